@@ -1,0 +1,1145 @@
+//===- DsmOps.cpp - dsm operations: shape inference and workloads ---------===//
+//
+// Every graph op infers its result type; the inference doubles as the shape
+// verifier (InferTypeOpInterface checks the written type against it), so a
+// check lives in exactly one place and also guards re-batching. Workload
+// formulas live in the core library (dsm/Core/Workload.h); this file only
+// extracts shapes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsm/Dialect/DsmOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace dsm;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Emits inference failures as verifier-style errors ("'dsm.x' op ...") at the
+/// op's location; silent when inference runs without a location (builders
+/// probing a shape).
+class ShapeErrors {
+public:
+  ShapeErrors(std::optional<Location> loc, StringRef opName)
+      : loc(loc), opName(opName) {}
+
+  template <typename... Args> LogicalResult fail(Args &&...args) const {
+    return emitOptionalError(loc, "'", opName, "' op ",
+                             std::forward<Args>(args)...);
+  }
+
+private:
+  std::optional<Location> loc;
+  StringRef opName;
+};
+} // namespace
+
+static std::string shapeString(ArrayRef<int64_t> shape) {
+  return "[" + llvm::join(llvm::map_range(shape, [](int64_t d) {
+                            return std::to_string(d);
+                          }),
+                          ", ") +
+         "]";
+}
+
+/// Bytes per element of a dsm tensor (int8 = 1, fp16/bf16 = 2, fp32 = 4).
+static int64_t elementBytes(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  unsigned bits = element.getIntOrFloatBitWidth();
+  return std::max<int64_t>(1, bits / 8);
+}
+
+static int64_t numElements(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.hasStaticShape() ? tensor.getNumElements() : 0;
+}
+
+/// Product of shape[begin, end) with overflow tracking.
+static int64_t product(ArrayRef<int64_t> shape, core::CheckedCount &count) {
+  int64_t result = 1;
+  for (int64_t d : shape)
+    result = count.mul(result, d);
+  return result;
+}
+
+/// The ranked tensor type of a value, or a located failure naming `what`.
+static FailureOr<RankedTensorType> rankedOperand(const ShapeErrors &errors,
+                                                 Value value, StringRef what,
+                                                 int64_t rank = -1) {
+  auto type = dyn_cast_or_null<RankedTensorType>(value ? value.getType() : Type());
+  if (!type || !type.hasStaticShape())
+    return errors.fail(what, " must be a statically shaped tensor");
+  if (rank >= 0 && type.getRank() != rank)
+    return errors.fail(what, " must have rank ", rank, ", got ", type.getRank(),
+                       " (", type, ")");
+  return type;
+}
+
+static LogicalResult sameElementType(const ShapeErrors &errors,
+                                     RankedTensorType a, RankedTensorType b,
+                                     StringRef whatB) {
+  if (a.getElementType() != b.getElementType())
+    return errors.fail(whatB, " element type ", b.getElementType(),
+                       " does not match ", a.getElementType());
+  return success();
+}
+
+/// Normalizes a possibly negative axis; fails if out of [-rank, rank).
+static FailureOr<int64_t> normalizeAxis(const ShapeErrors &errors, int64_t axis,
+                                        int64_t rank, StringRef what = "axis") {
+  if (axis < -rank || axis >= rank)
+    return errors.fail(what, " ", axis, " is out of range for rank ", rank);
+  return axis < 0 ? axis + rank : axis;
+}
+
+/// (N, C, H, W) of an activation in `layout`.
+static std::array<int64_t, 4> activationNCHW(ArrayRef<int64_t> shape,
+                                             dsm::DataLayout layout) {
+  if (layout == dsm::DataLayout::NHWC)
+    return {shape[0], shape[3], shape[1], shape[2]};
+  return {shape[0], shape[1], shape[2], shape[3]};
+}
+
+static SmallVector<int64_t> activationShape(int64_t n, int64_t c, int64_t h,
+                                            int64_t w, dsm::DataLayout layout) {
+  if (layout == dsm::DataLayout::NHWC)
+    return {n, h, w, c};
+  return {n, c, h, w};
+}
+
+/// (O, I, KH, KW) of a kernel in `layout`.
+static std::array<int64_t, 4> kernelOIHW(ArrayRef<int64_t> shape,
+                                         dsm::KernelLayout layout) {
+  switch (layout) {
+  case dsm::KernelLayout::HWIO:
+    return {shape[3], shape[2], shape[0], shape[1]};
+  case dsm::KernelLayout::OHWI:
+    return {shape[0], shape[3], shape[1], shape[2]};
+  case dsm::KernelLayout::OIHW:
+    break;
+  }
+  return {shape[0], shape[1], shape[2], shape[3]};
+}
+
+/// Checks a 2D window's strides, padding and dilations and computes one output
+/// extent: floor or ceil((in + pads - effective kernel) / stride) + 1.
+static FailureOr<SmallVector<int64_t, 2>>
+windowOutput(const ShapeErrors &errors, ArrayRef<int64_t> inHW,
+             ArrayRef<int64_t> kernelHW, ArrayRef<int64_t> strides,
+             ArrayRef<int64_t> padding, ArrayRef<int64_t> dilations,
+             bool ceilMode) {
+  if (strides.size() != 2)
+    return errors.fail("strides must have 2 values, got ", strides.size());
+  if (padding.size() != 4)
+    return errors.fail("padding must have 4 values [top, left, bottom, right], got ",
+                       padding.size());
+  if (dilations.size() != 2)
+    return errors.fail("dilations must have 2 values, got ", dilations.size());
+  for (int64_t s : strides)
+    if (s <= 0)
+      return errors.fail("strides must be positive, got ", shapeString(strides));
+  for (int64_t p : padding)
+    if (p < 0)
+      return errors.fail("padding must not be negative, got ", shapeString(padding));
+  for (int64_t d : dilations)
+    if (d <= 0)
+      return errors.fail("dilations must be positive, got ", shapeString(dilations));
+  SmallVector<int64_t, 2> out;
+  for (int i = 0; i < 2; ++i) {
+    if (kernelHW[i] <= 0)
+      return errors.fail("window size must be positive, got ",
+                         shapeString(kernelHW));
+    int64_t padded = inHW[i] + padding[i] + padding[i + 2];
+    int64_t effective = (kernelHW[i] - 1) * dilations[i] + 1;
+    if (effective > padded)
+      return errors.fail("window of ", effective, " does not fit the padded input of ",
+                         padded, " along ", i == 0 ? "H" : "W");
+    int64_t span = padded - effective;
+    int64_t steps = ceilMode ? llvm::divideCeil(span, strides[i]) : span / strides[i];
+    // PyTorch's ceil mode drops a last window that starts in the padding.
+    if (ceilMode && steps * strides[i] >= inHW[i] + padding[i])
+      --steps;
+    out.push_back(steps + 1);
+  }
+  return out;
+}
+
+/// NumPy broadcast of two shapes.
+static FailureOr<SmallVector<int64_t>> broadcastShapes(const ShapeErrors &errors,
+                                                       ArrayRef<int64_t> a,
+                                                       ArrayRef<int64_t> b) {
+  size_t rank = std::max(a.size(), b.size());
+  SmallVector<int64_t> result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1)
+      return errors.fail("operand shapes ", shapeString(a), " and ",
+                         shapeString(b), " are not broadcast-compatible");
+    result[i] = da == 1 ? db : da;
+  }
+  return result;
+}
+
+static Type resultLike(RankedTensorType like, ArrayRef<int64_t> shape) {
+  return RankedTensorType::get(shape, like.getElementType());
+}
+
+static int64_t leadingBatch(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.getRank() > 0 ? tensor.getDimSize(0) : 1;
+}
+
+static bool isWeight(Value value) {
+  return value && value.getDefiningOp<WeightOp>();
+}
+
+/// Workload of an op charged per result element.
+static core::Workload elementwiseWorkload(Operation *op, core::OpKind kind,
+                                          int64_t params = 0,
+                                          int64_t statistics = 0) {
+  Type resultType = op->getResult(0).getType();
+  int64_t inputs = 0;
+  for (Value operand : op->getOperands())
+    if (!isWeight(operand))
+      inputs += numElements(operand.getType());
+  return core::makeElementwiseWorkload(kind, leadingBatch(resultType),
+                                       numElements(resultType), inputs, params,
+                                       statistics, elementBytes(resultType));
+}
+
+/// Verifies an op by running its shape inference with errors at the op; the
+/// InferTypeOpInterface check that follows compares the written result type.
+template <typename OpTy> static LogicalResult verifyShapes(OpTy op) {
+  SmallVector<Type> types;
+  return OpTy::inferReturnTypes(op.getContext(), op.getLoc(),
+                                typename OpTy::Adaptor(op), types);
+}
+
+//===----------------------------------------------------------------------===//
+// Interface verification
+//===----------------------------------------------------------------------===//
+
+LogicalResult dsm::detail::verifyWorkload(Operation *op) {
+  core::Workload workload = cast<WorkloadOpInterface>(op).getWorkload();
+  if (workload.overflow)
+    return op->emitOpError(
+        "workload is too large: its element or operation counts overflow 64 bits");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Conv2DOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult Conv2DOp::verify() { return verifyShapes(*this); }
+
+LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  ShapeErrors errors(loc, getOperationName());
+  FailureOr<RankedTensorType> input =
+      rankedOperand(errors, adaptor.getInput(), "input", 4);
+  if (failed(input))
+    return failure();
+  FailureOr<RankedTensorType> weight =
+      rankedOperand(errors, adaptor.getWeight(), "weight", 4);
+  if (failed(weight) || failed(sameElementType(errors, *input, *weight, "weight")))
+    return failure();
+
+  dsm::DataLayout layout = adaptor.getDataLayout();
+  auto [n, c, h, w] = activationNCHW(input->getShape(), layout);
+  auto [o, i, kh, kw] = kernelOIHW(weight->getShape(), adaptor.getKernelLayout());
+  int64_t groups = adaptor.getGroupsAttr() ? adaptor.getGroupsAttr().getInt() : 1;
+  if (groups < 1)
+    return errors.fail("groups must be positive, got ", groups);
+  if (c % groups != 0 || o % groups != 0)
+    return errors.fail("groups (", groups, ") must divide the input channels (",
+                       c, ") and the output channels (", o, ")");
+  if (i != c / groups)
+    return errors.fail("weight has ", i, " input channels per group but input has ",
+                       c, " channels in ", groups, " group(s)");
+  if (Value bias = adaptor.getBias()) {
+    FailureOr<RankedTensorType> biasType = rankedOperand(errors, bias, "bias", 1);
+    if (failed(biasType) ||
+        failed(sameElementType(errors, *input, *biasType, "bias")))
+      return failure();
+    if (biasType->getDimSize(0) != o)
+      return errors.fail("bias has ", biasType->getDimSize(0),
+                         " elements but the convolution has ", o,
+                         " output channels");
+  }
+  FailureOr<SmallVector<int64_t, 2>> out =
+      windowOutput(errors, {h, w}, {kh, kw}, adaptor.getStrides(),
+                   adaptor.getPadding(), adaptor.getDilations(), false);
+  if (failed(out))
+    return failure();
+  types.push_back(
+      resultLike(*input, activationShape(n, o, (*out)[0], (*out)[1], layout)));
+  return success();
+}
+
+core::Workload Conv2DOp::getWorkload() {
+  auto inputShape = getInput().getType().getShape();
+  auto resultShape = getResult().getType().getShape();
+  auto [n, c, h, w] = activationNCHW(inputShape, getDataLayout());
+  auto [on, o, oh, ow] = activationNCHW(resultShape, getDataLayout());
+  auto [ko, ki, kh, kw] = kernelOIHW(getWeight().getType().getShape(),
+                                     getKernelLayout());
+  (void)on;
+  (void)ko;
+  (void)ki;
+  core::ConvShape shape;
+  shape.batch = n;
+  shape.inChannels = c;
+  shape.inH = h;
+  shape.inW = w;
+  shape.outChannels = o;
+  shape.outH = oh;
+  shape.outW = ow;
+  shape.kernelH = kh;
+  shape.kernelW = kw;
+  shape.strideH = getStrides()[0];
+  shape.strideW = getStrides()[1];
+  shape.groups = getGroupsAttr() ? getGroupsAttr().getInt() : 1;
+  shape.hasBias = static_cast<bool>(getBias());
+  return core::makeConvWorkload(shape, elementBytes(getInput().getType()));
+}
+
+SmallVector<Value> Conv2DOp::getParameterOperands() {
+  SmallVector<Value> params{getWeight()};
+  if (getBias())
+    params.push_back(getBias());
+  return params;
+}
+
+int64_t Conv2DOp::getBatchDim() {
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// FullyConnectedOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult FullyConnectedOp::verify() { return verifyShapes(*this); }
+
+LogicalResult FullyConnectedOp::inferReturnTypes(MLIRContext *,
+                                                 std::optional<Location> loc,
+                                                 Adaptor adaptor,
+                                                 SmallVectorImpl<Type> &types) {
+  ShapeErrors errors(loc, getOperationName());
+  FailureOr<RankedTensorType> input = rankedOperand(errors, adaptor.getInput(), "input");
+  if (failed(input))
+    return failure();
+  if (input->getRank() < 2)
+    return errors.fail("input must have rank >= 2 ([batch, ..., in]), got ",
+                       input->getRank());
+  FailureOr<RankedTensorType> weight =
+      rankedOperand(errors, adaptor.getWeight(), "weight", 2);
+  if (failed(weight) || failed(sameElementType(errors, *input, *weight, "weight")))
+    return failure();
+  int64_t in = input->getShape().back();
+  int64_t out = weight->getDimSize(0);
+  if (weight->getDimSize(1) != in)
+    return errors.fail("weight is [out, in] = ", shapeString(weight->getShape()),
+                       " but the input has ", in, " features");
+  if (Value bias = adaptor.getBias()) {
+    FailureOr<RankedTensorType> biasType = rankedOperand(errors, bias, "bias", 1);
+    if (failed(biasType) ||
+        failed(sameElementType(errors, *input, *biasType, "bias")))
+      return failure();
+    if (biasType->getDimSize(0) != out)
+      return errors.fail("bias has ", biasType->getDimSize(0),
+                         " elements but the layer has ", out, " outputs");
+  }
+  SmallVector<int64_t> shape(input->getShape());
+  shape.back() = out;
+  types.push_back(resultLike(*input, shape));
+  return success();
+}
+
+core::Workload FullyConnectedOp::getWorkload() {
+  auto shape = getInput().getType().getShape();
+  core::CheckedCount count;
+  int64_t rows = product(shape.drop_front().drop_back(), count);
+  core::Workload w = core::makeFullyConnectedWorkload(
+      shape.front(), rows, shape.back(), getWeight().getType().getDimSize(0),
+      static_cast<bool>(getBias()), elementBytes(getInput().getType()));
+  w.overflow |= count.overflow;
+  return w;
+}
+
+SmallVector<Value> FullyConnectedOp::getParameterOperands() {
+  SmallVector<Value> params{getWeight()};
+  if (getBias())
+    params.push_back(getBias());
+  return params;
+}
+
+int64_t FullyConnectedOp::getBatchDim() {
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// MatMulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatMulOp::verify() { return verifyShapes(*this); }
+
+LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  ShapeErrors errors(loc, getOperationName());
+  FailureOr<RankedTensorType> lhs = rankedOperand(errors, adaptor.getLhs(), "lhs");
+  FailureOr<RankedTensorType> rhs =
+      succeeded(lhs) ? rankedOperand(errors, adaptor.getRhs(), "rhs")
+                     : FailureOr<RankedTensorType>(failure());
+  if (failed(lhs) || failed(rhs) || failed(sameElementType(errors, *lhs, *rhs, "rhs")))
+    return failure();
+  if (lhs->getRank() < 2 || lhs->getRank() != rhs->getRank())
+    return errors.fail("operands must have the same rank >= 2, got ",
+                       lhs->getRank(), " and ", rhs->getRank());
+  ArrayRef<int64_t> a = lhs->getShape(), b = rhs->getShape();
+  size_t batchRank = a.size() - 2;
+  if (a.take_front(batchRank) != b.take_front(batchRank))
+    return errors.fail("batch dimensions ", shapeString(a.take_front(batchRank)),
+                       " and ", shapeString(b.take_front(batchRank)), " differ");
+  bool transposed = adaptor.getTransposeRhs();
+  int64_t k = b[batchRank + (transposed ? 1 : 0)];
+  int64_t n = b[batchRank + (transposed ? 0 : 1)];
+  if (a.back() != k)
+    return errors.fail("contraction sizes differ: lhs has ", a.back(), ", rhs has ", k,
+                       transposed ? " (rhs transposed)" : "");
+  SmallVector<int64_t> shape(a);
+  shape.back() = n;
+  types.push_back(resultLike(*lhs, shape));
+  return success();
+}
+
+core::Workload MatMulOp::getWorkload() {
+  auto a = getLhs().getType().getShape();
+  auto result = getResult().getType().getShape();
+  core::CheckedCount count;
+  int64_t batch = product(a.drop_back(2), count);
+  core::Workload w =
+      core::makeMatMulWorkload(batch, a[a.size() - 2], a.back(), result.back(),
+                               elementBytes(getLhs().getType()));
+  w.overflow |= count.overflow;
+  return w;
+}
+
+SmallVector<Value> MatMulOp::getParameterOperands() {
+  return {};
+}
+
+int64_t MatMulOp::getBatchDim() {
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// LstmOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LstmOp::verify() { return verifyShapes(*this); }
+
+LogicalResult LstmOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  ShapeErrors errors(loc, getOperationName());
+  FailureOr<RankedTensorType> input =
+      rankedOperand(errors, adaptor.getInput(), "input ([T, N, features])", 3);
+  if (failed(input))
+    return failure();
+  FailureOr<RankedTensorType> weights =
+      rankedOperand(errors, adaptor.getWeights(), "weights", 3);
+  if (failed(weights) || failed(sameElementType(errors, *input, *weights, "weights")))
+    return failure();
+  FailureOr<RankedTensorType> recurrence =
+      rankedOperand(errors, adaptor.getRecurrence(), "recurrence", 3);
+  if (failed(recurrence) ||
+      failed(sameElementType(errors, *input, *recurrence, "recurrence")))
+    return failure();
+  int64_t directions = adaptor.getBidirectional() ? 2 : 1;
+  int64_t hidden = recurrence->getDimSize(2);
+  int64_t features = input->getDimSize(2);
+  auto expect = [&](RankedTensorType type, ArrayRef<int64_t> shape,
+                    StringRef what) -> LogicalResult {
+    if (type.getShape() != shape)
+      return errors.fail(what, " must be ", shapeString(shape), " for ",
+                         directions, " direction(s), ", hidden,
+                         " hidden units and ", features, " input features, got ",
+                         shapeString(type.getShape()));
+    return success();
+  };
+  if (failed(expect(*recurrence, {directions, 4 * hidden, hidden}, "recurrence")) ||
+      failed(expect(*weights, {directions, 4 * hidden, features}, "weights")))
+    return failure();
+  if (Value bias = adaptor.getBias()) {
+    FailureOr<RankedTensorType> biasType = rankedOperand(errors, bias, "bias", 2);
+    if (failed(biasType) ||
+        failed(sameElementType(errors, *input, *biasType, "bias")) ||
+        failed(expect(*biasType, {directions, 8 * hidden}, "bias")))
+      return failure();
+  }
+  types.push_back(resultLike(*input, {input->getDimSize(0), input->getDimSize(1),
+                                      directions * hidden}));
+  return success();
+}
+
+core::Workload LstmOp::getWorkload() {
+  auto shape = getInput().getType().getShape();
+  return core::makeLstmWorkload(shape[0], shape[1], shape[2],
+                                getRecurrence().getType().getDimSize(2),
+                                getBidirectional() ? 2 : 1,
+                                static_cast<bool>(getBias()),
+                                elementBytes(getInput().getType()));
+}
+
+SmallVector<Value> LstmOp::getParameterOperands() {
+  SmallVector<Value> params{getWeights(), getRecurrence()};
+  if (getBias())
+    params.push_back(getBias());
+  return params;
+}
+
+int64_t LstmOp::getBatchDim() {
+  return 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary ops
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+static LogicalResult inferBinary(std::optional<Location> loc,
+                                 typename OpTy::Adaptor adaptor,
+                                 SmallVectorImpl<Type> &types) {
+  ShapeErrors errors(loc, OpTy::getOperationName());
+  FailureOr<RankedTensorType> lhs = rankedOperand(errors, adaptor.getLhs(), "lhs");
+  FailureOr<RankedTensorType> rhs =
+      succeeded(lhs) ? rankedOperand(errors, adaptor.getRhs(), "rhs")
+                     : FailureOr<RankedTensorType>(failure());
+  if (failed(lhs) || failed(rhs) || failed(sameElementType(errors, *lhs, *rhs, "rhs")))
+    return failure();
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(errors, lhs->getShape(), rhs->getShape());
+  if (failed(shape))
+    return failure();
+  types.push_back(resultLike(*lhs, *shape));
+  return success();
+}
+
+/// Parameters of a binary op are the operands that are declared weights.
+static SmallVector<Value> weightOperands(Operation *op) {
+  SmallVector<Value> params;
+  for (Value operand : op->getOperands())
+    if (isWeight(operand))
+      params.push_back(operand);
+  return params;
+}
+
+static int64_t weightElements(Operation *op) {
+  int64_t total = 0;
+  for (Value v : weightOperands(op))
+    total += numElements(v.getType());
+  return total;
+}
+
+#define DSM_BINARY_OP(OpTy, Kind)                                              \
+  LogicalResult OpTy::inferReturnTypes(MLIRContext *,                          \
+                                       std::optional<Location> loc,            \
+                                       Adaptor adaptor,                        \
+                                       SmallVectorImpl<Type> &types) {         \
+    return inferBinary<OpTy>(loc, adaptor, types);                             \
+  }                                                                            \
+  SmallVector<Value> OpTy::getParameterOperands() {                            \
+    return weightOperands(getOperation());                                     \
+  }                                                                            \
+  int64_t OpTy::getBatchDim() { return 0; }                                    \
+  LogicalResult OpTy::verify() { return verifyShapes(*this); }                 \
+  core::Workload OpTy::getWorkload() {                                         \
+    return elementwiseWorkload(getOperation(), Kind,                           \
+                               weightElements(getOperation()));                \
+  }
+
+/// An add of two full-size activations is a residual connection (000 §II-A);
+/// one that broadcasts an operand is a bias addition.
+static core::OpKind classifyAdd(AddOp op) {
+  Type result = op.getResult().getType();
+  bool residual = op.getLhs().getType() == result &&
+                  op.getRhs().getType() == result && !isWeight(op.getLhs()) &&
+                  !isWeight(op.getRhs());
+  return residual ? core::OpKind::ResidualAdd : core::OpKind::BiasAdd;
+}
+
+DSM_BINARY_OP(AddOp, classifyAdd(*this))
+DSM_BINARY_OP(SubOp, core::OpKind::Elementwise)
+DSM_BINARY_OP(MulOp, core::OpKind::Elementwise)
+DSM_BINARY_OP(DivOp, core::OpKind::Elementwise)
+#undef DSM_BINARY_OP
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary ops
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+static LogicalResult inferUnary(std::optional<Location> loc,
+                                typename OpTy::Adaptor adaptor,
+                                SmallVectorImpl<Type> &types) {
+  ShapeErrors errors(loc, OpTy::getOperationName());
+  FailureOr<RankedTensorType> input =
+      rankedOperand(errors, adaptor.getInput(), "input");
+  if (failed(input))
+    return failure();
+  types.push_back(*input);
+  return success();
+}
+
+#define DSM_UNARY_OP(OpTy, Kind)                                               \
+  LogicalResult OpTy::inferReturnTypes(MLIRContext *,                          \
+                                       std::optional<Location> loc,            \
+                                       Adaptor adaptor,                        \
+                                       SmallVectorImpl<Type> &types) {         \
+    return inferUnary<OpTy>(loc, adaptor, types);                              \
+  }                                                                            \
+  SmallVector<Value> OpTy::getParameterOperands() { return {}; }               \
+  int64_t OpTy::getBatchDim() { return 0; }                                    \
+  core::Workload OpTy::getWorkload() {                                         \
+    return elementwiseWorkload(getOperation(), Kind);                          \
+  }
+
+DSM_UNARY_OP(ReluOp, core::OpKind::ReLU)
+DSM_UNARY_OP(SigmoidOp, core::OpKind::Sigmoid)
+DSM_UNARY_OP(TanhOp, core::OpKind::Tanh)
+DSM_UNARY_OP(GeluOp, core::OpKind::GELU)
+DSM_UNARY_OP(HardSigmoidOp, core::OpKind::HardSigmoid)
+DSM_UNARY_OP(HardSwishOp, core::OpKind::HardSwish)
+DSM_UNARY_OP(ClampOp, core::OpKind::Clamp)
+DSM_UNARY_OP(SoftmaxOp, core::OpKind::Softmax)
+#undef DSM_UNARY_OP
+
+#define DSM_VERIFY_SHAPES(OpTy)                                                \
+  LogicalResult OpTy::verify() { return verifyShapes(*this); }
+DSM_VERIFY_SHAPES(ReluOp)
+DSM_VERIFY_SHAPES(SigmoidOp)
+DSM_VERIFY_SHAPES(TanhOp)
+DSM_VERIFY_SHAPES(GeluOp)
+DSM_VERIFY_SHAPES(HardSigmoidOp)
+DSM_VERIFY_SHAPES(HardSwishOp)
+#undef DSM_VERIFY_SHAPES
+
+LogicalResult ClampOp::verify() {
+  if (failed(verifyShapes(*this)))
+    return failure();
+  if (getMin().convertToDouble() > getMax().convertToDouble())
+    return emitOpError("min (") << getMin().convertToDouble()
+                                << ") must not exceed max ("
+                                << getMax().convertToDouble() << ")";
+  return success();
+}
+
+LogicalResult SoftmaxOp::verify() {
+  if (failed(verifyShapes(*this)))
+    return failure();
+  ShapeErrors errors(getLoc(), getOperationName());
+  return normalizeAxis(errors, static_cast<int64_t>(getAxis()),
+                       getInput().getType().getRank());
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+static LogicalResult inferPool(std::optional<Location> loc,
+                               typename OpTy::Adaptor adaptor,
+                               SmallVectorImpl<Type> &types) {
+  ShapeErrors errors(loc, OpTy::getOperationName());
+  FailureOr<RankedTensorType> input =
+      rankedOperand(errors, adaptor.getInput(), "input", 4);
+  if (failed(input))
+    return failure();
+  ArrayRef<int64_t> kernel = adaptor.getKernel();
+  if (kernel.size() != 2)
+    return errors.fail("kernel must have 2 values, got ", kernel.size());
+  dsm::DataLayout layout = adaptor.getDataLayout();
+  auto [n, c, h, w] = activationNCHW(input->getShape(), layout);
+  int64_t unitDilation[] = {1, 1};
+  FailureOr<SmallVector<int64_t, 2>> out =
+      windowOutput(errors, {h, w}, kernel, adaptor.getStrides(),
+                   adaptor.getPadding(), unitDilation, adaptor.getCeilMode());
+  if (failed(out))
+    return failure();
+  for (int i = 0; i < 2; ++i)
+    if (adaptor.getPadding()[i] * 2 > kernel[i] ||
+        adaptor.getPadding()[i + 2] * 2 > kernel[i])
+      return errors.fail("padding ", shapeString(adaptor.getPadding()),
+                         " must be at most half the kernel ", shapeString(kernel));
+  types.push_back(
+      resultLike(*input, activationShape(n, c, (*out)[0], (*out)[1], layout)));
+  return success();
+}
+
+template <typename OpTy>
+static core::Workload poolWorkload(OpTy op, core::OpKind kind) {
+  auto [n, c, h, w] =
+      activationNCHW(op.getInput().getType().getShape(), op.getDataLayout());
+  (void)h;
+  (void)w;
+  core::Workload workload = core::makeWindowedWorkload(
+      kind, n, c, numElements(op.getResult().getType()),
+      numElements(op.getInput().getType()), op.getKernel()[0] * op.getKernel()[1],
+      elementBytes(op.getInput().getType()));
+  workload.strideI = op.getStrides()[0];
+  workload.strideJ = op.getStrides()[1];
+  return workload;
+}
+
+#define DSM_POOL_OP(OpTy, Kind)                                                \
+  LogicalResult OpTy::inferReturnTypes(MLIRContext *,                          \
+                                       std::optional<Location> loc,            \
+                                       Adaptor adaptor,                        \
+                                       SmallVectorImpl<Type> &types) {         \
+    return inferPool<OpTy>(loc, adaptor, types);                               \
+  }                                                                            \
+  SmallVector<Value> OpTy::getParameterOperands() { return {}; }               \
+  int64_t OpTy::getBatchDim() { return 0; }                                    \
+  LogicalResult OpTy::verify() { return verifyShapes(*this); }                 \
+  core::Workload OpTy::getWorkload() { return poolWorkload(*this, Kind); }
+
+DSM_POOL_OP(MaxPoolOp, core::OpKind::MaxPool)
+DSM_POOL_OP(AvgPoolOp, core::OpKind::AvgPool)
+#undef DSM_POOL_OP
+
+LogicalResult GlobalAvgPoolOp::verify() { return verifyShapes(*this); }
+
+LogicalResult GlobalAvgPoolOp::inferReturnTypes(MLIRContext *,
+                                                std::optional<Location> loc,
+                                                Adaptor adaptor,
+                                                SmallVectorImpl<Type> &types) {
+  ShapeErrors errors(loc, getOperationName());
+  FailureOr<RankedTensorType> input =
+      rankedOperand(errors, adaptor.getInput(), "input", 4);
+  if (failed(input))
+    return failure();
+  dsm::DataLayout layout = adaptor.getDataLayout();
+  auto [n, c, h, w] = activationNCHW(input->getShape(), layout);
+  (void)h;
+  (void)w;
+  types.push_back(resultLike(*input, activationShape(n, c, 1, 1, layout)));
+  return success();
+}
+
+core::Workload GlobalAvgPoolOp::getWorkload() {
+  auto [n, c, h, w] =
+      activationNCHW(getInput().getType().getShape(), getDataLayout());
+  return core::makeWindowedWorkload(core::OpKind::AvgPool, n, c,
+                                    numElements(getResult().getType()),
+                                    numElements(getInput().getType()), h * w,
+                                    elementBytes(getInput().getType()));
+}
+
+SmallVector<Value> GlobalAvgPoolOp::getParameterOperands() { return {}; }
+int64_t GlobalAvgPoolOp::getBatchDim() { return 0; }
+
+//===----------------------------------------------------------------------===//
+// Normalization
+//===----------------------------------------------------------------------===//
+
+LogicalResult BatchNormOp::verify() { return verifyShapes(*this); }
+
+LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  ShapeErrors errors(loc, getOperationName());
+  FailureOr<RankedTensorType> input = rankedOperand(errors, adaptor.getInput(), "input");
+  if (failed(input))
+    return failure();
+  if (input->getRank() < 2)
+    return errors.fail("input must have rank >= 2, got ", input->getRank());
+  FailureOr<int64_t> axis = normalizeAxis(
+      errors, adaptor.getAxisAttr() ? adaptor.getAxisAttr().getInt() : 1,
+      input->getRank());
+  if (failed(axis))
+    return failure();
+  int64_t channels = input->getDimSize(*axis);
+  std::pair<Value, StringRef> vectors[] = {{adaptor.getScale(), "scale"},
+                                           {adaptor.getOffset(), "offset"},
+                                           {adaptor.getMean(), "mean"},
+                                           {adaptor.getVariance(), "variance"}};
+  for (auto [value, name] : vectors) {
+    FailureOr<RankedTensorType> type = rankedOperand(errors, value, name, 1);
+    if (failed(type) || failed(sameElementType(errors, *input, *type, name)))
+      return failure();
+    if (type->getDimSize(0) != channels)
+      return errors.fail(name, " has ", type->getDimSize(0),
+                         " elements but the input has ", channels,
+                         " channels along axis ", *axis);
+  }
+  if (adaptor.getEpsilon().convertToDouble() <= 0)
+    return errors.fail("epsilon must be positive");
+  types.push_back(*input);
+  return success();
+}
+
+core::Workload BatchNormOp::getWorkload() {
+  int64_t channels = numElements(getScale().getType());
+  return elementwiseWorkload(getOperation(), core::OpKind::BatchNorm,
+                             2 * channels, 2 * channels);
+}
+
+SmallVector<Value> BatchNormOp::getParameterOperands() {
+  return {getScale(), getOffset()};
+}
+
+int64_t BatchNormOp::getBatchDim() { return 0; }
+
+LogicalResult LayerNormOp::verify() { return verifyShapes(*this); }
+
+LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  ShapeErrors errors(loc, getOperationName());
+  FailureOr<RankedTensorType> input = rankedOperand(errors, adaptor.getInput(), "input");
+  if (failed(input))
+    return failure();
+  FailureOr<int64_t> axis = normalizeAxis(
+      errors, adaptor.getAxisAttr() ? adaptor.getAxisAttr().getInt() : -1,
+      input->getRank());
+  if (failed(axis))
+    return failure();
+  ArrayRef<int64_t> normalized = input->getShape().drop_front(*axis);
+  for (auto [value, name] : {std::pair<Value, StringRef>{adaptor.getScale(), "scale"},
+                             {adaptor.getOffset(), "offset"}}) {
+    FailureOr<RankedTensorType> type = rankedOperand(errors, value, name);
+    if (failed(type) || failed(sameElementType(errors, *input, *type, name)))
+      return failure();
+    if (type->getShape() != normalized)
+      return errors.fail(name, " must have the normalized shape ",
+                         shapeString(normalized), ", got ",
+                         shapeString(type->getShape()));
+  }
+  if (adaptor.getEpsilon().convertToDouble() <= 0)
+    return errors.fail("epsilon must be positive");
+  types.push_back(*input);
+  return success();
+}
+
+core::Workload LayerNormOp::getWorkload() {
+  return elementwiseWorkload(getOperation(), core::OpKind::LayerNorm,
+                             2 * numElements(getScale().getType()));
+}
+
+SmallVector<Value> LayerNormOp::getParameterOperands() {
+  return {getScale(), getOffset()};
+}
+
+int64_t LayerNormOp::getBatchDim() { return 0; }
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+/// The reduced axes, normalized and sorted.
+static FailureOr<SmallVector<int64_t>> reducedAxes(const ShapeErrors &errors,
+                                                   ArrayRef<int64_t> axes,
+                                                   int64_t rank) {
+  if (axes.empty())
+    return errors.fail("axes must not be empty");
+  SmallVector<int64_t> result;
+  for (int64_t axis : axes) {
+    FailureOr<int64_t> normalized = normalizeAxis(errors, axis, rank);
+    if (failed(normalized))
+      return failure();
+    if (llvm::is_contained(result, *normalized))
+      return errors.fail("axis ", axis, " is repeated");
+    result.push_back(*normalized);
+  }
+  llvm::sort(result);
+  return result;
+}
+
+LogicalResult ReduceOp::verify() { return verifyShapes(*this); }
+
+LogicalResult ReduceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  ShapeErrors errors(loc, getOperationName());
+  FailureOr<RankedTensorType> input = rankedOperand(errors, adaptor.getInput(), "input");
+  if (failed(input))
+    return failure();
+  FailureOr<SmallVector<int64_t>> axes =
+      reducedAxes(errors, adaptor.getAxes(), input->getRank());
+  if (failed(axes))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (auto [index, size] : llvm::enumerate(input->getShape())) {
+    if (!llvm::is_contained(*axes, int64_t(index)))
+      shape.push_back(size);
+    else if (adaptor.getKeepDims())
+      shape.push_back(1);
+  }
+  types.push_back(resultLike(*input, shape));
+  return success();
+}
+
+core::Workload ReduceOp::getWorkload() {
+  int64_t in = numElements(getInput().getType());
+  int64_t out = numElements(getResult().getType());
+  int64_t batch = llvm::is_contained(getAxes(), 0) ? 1 : leadingBatch(getInput().getType());
+  return core::makeWindowedWorkload(core::OpKind::Reduction, batch, 1, out, in,
+                                    out > 0 ? in / out : 0,
+                                    elementBytes(getInput().getType()));
+}
+
+SmallVector<Value> ReduceOp::getParameterOperands() { return {}; }
+int64_t ReduceOp::getBatchDim() { return 0; }
+
+//===----------------------------------------------------------------------===//
+// EmbeddingOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult EmbeddingOp::verify() { return verifyShapes(*this); }
+
+LogicalResult EmbeddingOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  ShapeErrors errors(loc, getOperationName());
+  FailureOr<RankedTensorType> indices =
+      rankedOperand(errors, adaptor.getIndices(), "indices");
+  FailureOr<RankedTensorType> table =
+      succeeded(indices) ? rankedOperand(errors, adaptor.getTable(), "table", 2)
+                         : FailureOr<RankedTensorType>(failure());
+  if (failed(indices) || failed(table))
+    return failure();
+  SmallVector<int64_t> shape(indices->getShape());
+  shape.push_back(table->getDimSize(1));
+  types.push_back(resultLike(*table, shape));
+  return success();
+}
+
+core::Workload EmbeddingOp::getWorkload() {
+  Type result = getResult().getType();
+  // Only the gathered rows are read, but the whole table must be stored.
+  return core::makeElementwiseWorkload(
+      core::OpKind::Embedding, leadingBatch(getIndices().getType()),
+      numElements(result), numElements(getIndices().getType()),
+      numElements(getTable().getType()), 0, elementBytes(result));
+}
+
+SmallVector<Value> EmbeddingOp::getParameterOperands() { return {getTable()}; }
+int64_t EmbeddingOp::getBatchDim() { return 0; }
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConcatOp::verify() { return verifyShapes(*this); }
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  ShapeErrors errors(loc, getOperationName());
+  if (adaptor.getInputs().empty())
+    return errors.fail("needs at least one input");
+  FailureOr<RankedTensorType> first =
+      rankedOperand(errors, adaptor.getInputs().front(), "input #0");
+  if (failed(first))
+    return failure();
+  FailureOr<int64_t> axis =
+      normalizeAxis(errors, adaptor.getAxisAttr().getInt(), first->getRank());
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> shape(first->getShape());
+  for (auto [index, value] : llvm::enumerate(adaptor.getInputs().drop_front())) {
+    std::string name = "input #" + std::to_string(index + 1);
+    FailureOr<RankedTensorType> type =
+        rankedOperand(errors, value, name, first->getRank());
+    if (failed(type) || failed(sameElementType(errors, *first, *type, name)))
+      return failure();
+    for (int64_t d = 0; d < first->getRank(); ++d) {
+      if (d == *axis)
+        continue;
+      if (type->getDimSize(d) != shape[d])
+        return errors.fail(name, " has shape ", shapeString(type->getShape()),
+                           ", incompatible with ", shapeString(first->getShape()),
+                           " outside axis ", *axis);
+    }
+    shape[*axis] += type->getDimSize(*axis);
+  }
+  types.push_back(resultLike(*first, shape));
+  return success();
+}
+
+core::Workload ConcatOp::getWorkload() {
+  return elementwiseWorkload(getOperation(), core::OpKind::Concat);
+}
+SmallVector<Value> ConcatOp::getParameterOperands() { return {}; }
+int64_t ConcatOp::getBatchDim() { return 0; }
+
+LogicalResult ReshapeOp::verify() { return verifyShapes(*this); }
+
+LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  ShapeErrors errors(loc, getOperationName());
+  FailureOr<RankedTensorType> input = rankedOperand(errors, adaptor.getInput(), "input");
+  if (failed(input))
+    return failure();
+  ArrayRef<int64_t> requested = adaptor.getShape();
+  SmallVector<int64_t> shape;
+  int64_t inferred = -1;
+  int64_t known = 1;
+  for (auto [index, entry] : llvm::enumerate(requested)) {
+    int64_t size = entry;
+    if (size == 0) {
+      if (int64_t(index) >= input->getRank())
+        return errors.fail("shape entry ", index,
+                           " is 0 (copy) but the input has rank ", input->getRank());
+      size = input->getDimSize(index);
+    } else if (size == -1) {
+      if (inferred >= 0)
+        return errors.fail("shape ", shapeString(requested),
+                           " has more than one -1");
+      inferred = index;
+    } else if (size < 0) {
+      return errors.fail("shape entry ", index, " is ", size,
+                         "; entries must be positive, 0 (copy) or -1 (infer)");
+    }
+    shape.push_back(size);
+    if (size != -1)
+      known *= size;
+  }
+  int64_t elements = input->getNumElements();
+  if (inferred >= 0) {
+    if (known == 0 || elements % known != 0)
+      return errors.fail("cannot infer the -1 in ", shapeString(requested),
+                         " for ", elements, " elements");
+    shape[inferred] = elements / known;
+  } else if (known != elements) {
+    return errors.fail("shape ", shapeString(shape), " has ", known,
+                       " elements but the input ", shapeString(input->getShape()),
+                       " has ", elements);
+  }
+  types.push_back(resultLike(*input, shape));
+  return success();
+}
+
+core::Workload ReshapeOp::getWorkload() {
+  return elementwiseWorkload(getOperation(), core::OpKind::Reshape);
+}
+SmallVector<Value> ReshapeOp::getParameterOperands() { return {}; }
+int64_t ReshapeOp::getBatchDim() { return 0; }
+
+LogicalResult TransposeOp::verify() { return verifyShapes(*this); }
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  ShapeErrors errors(loc, getOperationName());
+  FailureOr<RankedTensorType> input = rankedOperand(errors, adaptor.getInput(), "input");
+  if (failed(input))
+    return failure();
+  ArrayRef<int64_t> perm = adaptor.getPermutation();
+  if (int64_t(perm.size()) != input->getRank())
+    return errors.fail("permutation ", shapeString(perm), " must have ",
+                       input->getRank(), " entries");
+  SmallVector<bool> seen(perm.size(), false);
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= input->getRank() || seen[p])
+      return errors.fail("permutation ", shapeString(perm),
+                         " is not a permutation of 0..", input->getRank() - 1);
+    seen[p] = true;
+    shape.push_back(input->getDimSize(p));
+  }
+  types.push_back(resultLike(*input, shape));
+  return success();
+}
+
+core::Workload TransposeOp::getWorkload() {
+  return elementwiseWorkload(getOperation(), core::OpKind::Transpose);
+}
+SmallVector<Value> TransposeOp::getParameterOperands() { return {}; }
+int64_t TransposeOp::getBatchDim() {
+  // Wherever the input's batch dimension went.
+  auto perm = getPermutation();
+  auto it = llvm::find(perm, 0);
+  return it == perm.end() ? 0 : it - perm.begin();
+}
+
+LogicalResult SliceOp::verify() { return verifyShapes(*this); }
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  ShapeErrors errors(loc, getOperationName());
+  FailureOr<RankedTensorType> input = rankedOperand(errors, adaptor.getInput(), "input");
+  if (failed(input))
+    return failure();
+  ArrayRef<int64_t> offsets = adaptor.getOffsets(), sizes = adaptor.getSizes();
+  if (int64_t(offsets.size()) != input->getRank() ||
+      int64_t(sizes.size()) != input->getRank())
+    return errors.fail("offsets and sizes must have ", input->getRank(),
+                       " entries each");
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < input->getRank(); ++d) {
+    int64_t dim = input->getDimSize(d);
+    if (offsets[d] < 0 || offsets[d] >= dim)
+      return errors.fail("offset ", offsets[d], " is out of range for dimension ",
+                         d, " of size ", dim);
+    int64_t size = sizes[d] == -1 ? dim - offsets[d] : sizes[d];
+    if (size <= 0 || offsets[d] + size > dim)
+      return errors.fail("slice [", offsets[d], ", ", offsets[d] + size,
+                         ") does not fit dimension ", d, " of size ", dim);
+    shape.push_back(size);
+  }
+  types.push_back(resultLike(*input, shape));
+  return success();
+}
+
+core::Workload SliceOp::getWorkload() {
+  return elementwiseWorkload(getOperation(), core::OpKind::Slice);
+}
+SmallVector<Value> SliceOp::getParameterOperands() { return {}; }
+int64_t SliceOp::getBatchDim() { return 0; }
+
+//===----------------------------------------------------------------------===//
+// OpaqueOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult OpaqueOp::verify() {
+  if (getOpsPerElement().convertToDouble() < 0)
+    return emitOpError("ops_per_element must not be negative");
+  return success();
+}
+
+core::Workload OpaqueOp::getWorkload() {
+  core::Workload w = elementwiseWorkload(getOperation(), core::OpKind::Opaque);
+  w.auxOps = getOpsPerElement().convertToDouble() * double(w.outputElements);
+  return w;
+}
+
+//===----------------------------------------------------------------------===//
+// TableGen'd definitions
+//===----------------------------------------------------------------------===//
+
+#define GET_OP_CLASSES
+#include "dsm/Dialect/DsmOps.cpp.inc"

@@ -1,0 +1,42 @@
+//===- Quantity.h - Numbers with units in system descriptions ---*- C++ -*-===//
+//
+// System files say "256 GB/s", "1 MiB", "2 GHz" or "14000 GFLOPS" the way the
+// papers do; a bare number means the base unit (bytes, bytes/s, Hz, FLOP/s).
+// Decimal prefixes are powers of 1000 (GB = 1e9 B), binary prefixes powers of
+// 1024 (GiB), and "bit" units divide by 8.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSM_CORE_QUANTITY_H
+#define DSM_CORE_QUANTITY_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
+namespace dsm::core {
+
+enum class QuantityKind {
+  Count,     ///< a plain number
+  Bytes,     ///< B, KB, KiB, MB, MiB, GB, GiB, TB, TiB
+  Bandwidth, ///< B/s ... TB/s, KiB/s ... TiB/s, bit/s, Kbit/s ... Tbit/s
+  Frequency, ///< Hz, kHz, MHz, GHz
+  Flops,     ///< FLOPS, GFLOPS, TFLOPS, PFLOPS (FLOP/s spellings too)
+};
+
+/// Human name of the unit family, for diagnostics ("a bandwidth such as
+/// '256 GB/s'").
+llvm::StringRef describeQuantityKind(QuantityKind kind);
+
+/// Parses "<number> [unit]" into base units. Returns std::nullopt and sets
+/// `error` on a malformed number or an unit that does not belong to `kind`.
+std::optional<double> parseQuantity(llvm::StringRef text, QuantityKind kind,
+                                    std::string &error);
+
+/// Formats a value in base units with a readable unit ("1.2e+11" -> "120 GB/s").
+std::string formatQuantity(double value, QuantityKind kind);
+
+} // namespace dsm::core
+
+#endif // DSM_CORE_QUANTITY_H

@@ -1,0 +1,36 @@
+//===- DsmAttrs.h - dsm enums and attributes --------------------*- C++ -*-===//
+
+#ifndef DSM_DIALECT_DSMATTRS_H
+#define DSM_DIALECT_DSMATTRS_H
+
+#include "dsm/Core/SystemDescription.h"
+#include "dsm/Core/Workload.h"
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include "dsm/Dialect/DsmEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dsm/Dialect/DsmAttrs.h.inc"
+
+namespace dsm {
+
+/// Converts a system description tree to and from the dictionary stored in a
+/// `#dsm.system` attribute (scalars become integer, float or string attrs).
+mlir::DictionaryAttr specToDictionary(mlir::MLIRContext *context,
+                                      const core::SpecNode &node);
+core::SpecNode dictionaryToSpec(mlir::DictionaryAttr dictionary);
+
+/// The system attached to `module`, or an error at the module if there is
+/// none (run --dsm-attach-system first).
+mlir::FailureOr<core::SystemDescription> getModuleSystem(mlir::ModuleOp module);
+
+/// Split attribute <-> core dimension sizes.
+SplitAttr getSplitAttr(mlir::MLIRContext *context, const core::DimSizes &split);
+core::DimSizes getDimSizes(SplitAttr split);
+
+} // namespace dsm
+
+#endif // DSM_DIALECT_DSMATTRS_H

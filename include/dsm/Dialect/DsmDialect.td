@@ -1,0 +1,43 @@
+//===- DsmDialect.td - The dsm dialect ---------------------*- tablegen -*-===//
+
+#ifndef DSM_DIALECT_DSMDIALECT_TD
+#define DSM_DIALECT_DSMDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def Dsm_Dialect : Dialect {
+  let name = "dsm";
+  let cppNamespace = "::dsm";
+  let summary = "Deep neural network workloads and their mapping onto accelerator systems";
+  let description = [{
+    The `dsm` dialect describes a DNN the way DeepSpatialMatrix (000 §II-A)
+    sees it: primary computations (convolution, matrix multiplication, LSTM)
+    that run on PE arrays, auxiliary computations (bias and residual adds,
+    activations, pooling, normalization) that run on special-function units,
+    and the plumbing real models need. Every op reports its workload -- the
+    dimensions N{in, out, ij, kij, mb}, stride, timesteps, MACs, auxiliary
+    operations and bytes -- through `WorkloadOpInterface`.
+
+    The dialect also carries the vocabulary the mapping passes write: work
+    splits over {in, out, ij, kij, mb} (ChipD, CoreD, ArrayD), parallelism
+    kinds on the 2D torus, memory levels, devices and training passes, and the
+    target system itself (`#dsm.system`), stored on the module so that every
+    pass reads the same description.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    /// Registers the attributes (defined next to their storage classes).
+    void registerAttributes();
+  }];
+}
+
+class Dsm_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Dsm_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+class Dsm_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Dsm_Dialect, mnemonic, traits>;
+
+#endif // DSM_DIALECT_DSMDIALECT_TD

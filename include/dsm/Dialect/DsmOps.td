@@ -1,0 +1,382 @@
+//===- DsmOps.td - dsm graph-level operations --------------*- tablegen -*-===//
+//
+// Graph-level DNN operations on statically shaped tensors. Every operation
+// infers its result type from its operands and attributes (so a model can be
+// re-batched by changing its inputs) and reports its workload.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSM_DIALECT_DSMOPS_TD
+#define DSM_DIALECT_DSMOPS_TD
+
+include "dsm/Dialect/DsmDialect.td"
+include "dsm/Dialect/DsmAttrs.td"
+include "dsm/Dialect/DsmInterfaces.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+/// Activations and weights: fp32, fp16, bf16 or int8, with static shapes.
+def Dsm_Tensor : StaticShapeTensorOf<[F32, F16, BF16, I8]>;
+/// Token ids for embedding lookups.
+def Dsm_IdTensor : StaticShapeTensorOf<[I32, I64]>;
+
+/// A graph op: pure, result type inferred, workload reported. The workload
+/// interface comes after type inference so that its verifier sees checked
+/// shapes.
+class Dsm_GraphOp<string mnemonic, list<Trait> traits = []>
+    : Dsm_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor], traits,
+                                   [DeclareOpInterfaceMethods<Dsm_WorkloadOpInterface,
+                                        ["getParameterOperands", "getBatchDim"]>])> {
+  // The verifier runs the shape inference first, so a bad shape or attribute
+  // gets one precise error rather than a generic "failed to infer" as well.
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Parameters
+//===----------------------------------------------------------------------===//
+
+def Dsm_WeightOp : Dsm_Op<"weight", [Pure]> {
+  let summary = "a named parameter tensor";
+  let description = [{
+    Declares a parameter of the model (a weight, bias, normalization scale or
+    running statistic). Only its shape and element type matter to mapping; the
+    values live elsewhere. Importers turn constants that feed weight operands
+    into `dsm.weight`.
+
+    ```mlir
+    %w = dsm.weight "conv1.weight" : tensor<64x3x7x7xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = "$name attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Primary computations
+//===----------------------------------------------------------------------===//
+
+def Dsm_Conv2DOp : Dsm_GraphOp<"conv2d"> {
+  let summary = "2D convolution (strided, padded, dilated, grouped)";
+  let description = [{
+    Convolves `input` with `weight` and adds the optional per-output-channel
+    `bias`. `padding` is [top, left, bottom, right]. With `data_layout = nchw`
+    (default) the input is [N, C, H, W]; with `nhwc` it is [N, H, W, C]. The
+    kernel is [O, C / groups, KH, KW] for `oihw` (default), [KH, KW, C / groups,
+    O] for `hwio` and [O, KH, KW, C / groups] for `ohwi`. Depthwise convolution
+    is `groups = C`.
+
+    Workload: in = C, out = O, ij = OH * OW, kij = KH * KW, mb = N, stride;
+    MACs = N * O * OH * OW * (C / groups) * KH * KW.
+
+    ```mlir
+    %y = dsm.conv2d %x, %w, %b {padding = array<i64: 3, 3, 3, 3>, strides = array<i64: 2, 2>}
+        : (tensor<1x3x224x224xf32>, tensor<64x3x7x7xf32>, tensor<64xf32>) -> tensor<1x64x112x112xf32>
+    ```
+  }];
+  let arguments = (ins Dsm_Tensor:$input, Dsm_Tensor:$weight,
+                       Optional<Dsm_Tensor>:$bias,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+                       DefaultValuedAttr<I64Attr, "1">:$groups,
+                       DefaultValuedAttr<Dsm_DataLayoutAttr, "::dsm::DataLayout::NCHW">:$data_layout,
+                       DefaultValuedAttr<Dsm_KernelLayoutAttr, "::dsm::KernelLayout::OIHW">:$kernel_layout);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Dsm_FullyConnectedOp : Dsm_GraphOp<"fully_connected"> {
+  let summary = "fully connected layer: activations times a weight matrix";
+  let description = [{
+    `result[..., o] = sum_i input[..., i] * weight[o, i] + bias[o]`: the weight
+    is [out, in] as in `torch.nn.Linear`. The input is [N, ..., in]: the first
+    dimension is the minibatch, the middle ones (tokens) become `ij`.
+
+    Workload: in, out, ij = product of middle dims, mb = N.
+
+    ```mlir
+    %y = dsm.fully_connected %x, %w, %b
+        : (tensor<1x4096xf32>, tensor<1000x4096xf32>, tensor<1000xf32>) -> tensor<1x1000xf32>
+    ```
+  }];
+  let arguments = (ins Dsm_Tensor:$input, Dsm_Tensor:$weight,
+                       Optional<Dsm_Tensor>:$bias);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Dsm_MatMulOp : Dsm_GraphOp<"matmul"> {
+  let summary = "batched product of two activations (attention)";
+  let description = [{
+    `[B.., M, K] x [B.., K, N] -> [B.., M, N]`, or `[B.., N, K]` on the right
+    with `transpose_rhs` (Q times K-transposed in attention). Neither operand is
+    a parameter.
+
+    Workload: in = K, out = N, ij = M, mb = product of the batch dims.
+  }];
+  let arguments = (ins Dsm_Tensor:$lhs, Dsm_Tensor:$rhs, UnitAttr:$transpose_rhs);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Dsm_LstmOp : Dsm_GraphOp<"lstm"> {
+  let summary = "LSTM layer over all timesteps (optionally bidirectional)";
+  let description = [{
+    Time-major input [T, N, input]. Weights in the ONNX layout: `weights`
+    [D, 4H, input], `recurrence` [D, 4H, H], optional `bias` [D, 8H], with
+    D = 2 when `bidirectional`. The result is [T, N, D * H].
+
+    Workload: in = input + H (each step also reads its previous output),
+    out = 4H gate pre-activations, mb = N, timesteps = T.
+  }];
+  let arguments = (ins Dsm_Tensor:$input, Dsm_Tensor:$weights,
+                       Dsm_Tensor:$recurrence, Optional<Dsm_Tensor>:$bias,
+                       UnitAttr:$bidirectional);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weights `,` $recurrence (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Auxiliary computations: elementwise
+//===----------------------------------------------------------------------===//
+
+class Dsm_BinaryOp<string mnemonic, string what> : Dsm_GraphOp<mnemonic> {
+  let summary = "elementwise " # what # " with broadcasting";
+  let description = [{
+    Elementwise }] # what # [{ of two tensors of the same element type under
+    NumPy broadcasting (trailing dimensions aligned; a dimension of 1
+    stretches).
+  }];
+  let arguments = (ins Dsm_Tensor:$lhs, Dsm_Tensor:$rhs);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Dsm_AddOp : Dsm_BinaryOp<"add", "addition"> {
+  let description = [{
+    Elementwise addition under NumPy broadcasting. When both operands have the
+    result's shape it is a residual (shortcut) addition; when one is
+    broadcast, a bias addition. Both are auxiliary computations of 000 §II-A.
+  }];
+}
+def Dsm_SubOp : Dsm_BinaryOp<"sub", "subtraction">;
+def Dsm_MulOp : Dsm_BinaryOp<"mul", "multiplication">;
+def Dsm_DivOp : Dsm_BinaryOp<"div", "division">;
+
+class Dsm_UnaryOp<string mnemonic, string what> : Dsm_GraphOp<mnemonic> {
+  let summary = what;
+  let description = what # [{ applied elementwise (an auxiliary computation
+    run on the special-function units).}];
+  let arguments = (ins Dsm_Tensor:$input);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Dsm_ReluOp : Dsm_UnaryOp<"relu", "rectified linear unit max(x, 0)">;
+def Dsm_SigmoidOp : Dsm_UnaryOp<"sigmoid", "logistic sigmoid 1 / (1 + exp(-x))">;
+def Dsm_TanhOp : Dsm_UnaryOp<"tanh", "hyperbolic tangent">;
+def Dsm_GeluOp : Dsm_UnaryOp<"gelu", "Gaussian error linear unit">;
+def Dsm_HardSigmoidOp : Dsm_UnaryOp<"hard_sigmoid", "piecewise-linear sigmoid clamp(x / 6 + 1 / 2, 0, 1)">;
+def Dsm_HardSwishOp : Dsm_UnaryOp<"hard_swish", "x * hard_sigmoid(x)">;
+
+def Dsm_ClampOp : Dsm_GraphOp<"clamp"> {
+  let summary = "clamp into [min, max] (ReLU6 is clamp 0..6)";
+  let description = [{ Clamps every element into [`min`, `max`]. }];
+  let arguments = (ins Dsm_Tensor:$input, F64Attr:$min, F64Attr:$max);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+//===----------------------------------------------------------------------===//
+// Auxiliary computations: pooling, normalization, reductions
+//===----------------------------------------------------------------------===//
+
+class Dsm_PoolOp<string mnemonic, string what> : Dsm_GraphOp<mnemonic> {
+  let summary = what # " pooling over a 2D window";
+  let description = [{
+    }] # what # [{ pooling of [N, C, H, W] (`nchw`, default) or [N, H, W, C]
+    (`nhwc`) activations over a `kernel` window (N_ws of 000 §II-A) moved by
+    `strides`, after `padding` [top, left, bottom, right]. `ceil_mode` rounds
+    the output size up as in PyTorch.
+  }];
+  let arguments = (ins Dsm_Tensor:$input, DenseI64ArrayAttr:$kernel,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+                       UnitAttr:$ceil_mode,
+                       DefaultValuedAttr<Dsm_DataLayoutAttr, "::dsm::DataLayout::NCHW">:$data_layout);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Dsm_MaxPoolOp : Dsm_PoolOp<"max_pool", "max">;
+def Dsm_AvgPoolOp : Dsm_PoolOp<"avg_pool", "average">;
+
+def Dsm_GlobalAvgPoolOp : Dsm_GraphOp<"global_avg_pool"> {
+  let summary = "average over the whole feature map";
+  let description = [{
+    Averages each channel over all H x W positions, keeping unit spatial
+    dimensions: [N, C, H, W] -> [N, C, 1, 1] (`nchw`) or [N, H, W, C] ->
+    [N, 1, 1, C] (`nhwc`).
+  }];
+  let arguments = (ins Dsm_Tensor:$input,
+                       DefaultValuedAttr<Dsm_DataLayoutAttr, "::dsm::DataLayout::NCHW">:$data_layout);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Dsm_SoftmaxOp : Dsm_GraphOp<"softmax"> {
+  let summary = "softmax along one axis";
+  let description = [{
+    `exp(x) / sum(exp(x))` along `axis` (negative counts from the end). Split
+    across cores, the exponent sums are reduced between cores (000 Fig. 5).
+  }];
+  let arguments = (ins Dsm_Tensor:$input, DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Dsm_BatchNormOp : Dsm_GraphOp<"batch_norm"> {
+  let summary = "batch normalization";
+  let description = [{
+    Normalizes `input` per channel (`axis`, default 1) with `mean` and
+    `variance`, then scales and shifts. `scale` and `offset` are learnable
+    parameters; `mean` and `variance` are running statistics (state, not
+    parameters, as torchvision counts them). All four are 1D of the channel
+    count.
+  }];
+  let arguments = (ins Dsm_Tensor:$input, Dsm_Tensor:$scale, Dsm_Tensor:$offset,
+                       Dsm_Tensor:$mean, Dsm_Tensor:$variance,
+                       DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon,
+                       DefaultValuedAttr<I64Attr, "1">:$axis);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale `,` $offset `,` $mean `,` $variance attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Dsm_LayerNormOp : Dsm_GraphOp<"layer_norm"> {
+  let summary = "layer normalization over the trailing dimensions";
+  let description = [{
+    Normalizes over the dimensions from `axis` (default -1, the last) to the
+    end, then applies the learnable `scale` and `offset`, both shaped like
+    those normalized dimensions.
+  }];
+  let arguments = (ins Dsm_Tensor:$input, Dsm_Tensor:$scale, Dsm_Tensor:$offset,
+                       DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale `,` $offset attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Dsm_ReduceOp : Dsm_GraphOp<"reduce"> {
+  let summary = "sum, mean, max or min over some axes";
+  let description = [{
+    Reduces `input` over `axes` (distinct, negative counts from the end),
+    keeping them as size 1 when `keep_dims` is set.
+  }];
+  let arguments = (ins Dsm_Tensor:$input, Dsm_ReduceKindAttr:$kind,
+                       DenseI64ArrayAttr:$axes, UnitAttr:$keep_dims);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = "$kind $input attr-dict `:` functional-type(operands, results)";
+}
+
+def Dsm_EmbeddingOp : Dsm_GraphOp<"embedding"> {
+  let summary = "embedding lookup";
+  let description = [{
+    Gathers rows of `table` [V, D] for every id in `indices`: the result has
+    the shape of `indices` followed by D.
+  }];
+  let arguments = (ins Dsm_IdTensor:$indices, Dsm_Tensor:$table);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = [{
+    $indices `,` $table attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+def Dsm_ConcatOp : Dsm_GraphOp<"concat"> {
+  let summary = "concatenation along one axis";
+  let description = [{
+    Joins tensors of equal rank and element type along `axis`; all other
+    dimensions must agree.
+  }];
+  let arguments = (ins Variadic<Dsm_Tensor>:$inputs, I64Attr:$axis);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
+}
+
+def Dsm_ReshapeOp : Dsm_GraphOp<"reshape"> {
+  let summary = "reshape with ONNX semantics (0 copies a dimension, -1 infers one)";
+  let description = [{
+    The result shape is `shape`, where 0 copies the input's dimension at the
+    same position and a single -1 takes whatever size keeps the element count.
+    Writing the batch dimension as 0 keeps the model re-batchable:
+    `shape = array<i64: 0, -1>` flattens [N, C, H, W] to [N, C*H*W].
+  }];
+  let arguments = (ins Dsm_Tensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Dsm_TransposeOp : Dsm_GraphOp<"transpose"> {
+  let summary = "permutation of dimensions";
+  let description = [{ Result dimension i is input dimension `permutation[i]`. }];
+  let arguments = (ins Dsm_Tensor:$input, DenseI64ArrayAttr:$permutation);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Dsm_SliceOp : Dsm_GraphOp<"slice"> {
+  let summary = "contiguous slice";
+  let description = [{
+    Takes `sizes[i]` elements from `offsets[i]` along every dimension; a size
+    of -1 runs to the end (keeping the slice re-batchable).
+  }];
+  let arguments = (ins Dsm_Tensor:$input, DenseI64ArrayAttr:$offsets,
+                       DenseI64ArrayAttr:$sizes);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Imported operations that were not recognised
+//===----------------------------------------------------------------------===//
+
+def Dsm_OpaqueOp : Dsm_Op<"opaque", [Pure,
+    DeclareOpInterfaceMethods<Dsm_WorkloadOpInterface>]> {
+  let summary = "an imported operation known only by its element count";
+  let description = [{
+    What an importer keeps, in permissive mode, of an operation it could not
+    classify: the original op name, its operands and result, and an estimate
+    of special-function operations per result element. It is charged as
+    auxiliary work so that nothing is silently dropped from the workload.
+  }];
+  let arguments = (ins StrAttr:$origin, Variadic<AnyRankedTensor>:$inputs,
+                       DefaultValuedAttr<F64Attr, "1.0">:$ops_per_element);
+  let results = (outs AnyStaticShapeTensor:$result);
+  let assemblyFormat = [{
+    $origin `(` $inputs `)` attr-dict `:` functional-type($inputs, results)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // DSM_DIALECT_DSMOPS_TD

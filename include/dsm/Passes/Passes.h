@@ -1,0 +1,24 @@
+//===- Passes.h - dsm passes ------------------------------------*- C++ -*-===//
+
+#ifndef DSM_PASSES_PASSES_H
+#define DSM_PASSES_PASSES_H
+
+#include "dsm/Dialect/DsmDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace dsm {
+
+/// Output format of the report passes.
+enum class ReportFormat { Table, JSON };
+
+#define GEN_PASS_DECL
+#include "dsm/Passes/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "dsm/Passes/Passes.h.inc"
+
+} // namespace dsm
+
+#endif // DSM_PASSES_PASSES_H

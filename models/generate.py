@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Writes the model zoo as dsm-dialect MLIR (models/*.mlir).
+
+    python3 models/generate.py            # regenerate every model
+    python3 models/generate.py vgg16      # one model to stdout
+
+Each network follows its reference definition (torchvision for the CNNs, the
+GNMT paper for GNMT) at batch 1; `dsm-opt --dsm-set-batch=batch=N` changes the
+batch. test/Models checks the totals against torchvision's, and that the
+checked-in files are what this script writes.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dsmgraph import Graph  # noqa: E402
+
+
+def vgg16():
+    g = Graph("vgg16", doc="""
+VGG16 (Simonyan & Zisserman 2014) as torchvision.models.vgg16 defines it, at
+224x224: 13 convolutions and 3 fully connected layers, 138,357,544 parameters,
+15,470,264,320 MACs at batch 1. Layer names follow 000 Fig. 12 (conv1_1 ..
+conv5_3, fcon1 .. fcon3). Dropout is an identity at mapping time.""")
+    x = g.arg([1, 3, 224, 224])
+    stages = [(64, 2), (128, 2), (256, 3), (512, 3), (512, 3)]
+    for s, (width, convs) in enumerate(stages, start=1):
+        for c in range(1, convs + 1):
+            name = f"conv{s}_{c}"
+            x = g.relu(g.conv(x, width, 3, pad=1, name=name), name=f"{name}.relu")
+        x = g.max_pool(x, 2, 2, name=f"pool{s}")
+    # torchvision's AdaptiveAvgPool2d((7, 7)) is the identity at 224x224.
+    x = g.flatten(x, name="flatten")
+    x = g.relu(g.fc(x, 4096, name="fcon1"), name="fcon1.relu")
+    x = g.relu(g.fc(x, 4096, name="fcon2"), name="fcon2.relu")
+    x = g.fc(x, 1000, name="fcon3")
+    return g.emit(x)
+
+
+def _bottleneck(g, x, width, stride, downsample, prefix):
+    """torchvision Bottleneck (ResNet v1.5: the stride is on the 3x3 conv)."""
+    identity = x
+    out = g.relu(g.batch_norm(g.conv(x, width, 1, bias=False, name=f"{prefix}.conv1"),
+                              name=f"{prefix}.bn1"), name=f"{prefix}.relu1")
+    out = g.relu(g.batch_norm(g.conv(out, width, 3, stride=stride, pad=1, bias=False,
+                                     name=f"{prefix}.conv2"),
+                              name=f"{prefix}.bn2"), name=f"{prefix}.relu2")
+    out = g.batch_norm(g.conv(out, width * 4, 1, bias=False, name=f"{prefix}.conv3"),
+                       name=f"{prefix}.bn3")
+    if downsample:
+        identity = g.batch_norm(
+            g.conv(x, width * 4, 1, stride=stride, bias=False,
+                   name=f"{prefix}.downsample.0"),
+            name=f"{prefix}.downsample.1")
+    return g.relu(g.add(out, identity, name=f"{prefix}.add"), name=f"{prefix}.relu3")
+
+
+def resnet(depth):
+    blocks = {50: [3, 4, 6, 3], 101: [3, 4, 23, 3]}[depth]
+    totals = {50: ("53 convolutions and 1 fully connected layer, 25,557,032",
+                   "4,089,184,256"),
+              101: ("104 convolutions and 1 fully connected layer, 44,549,160",
+                    "7,801,405,440")}[depth]
+    g = Graph(f"resnet{depth}", doc=f"""
+ResNet-{depth} (He et al. 2015) as torchvision.models.resnet{depth} defines it
+(v1.5: strided 3x3 convolutions), at 224x224: {totals[0]}
+parameters (batch-norm scales and offsets included), {totals[1]} MACs at
+batch 1. Residual connections are dsm.add of the block output and its
+shortcut.""")
+    x = g.arg([1, 3, 224, 224])
+    x = g.relu(g.batch_norm(g.conv(x, 64, 7, stride=2, pad=3, bias=False, name="conv1"),
+                            name="bn1"), name="relu")
+    x = g.max_pool(x, 3, 2, pad=1, name="maxpool")
+    for layer, (count, width) in enumerate(zip(blocks, [64, 128, 256, 512]), start=1):
+        for b in range(count):
+            stride = 2 if (b == 0 and layer > 1) else 1
+            x = _bottleneck(g, x, width, stride, downsample=(b == 0),
+                            prefix=f"layer{layer}.{b}")
+    x = g.global_avg_pool(x, name="avgpool")
+    x = g.flatten(x, name="flatten")
+    x = g.fc(x, 1000, name="fc")
+    return g.emit(x)
+
+
+def gnmt(timesteps=128, units=1024, layers=8, vocab=32000):
+    """GNMT (Wu et al. 2016) as 000 §IV uses it."""
+    g = Graph("gnmt", doc=f"""
+GNMT (Wu et al. 2016) as 000 §IV describes it: {layers} encoder and {layers}
+decoder LSTM layers of {units} units over {timesteps} timesteps, attention and
+residual connections. 000 says the first *decoder* layer is bidirectional; in
+GNMT's own design it is the first *encoder* layer (decoding runs left to right
+and cannot look ahead), so that is what this model does: its two directions
+of {units} units are concatenated. As in GNMT, residual connections start at
+the third layer of each stack; the bottom decoder layer's output queries the
+attention over the encoder outputs and the context is fed to every other
+decoder layer. Attention is dot-product over a projected memory (a
+fully connected "memory layer" on the encoder outputs); the output is a
+{vocab}-word softmax. Training uses teacher forcing: both token sequences are
+inputs, time-major [T, N].""")
+    src = g.arg([timesteps, 1], dtype="i64", batch_dim=1)
+    tgt = g.arg([timesteps, 1], dtype="i64", batch_dim=1)
+
+    # Encoder.
+    x = g.embedding(src, vocab, units, name="encoder.embedding")
+    x = g.lstm(x, units, bidirectional=True, name="encoder.lstm0")
+    for i in range(1, layers):
+        y = g.lstm(x, units, name=f"encoder.lstm{i}")
+        x = g.add(y, x, name=f"encoder.residual{i}") if i >= 2 else y
+    memory = g.fc(x, units, bias=False, name="attention.memory_layer")
+
+    # Decoder: the bottom layer drives attention.
+    y = g.embedding(tgt, vocab, units, name="decoder.embedding")
+    y = g.lstm(y, units, name="decoder.lstm0")
+    # Attention over the source positions, batch-major for the matmuls.
+    q = g.transpose(y, [1, 0, 2], name="attention.query")           # [N, T, F]
+    k = g.transpose(memory, [1, 0, 2], name="attention.keys")       # [N, S, F]
+    v = g.transpose(x, [1, 0, 2], name="attention.values")          # [N, S, F]
+    scores = g.matmul(q, k, transpose_rhs=True, name="attention.scores")  # [N, T, S]
+    probs = g.softmax(scores, name="attention.softmax")
+    context = g.matmul(probs, v, name="attention.context")          # [N, T, F]
+    context = g.transpose(context, [1, 0, 2], name="attention.context_tm")
+    for i in range(1, layers):
+        inp = g.concat([y, context], axis=2, name=f"decoder.input{i}")
+        out = g.lstm(inp, units, name=f"decoder.lstm{i}")
+        y = g.add(out, y, name=f"decoder.residual{i}") if i >= 2 else out
+    logits = g.fc(y, vocab, name="decoder.projection")
+    return g.emit(g.softmax(logits, name="decoder.softmax"))
+
+
+MODELS = {
+    "vgg16": vgg16,
+    "resnet50": lambda: resnet(50),
+    "gnmt": gnmt,
+}
+
+
+def main(argv):
+    here = os.path.dirname(os.path.abspath(__file__))
+    if len(argv) > 1:
+        for name in argv[1:]:
+            if name not in MODELS:
+                sys.exit(f"unknown model '{name}'; known: {', '.join(MODELS)}")
+            sys.stdout.write(MODELS[name]())
+        return
+    for name, build in MODELS.items():
+        with open(os.path.join(here, f"{name}.mlir"), "w") as f:
+            f.write(build())
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what dsm-opt needs on a fresh Debian 12 machine. Idempotent: apt-get
+# runs only when a package is missing, so a second call costs a few dpkg queries.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ python3          # build driver, compiler, lit's interpreter
+  llvm-22-dev llvm-22-tools               # LLVM 22: libLLVM, FileCheck, lit, not, count
+  libmlir-22-dev mlir-22-tools            # MLIR 22: libMLIR, headers, mlir-tblgen
+  libgtest-dev libbenchmark-dev           # unit tests and benchmarks
+  libprotobuf-dev protobuf-compiler       # ONNX model import (onnx.proto is compiled in the build)
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

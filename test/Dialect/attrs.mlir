@@ -1,0 +1,42 @@
+// RUN: dsm-opt %s -split-input-file | FileCheck %s
+// RUN: dsm-opt %s -split-input-file | dsm-opt -split-input-file | FileCheck %s
+
+// The mapping vocabulary round-trips.
+// CHECK-LABEL: func.func @vocabulary
+// CHECK-SAME: dsm.chip_split = #dsm.split<in = 1, out = 4, ij = 8, kij = 1, mb = 2>
+// CHECK-SAME: dsm.device = #dsm.device<3>
+// CHECK-SAME: dsm.memory = #dsm.memory<sram>
+// CHECK-SAME: dsm.parallelism = #dsm.parallelism<data_x_model_y>
+// CHECK-SAME: dsm.pass = #dsm.pass<bwd>
+func.func @vocabulary() attributes {
+    dsm.chip_split = #dsm.split<mb = 2, in = 1, out = 4, ij = 8, kij = 1>,
+    dsm.parallelism = #dsm.parallelism<data_x_model_y>,
+    dsm.memory = #dsm.memory<sram>,
+    dsm.pass = #dsm.pass<bwd>,
+    dsm.device = #dsm.device<3>} {
+  return
+}
+
+// -----
+
+// Every enumerator parses.
+// CHECK-LABEL: func.func @enumerators
+// CHECK-SAME: m = [#dsm.memory<dram>, #dsm.memory<llc>]
+// CHECK-SAME: p = [#dsm.parallelism<data>, #dsm.parallelism<model>, #dsm.parallelism<model_x_data_y>]
+// CHECK-SAME: t = [#dsm.pass<fwd>, #dsm.pass<upd>]
+func.func @enumerators() attributes {
+    p = [#dsm.parallelism<data>, #dsm.parallelism<model>, #dsm.parallelism<model_x_data_y>],
+    m = [#dsm.memory<dram>, #dsm.memory<llc>],
+    t = [#dsm.pass<fwd>, #dsm.pass<upd>]} {
+  return
+}
+
+// -----
+
+// A system written by hand in base units verifies.
+// CHECK: module attributes {dsm.system = #dsm.system<"two-gpus", {devices = [{id = 0 : i64, memory = 16000000000 : i64, name = "a", peak = 1.000000e+13 : f64, type = "gpu"}
+module attributes {dsm.system = #dsm.system<"two-gpus", {kind = "device_graph",
+    devices = [{id = 0, name = "a", type = "gpu", peak = 1.0e13, memory = 16000000000},
+               {id = 1, name = "b", type = "gpu", peak = 1.0e13, memory = 16000000000}],
+    links = [{from = 0, to = 1, bandwidth = 25000000000, efficiency = 0.5}]}>} {
+}

@@ -1,0 +1,44 @@
+// RUN: dsm-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{split factor 'ij' must be at least 1, got 0}}
+func.func @zero_split() attributes {s = #dsm.split<in = 1, out = 1, ij = 0, kij = 1, mb = 1>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected ','}}
+func.func @missing_split_dim() attributes {s = #dsm.split<in = 1, out = 1, ij = 1, kij = 1>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{device id must not be negative, got -1}}
+func.func @negative_device() attributes {d = #dsm.device<-1>} {
+  return
+}
+
+// -----
+
+// expected-error @+2 {{expected ::dsm::Parallelism to be one of: data, model, data_x_model_y, model_x_data_y}}
+// expected-error @+1 {{failed to parse Dsm_ParallelismAttr parameter 'value'}}
+func.func @bad_parallelism() attributes {p = #dsm.parallelism<pipeline>} {
+  return
+}
+
+// -----
+
+// The system attribute is validated by the same reader as system files.
+// expected-error @+1 {{invalid #dsm.system 'bad': field 'links[0].bandwidth' must be positive, got '0';}}
+module attributes {dsm.system = #dsm.system<"bad", {kind = "device_graph",
+    devices = [{id = 0, name = "a", type = "gpu", peak = 1.0e13, memory = 16000000000},
+               {id = 1, name = "b", type = "gpu", peak = 1.0e13, memory = 16000000000}],
+    links = [{from = 0, to = 1, bandwidth = 0}]}>} {
+}
+
+// -----
+
+// expected-error @+1 {{invalid #dsm.system 'x': missing field 'kind';}}
+module attributes {dsm.system = #dsm.system<"x", {}>} {
+}

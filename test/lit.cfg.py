@@ -1,0 +1,28 @@
+# -*- Python -*-
+# lit configuration of the dsm-opt tests (dialect, passes, systems, models).
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "DSM"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test", ".yaml"]
+config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.dsm_obj_root, "test")
+
+config.substitutions.append(("%dsm_src_root", config.dsm_src_root))
+config.substitutions.append(("%dsm_obj_root", config.dsm_obj_root))
+config.substitutions.append(("%models", os.path.join(config.dsm_src_root, "models")))
+config.substitutions.append(("%systems", os.path.join(config.dsm_src_root, "systems")))
+config.substitutions.append(("%python", config.python_executable))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.dsm_tools_dir, config.llvm_tools_dir]
+tools = [ToolSubst("dsm-opt", unresolved="fatal")]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
