@@ -30,6 +30,15 @@ def _array(values):
     return "array<i64: " + ", ".join(str(v) for v in values) + ">"
 
 
+def _f64(value):
+    """An f64 attribute. MLIR float literals need a '.' (1.0e-12, not 1e-12)."""
+    text = repr(float(value))
+    mantissa, e, exponent = text.partition("e")
+    if "." not in mantissa:
+        mantissa += ".0"
+    return f"{mantissa}{e}{exponent} : f64"
+
+
 def _attrs(items):
     """Formats an attribute dictionary: None values are skipped, True values
     are unit attributes (printed as the bare name)."""
@@ -57,6 +66,15 @@ class Graph:
         v = Value(f"%arg{len(self.args)}", shape, dtype or self.dtype)
         attrs = "" if batch_dim == 0 else f" {{dsm.batch_dim = {batch_dim} : i64}}"
         self.args.append((v, attrs))
+        return v
+
+    def constant(self, values, shape, dtype=None, name=None):
+        """An `arith.constant`: a fixed tensor that is not a parameter (a
+        `dsm.weight` operand counts as one). `values` is a scalar (splat) or
+        a nested list matching `shape`."""
+        v = self._new(shape, dtype)
+        loc = f' loc("{name}")' if name else ""
+        self.lines.append(f"{v.name} = arith.constant dense<{values!r}> : {v.type}{loc}")
         return v
 
     def weight(self, name, shape):
@@ -137,7 +155,7 @@ class Graph:
 
     def clamp(self, x, lo, hi, name=None):
         return self._op("clamp", [x], x.shape,
-                        [("min", f"{float(lo)!r} : f64"), ("max", f"{float(hi)!r} : f64")],
+                        [("min", _f64(lo)), ("max", _f64(hi))],
                         name, fmt="unary")
 
     def softmax(self, x, axis=-1, name=None):
@@ -154,17 +172,21 @@ class Graph:
     def add(self, a, b, name=None):
         return self.binary("add", a, b, name)
 
-    def batch_norm(self, x, name=None):
+    def div(self, a, b, name=None):
+        return self.binary("div", a, b, name)
+
+    def batch_norm(self, x, eps=1e-5, name=None):
         c = x.shape[1]
         ws = [self.weight(f"{name}.{p}", [c])
               for p in ("weight", "bias", "running_mean", "running_var")]
-        return self._op("batch_norm", [x] + ws, x.shape, (), name)
+        return self._op("batch_norm", [x] + ws, x.shape,
+                        [("epsilon", _f64(eps) if eps != 1e-5 else None)], name)
 
     def layer_norm(self, x, eps=1e-12, name=None):
         d = x.shape[-1]
         ws = [self.weight(f"{name}.{p}", [d]) for p in ("weight", "bias")]
         return self._op("layer_norm", [x] + ws, x.shape,
-                        [("epsilon", f"{eps!r} : f64")], name)
+                        [("epsilon", _f64(eps))], name)
 
     def pool(self, kind, x, kernel, stride=None, pad=0, ceil_mode=False, name=None):
         n, c, h, w = x.shape
