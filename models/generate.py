@@ -38,6 +38,31 @@ conv5_3, fcon1 .. fcon3). Dropout is an identity at mapping time.""")
     return g.emit(x)
 
 
+def alexnet():
+    g = Graph("alexnet", doc="""
+AlexNet (Krizhevsky et al. 2012) as torchvision.models.alexnet defines it, at
+224x224: 5 convolutions and 3 fully connected layers, 61,100,840 parameters,
+714,188,480 MACs at batch 1. Layer names are torchvision's module paths
+(features.0 .. features.12, classifier.1 .. classifier.6). Dropout is an
+identity at mapping time.""")
+    x = g.arg([1, 3, 224, 224])
+    # (index in features, output channels, kernel, stride, padding, max pool after)
+    convs = [(0, 64, 11, 4, 2, True), (3, 192, 5, 1, 2, True),
+             (6, 384, 3, 1, 1, False), (8, 256, 3, 1, 1, False),
+             (10, 256, 3, 1, 1, True)]
+    for i, cout, kernel, stride, pad, pool in convs:
+        x = g.conv(x, cout, kernel, stride=stride, pad=pad, name=f"features.{i}")
+        x = g.relu(x, name=f"features.{i + 1}")
+        if pool:
+            x = g.max_pool(x, 3, 2, name=f"features.{i + 2}")
+    # torchvision's AdaptiveAvgPool2d((6, 6)) is the identity at 224x224.
+    x = g.flatten(x, name="flatten")
+    x = g.relu(g.fc(x, 4096, name="classifier.1"), name="classifier.2")
+    x = g.relu(g.fc(x, 4096, name="classifier.4"), name="classifier.5")
+    x = g.fc(x, 1000, name="classifier.6")
+    return g.emit(x)
+
+
 def _bottleneck(g, x, width, stride, downsample, prefix):
     """torchvision Bottleneck (ResNet v1.5: the stride is on the 3x3 conv)."""
     identity = x
@@ -132,6 +157,8 @@ MODELS = {
     "vgg16": vgg16,
     "resnet50": lambda: resnet(50),
     "gnmt": gnmt,
+    "alexnet": alexnet,
+    "resnet101": lambda: resnet(101),
 }
 
 
