@@ -153,12 +153,117 @@ inputs, time-major [T, N].""")
     return g.emit(g.softmax(logits, name="decoder.softmax"))
 
 
+def _basic_conv(g, x, cout, kernel, prefix, stride=1, pad=0):
+    """Inception-v3's BasicConv2d: conv (no bias), batch norm (eps 0.001), ReLU."""
+    x = g.conv(x, cout, kernel, stride=stride, pad=pad, bias=False, name=f"{prefix}.conv")
+    x = g.batch_norm(x, eps=0.001, name=f"{prefix}.bn")
+    return g.relu(x, name=f"{prefix}.relu")
+
+
+def _inception_a(g, x, pool_features, p):
+    b1 = _basic_conv(g, x, 64, 1, f"{p}.branch1x1")
+    b5 = _basic_conv(g, x, 48, 1, f"{p}.branch5x5_1")
+    b5 = _basic_conv(g, b5, 64, 5, f"{p}.branch5x5_2", pad=2)
+    b3 = _basic_conv(g, x, 64, 1, f"{p}.branch3x3dbl_1")
+    b3 = _basic_conv(g, b3, 96, 3, f"{p}.branch3x3dbl_2", pad=1)
+    b3 = _basic_conv(g, b3, 96, 3, f"{p}.branch3x3dbl_3", pad=1)
+    bp = g.avg_pool(x, 3, 1, pad=1, name=f"{p}.avg_pool")
+    bp = _basic_conv(g, bp, pool_features, 1, f"{p}.branch_pool")
+    return g.concat([b1, b5, b3, bp], axis=1, name=f"{p}.concat")
+
+
+def _inception_b(g, x, p):
+    b3 = _basic_conv(g, x, 384, 3, f"{p}.branch3x3", stride=2)
+    bd = _basic_conv(g, x, 64, 1, f"{p}.branch3x3dbl_1")
+    bd = _basic_conv(g, bd, 96, 3, f"{p}.branch3x3dbl_2", pad=1)
+    bd = _basic_conv(g, bd, 96, 3, f"{p}.branch3x3dbl_3", stride=2)
+    bp = g.max_pool(x, 3, 2, name=f"{p}.max_pool")
+    return g.concat([b3, bd, bp], axis=1, name=f"{p}.concat")
+
+
+def _inception_c(g, x, c7, p):
+    row, col = ((1, 7), (0, 3)), ((7, 1), (3, 0))   # (kernel, padding)
+    b1 = _basic_conv(g, x, 192, 1, f"{p}.branch1x1")
+    b7 = _basic_conv(g, x, c7, 1, f"{p}.branch7x7_1")
+    b7 = _basic_conv(g, b7, c7, row[0], f"{p}.branch7x7_2", pad=row[1])
+    b7 = _basic_conv(g, b7, 192, col[0], f"{p}.branch7x7_3", pad=col[1])
+    bd = _basic_conv(g, x, c7, 1, f"{p}.branch7x7dbl_1")
+    for i, (cout, (kernel, pad)) in enumerate(
+            [(c7, col), (c7, row), (c7, col), (192, row)], start=2):
+        bd = _basic_conv(g, bd, cout, kernel, f"{p}.branch7x7dbl_{i}", pad=pad)
+    bp = g.avg_pool(x, 3, 1, pad=1, name=f"{p}.avg_pool")
+    bp = _basic_conv(g, bp, 192, 1, f"{p}.branch_pool")
+    return g.concat([b1, b7, bd, bp], axis=1, name=f"{p}.concat")
+
+
+def _inception_d(g, x, p):
+    b3 = _basic_conv(g, x, 192, 1, f"{p}.branch3x3_1")
+    b3 = _basic_conv(g, b3, 320, 3, f"{p}.branch3x3_2", stride=2)
+    b7 = _basic_conv(g, x, 192, 1, f"{p}.branch7x7x3_1")
+    b7 = _basic_conv(g, b7, 192, (1, 7), f"{p}.branch7x7x3_2", pad=(0, 3))
+    b7 = _basic_conv(g, b7, 192, (7, 1), f"{p}.branch7x7x3_3", pad=(3, 0))
+    b7 = _basic_conv(g, b7, 192, 3, f"{p}.branch7x7x3_4", stride=2)
+    bp = g.max_pool(x, 3, 2, name=f"{p}.max_pool")
+    return g.concat([b3, b7, bp], axis=1, name=f"{p}.concat")
+
+
+def _inception_e(g, x, p):
+    def split(y, prefix, a, b):
+        ya = _basic_conv(g, y, 384, (1, 3), f"{p}.{a}", pad=(0, 1))
+        yb = _basic_conv(g, y, 384, (3, 1), f"{p}.{b}", pad=(1, 0))
+        return g.concat([ya, yb], axis=1, name=f"{p}.{prefix}.concat")
+    b1 = _basic_conv(g, x, 320, 1, f"{p}.branch1x1")
+    b3 = _basic_conv(g, x, 384, 1, f"{p}.branch3x3_1")
+    b3 = split(b3, "branch3x3", "branch3x3_2a", "branch3x3_2b")
+    bd = _basic_conv(g, x, 448, 1, f"{p}.branch3x3dbl_1")
+    bd = _basic_conv(g, bd, 384, 3, f"{p}.branch3x3dbl_2", pad=1)
+    bd = split(bd, "branch3x3dbl", "branch3x3dbl_3a", "branch3x3dbl_3b")
+    bp = g.avg_pool(x, 3, 1, pad=1, name=f"{p}.avg_pool")
+    bp = _basic_conv(g, bp, 192, 1, f"{p}.branch_pool")
+    return g.concat([b1, b3, bd, bp], axis=1, name=f"{p}.concat")
+
+
+def inception_v3():
+    g = Graph("inception_v3", doc="""
+Inception-v3 (Szegedy et al. 2015) as torchvision.models.inception_v3 defines
+it, at 299x299 and without the auxiliary classifier (aux_logits=False): 94
+convolutions and 1 fully connected layer, 23,834,568 parameters (batch-norm
+scales and offsets included), 5,713,216,096 MACs at batch 1. Every
+BasicConv2d is a convolution without bias, batch norm (eps 0.001) and ReLU;
+layer names are torchvision's module paths (Mixed_5b.branch1x1.conv), the
+functional pools, ReLUs and concatenations are named after their block.
+transform_input (a per-channel input rescaling used with the pretrained
+weights) is preprocessing and left out; dropout is an identity.""")
+    x = g.arg([1, 3, 299, 299])
+    x = _basic_conv(g, x, 32, 3, "Conv2d_1a_3x3", stride=2)
+    x = _basic_conv(g, x, 32, 3, "Conv2d_2a_3x3")
+    x = _basic_conv(g, x, 64, 3, "Conv2d_2b_3x3", pad=1)
+    x = g.max_pool(x, 3, 2, name="maxpool1")
+    x = _basic_conv(g, x, 80, 1, "Conv2d_3b_1x1")
+    x = _basic_conv(g, x, 192, 3, "Conv2d_4a_3x3")
+    x = g.max_pool(x, 3, 2, name="maxpool2")
+    for name, pool_features in [("Mixed_5b", 32), ("Mixed_5c", 64), ("Mixed_5d", 64)]:
+        x = _inception_a(g, x, pool_features, name)
+    x = _inception_b(g, x, "Mixed_6a")
+    for name, c7 in [("Mixed_6b", 128), ("Mixed_6c", 160), ("Mixed_6d", 160),
+                     ("Mixed_6e", 192)]:
+        x = _inception_c(g, x, c7, name)
+    x = _inception_d(g, x, "Mixed_7a")
+    x = _inception_e(g, x, "Mixed_7b")
+    x = _inception_e(g, x, "Mixed_7c")
+    x = g.global_avg_pool(x, name="avgpool")
+    x = g.flatten(x, name="flatten")
+    x = g.fc(x, 1000, name="fc")
+    return g.emit(x)
+
+
 MODELS = {
     "vgg16": vgg16,
     "resnet50": lambda: resnet(50),
     "gnmt": gnmt,
     "alexnet": alexnet,
     "resnet101": lambda: resnet(101),
+    "inception_v3": inception_v3,
 }
 
 
