@@ -257,6 +257,57 @@ weights) is preprocessing and left out; dropout is an identity.""")
     return g.emit(x)
 
 
+def _conv_bn_relu6(g, x, cout, kernel, prefix, stride=1, groups=1):
+    """torchvision's Conv2dNormActivation: conv (no bias) .0, batch norm .1,
+    ReLU6 .2 (a clamp to [0, 6])."""
+    x = g.conv(x, cout, kernel, stride=stride, pad=(kernel - 1) // 2, groups=groups,
+               bias=False, name=f"{prefix}.0")
+    x = g.batch_norm(x, name=f"{prefix}.1")
+    return g.clamp(x, 0, 6, name=f"{prefix}.2")
+
+
+def _inverted_residual(g, x, cout, stride, expand, p):
+    """torchvision InvertedResidual: 1x1 expansion (unless expand == 1),
+    3x3 depthwise, linear 1x1 projection; a residual when shapes allow."""
+    cin = x.shape[1]
+    hidden = cin * expand
+    y, i = x, 0
+    if expand != 1:
+        y = _conv_bn_relu6(g, y, hidden, 1, f"{p}.conv.{i}")
+        i += 1
+    y = _conv_bn_relu6(g, y, hidden, 3, f"{p}.conv.{i}", stride=stride, groups=hidden)
+    y = g.conv(y, cout, 1, bias=False, name=f"{p}.conv.{i + 1}")
+    y = g.batch_norm(y, name=f"{p}.conv.{i + 2}")
+    if stride == 1 and cin == cout:
+        y = g.add(x, y, name=f"{p}.add")
+    return y
+
+
+def mobilenet_v2():
+    g = Graph("mobilenet_v2", doc="""
+MobileNet-v2 (Sandler et al. 2018) as torchvision.models.mobilenet_v2 defines
+it (width 1.0), at 224x224: 52 convolutions (17 depthwise, groups = channels)
+and 1 fully connected layer, 3,504,872 parameters (batch-norm scales and
+offsets included), 300,774,272 MACs at batch 1. ReLU6 is dsm.clamp to
+[0, 6]; layer names are torchvision's module paths (features.2.conv.1.0 is
+the depthwise convolution of the second block). Dropout is an identity.""")
+    x = g.arg([1, 3, 224, 224])
+    x = _conv_bn_relu6(g, x, 32, 3, "features.0", stride=2)
+    # (expansion t, output channels c, repeats n, first stride s)
+    settings = [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2),
+                (6, 96, 3, 1), (6, 160, 3, 2), (6, 320, 1, 1)]
+    index = 1
+    for t, c, n, s in settings:
+        for r in range(n):
+            x = _inverted_residual(g, x, c, s if r == 0 else 1, t, f"features.{index}")
+            index += 1
+    x = _conv_bn_relu6(g, x, 1280, 1, f"features.{index}")
+    x = g.global_avg_pool(x, name="adaptive_avg_pool2d")
+    x = g.flatten(x, name="flatten")
+    x = g.fc(x, 1000, name="classifier.1")
+    return g.emit(x)
+
+
 MODELS = {
     "vgg16": vgg16,
     "resnet50": lambda: resnet(50),
@@ -264,6 +315,7 @@ MODELS = {
     "alexnet": alexnet,
     "resnet101": lambda: resnet(101),
     "inception_v3": inception_v3,
+    "mobilenet_v2": mobilenet_v2,
 }
 
 
