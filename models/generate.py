@@ -5,11 +5,13 @@
     python3 models/generate.py vgg16      # one model to stdout
 
 Each network follows its reference definition (torchvision for the CNNs, the
-GNMT paper for GNMT) at batch 1; `dsm-opt --dsm-set-batch=batch=N` changes the
-batch. test/Models checks the totals against torchvision's, and that the
-checked-in files are what this script writes.
+GNMT paper for GNMT, Hugging Face's BertModel for BERT) at batch 1;
+`dsm-opt --dsm-set-batch=batch=N` changes the batch. test/Models checks the
+totals against the references' (BERT's against bert_totals, by hand), and
+that the checked-in files are what this script writes.
 """
 
+import math
 import os
 import sys
 
@@ -308,6 +310,82 @@ the depthwise convolution of the second block). Dropout is an identity.""")
     return g.emit(x)
 
 
+def bert_totals(hidden, layers, ffn, seq, vocab=30522, positions=512, types=2):
+    """BERT's parameters and batch-1 MACs by hand (the tests check the
+    report against these)."""
+    embeddings = (vocab + positions + types) * hidden + 2 * hidden
+    layer = 4 * (hidden * hidden + hidden) + 2 * hidden \
+        + 2 * hidden * ffn + ffn + hidden + 2 * hidden
+    pooler = hidden * hidden + hidden
+    params = embeddings + layers * layer + pooler
+    # Q, K, V, output projections; scores and context; the FFN; the pooler.
+    macs = layers * (4 * seq * hidden ** 2 + 2 * seq ** 2 * hidden
+                     + 2 * seq * hidden * ffn) + hidden ** 2
+    return params, macs
+
+
+def bert(size, seq):
+    hidden, heads, ffn, layers = {"base": (768, 12, 3072, 12),
+                                  "large": (1024, 16, 4096, 24)}[size]
+    head_dim = hidden // heads
+    params, macs = bert_totals(hidden, layers, ffn, seq)
+    g = Graph(f"bert_{size}_s{seq}", doc=f"""
+BERT-{size} (Devlin et al. 2018) as Hugging Face's BertModel defines it, over
+sequences of T = {seq} tokens: hidden size H = {hidden}, {heads} heads of {head_dim},
+FFN {ffn}, {layers} encoder layers and the pooler. {params:,} parameters;
+{macs:,} MACs at batch 1, which is
+{layers} x (4*T*H^2 + 2*T^2*H + 2*T*H*FFN) + H^2.
+Inputs: token ids and token-type ids [N, T] (i64). Position ids are the
+constant [[0 .. T-1]] ([1, T], like BertEmbeddings' position_ids buffer): their
+embedding is looked up once and broadcast over the batch. No attention mask
+(every token is real). Attention scores are divided by sqrt({head_dim}), an
+arith.constant (a dsm.weight would count as a parameter). Results: the
+sequence output [N, T, H] and the pooled output [N, H]. Layer names are the
+module paths (encoder.layer.0.attention.self.query); dropout is an
+identity.""")
+    ids = g.arg([1, seq], dtype="i64")
+    token_types = g.arg([1, seq], dtype="i64")
+
+    x = g.embedding(ids, 30522, hidden, name="embeddings.word_embeddings")
+    t = g.embedding(token_types, 2, hidden, name="embeddings.token_type_embeddings")
+    x = g.add(x, t, name="embeddings.add_token_type")
+    positions = g.constant([list(range(seq))], [1, seq], dtype="i64",
+                           name="embeddings.position_ids")
+    p = g.embedding(positions, 512, hidden, name="embeddings.position_embeddings")
+    x = g.add(x, p, name="embeddings.add_position")
+    x = g.layer_norm(x, eps=1e-12, name="embeddings.LayerNorm")
+
+    scale = g.constant(math.sqrt(head_dim), [], name="attention.scale")
+    for i in range(layers):
+        p = f"encoder.layer.{i}"
+        def heads_of(y, what):  # [N, T, H] -> [N, heads, T, head_dim]
+            y = g.fc(y, hidden, name=f"{p}.attention.self.{what}")
+            y = g.reshape(y, [0, 0, heads, head_dim],
+                          name=f"{p}.attention.self.{what}.split_heads")
+            return g.transpose(y, [0, 2, 1, 3], name=f"{p}.attention.self.{what}.transpose")
+        q, k, v = heads_of(x, "query"), heads_of(x, "key"), heads_of(x, "value")
+        s = g.matmul(q, k, transpose_rhs=True, name=f"{p}.attention.self.scores")
+        s = g.div(s, scale, name=f"{p}.attention.self.scale")
+        s = g.softmax(s, name=f"{p}.attention.self.softmax")
+        c = g.matmul(s, v, name=f"{p}.attention.self.context")
+        c = g.transpose(c, [0, 2, 1, 3], name=f"{p}.attention.self.context.transpose")
+        c = g.reshape(c, [0, 0, hidden], name=f"{p}.attention.self.context.merge_heads")
+        a = g.fc(c, hidden, name=f"{p}.attention.output.dense")
+        a = g.add(a, x, name=f"{p}.attention.output.add")
+        x = g.layer_norm(a, eps=1e-12, name=f"{p}.attention.output.LayerNorm")
+        f = g.fc(x, ffn, name=f"{p}.intermediate.dense")
+        f = g.unary("gelu", f, name=f"{p}.intermediate.gelu")
+        f = g.fc(f, hidden, name=f"{p}.output.dense")
+        f = g.add(f, x, name=f"{p}.output.add")
+        x = g.layer_norm(f, eps=1e-12, name=f"{p}.output.LayerNorm")
+
+    first = g.slice(x, [0, 0, 0], [-1, 1, -1], name="pooler.first_token")
+    first = g.flatten(first, name="pooler.flatten")
+    pooled = g.unary("tanh", g.fc(first, hidden, name="pooler.dense"),
+                     name="pooler.activation")
+    return g.emit([x, pooled])
+
+
 MODELS = {
     "vgg16": vgg16,
     "resnet50": lambda: resnet(50),
@@ -316,6 +394,10 @@ MODELS = {
     "resnet101": lambda: resnet(101),
     "inception_v3": inception_v3,
     "mobilenet_v2": mobilenet_v2,
+    "bert_base_s128": lambda: bert("base", 128),
+    "bert_base_s384": lambda: bert("base", 384),
+    "bert_large_s128": lambda: bert("large", 128),
+    "bert_large_s384": lambda: bert("large", 384),
 }
 
 
