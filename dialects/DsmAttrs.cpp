@@ -8,6 +8,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace dsm;
 
@@ -216,4 +218,170 @@ FailureOr<core::SystemDescription> dsm::getModuleSystem(ModuleOp module) {
            << "no target system on the module: attach one with "
               "--dsm-attach-system=\"system=<preset|file>\"";
   return attr.getDescription();
+}
+
+//===----------------------------------------------------------------------===//
+// Enum conversions
+//===----------------------------------------------------------------------===//
+
+core::Parallelism dsm::toCore(Parallelism p) {
+  return core::Parallelism(static_cast<int>(p));
+}
+Parallelism dsm::fromCore(core::Parallelism p) {
+  return Parallelism(static_cast<uint32_t>(p));
+}
+core::TrainingPass dsm::toCore(TrainingPass pass) {
+  return core::TrainingPass(static_cast<int>(pass));
+}
+TrainingPass dsm::fromCore(core::TrainingPass pass) {
+  return TrainingPass(static_cast<uint32_t>(pass));
+}
+core::Dim dsm::toCore(Dim dim) { return core::Dim(static_cast<int>(dim)); }
+Dim dsm::fromCore(core::Dim dim) { return Dim(static_cast<uint32_t>(dim)); }
+
+// The dialect's enums mirror the core's value for value.
+static_assert(int(Parallelism::ModelXDataY) == int(core::Parallelism::ModelXDataY));
+static_assert(int(TrainingPass::UPD) == int(core::TrainingPass::UPD));
+static_assert(int(Dim::MB) == int(core::Dim::MB));
+
+//===----------------------------------------------------------------------===//
+// WorkloadAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+WorkloadAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                     StringRef kind, int64_t in, int64_t out, int64_t ij,
+                     int64_t kij, int64_t mb, int64_t ijIn, int64_t groups,
+                     int64_t timesteps, int64_t directions, int64_t auxOps,
+                     int64_t auxInputs, int64_t params, StringRef reduces) {
+  if (!core::symbolizeOpKind(kind))
+    return emitError() << "unknown workload kind '" << kind << "'";
+  for (auto [name, value] : {std::pair<const char *, int64_t>{"in", in},
+                             {"out", out},
+                             {"ij", ij},
+                             {"kij", kij},
+                             {"mb", mb},
+                             {"groups", groups},
+                             {"timesteps", timesteps},
+                             {"directions", directions}})
+    if (value < 1)
+      return emitError() << "workload '" << name << "' must be at least 1, got "
+                         << value;
+  if (directions > 2)
+    return emitError() << "workload 'directions' must be 1 or 2, got "
+                       << directions;
+  if (in % groups != 0 || out % groups != 0)
+    return emitError() << "workload groups (" << groups
+                       << ") must divide 'in' and 'out'";
+  for (auto [name, value] : {std::pair<const char *, int64_t>{"ij_in", ijIn},
+                             {"aux_ops", auxOps},
+                             {"aux_inputs", auxInputs},
+                             {"params", params}})
+    if (value < 0)
+      return emitError() << "workload '" << name
+                         << "' must not be negative, got " << value;
+  if (reduces != "" && reduces != "batch_norm" && reduces != "softmax" &&
+      reduces != "batch_norm+softmax")
+    return emitError() << "workload 'reduces' must be \"\", \"batch_norm\", "
+                          "\"softmax\" or \"batch_norm+softmax\", got \""
+                       << reduces << "\"";
+  return success();
+}
+
+WorkloadAttr WorkloadAttr::get(MLIRContext *context,
+                               const core::LayerShape &s) {
+  using core::Dim;
+  bool conv = s.kind == core::OpKind::Convolution;
+  int64_t in = s.get(Dim::In) * (conv ? s.groups : 1);
+  double outputs = double(s.get(Dim::Out)) * double(s.get(Dim::IJ)) *
+                   double(s.get(Dim::MB));
+  int64_t ijIn = s.inputPixelRatio == 1.0
+                     ? 0
+                     : int64_t(std::llround(s.inputPixelRatio * double(s.get(Dim::IJ))));
+  std::string reduces;
+  if (s.reducesStatistics)
+    reduces = "batch_norm";
+  if (s.reducesFeatures)
+    reduces += reduces.empty() ? "softmax" : "+softmax";
+  return WorkloadAttr::get(
+      context, core::stringifyOpKind(s.kind), in, s.get(Dim::Out),
+      s.get(Dim::IJ), s.get(Dim::KIJ), s.get(Dim::MB), ijIn, s.groups,
+      s.timesteps, s.directions, int64_t(std::llround(s.auxOps)),
+      int64_t(std::llround(s.auxInputsPerOutput * outputs)),
+      int64_t(std::llround(s.params)), reduces);
+}
+
+core::LayerShape WorkloadAttr::getShape(StringRef name) const {
+  using core::Dim;
+  core::LayerShape s;
+  s.name = name.str();
+  s.kind = core::symbolizeOpKind(getKind()).value_or(core::OpKind::Opaque);
+  bool conv = s.kind == core::OpKind::Convolution;
+  s.groups = getGroups();
+  s.dims = {conv ? getIn() / getGroups() : getIn(), getOut(), getIj(), getKij(),
+            getMb()};
+  s.inputPixelRatio = getIjIn() > 0 ? double(getIjIn()) / double(getIj()) : 1.0;
+  s.timesteps = getTimesteps();
+  s.directions = getDirections();
+  s.hasPrimary = core::getComputeClass(s.kind) == core::ComputeClass::Primary;
+  s.params = double(getParams());
+  s.hasWeights = s.hasPrimary && s.kind != core::OpKind::MatMul && getParams() > 0;
+  s.auxOps = double(getAuxOps());
+  double outputs = double(getOut()) * double(getIj()) * double(getMb());
+  s.auxInputsPerOutput = double(getAuxInputs()) / outputs;
+  s.writtenOutputFraction = s.kind == core::OpKind::Lstm ? 0.25 : 1.0;
+  s.reducesStatistics = getReduces().contains("batch_norm");
+  s.reducesFeatures = getReduces().contains("softmax");
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// ArrayMapAttr, CyclesAttr, TransferAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult ArrayMapAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   Dim rows, Dim columns, int64_t rowTile,
+                                   int64_t columnTile) {
+  if (rows == columns)
+    return emitError() << "the PE array's rows and columns must take "
+                          "different dimensions, both are '"
+                       << stringifyDim(rows) << "'";
+  if (rowTile < 1 || columnTile < 1)
+    return emitError() << "array tiles must be at least 1";
+  return success();
+}
+
+CyclesAttr CyclesAttr::get(MLIRContext *context,
+                           const core::CycleBreakdown &c) {
+  auto round = [](double v) { return int64_t(std::llround(v)); };
+  // Round the parts and make the total their sum, so the printed numbers
+  // add up.
+  int64_t useful = round(c.useful), underuse = round(c.underuse),
+          ovl = round(c.ovlVisible), nonOvl = round(c.nonOvl), aux = round(c.aux);
+  return CyclesAttr::get(context, useful, underuse, ovl, nonOvl, aux,
+                         useful + underuse + ovl + nonOvl + aux);
+}
+
+core::CycleBreakdown CyclesAttr::getBreakdown() const {
+  core::CycleBreakdown c;
+  c.useful = double(getUseful());
+  c.underuse = double(getUnderuse());
+  c.ovlVisible = double(getOvl());
+  c.nonOvl = double(getNonOvl());
+  c.aux = double(getAux());
+  c.total = double(getTotal());
+  return c;
+}
+
+TransferAttr TransferAttr::get(MLIRContext *context,
+                               const core::TransferGroup &group) {
+  auto bytes = [&](core::Link link) {
+    return int64_t(std::llround(group.bytes[int(link)]));
+  };
+  return TransferAttr::get(context, bytes(core::Link::MemoryBus),
+                           bytes(core::Link::OnChip), bytes(core::Link::TorusX),
+                           bytes(core::Link::TorusY),
+                           int64_t(std::llround(group.cycles)),
+                           group.cycles > 0 ? core::stringifyLink(group.bottleneck)
+                                            : StringRef());
 }

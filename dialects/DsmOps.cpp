@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Dialect/DsmOps.h"
+#include "dsm/Core/PerformanceModel.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
@@ -1135,6 +1136,60 @@ core::Workload OpaqueOp::getWorkload() {
   core::Workload w = elementwiseWorkload(getOperation(), core::OpKind::Opaque);
   w.auxOps = getOpsPerElement().convertToDouble() * double(w.outputElements);
   return w;
+}
+
+//===----------------------------------------------------------------------===//
+// LayerPassOp, TiledPassOp
+//===----------------------------------------------------------------------===//
+
+/// Structure shared by the two pass ops: UPD returns one gradient per weight.
+template <typename OpTy> static LogicalResult verifyPassStructure(OpTy op) {
+  if (op.getPass() == TrainingPass::UPD &&
+      op.getResultTypes() != op.getWeights().getTypes())
+    return op.emitOpError("an upd pass returns one gradient of each weight's type");
+  if (op.getPass() == TrainingPass::FWD && op.getNumResults() == 0)
+    return op.emitOpError("a fwd pass produces at least one activation");
+  return success();
+}
+
+LogicalResult LayerPassOp::verify() { return verifyPassStructure(*this); }
+
+core::MappingConfig TiledPassOp::getConfig() {
+  core::MappingConfig config;
+  config.parallelism = toCore(getParallelism());
+  config.chipSplit = getDimSizes(getChipSplit());
+  config.coreSplit = getDimSizes(getCoreSplit());
+  config.array.rowDim = toCore(getArray().getRows());
+  config.array.colDim = toCore(getArray().getColumns());
+  config.array.rowTile = getArray().getRowTile();
+  config.array.colTile = getArray().getColumnTile();
+  return config;
+}
+
+LogicalResult TiledPassOp::verify() {
+  if (failed(verifyPassStructure(*this)))
+    return failure();
+  auto module = (*this)->getParentOfType<ModuleOp>();
+  auto systemAttr =
+      module ? module->getAttrOfType<SystemAttr>(SystemAttr::kModuleAttrName)
+             : SystemAttr();
+  if (!systemAttr)
+    return emitOpError("needs the module's target system (dsm.system) to check "
+                       "its mapping");
+  core::SystemDescription system = systemAttr.getDescription();
+  const auto *multiChip = system.getIf<core::MultiChipSystem>();
+  if (!multiChip)
+    return emitOpError("is mapped for a multi-chip system but the module's "
+                       "system '")
+           << system.name << "' is a "
+           << core::stringifySystemKind(system.getKind());
+  // The same model that chose the mapping checks it.
+  core::PerformanceModel model(*multiChip);
+  std::string whyNot;
+  if (!model.evaluate(getWorkload().getShape(getLayer()), toCore(getPass()),
+                      getConfig(), &whyNot))
+    return emitOpError("has an illegal mapping: ") << whyNot;
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

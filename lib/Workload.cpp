@@ -82,6 +82,13 @@ llvm::StringRef dsm::core::stringifyOpKind(OpKind kind) {
   llvm_unreachable("unknown OpKind");
 }
 
+std::optional<OpKind> dsm::core::symbolizeOpKind(llvm::StringRef name) {
+  for (int k = 0; k <= int(OpKind::Slice); ++k)
+    if (stringifyOpKind(OpKind(k)) == name)
+      return OpKind(k);
+  return std::nullopt;
+}
+
 double dsm::core::auxOpsPerElement(OpKind kind) {
   switch (kind) {
   // One operation: a compare, an add or a multiply per element.

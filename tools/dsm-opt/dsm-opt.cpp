@@ -30,6 +30,7 @@ int main(int argc, char **argv) {
                   mlir::ml_program::MLProgramDialect, mlir::scf::SCFDialect,
                   mlir::tensor::TensorDialect, mlir::tosa::TosaDialect>();
   dsm::registerDsmPasses();
+  dsm::registerDsmPipelines();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "dsm-opt: maps deep neural networks onto accelerator systems\n",
       registry));

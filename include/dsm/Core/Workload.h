@@ -57,6 +57,7 @@ enum class ComputeClass { Primary, Auxiliary, DataMovement };
 
 ComputeClass getComputeClass(OpKind kind);
 llvm::StringRef stringifyOpKind(OpKind kind);
+std::optional<OpKind> symbolizeOpKind(llvm::StringRef name);
 
 /// Special-function operations per element for an auxiliary kind, the
 /// documented approximation the cost models use (docs/workloads.md).

@@ -3,6 +3,7 @@
 #ifndef DSM_DIALECT_DSMATTRS_H
 #define DSM_DIALECT_DSMATTRS_H
 
+#include "dsm/Core/Mapping.h"
 #include "dsm/Core/SystemDescription.h"
 #include "dsm/Core/Workload.h"
 
@@ -30,6 +31,14 @@ mlir::FailureOr<core::SystemDescription> getModuleSystem(mlir::ModuleOp module);
 /// Split attribute <-> core dimension sizes.
 SplitAttr getSplitAttr(mlir::MLIRContext *context, const core::DimSizes &split);
 core::DimSizes getDimSizes(SplitAttr split);
+
+/// Dialect enums <-> core enums (the core library cannot see the dialect's).
+core::Parallelism toCore(Parallelism p);
+Parallelism fromCore(core::Parallelism p);
+core::TrainingPass toCore(TrainingPass pass);
+TrainingPass fromCore(core::TrainingPass pass);
+core::Dim toCore(Dim dim);
+Dim fromCore(core::Dim dim);
 
 } // namespace dsm
 

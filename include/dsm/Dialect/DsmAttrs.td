@@ -163,4 +163,112 @@ def Dsm_SystemAttr : Dsm_Attr<"System", "system"> {
   }];
 }
 
+
+def Dsm_Dim : I32EnumAttr<"Dim", "a workload dimension of 000 Fig. 2", [
+  I32EnumAttrCase<"In", 0, "in">,
+  I32EnumAttrCase<"Out", 1, "out">,
+  I32EnumAttrCase<"IJ", 2, "ij">,
+  I32EnumAttrCase<"KIJ", 3, "kij">,
+  I32EnumAttrCase<"MB", 4, "mb">
+]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::dsm";
+}
+
+def Dsm_WorkloadAttr : Dsm_Attr<"Workload", "workload"> {
+  let summary = "what one layer computes, for the performance model";
+  let description = [{
+    The workload of a layer -- a primary computation with its fused auxiliary
+    computations, or auxiliary computations alone -- in the terms of 000
+    §II-A: the operation kind, N{in, out, ij, kij, mb} for one timestep and
+    direction, the input pixels `ij_in` (strided convolutions read more than
+    they write; 0 means `ij`), convolution `groups`, LSTM `timesteps` and
+    `directions`, the special-function operations `aux_ops` of the fused
+    auxiliary computations (all timesteps), activation elements `aux_inputs`
+    they read besides the primary input (a residual shortcut), the learnable
+    `params`, and `reduces`: fused computations whose statistics cores must
+    reduce ("batch_norm", "softmax", or both joined by "+").
+
+    ```mlir
+    #dsm.workload<kind = "conv", in = 64, out = 64, ij = 3136, kij = 9, mb = 512, aux_ops = 4816896, params = 36992, reduces = "batch_norm">
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"operation kind (docs/workloads.md)">:$kind,
+    "int64_t":$in, "int64_t":$out, "int64_t":$ij, "int64_t":$kij, "int64_t":$mb,
+    DefaultValuedParameter<"int64_t", "0">:$ij_in,
+    DefaultValuedParameter<"int64_t", "1">:$groups,
+    DefaultValuedParameter<"int64_t", "1">:$timesteps,
+    DefaultValuedParameter<"int64_t", "1">:$directions,
+    DefaultValuedParameter<"int64_t", "0">:$aux_ops,
+    DefaultValuedParameter<"int64_t", "0">:$aux_inputs,
+    DefaultValuedParameter<"int64_t", "0">:$params,
+    StringRefParameter<"fused reductions", "\"\"">:$reduces);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Stores a layer's shape (its name is not part of the attribute).
+    static WorkloadAttr get(::mlir::MLIRContext *context,
+                            const ::dsm::core::LayerShape &shape);
+    /// The performance model's view of the layer.
+    ::dsm::core::LayerShape getShape(::llvm::StringRef name = "") const;
+  }];
+}
+
+def Dsm_ArrayMapAttr : Dsm_Attr<"ArrayMap", "array_map"> {
+  let summary = "ArrayD: how a core's work is laid onto its PE array";
+  let description = [{
+    The dimension laid across the PE array's rows (in chunks of `row_tile`)
+    and the one across its columns (in chunks of `column_tile`); the others
+    stream through in time.
+
+    ```mlir
+    #dsm.array_map<rows = out, columns = ij, row_tile = 32, column_tile = 32>
+    ```
+  }];
+  let parameters = (ins EnumParameter<Dsm_Dim>:$rows,
+                        EnumParameter<Dsm_Dim>:$columns,
+                        "int64_t":$row_tile, "int64_t":$column_tile);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Dsm_CyclesAttr : Dsm_Attr<"Cycles", "cycles"> {
+  let summary = "estimated cycles of a layer and pass, by the categories of 000 Fig. 13";
+  let description = [{
+    `useful` (PE array busy on useful MACs), `underuse` (the rest of PriComp:
+    a partly filled array, uneven splits, startup), `ovl` (overlapped
+    transfers not hidden by PriComp), `non_ovl` (non-overlapped transfers,
+    relayouts included), `aux` (AuxComp); they add up to `total`.
+  }];
+  let parameters = (ins "int64_t":$useful, "int64_t":$underuse, "int64_t":$ovl,
+                        "int64_t":$non_ovl, "int64_t":$aux, "int64_t":$total);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let extraClassDeclaration = [{
+    static CyclesAttr get(::mlir::MLIRContext *context,
+                          const ::dsm::core::CycleBreakdown &cycles);
+    ::dsm::core::CycleBreakdown getBreakdown() const;
+  }];
+}
+
+def Dsm_TransferAttr : Dsm_Attr<"Transfer", "transfer"> {
+  let summary = "a data-transfer group: bytes per link (per chip) and its cycles";
+  let description = [{
+    What the performance model charged for a group of simultaneous transfers
+    (000 §II-D): the bytes each link of a chip carries, the group's cycles
+    (set by its slowest link) and that link.
+  }];
+  let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$memory_bus,
+                        DefaultValuedParameter<"int64_t", "0">:$on_chip,
+                        DefaultValuedParameter<"int64_t", "0">:$torus_x,
+                        DefaultValuedParameter<"int64_t", "0">:$torus_y,
+                        "int64_t":$cycles,
+                        StringRefParameter<"slowest link", "\"\"">:$bottleneck);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let extraClassDeclaration = [{
+    static TransferAttr get(::mlir::MLIRContext *context,
+                            const ::dsm::core::TransferGroup &group);
+  }];
+}
+
 #endif // DSM_DIALECT_DSMATTRS_TD

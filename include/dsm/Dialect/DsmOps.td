@@ -379,4 +379,130 @@ def Dsm_OpaqueOp : Dsm_Op<"opaque", [Pure,
   let hasVerifier = 1;
 }
 
+
+//===----------------------------------------------------------------------===//
+// Expanded and mapped networks
+//===----------------------------------------------------------------------===//
+
+def Dsm_LayerPassOp : Dsm_Op<"layer_pass", [Pure, AttrSizedOperandSegments]> {
+  let summary = "one pass (FWD, BWD or UPD) of one layer, before mapping";
+  let description = [{
+    Produced by `--dsm-expand-training`: a layer -- a primary computation and
+    its fused auxiliary computations, or auxiliary computations alone -- in
+    one training pass, with its workload. The operands keep the real
+    dependencies:
+    - `fwd`: `ins` are the activations the layer reads; results are the
+      activations it produces;
+    - `bwd`: `ins` are the errors of the layer's outputs (from the BWD of the
+      layers that read them); results are the errors of its activation
+      inputs;
+    - `upd`: `ins` are the layer's FWD activation inputs followed by the
+      errors of its outputs; results are the gradients of its `weights`.
+    `weights` are the parameters the pass reads.
+
+    ```mlir
+    %y = dsm.layer_pass "conv1" fwd ins(%x) weights(%w) {workload = #dsm.workload<...>}
+        : (tensor<512x3x224x224xf32>, tensor<64x3x7x7xf32>) -> tensor<512x64x112x112xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$layer, Dsm_TrainingPassAttr:$pass,
+                       Variadic<AnyRankedTensor>:$ins,
+                       Variadic<AnyRankedTensor>:$weights,
+                       Dsm_WorkloadAttr:$workload);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = [{
+    $layer $pass (`ins` `(` $ins^ `)`)? (`weights` `(` $weights^ `)`)? attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Dsm_TiledPassOp : Dsm_Op<"tiled_pass", [Pure, AttrSizedOperandSegments]> {
+  let summary = "one pass of one layer, mapped onto the system";
+  let description = [{
+    A `dsm.layer_pass` with its spatial mapping (000 Fig. 4): the parallelism
+    on the torus, the chip split (ChipD = work / chip_split), the core split
+    (CoreD = ChipD / core_split), the PE-array mapping (ArrayD) and the cycles
+    the performance model estimates (000 Fig. 13 categories). The verifier
+    checks the mapping against the module's `dsm.system` with the same
+    performance model that chose it: split products equal the chip and core
+    counts, no split exceeds its dimension, the chip split is the
+    parallelism's, the array tiles fit the PE array and the working set fits
+    the scratchpad.
+
+    Communication between chips is explicit around these ops:
+    `dsm.relayout`, `dsm.rotate`, `dsm.grad_reduce`, `dsm.weight_broadcast`.
+  }];
+  let arguments = (ins StrAttr:$layer, Dsm_TrainingPassAttr:$pass,
+                       Variadic<AnyRankedTensor>:$ins,
+                       Variadic<AnyRankedTensor>:$weights,
+                       Dsm_WorkloadAttr:$workload,
+                       Dsm_ParallelismAttr:$parallelism,
+                       Dsm_SplitAttr:$chip_split,
+                       Dsm_SplitAttr:$core_split,
+                       Dsm_ArrayMapAttr:$array,
+                       Dsm_CyclesAttr:$cycles);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = [{
+    $layer $pass (`ins` `(` $ins^ `)`)? (`weights` `(` $weights^ `)`)? attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The configuration the attributes describe.
+    ::dsm::core::MappingConfig getConfig();
+  }];
+}
+
+class Dsm_TransferOp<string mnemonic, string what> : Dsm_Op<mnemonic,
+    [Pure, SameOperandsAndResultType]> {
+  let summary = what;
+  let arguments = (ins AnyRankedTensor:$input, Dsm_TransferAttr:$transfer);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Dsm_RelayoutOp : Dsm_TransferOp<"relayout",
+    "re-lays out activations or errors between two parallelisms"> {
+  let description = [{
+    When a consumer uses another parallelism than its producer, every chip
+    sends a distinct portion of its data to the chips of its row and/or
+    column whose role changes (000 Fig. 5 RelayoutAlongX/Y; non-overlapped).
+  }];
+  let arguments = (ins AnyRankedTensor:$input, Dsm_ParallelismAttr:$from,
+                       Dsm_ParallelismAttr:$to, Dsm_TransferAttr:$transfer);
+}
+
+def Dsm_RotateOp : Dsm_TransferOp<"rotate",
+    "rotates features around the torus (model parallelism)"> {
+  let description = [{
+    Each chip passes its slice of the features to its X neighbour every
+    iteration and to its Y neighbour every M-th (000 Fig. 5
+    RotateAlongX/Y), so that every chip sees all features. Overlapped with
+    the computation in FWD and UPD (`overlapped`), not in BWD.
+  }];
+  let arguments = (ins AnyRankedTensor:$input, UnitAttr:$overlapped,
+                       Dsm_TransferAttr:$transfer);
+}
+
+def Dsm_GradReduceOp : Dsm_TransferOp<"grad_reduce",
+    "sums weight gradients over the chips that split the minibatch"> {
+  let description = [{
+    Data parallelism (and the hybrids along their data direction): partial
+    weight gradients are reduced along X, then along Y, pipelined (000 Fig. 5
+    SumofGradAlongX/Y; non-overlapped). `transfer` holds the whole pipelined
+    group of the reduction and the weight broadcast that follows.
+  }];
+}
+
+def Dsm_WeightBroadcastOp : Dsm_TransferOp<"weight_broadcast",
+    "sends the updated weights back to every chip"> {
+  let description = [{
+    After the reduction, the updated weights go back along Y, then X
+    (000 Fig. 5 BroadcastWAlongY/X), pipelined with the reduction whose
+    `dsm.grad_reduce` carries the group's cost; `transfer` shows the bytes
+    of the broadcast alone.
+  }];
+}
+
 #endif // DSM_DIALECT_DSMOPS_TD

@@ -66,4 +66,106 @@ def DsmWorkloadReport : Pass<"dsm-workload-report", "mlir::ModuleOp"> {
   ];
 }
 
+
+//===----------------------------------------------------------------------===//
+// Spatial mapping (000)
+//===----------------------------------------------------------------------===//
+
+def DsmExpandTraining : Pass<"dsm-expand-training", "mlir::ModuleOp"> {
+  let summary = "Group ops into layers and expand them into FWD/BWD/UPD passes";
+  let description = [{
+    Groups each function's dsm ops into layers -- a primary computation with
+    the auxiliary computations that follow it, or auxiliary computations
+    alone -- and replaces them with one `dsm.layer_pass` per layer and pass,
+    each carrying the layer's workload.
+
+    In training mode every layer runs FWD; layers with parameters run UPD
+    (weight gradients) and layers whose inputs come from layers that need an
+    error run BWD. The expanded graph keeps the real dependencies: BWD of a
+    layer reads the errors its consumers' BWD produce (the network outputs
+    seed them: the loss gradient), UPD reads the layer's FWD inputs and the
+    same errors. UPD is emitted before BWD (000 §III-B). The function returns
+    its outputs followed by every weight gradient. Inference runs FWD only.
+  }];
+  let options = [
+    Option<"mode", "mode", "::dsm::ExecutionMode",
+           /*default=*/"::dsm::ExecutionMode::Train", "Training or inference",
+           [{::llvm::cl::values(
+               clEnumValN(::dsm::ExecutionMode::Train, "train",
+                          "FWD, BWD and UPD passes"),
+               clEnumValN(::dsm::ExecutionMode::Infer, "infer", "FWD only"))}]>,
+  ];
+}
+
+def DsmSelectMapping : Pass<"dsm-select-mapping", "mlir::ModuleOp"> {
+  let summary = "Choose the spatial mapping of every layer and pass (000 §II)";
+  let description = [{
+    For every `dsm.layer_pass` of a function, explores the ChipD -> CoreD ->
+    ArrayD design space under each parallelism with the bandwidth-centric
+    performance model (docs/performance-model.md), then chooses one
+    parallelism per layer jointly over the graph so that relayouts between
+    layers are paid for. Records the decision on each op as `dsm.parallelism`,
+    `dsm.chip_split`, `dsm.core_split`, `dsm.array`, `dsm.cycles`,
+    `dsm.transfers` (the data-transfer groups charged) and, on FWD ops,
+    `dsm.alternatives` (the layer's cycles under each parallelism: the why).
+    Needs a multi-chip system on the module.
+  }];
+  let options = [
+    Option<"search", "search", "::dsm::core::SearchMode",
+           /*default=*/"::dsm::core::SearchMode::Heuristic",
+           "Design-space search",
+           [{::llvm::cl::values(
+               clEnumValN(::dsm::core::SearchMode::Heuristic, "heuristic",
+                          "the paper's pruning principles"),
+               clEnumValN(::dsm::core::SearchMode::Exhaustive, "exhaustive",
+                          "every legal configuration"))}]>,
+    Option<"threads", "threads", "unsigned", /*default=*/"0",
+           "Exploration threads (0: one per hardware thread); the result does "
+           "not depend on it">,
+    Option<"parallelism", "parallelism", "std::string", /*default=*/"\"\"",
+           "Force one parallelism for every layer (data, model, "
+           "data_x_model_y, model_x_data_y)">,
+  ];
+  let statistics = [
+    Statistic<"numConfigurations", "configurations", "Configurations costed">,
+    Statistic<"numExplorations", "explorations", "Design-space searches run">,
+    Statistic<"numMemoized", "memoized", "Searches answered from the memo">,
+  ];
+}
+
+def DsmLowerTiled : Pass<"dsm-lower-tiled", "mlir::ModuleOp"> {
+  let summary = "Lower mapped layer passes to tiled ops with explicit communication";
+  let description = [{
+    Turns every `dsm.layer_pass` mapped by `--dsm-select-mapping` into a
+    `dsm.tiled_pass` (verified against the system) and makes the
+    chip-to-chip communication the performance model charged for explicit:
+    `dsm.relayout` on activations entering (FWD) and errors leaving (BWD) a
+    layer whose producer uses another parallelism, `dsm.rotate` on the
+    features of model-parallel layers, and `dsm.grad_reduce` followed by
+    `dsm.weight_broadcast` on the gradients of data-parallel UPD passes.
+  }];
+}
+
+def DsmMappingReport : Pass<"dsm-mapping-report", "mlir::ModuleOp"> {
+  let summary = "Report the mapping: per layer and pass, and totals";
+  let description = [{
+    Reads the tiled IR and prints, per layer and pass: the parallelism,
+    ChipD/CoreD/ArrayD, the cycles by the categories of 000 Fig. 13, the
+    utilization, the bottleneck and the alternatives the parallelism was
+    chosen over; and totals: cycles and seconds per training step (or
+    inference), system utilization. Table or JSON (docs/mapping-report.md),
+    to stdout or to a file written only if the pass succeeds.
+  }];
+  let options = [
+    Option<"format", "format", "::dsm::ReportFormat",
+           /*default=*/"::dsm::ReportFormat::Table", "Report format",
+           [{::llvm::cl::values(
+               clEnumValN(::dsm::ReportFormat::Table, "table", "readable table"),
+               clEnumValN(::dsm::ReportFormat::JSON, "json",
+                          "JSON for scripts (docs/mapping-report.md)"))}]>,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Where to write the report ('-' for stdout)">,
+  ];
+}
+
 #endif // DSM_PASSES_PASSES_TD
