@@ -4,6 +4,8 @@
 
 #include "llvm/Support/ErrorHandling.h"
 
+#include <algorithm>
+
 using namespace dsm::core;
 
 llvm::StringRef dsm::core::stringifyParallelism(Parallelism p) {
@@ -61,6 +63,23 @@ CycleBreakdown &CycleBreakdown::operator+=(const CycleBreakdown &o) {
   aux += o.aux;
   total += o.total;
   return *this;
+}
+
+void dsm::core::mergeTransfers(std::vector<TransferGroup> &groups,
+                               const std::vector<TransferGroup> &more) {
+  for (const TransferGroup &group : more) {
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const TransferGroup &g) { return g.name == group.name; });
+    if (it == groups.end()) {
+      groups.push_back(group);
+      continue;
+    }
+    for (int l = 0; l < kNumLinks; ++l)
+      it->bytes[l] += group.bytes[l];
+    if (group.cycles > it->cycles)
+      it->bottleneck = group.bottleneck;
+    it->cycles += group.cycles;
+  }
 }
 
 DimSizes dsm::core::splitSizes(const DimSizes &sizes, const DimSizes &split) {

@@ -129,8 +129,7 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph) const {
         best.cycles += other->cycles;
         best.ovlCycles += other->ovlCycles;
         best.macs += other->macs;
-        best.transfers.insert(best.transfers.end(), other->transfers.begin(),
-                              other->transfers.end());
+        mergeTransfers(best.transfers, other->transfers);
         best.utilization = best.cycles.total > 0 ? best.cycles.useful / best.cycles.total : 0;
       }
     }

@@ -7,38 +7,38 @@
 func.func @alexnet(%arg0: tensor<1x3x224x224xf32>) -> tensor<1x1000xf32> {
   %0 = dsm.weight "features.0.weight" : tensor<64x3x11x11xf32>
   %1 = dsm.weight "features.0.bias" : tensor<64xf32>
-  %2 = dsm.conv2d %arg0, %0, %1 {strides = array<i64: 4, 4>, padding = array<i64: 2, 2, 2, 2>} : (tensor<1x3x224x224xf32>, tensor<64x3x11x11xf32>, tensor<64xf32>) -> tensor<1x64x55x55xf32> loc("features.0")
-  %3 = dsm.relu %2 : tensor<1x64x55x55xf32> loc("features.1")
-  %4 = dsm.max_pool %3 {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>} : (tensor<1x64x55x55xf32>) -> tensor<1x64x27x27xf32> loc("features.2")
+  %2 = dsm.conv2d %arg0, %0, %1 {strides = array<i64: 4, 4>, padding = array<i64: 2, 2, 2, 2>} : (tensor<1x3x224x224xf32>, tensor<64x3x11x11xf32>, tensor<64xf32>) -> tensor<1x64x55x55xf32> loc("features.0"("alexnet.mlir":10:8))
+  %3 = dsm.relu %2 : tensor<1x64x55x55xf32> loc("features.1"("alexnet.mlir":11:8))
+  %4 = dsm.max_pool %3 {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>} : (tensor<1x64x55x55xf32>) -> tensor<1x64x27x27xf32> loc("features.2"("alexnet.mlir":12:8))
   %5 = dsm.weight "features.3.weight" : tensor<192x64x5x5xf32>
   %6 = dsm.weight "features.3.bias" : tensor<192xf32>
-  %7 = dsm.conv2d %4, %5, %6 {padding = array<i64: 2, 2, 2, 2>} : (tensor<1x64x27x27xf32>, tensor<192x64x5x5xf32>, tensor<192xf32>) -> tensor<1x192x27x27xf32> loc("features.3")
-  %8 = dsm.relu %7 : tensor<1x192x27x27xf32> loc("features.4")
-  %9 = dsm.max_pool %8 {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>} : (tensor<1x192x27x27xf32>) -> tensor<1x192x13x13xf32> loc("features.5")
+  %7 = dsm.conv2d %4, %5, %6 {padding = array<i64: 2, 2, 2, 2>} : (tensor<1x64x27x27xf32>, tensor<192x64x5x5xf32>, tensor<192xf32>) -> tensor<1x192x27x27xf32> loc("features.3"("alexnet.mlir":15:8))
+  %8 = dsm.relu %7 : tensor<1x192x27x27xf32> loc("features.4"("alexnet.mlir":16:8))
+  %9 = dsm.max_pool %8 {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>} : (tensor<1x192x27x27xf32>) -> tensor<1x192x13x13xf32> loc("features.5"("alexnet.mlir":17:8))
   %10 = dsm.weight "features.6.weight" : tensor<384x192x3x3xf32>
   %11 = dsm.weight "features.6.bias" : tensor<384xf32>
-  %12 = dsm.conv2d %9, %10, %11 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x192x13x13xf32>, tensor<384x192x3x3xf32>, tensor<384xf32>) -> tensor<1x384x13x13xf32> loc("features.6")
-  %13 = dsm.relu %12 : tensor<1x384x13x13xf32> loc("features.7")
+  %12 = dsm.conv2d %9, %10, %11 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x192x13x13xf32>, tensor<384x192x3x3xf32>, tensor<384xf32>) -> tensor<1x384x13x13xf32> loc("features.6"("alexnet.mlir":20:9))
+  %13 = dsm.relu %12 : tensor<1x384x13x13xf32> loc("features.7"("alexnet.mlir":21:9))
   %14 = dsm.weight "features.8.weight" : tensor<256x384x3x3xf32>
   %15 = dsm.weight "features.8.bias" : tensor<256xf32>
-  %16 = dsm.conv2d %13, %14, %15 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x384x13x13xf32>, tensor<256x384x3x3xf32>, tensor<256xf32>) -> tensor<1x256x13x13xf32> loc("features.8")
-  %17 = dsm.relu %16 : tensor<1x256x13x13xf32> loc("features.9")
+  %16 = dsm.conv2d %13, %14, %15 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x384x13x13xf32>, tensor<256x384x3x3xf32>, tensor<256xf32>) -> tensor<1x256x13x13xf32> loc("features.8"("alexnet.mlir":24:9))
+  %17 = dsm.relu %16 : tensor<1x256x13x13xf32> loc("features.9"("alexnet.mlir":25:9))
   %18 = dsm.weight "features.10.weight" : tensor<256x256x3x3xf32>
   %19 = dsm.weight "features.10.bias" : tensor<256xf32>
-  %20 = dsm.conv2d %17, %18, %19 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x256x13x13xf32>, tensor<256x256x3x3xf32>, tensor<256xf32>) -> tensor<1x256x13x13xf32> loc("features.10")
-  %21 = dsm.relu %20 : tensor<1x256x13x13xf32> loc("features.11")
-  %22 = dsm.max_pool %21 {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>} : (tensor<1x256x13x13xf32>) -> tensor<1x256x6x6xf32> loc("features.12")
-  %23 = dsm.reshape %22 {shape = array<i64: 0, -1>} : (tensor<1x256x6x6xf32>) -> tensor<1x9216xf32> loc("flatten")
+  %20 = dsm.conv2d %17, %18, %19 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x256x13x13xf32>, tensor<256x256x3x3xf32>, tensor<256xf32>) -> tensor<1x256x13x13xf32> loc("features.10"("alexnet.mlir":28:9))
+  %21 = dsm.relu %20 : tensor<1x256x13x13xf32> loc("features.11"("alexnet.mlir":29:9))
+  %22 = dsm.max_pool %21 {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>} : (tensor<1x256x13x13xf32>) -> tensor<1x256x6x6xf32> loc("features.12"("alexnet.mlir":30:9))
+  %23 = dsm.reshape %22 {shape = array<i64: 0, -1>} : (tensor<1x256x6x6xf32>) -> tensor<1x9216xf32> loc("flatten"("alexnet.mlir":31:9))
   %24 = dsm.weight "classifier.1.weight" : tensor<4096x9216xf32>
   %25 = dsm.weight "classifier.1.bias" : tensor<4096xf32>
-  %26 = dsm.fully_connected %23, %24, %25 : (tensor<1x9216xf32>, tensor<4096x9216xf32>, tensor<4096xf32>) -> tensor<1x4096xf32> loc("classifier.1")
-  %27 = dsm.relu %26 : tensor<1x4096xf32> loc("classifier.2")
+  %26 = dsm.fully_connected %23, %24, %25 : (tensor<1x9216xf32>, tensor<4096x9216xf32>, tensor<4096xf32>) -> tensor<1x4096xf32> loc("classifier.1"("alexnet.mlir":34:9))
+  %27 = dsm.relu %26 : tensor<1x4096xf32> loc("classifier.2"("alexnet.mlir":35:9))
   %28 = dsm.weight "classifier.4.weight" : tensor<4096x4096xf32>
   %29 = dsm.weight "classifier.4.bias" : tensor<4096xf32>
-  %30 = dsm.fully_connected %27, %28, %29 : (tensor<1x4096xf32>, tensor<4096x4096xf32>, tensor<4096xf32>) -> tensor<1x4096xf32> loc("classifier.4")
-  %31 = dsm.relu %30 : tensor<1x4096xf32> loc("classifier.5")
+  %30 = dsm.fully_connected %27, %28, %29 : (tensor<1x4096xf32>, tensor<4096x4096xf32>, tensor<4096xf32>) -> tensor<1x4096xf32> loc("classifier.4"("alexnet.mlir":38:9))
+  %31 = dsm.relu %30 : tensor<1x4096xf32> loc("classifier.5"("alexnet.mlir":39:9))
   %32 = dsm.weight "classifier.6.weight" : tensor<1000x4096xf32>
   %33 = dsm.weight "classifier.6.bias" : tensor<1000xf32>
-  %34 = dsm.fully_connected %31, %32, %33 : (tensor<1x4096xf32>, tensor<1000x4096xf32>, tensor<1000xf32>) -> tensor<1x1000xf32> loc("classifier.6")
+  %34 = dsm.fully_connected %31, %32, %33 : (tensor<1x4096xf32>, tensor<1000x4096xf32>, tensor<1000xf32>) -> tensor<1x1000xf32> loc("classifier.6"("alexnet.mlir":42:9))
   return %34 : tensor<1x1000xf32>
 }

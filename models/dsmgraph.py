@@ -12,6 +12,7 @@ changed with `dsm-opt --dsm-set-batch=batch=N`; reshapes write the batch as 0
 """
 
 import math
+import re
 
 
 class Value:
@@ -245,6 +246,10 @@ class Graph:
                         [("offsets", _array(offsets)), ("sizes", _array(sizes))], name)
 
     # -- output -------------------------------------------------------------
+    # File name written into op locations ("vgg16.mlir":12:8), so that
+    # diagnostics about a layer point at its line; set by generate.py.
+    source_file = None
+
     def emit(self, results):
         results = results if isinstance(results, list) else [results]
         args = ", ".join(f"{v.name}: {v.type}{a}" for v, a in self.args)
@@ -260,4 +265,12 @@ class Graph:
         out.append(f"  return {', '.join(r.name for r in results)} : "
                    f"{', '.join(r.type for r in results)}")
         out.append("}")
+        file = self.source_file or f"{self.func_name}.mlir"
+        for number, line in enumerate(out, start=1):
+            # A named op: its location is the name at the op's own position.
+            match = re.search(r' loc\("([^"]*)"\)$', line)
+            if match:
+                column = line.index(" = ") + 4 if " = " in line else 3
+                out[number - 1] = (line[:match.start()] +
+                                   f' loc("{match.group(1)}"("{file}":{number}:{column}))')
         return "\n".join(out) + "\n"

@@ -407,9 +407,11 @@ def main(argv):
         for name in argv[1:]:
             if name not in MODELS:
                 sys.exit(f"unknown model '{name}'; known: {', '.join(MODELS)}")
+            Graph.source_file = f"{name}.mlir"
             sys.stdout.write(MODELS[name]())
         return
     for name, build in MODELS.items():
+        Graph.source_file = f"{name}.mlir"
         with open(os.path.join(here, f"{name}.mlir"), "w") as f:
             f.write(build())
 

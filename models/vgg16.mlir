@@ -6,72 +6,72 @@
 func.func @vgg16(%arg0: tensor<1x3x224x224xf32>) -> tensor<1x1000xf32> {
   %0 = dsm.weight "conv1_1.weight" : tensor<64x3x3x3xf32>
   %1 = dsm.weight "conv1_1.bias" : tensor<64xf32>
-  %2 = dsm.conv2d %arg0, %0, %1 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x3x224x224xf32>, tensor<64x3x3x3xf32>, tensor<64xf32>) -> tensor<1x64x224x224xf32> loc("conv1_1")
-  %3 = dsm.relu %2 : tensor<1x64x224x224xf32> loc("conv1_1.relu")
+  %2 = dsm.conv2d %arg0, %0, %1 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x3x224x224xf32>, tensor<64x3x3x3xf32>, tensor<64xf32>) -> tensor<1x64x224x224xf32> loc("conv1_1"("vgg16.mlir":9:8))
+  %3 = dsm.relu %2 : tensor<1x64x224x224xf32> loc("conv1_1.relu"("vgg16.mlir":10:8))
   %4 = dsm.weight "conv1_2.weight" : tensor<64x64x3x3xf32>
   %5 = dsm.weight "conv1_2.bias" : tensor<64xf32>
-  %6 = dsm.conv2d %3, %4, %5 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x64x224x224xf32>, tensor<64x64x3x3xf32>, tensor<64xf32>) -> tensor<1x64x224x224xf32> loc("conv1_2")
-  %7 = dsm.relu %6 : tensor<1x64x224x224xf32> loc("conv1_2.relu")
-  %8 = dsm.max_pool %7 {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x64x224x224xf32>) -> tensor<1x64x112x112xf32> loc("pool1")
+  %6 = dsm.conv2d %3, %4, %5 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x64x224x224xf32>, tensor<64x64x3x3xf32>, tensor<64xf32>) -> tensor<1x64x224x224xf32> loc("conv1_2"("vgg16.mlir":13:8))
+  %7 = dsm.relu %6 : tensor<1x64x224x224xf32> loc("conv1_2.relu"("vgg16.mlir":14:8))
+  %8 = dsm.max_pool %7 {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x64x224x224xf32>) -> tensor<1x64x112x112xf32> loc("pool1"("vgg16.mlir":15:8))
   %9 = dsm.weight "conv2_1.weight" : tensor<128x64x3x3xf32>
   %10 = dsm.weight "conv2_1.bias" : tensor<128xf32>
-  %11 = dsm.conv2d %8, %9, %10 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x64x112x112xf32>, tensor<128x64x3x3xf32>, tensor<128xf32>) -> tensor<1x128x112x112xf32> loc("conv2_1")
-  %12 = dsm.relu %11 : tensor<1x128x112x112xf32> loc("conv2_1.relu")
+  %11 = dsm.conv2d %8, %9, %10 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x64x112x112xf32>, tensor<128x64x3x3xf32>, tensor<128xf32>) -> tensor<1x128x112x112xf32> loc("conv2_1"("vgg16.mlir":18:9))
+  %12 = dsm.relu %11 : tensor<1x128x112x112xf32> loc("conv2_1.relu"("vgg16.mlir":19:9))
   %13 = dsm.weight "conv2_2.weight" : tensor<128x128x3x3xf32>
   %14 = dsm.weight "conv2_2.bias" : tensor<128xf32>
-  %15 = dsm.conv2d %12, %13, %14 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x128x112x112xf32>, tensor<128x128x3x3xf32>, tensor<128xf32>) -> tensor<1x128x112x112xf32> loc("conv2_2")
-  %16 = dsm.relu %15 : tensor<1x128x112x112xf32> loc("conv2_2.relu")
-  %17 = dsm.max_pool %16 {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x128x112x112xf32>) -> tensor<1x128x56x56xf32> loc("pool2")
+  %15 = dsm.conv2d %12, %13, %14 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x128x112x112xf32>, tensor<128x128x3x3xf32>, tensor<128xf32>) -> tensor<1x128x112x112xf32> loc("conv2_2"("vgg16.mlir":22:9))
+  %16 = dsm.relu %15 : tensor<1x128x112x112xf32> loc("conv2_2.relu"("vgg16.mlir":23:9))
+  %17 = dsm.max_pool %16 {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x128x112x112xf32>) -> tensor<1x128x56x56xf32> loc("pool2"("vgg16.mlir":24:9))
   %18 = dsm.weight "conv3_1.weight" : tensor<256x128x3x3xf32>
   %19 = dsm.weight "conv3_1.bias" : tensor<256xf32>
-  %20 = dsm.conv2d %17, %18, %19 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x128x56x56xf32>, tensor<256x128x3x3xf32>, tensor<256xf32>) -> tensor<1x256x56x56xf32> loc("conv3_1")
-  %21 = dsm.relu %20 : tensor<1x256x56x56xf32> loc("conv3_1.relu")
+  %20 = dsm.conv2d %17, %18, %19 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x128x56x56xf32>, tensor<256x128x3x3xf32>, tensor<256xf32>) -> tensor<1x256x56x56xf32> loc("conv3_1"("vgg16.mlir":27:9))
+  %21 = dsm.relu %20 : tensor<1x256x56x56xf32> loc("conv3_1.relu"("vgg16.mlir":28:9))
   %22 = dsm.weight "conv3_2.weight" : tensor<256x256x3x3xf32>
   %23 = dsm.weight "conv3_2.bias" : tensor<256xf32>
-  %24 = dsm.conv2d %21, %22, %23 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x256x56x56xf32>, tensor<256x256x3x3xf32>, tensor<256xf32>) -> tensor<1x256x56x56xf32> loc("conv3_2")
-  %25 = dsm.relu %24 : tensor<1x256x56x56xf32> loc("conv3_2.relu")
+  %24 = dsm.conv2d %21, %22, %23 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x256x56x56xf32>, tensor<256x256x3x3xf32>, tensor<256xf32>) -> tensor<1x256x56x56xf32> loc("conv3_2"("vgg16.mlir":31:9))
+  %25 = dsm.relu %24 : tensor<1x256x56x56xf32> loc("conv3_2.relu"("vgg16.mlir":32:9))
   %26 = dsm.weight "conv3_3.weight" : tensor<256x256x3x3xf32>
   %27 = dsm.weight "conv3_3.bias" : tensor<256xf32>
-  %28 = dsm.conv2d %25, %26, %27 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x256x56x56xf32>, tensor<256x256x3x3xf32>, tensor<256xf32>) -> tensor<1x256x56x56xf32> loc("conv3_3")
-  %29 = dsm.relu %28 : tensor<1x256x56x56xf32> loc("conv3_3.relu")
-  %30 = dsm.max_pool %29 {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x256x56x56xf32>) -> tensor<1x256x28x28xf32> loc("pool3")
+  %28 = dsm.conv2d %25, %26, %27 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x256x56x56xf32>, tensor<256x256x3x3xf32>, tensor<256xf32>) -> tensor<1x256x56x56xf32> loc("conv3_3"("vgg16.mlir":35:9))
+  %29 = dsm.relu %28 : tensor<1x256x56x56xf32> loc("conv3_3.relu"("vgg16.mlir":36:9))
+  %30 = dsm.max_pool %29 {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x256x56x56xf32>) -> tensor<1x256x28x28xf32> loc("pool3"("vgg16.mlir":37:9))
   %31 = dsm.weight "conv4_1.weight" : tensor<512x256x3x3xf32>
   %32 = dsm.weight "conv4_1.bias" : tensor<512xf32>
-  %33 = dsm.conv2d %30, %31, %32 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x256x28x28xf32>, tensor<512x256x3x3xf32>, tensor<512xf32>) -> tensor<1x512x28x28xf32> loc("conv4_1")
-  %34 = dsm.relu %33 : tensor<1x512x28x28xf32> loc("conv4_1.relu")
+  %33 = dsm.conv2d %30, %31, %32 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x256x28x28xf32>, tensor<512x256x3x3xf32>, tensor<512xf32>) -> tensor<1x512x28x28xf32> loc("conv4_1"("vgg16.mlir":40:9))
+  %34 = dsm.relu %33 : tensor<1x512x28x28xf32> loc("conv4_1.relu"("vgg16.mlir":41:9))
   %35 = dsm.weight "conv4_2.weight" : tensor<512x512x3x3xf32>
   %36 = dsm.weight "conv4_2.bias" : tensor<512xf32>
-  %37 = dsm.conv2d %34, %35, %36 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x512x28x28xf32>, tensor<512x512x3x3xf32>, tensor<512xf32>) -> tensor<1x512x28x28xf32> loc("conv4_2")
-  %38 = dsm.relu %37 : tensor<1x512x28x28xf32> loc("conv4_2.relu")
+  %37 = dsm.conv2d %34, %35, %36 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x512x28x28xf32>, tensor<512x512x3x3xf32>, tensor<512xf32>) -> tensor<1x512x28x28xf32> loc("conv4_2"("vgg16.mlir":44:9))
+  %38 = dsm.relu %37 : tensor<1x512x28x28xf32> loc("conv4_2.relu"("vgg16.mlir":45:9))
   %39 = dsm.weight "conv4_3.weight" : tensor<512x512x3x3xf32>
   %40 = dsm.weight "conv4_3.bias" : tensor<512xf32>
-  %41 = dsm.conv2d %38, %39, %40 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x512x28x28xf32>, tensor<512x512x3x3xf32>, tensor<512xf32>) -> tensor<1x512x28x28xf32> loc("conv4_3")
-  %42 = dsm.relu %41 : tensor<1x512x28x28xf32> loc("conv4_3.relu")
-  %43 = dsm.max_pool %42 {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x512x28x28xf32>) -> tensor<1x512x14x14xf32> loc("pool4")
+  %41 = dsm.conv2d %38, %39, %40 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x512x28x28xf32>, tensor<512x512x3x3xf32>, tensor<512xf32>) -> tensor<1x512x28x28xf32> loc("conv4_3"("vgg16.mlir":48:9))
+  %42 = dsm.relu %41 : tensor<1x512x28x28xf32> loc("conv4_3.relu"("vgg16.mlir":49:9))
+  %43 = dsm.max_pool %42 {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x512x28x28xf32>) -> tensor<1x512x14x14xf32> loc("pool4"("vgg16.mlir":50:9))
   %44 = dsm.weight "conv5_1.weight" : tensor<512x512x3x3xf32>
   %45 = dsm.weight "conv5_1.bias" : tensor<512xf32>
-  %46 = dsm.conv2d %43, %44, %45 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x512x14x14xf32>, tensor<512x512x3x3xf32>, tensor<512xf32>) -> tensor<1x512x14x14xf32> loc("conv5_1")
-  %47 = dsm.relu %46 : tensor<1x512x14x14xf32> loc("conv5_1.relu")
+  %46 = dsm.conv2d %43, %44, %45 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x512x14x14xf32>, tensor<512x512x3x3xf32>, tensor<512xf32>) -> tensor<1x512x14x14xf32> loc("conv5_1"("vgg16.mlir":53:9))
+  %47 = dsm.relu %46 : tensor<1x512x14x14xf32> loc("conv5_1.relu"("vgg16.mlir":54:9))
   %48 = dsm.weight "conv5_2.weight" : tensor<512x512x3x3xf32>
   %49 = dsm.weight "conv5_2.bias" : tensor<512xf32>
-  %50 = dsm.conv2d %47, %48, %49 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x512x14x14xf32>, tensor<512x512x3x3xf32>, tensor<512xf32>) -> tensor<1x512x14x14xf32> loc("conv5_2")
-  %51 = dsm.relu %50 : tensor<1x512x14x14xf32> loc("conv5_2.relu")
+  %50 = dsm.conv2d %47, %48, %49 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x512x14x14xf32>, tensor<512x512x3x3xf32>, tensor<512xf32>) -> tensor<1x512x14x14xf32> loc("conv5_2"("vgg16.mlir":57:9))
+  %51 = dsm.relu %50 : tensor<1x512x14x14xf32> loc("conv5_2.relu"("vgg16.mlir":58:9))
   %52 = dsm.weight "conv5_3.weight" : tensor<512x512x3x3xf32>
   %53 = dsm.weight "conv5_3.bias" : tensor<512xf32>
-  %54 = dsm.conv2d %51, %52, %53 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x512x14x14xf32>, tensor<512x512x3x3xf32>, tensor<512xf32>) -> tensor<1x512x14x14xf32> loc("conv5_3")
-  %55 = dsm.relu %54 : tensor<1x512x14x14xf32> loc("conv5_3.relu")
-  %56 = dsm.max_pool %55 {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x512x14x14xf32>) -> tensor<1x512x7x7xf32> loc("pool5")
-  %57 = dsm.reshape %56 {shape = array<i64: 0, -1>} : (tensor<1x512x7x7xf32>) -> tensor<1x25088xf32> loc("flatten")
+  %54 = dsm.conv2d %51, %52, %53 {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x512x14x14xf32>, tensor<512x512x3x3xf32>, tensor<512xf32>) -> tensor<1x512x14x14xf32> loc("conv5_3"("vgg16.mlir":61:9))
+  %55 = dsm.relu %54 : tensor<1x512x14x14xf32> loc("conv5_3.relu"("vgg16.mlir":62:9))
+  %56 = dsm.max_pool %55 {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x512x14x14xf32>) -> tensor<1x512x7x7xf32> loc("pool5"("vgg16.mlir":63:9))
+  %57 = dsm.reshape %56 {shape = array<i64: 0, -1>} : (tensor<1x512x7x7xf32>) -> tensor<1x25088xf32> loc("flatten"("vgg16.mlir":64:9))
   %58 = dsm.weight "fcon1.weight" : tensor<4096x25088xf32>
   %59 = dsm.weight "fcon1.bias" : tensor<4096xf32>
-  %60 = dsm.fully_connected %57, %58, %59 : (tensor<1x25088xf32>, tensor<4096x25088xf32>, tensor<4096xf32>) -> tensor<1x4096xf32> loc("fcon1")
-  %61 = dsm.relu %60 : tensor<1x4096xf32> loc("fcon1.relu")
+  %60 = dsm.fully_connected %57, %58, %59 : (tensor<1x25088xf32>, tensor<4096x25088xf32>, tensor<4096xf32>) -> tensor<1x4096xf32> loc("fcon1"("vgg16.mlir":67:9))
+  %61 = dsm.relu %60 : tensor<1x4096xf32> loc("fcon1.relu"("vgg16.mlir":68:9))
   %62 = dsm.weight "fcon2.weight" : tensor<4096x4096xf32>
   %63 = dsm.weight "fcon2.bias" : tensor<4096xf32>
-  %64 = dsm.fully_connected %61, %62, %63 : (tensor<1x4096xf32>, tensor<4096x4096xf32>, tensor<4096xf32>) -> tensor<1x4096xf32> loc("fcon2")
-  %65 = dsm.relu %64 : tensor<1x4096xf32> loc("fcon2.relu")
+  %64 = dsm.fully_connected %61, %62, %63 : (tensor<1x4096xf32>, tensor<4096x4096xf32>, tensor<4096xf32>) -> tensor<1x4096xf32> loc("fcon2"("vgg16.mlir":71:9))
+  %65 = dsm.relu %64 : tensor<1x4096xf32> loc("fcon2.relu"("vgg16.mlir":72:9))
   %66 = dsm.weight "fcon3.weight" : tensor<1000x4096xf32>
   %67 = dsm.weight "fcon3.bias" : tensor<1000xf32>
-  %68 = dsm.fully_connected %65, %66, %67 : (tensor<1x4096xf32>, tensor<1000x4096xf32>, tensor<1000xf32>) -> tensor<1x1000xf32> loc("fcon3")
+  %68 = dsm.fully_connected %65, %66, %67 : (tensor<1x4096xf32>, tensor<1000x4096xf32>, tensor<1000xf32>) -> tensor<1x1000xf32> loc("fcon3"("vgg16.mlir":75:9))
   return %68 : tensor<1x1000xf32>
 }

@@ -125,7 +125,7 @@ struct SelectMappingPass
       for (LayerOps &ops : layers)
         if (StringRef(message).contains("'" + ops.fwd.getLayer().str() + "'"))
           where = ops.fwd;
-      return where->emitError() << "cannot map onto the system: " << message;
+      return emitError(where->getLoc()) << "cannot map onto the system: " << message;
     }
     numConfigurations += plan->configurationsEvaluated;
     numExplorations += plan->explorations;

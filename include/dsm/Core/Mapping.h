@@ -100,6 +100,11 @@ struct Evaluation {
   double scratchpadBytes = 0;
 };
 
+/// Appends `more` to `groups`, merging groups of the same name (transfers of
+/// two computations that run one after the other: bytes and cycles add up).
+void mergeTransfers(std::vector<TransferGroup> &groups,
+                    const std::vector<TransferGroup> &more);
+
 /// ChipD or CoreD sizes: ceil(sizes / split), dimension by dimension.
 DimSizes splitSizes(const DimSizes &sizes, const DimSizes &split);
 int64_t product(const DimSizes &sizes);

@@ -1,0 +1,50 @@
+"""Checks a --dsm-mapping-report JSON file for the schema scripts rely on
+(docs/mapping-report.md) and for its arithmetic: categories add up to each
+row's total, rows add up to the totals, seconds = cycles / frequency.
+
+usage: check_report.py report.json frequency_hz [expected rows]"""
+
+import json
+import math
+import sys
+
+report = json.load(open(sys.argv[1]))
+frequency = float(sys.argv[2])
+DIMS = {"in", "out", "ij", "kij", "mb"}
+CATEGORIES = ["pri_comp", "underuse", "ovl", "non_ovl", "aux_comp"]
+
+
+def close(a, b, rel=1e-9):
+    return math.isclose(a, b, rel_tol=rel, abs_tol=1e-6)
+
+
+assert report["mode"] in ("train", "infer"), report["mode"]
+rows = report["layers"]
+if len(sys.argv) > 3:
+    assert len(rows) == int(sys.argv[3]), f"{len(rows)} rows, expected {sys.argv[3]}"
+total = 0.0
+useful = 0.0
+for row in rows:
+    for key in ("name", "pass", "parallelism", "chipD", "coreD", "arrayD",
+                "cycles", "utilization", "macs", "limited_by", "transfers"):
+        assert key in row, f"{row.get('name')}: missing {key}"
+    assert row["pass"] in ("fwd", "bwd", "upd")
+    assert row["parallelism"] in ("data", "model", "data_x_model_y", "model_x_data_y")
+    for level in ("chipD", "coreD", "arrayD", "chip_split", "core_split"):
+        assert set(row[level]) == DIMS, f"{row['name']}: {level} keys"
+    c = row["cycles"]
+    parts = sum(c[k] for k in CATEGORIES)
+    assert close(parts, c["total"]), f"{row['name']} {row['pass']}: {parts} != {c['total']}"
+    assert all(c[k] >= 0 for k in CATEGORIES)
+    if c["total"] > 0:
+        assert close(row["utilization"], c["pri_comp"] / c["total"])
+    # ChipD = ceil(work / chip split) and CoreD = ceil(ChipD / core split).
+    for d in DIMS:
+        assert row["coreD"][d] == -(-row["chipD"][d] // row["core_split"][d])
+    total += c["total"]
+    useful += c["pri_comp"]
+t = report["totals"]
+assert close(t["cycles"], total), (t["cycles"], total)
+assert close(t["seconds"], total / frequency)
+assert close(t["utilization"], useful / total)
+print(f"ok: {len(rows)} rows, {total:.0f} cycles, utilization {t['utilization']:.3f}")

@@ -1,0 +1,118 @@
+//===- DesignSpaceExplorerTest.cpp - ChipD -> CoreD -> ArrayD search ------===//
+
+#include "dsm/Core/DesignSpaceExplorer.h"
+#include "dsm/Core/SystemLoader.h"
+
+#include <gtest/gtest.h>
+
+using namespace dsm::core;
+
+namespace {
+
+MultiChipSystem preset(llvm::StringRef name) {
+  llvm::Expected<SystemDescription> system = loadSystem(name);
+  EXPECT_TRUE(static_cast<bool>(system)) << llvm::toString(system.takeError());
+  return *system->getIf<MultiChipSystem>();
+}
+
+LayerShape conv(int64_t in, int64_t out, int64_t ij, int64_t kij, int64_t mb) {
+  LayerShape l;
+  l.kind = OpKind::Convolution;
+  l.dims = {in, out, ij, kij, mb};
+  l.params = double(in * out * kij);
+  return l;
+}
+
+TEST(DesignSpaceExplorerTest, FactorizationsCoverEveryOrderedSplit) {
+  // 32 = 2^5: five factors of 2 over five dimensions, C(9, 4) ways.
+  std::vector<DimSizes> splits = DesignSpaceExplorer::factorizations(32);
+  EXPECT_EQ(splits.size(), 126u);
+  for (const DimSizes &s : splits)
+    EXPECT_EQ(product(s), 32);
+  // 6 = 2 x 3: 5 places for each prime.
+  EXPECT_EQ(DesignSpaceExplorer::factorizations(6).size(), 25u);
+  EXPECT_EQ(DesignSpaceExplorer::factorizations(1).size(), 1u);
+}
+
+TEST(DesignSpaceExplorerTest, UsefulTilesAreTheSmallestPerChunkCount) {
+  EXPECT_EQ(DesignSpaceExplorer::usefulTiles(48, 32),
+            (std::vector<int64_t>{24, 16, 12, 10, 8, 7, 6, 5, 4, 3, 2, 1}));
+  EXPECT_EQ(DesignSpaceExplorer::usefulTiles(5, 32),
+            (std::vector<int64_t>{5, 3, 2, 1}));
+  EXPECT_EQ(DesignSpaceExplorer::usefulTiles(1, 32), (std::vector<int64_t>{1}));
+}
+
+TEST(DesignSpaceExplorerTest, HeuristicSplitsOnlyTheResultWhenItCan) {
+  PerformanceModel model(preset("dsm-8pf-asym"));
+  DesignSpaceExplorer heuristic(model, SearchMode::Heuristic);
+  DesignSpaceExplorer exhaustive(model, SearchMode::Exhaustive);
+  LayerShape layer = conv(256, 256, 3136, 9, 512);
+  DimSizes chipD = splitSizes(layer.dims, {1, 1, 1, 1, 64});
+  std::vector<DimSizes> pruned =
+      heuristic.candidateCoreSplits(layer, TrainingPass::FWD, chipD);
+  ASSERT_FALSE(pruned.empty());
+  for (const DimSizes &s : pruned) {
+    // FWD reduces over in and kij: the heuristic leaves them whole.
+    EXPECT_EQ(s[int(Dim::In)], 1);
+    EXPECT_EQ(s[int(Dim::KIJ)], 1);
+  }
+  EXPECT_LT(pruned.size(),
+            exhaustive.candidateCoreSplits(layer, TrainingPass::FWD, chipD).size());
+  // UPD reduces over ij and mb instead.
+  for (const DimSizes &s : heuristic.candidateCoreSplits(layer, TrainingPass::UPD, chipD)) {
+    EXPECT_EQ(s[int(Dim::IJ)], 1);
+    EXPECT_EQ(s[int(Dim::MB)], 1);
+  }
+}
+
+TEST(DesignSpaceExplorerTest, HeuristicPrefersBalancedSplits) {
+  PerformanceModel model(preset("dsm-8pf-asym"));
+  DesignSpaceExplorer heuristic(model, SearchMode::Heuristic);
+  // 7x7 = 49 pixels and 8 samples per chip: splitting ij leaves cores idle.
+  LayerShape layer = conv(512, 512, 49, 9, 512);
+  DimSizes chipD = splitSizes(layer.dims, {1, 1, 1, 1, 64});
+  for (const DimSizes &s : heuristic.candidateCoreSplits(layer, TrainingPass::FWD, chipD))
+    for (int d = 0; d < kNumDims; ++d)
+      EXPECT_EQ(chipD[d] % s[d], 0) << "unbalanced split of " << stringifyDim(Dim(d)).str();
+}
+
+TEST(DesignSpaceExplorerTest, HeuristicMatchesExhaustiveOnTypicalLayers) {
+  PerformanceModel model(preset("dsm-8pf-asym"));
+  DesignSpaceExplorer heuristic(model, SearchMode::Heuristic);
+  DesignSpaceExplorer exhaustive(model, SearchMode::Exhaustive);
+  LayerShape layers[] = {conv(3, 64, 50176, 9, 512), conv(256, 256, 3136, 9, 512),
+                         conv(512, 2048, 49, 1, 512)};
+  for (const LayerShape &layer : layers)
+    for (TrainingPass pass : {TrainingPass::FWD, TrainingPass::BWD, TrainingPass::UPD}) {
+      ExplorationResult h = heuristic.explore(layer, pass, Parallelism::Data);
+      ExplorationResult e = exhaustive.explore(layer, pass, Parallelism::Data);
+      ASSERT_TRUE(h.best && e.best);
+      EXPECT_LE(e.best->cycles.total, h.best->cycles.total);
+      EXPECT_LE(h.best->cycles.total, 1.01 * e.best->cycles.total);
+      EXPECT_LT(h.evaluated, e.evaluated);
+    }
+}
+
+TEST(DesignSpaceExplorerTest, ExplainsWhenNothingIsLegal) {
+  PerformanceModel model(preset("dsm-8pf-asym"));
+  DesignSpaceExplorer explorer(model, SearchMode::Heuristic);
+  // A minibatch of 8 cannot be spread over 64 chips.
+  ExplorationResult r =
+      explorer.explore(conv(64, 64, 3136, 9, 8), TrainingPass::FWD, Parallelism::Data);
+  EXPECT_FALSE(r.best.has_value());
+  EXPECT_NE(r.whyNone.find("splits 'mb' 64 ways but it has only 8"), std::string::npos)
+      << r.whyNone;
+}
+
+TEST(DesignSpaceExplorerTest, DeterministicChoice) {
+  PerformanceModel model(preset("dsm-8pf-sym"));
+  DesignSpaceExplorer explorer(model, SearchMode::Exhaustive);
+  LayerShape layer = conv(128, 128, 12544, 9, 256);
+  ExplorationResult a = explorer.explore(layer, TrainingPass::BWD, Parallelism::Data);
+  ExplorationResult b = explorer.explore(layer, TrainingPass::BWD, Parallelism::Data);
+  ASSERT_TRUE(a.best && b.best);
+  EXPECT_EQ(a.best->config.coreSplit, b.best->config.coreSplit);
+  EXPECT_EQ(a.best->config.array, b.best->config.array);
+}
+
+} // namespace
