@@ -62,6 +62,9 @@ std::vector<int64_t> DesignSpaceExplorer::usefulTiles(int64_t work,
   return tiles;
 }
 
+/// How much more imbalanced than the best a split the heuristic keeps may be.
+static constexpr double kImbalanceTolerance = 1.10;
+
 /// Work imbalance of a split: the busiest part's share relative to an even
 /// share (1 = perfectly balanced).
 static double imbalance(const DimSizes &work, const DimSizes &split) {
@@ -101,13 +104,15 @@ DesignSpaceExplorer::candidateCoreSplits(const LayerShape &layer,
   std::vector<DimSizes> &pool = outputOnly.empty() ? legal : outputOnly;
 
   // Principle: balance the work across cores; when the dimensions do not
-  // divide, keep the splits with the least imbalance.
+  // divide, keep the splits with the least imbalance -- or close to it: a
+  // few percent more PE-array work can buy a better spread of the auxiliary
+  // work or of the transfers.
   double least = 1e300;
   for (const DimSizes &split : pool)
     least = std::min(least, imbalance(chipD, split));
   std::vector<DimSizes> balanced;
   for (const DimSizes &split : pool)
-    if (imbalance(chipD, split) <= least * 1.0001)
+    if (imbalance(chipD, split) <= least * kImbalanceTolerance)
       balanced.push_back(split);
   return balanced;
 }

@@ -424,8 +424,12 @@ PerformanceModel::evaluate(const LayerShape &layer, TrainingPass pass,
       return fail(reason("its working set of ", int64_t(eval.scratchpadBytes),
                          " bytes per core exceeds the scratchpad (",
                          int64_t(system.chip.core.scratchpad.capacityBytes), ")"));
+    // Activations of every timestep and direction stay in memory for BWD
+    // (UPD's dimensions already span the timesteps).
+    double activationCopies = double(pass != TrainingPass::UPD ? layer.timesteps : 1) *
+                              double(layer.directions);
     double chipBytes = (elements(Operand::Input, chipD) + elements(Operand::Output, chipD)) *
-                           double(layer.timesteps) +
+                           activationCopies +
                        chipWeights;
     if (chipBytes * eb > system.chip.externalMemory.capacityBytes)
       return fail(reason("a chip's share of ", int64_t(chipBytes * eb),

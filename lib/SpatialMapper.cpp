@@ -3,6 +3,7 @@
 #include "dsm/Core/SpatialMapper.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/ThreadPool.h"
@@ -77,11 +78,12 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph) const {
   std::vector<Parallelism> parallelisms;
   for (int q = 0; q < kNumParallelisms; ++q)
     if (model.isAvailable(Parallelism(q)) &&
-        (!options.forceParallelism || *options.forceParallelism == Parallelism(q)))
+        (options.parallelisms.empty() ||
+         llvm::is_contained(options.parallelisms, Parallelism(q))))
       parallelisms.push_back(Parallelism(q));
   if (parallelisms.empty())
     return llvm::createStringError(
-        "the forced parallelism is not available on this system");
+        "none of the allowed parallelisms is available on this system");
 
   //--- Explore every (layer, pass, parallelism), once per distinct shape.
   std::vector<Task> tasks;

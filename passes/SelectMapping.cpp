@@ -7,11 +7,11 @@
 
 #include "dsm/Core/SpatialMapper.h"
 #include "dsm/Dialect/DsmOps.h"
+#include "dsm/Passes/LayerGraphBuilder.h"
 #include "dsm/Passes/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Threading.h"
 
 namespace dsm {
@@ -23,11 +23,6 @@ using namespace mlir;
 using namespace dsm;
 
 namespace {
-/// The passes of one layer, in the function.
-struct LayerOps {
-  LayerPassOp fwd, bwd, upd;
-};
-
 struct SelectMappingPass
     : public dsm::impl::DsmSelectMappingBase<SelectMappingPass> {
   using DsmSelectMappingBase::DsmSelectMappingBase;
@@ -55,7 +50,7 @@ struct SelectMappingPass
             << "'; expected data, model, data_x_model_y or model_x_data_y";
         return signalPassFailure();
       }
-      options.forceParallelism = toCore(*forced);
+      options.parallelisms = {toCore(*forced)};
     }
     core::SpatialMapper mapper(*multiChip, options);
     for (auto func : module.getOps<func::FuncOp>())
@@ -64,65 +59,20 @@ struct SelectMappingPass
   }
 
   LogicalResult mapFunction(func::FuncOp func, const core::SpatialMapper &mapper) {
-    // Layers in FWD order; each layer's passes found by name.
-    std::vector<LayerOps> layers;
-    llvm::StringMap<int> index;
-    DenseMap<Value, int> producer;
-    WalkResult walk = func.walk([&](LayerPassOp op) {
-      if (op.getPass() == TrainingPass::FWD) {
-        auto [it, inserted] = index.try_emplace(op.getLayer(), int(layers.size()));
-        if (!inserted) {
-          op.emitOpError("repeats layer name '") << op.getLayer() << "'";
-          return WalkResult::interrupt();
-        }
-        layers.push_back({op, nullptr, nullptr});
-        for (Value result : op.getResults())
-          producer[result] = it->second;
-        return WalkResult::advance();
-      }
-      auto it = index.find(op.getLayer());
-      if (it == index.end()) {
-        op.emitOpError("has no fwd pass of layer '") << op.getLayer() << "' before it";
-        return WalkResult::interrupt();
-      }
-      (op.getPass() == TrainingPass::BWD ? layers[it->second].bwd
-                                         : layers[it->second].upd) = op;
-      return WalkResult::advance();
-    });
-    if (walk.wasInterrupted())
+    FailureOr<ExpandedFunction> expanded = readLayerGraph(func);
+    if (failed(expanded))
       return failure();
+    std::vector<LayerPassOps> &layers = expanded->layers;
     if (layers.empty())
       return success();
-
-    core::LayerGraph graph;
-    for (auto [i, ops] : llvm::enumerate(layers)) {
-      core::LayerNode node;
-      node.shape = ops.fwd.getWorkload().getShape(ops.fwd.getLayer());
-      node.bwd = static_cast<bool>(ops.bwd);
-      node.upd = static_cast<bool>(ops.upd);
-      graph.layers.push_back(std::move(node));
-      for (Value input : ops.fwd.getIns()) {
-        auto it = producer.find(input);
-        if (it == producer.end())
-          continue;
-        core::LayerEdge edge;
-        edge.producer = it->second;
-        edge.consumer = int(i);
-        edge.elements = double(cast<RankedTensorType>(input.getType()).getNumElements());
-        graph.edges.push_back(edge);
-      }
-    }
-    for (core::LayerEdge &edge : graph.edges) {
-      const core::LayerNode &producerNode = graph.layers[edge.producer];
-      edge.carriesError = producerNode.bwd || producerNode.upd;
-    }
+    const core::LayerGraph &graph = expanded->graph;
 
     llvm::Expected<core::MappingPlan> plan = mapper.map(graph);
     if (!plan) {
       std::string message = llvm::toString(plan.takeError());
       // Point at the layer the message names, if any.
       Operation *where = func;
-      for (LayerOps &ops : layers)
+      for (LayerPassOps &ops : layers)
         if (StringRef(message).contains("'" + ops.fwd.getLayer().str() + "'"))
           where = ops.fwd;
       return emitError(where->getLoc()) << "cannot map onto the system: " << message;

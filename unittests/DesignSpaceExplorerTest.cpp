@@ -68,12 +68,25 @@ TEST(DesignSpaceExplorerTest, HeuristicSplitsOnlyTheResultWhenItCan) {
 TEST(DesignSpaceExplorerTest, HeuristicPrefersBalancedSplits) {
   PerformanceModel model(preset("dsm-8pf-asym"));
   DesignSpaceExplorer heuristic(model, SearchMode::Heuristic);
-  // 7x7 = 49 pixels and 8 samples per chip: splitting ij leaves cores idle.
+  // 7x7 = 49 pixels and 8 samples per chip.
   LayerShape layer = conv(512, 512, 49, 9, 512);
   DimSizes chipD = splitSizes(layer.dims, {1, 1, 1, 1, 64});
-  for (const DimSizes &s : heuristic.candidateCoreSplits(layer, TrainingPass::FWD, chipD))
+  std::vector<DimSizes> splits = heuristic.candidateCoreSplits(layer, TrainingPass::FWD, chipD);
+  auto imbalance = [&](const DimSizes &s) {
+    double r = 1;
     for (int d = 0; d < kNumDims; ++d)
-      EXPECT_EQ(chipD[d] % s[d], 0) << "unbalanced split of " << stringifyDim(Dim(d)).str();
+      r *= double((chipD[d] + s[d] - 1) / s[d] * s[d]) / double(chipD[d]);
+    return r;
+  };
+  // Balanced splits exist (of out and mb), so splits of the 49 pixels are
+  // kept only when nearly as balanced (ij:4 works on 52 pixels: 6% more).
+  bool anyBalanced = false;
+  for (const DimSizes &s : splits) {
+    anyBalanced |= imbalance(s) == 1.0;
+    EXPECT_LE(imbalance(s), 1.10);
+    EXPECT_LE(s[int(Dim::IJ)], 4) << "splitting 49 pixels 8 ways wastes 14%";
+  }
+  EXPECT_TRUE(anyBalanced);
 }
 
 TEST(DesignSpaceExplorerTest, HeuristicMatchesExhaustiveOnTypicalLayers) {

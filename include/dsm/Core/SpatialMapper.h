@@ -92,8 +92,10 @@ struct MapperOptions {
   /// Worker threads for the exploration (1 = none). The plan is the same for
   /// any count.
   unsigned threads = 1;
-  /// Restrict every layer to one parallelism (for experiments and tests).
-  std::optional<Parallelism> forceParallelism;
+  /// The parallelisms layers may use (those the torus offers among them);
+  /// empty means all. One entry forces it on every layer; {Data, Model} is
+  /// the symmetric-torus baseline of 000 Fig. 11.
+  std::vector<Parallelism> parallelisms;
 };
 
 class SpatialMapper {

@@ -1,0 +1,361 @@
+//===- MappingStudy.cpp - The mapping checked against the paper -----------===//
+//
+// Prints the figures docs/spatial-mapping-results.md records:
+//  1. the heuristic search against the exhaustive one, for every layer, pass
+//     and parallelism of VGG16 and ResNet-50 (training, minibatch 512, the
+//     8-PFLOP asymmetric torus): the gap in estimated cycles, worst and mean;
+//  2. 000's qualitative findings, each reported as holding or not;
+//  3. utilization against the minibatch, and symmetric against asymmetric
+//     torus;
+//  4. VGG16's per-layer configuration, like 000 Fig. 12.
+//
+//   dsm-study [--quick]      (--quick skips the exhaustive search)
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelLoader.h"
+
+#include "dsm/Core/SystemLoader.h"
+#include "dsm/Core/MappingReport.h"
+#include "dsm/Passes/LayerGraphBuilder.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cmath>
+#include <map>
+
+
+using namespace dsm::bench;
+using dsm::ExpandedFunction;
+using dsm::readLayerGraph;
+namespace core = dsm::core;
+using Parallelism = dsm::core::Parallelism;
+using TrainingPass = dsm::core::TrainingPass;
+using llvm::outs;
+
+namespace {
+
+struct Model {
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  ExpandedFunction expanded;
+};
+
+Model expand(mlir::MLIRContext &context, llvm::StringRef name, int64_t batch,
+             llvm::StringRef mode = "train") {
+  Model model;
+  model.module = runPipeline(
+      context, modelPath(name),
+      ("dsm-set-batch{batch=" + std::to_string(batch) + "},dsm-expand-training{mode=" +
+       mode + "}")
+          .str());
+  auto func = *model.module->getOps<mlir::func::FuncOp>().begin();
+  mlir::FailureOr<ExpandedFunction> expanded = readLayerGraph(func);
+  if (failed(expanded))
+    std::exit(1);
+  model.expanded = std::move(*expanded);
+  return model;
+}
+
+core::MultiChipSystem preset(llvm::StringRef name) {
+  llvm::Expected<core::SystemDescription> system = core::loadSystem(name);
+  if (!system) {
+    llvm::errs() << llvm::toString(system.takeError()) << "\n";
+    std::exit(1);
+  }
+  return *system->getIf<core::MultiChipSystem>();
+}
+
+core::MappingPlan map(const core::LayerGraph &graph, const core::MultiChipSystem &system,
+                      std::vector<Parallelism> allowed = {}) {
+  core::MapperOptions options;
+  options.parallelisms = std::move(allowed);
+  options.threads = llvm::hardware_concurrency().compute_thread_count();
+  llvm::Expected<core::MappingPlan> plan = core::SpatialMapper(system, options).map(graph);
+  if (!plan) {
+    llvm::errs() << llvm::toString(plan.takeError()) << "\n";
+    std::exit(1);
+  }
+  return std::move(*plan);
+}
+
+double seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+//===----------------------------------------------------------------------===//
+// 1. Heuristic against exhaustive
+//===----------------------------------------------------------------------===//
+
+void compareSearches(mlir::MLIRContext &context, const core::MultiChipSystem &system) {
+  outs() << "== Heuristic vs exhaustive search (dsm-8pf-asym, training, minibatch 512) ==\n\n";
+  core::PerformanceModel model(system);
+  core::DesignSpaceExplorer heuristic(model, core::SearchMode::Heuristic);
+  core::DesignSpaceExplorer exhaustive(model, core::SearchMode::Exhaustive);
+  for (const char *name : {"vgg16", "resnet50"}) {
+    Model m = expand(context, name, 512);
+    const core::LayerGraph &graph = m.expanded.graph;
+    core::MappingPlan plan = map(graph, system);
+
+    // Every (layer, pass, parallelism), explored once per distinct shape.
+    struct Case {
+      int layer;
+      TrainingPass pass;
+      Parallelism parallelism;
+    };
+    std::vector<Case> cases;
+    for (size_t i = 0; i < graph.layers.size(); ++i) {
+      const core::LayerNode &node = graph.layers[i];
+      bool runs[3] = {node.fwd, node.bwd, node.upd};
+      for (int pass = 0; pass < 3; ++pass)
+        for (int p = 0; p < core::kNumParallelisms; ++p)
+          if (runs[pass] && model.isAvailable(Parallelism(p)))
+            cases.push_back({int(i), TrainingPass(pass), Parallelism(p)});
+    }
+    std::vector<core::ExplorationResult> h(cases.size()), e(cases.size());
+    auto start = std::chrono::steady_clock::now();
+    for (size_t c = 0; c < cases.size(); ++c)
+      h[c] = heuristic.explore(graph.layers[cases[c].layer].shape, cases[c].pass,
+                               cases[c].parallelism);
+    double heuristicTime = seconds(start);
+    start = std::chrono::steady_clock::now();
+    {
+      llvm::StdThreadPool pool(llvm::hardware_concurrency());
+      for (size_t c = 0; c < cases.size(); ++c)
+        pool.async([&, c] {
+          e[c] = exhaustive.explore(graph.layers[cases[c].layer].shape, cases[c].pass,
+                                    cases[c].parallelism);
+        });
+      pool.wait();
+    }
+    double exhaustiveTime = seconds(start);
+
+    double worst = 0, sum = 0, chosenWorst = 0, chosenSum = 0;
+    int compared = 0, chosenCompared = 0;
+    std::string worstCase, chosenWorstCase;
+    uint64_t evalH = 0, evalE = 0;
+    for (size_t c = 0; c < cases.size(); ++c) {
+      evalH += h[c].evaluated;
+      evalE += e[c].evaluated;
+      if (!h[c].best || !e[c].best)
+        continue;
+      double gap = h[c].best->cycles.total / e[c].best->cycles.total - 1;
+      const Case &k = cases[c];
+      std::string label =
+          graph.layers[k.layer].shape.name + " " +
+          core::stringifyTrainingPass(k.pass).str() + " " +
+          core::stringifyParallelism(k.parallelism).str() +
+          llvm::formatv(" ({0:F0} vs {1:F0} cycles)", h[c].best->cycles.total,
+                        e[c].best->cycles.total)
+              .str();
+      ++compared;
+      sum += gap;
+      if (gap >= worst) {
+        worst = gap;
+        worstCase = label;
+      }
+      if (plan.layers[k.layer].parallelism == k.parallelism) {
+        ++chosenCompared;
+        chosenSum += gap;
+        if (gap >= chosenWorst) {
+          chosenWorst = gap;
+          chosenWorstCase = label;
+        }
+      }
+    }
+    outs() << llvm::formatv(
+        "{0}: {1} (layer, pass, parallelism) searches; heuristic {2} "
+        "configurations in {3:F2} s, exhaustive {4} in {5:F1} s\n",
+        name, compared, evalH, heuristicTime, evalE, exhaustiveTime);
+    outs() << llvm::formatv("  all parallelisms:    mean gap {0:F4}%, worst {1:F4}%: {2}\n",
+                            100 * sum / compared, 100 * worst, worstCase);
+    outs() << llvm::formatv("  chosen parallelism:  mean gap {0:F4}%, worst {1:F4}%: {2}\n\n",
+                            100 * chosenSum / chosenCompared, 100 * chosenWorst,
+                            chosenWorstCase);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// 2-4. The paper's findings
+//===----------------------------------------------------------------------===//
+
+const core::LayerPlan *find(const core::LayerGraph &graph, const core::MappingPlan &plan,
+                            llvm::StringRef name) {
+  for (size_t i = 0; i < graph.layers.size(); ++i)
+    if (graph.layers[i].shape.name == name)
+      return &plan.layers[i];
+  return nullptr;
+}
+
+void finding(bool holds, const llvm::Twine &text) {
+  outs() << (holds ? "[holds]          " : "[does not hold]  ") << text << "\n";
+}
+
+std::string alternatives(const core::LayerPlan &layer) {
+  std::string text;
+  for (int p = 0; p < core::kNumParallelisms; ++p)
+    if (std::isfinite(layer.alternatives[p]))
+      text += llvm::formatv("{0}{1} {2:F0}", text.empty() ? "" : ", ",
+                            core::stringifyParallelism(Parallelism(p)),
+                            layer.alternatives[p])
+                  .str();
+  return text;
+}
+
+std::string split(const core::DimSizes &s) {
+  std::string text;
+  for (int d = 0; d < core::kNumDims; ++d)
+    if (s[d] > 1)
+      text += llvm::formatv("{0}{1}:{2}", text.empty() ? "" : " ",
+                            core::stringifyDim(core::Dim(d)), s[d])
+                  .str();
+  return text.empty() ? "-" : text;
+}
+
+void checkFindings(mlir::MLIRContext &context) {
+  core::MultiChipSystem asym = preset("dsm-8pf-asym"), sym = preset("dsm-8pf-sym");
+  outs() << "== 000's qualitative findings (training, minibatch 512, dsm-8pf-asym) ==\n\n";
+
+  Model vgg = expand(context, "vgg16", 512);
+  core::MappingPlan vggPlan = map(vgg.expanded.graph, asym);
+  int convData = 0, convs = 0;
+  for (size_t i = 0; i < vgg.expanded.graph.layers.size(); ++i)
+    if (vgg.expanded.graph.layers[i].shape.kind == core::OpKind::Convolution) {
+      ++convs;
+      convData += vggPlan.layers[i].parallelism == Parallelism::Data;
+    }
+  finding(convData == convs,
+          llvm::formatv("VGG16 convolutions choose data parallelism (Fig. 12): {0} of {1}",
+                        convData, convs));
+  for (auto [layer, expected] : {std::pair<const char *, Parallelism>{"fcon1", Parallelism::Model},
+                                 {"fcon2", Parallelism::DataXModelY},
+                                 {"fcon3", Parallelism::DataXModelY}}) {
+    const core::LayerPlan *plan = find(vgg.expanded.graph, vggPlan, layer);
+    finding(plan->parallelism == expected,
+            llvm::formatv("VGG16 {0} chooses {1} (Fig. 12): chose {2}; cycles by "
+                          "parallelism: {3}",
+                          layer, core::stringifyParallelism(expected),
+                          core::stringifyParallelism(plan->parallelism),
+                          alternatives(*plan)));
+  }
+
+  Model resnet = expand(context, "resnet50", 512);
+  core::MappingPlan resnetPlan = map(resnet.expanded.graph, asym);
+  std::string chosen;
+  int modelXDataY = 0, last = 0;
+  for (size_t i = 0; i < resnet.expanded.graph.layers.size(); ++i) {
+    const std::string &name = resnet.expanded.graph.layers[i].shape.name;
+    if (llvm::StringRef(name).starts_with("layer4.") &&
+        resnet.expanded.graph.layers[i].shape.kind == core::OpKind::Convolution) {
+      ++last;
+      if (resnetPlan.layers[i].parallelism == Parallelism::ModelXDataY) {
+        ++modelXDataY;
+        chosen += (chosen.empty() ? "" : ", ") + name;
+      }
+    }
+  }
+  finding(modelXDataY > 0,
+          llvm::formatv("ResNet-50's last convolutions choose ModelXDataY (§V-A): {0} "
+                        "of the {1} in layer4 ({2})",
+                        modelXDataY, last, chosen));
+
+  Model gnmt = expand(context, "gnmt", 512);
+  core::MappingPlan gnmtPlan = map(gnmt.expanded.graph, asym);
+  int lstms = 0, lstmMxDy = 0;
+  for (size_t i = 0; i < gnmt.expanded.graph.layers.size(); ++i)
+    if (gnmt.expanded.graph.layers[i].shape.kind == core::OpKind::Lstm) {
+      ++lstms;
+      lstmMxDy += gnmtPlan.layers[i].parallelism == Parallelism::ModelXDataY;
+    }
+  finding(lstmMxDy == lstms,
+          llvm::formatv("GNMT's LSTM layers choose ModelXDataY (§III-A): {0} of {1}",
+                        lstmMxDy, lstms));
+
+  // Utilization against the minibatch.
+  outs() << "\n== Utilization by minibatch (training, dsm-8pf-asym) ==\n\n";
+  outs() << llvm::formatv("{0,-10}", "minibatch");
+  const int64_t batches[] = {256, 512, 1024, 2048, 4096};
+  for (int64_t b : batches)
+    outs() << llvm::formatv("{0,10}", b);
+  outs() << "\n";
+  for (const char *name : {"vgg16", "resnet50", "gnmt"}) {
+    outs() << llvm::formatv("{0,-10}", name);
+    double previous = 0;
+    bool rising = true;
+    for (int64_t b : batches) {
+      Model m = expand(context, name, b);
+      double u = map(m.expanded.graph, asym).totals.utilization;
+      rising &= u >= previous;
+      previous = u;
+      outs() << llvm::formatv("{0,10:F3}", u);
+    }
+    outs() << (rising ? "   rises" : "   does not rise throughout") << "\n";
+  }
+
+  // 000 Fig. 11's first two bars: the symmetric torus with data and model
+  // parallelism only, then the asymmetric torus with the hybrids.
+  outs() << "\n== Asymmetric torus and hybrid parallelism (000 Fig. 11, training) ==\n\n";
+  outs() << "time per training step: symmetric torus with data/model parallelism "
+            "-> symmetric with hybrids -> asymmetric with hybrids\n\n";
+  for (const char *name : {"vgg16", "resnet50", "gnmt"}) {
+    for (int64_t batch : {256, 512}) {
+      Model m = expand(context, name, batch);
+      double base = map(m.expanded.graph, sym, {Parallelism::Data, Parallelism::Model})
+                        .totals.seconds;
+      double symHybrid = map(m.expanded.graph, sym).totals.seconds;
+      double asymHybrid = map(m.expanded.graph, asym).totals.seconds;
+      outs() << llvm::formatv("{0,-10} mb {1,4}: {2,9:F3} ms -> {3,9:F3} ms -> {4,9:F3} ms  "
+                              "(hybrid + asymmetric: {5:F2}x)\n",
+                              name, batch, 1e3 * base, 1e3 * symHybrid,
+                              1e3 * asymHybrid, base / asymHybrid);
+    }
+  }
+
+  // VGG16, layer by layer (like Fig. 12).
+  outs() << "\n== VGG16 per-layer configuration (training, minibatch 512, dsm-8pf-asym; "
+            "like 000 Fig. 12) ==\n\n";
+  outs() << "| layer | parallelism | CoreD split FWD | CoreD split BWD | CoreD split UPD | "
+            "util FWD | util BWD | util UPD | FWD limited by |\n";
+  outs() << "|---|---|---|---|---|---|---|---|---|\n";
+  for (size_t i = 0; i < vgg.expanded.graph.layers.size(); ++i) {
+    const core::LayerPlan &layer = vggPlan.layers[i];
+    const core::LayerShape &shape = vgg.expanded.graph.layers[i].shape;
+    if (!shape.hasPrimary)
+      continue;
+    std::string splits[3] = {"-", "-", "-"}, util[3] = {"-", "-", "-"}, limit;
+    for (const core::PassPlan &pass : layer.passes) {
+      splits[int(pass.pass)] = split(pass.eval.config.coreSplit);
+      util[int(pass.pass)] =
+          llvm::formatv("{0:F2}", pass.cycles.useful / pass.cycles.total).str();
+      if (pass.pass == TrainingPass::FWD) {
+        core::MappingReportRow row;
+        row.cycles = pass.cycles;
+        row.transfers = pass.eval.transfers;
+        if (pass.relayout.cycles > 0)
+          row.transfers.push_back(pass.relayout);
+        limit = row.limitedBy();
+      }
+    }
+    outs() << llvm::formatv("| {0} | {1} | {2} | {3} | {4} | {5} | {6} | {7} | {8} |\n",
+                            shape.name, core::stringifyParallelism(layer.parallelism),
+                            splits[0], splits[1], splits[2], util[0], util[1], util[2],
+                            limit);
+  }
+  outs() << llvm::formatv("\nVGG16 total: {0:F3} ms per training step, utilization {1:F3}\n",
+                          1e3 * vggPlan.totals.seconds, vggPlan.totals.utilization);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  bool quick = argc > 1 && llvm::StringRef(argv[1]) == "--quick";
+  std::unique_ptr<mlir::MLIRContext> context = makeContext();
+  if (!quick)
+    compareSearches(*context, preset("dsm-8pf-asym"));
+  checkFindings(*context);
+  return 0;
+}

@@ -1,0 +1,56 @@
+//===- ModelLoader.cpp - Models through dsm passes, in process ------------===//
+
+#include "ModelLoader.h"
+
+#include "dsm/Dialect/DsmDialect.h"
+#include "dsm/Passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <mutex>
+
+using namespace mlir;
+
+std::unique_ptr<MLIRContext> dsm::bench::makeContext() {
+  static std::once_flag registered;
+  std::call_once(registered, [] {
+    dsm::registerDsmPasses();
+    dsm::registerDsmPipelines();
+  });
+  DialectRegistry registry;
+  registry.insert<dsm::DsmDialect, arith::ArithDialect, func::FuncDialect,
+                  tensor::TensorDialect>();
+  auto context = std::make_unique<MLIRContext>(registry);
+  context->loadAllAvailableDialects();
+  return context;
+}
+
+OwningOpRef<ModuleOp> dsm::bench::runPipeline(MLIRContext &context,
+                                              StringRef path,
+                                              StringRef pipeline) {
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(path, &context);
+  if (!module) {
+    llvm::errs() << "cannot parse " << path << "\n";
+    std::exit(1);
+  }
+  PassManager pm(&context, ModuleOp::getOperationName());
+  if (failed(parsePassPipeline(pipeline, pm,
+                               llvm::errs())) ||
+      failed(pm.run(*module))) {
+    llvm::errs() << "pipeline '" << pipeline << "' failed on " << path << "\n";
+    std::exit(1);
+  }
+  return module;
+}
+
+std::string dsm::bench::modelPath(StringRef name) {
+  return (DSM_MODELS_DIR "/" + name + ".mlir").str();
+}

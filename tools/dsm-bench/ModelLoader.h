@@ -1,0 +1,35 @@
+//===- ModelLoader.h - Models through dsm passes, in process ----*- C++ -*-===//
+//
+// Shared by the benchmarks: parses a model file and runs a dsm pass pipeline
+// on it in-process, so timings and studies use exactly what dsm-opt runs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSM_TOOLS_DSMBENCH_MODELLOADER_H
+#define DSM_TOOLS_DSMBENCH_MODELLOADER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <string>
+
+namespace dsm::bench {
+
+/// A context with every dialect dsm-opt loads and every dsm pass registered.
+std::unique_ptr<mlir::MLIRContext> makeContext();
+
+/// Parses `path` and runs `pipeline` (textual, e.g. "dsm-map-system{...}")
+/// on it; exits with the diagnostics on failure.
+mlir::OwningOpRef<mlir::ModuleOp> runPipeline(mlir::MLIRContext &context,
+                                              llvm::StringRef path,
+                                              llvm::StringRef pipeline);
+
+/// models/<name>.mlir in the source tree.
+std::string modelPath(llvm::StringRef name);
+
+} // namespace dsm::bench
+
+#endif // DSM_TOOLS_DSMBENCH_MODELLOADER_H
