@@ -16,6 +16,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -576,13 +577,31 @@ static int64_t weightElements(Operation *op) {
                                weightElements(getOperation()));                \
   }
 
-/// An add of two full-size activations is a residual connection (000 §II-A);
-/// one that broadcasts an operand is a bias addition.
+/// Whether `value` is computed from the network's inputs (an activation)
+/// rather than from weights and constants alone (a position embedding, a
+/// scale). Searches depth-first, operand 0 first: an activation's chain
+/// reaches an argument quickly; a parameter-only subgraph is small.
+static bool dependsOnInputs(Value value) {
+  SmallVector<Value> stack{value};
+  llvm::SmallPtrSet<Operation *, 16> visited;
+  while (!stack.empty()) {
+    Value v = stack.pop_back_val();
+    if (isa<BlockArgument>(v))
+      return true;
+    Operation *def = v.getDefiningOp();
+    if (!def || !visited.insert(def).second)
+      continue;
+    for (Value operand : llvm::reverse(def->getOperands()))
+      stack.push_back(operand);
+  }
+  return false;
+}
+
+/// An add of two activations is a residual connection (000 §II-A); one
+/// whose other operand is a parameter (or computed from parameters alone) is
+/// a bias addition.
 static core::OpKind classifyAdd(AddOp op) {
-  Type result = op.getResult().getType();
-  bool residual = op.getLhs().getType() == result &&
-                  op.getRhs().getType() == result && !isWeight(op.getLhs()) &&
-                  !isWeight(op.getRhs());
+  bool residual = dependsOnInputs(op.getLhs()) && dependsOnInputs(op.getRhs());
   return residual ? core::OpKind::ResidualAdd : core::OpKind::BiasAdd;
 }
 
