@@ -83,7 +83,8 @@ static bool close(double actual, double expected) {
     return actual == expected;
   if (std::isnan(expected) || std::isnan(actual))
     return false;
-  return std::fabs(actual - expected) <= 1e-5 * std::max(1.0, std::fabs(expected));
+  return std::fabs(actual - expected) <=
+         2e-6 * std::max(1.0, std::fabs(expected));
 }
 
 /// Evaluates `function` with `values[i]` at input `inputs[i]` (others 0).
@@ -129,13 +130,10 @@ static bool agreesN(const ScalarFunction &function,
 }
 
 bool dsm::core::agreesWith(
-    const ScalarFunction &function, unsigned numInputs,
+    const ScalarFunction &function, llvm::ArrayRef<unsigned> inputs,
     llvm::function_ref<double(llvm::ArrayRef<double>)> reference) {
-  llvm::SmallVector<unsigned, 8> inputs;
-  for (unsigned i = 0; i < numInputs; ++i)
-    inputs.push_back(i);
-  if (numInputs == 1)
-    return agreesUnary(function, 0,
+  if (inputs.size() == 1)
+    return agreesUnary(function, inputs[0],
                        [&](double x) { return reference(llvm::ArrayRef(x)); });
   return agreesN(function, inputs, reference);
 }

@@ -63,9 +63,10 @@ struct ElementwiseClass {
 /// Classifies `function` by the inputs it depends on.
 ElementwiseClass classifyElementwise(const ScalarFunction &function);
 
-/// Whether `function` of `numInputs` inputs agrees with `reference` at a set
-/// of sample points (relative tolerance 1e-5; inputs in [-8, 8]).
-bool agreesWith(const ScalarFunction &function, unsigned numInputs,
+/// Whether `function`, as a function of its inputs `inputs` (the others held
+/// at 0), agrees with `reference` of as many arguments at a set of sample
+/// points (relative tolerance 2e-6; arguments in [-8, 8]).
+bool agreesWith(const ScalarFunction &function, llvm::ArrayRef<unsigned> inputs,
                 llvm::function_ref<double(llvm::ArrayRef<double>)> reference);
 
 } // namespace dsm::core
