@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 
 using namespace dsm::core;
@@ -279,9 +281,11 @@ static ElementwiseClass classifyBatchNorm(const ScalarFunction &f,
         })) {
       c.kind = ElementwiseKind::BatchNorm;
       c.operands.assign(std::begin(roles), std::end(roles));
-      // Report the epsilon as the single-precision constant it most likely
-      // was (1e-5, 1e-3), not its rounding noise.
-      c.epsilon = double(float(epsilon));
+      // Report the epsilon as the constant it most likely was (1e-5, 1e-3),
+      // without the noise of its single-precision rounding.
+      char text[32];
+      std::snprintf(text, sizeof(text), "%.6g", epsilon);
+      c.epsilon = std::strtod(text, nullptr);
       return c;
     }
   } while (std::next_permutation(order.begin(), order.end()));

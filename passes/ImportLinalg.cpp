@@ -294,6 +294,7 @@ protected:
                                   Type elementType, StringRef role) override;
   std::optional<ReduceView> getReduce(Operation *op) override;
   double estimateOpsPerElement(Operation *op) override;
+  SmallVector<Value> getOpaqueInputs(Operation *op) override;
 
 private:
   FailureOr<bool> importWindow(linalg::LinalgOp op);
@@ -793,6 +794,20 @@ std::optional<ReduceView> LinalgImporter::getReduce(Operation *op) {
   else
     return std::nullopt;
   return view;
+}
+
+SmallVector<Value> LinalgImporter::getOpaqueInputs(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return Importer::getOpaqueInputs(op);
+  // Inits only count when the body reads them (accumulations).
+  SmallVector<Value> inputs;
+  for (OpOperand &operand : op->getOpOperands())
+    if (isa<RankedTensorType>(operand.get().getType()) &&
+        (linalgOp.isDpsInput(&operand) ||
+         linalgOp.payloadUsesValueFromOperand(&operand)))
+      inputs.push_back(operand.get());
+  return inputs;
 }
 
 double LinalgImporter::estimateOpsPerElement(Operation *op) {

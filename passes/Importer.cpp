@@ -21,6 +21,7 @@
 #include "llvm/Support/Path.h"
 
 #include <cmath>
+#include <sstream>
 
 using namespace mlir;
 using namespace dsm;
@@ -65,10 +66,13 @@ void ImportSummary::print(llvm::raw_ostream &os) const {
        << function.opaque.size() << " opaque\n";
     for (const auto &[key, count] : function.outcomes)
       os << "  " << key.first << " -> " << key.second << ": " << count << "\n";
-    for (const Opaque &opaque : function.opaque)
+    for (const Opaque &opaque : function.opaque) {
+      std::ostringstream ops;
+      ops << opaque.opsPerElement;
       os << "  opaque " << opaque.location << ": " << opaque.origin << " ("
-         << llvm::formatv("{0}", opaque.opsPerElement) << " ops/element x "
-         << opaque.elements << " elements): " << opaque.reason << "\n";
+         << ops.str() << " ops/element x " << opaque.elements
+         << " elements): " << opaque.reason << "\n";
+    }
   }
 }
 
@@ -554,6 +558,14 @@ FailureOr<Value> Importer::createOpaque(Operation *op, unsigned index,
   return opaque.getResult();
 }
 
+SmallVector<Value> Importer::getOpaqueInputs(Operation *op) {
+  SmallVector<Value> inputs;
+  for (Value operand : op->getOperands())
+    if (isa<RankedTensorType>(operand.getType()))
+      inputs.push_back(operand);
+  return inputs;
+}
+
 LogicalResult Importer::unrecognised(Operation *op, StringRef reason) {
   if (options.mode == ImportMode::Strict) {
     InFlightDiagnostic diag = op->emitError()
@@ -565,9 +577,7 @@ LogicalResult Importer::unrecognised(Operation *op, StringRef reason) {
     return failure();
   }
   SmallVector<Value> inputs;
-  for (Value operand : op->getOperands()) {
-    if (!isa<RankedTensorType>(operand.getType()))
-      continue;
+  for (Value operand : getOpaqueInputs(op)) {
     FailureOr<Value> value = getActivation(operand);
     if (failed(value))
       return failure();
@@ -786,14 +796,15 @@ FailureOr<bool> Importer::importElementwise(Operation *op) {
     }
   }
   if (!best) {
+    std::string detail;
+    SmallVector<std::string> unknown = view->function.getUnknownNames();
+    if (!unknown.empty())
+      detail = "; not modelled: " + llvm::join(unknown, ", ");
+    else if (c.kind != core::ElementwiseKind::Unknown)
+      detail = "; it is a " + core::stringifyElementwiseKind(c.kind).str() +
+               ", which dsm has no operation for";
     rejection = ("elementwise function not recognised (" +
-                 Twine(c.operations) + " operation(s)" +
-                 (c.kind == core::ElementwiseKind::Unknown
-                      ? ""
-                      : ", a " +
-                            core::stringifyElementwiseKind(c.kind).str() +
-                            " of its operands") +
-                 ")")
+                 Twine(c.operations) + " operation(s)" + detail + ")")
                     .str();
     return false;
   }
@@ -840,7 +851,7 @@ FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
   Type elementType;
   for (unsigned index : c.operands)
     if (!isConstant(index)) {
-      FailureOr<Value> value = getViewOperand(view, index, Type(), "");
+      FailureOr<Value> value = getActivation(view.operands[index].value);
       if (failed(value))
         return failure();
       elementType = getElementTypeOrSelf(value->getType());

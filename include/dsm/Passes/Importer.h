@@ -139,6 +139,9 @@ protected:
                  mlir::Type elementType, llvm::StringRef role) = 0;
   /// The reduction view of `op`, if it is a plain sum, max or min.
   virtual std::optional<ReduceView> getReduce(mlir::Operation *op) = 0;
+  /// The operands whose values an opaque `op` reads (default: its tensor
+  /// operands).
+  virtual llvm::SmallVector<mlir::Value> getOpaqueInputs(mlir::Operation *op);
   /// Ops per result element of `op` kept opaque (default 1).
   virtual double estimateOpsPerElement(mlir::Operation *op) { return 1.0; }
 
