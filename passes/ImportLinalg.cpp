@@ -798,15 +798,20 @@ std::optional<ReduceView> LinalgImporter::getReduce(Operation *op) {
 
 SmallVector<Value> LinalgImporter::getOpaqueInputs(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp)
-    return Importer::getOpaqueInputs(op);
-  // Inits only count when the body reads them (accumulations).
   SmallVector<Value> inputs;
-  for (OpOperand &operand : op->getOpOperands())
-    if (isa<RankedTensorType>(operand.get().getType()) &&
-        (linalgOp.isDpsInput(&operand) ||
-         linalgOp.payloadUsesValueFromOperand(&operand)))
-      inputs.push_back(operand.get());
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value value = operand.get();
+    if (!isa<RankedTensorType>(value.getType()))
+      continue;
+    // Inits only count when the body reads them (accumulations); tensors of
+    // one known value or of none carry no data.
+    if (linalgOp && !linalgOp.isDpsInput(&operand) &&
+        !linalgOp.payloadUsesValueFromOperand(&operand))
+      continue;
+    if (value.getDefiningOp<tensor::EmptyOp>() || getSplatValue(value))
+      continue;
+    inputs.push_back(value);
+  }
   return inputs;
 }
 
