@@ -351,7 +351,7 @@ bool LinalgImporter::isLazy(Operation *op) {
   if (isDataMovement(linalgOp))
     return true;
   // Computed from constants only (sitofp of a filled scalar tensor).
-  return allParallel(linalgOp) && getSplatValue(op->getResult(0)).has_value();
+  return isConstantExpression(op);
 }
 
 Value LinalgImporter::getViewSource(Operation *op) {
@@ -548,8 +548,8 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
     return dataMovement({*into, *source}, "insertion that is not a concatenation");
   }
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-    if (isa<linalg::FillOp>(op) || !isDataMovement(linalgOp))
-      return dataMovement({}, "splat tensor used as data");
+    if (!isDataMovement(linalgOp))
+      return materializeConstantExpression(result);
     Value input = linalgOp.getDpsInputOperand(0)->get();
     FailureOr<Value> source = activation(input);
     if (failed(source))

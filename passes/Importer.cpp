@@ -199,7 +199,7 @@ LogicalResult Importer::finalize() {
     if (it == outcomes.end() && op->getNumResults() == 1 &&
         isa<RankedTensorType>(op->getResult(0).getType()) &&
         !op->getResult(0).use_empty() &&
-        getSplatValue(op->getResult(0)).has_value())
+        (getSplatValue(op->getResult(0)) || isConstantExpression(op)))
       outcome = "(folded constant)";
     if (outcome == "(kept)")
       continue;
@@ -645,21 +645,28 @@ bool Importer::isImportable(const core::ElementwiseClass &c) {
   }
 }
 
-core::ElementwiseClass Importer::classify(const ElementwiseView &view) {
+core::ElementwiseClass Importer::classify(const ElementwiseView &view,
+                                          bool *bound) {
+  if (bound)
+    *bound = false;
   core::ElementwiseClass c = core::classifyElementwise(view.function);
   if (isImportable(c))
     return c;
-  core::ScalarFunction bound = view.function;
+  core::ScalarFunction boundFunction = view.function;
   bool any = false;
   for (auto [index, operand] : llvm::enumerate(view.operands)) {
-    if (!bound.dependsOn(index))
+    if (!boundFunction.dependsOn(index))
       continue;
     if (std::optional<double> splat = getSplatValue(operand.value)) {
-      bound.bind(index, *splat);
+      boundFunction.bind(index, *splat);
       any = true;
     }
   }
-  return any ? core::classifyElementwise(bound) : c;
+  if (!any)
+    return c;
+  if (bound)
+    *bound = true;
+  return core::classifyElementwise(boundFunction);
 }
 
 std::optional<ElementwiseView>
@@ -685,32 +692,77 @@ Importer::compose(const ElementwiseView &producer,
   return result;
 }
 
-void Importer::inlineConstantProducers(ElementwiseView &view, unsigned depth) {
-  if (depth > 4)
+bool Importer::isConstant(Value value, unsigned depth) {
+  if (getConstantRoot(value) || getSplatValue(value).has_value())
+    return true;
+  Operation *def = value.getDefiningOp();
+  return def && depth < 8 && isConstantExpression(def, depth + 1);
+}
+
+bool Importer::isConstantExpression(Operation *op, unsigned depth) {
+  if (op->getNumResults() != 1)
+    return false;
+  std::optional<ElementwiseView> view = getElementwise(op);
+  if (!view)
+    return false;
+  for (auto [index, operand] : llvm::enumerate(view->operands))
+    if (view->function.dependsOn(index) && !isConstant(operand.value, depth))
+      return false;
+  return true;
+}
+
+FailureOr<Value> Importer::materializeConstantExpression(OpResult result) {
+  setOutcome(result.getOwner(), "dsm.opaque");
+  return createOpaque(result.getOwner(), result.getResultNumber(), {}, 0.0,
+                      getSplatValue(result) ? "splat tensor used as data"
+                                            : "constant expression used as data");
+}
+
+void Importer::inlineProducers(ElementwiseView &view,
+                               SmallVector<Operation *> &absorbed,
+                               unsigned depth) {
+  if (depth > 6)
     return;
   for (unsigned index = 0; index < view.operands.size(); ++index) {
     if (!view.function.dependsOn(index))
       continue;
-    Operation *def = view.operands[index].value.getDefiningOp();
-    if (!def || getConstantRoot(view.operands[index].value) ||
-        getSplatValue(view.operands[index].value))
+    Value value = view.operands[index].value;
+    Operation *def = value.getDefiningOp();
+    if (!def || isMapped(value) || isClaimed(def) || getConstantRoot(value) ||
+        getSplatValue(value) || def->getBlock() != view.op->getBlock())
       continue;
     std::optional<ElementwiseView> producer = getElementwise(def);
     if (!producer)
       continue;
-    inlineConstantProducers(*producer, depth + 1);
-    bool constantOnly = llvm::all_of(
-        llvm::enumerate(producer->operands), [&](auto entry) {
-          return !producer->function.dependsOn(entry.index()) ||
-                 getConstantRoot(entry.value().value) ||
-                 getSplatValue(entry.value().value);
-        });
-    if (!constantOnly)
+    bool constantOnly = isConstantExpression(def);
+    // Not yet imported and read only here: compose it if it computes from
+    // what the view already reads (the other branch of x * 0.5 * (1 +
+    // erf(x / sqrt 2))), or from constants (rsqrt(variance + eps)).
+    if (!constantOnly && !value.hasOneUse())
       continue;
-    if (std::optional<ElementwiseView> composed =
-            compose(*producer, view, index)) {
-      setOutcome(def, "(folded constant)");
-      view = std::move(*composed);
+    SmallVector<Operation *> nested;
+    inlineProducers(*producer, nested, depth + 1);
+    std::optional<SmallVector<ViewOperand>> operands =
+        retarget(*producer, view, index);
+    if (!operands)
+      continue;
+    bool known = true;
+    for (auto [i, operand] : llvm::enumerate(*operands))
+      if (producer->function.dependsOn(i) && !isConstant(operand.value) &&
+          !llvm::any_of(llvm::enumerate(view.operands), [&](auto entry) {
+            return entry.value() == operand &&
+                   view.function.dependsOn(entry.index());
+          }))
+        known = false;
+    if (!known)
+      continue;
+    std::optional<ElementwiseView> composed = compose(*producer, view, index);
+    if (!composed)
+      continue;
+    view = std::move(*composed);
+    if (!constantOnly) {
+      absorbed.append(nested);
+      absorbed.push_back(def);
     }
   }
 }
@@ -755,7 +807,8 @@ FailureOr<bool> Importer::importElementwise(Operation *op) {
   std::optional<ElementwiseView> view = getElementwise(op);
   if (!view)
     return false;
-  inlineConstantProducers(*view);
+  SmallVector<Operation *> absorbed, bestAbsorbed;
+  inlineProducers(*view, absorbed);
 
   std::optional<PendingChain> best;
   SmallVector<Operation *> chain{op}, bestChain;
@@ -763,11 +816,14 @@ FailureOr<bool> Importer::importElementwise(Operation *op) {
   if (isImportable(c)) {
     best = PendingChain{*view, c, op};
     bestChain = chain;
+    bestAbsorbed = absorbed;
   }
   ElementwiseView composite = *view;
-  // Only an op that means nothing on its own (x + 3) starts a chain: one that
-  // does (a batch normalization) must not be absorbed by what follows.
-  for (int step = 0; step < 8 && !isImportable(c); ++step) {
+  // An op that is something on its own (a batch normalization) is only
+  // absorbed by a chain recognised as it is written: binding its splat
+  // constants could make it vanish (a ReLU of x * 0.99999).
+  bool startImportable = isImportable(c);
+  for (int step = 0; step < 8; ++step) {
     Operation *last = chain.back();
     if (last->getNumResults() != 1 || !last->getResult(0).hasOneUse())
       break;
@@ -783,16 +839,19 @@ FailureOr<bool> Importer::importElementwise(Operation *op) {
         uses.push_back(index);
     if (uses.size() != 1 || !isFullSize(*next, uses[0]))
       break;
-    inlineConstantProducers(*next);
     std::optional<ElementwiseView> composed = compose(composite, *next, uses[0]);
     if (!composed)
       break;
     composite = std::move(*composed);
+    composite.op = user;
     chain.push_back(user);
-    core::ElementwiseClass cc = classify(composite);
-    if (isImportable(cc)) {
+    inlineProducers(composite, absorbed);
+    bool bound = false;
+    core::ElementwiseClass cc = classify(composite, &bound);
+    if (isImportable(cc) && !(startImportable && bound)) {
       best = PendingChain{composite, cc, op};
       bestChain = chain;
+      bestAbsorbed = absorbed;
     }
   }
   if (!best) {
@@ -808,6 +867,9 @@ FailureOr<bool> Importer::importElementwise(Operation *op) {
                     .str();
     return false;
   }
+  std::string fused = ("(fused into " + dsmOpName(best->kind) + ")").str();
+  for (Operation *member : bestAbsorbed)
+    claim(member, fused);
   if (bestChain.size() == 1) {
     FailureOr<Value> value = emitElementwise(
         best->view, best->kind, op->getLoc(), op->getResult(0).getType());
@@ -819,7 +881,6 @@ FailureOr<bool> Importer::importElementwise(Operation *op) {
   }
   // The chain's later operands may be computed between its ops: emit it at
   // its last op, when they all are imported.
-  std::string fused = ("(fused into " + dsmOpName(best->kind) + ")").str();
   for (Operation *member : ArrayRef(bestChain).drop_back())
     claim(member, fused);
   setOutcome(op, dsmOpName(best->kind));
@@ -1032,7 +1093,10 @@ std::optional<SmallVector<Operation *>> Importer::matchScaleBy(Value value,
   std::optional<ElementwiseView> view = getElementwise(user);
   if (!view)
     return std::nullopt;
-  inlineConstantProducers(*view);
+  SmallVector<Operation *> absorbed;
+  inlineProducers(*view, absorbed);
+  if (!absorbed.empty())
+    return std::nullopt;
   core::ElementwiseClass c = classify(*view);
   if (c.kind != core::ElementwiseKind::Affine || c.operands.size() != 1 ||
       view->operands[c.operands[0]].value != value ||
@@ -1044,6 +1108,7 @@ std::optional<SmallVector<Operation *>> Importer::matchScaleBy(Value value,
 FailureOr<bool> Importer::trySoftmax(Operation *op) {
   // Either max-reduce(x) -> exp(x - max), or exp(x) directly.
   Operation *maxOp = nullptr, *expOp = nullptr;
+  SmallVector<Operation *> expChain;
   Value x;
   int64_t axis = 0;
   if (std::optional<ReduceView> reduce = getReduce(op)) {
@@ -1053,26 +1118,55 @@ FailureOr<bool> Importer::trySoftmax(Operation *op) {
     maxOp = op;
     x = reduce->input;
     axis = reduce->axes[0];
-    expOp = *op->getResult(0).getUsers().begin();
-    std::optional<ElementwiseView> exp = getElementwise(expOp);
-    if (!exp)
-      return false;
-    SmallVector<unsigned> inputs(2, ~0u);
-    for (auto [index, operand] : llvm::enumerate(exp->operands)) {
-      if (!exp->function.dependsOn(index))
-        continue;
-      if (operand.value == x && isFullSize(*exp, index))
-        inputs[0] = index;
-      else if (operand.value == op->getResult(0))
-        inputs[1] = index;
-      else
+    // exp(x - max), possibly as a subtraction then an exponential.
+    Value last = op->getResult(0);
+    std::optional<ElementwiseView> composite;
+    bool found = false;
+    for (int step = 0; step < 3 && !found; ++step) {
+      if (!last.hasOneUse())
         return false;
+      Operation *user = *last.getUsers().begin();
+      std::optional<ElementwiseView> next = getElementwise(user);
+      if (!next || isClaimed(user))
+        return false;
+      unsigned index = ~0u;
+      for (auto [i, operand] : llvm::enumerate(next->operands))
+        if (operand.value == last && next->function.dependsOn(i))
+          index = i;
+      if (index == ~0u)
+        return false;
+      if (composite) {
+        if (!isFullSize(*next, index))
+          return false;
+        composite = compose(*composite, *next, index);
+        if (!composite)
+          return false;
+      } else {
+        composite = std::move(next);
+      }
+      expChain.push_back(user);
+      last = user->getResult(0);
+      SmallVector<unsigned> inputs(2, ~0u);
+      bool clean = true;
+      for (auto [i, operand] : llvm::enumerate(composite->operands)) {
+        if (!composite->function.dependsOn(i))
+          continue;
+        if (operand.value == x && isFullSize(*composite, i))
+          inputs[0] = i;
+        else if (operand.value == op->getResult(0))
+          inputs[1] = i;
+        else
+          clean = false;
+      }
+      found = clean && inputs[0] != ~0u && inputs[1] != ~0u &&
+              core::agreesWith(composite->function, inputs,
+                               [](ArrayRef<double> v) {
+                                 return std::exp(v[0] - v[1]);
+                               });
     }
-    if (inputs[0] == ~0u || inputs[1] == ~0u ||
-        !core::agreesWith(exp->function, inputs, [](ArrayRef<double> v) {
-          return std::exp(v[0] - v[1]);
-        }))
+    if (!found)
       return false;
+    expOp = expChain.back();
   } else if (std::optional<ElementwiseView> exp = getElementwise(op)) {
     core::ElementwiseClass c = classify(*exp);
     if (c.kind != core::ElementwiseKind::Exp)
@@ -1167,6 +1261,8 @@ FailureOr<bool> Importer::trySoftmax(Operation *op) {
   for (Operation *member : {maxOp, expOp, sumOp})
     if (member && member != op)
       claim(member, "(fused into dsm.softmax)");
+  for (Operation *member : expChain)
+    claim(member, "(fused into dsm.softmax)");
   for (Operation *member : chain)
     claim(member, "(fused into dsm.softmax)");
   return true;

@@ -228,8 +228,10 @@ protected:
   //===--------------------------------------------------------------------===//
 
   /// Classifies a view; when the classification is not a dsm operation,
-  /// tries again with splat-constant operands bound to their values.
-  core::ElementwiseClass classify(const ElementwiseView &view);
+  /// tries again with splat-constant operands bound to their values (and
+  /// sets `bound`).
+  core::ElementwiseClass classify(const ElementwiseView &view,
+                                  bool *bound = nullptr);
   /// Whether a classification maps to dsm operations.
   static bool isImportable(const core::ElementwiseClass &c);
   /// Imports the elementwise op `op`: the longest chain of single-use
@@ -254,9 +256,21 @@ protected:
   std::optional<ElementwiseView> compose(const ElementwiseView &producer,
                                          const ElementwiseView &consumer,
                                          unsigned index);
-  /// Inlines operands computed elementwise from constants only (so that,
-  /// e.g., rsqrt(variance + eps) shows its variance to the classifier).
-  void inlineConstantProducers(ElementwiseView &view, unsigned depth = 0);
+  /// Composes into `view` the producers of its operands that compute
+  /// elementwise from constants only (so that rsqrt(variance + eps) shows
+  /// its variance to the classifier) or, not yet imported and read only by
+  /// the view, from operands the view already reads; the latter are added
+  /// to `absorbed` for claiming.
+  void inlineProducers(ElementwiseView &view,
+                       llvm::SmallVector<mlir::Operation *> &absorbed,
+                       unsigned depth = 0);
+  /// Whether `value` is a constant (through views) or a splat.
+  bool isConstant(mlir::Value value, unsigned depth = 0);
+  /// Whether `op` is elementwise over constants only: it is folded into its
+  /// consumers (front ends treat it as lazy).
+  bool isConstantExpression(mlir::Operation *op, unsigned depth = 0);
+  /// A constant expression or splat some consumer needs as data.
+  mlir::FailureOr<mlir::Value> materializeConstantExpression(mlir::OpResult result);
 
   mlir::func::FuncOp func;
   const ImportOptions &options;
