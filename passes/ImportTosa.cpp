@@ -70,6 +70,7 @@ protected:
                                   Type elementType, StringRef role) override;
   std::optional<ReduceView> getReduce(Operation *op) override;
   SmallVector<Value> getOpaqueInputs(Operation *op) override;
+  double estimateOpsPerElement(Operation *op) override;
 
 private:
   FailureOr<bool> importConvolution(Operation *op, Value input, Value weight,
@@ -379,6 +380,29 @@ SmallVector<Value> TosaImporter::getOpaqueInputs(Operation *op) {
     if (isa<RankedTensorType>(operand.getType()) && !getSplatValue(operand))
       inputs.push_back(operand);
   return inputs;
+}
+
+double TosaImporter::estimateOpsPerElement(Operation *op) {
+  // A multiply and an add per weight an output element reads.
+  auto weightElements = [](Value weight, int64_t outChannels) {
+    auto type = cast<RankedTensorType>(weight.getType());
+    return type.hasStaticShape() && outChannels > 0
+               ? double(type.getNumElements()) / double(outChannels)
+               : 1.0;
+  };
+  if (auto conv = dyn_cast<tosa::Conv2DOp>(op))
+    return 2 * weightElements(conv.getWeight(),
+                              conv.getWeight().getType().getDimSize(0));
+  if (auto conv = dyn_cast<tosa::TransposeConv2DOp>(op))
+    return 2 * weightElements(conv.getWeight(),
+                              conv.getWeight().getType().getDimSize(0));
+  if (auto conv = dyn_cast<tosa::DepthwiseConv2DOp>(op)) {
+    auto type = conv.getWeight().getType();
+    return 2.0 * type.getDimSize(0) * type.getDimSize(1);
+  }
+  if (auto matmul = dyn_cast<tosa::MatMulOp>(op))
+    return 2.0 * matmul.getA().getType().getDimSize(2);
+  return 1.0;
 }
 
 //===----------------------------------------------------------------------===//

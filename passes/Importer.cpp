@@ -720,9 +720,16 @@ FailureOr<Value> Importer::materializeConstantExpression(OpResult result) {
 
 void Importer::inlineProducers(ElementwiseView &view,
                                SmallVector<Operation *> &absorbed,
-                               unsigned depth) {
+                               unsigned depth, const ElementwiseView *root) {
   if (depth > 6)
     return;
+  // Operands count as already read if the outermost view reads them.
+  if (!root)
+    root = &view;
+  SmallVector<ViewOperand> rootOperands;
+  for (auto [index, operand] : llvm::enumerate(root->operands))
+    if (root->function.dependsOn(index))
+      rootOperands.push_back(operand);
   for (unsigned index = 0; index < view.operands.size(); ++index) {
     if (!view.function.dependsOn(index))
       continue;
@@ -741,7 +748,7 @@ void Importer::inlineProducers(ElementwiseView &view,
     if (!constantOnly && !value.hasOneUse())
       continue;
     SmallVector<Operation *> nested;
-    inlineProducers(*producer, nested, depth + 1);
+    inlineProducers(*producer, nested, depth + 1, root);
     std::optional<SmallVector<ViewOperand>> operands =
         retarget(*producer, view, index);
     if (!operands)
@@ -749,10 +756,7 @@ void Importer::inlineProducers(ElementwiseView &view,
     bool known = true;
     for (auto [i, operand] : llvm::enumerate(*operands))
       if (producer->function.dependsOn(i) && !isConstant(operand.value) &&
-          !llvm::any_of(llvm::enumerate(view.operands), [&](auto entry) {
-            return entry.value() == operand &&
-                   view.function.dependsOn(entry.index());
-          }))
+          !llvm::is_contained(rootOperands, operand))
         known = false;
     if (!known)
       continue;

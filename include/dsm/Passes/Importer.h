@@ -263,7 +263,8 @@ protected:
   /// to `absorbed` for claiming.
   void inlineProducers(ElementwiseView &view,
                        llvm::SmallVector<mlir::Operation *> &absorbed,
-                       unsigned depth = 0);
+                       unsigned depth = 0,
+                       const ElementwiseView *root = nullptr);
   /// Whether `value` is a constant (through views) or a splat.
   bool isConstant(mlir::Value value, unsigned depth = 0);
   /// Whether `op` is elementwise over constants only: it is folded into its
