@@ -63,8 +63,8 @@ static constexpr double kInf = std::numeric_limits<double>::infinity();
 /// Unary sample points: both sides of every breakpoint of the activations
 /// (0 for ReLU, +-3 for the hard functions, 6 for ReLU6).
 static const double kUnarySamples[] = {
-    -9.5, -6.2, -4.1, -3.0, -2.3, -1.1, -0.45, -0.1, 0.0, 0.13, 0.5,
-    0.97, 1.6,  2.4,  3.0,  3.7,  5.3,  6.0,   7.9,  12.5};
+    -9.5, -6.2, -4.1, -3.0, -2.3, -1.1, -0.45, -0.1, 0.0, 0.13,
+    0.5,  0.97, 1.6,  2.4,  3.0,  3.7,  5.3,   6.0,  7.9, 12.5};
 
 /// A deterministic pseudo-random value in [-8, 8), never close to 0 (so that
 /// divisors are safe).
@@ -101,10 +101,10 @@ static std::optional<double> evaluateAt(const ScalarFunction &function,
 
 /// Whether `function` restricted to `inputs` agrees with `reference` over
 /// `points` sample tuples produced by `sample(point, input)`.
-static bool agrees(const ScalarFunction &function,
-                   llvm::ArrayRef<unsigned> inputs, unsigned points,
-                   llvm::function_ref<double(unsigned, unsigned)> sample,
-                   llvm::function_ref<double(llvm::ArrayRef<double>)> reference) {
+static bool
+agrees(const ScalarFunction &function, llvm::ArrayRef<unsigned> inputs,
+       unsigned points, llvm::function_ref<double(unsigned, unsigned)> sample,
+       llvm::function_ref<double(llvm::ArrayRef<double>)> reference) {
   llvm::SmallVector<double, 8> values(inputs.size());
   for (unsigned p = 0; p < points; ++p) {
     for (unsigned i = 0; i < inputs.size(); ++i)
@@ -125,9 +125,9 @@ static bool agreesUnary(const ScalarFunction &function, unsigned input,
       [&](llvm::ArrayRef<double> v) { return reference(v[0]); });
 }
 
-static bool agreesN(const ScalarFunction &function,
-                    llvm::ArrayRef<unsigned> inputs,
-                    llvm::function_ref<double(llvm::ArrayRef<double>)> reference) {
+static bool
+agreesN(const ScalarFunction &function, llvm::ArrayRef<unsigned> inputs,
+        llvm::function_ref<double(llvm::ArrayRef<double>)> reference) {
   return agrees(function, inputs, 24, sampleValue, reference);
 }
 
@@ -231,10 +231,10 @@ static ElementwiseClass classifyBinary(const ScalarFunction &f, unsigned a,
       {ElementwiseKind::Sub, [](double l, double r) { return l - r; }, false},
       {ElementwiseKind::Mul, [](double l, double r) { return l * r; }, true},
       {ElementwiseKind::Div, [](double l, double r) { return l / r; }, false},
-      {ElementwiseKind::Max,
-       [](double l, double r) { return std::max(l, r); }, true},
-      {ElementwiseKind::Min,
-       [](double l, double r) { return std::min(l, r); }, true},
+      {ElementwiseKind::Max, [](double l, double r) { return std::max(l, r); },
+       true},
+      {ElementwiseKind::Min, [](double l, double r) { return std::min(l, r); },
+       true},
   };
   for (const Candidate &candidate : candidates) {
     for (bool swapped : {false, true}) {
@@ -265,7 +265,8 @@ static ElementwiseClass classifyBatchNorm(const ScalarFunction &f,
     // Roles: x, scale, offset, mean, variance. Probe the epsilon with
     // x = mean + 1, scale = 1, offset = 0, variance = 1.
     unsigned roles[] = {order[0], order[1], order[2], order[3], order[4]};
-    std::optional<double> probe = evaluateAt(f, roles, {2.0, 1.0, 0.0, 1.0, 1.0});
+    std::optional<double> probe =
+        evaluateAt(f, roles, {2.0, 1.0, 0.0, 1.0, 1.0});
     if (!probe || !(*probe > 0) || !std::isfinite(*probe))
       continue;
     double epsilon = 1.0 / (*probe * *probe) - 1.0;
@@ -292,7 +293,8 @@ static ElementwiseClass classifyBatchNorm(const ScalarFunction &f,
   return c;
 }
 
-ElementwiseClass dsm::core::classifyElementwise(const ScalarFunction &function) {
+ElementwiseClass
+dsm::core::classifyElementwise(const ScalarFunction &function) {
   llvm::SmallVector<unsigned, 8> dep;
   for (unsigned i = 0; i < function.getNumInputs(); ++i)
     if (function.dependsOn(i))

@@ -14,8 +14,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
@@ -94,9 +94,11 @@ static ScalarOpcode opcodeOf(Operation *op) {
     return O::Mul;
   if (isa<arith::DivFOp, arith::DivSIOp, arith::DivUIOp>(op))
     return O::Div;
-  if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp, arith::MaxUIOp>(op))
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp, arith::MaxUIOp>(
+          op))
     return O::Max;
-  if (isa<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp, arith::MinUIOp>(op))
+  if (isa<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp, arith::MinUIOp>(
+          op))
     return O::Min;
   if (isa<arith::NegFOp>(op))
     return O::Neg;
@@ -204,8 +206,8 @@ buildBodyFunction(linalg::LinalgOp op,
       args.push_back(*node);
     }
     ScalarOpcode opcode = opcodeOf(&inner);
-    nodes[inner.getResult(0)] = body.function.operation(
-        opcode, args, inner.getName().getStringRef());
+    nodes[inner.getResult(0)] =
+        body.function.operation(opcode, args, inner.getName().getStringRef());
   }
   return std::nullopt;
 }
@@ -230,14 +232,13 @@ static AffineMap normalizeMap(AffineMap map, ArrayRef<int64_t> operandShape,
     auto constant = dyn_cast<AffineConstantExpr>(expr);
     if (!constant || constant.getValue() != 0 || j >= operandShape.size() ||
         operandShape[j] != 1 || j >= map.getNumDims() ||
-        j >= loopRanges.size() || loopRanges[j] != 1 ||
-        map.isFunctionOfDim(j))
+        j >= loopRanges.size() || loopRanges[j] != 1 || map.isFunctionOfDim(j))
       continue;
     expr = getAffineDimExpr(j, map.getContext());
     changed = true;
   }
-  return changed ? AffineMap::get(map.getNumDims(), map.getNumSymbols(), results,
-                                  map.getContext())
+  return changed ? AffineMap::get(map.getNumDims(), map.getNumSymbols(),
+                                  results, map.getContext())
                  : map;
 }
 
@@ -383,7 +384,8 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
     if (getSplatValue(result))
       return dataMovement({}, "splat constant used as data");
     auto type = cast<RankedTensorType>(result.getType());
-    return getWeight(result, type.getShape(), type.getElementType(), "constant");
+    return getWeight(result, type.getShape(), type.getElementType(),
+                     "constant");
   }
   if (isa<tensor::EmptyOp>(op))
     return dataMovement({}, "uninitialized tensor used as data");
@@ -426,7 +428,7 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
           d = in.getNumElements() / known;
     }
     setOutcome(op, in.getShape() == ArrayRef(shape) ? "(pass-through)"
-                                                     : "dsm.reshape");
+                                                    : "dsm.reshape");
     return reshape(loc, *source, shape);
   }
   if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
@@ -434,7 +436,8 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
     if (failed(source))
       return failure();
     auto in = cast<RankedTensorType>(source->getType());
-    if (!llvm::all_of(slice.getStaticStrides(), [](int64_t s) { return s == 1; }) ||
+    if (!llvm::all_of(slice.getStaticStrides(),
+                      [](int64_t s) { return s == 1; }) ||
         ShapedType::isDynamicShape(slice.getStaticOffsets()))
       return dataMovement({*source}, "strided or dynamic slice");
     SmallVector<int64_t> offsets(slice.getStaticOffsets());
@@ -448,9 +451,9 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
       if (d == 0 && offsets[d] == 0 && size == in.getDimSize(0))
         size = -1;
     }
-    FailureOr<SliceOp> sliced =
-        create<SliceOp>(loc, Type(), *source, builder.getDenseI64ArrayAttr(offsets),
-                        builder.getDenseI64ArrayAttr(sizes));
+    FailureOr<SliceOp> sliced = create<SliceOp>(
+        loc, Type(), *source, builder.getDenseI64ArrayAttr(offsets),
+        builder.getDenseI64ArrayAttr(sizes));
     if (failed(sliced))
       return failure();
     setOutcome(op, SliceOp::getOperationName());
@@ -499,7 +502,8 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
       auto sourceType = cast<RankedTensorType>(step.getSourceType());
       if (!tiles || ShapedType::isDynamicShape(step.getStaticOffsets()) ||
           sourceType.getRank() != destType.getRank() ||
-          !llvm::all_of(step.getStaticStrides(), [](int64_t s) { return s == 1; })) {
+          !llvm::all_of(step.getStaticStrides(),
+                        [](int64_t s) { return s == 1; })) {
         tiles = false;
         break;
       }
@@ -511,8 +515,8 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
           tiles = false;
         axis = d;
       }
-      pieces.push_back({axis ? step.getStaticOffsets()[*axis] : 0,
-                        step.getSource()});
+      pieces.push_back(
+          {axis ? step.getStaticOffsets()[*axis] : 0, step.getSource()});
     }
     if (tiles && axis) {
       llvm::sort(pieces, [](auto &a, auto &b) { return a.first < b.first; });
@@ -545,7 +549,8 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
                                               : FailureOr<Value>(failure());
     if (failed(into))
       return failure();
-    return dataMovement({*into, *source}, "insertion that is not a concatenation");
+    return dataMovement({*into, *source},
+                        "insertion that is not a concatenation");
   }
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     if (!isDataMovement(linalgOp))
@@ -650,8 +655,8 @@ bool LinalgImporter::isFullSize(const ElementwiseView &view, unsigned index) {
   return map && map.isIdentity();
 }
 
-SmallVector<int64_t> LinalgImporter::getAlignedShape(const ElementwiseView &view,
-                                                     unsigned index) {
+SmallVector<int64_t>
+LinalgImporter::getAlignedShape(const ElementwiseView &view, unsigned index) {
   const ViewOperand &operand = view.operands[index];
   auto linalgOp = cast<linalg::LinalgOp>(view.op);
   unsigned loops = linalgOp.getNumLoops();
@@ -666,7 +671,8 @@ SmallVector<int64_t> LinalgImporter::getAlignedShape(const ElementwiseView &view
 }
 
 FailureOr<Value> LinalgImporter::getViewOperand(const ElementwiseView &view,
-                                                unsigned index, Type elementType,
+                                                unsigned index,
+                                                Type elementType,
                                                 StringRef role) {
   const ViewOperand &operand = view.operands[index];
   Location loc = view.op->getLoc();
@@ -687,8 +693,7 @@ FailureOr<Value> LinalgImporter::getViewOperand(const ElementwiseView &view,
   if (!operand.map)
     return emitError(loc) << "internal error: scalar operand as a tensor";
   std::optional<SmallVector<int64_t>> dims = dimsOf(operand.map);
-  if (!dims)
-  {
+  if (!dims) {
     std::string text;
     llvm::raw_string_ostream os(text);
     operand.map.print(os);
@@ -708,9 +713,9 @@ FailureOr<Value> LinalgImporter::getViewOperand(const ElementwiseView &view,
   return arrange(loc, *value, *dims, groups);
 }
 
-FailureOr<Value> LinalgImporter::arrange(Location loc, Value value,
-                                         ArrayRef<int64_t> dims,
-                                         ArrayRef<SmallVector<int64_t>> groups) {
+FailureOr<Value>
+LinalgImporter::arrange(Location loc, Value value, ArrayRef<int64_t> dims,
+                        ArrayRef<SmallVector<int64_t>> groups) {
   SmallVector<int64_t> permutation;
   for (const SmallVector<int64_t> &group : groups)
     for (int64_t loop : group) {
@@ -906,11 +911,11 @@ FailureOr<bool> LinalgImporter::importReduce(Operation *op,
   if (kind == ReduceKind::Sum && count > 1 &&
       (divisor = matchScaleBy(op->getResult(0), 1.0 / double(count))))
     kind = ReduceKind::Mean;
-  FailureOr<ReduceOp> result = create<ReduceOp>(
-      op->getLoc(), op->getResult(0).getType(), *input,
-      ReduceKindAttr::get(getContext(), kind),
-      builder.getDenseI64ArrayAttr(reduce.axes),
-      reduce.keepDims ? builder.getUnitAttr() : UnitAttr());
+  FailureOr<ReduceOp> result =
+      create<ReduceOp>(op->getLoc(), op->getResult(0).getType(), *input,
+                       ReduceKindAttr::get(getContext(), kind),
+                       builder.getDenseI64ArrayAttr(reduce.axes),
+                       reduce.keepDims ? builder.getUnitAttr() : UnitAttr());
   if (failed(result))
     return failure();
   setOutcome(op, ReduceOp::getOperationName());
@@ -966,8 +971,9 @@ LinalgImporter::getFollowingBias(Value result, int64_t channels,
       continue;
     const ViewOperand &bias = view->operands[other];
     Operation *root = getConstantRoot(bias.value);
-    if (!root || cast<RankedTensorType>(root->getResult(0).getType())
-                         .getNumElements() != channels)
+    if (!root ||
+        cast<RankedTensorType>(root->getResult(0).getType()).getNumElements() !=
+            channels)
       return {};
     Value constant = bias.value;
     // It must vary along the channels only.
@@ -1056,7 +1062,8 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
     batchDims.pop_back();
   }
   // H and W in output order.
-  SmallVector<unsigned> image(dims->outputImage.begin(), dims->outputImage.end());
+  SmallVector<unsigned> image(dims->outputImage.begin(),
+                              dims->outputImage.end());
   if (positionOf(outMap, image[0]) > positionOf(outMap, image[1]))
     std::swap(image[0], image[1]);
   SmallVector<int64_t> strides, dilations;
@@ -1072,16 +1079,17 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
     if (p < 0)
       return reject("window indexing not recognised");
     AffineExpr expr = inMap.getResult(p);
-    auto it = llvm::find_if(dims->filterLoop,
-                            [&](unsigned f) { return expr.isFunctionOfDim(f); });
+    auto it = llvm::find_if(
+        dims->filterLoop, [&](unsigned f) { return expr.isFunctionOfDim(f); });
     if (it == dims->filterLoop.end())
       return reject("window indexing not recognised");
     window.push_back(*it);
   }
 
   // Layout: NCHW or NHWC, the channel block contiguous and in order.
-  auto layoutOf = [&](AffineMap map, ArrayRef<unsigned> channels)
-      -> std::optional<dsm::DataLayout> {
+  auto layoutOf =
+      [&](AffineMap map,
+          ArrayRef<unsigned> channels) -> std::optional<dsm::DataLayout> {
     int64_t n = positionOf(map, batchDims[0]);
     int64_t h = positionOf(map, image[0]), w = positionOf(map, image[1]);
     SmallVector<int64_t> c;
@@ -1114,8 +1122,8 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
     bool neutral = value && (kind == MaxPool ? *value <= -3.4e38 : *value == 0);
     ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
     int64_t h = positionOf(inMap, image[0]), w = positionOf(inMap, image[1]);
-    bool spatialOnly = !ShapedType::isDynamicShape(low) &&
-                       !ShapedType::isDynamicShape(high);
+    bool spatialOnly =
+        !ShapedType::isDynamicShape(low) && !ShapedType::isDynamicShape(high);
     for (int64_t d = 0; spatialOnly && d < int64_t(low.size()); ++d)
       if (d != h && d != w)
         spatialOnly = low[d] == 0 && high[d] == 0;
@@ -1213,7 +1221,8 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
       }
     }
     if (source != input)
-      setOutcome(input.getDefiningOp(), "(folded into " + outcome + " padding)");
+      setOutcome(input.getDefiningOp(),
+                 "(folded into " + outcome + " padding)");
     map(op->getResult(0), result);
     setOutcome(op, outcome);
     return true;
@@ -1242,14 +1251,16 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
     inPosition = positionOf(filterMap, dims->inputChannel[0]);
   KernelLayout kernelLayout = KernelLayout::OIHW;
   SmallVector<int64_t> kernelShape = {outChannelCount, perGroupIn, kh, kw};
-  if (firstSpatial < firstOut && (inPosition < 0 || firstSpatial < inPosition)) {
+  if (firstSpatial < firstOut &&
+      (inPosition < 0 || firstSpatial < inPosition)) {
     kernelLayout = KernelLayout::HWIO;
     kernelShape = {kh, kw, perGroupIn, outChannelCount};
   } else if (inPosition > firstSpatial && firstOut < firstSpatial) {
     kernelLayout = KernelLayout::OHWI;
     kernelShape = {outChannelCount, kh, kw, perGroupIn};
   }
-  FailureOr<Value> weight = getWeight(filter, kernelShape, elementType, "weight");
+  FailureOr<Value> weight =
+      getWeight(filter, kernelShape, elementType, "weight");
   if (failed(weight))
     return failure();
 
@@ -1279,12 +1290,14 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
   }
   auto outType = cast<RankedTensorType>(expected);
   bool grouped = outChannels.size() == 2;
-  FailureOr<Conv2DOp> conv = create<Conv2DOp>(
-      loc, grouped ? Type() : expected, *activation, *weight, biasWeight,
-      builder.getDenseI64ArrayAttr(strides), builder.getDenseI64ArrayAttr(padding),
-      builder.getDenseI64ArrayAttr(dilations), builder.getI64IntegerAttr(groups),
-      DataLayoutAttr::get(getContext(), *layout),
-      KernelLayoutAttr::get(getContext(), kernelLayout));
+  FailureOr<Conv2DOp> conv =
+      create<Conv2DOp>(loc, grouped ? Type() : expected, *activation, *weight,
+                       biasWeight, builder.getDenseI64ArrayAttr(strides),
+                       builder.getDenseI64ArrayAttr(padding),
+                       builder.getDenseI64ArrayAttr(dilations),
+                       builder.getI64IntegerAttr(groups),
+                       DataLayoutAttr::get(getContext(), *layout),
+                       KernelLayoutAttr::get(getContext(), kernelLayout));
   if (failed(conv))
     return failure();
   Value result = conv->getResult();
@@ -1338,7 +1351,8 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
   OpOperand *init = op.getDpsInitOperand(0);
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   AffineMap outMap = maps[init->getOperandNumber()];
-  Value lhs = op.getDpsInputOperand(0)->get(), rhs = op.getDpsInputOperand(1)->get();
+  Value lhs = op.getDpsInputOperand(0)->get(),
+        rhs = op.getDpsInputOperand(1)->get();
   std::optional<SmallVector<int64_t>> lhsDims = dimsOf(maps[0]),
                                       rhsDims = dimsOf(maps[1]),
                                       outDims = dimsOf(outMap);
@@ -1347,8 +1361,7 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
   bool lhsConstant = getConstantRoot(lhs), rhsConstant = getConstantRoot(rhs);
   if (lhsConstant && rhsConstant)
     return reject("contraction of two constants");
-  auto byPosition = [](ArrayRef<int64_t> positions,
-                       ArrayRef<unsigned> loops) {
+  auto byPosition = [](ArrayRef<int64_t> positions, ArrayRef<unsigned> loops) {
     SmallVector<int64_t> sorted(loops.begin(), loops.end());
     llvm::sort(sorted, [&](int64_t a, int64_t b) {
       return llvm::find(positions, a) < llvm::find(positions, b);
@@ -1424,7 +1437,8 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
     int64_t out = 1;
     for (int64_t loop : outs)
       out *= outType.getDimSize(llvm::find(*outDims, loop) - outDims->begin());
-    FailureOr<Value> declared = getWeight(weight, {out, in}, elementType, "weight");
+    FailureOr<Value> declared =
+        getWeight(weight, {out, in}, elementType, "weight");
     if (failed(declared))
       return failure();
     Value bias, initValue;
@@ -1438,8 +1452,8 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
       else
         initValue = init->get();
     } else if (plain) {
-      std::tie(bias, biasAdd) = getFollowingBias(op->getResult(0), out,
-                                                 outType.getRank() - 1);
+      std::tie(bias, biasAdd) =
+          getFollowingBias(op->getResult(0), out, outType.getRank() - 1);
     }
     Value biasWeight;
     if (bias) {
@@ -1512,13 +1526,14 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
   rhsGroups.push_back(transposeRhs ? ns : ks);
   rhsGroups.push_back(transposeRhs ? ks : ns);
   FailureOr<Value> left = arrange(loc, *a, *lhsDims, lhsGroups);
-  FailureOr<Value> right =
-      succeeded(left) ? arrange(loc, *b, *rhsDims, rhsGroups)
-                      : FailureOr<Value>(failure());
+  FailureOr<Value> right = succeeded(left)
+                               ? arrange(loc, *b, *rhsDims, rhsGroups)
+                               : FailureOr<Value>(failure());
   if (failed(right))
     return failure();
-  bool plain = ms.size() == 1 && ns.size() == 1 &&
-               llvm::equal(*outDims, llvm::concat<const int64_t>(batch, ms, ns));
+  bool plain =
+      ms.size() == 1 && ns.size() == 1 &&
+      llvm::equal(*outDims, llvm::concat<const int64_t>(batch, ms, ns));
   FailureOr<MatMulOp> matmul =
       create<MatMulOp>(loc, plain ? expected : Type(), *left, *right,
                        transposeRhs ? builder.getUnitAttr() : UnitAttr());

@@ -77,9 +77,9 @@ private:
                                     Value bias, ArrayRef<int64_t> pad,
                                     ArrayRef<int64_t> stride,
                                     ArrayRef<int64_t> dilation, bool depthwise);
-  FailureOr<bool> importPool(Operation *op, Value input, ArrayRef<int64_t> kernel,
-                             ArrayRef<int64_t> stride, ArrayRef<int64_t> pad,
-                             bool max);
+  FailureOr<bool> importPool(Operation *op, Value input,
+                             ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
+                             ArrayRef<int64_t> pad, bool max);
   FailureOr<bool> importMatMul(tosa::MatMulOp op);
   FailureOr<bool> importReduce(Operation *op, const ReduceView &reduce);
   FailureOr<bool> importGather(tosa::GatherOp op);
@@ -124,7 +124,8 @@ FailureOr<Value> TosaImporter::materialize(OpResult result) {
     if (!type)
       return emitError(loc) << "cannot import the constant " << result.getType()
                             << " as a tensor";
-    return getWeight(result, type.getShape(), type.getElementType(), "constant");
+    return getWeight(result, type.getShape(), type.getElementType(),
+                     "constant");
   }
   if (isConstantExpression(op))
     return materializeConstantExpression(result);
@@ -138,7 +139,8 @@ FailureOr<Value> TosaImporter::materialize(OpResult result) {
     return failure();
   auto inType = cast<RankedTensorType>(input->getType());
   if (auto reshapeOp = dyn_cast<tosa::ReshapeOp>(op)) {
-    std::optional<SmallVector<int64_t>> shape = constShape(reshapeOp.getShape());
+    std::optional<SmallVector<int64_t>> shape =
+        constShape(reshapeOp.getShape());
     if (!shape)
       return dataMovement({*input}, "reshape to a computed shape");
     int64_t known = 1;
@@ -319,7 +321,9 @@ TosaImporter::retarget(const ElementwiseView &producer,
                        const ElementwiseView &consumer, unsigned index) {
   // TOSA broadcasts between equal ranks: what broadcast to the producer's
   // result broadcasts to the consumer's.
-  auto rank = [](Value v) { return cast<RankedTensorType>(v.getType()).getRank(); };
+  auto rank = [](Value v) {
+    return cast<RankedTensorType>(v.getType()).getRank();
+  };
   for (const ViewOperand &operand : producer.operands)
     if (rank(operand.value) != rank(consumer.op->getResult(0)))
       return std::nullopt;
@@ -327,8 +331,10 @@ TosaImporter::retarget(const ElementwiseView &producer,
 }
 
 bool TosaImporter::isFullSize(const ElementwiseView &view, unsigned index) {
-  return view.operands[index].value.getType() == view.op->getResult(0).getType() ||
-         cast<RankedTensorType>(view.operands[index].value.getType()).getShape() ==
+  return view.operands[index].value.getType() ==
+             view.op->getResult(0).getType() ||
+         cast<RankedTensorType>(view.operands[index].value.getType())
+                 .getShape() ==
              cast<RankedTensorType>(view.op->getResult(0).getType()).getShape();
 }
 
@@ -343,14 +349,14 @@ FailureOr<Value> TosaImporter::getViewOperand(const ElementwiseView &view,
                                               StringRef role) {
   Value value = view.operands[index].value;
   if (getConstantRoot(value)) {
-    ArrayRef<int64_t> shape = cast<RankedTensorType>(value.getType()).getShape();
+    ArrayRef<int64_t> shape =
+        cast<RankedTensorType>(value.getType()).getShape();
     // Leading unit dimensions are implied by broadcasting.
     while (shape.size() > 1 && shape.front() == 1)
       shape = shape.drop_front();
-    return getWeight(value, shape,
-                     elementType ? elementType
-                                 : getDsmElementType(value.getType()),
-                     role);
+    return getWeight(
+        value, shape,
+        elementType ? elementType : getDsmElementType(value.getType()), role);
   }
   return getActivation(value);
 }
@@ -460,7 +466,8 @@ FailureOr<bool> TosaImporter::importConvolution(
                    outChannels};
     layout = KernelLayout::HWIO;
   }
-  FailureOr<Value> declared = getWeight(weight, kernelShape, elementType, "weight");
+  FailureOr<Value> declared =
+      getWeight(weight, kernelShape, elementType, "weight");
   if (failed(declared))
     return failure();
   // TOSA always has a bias; a zero one is no bias.
@@ -478,7 +485,8 @@ FailureOr<bool> TosaImporter::importConvolution(
   }
   FailureOr<Conv2DOp> conv = create<Conv2DOp>(
       loc, op->getResult(0).getType(), *activation, *declared, biasWeight,
-      builder.getDenseI64ArrayAttr(stride), builder.getDenseI64ArrayAttr(padding),
+      builder.getDenseI64ArrayAttr(stride),
+      builder.getDenseI64ArrayAttr(padding),
       builder.getDenseI64ArrayAttr(dilation), builder.getI64IntegerAttr(groups),
       DataLayoutAttr::get(getContext(), dsm::DataLayout::NHWC),
       KernelLayoutAttr::get(getContext(), layout));
@@ -512,8 +520,8 @@ FailureOr<bool> TosaImporter::importPool(Operation *op, Value input,
   if (max) {
     FailureOr<MaxPoolOp> pool = create<MaxPoolOp>(
         loc, expected, *activation, builder.getDenseI64ArrayAttr(kernel),
-        builder.getDenseI64ArrayAttr(stride), builder.getDenseI64ArrayAttr(padding),
-        UnitAttr(), layout);
+        builder.getDenseI64ArrayAttr(stride),
+        builder.getDenseI64ArrayAttr(padding), UnitAttr(), layout);
     if (failed(pool))
       return failure();
     result = pool->getResult();
@@ -528,8 +536,8 @@ FailureOr<bool> TosaImporter::importPool(Operation *op, Value input,
   } else {
     FailureOr<AvgPoolOp> pool = create<AvgPoolOp>(
         loc, expected, *activation, builder.getDenseI64ArrayAttr(kernel),
-        builder.getDenseI64ArrayAttr(stride), builder.getDenseI64ArrayAttr(padding),
-        UnitAttr(), layout);
+        builder.getDenseI64ArrayAttr(stride),
+        builder.getDenseI64ArrayAttr(padding), UnitAttr(), layout);
     if (failed(pool))
       return failure();
     result = pool->getResult();
@@ -554,9 +562,9 @@ FailureOr<bool> TosaImporter::importMatMul(tosa::MatMulOp op) {
       return failure();
     Type elementType = getDsmElementType(input->getType());
     if (!elementType)
-      return emitError(loc) << "element type "
-                            << getElementTypeOrSelf(input->getType())
-                            << " is not supported by dsm";
+      return emitError(loc)
+             << "element type " << getElementTypeOrSelf(input->getType())
+             << " is not supported by dsm";
     FailureOr<Value> weight = getWeight(
         b, {bType.getDimSize(2), bType.getDimSize(1)}, elementType, "weight");
     if (failed(weight))
@@ -572,12 +580,14 @@ FailureOr<bool> TosaImporter::importMatMul(tosa::MatMulOp op) {
   auto operand = [&](Value value) -> FailureOr<Value> {
     if (getConstantRoot(value)) {
       auto type = cast<RankedTensorType>(value.getType());
-      return getWeight(value, type.getShape(), type.getElementType(), "constant");
+      return getWeight(value, type.getShape(), type.getElementType(),
+                       "constant");
     }
     return getActivation(value);
   };
   FailureOr<Value> lhs = operand(a);
-  FailureOr<Value> rhs = succeeded(lhs) ? operand(b) : FailureOr<Value>(failure());
+  FailureOr<Value> rhs =
+      succeeded(lhs) ? operand(b) : FailureOr<Value>(failure());
   if (failed(rhs))
     return failure();
   FailureOr<MatMulOp> matmul =

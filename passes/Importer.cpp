@@ -96,9 +96,9 @@ LogicalResult Importer::fixDynamicArguments() {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
     if (!type) {
       if (isa<TensorType>(arg.getType()))
-        return func.emitError() << "argument #" << arg.getArgNumber()
-                                << " is unranked (" << arg.getType()
-                                << "); dsm needs static shapes";
+        return func.emitError()
+               << "argument #" << arg.getArgNumber() << " is unranked ("
+               << arg.getType() << "); dsm needs static shapes";
       continue;
     }
     if (type.hasStaticShape())
@@ -126,14 +126,20 @@ LogicalResult Importer::fixDynamicArguments() {
 
 LogicalResult Importer::run() {
   if (!func.getBody().hasOneBlock())
-    return func.emitError()
-           << "cannot import a function with control flow (" 
-           << func.getBody().getBlocks().size() << " blocks)";
+    return func.emitError() << "cannot import a function with control flow ("
+                            << func.getBody().getBlocks().size() << " blocks)";
   if (failed(fixDynamicArguments()))
     return failure();
   Block &body = func.getBody().front();
   for (Operation &op : body.without_terminator())
     originals.push_back(&op);
+  // Shapes must be known (TOSA allows unranked tensors before inference).
+  for (Operation *op : originals)
+    for (Type type : op->getResultTypes())
+      if (isa<UnrankedTensorType>(type))
+        return op->emitError()
+               << "has an unranked result (" << type
+               << "); dsm needs ranked, static shapes (infer them first)";
   summary().sourceOps = originals.size();
 
   for (Operation *op : originals) {
@@ -162,12 +168,11 @@ LogicalResult Importer::run() {
     // Runtime checks (cf.assert) and scalar bookkeeping (arith on scalars,
     // tensor.dim) carry no tensor work: they are dropped, and what consumers
     // need of them is read as constants.
-    bool producesTensors = llvm::any_of(op->getResultTypes(), [](Type type) {
-      return isa<TensorType>(type);
-    });
+    bool producesTensors = llvm::any_of(
+        op->getResultTypes(), [](Type type) { return isa<TensorType>(type); });
     if (op->getName().getStringRef() == "cf.assert" ||
-        (!producesTensors && op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
-         op->getNumResults() > 0)) {
+        (!producesTensors && op->getNumRegions() == 0 &&
+         isMemoryEffectFree(op) && op->getNumResults() > 0)) {
       setOutcome(op, "(dropped)");
       continue;
     }
@@ -211,9 +216,9 @@ LogicalResult Importer::finalize() {
     op->dropAllUses();
     op->erase();
   }
-  func.setFunctionType(FunctionType::get(getContext(),
-                                         func.getBody().front().getArgumentTypes(),
-                                         terminator->getOperandTypes()));
+  func.setFunctionType(
+      FunctionType::get(getContext(), func.getBody().front().getArgumentTypes(),
+                        terminator->getOperandTypes()));
   unsigned dsmOps = 0;
   for (Operation &op : func.getBody().front()) {
     if (&op == terminator)
@@ -225,9 +230,10 @@ LogicalResult Importer::finalize() {
   }
   summary().dsmOps = dsmOps;
   if (!summary().opaque.empty())
-    emitWarning(func.getLoc()) << summary().opaque.size()
-                       << " operation(s) kept as dsm.opaque, charged by "
-                          "element count (see the import summary)";
+    emitWarning(func.getLoc())
+        << summary().opaque.size()
+        << " operation(s) kept as dsm.opaque, charged by "
+           "element count (see the import summary)";
   return success();
 }
 
@@ -249,9 +255,9 @@ FailureOr<Value> Importer::getActivation(Value original) {
                                         "nested region";
     auto type = dyn_cast<RankedTensorType>(arg.getType());
     if (!type || !type.hasStaticShape())
-      return func.emitError() << "argument #" << arg.getArgNumber() << " ("
-                              << arg.getType()
-                              << ") is not a statically shaped tensor";
+      return func.emitError()
+             << "argument #" << arg.getArgNumber() << " (" << arg.getType()
+             << ") is not a statically shaped tensor";
     map(original, original);
     return original;
   }
@@ -439,11 +445,10 @@ Type Importer::placeholderType() {
 LogicalResult Importer::finishCreate(Operation *op, Type expected) {
   auto infer = cast<InferTypeOpInterface>(op);
   SmallVector<Type> types;
-  if (failed(infer.inferReturnTypes(getContext(), op->getLoc(),
-                                    op->getOperands(),
-                                    op->getRawDictionaryAttrs(),
-                                    op->getPropertiesStorage(),
-                                    op->getRegions(), types)))
+  if (failed(infer.inferReturnTypes(
+          getContext(), op->getLoc(), op->getOperands(),
+          op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+          op->getRegions(), types)))
     return failure();
   op->getResult(0).setType(types.front());
   auto result = cast<RankedTensorType>(types.front());
@@ -536,16 +541,16 @@ FailureOr<RankedTensorType> Importer::staticType(Location loc, Type type) {
 }
 
 FailureOr<Value> Importer::createOpaque(Operation *op, unsigned index,
-                                        ValueRange inputs,
-                                        double opsPerElement,
+                                        ValueRange inputs, double opsPerElement,
                                         StringRef reason) {
   FailureOr<RankedTensorType> type =
       staticType(op->getLoc(), op->getResult(index).getType());
   if (failed(type))
     return failure();
-  auto opaque = OpaqueOp::create(builder, op->getLoc(), *type,
-                                 builder.getStringAttr(op->getName().getStringRef()),
-                                 inputs, builder.getF64FloatAttr(opsPerElement));
+  auto opaque =
+      OpaqueOp::create(builder, op->getLoc(), *type,
+                       builder.getStringAttr(op->getName().getStringRef()),
+                       inputs, builder.getF64FloatAttr(opsPerElement));
   if (failed(verify(opaque, /*verifyRecursively=*/false)))
     return failure();
   ImportSummary::Opaque entry;
@@ -587,10 +592,10 @@ LogicalResult Importer::unrecognised(Operation *op, StringRef reason) {
   for (OpResult result : op->getResults()) {
     if (!isa<TensorType>(result.getType()))
       continue;
-    FailureOr<Value> value = createOpaque(
-        op, result.getResultNumber(), inputs,
-        any ? 0.0 : estimateOpsPerElement(op),
-        reason.empty() ? "not recognised" : reason);
+    FailureOr<Value> value =
+        createOpaque(op, result.getResultNumber(), inputs,
+                     any ? 0.0 : estimateOpsPerElement(op),
+                     reason.empty() ? "not recognised" : reason);
     if (failed(value))
       return failure();
     map(result, *value);
@@ -714,8 +719,9 @@ bool Importer::isConstantExpression(Operation *op, unsigned depth) {
 FailureOr<Value> Importer::materializeConstantExpression(OpResult result) {
   setOutcome(result.getOwner(), "dsm.opaque");
   return createOpaque(result.getOwner(), result.getResultNumber(), {}, 0.0,
-                      getSplatValue(result) ? "splat tensor used as data"
-                                            : "constant expression used as data");
+                      getSplatValue(result)
+                          ? "splat tensor used as data"
+                          : "constant expression used as data");
 }
 
 void Importer::inlineProducers(ElementwiseView &view,
@@ -810,7 +816,8 @@ FailureOr<bool> Importer::importElementwise(Operation *op) {
     return softmax;
   std::optional<ElementwiseView> view = getElementwise(op);
   if (!view)
-    return false;
+    return reject("elementwise op with several results, a non-identity result "
+                  "indexing, or a body that is not a plain scalar function");
   SmallVector<Operation *> absorbed, bestAbsorbed;
   inlineProducers(*view, absorbed);
 
@@ -839,11 +846,13 @@ FailureOr<bool> Importer::importElementwise(Operation *op) {
       break;
     SmallVector<unsigned> uses;
     for (auto [index, operand] : llvm::enumerate(next->operands))
-      if (operand.value == last->getResult(0) && next->function.dependsOn(index))
+      if (operand.value == last->getResult(0) &&
+          next->function.dependsOn(index))
         uses.push_back(index);
     if (uses.size() != 1 || !isFullSize(*next, uses[0]))
       break;
-    std::optional<ElementwiseView> composed = compose(composite, *next, uses[0]);
+    std::optional<ElementwiseView> composed =
+        compose(composite, *next, uses[0]);
     if (!composed)
       break;
     composite = std::move(*composed);
@@ -859,17 +868,47 @@ FailureOr<bool> Importer::importElementwise(Operation *op) {
     }
   }
   if (!best) {
-    std::string detail;
     SmallVector<std::string> unknown = view->function.getUnknownNames();
-    if (!unknown.empty())
-      detail = "; not modelled: " + llvm::join(unknown, ", ");
-    else if (c.kind != core::ElementwiseKind::Unknown)
-      detail = "; it is a " + core::stringifyElementwiseKind(c.kind).str() +
-               ", which dsm has no operation for";
-    rejection = ("elementwise function not recognised (" +
-                 Twine(c.operations) + " operation(s)" + detail + ")")
-                    .str();
-    return false;
+    if (!unknown.empty()) {
+      rejection =
+          ("elementwise function not recognised (" + Twine(c.operations) +
+           " operation(s); not modelled: " + llvm::join(unknown, ", ") + ")")
+              .str();
+      return false;
+    }
+    // Every operation is known, dsm just has no operation for the whole (a
+    // scaling by a constant, exp, the maximum of two tensors): it is kept
+    // opaque with its exact count, in either mode.
+    std::string what;
+    if (c.kind == core::ElementwiseKind::Unknown) {
+      what = "an elementwise function of " + std::to_string(c.operands.size()) +
+             " input(s)";
+    } else if (c.kind == core::ElementwiseKind::Affine) {
+      std::ostringstream os;
+      os << "an affine function " << c.scale << " * x + " << c.shift;
+      what = os.str();
+    } else {
+      StringRef kind = core::stringifyElementwiseKind(c.kind);
+      what = (StringRef("aeiou").contains(kind.front()) ? "an " : "a ") +
+             kind.str();
+    }
+    SmallVector<Value> inputs;
+    for (auto [index, operand] : llvm::enumerate(view->operands)) {
+      if (!view->function.dependsOn(index) || isConstant(operand.value) ||
+          llvm::is_contained(inputs, operand.value))
+        continue;
+      FailureOr<Value> value = getActivation(operand.value);
+      if (failed(value))
+        return failure();
+      inputs.push_back(*value);
+    }
+    FailureOr<Value> opaque = createOpaque(
+        op, 0, inputs, c.operations, what + ", which dsm has no operation for");
+    if (failed(opaque))
+      return failure();
+    map(op->getResult(0), *opaque);
+    setOutcome(op, "dsm.opaque");
+    return true;
   }
   std::string fused = ("(fused into " + dsmOpName(best->kind) + ")").str();
   for (Operation *member : bestAbsorbed)
@@ -895,9 +934,9 @@ FailureOr<bool> Importer::importElementwise(Operation *op) {
 
 LogicalResult Importer::emitPendingChain(Operation *op) {
   PendingChain pending = pendingChains.lookup(op);
-  FailureOr<Value> value = emitElementwise(pending.view, pending.kind,
-                                           pending.first->getLoc(),
-                                           op->getResult(0).getType());
+  FailureOr<Value> value =
+      emitElementwise(pending.view, pending.kind, pending.first->getLoc(),
+                      op->getResult(0).getType());
   if (failed(value))
     return failure();
   map(op->getResult(0), *value);
@@ -996,7 +1035,7 @@ FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
   case K::Sub:
   case K::Mul:
   case K::Div: {
-    StringRef role = c.kind == K::Add ? "bias"
+    StringRef role = c.kind == K::Add   ? "bias"
                      : c.kind == K::Mul ? "scale"
                                         : "constant";
     FailureOr<Value> lhs = operand(0, role);
@@ -1049,9 +1088,9 @@ FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
     SmallVector<Value, 4> params;
     const char *roles[] = {"scale", "offset", "mean", "variance"};
     for (unsigned role = 1; role < 5; ++role) {
-      FailureOr<Value> param = getWeight(view.operands[c.operands[role]].value,
-                                         {channels}, elementType,
-                                         roles[role - 1]);
+      FailureOr<Value> param =
+          getWeight(view.operands[c.operands[role]].value, {channels},
+                    elementType, roles[role - 1]);
       if (failed(param))
         return failure();
       params.push_back(*param);
@@ -1162,11 +1201,11 @@ FailureOr<bool> Importer::trySoftmax(Operation *op) {
         else
           clean = false;
       }
-      found = clean && inputs[0] != ~0u && inputs[1] != ~0u &&
-              core::agreesWith(composite->function, inputs,
-                               [](ArrayRef<double> v) {
-                                 return std::exp(v[0] - v[1]);
-                               });
+      found =
+          clean && inputs[0] != ~0u && inputs[1] != ~0u &&
+          core::agreesWith(composite->function, inputs, [](ArrayRef<double> v) {
+            return std::exp(v[0] - v[1]);
+          });
     }
     if (!found)
       return false;
@@ -1201,8 +1240,8 @@ FailureOr<bool> Importer::trySoftmax(Operation *op) {
     axis = getReduce(sumOp)->axes[0];
   else if (getReduce(sumOp)->axes[0] != axis)
     return false;
-  Operation *divOp = llvm::find(users, sumOp) == users.begin() ? users[1]
-                                                                : users[0];
+  Operation *divOp =
+      llvm::find(users, sumOp) == users.begin() ? users[1] : users[0];
   // The division, possibly as reciprocal then multiply.
   Value s = sumOp->getResult(0);
   SmallVector<Operation *> chain;
@@ -1302,8 +1341,8 @@ LogicalResult dsm::inlineLocalCalls(ModuleOp module) {
       OpBuilder b(call);
       for (Operation &op : body.without_terminator())
         b.clone(op, mapping);
-      for (auto [result, returned] :
-           llvm::zip_equal(call.getResults(), body.getTerminator()->getOperands()))
+      for (auto [result, returned] : llvm::zip_equal(
+               call.getResults(), body.getTerminator()->getOperands()))
         result.replaceAllUsesWith(mapping.lookupOrDefault(returned));
       call.erase();
       callees.insert(callee);
@@ -1360,7 +1399,8 @@ LogicalResult dsm::runImport(
       return failure();
   }
   // Globals the model no longer reads (torch-mlir's @global_seed).
-  for (Operation &op : llvm::make_early_inc_range(module.getBody()->getOperations()))
+  for (Operation &op :
+       llvm::make_early_inc_range(module.getBody()->getOperations()))
     if (isa<ml_program::GlobalOp>(op) &&
         SymbolTable::symbolKnownUseEmpty(&op, module))
       op.erase();

@@ -106,8 +106,8 @@ TEST(ElementwiseClassTest, GeluBothForms) {
   int t = g.operation(
       Op::Tanh, {g.operation(Op::Mul, {inner, g.constant(0.7978845608)})});
   int s = g.operation(Op::Add, {t, g.constant(1.0)});
-  g.setResult(g.operation(
-      Op::Mul, {g.operation(Op::Mul, {y, g.constant(0.5)}), s}));
+  g.setResult(
+      g.operation(Op::Mul, {g.operation(Op::Mul, {y, g.constant(0.5)}), s}));
   EXPECT_EQ(classifyElementwise(g).kind, ElementwiseKind::Gelu);
 }
 

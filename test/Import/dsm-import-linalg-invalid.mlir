@@ -30,23 +30,6 @@ func.func @unknown_op(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
 
 // -----
 
-// An elementwise function dsm has no operation for (a maximum of two
-// activations) is not recognised either.
-#id2 = affine_map<(d0, d1) -> (d0, d1)>
-func.func @maximum(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  %e = tensor.empty() : tensor<4x8xf32>
-  // expected-error @+2 {{elementwise function not recognised (1 operation(s); it is a max, which dsm has no operation for)}}
-  // expected-note @+1 {{mode=permissive}}
-  %s = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x, %y : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
-  ^bb0(%a: f32, %b: f32, %o: f32):
-    %m = arith.maximumf %a, %b : f32
-    linalg.yield %m : f32
-  } -> tensor<4x8xf32>
-  return %s : tensor<4x8xf32>
-}
-
-// -----
-
 // A convolution whose filter is not a constant has no weight to declare.
 func.func @filter_argument(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
   %zero = arith.constant 0.0 : f32

@@ -667,3 +667,28 @@ func.func @model(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   %y = func.call @relu(%x) : (tensor<2x8xf32>) -> tensor<2x8xf32>
   return %y : tensor<2x8xf32>
 }
+
+// -----
+
+// Functions whose every operation is known but that dsm has no operation
+// for (attention's scaling by a constant, the maximum of two tensors) are
+// kept as dsm.opaque with their exact operation count, in either mode.
+// CHECK-LABEL: func.func @known_without_dsm_op
+// CHECK:         %[[S:.*]] = dsm.opaque "linalg.generic"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         dsm.opaque "linalg.generic"(%[[S]], %arg1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @known_without_dsm_op(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %scale = arith.constant 0.125 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %scale : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%s, %y : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.maximumf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}

@@ -51,10 +51,10 @@ struct ElementwiseClass {
   ElementwiseKind kind = ElementwiseKind::Unknown;
   /// The function's inputs in the roles of the kind (see ElementwiseKind).
   llvm::SmallVector<unsigned, 5> operands;
-  double min = 0, max = 0;        ///< Clamp (+-infinity when unbounded)
-  double scale = 1, shift = 0;    ///< Affine
-  double epsilon = 0;             ///< BatchNorm
-  double value = 0;               ///< Constant
+  double min = 0, max = 0;     ///< Clamp (+-infinity when unbounded)
+  double scale = 1, shift = 0; ///< Affine
+  double epsilon = 0;          ///< BatchNorm
+  double value = 0;            ///< Constant
   /// Operations per element (ScalarFunction::countOperations), the cost of
   /// the function if it is kept as an opaque operation.
   unsigned operations = 0;

@@ -119,7 +119,8 @@ protected:
   /// copy), or null.
   virtual mlir::Value getViewSource(mlir::Operation *op) = 0;
   /// The elementwise view of `op`, if it is elementwise.
-  virtual std::optional<ElementwiseView> getElementwise(mlir::Operation *op) = 0;
+  virtual std::optional<ElementwiseView>
+  getElementwise(mlir::Operation *op) = 0;
   /// The operands of `producer` re-expressed in the iteration space of
   /// `consumer`, whose operand `index` is the producer's result; none if the
   /// two cannot be composed.
@@ -180,7 +181,8 @@ protected:
   template <typename OpTy, typename... Args>
   mlir::FailureOr<OpTy> create(mlir::Location loc, mlir::Type expected,
                                Args &&...args) {
-    auto op = OpTy::create(builder, loc, placeholderType(), std::forward<Args>(args)...);
+    auto op = OpTy::create(builder, loc, placeholderType(),
+                           std::forward<Args>(args)...);
     if (mlir::failed(finishCreate(op.getOperation(), expected)))
       return mlir::failure();
     return op;
@@ -271,13 +273,16 @@ protected:
   /// consumers (front ends treat it as lazy).
   bool isConstantExpression(mlir::Operation *op, unsigned depth = 0);
   /// A constant expression or splat some consumer needs as data.
-  mlir::FailureOr<mlir::Value> materializeConstantExpression(mlir::OpResult result);
+  mlir::FailureOr<mlir::Value>
+  materializeConstantExpression(mlir::OpResult result);
 
   mlir::func::FuncOp func;
   const ImportOptions &options;
   ImportSummary &summaries;
   size_t summaryIndex;
-  ImportSummary::Function &summary() { return summaries.functions[summaryIndex]; }
+  ImportSummary::Function &summary() {
+    return summaries.functions[summaryIndex];
+  }
   mlir::OpBuilder builder;
   /// The op being imported.
   mlir::Operation *current = nullptr;
@@ -319,12 +324,12 @@ void nameImportedWeights(mlir::ModuleOp module);
 /// Runs `makeImporter` on every function of the module with a body, then
 /// erases module-level ops the import made dead (ml_program.global) and
 /// writes the summary. Shared driver of the import passes.
-mlir::LogicalResult runImport(
-    mlir::ModuleOp module, llvm::StringRef passName, const ImportOptions &options,
-    llvm::function_ref<std::unique_ptr<Importer>(mlir::func::FuncOp,
-                                                 const ImportOptions &,
-                                                 ImportSummary &)>
-        makeImporter);
+mlir::LogicalResult
+runImport(mlir::ModuleOp module, llvm::StringRef passName,
+          const ImportOptions &options,
+          llvm::function_ref<std::unique_ptr<Importer>(
+              mlir::func::FuncOp, const ImportOptions &, ImportSummary &)>
+              makeImporter);
 
 } // namespace dsm
 

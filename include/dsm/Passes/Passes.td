@@ -115,6 +115,9 @@ def DsmImportLinalg : Pass<"dsm-import-linalg", "mlir::ModuleOp">, DsmImportOpti
     An operation that is not recognised stops the import with an error at it
     (`mode=strict`, default) or is kept as `dsm.opaque` with its element count
     and the operations of its body per element (`mode=permissive`).
+    Elementwise functions that are understood but have no dsm counterpart (a
+    scaling by a constant, `exp` alone) are kept as `dsm.opaque` with their
+    exact operation count in either mode.
     `summary=<file|->` writes what became what. A dynamic batch dimension of
     a function argument is fixed with `batch=<N>`; other dynamic shapes are
     errors. Afterwards every function holds only dsm operations and its
