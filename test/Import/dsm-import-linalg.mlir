@@ -692,3 +692,44 @@ func.func @known_without_dsm_op(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> ten
   } -> tensor<4x8xf32>
   return %r : tensor<4x8xf32>
 }
+
+// -----
+
+// Pooling written as a generic; a convolution accumulating into an
+// activation is the convolution plus an addition; a sum pool without a
+// divisor is charged as average pooling (same workload).
+// CHECK-LABEL: func.func @generic_max_pool
+// CHECK:         dsm.max_pool %arg0 {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
+// CHECK-LABEL: func.func @conv_accumulate
+// CHECK:         %[[C:.*]] = dsm.conv2d %arg0, %{{.*}} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+// CHECK:         dsm.add %[[C]], %arg1
+// CHECK-LABEL: func.func @sum_pool_nhwc
+// CHECK:         dsm.avg_pool %arg0 {data_layout = #dsm.layout<nhwc>, kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+#in = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh * 2 + kh, ow * 2 + kw)>
+#win = affine_map<(n, c, oh, ow, kh, kw) -> (kh, kw)>
+#out = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, ow)>
+func.func @generic_max_pool(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<1x4x4x4xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %w = tensor.empty() : tensor<2x2xf32>
+  %y = linalg.generic {indexing_maps = [#in, #win, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %w : tensor<1x4x8x8xf32>, tensor<2x2xf32>) outs(%f : tensor<1x4x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.maximumf %c, %a : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x4x4xf32>
+  return %y : tensor<1x4x4x4xf32>
+}
+func.func @conv_accumulate(%x: tensor<1x3x8x8xf32>, %r: tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32> {
+  %w = arith.constant dense_resource<__elided__> : tensor<4x3x3x3xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) outs(%r : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  return %y : tensor<1x4x6x6xf32>
+}
+func.func @sum_pool_nhwc(%x: tensor<1x8x8x3xf32>) -> tensor<1x4x4x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x4x3xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
+  %k = tensor.empty() : tensor<2x2xf32>
+  %s = linalg.pooling_nhwc_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %k : tensor<1x8x8x3xf32>, tensor<2x2xf32>) outs(%f : tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
+  return %s : tensor<1x4x4x3xf32>
+}
