@@ -471,7 +471,7 @@ FailureOr<bool> TosaImporter::importConvolution(
   if (failed(declared))
     return failure();
   // TOSA always has a bias; a zero one is no bias.
-  Value biasWeight, addend;
+  Value biasWeight;
   std::optional<double> splat = getSplatValue(bias);
   if (!splat || *splat != 0) {
     if (getConstantRoot(bias)) {
@@ -492,7 +492,6 @@ FailureOr<bool> TosaImporter::importConvolution(
       KernelLayoutAttr::get(getContext(), layout));
   if (failed(conv))
     return failure();
-  (void)addend;
   map(op->getResult(0), conv->getResult());
   setOutcome(op, Conv2DOp::getOperationName());
   return true;

@@ -1292,11 +1292,9 @@ FailureOr<bool> Importer::trySoftmax(Operation *op) {
   FailureOr<Value> input = getActivation(x);
   if (failed(input))
     return failure();
-  auto type = cast<RankedTensorType>(input->getType());
   FailureOr<SoftmaxOp> softmax =
       create<SoftmaxOp>(op->getLoc(), divOp->getResult(0).getType(), *input,
                         builder.getI64IntegerAttr(axis));
-  (void)type;
   if (failed(softmax))
     return failure();
   map(divOp->getResult(0), softmax->getResult());
