@@ -1,0 +1,69 @@
+// RUN: dsm-opt %s -split-input-file -verify-diagnostics --dsm-import-tosa
+
+func.func @transpose_conv(%x: tensor<1x8x8x4xf32>) -> tensor<1x17x17x8xf32> {
+  %w = "tosa.const"() {values = dense_resource<__elided__> : tensor<8x3x3x4xf32>} : () -> tensor<8x3x3x4xf32>
+  %b = "tosa.const"() {values = dense<0.0> : tensor<8xf32>} : () -> tensor<8xf32>
+  %zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  // expected-error @+2 {{cannot import 'tosa.transpose_conv2d': transposed convolution has no dsm counterpart}}
+  // expected-note @+1 {{mode=permissive keeps unrecognised operations as dsm.opaque}}
+  %y = tosa.transpose_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, out_pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x8x8x4xf32>, tensor<8x3x3x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x17x17x8xf32>
+  return %y : tensor<1x17x17x8xf32>
+}
+
+// -----
+
+// Weights must be constants: a function argument is an activation.
+func.func @weight_argument(%x: tensor<1x8x8x4xf32>, %w: tensor<8x1x1x4xf32>) -> tensor<1x8x8x8xf32> {
+  %b = "tosa.const"() {values = dense<0.0> : tensor<8xf32>} : () -> tensor<8xf32>
+  %zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  // expected-error @+2 {{cannot import 'tosa.conv2d': the weight is not a constant}}
+  // expected-note @+1 {{mode=permissive}}
+  %y = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x8x8x4xf32>, tensor<8x1x1x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8x8xf32>
+  return %y : tensor<1x8x8x8xf32>
+}
+
+// -----
+
+func.func @sin(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+2 {{cannot import 'tosa.sin': elementwise function not recognised (1 operation(s); not modelled: tosa.sin)}}
+  // expected-note @+1 {{mode=permissive}}
+  %y = tosa.sin %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @argmax(%x: tensor<4x8xf32>) -> tensor<4xi32> {
+  // expected-error @+2 {{cannot import 'tosa.argmax': no dsm counterpart is known}}
+  // expected-note @+1 {{mode=permissive}}
+  %y = tosa.argmax %x {axis = 1 : i32} : (tensor<4x8xf32>) -> tensor<4xi32>
+  return %y : tensor<4xi32>
+}
+
+// -----
+
+func.func @table(%x: tensor<4x8xi8>) -> tensor<4x8xi8> {
+  %t = "tosa.const"() {values = dense<0> : tensor<256xi8>} : () -> tensor<256xi8>
+  // expected-error @+2 {{cannot import 'tosa.table': table lookup (an int8 activation) is not classified}}
+  // expected-note @+1 {{mode=permissive}}
+  %y = tosa.table %x, %t : (tensor<4x8xi8>, tensor<256xi8>) -> tensor<4x8xi8>
+  return %y : tensor<4x8xi8>
+}
+
+// -----
+
+// dsm pools pad at most half the window.
+func.func @wide_pool_padding(%x: tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32> {
+  // expected-error @+2 {{cannot import 'tosa.max_pool2d': padding of more than half the window}}
+  // expected-note @+1 {{mode=permissive}}
+  %m = tosa.max_pool2d %x {kernel = array<i64: 3, 3>, pad = array<i64: 2, 0, 2, 0>, stride = array<i64: 1, 1>} : (tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
+  return %m : tensor<1x8x8x4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{argument #0 has dynamic shape 'tensor<?x8xf32>'; dsm needs static shapes: pass batch=<N> to fix its batch dimension}}
+func.func @dynamic(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %y = tosa.sigmoid %x : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %y : tensor<?x8xf32>
+}
