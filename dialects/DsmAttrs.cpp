@@ -220,6 +220,18 @@ FailureOr<core::SystemDescription> dsm::getModuleSystem(ModuleOp module) {
   return attr.getDescription();
 }
 
+FailureOr<core::MultiChipSystem>
+dsm::getModuleMultiChipSystem(ModuleOp module, StringRef purpose) {
+  FailureOr<core::SystemDescription> system = getModuleSystem(module);
+  if (failed(system))
+    return failure();
+  if (const auto *multiChip = system->getIf<core::MultiChipSystem>())
+    return *multiChip;
+  return emitError(module.getLoc())
+         << purpose << " needs a multi-chip system; '" << system->name
+         << "' is a " << core::stringifySystemKind(system->getKind());
+}
+
 //===----------------------------------------------------------------------===//
 // Enum conversions
 //===----------------------------------------------------------------------===//

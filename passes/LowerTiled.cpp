@@ -26,14 +26,10 @@ struct LowerTiledPass : public dsm::impl::DsmLowerTiledBase<LowerTiledPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<core::SystemDescription> system = getModuleSystem(module);
-    if (failed(system))
+    FailureOr<core::MultiChipSystem> multiChip =
+        getModuleMultiChipSystem(module, "tiled lowering");
+    if (failed(multiChip))
       return signalPassFailure();
-    const auto *multiChip = system->getIf<core::MultiChipSystem>();
-    if (!multiChip) {
-      emitError(module.getLoc()) << "tiled lowering needs a multi-chip system";
-      return signalPassFailure();
-    }
     core::PerformanceModel model(*multiChip);
     for (auto func : module.getOps<func::FuncOp>())
       if (failed(lower(func, model)))

@@ -39,18 +39,14 @@ struct MappingReportPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<core::SystemDescription> system = getModuleSystem(module);
-    if (failed(system))
+    FailureOr<core::MultiChipSystem> multiChip =
+        getModuleMultiChipSystem(module, "the mapping report");
+    if (failed(multiChip))
       return signalPassFailure();
-    const auto *multiChip = system->getIf<core::MultiChipSystem>();
-    if (!multiChip) {
-      emitError(module.getLoc()) << "the mapping report needs a multi-chip system";
-      return signalPassFailure();
-    }
     core::PerformanceModel model(*multiChip);
 
     core::MappingReport report;
-    report.system = system->name;
+    report.system = module->getAttrOfType<SystemAttr>(SystemAttr::kModuleAttrName).getName().str();
     report.frequencyHz = model.frequency();
     report.batch = batchOf(module);
     report.mode = "infer";

@@ -29,16 +29,10 @@ struct SelectMappingPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<core::SystemDescription> system = getModuleSystem(module);
-    if (failed(system))
+    FailureOr<core::MultiChipSystem> multiChip =
+        getModuleMultiChipSystem(module, "spatial mapping");
+    if (failed(multiChip))
       return signalPassFailure();
-    const auto *multiChip = system->getIf<core::MultiChipSystem>();
-    if (!multiChip) {
-      emitError(module.getLoc())
-          << "spatial mapping needs a multi-chip system; '" << system->name
-          << "' is a " << core::stringifySystemKind(system->getKind());
-      return signalPassFailure();
-    }
     core::MapperOptions options;
     options.search = search;
     options.threads = threads ? unsigned(threads) : llvm::hardware_concurrency().compute_thread_count();

@@ -28,6 +28,11 @@ core::SpecNode dictionaryToSpec(mlir::DictionaryAttr dictionary);
 /// none (run --dsm-attach-system first).
 mlir::FailureOr<core::SystemDescription> getModuleSystem(mlir::ModuleOp module);
 
+/// The module's system when it is a multi-chip one; otherwise an error at the
+/// module saying that `purpose` ("spatial mapping") needs one.
+mlir::FailureOr<core::MultiChipSystem>
+getModuleMultiChipSystem(mlir::ModuleOp module, llvm::StringRef purpose);
+
 /// Split attribute <-> core dimension sizes.
 SplitAttr getSplitAttr(mlir::MLIRContext *context, const core::DimSizes &split);
 core::DimSizes getDimSizes(SplitAttr split);
