@@ -3,25 +3,15 @@
 #include "dsm/Core/DesignSpaceExplorer.h"
 #include "dsm/Core/SystemLoader.h"
 
+#include "TestHelpers.h"
+
 #include <gtest/gtest.h>
 
 using namespace dsm::core;
+using dsm::core::testing::convLayer;
+using dsm::core::testing::multiChipPreset;
 
 namespace {
-
-MultiChipSystem preset(llvm::StringRef name) {
-  llvm::Expected<SystemDescription> system = loadSystem(name);
-  EXPECT_TRUE(static_cast<bool>(system)) << llvm::toString(system.takeError());
-  return *system->getIf<MultiChipSystem>();
-}
-
-LayerShape conv(int64_t in, int64_t out, int64_t ij, int64_t kij, int64_t mb) {
-  LayerShape l;
-  l.kind = OpKind::Convolution;
-  l.dims = {in, out, ij, kij, mb};
-  l.params = double(in * out * kij);
-  return l;
-}
 
 TEST(DesignSpaceExplorerTest, FactorizationsCoverEveryOrderedSplit) {
   // 32 = 2^5: five factors of 2 over five dimensions, C(9, 4) ways.
@@ -43,10 +33,10 @@ TEST(DesignSpaceExplorerTest, UsefulTilesAreTheSmallestPerChunkCount) {
 }
 
 TEST(DesignSpaceExplorerTest, HeuristicSplitsOnlyTheResultWhenItCan) {
-  PerformanceModel model(preset("dsm-8pf-asym"));
+  PerformanceModel model(multiChipPreset("dsm-8pf-asym"));
   DesignSpaceExplorer heuristic(model, SearchMode::Heuristic);
   DesignSpaceExplorer exhaustive(model, SearchMode::Exhaustive);
-  LayerShape layer = conv(256, 256, 3136, 9, 512);
+  LayerShape layer = convLayer(256, 256, 3136, 9, 512);
   DimSizes chipD = splitSizes(layer.dims, {1, 1, 1, 1, 64});
   std::vector<DimSizes> pruned =
       heuristic.candidateCoreSplits(layer, TrainingPass::FWD, chipD);
@@ -66,10 +56,10 @@ TEST(DesignSpaceExplorerTest, HeuristicSplitsOnlyTheResultWhenItCan) {
 }
 
 TEST(DesignSpaceExplorerTest, HeuristicPrefersBalancedSplits) {
-  PerformanceModel model(preset("dsm-8pf-asym"));
+  PerformanceModel model(multiChipPreset("dsm-8pf-asym"));
   DesignSpaceExplorer heuristic(model, SearchMode::Heuristic);
   // 7x7 = 49 pixels and 8 samples per chip.
-  LayerShape layer = conv(512, 512, 49, 9, 512);
+  LayerShape layer = convLayer(512, 512, 49, 9, 512);
   DimSizes chipD = splitSizes(layer.dims, {1, 1, 1, 1, 64});
   std::vector<DimSizes> splits = heuristic.candidateCoreSplits(layer, TrainingPass::FWD, chipD);
   auto imbalance = [&](const DimSizes &s) {
@@ -90,11 +80,11 @@ TEST(DesignSpaceExplorerTest, HeuristicPrefersBalancedSplits) {
 }
 
 TEST(DesignSpaceExplorerTest, HeuristicMatchesExhaustiveOnTypicalLayers) {
-  PerformanceModel model(preset("dsm-8pf-asym"));
+  PerformanceModel model(multiChipPreset("dsm-8pf-asym"));
   DesignSpaceExplorer heuristic(model, SearchMode::Heuristic);
   DesignSpaceExplorer exhaustive(model, SearchMode::Exhaustive);
-  LayerShape layers[] = {conv(3, 64, 50176, 9, 512), conv(256, 256, 3136, 9, 512),
-                         conv(512, 2048, 49, 1, 512)};
+  LayerShape layers[] = {convLayer(3, 64, 50176, 9, 512), convLayer(256, 256, 3136, 9, 512),
+                         convLayer(512, 2048, 49, 1, 512)};
   for (const LayerShape &layer : layers)
     for (TrainingPass pass : {TrainingPass::FWD, TrainingPass::BWD, TrainingPass::UPD}) {
       ExplorationResult h = heuristic.explore(layer, pass, Parallelism::Data);
@@ -107,20 +97,20 @@ TEST(DesignSpaceExplorerTest, HeuristicMatchesExhaustiveOnTypicalLayers) {
 }
 
 TEST(DesignSpaceExplorerTest, ExplainsWhenNothingIsLegal) {
-  PerformanceModel model(preset("dsm-8pf-asym"));
+  PerformanceModel model(multiChipPreset("dsm-8pf-asym"));
   DesignSpaceExplorer explorer(model, SearchMode::Heuristic);
   // A minibatch of 8 cannot be spread over 64 chips.
   ExplorationResult r =
-      explorer.explore(conv(64, 64, 3136, 9, 8), TrainingPass::FWD, Parallelism::Data);
+      explorer.explore(convLayer(64, 64, 3136, 9, 8), TrainingPass::FWD, Parallelism::Data);
   EXPECT_FALSE(r.best.has_value());
   EXPECT_NE(r.whyNone.find("splits 'mb' 64 ways but it has only 8"), std::string::npos)
       << r.whyNone;
 }
 
 TEST(DesignSpaceExplorerTest, DeterministicChoice) {
-  PerformanceModel model(preset("dsm-8pf-sym"));
+  PerformanceModel model(multiChipPreset("dsm-8pf-sym"));
   DesignSpaceExplorer explorer(model, SearchMode::Exhaustive);
-  LayerShape layer = conv(128, 128, 12544, 9, 256);
+  LayerShape layer = convLayer(128, 128, 12544, 9, 256);
   ExplorationResult a = explorer.explore(layer, TrainingPass::BWD, Parallelism::Data);
   ExplorationResult b = explorer.explore(layer, TrainingPass::BWD, Parallelism::Data);
   ASSERT_TRUE(a.best && b.best);

@@ -8,9 +8,13 @@
 
 #include "dsm/Core/PerformanceModel.h"
 
+#include "TestHelpers.h"
+
 #include <gtest/gtest.h>
 
 using namespace dsm::core;
+using dsm::core::testing::convLayer;
+using dsm::core::testing::multiChipPreset;
 
 namespace {
 
@@ -30,15 +34,6 @@ MultiChipSystem smallSystem() {
   s.chip.core.frequencyHz = 1e9;
   s.chip.core.precision = Precision::FP16;
   return s;
-}
-
-LayerShape conv(int64_t in, int64_t out, int64_t ij, int64_t kij, int64_t mb) {
-  LayerShape l;
-  l.name = "conv";
-  l.kind = OpKind::Convolution;
-  l.dims = {in, out, ij, kij, mb};
-  l.params = double(in * out * kij);
-  return l;
 }
 
 MappingConfig config(Parallelism p, DimSizes chip, DimSizes core, Dim row,
@@ -67,7 +62,7 @@ TEST(PerformanceModelTest, ComputeBoundLayer) {
   // 3x3 conv, 16 -> 16 channels, 64 pixels, minibatch 8, data parallel: a
   // chip has 2 samples; its 2 cores split the output channels.
   std::optional<Evaluation> e = model.evaluate(
-      conv(16, 16, 64, 9, 8), TrainingPass::FWD,
+      convLayer(16, 16, 64, 9, 8), TrainingPass::FWD,
       config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 8, Dim::IJ, 8));
   ASSERT_TRUE(e.has_value());
   // CoreD = {16, 8, 64, 9, 2}: (16/8)*(64/8) array steps x 8*9*2 streamed =
@@ -91,7 +86,7 @@ TEST(PerformanceModelTest, ExternalMemoryBoundLayer) {
   PerformanceModel model(smallSystem());
   // The same as a 1x1 convolution: 9x less compute, about the same traffic.
   std::optional<Evaluation> e = model.evaluate(
-      conv(16, 16, 64, 1, 8), TrainingPass::FWD,
+      convLayer(16, 16, 64, 1, 8), TrainingPass::FWD,
       config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 8, Dim::IJ, 8));
   ASSERT_TRUE(e.has_value());
   EXPECT_DOUBLE_EQ(e->cycles.useful, 256);
@@ -108,7 +103,7 @@ TEST(PerformanceModelTest, TorusLinkBoundRotation) {
   // 2048 elements = 4096 B) and passes it on fy * (fx - 1) = 2 times along X
   // and fy - 1 = 1 time along Y.
   std::optional<Evaluation> e = model.evaluate(
-      conv(16, 16, 64, 1, 8), TrainingPass::FWD,
+      convLayer(16, 16, 64, 1, 8), TrainingPass::FWD,
       config(Parallelism::Model, kModelSplit, {1, 1, 1, 1, 2}, Dim::In, 8, Dim::IJ, 8));
   ASSERT_TRUE(e.has_value());
   const TransferGroup *rotate = group(*e, "rotate");
@@ -129,7 +124,7 @@ TEST(PerformanceModelTest, TorusLinkBoundRotation) {
 TEST(PerformanceModelTest, BackwardRotationIsNotOverlapped) {
   PerformanceModel model(smallSystem());
   std::optional<Evaluation> e = model.evaluate(
-      conv(16, 16, 64, 1, 8), TrainingPass::BWD,
+      convLayer(16, 16, 64, 1, 8), TrainingPass::BWD,
       config(Parallelism::Model, kModelSplit, {1, 1, 1, 1, 2}, Dim::In, 8, Dim::IJ, 8));
   ASSERT_TRUE(e.has_value());
   const TransferGroup *rotate = group(*e, "rotate");
@@ -164,7 +159,7 @@ TEST(PerformanceModelTest, CoresSplittingAReductionAccumulatePartialSums) {
   // core holds a partial Output of 16 x 64 x 2 elements = 4096 B; on a ring
   // half of it crosses each link, in both directions: 1024 B at 64 GB/s.
   std::optional<Evaluation> e = model.evaluate(
-      conv(16, 16, 64, 9, 8), TrainingPass::FWD,
+      convLayer(16, 16, 64, 9, 8), TrainingPass::FWD,
       config(Parallelism::Data, kDataSplit, {2, 1, 1, 1, 1}, Dim::In, 8, Dim::IJ, 8));
   ASSERT_TRUE(e.has_value());
   const TransferGroup *sums = group(*e, "partial_sum_acc");
@@ -179,7 +174,7 @@ TEST(PerformanceModelTest, DataParallelGradientsReduceAlongXThenY) {
   // reduced and broadcast along X (2 x 1/2 x 4608 B) and, shrunk by the X
   // reduction, along Y (2 x 1/2 x 4608 / 2 B).
   std::optional<Evaluation> e = model.evaluate(
-      conv(16, 16, 64, 9, 8), TrainingPass::UPD,
+      convLayer(16, 16, 64, 9, 8), TrainingPass::UPD,
       config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 8, Dim::Out, 8));
   ASSERT_TRUE(e.has_value());
   const TransferGroup *grads = group(*e, "grad_reduce+weight_broadcast");
@@ -189,7 +184,7 @@ TEST(PerformanceModelTest, DataParallelGradientsReduceAlongXThenY) {
   EXPECT_DOUBLE_EQ(grads->cycles, 460.8); // X: 4608 B at 10 GB/s
   // Model parallelism owns its weights: no gradient traffic.
   std::optional<Evaluation> m = model.evaluate(
-      conv(16, 16, 64, 9, 8), TrainingPass::UPD,
+      convLayer(16, 16, 64, 9, 8), TrainingPass::UPD,
       config(Parallelism::Model, kModelSplit, {2, 1, 1, 1, 1}, Dim::In, 8, Dim::Out, 4));
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(group(*m, "grad_reduce+weight_broadcast"), nullptr);
@@ -199,7 +194,7 @@ TEST(PerformanceModelTest, HybridsReduceAndRotateAlongOneDirectionEach) {
   PerformanceModel model(smallSystem());
   // data_x_model_y: the minibatch is split along X, the features along Y.
   std::optional<Evaluation> upd = model.evaluate(
-      conv(16, 16, 64, 9, 8), TrainingPass::UPD,
+      convLayer(16, 16, 64, 9, 8), TrainingPass::UPD,
       config(Parallelism::DataXModelY, {1, 2, 1, 1, 2}, {1, 2, 1, 1, 1}, Dim::In, 8,
              Dim::Out, 4));
   ASSERT_TRUE(upd.has_value());
@@ -215,7 +210,7 @@ TEST(PerformanceModelTest, HybridsReduceAndRotateAlongOneDirectionEach) {
 
 TEST(PerformanceModelTest, AuxComputationsRunOnTheSpecialFunctionUnits) {
   PerformanceModel model(smallSystem());
-  LayerShape layer = conv(16, 16, 64, 9, 8);
+  LayerShape layer = convLayer(16, 16, 64, 9, 8);
   layer.auxOps = 16 * 64 * 8 * 2; // bias and ReLU on every output
   std::optional<Evaluation> e = model.evaluate(
       layer, TrainingPass::FWD,
@@ -279,7 +274,7 @@ TEST(PerformanceModelTest, WorkingSetMustFitTheScratchpad) {
   PerformanceModel model(s);
   std::string why;
   std::optional<Evaluation> e = model.evaluate(
-      conv(16, 16, 64, 9, 8), TrainingPass::FWD,
+      convLayer(16, 16, 64, 9, 8), TrainingPass::FWD,
       config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 8, Dim::IJ, 8),
       &why);
   EXPECT_FALSE(e.has_value());
@@ -288,7 +283,7 @@ TEST(PerformanceModelTest, WorkingSetMustFitTheScratchpad) {
 
 TEST(PerformanceModelTest, IllegalSplitsAreRejectedWithAReason) {
   PerformanceModel model(smallSystem());
-  LayerShape layer = conv(16, 16, 64, 9, 8);
+  LayerShape layer = convLayer(16, 16, 64, 9, 8);
   std::string why;
   auto check = [&](MappingConfig c) {
     why.clear();

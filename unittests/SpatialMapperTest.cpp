@@ -3,27 +3,15 @@
 #include "dsm/Core/SpatialMapper.h"
 #include "dsm/Core/SystemLoader.h"
 
+#include "TestHelpers.h"
+
 #include <gtest/gtest.h>
 
 using namespace dsm::core;
+using dsm::core::testing::convLayer;
+using dsm::core::testing::multiChipPreset;
 
 namespace {
-
-MultiChipSystem preset(llvm::StringRef name) {
-  llvm::Expected<SystemDescription> system = loadSystem(name);
-  EXPECT_TRUE(static_cast<bool>(system)) << llvm::toString(system.takeError());
-  return *system->getIf<MultiChipSystem>();
-}
-
-LayerShape conv(const char *name, int64_t in, int64_t out, int64_t ij, int64_t kij,
-                int64_t mb) {
-  LayerShape l;
-  l.name = name;
-  l.kind = OpKind::Convolution;
-  l.dims = {in, out, ij, kij, mb};
-  l.params = double(in * out * kij);
-  return l;
-}
 
 LayerShape fc(const char *name, int64_t in, int64_t out, int64_t mb) {
   LayerShape l;
@@ -37,7 +25,7 @@ LayerShape fc(const char *name, int64_t in, int64_t out, int64_t mb) {
 /// conv -> fc -> fc, like the end of VGG16.
 LayerGraph vggTail(int64_t mb) {
   LayerGraph g;
-  g.layers = {{conv("conv5_3", 512, 512, 196, 9, mb)},
+  g.layers = {{convLayer(512, 512, 196, 9, mb, "conv5_3")},
               {fc("fcon1", 25088, 4096, mb)},
               {fc("fcon2", 4096, 4096, mb)}};
   g.edges = {{0, 1, 25088.0 * mb}, {1, 2, 4096.0 * mb}};
@@ -61,7 +49,7 @@ TEST(LayerGraphTest, TrainingPassesFollowTheErrors) {
 TEST(SpatialMapperTest, PlansEveryPassAndAddsUp) {
   LayerGraph g = vggTail(512);
   g.assignTrainingPasses(true);
-  SpatialMapper mapper(preset("dsm-8pf-asym"), MapperOptions());
+  SpatialMapper mapper(multiChipPreset("dsm-8pf-asym"), MapperOptions());
   llvm::Expected<MappingPlan> plan = mapper.map(g);
   ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
   ASSERT_EQ(plan->layers.size(), 3u);
@@ -86,7 +74,7 @@ TEST(SpatialMapperTest, PlansEveryPassAndAddsUp) {
 TEST(SpatialMapperTest, JointChoiceWeighsRelayouts) {
   LayerGraph g = vggTail(512);
   g.assignTrainingPasses(true);
-  SpatialMapper mapper(preset("dsm-8pf-asym"), MapperOptions());
+  SpatialMapper mapper(multiChipPreset("dsm-8pf-asym"), MapperOptions());
   llvm::Expected<MappingPlan> plan = mapper.map(g);
   ASSERT_TRUE(static_cast<bool>(plan));
   // The plan's cost (relayouts included) is no worse than choosing every
@@ -111,12 +99,12 @@ TEST(SpatialMapperTest, ResidualShortcutsAreCharged) {
   // a -> b -> c with a shortcut a -> c: forcing b to another parallelism
   // than a and c costs relayouts on both of b's edges but not on a -> c.
   LayerGraph g;
-  g.layers = {{conv("a", 256, 256, 196, 1, 512)},
-              {conv("b", 256, 256, 196, 9, 512)},
-              {conv("c", 256, 256, 196, 1, 512)}};
+  g.layers = {{convLayer(256, 256, 196, 1, 512, "a")},
+              {convLayer(256, 256, 196, 9, 512, "b")},
+              {convLayer(256, 256, 196, 1, 512, "c")}};
   g.edges = {{0, 1, 256.0 * 196 * 512}, {1, 2, 256.0 * 196 * 512}, {0, 2, 256.0 * 196 * 512}};
   g.assignTrainingPasses(false);
-  SpatialMapper mapper(preset("dsm-8pf-asym"), MapperOptions());
+  SpatialMapper mapper(multiChipPreset("dsm-8pf-asym"), MapperOptions());
   llvm::Expected<MappingPlan> plan = mapper.map(g);
   ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
   // Each layer's chosen plan includes the relayouts of its incoming edges.
@@ -137,8 +125,8 @@ TEST(SpatialMapperTest, SameResultWithAndWithoutThreads) {
   g.assignTrainingPasses(true);
   MapperOptions one, many;
   many.threads = 4;
-  llvm::Expected<MappingPlan> a = SpatialMapper(preset("dsm-8pf-asym"), one).map(g);
-  llvm::Expected<MappingPlan> b = SpatialMapper(preset("dsm-8pf-asym"), many).map(g);
+  llvm::Expected<MappingPlan> a = SpatialMapper(multiChipPreset("dsm-8pf-asym"), one).map(g);
+  llvm::Expected<MappingPlan> b = SpatialMapper(multiChipPreset("dsm-8pf-asym"), many).map(g);
   ASSERT_TRUE(a && b);
   ASSERT_EQ(a->layers.size(), b->layers.size());
   for (size_t i = 0; i < a->layers.size(); ++i) {
@@ -154,12 +142,12 @@ TEST(SpatialMapperTest, SameResultWithAndWithoutThreads) {
 TEST(SpatialMapperTest, RepeatedShapesAreExploredOnce) {
   LayerGraph g;
   for (int i = 0; i < 4; ++i)
-    g.layers.push_back({conv("same", 64, 64, 3136, 9, 256)});
+    g.layers.push_back({convLayer(64, 64, 3136, 9, 256, "same")});
   for (int i = 0; i < 3; ++i)
     g.edges.push_back({i, i + 1, 64.0 * 3136 * 256});
   g.assignTrainingPasses(false);
   llvm::Expected<MappingPlan> plan =
-      SpatialMapper(preset("dsm-8pf-asym"), MapperOptions()).map(g);
+      SpatialMapper(multiChipPreset("dsm-8pf-asym"), MapperOptions()).map(g);
   ASSERT_TRUE(static_cast<bool>(plan));
   EXPECT_EQ(plan->explorations, 4u);          // one per parallelism
   EXPECT_EQ(plan->memoizedExplorations, 12u); // the three repeats
@@ -171,7 +159,7 @@ TEST(SpatialMapperTest, ImpossibleLayerIsNamed) {
   g.layers = {{fc("tiny", 16, 8, 1)}};
   g.assignTrainingPasses(false);
   llvm::Expected<MappingPlan> plan =
-      SpatialMapper(preset("dsm-8pf-asym"), MapperOptions()).map(g);
+      SpatialMapper(multiChipPreset("dsm-8pf-asym"), MapperOptions()).map(g);
   ASSERT_FALSE(static_cast<bool>(plan));
   std::string message = llvm::toString(plan.takeError());
   EXPECT_NE(message.find("layer 'tiny' has no legal mapping"), std::string::npos) << message;
