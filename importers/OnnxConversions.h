@@ -1,0 +1,27 @@
+//===- OnnxConversions.h - ONNX operators to dsm operations -----*- C++ -*-===//
+
+#ifndef DSM_IMPORTERS_ONNXCONVERSIONS_H
+#define DSM_IMPORTERS_ONNXCONVERSIONS_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <vector>
+
+namespace dsm::onnx {
+
+class GraphImporter;
+class OnnxNode;
+
+/// Converts one node (whose inputs are all defined) and defines its outputs.
+using ConversionFn = mlir::LogicalResult (*)(GraphImporter &, const OnnxNode &);
+
+/// The conversion of an ONNX-domain op type, or null when it is unknown.
+ConversionFn lookupConversion(llvm::StringRef opType);
+
+/// Every op type with a conversion, sorted (for documentation and tests).
+std::vector<llvm::StringRef> getSupportedOpTypes();
+
+} // namespace dsm::onnx
+
+#endif // DSM_IMPORTERS_ONNXCONVERSIONS_H
