@@ -405,6 +405,17 @@ LogicalResult GraphImporter::opaque(const OnnxNode &node, double opsPerElement,
   return buildOpaque(node, opsPerElement, resultTypes, why);
 }
 
+Value GraphImporter::createOpaque(const OnnxNode &node, ValueRange inputs,
+                                  Type type, double opsPerElement,
+                                  const Twine &why) {
+  auto op = dsm::OpaqueOp::create(
+      builder, node.getLoc(), type,
+      builder.getStringAttr("onnx." + node.getOpType().str()), inputs,
+      builder.getF64FloatAttr(opsPerElement));
+  summary.addOpaque(node.getName(), node.getOpType(), why.str());
+  return op.getResult();
+}
+
 LogicalResult GraphImporter::buildOpaque(const OnnxNode &node,
                                          double opsPerElement,
                                          ArrayRef<Type> resultTypes,
@@ -453,18 +464,23 @@ LogicalResult GraphImporter::buildOpaque(const OnnxNode &node,
       return failure();
     inputs.push_back(*input);
   }
-  std::string origin = "onnx." + node.getOpType().str();
+  std::string reason = why.str();
+  bool first = true;
   for (auto [i, type] : llvm::enumerate(types)) {
     if (!type)
       continue;
-    auto op = dsm::OpaqueOp::create(builder, node.getLoc(), type,
-                                    builder.getStringAttr(origin), inputs,
-                                    builder.getF64FloatAttr(opsPerElement));
+    // One summary entry per node.
+    auto op = dsm::OpaqueOp::create(
+        builder, node.getLoc(), type,
+        builder.getStringAttr("onnx." + node.getOpType().str()), inputs,
+        builder.getF64FloatAttr(opsPerElement));
+    if (first)
+      summary.addOpaque(node.getName(), node.getOpType(), reason);
+    first = false;
     if (failed(define(node, node.getOutput(i), op.getResult())))
       return failure();
   }
   currentOutcome = OnnxImportSummary::Outcome::Opaque;
-  summary.addOpaque(node.getName(), node.getOpType(), why.str());
   return success();
 }
 
@@ -626,7 +642,7 @@ LogicalResult GraphImporter::addInitializer(const TensorProto &tensor) {
     llvm::Expected<bool> hasData = HostTensor::checkProto(tensor);
     if (!hasData) {
       InFlightDiagnostic diag = emitFileError();
-      diag << "initializer " << llvm::toString(hasData.takeError());
+      diag << "invalid initializer: " << llvm::toString(hasData.takeError());
       return diag;
     }
   } else {
@@ -634,7 +650,7 @@ LogicalResult GraphImporter::addInitializer(const TensorProto &tensor) {
         HostTensor::fromProto(tensor);
     if (!contents) {
       InFlightDiagnostic diag = emitFileError();
-      diag << "initializer " << llvm::toString(contents.takeError());
+      diag << "invalid initializer: " << llvm::toString(contents.takeError());
       return diag;
     }
     if (*contents)

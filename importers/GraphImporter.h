@@ -160,6 +160,12 @@ public:
                              llvm::ArrayRef<mlir::Type> resultTypes,
                              const llvm::Twine &why);
 
+  /// One `dsm.opaque` result standing for part of a node (listed among the
+  /// summary's opaque nodes; the node's own outcome is unchanged).
+  mlir::Value createOpaque(const OnnxNode &node, mlir::ValueRange inputs,
+                           mlir::Type type, double opsPerElement,
+                           const llvm::Twine &why);
+
   /// How the current node is accounted in the summary (default: imported).
   void setOutcome(OnnxImportSummary::Outcome outcome) {
     currentOutcome = outcome;

@@ -595,9 +595,6 @@ LogicalResult convertLstm(GraphImporter &imp, const OnnxNode &node) {
   }
   if (node.hasInput(7))
     return imp.unsupported(node, "peephole connections are not supported");
-  if (node.getNumOutputs() > 2 && !node.getOutput(2).empty() &&
-      imp.getUseCount(node.getOutput(2)) > 0)
-    return imp.unsupported(node, "the final cell state (Y_c) is not supported");
 
   SmallVector<Value> operands;
   for (unsigned i = 0; i < 4; ++i) {
@@ -651,7 +648,8 @@ LogicalResult convertLstm(GraphImporter &imp, const OnnxNode &node) {
       FailureOr<Value> last = imp.create<dsm::SliceOp>(
           loc, {*lstm},
           {attr(imp, "offsets", i64Array(imp, {step, 0, d * hidden})),
-           attr(imp, "sizes", i64Array(imp, {1, -1, hidden}))});
+           attr(imp, "sizes",
+                i64Array(imp, {1, -1, d + 1 == directions ? -1 : hidden}))});
       if (failed(last))
         return failure();
       finals.push_back(*last);
@@ -661,6 +659,17 @@ LogicalResult convertLstm(GraphImporter &imp, const OnnxNode &node) {
       yh = imp.create<dsm::ConcatOp>(
           loc, finals, {attr(imp, "axis", imp.getBuilder().getI64IntegerAttr(0))});
     if (failed(defineOutput(imp, node, yh, 1)))
+      return failure();
+  }
+  // Y_c [D, N, H]: the final cell state is computed inside dsm.lstm but is
+  // not one of its results; it is read out opaquely (no extra work).
+  if (node.getNumOutputs() > 2 && !node.getOutput(2).empty() &&
+      imp.getUseCount(node.getOutput(2)) > 0) {
+    auto type = RankedTensorType::get({directions, n, hidden},
+                                      typeOf(*lstm).getElementType());
+    Value yc = imp.createOpaque(node, {*lstm}, type, 0.0,
+                                "final cell state Y_c (computed by dsm.lstm)");
+    if (failed(defineOutput(imp, node, yc, 2)))
       return failure();
   }
   return success();

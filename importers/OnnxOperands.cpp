@@ -14,10 +14,16 @@ FailureOr<SmallVector<int64_t>> dsm::onnx::getStaticInts(GraphImporter &importer
     return node.emitError() << "missing input " << index << " (" << what << ")";
   StringRef name = node.getInput(index);
   const HostTensor *contents = importer.getContents(name);
-  if (!contents)
+  if (!contents) {
+    const ValueInfo &info = importer.get(name);
+    if (!info.value && !info.parameter)
+      return node.emitError() << "its " << what << " ('" << name
+                              << "') is an initializer without data; the "
+                                 "importer needs its values";
     return node.emitError() << "its " << what << " ('" << name
                             << "') is not statically known; the importer "
                                "needs it to know the shapes";
+  }
   if (contents->isFloat())
     return node.emitError() << "its " << what << " ('" << name
                             << "') must hold integers";

@@ -54,7 +54,7 @@ OwningOpRef<Operation *> translate(llvm::SourceMgr &sourceMgr,
       FileLineColLoc::get(context, buffer->getBufferIdentifier(), 0, 0);
   dsm::OnnxImportOptions options;
   options.mode = cl.mode;
-  options.batch = cl.batch;
+  options.batch = static_cast<int64_t>(cl.batch);
   for (const std::string &entry : cl.dims) {
     auto [name, value] = llvm::StringRef(entry).split('=');
     int64_t size;
@@ -65,8 +65,9 @@ OwningOpRef<Operation *> translate(llvm::SourceMgr &sourceMgr,
     }
     options.dims[name.str()] = size;
   }
-  if (cl.batch < 0) {
-    emitError(fileLoc) << "--onnx-batch must be positive, got " << cl.batch;
+  if (static_cast<int64_t>(cl.batch) < 0) {
+    emitError(fileLoc) << "--onnx-batch must be positive, got "
+                       << static_cast<int64_t>(cl.batch);
     return nullptr;
   }
   dsm::OnnxImportSummary summary;
