@@ -852,6 +852,12 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
     summary.addNode(node.getOpType(), OnnxImportSummary::Outcome::Fused);
     return success();
   }
+  if (node.isOnnxDomain()) {
+    unsigned required = getRequiredInputCount(node.getOpType(), opset);
+    for (unsigned i = 0; i < required; ++i)
+      if (!node.hasInput(i))
+        return node.emitError() << "missing required input " << i;
+  }
   for (unsigned i = 0; i < node.getNumInputs(); ++i)
     if (node.hasInput(i) && !isDefined(node.getInput(i)))
       return node.emitError()

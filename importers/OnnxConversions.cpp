@@ -1318,6 +1318,21 @@ ConversionFn dsm::onnx::lookupConversion(StringRef opType) {
   return conversionTable().lookup(opType);
 }
 
+unsigned dsm::onnx::getRequiredInputCount(StringRef opType, int64_t opset) {
+  return llvm::StringSwitch<unsigned>(opType)
+      .Case("BatchNormalization", 5)
+      .Cases({"LSTM", "Where", "Range"}, 3)
+      .Case("Slice", opset >= 10 ? 3 : 1)
+      .Case("Unsqueeze", opset >= 13 ? 2 : 1)
+      .Cases({"Conv", "Gemm", "MatMul", "Add", "Sub", "Mul", "Div", "Pow",
+              "Mod", "Equal", "Less", "Greater", "LessOrEqual",
+              "GreaterOrEqual", "And", "Or", "Xor", "PRelu",
+              "LayerNormalization", "Reshape", "Gather", "Expand"},
+             2)
+      .Case("Constant", 0)
+      .Default(lookupConversion(opType) ? 1 : 0);
+}
+
 std::vector<StringRef> dsm::onnx::getSupportedOpTypes() {
   std::vector<StringRef> types;
   for (const auto &entry : conversionTable())

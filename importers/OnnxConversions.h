@@ -19,6 +19,10 @@ using ConversionFn = mlir::LogicalResult (*)(GraphImporter &, const OnnxNode &);
 /// The conversion of an ONNX-domain op type, or null when it is unknown.
 ConversionFn lookupConversion(llvm::StringRef opType);
 
+/// How many leading inputs of an ONNX-domain op type are required (must be
+/// present) at `opset`; 0 for unknown op types.
+unsigned getRequiredInputCount(llvm::StringRef opType, int64_t opset);
+
 /// Every op type with a conversion, sorted (for documentation and tests).
 std::vector<llvm::StringRef> getSupportedOpTypes();
 
