@@ -15,7 +15,8 @@ of which the build or the tests use.
   (tiny) data.
 - Models: torchvision's ResNet-50 (224x224, batch 1) and BERT-base (written
   below in plain torch: hidden 768, 12 heads, FFN 3072, 12 layers, vocabulary
-  30522, 512 positions, 2 token types, sequence 128, with pooler) exported
+  30522, 512 positions, 2 token types, sequence 128, with pooler; at opset 17
+  with a dynamic batch dimension and at opset 14 with batch 1) exported
   with torch.onnx.export, plus a small two-layer bidirectional LSTM. Before
   export every parameter and buffer is randomized: torch.onnx deduplicates
   initializers with equal values (freshly initialized normalization scales are
@@ -401,6 +402,8 @@ def write_snippets(out):
     ], [s.vi("x", [2, 3])], [s.vi("y", [2, 3])], value_info=[s.vi("r", [3, 2])])
     s.save("undefined-input", [s.node("Relu", ["nowhere"], ["y"], "relu")],
            [s.vi("x", [2, 3])], [s.vi("y", [2, 3])])
+    s.save("missing-input", [s.node("Gemm", ["x", ""], ["y"], "fc")],
+           [s.vi("x", [2, 3])], [s.vi("y", [2, 3])])
     s.save("old-opset", [s.node("Relu", ["x"], ["y"], "relu")],
            [s.vi("x", [2, 3])], [s.vi("y", [2, 3])], opset=6)
     s.save("dynamic-reshape", [
@@ -515,11 +518,13 @@ def randomize(module, seed):
                 b.copy_(torch.rand(b.shape, generator=gen) + 0.5)
 
 
-def export(module, args, path, opset, input_names, output_names):
+def export(module, args, path, opset, input_names, output_names,
+           dynamic_axes=None):
     import onnx
     import torch
     torch.onnx.export(module, args, path, opset_version=opset,
                       input_names=input_names, output_names=output_names,
+                      dynamic_axes=dynamic_axes,
                       training=torch.onnx.TrainingMode.PRESERVE,
                       do_constant_folding=True)
     model = onnx.load(path)
@@ -542,8 +547,12 @@ def write_models(out):
     args = (ids, ids, torch.ones(1, 128, dtype=torch.long))
     names = ["input_ids", "token_type_ids", "attention_mask"]
     outputs = ["last_hidden_state", "pooler_output"]
-    # Opset 17 has LayerNormalization; opset 14 decomposes it.
-    export(bert, args, os.path.join(out, "bert-base.onnx"), 17, names, outputs)
+    # Opset 17 has LayerNormalization; opset 14 decomposes it. The opset-17
+    # file has a dynamic batch dimension (import it with --onnx-batch=N; its
+    # reshapes are Shape subgraphs), the opset-14 one is static (batch 1).
+    batch = {name: {0: "batch"} for name in names + outputs}
+    export(bert, args, os.path.join(out, "bert-base.onnx"), 17, names, outputs,
+           dynamic_axes=batch)
     export(bert, args, os.path.join(out, "bert-base-opset14.onnx"), 14, names,
            outputs)
 
