@@ -39,8 +39,8 @@ static constexpr int64_t kMaxOpset = 22;
 
 static std::string shapeString(ArrayRef<int64_t> shape) {
   return "[" +
-         llvm::join(llvm::map_range(shape,
-                                    [](int64_t d) { return std::to_string(d); }),
+         llvm::join(llvm::map_range(
+                        shape, [](int64_t d) { return std::to_string(d); }),
                     ", ") +
          "]";
 }
@@ -49,8 +49,7 @@ static std::string shapeString(ArrayRef<int64_t> shape) {
 class GraphImporter::Listener : public OpBuilder::Listener {
 public:
   explicit Listener(GraphImporter &importer) : importer(importer) {}
-  void notifyOperationInserted(Operation *op,
-                               OpBuilder::InsertPoint) override {
+  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
     if (!importer.currentNode)
       return;
     importer.origins[op] = importer.currentPattern.empty()
@@ -159,9 +158,10 @@ FailureOr<Value> GraphImporter::materializeParameter(const OnnxNode &node,
     return cached;
   Type element = getElementType(context, info.dataType);
   if (!element || !isDsmElementType(element))
-    return node.emitError() << "initializer '" << paramName << "' has element type "
-                            << getDataTypeName(info.dataType)
-                            << ", which a dsm.weight cannot hold";
+    return node.emitError()
+           << "initializer '" << paramName << "' has element type "
+           << getDataTypeName(info.dataType)
+           << ", which a dsm.weight cannot hold";
   SmallVector<int64_t> declared(shape);
   if (transposed)
     std::reverse(declared.begin(), declared.end());
@@ -175,9 +175,9 @@ FailureOr<Value> GraphImporter::materializeParameter(const OnnxNode &node,
   return weight.getResult();
 }
 
-FailureOr<Value> GraphImporter::materializeContents(const OnnxNode &node,
-                                                    StringRef name,
-                                                    const HostTensor &contents) {
+FailureOr<Value>
+GraphImporter::materializeContents(const OnnxNode &node, StringRef name,
+                                   const HostTensor &contents) {
   Type element = getElementType(context, contents.getDataType());
   if (!element)
     return node.emitError() << "constant '" << name << "' has element type "
@@ -191,8 +191,8 @@ FailureOr<Value> GraphImporter::materializeContents(const OnnxNode &node,
     auto convert = [&](double d) {
       APFloat value(d);
       bool lost;
-      value.convert(floatType.getFloatSemantics(),
-                    APFloat::rmNearestTiesToEven, &lost);
+      value.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                    &lost);
       return value;
     };
     if (splat) {
@@ -260,7 +260,8 @@ LogicalResult GraphImporter::defineParameter(const OnnxNode &node,
   ValueInfo info;
   info.shape.assign(tensor.dims().begin(), tensor.dims().end());
   if (!getNumElements(info.shape))
-    return node.emitError() << "constant '" << name << "' has invalid dimensions";
+    return node.emitError()
+           << "constant '" << name << "' has invalid dimensions";
   info.dataType = tensor.data_type();
   info.parameter = &tensor;
   info.parameterName = name.str();
@@ -268,7 +269,8 @@ LogicalResult GraphImporter::defineParameter(const OnnxNode &node,
   return checkDeclared(node, name);
 }
 
-LogicalResult GraphImporter::defineContents(const OnnxNode &node, StringRef name,
+LogicalResult GraphImporter::defineContents(const OnnxNode &node,
+                                            StringRef name,
                                             HostTensor contents) {
   ValueInfo info;
   info.shape.assign(contents.getShape().begin(), contents.getShape().end());
@@ -288,17 +290,18 @@ LogicalResult GraphImporter::defineAlias(const OnnxNode &node, StringRef name,
 /// Compares what the file declares about `name` (value_info, graph outputs)
 /// with what the importer inferred: a disagreement means one of them is
 /// wrong, and importing on would be silently wrong.
-LogicalResult GraphImporter::checkDeclared(const OnnxNode &node, StringRef name) {
+LogicalResult GraphImporter::checkDeclared(const OnnxNode &node,
+                                           StringRef name) {
   auto it = declared.find(name);
   if (it == declared.end() || !it->second->has_tensor_type())
     return success();
   const auto &tensorType = it->second->tensor_type();
   const ValueInfo &info = get(name);
   if (tensorType.elem_type() != 0 && tensorType.elem_type() != info.dataType)
-    return node.emitError() << "the file declares '" << name << "' as "
-                            << getDataTypeName(tensorType.elem_type())
-                            << " but the importer infers "
-                            << getDataTypeName(info.dataType);
+    return node.emitError()
+           << "the file declares '" << name << "' as "
+           << getDataTypeName(tensorType.elem_type())
+           << " but the importer infers " << getDataTypeName(info.dataType);
   if (!tensorType.has_shape())
     return success();
   const auto &dims = tensorType.shape().dim();
@@ -309,7 +312,7 @@ LogicalResult GraphImporter::checkDeclared(const OnnxNode &node, StringRef name)
     return success();
   SmallVector<std::string> written;
   for (const auto &dim : dims)
-    written.push_back(dim.has_dim_value() ? std::to_string(dim.dim_value())
+    written.push_back(dim.has_dim_value()   ? std::to_string(dim.dim_value())
                       : dim.has_dim_param() ? dim.dim_param()
                                             : "?");
   return node.emitError() << "the file declares '" << name << "' with shape ["
@@ -324,10 +327,9 @@ LogicalResult GraphImporter::checkDeclared(const OnnxNode &node, StringRef name)
 
 FailureOr<Value> GraphImporter::createInferred(
     OperationState &state, OpaqueProperties properties,
-    llvm::function_ref<LogicalResult(MLIRContext *, std::optional<Location>,
-                                     ValueRange, DictionaryAttr,
-                                     OpaqueProperties, RegionRange,
-                                     SmallVectorImpl<Type> &)>
+    llvm::function_ref<LogicalResult(
+        MLIRContext *, std::optional<Location>, ValueRange, DictionaryAttr,
+        OpaqueProperties, RegionRange, SmallVectorImpl<Type> &)>
         infer) {
   Location loc = state.location;
   DictionaryAttr attributes = state.attributes.getDictionary(context);
@@ -351,7 +353,8 @@ FailureOr<Value> GraphImporter::reshape(Location loc, Value input,
                                         ArrayRef<int64_t> shape) {
   if (auto previous = input.getDefiningOp<dsm::ReshapeOp>())
     input = previous.getInput();
-  ArrayRef<int64_t> inShape = cast<RankedTensorType>(input.getType()).getShape();
+  ArrayRef<int64_t> inShape =
+      cast<RankedTensorType>(input.getType()).getShape();
   if (inShape == shape)
     return input;
   SmallVector<int64_t> written(shape);
@@ -370,8 +373,7 @@ FailureOr<Value> GraphImporter::transpose(Location loc, Value input,
   SmallVector<int64_t> perm(permutation);
   if (auto previous = input.getDefiningOp<dsm::TransposeOp>()) {
     ArrayRef<int64_t> first = previous.getPermutation();
-    if (first.size() == perm.size() &&
-        llvm::all_of(perm, [&](int64_t p) {
+    if (first.size() == perm.size() && llvm::all_of(perm, [&](int64_t p) {
           return p >= 0 && p < int64_t(first.size());
         })) {
       for (int64_t &p : perm)
@@ -382,12 +384,13 @@ FailureOr<Value> GraphImporter::transpose(Location loc, Value input,
   bool identity = true;
   for (auto [i, p] : llvm::enumerate(perm))
     identity &= p == int64_t(i);
-  if (identity && int64_t(perm.size()) ==
-                      cast<RankedTensorType>(input.getType()).getRank())
+  if (identity &&
+      int64_t(perm.size()) == cast<RankedTensorType>(input.getType()).getRank())
     return input;
   return create<dsm::TransposeOp>(
       loc, {input},
-      {builder.getNamedAttr("permutation", builder.getDenseI64ArrayAttr(perm))});
+      {builder.getNamedAttr("permutation",
+                            builder.getDenseI64ArrayAttr(perm))});
 }
 
 LogicalResult GraphImporter::unsupported(const OnnxNode &node,
@@ -401,7 +404,8 @@ LogicalResult GraphImporter::unsupported(const OnnxNode &node,
 }
 
 LogicalResult GraphImporter::opaque(const OnnxNode &node, double opsPerElement,
-                                    ArrayRef<Type> resultTypes, const Twine &why) {
+                                    ArrayRef<Type> resultTypes,
+                                    const Twine &why) {
   return buildOpaque(node, opsPerElement, resultTypes, why);
 }
 
@@ -519,9 +523,8 @@ const HostTensor *GraphImporter::peekContents(StringRef name) {
     // value_float / value_int scalars.
     if (producer->getOpType() == "Constant") {
       if (const auto *attr = producer->getAttr("value_float"))
-        result = std::make_shared<HostTensor>(
-            HostTensor::getFloats(TensorProto::FLOAT, {},
-                                  {shortestDouble(attr->f())}));
+        result = std::make_shared<HostTensor>(HostTensor::getFloats(
+            TensorProto::FLOAT, {}, {shortestDouble(attr->f())}));
       if (const auto *attr = producer->getAttr("value_int"))
         result = std::make_shared<HostTensor>(
             HostTensor::getInts(TensorProto::INT64, {}, {attr->i()}));
@@ -556,8 +559,9 @@ LogicalResult GraphImporter::readOpset(const ModelProto &model) {
     if (entry.domain().empty() || entry.domain() == "ai.onnx")
       opset = entry.version();
   if (opset == 0)
-    return emitFileError() << "the model imports no version of the default ONNX "
-                              "operator set (opset_import)";
+    return emitFileError()
+           << "the model imports no version of the default ONNX "
+              "operator set (opset_import)";
   if (opset < kMinOpset || opset > kMaxOpset)
     return emitFileError() << "the model uses ONNX opset " << opset
                            << "; the importer supports opsets " << kMinOpset
@@ -573,8 +577,8 @@ LogicalResult GraphImporter::indexGraph(const GraphProto &graph) {
     if (tensor.name().empty())
       return emitFileError() << "an initializer has no name";
     if (initializers.count(tensor.name()))
-      return emitFileError() << "initializer '" << tensor.name()
-                             << "' is defined twice";
+      return emitFileError()
+             << "initializer '" << tensor.name() << "' is defined twice";
     initializers[tensor.name()] = &tensor;
     // An input may repeat an initializer (IR < 4 lists them as inputs).
     definitions[tensor.name()] = 1;
@@ -599,8 +603,9 @@ LogicalResult GraphImporter::indexGraph(const GraphProto &graph) {
       if (output.empty())
         continue;
       if (definitions.count(output) || producers.count(output))
-        return node.emitError() << "output '" << output
-                                << "' is already defined elsewhere in the graph";
+        return node.emitError()
+               << "output '" << output
+               << "' is already defined elsewhere in the graph";
       producers[output] = &node;
     }
   }
@@ -635,8 +640,8 @@ LogicalResult GraphImporter::addInitializer(const TensorProto &tensor) {
   // scalars with data (constants such as 0.5); integer initializers are
   // shapes, indices and other constants. Parameters are only checked: their
   // values are never needed.
-  bool parameterType = isFloatDataType(info.dataType) ||
-                       info.dataType == TensorProto::INT8;
+  bool parameterType =
+      isFloatDataType(info.dataType) || info.dataType == TensorProto::INT8;
   bool scalar = getNumElements(info.shape) == 1;
   if (parameterType && !scalar) {
     llvm::Expected<bool> hasData = HostTensor::checkProto(tensor);
@@ -676,8 +681,9 @@ FailureOr<Type> GraphImporter::getInputType(const TypeProto &type,
                            << "' has unsupported element type "
                            << getDataTypeName(tensorType.elem_type());
   if (!tensorType.has_shape())
-    return emitFileError() << "graph input '" << name
-                           << "' has no shape; the importer needs static shapes";
+    return emitFileError()
+           << "graph input '" << name
+           << "' has no shape; the importer needs static shapes";
   SmallVector<int64_t> shape;
   for (auto [index, dim] : llvm::enumerate(tensorType.shape().dim())) {
     if (dim.has_dim_value() && dim.dim_value() >= 0) {
@@ -725,7 +731,8 @@ OwningOpRef<ModuleOp> GraphImporter::importModel(const ModelProto &model) {
     reemitting = true;
     {
       InFlightDiagnostic out =
-          diag.getSeverity() == DiagnosticSeverity::Error ? mlir::emitError(getFileLoc())
+          diag.getSeverity() == DiagnosticSeverity::Error
+              ? mlir::emitError(getFileLoc())
           : diag.getSeverity() == DiagnosticSeverity::Warning
               ? mlir::emitWarning(getFileLoc())
               : mlir::emitRemark(getFileLoc());
@@ -862,7 +869,8 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
     if (node.hasInput(i) && !isDefined(node.getInput(i)))
       return node.emitError()
              << "input '" << node.getInput(i) << "' is not defined before the "
-             << "node (unknown name, or the nodes are not topologically sorted)";
+             << "node (unknown name, or the nodes are not topologically "
+                "sorted)";
 
   LogicalResult result = success();
   FailureOr<bool> folded = foldNode(*this, node);
@@ -880,9 +888,9 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
       if (convert)
         result = convert(*this, node);
       else if (options.mode == OnnxImportOptions::Mode::Strict)
-        return node.emitError()
-               << "unsupported op type '" << node.getOpType()
-               << "' (--onnx-mode=permissive keeps unknown nodes as dsm.opaque)";
+        return node.emitError() << "unsupported op type '" << node.getOpType()
+                                << "' (--onnx-mode=permissive keeps unknown "
+                                   "nodes as dsm.opaque)";
       else
         result = buildOpaque(node, 1.0, {}, "unknown op type");
     }

@@ -16,6 +16,7 @@
 
 #include "HostTensor.h"
 #include "OnnxNode.h"
+#include "ValueInfo.h"
 
 #include "dsm/Import/OnnxImportOptions.h"
 #include "dsm/Import/OnnxImportSummary.h"
@@ -39,20 +40,6 @@ class TypeProto;
 
 namespace dsm::onnx {
 
-/// What the importer knows about one ONNX value.
-struct ValueInfo {
-  llvm::SmallVector<int64_t, 4> shape;
-  int32_t dataType = 0;
-  /// The IR value, once one exists.
-  mlir::Value value;
-  /// The contents, when statically known.
-  std::shared_ptr<const HostTensor> contents;
-  /// An initializer (or a Constant node without data) declared as a
-  /// `dsm.weight` named `parameterName` when used: a parameter.
-  const dsm_onnx::TensorProto *parameter = nullptr;
-  std::string parameterName;
-};
-
 class GraphImporter {
 public:
   GraphImporter(mlir::MLIRContext *context, llvm::StringRef fileName,
@@ -60,7 +47,8 @@ public:
   ~GraphImporter();
 
   /// Imports `model`; null after errors.
-  mlir::OwningOpRef<mlir::ModuleOp> importModel(const dsm_onnx::ModelProto &model);
+  mlir::OwningOpRef<mlir::ModuleOp>
+  importModel(const dsm_onnx::ModelProto &model);
 
   //===--------------------------------------------------------------------===//
   // Interface for conversions and fusions
@@ -89,10 +77,9 @@ public:
   /// The parameter `name` declared as `dsm.weight` with `shape` (its
   /// dimensions, reversed when `transposed`, or a reshaped view with the same
   /// element count), cached per declared form.
-  mlir::FailureOr<mlir::Value> materializeParameter(const OnnxNode &node,
-                                                    llvm::StringRef name,
-                                                    llvm::ArrayRef<int64_t> shape,
-                                                    bool transposed);
+  mlir::FailureOr<mlir::Value>
+  materializeParameter(const OnnxNode &node, llvm::StringRef name,
+                       llvm::ArrayRef<int64_t> shape, bool transposed);
   /// A rank-0 constant of `elementType`.
   mlir::Value getScalarConstant(mlir::Type elementType, double value);
 
@@ -102,7 +89,8 @@ public:
                              mlir::Value value);
   /// Binds `name` to a parameter declared by `tensor` (a Constant node
   /// whose data was stripped).
-  mlir::LogicalResult defineParameter(const OnnxNode &node, llvm::StringRef name,
+  mlir::LogicalResult defineParameter(const OnnxNode &node,
+                                      llvm::StringRef name,
                                       const dsm_onnx::TensorProto &tensor);
   /// Binds `name` to static contents.
   mlir::LogicalResult defineContents(const OnnxNode &node, llvm::StringRef name,
@@ -152,7 +140,8 @@ public:
   /// Reports a node the importer knows but cannot express in this form:
   /// strict mode, an error; permissive mode, `dsm.opaque` results (shapes
   /// from `resultTypes` when given, else from the file's value_info).
-  mlir::LogicalResult unsupported(const OnnxNode &node, const llvm::Twine &reason,
+  mlir::LogicalResult unsupported(const OnnxNode &node,
+                                  const llvm::Twine &reason,
                                   llvm::ArrayRef<mlir::Type> resultTypes = {});
   /// Imports a node with no dsm counterpart as `dsm.opaque` in both modes:
   /// one per used output, charged `opsPerElement` per result element.
@@ -192,14 +181,13 @@ public:
   void setPattern(llvm::StringRef pattern) { currentPattern = pattern.str(); }
 
 private:
-  mlir::FailureOr<mlir::Value>
-  createInferred(mlir::OperationState &state, mlir::OpaqueProperties properties,
-                 llvm::function_ref<mlir::LogicalResult(
-                     mlir::MLIRContext *, std::optional<mlir::Location>,
-                     mlir::ValueRange, mlir::DictionaryAttr,
-                     mlir::OpaqueProperties, mlir::RegionRange,
-                     llvm::SmallVectorImpl<mlir::Type> &)>
-                     infer);
+  mlir::FailureOr<mlir::Value> createInferred(
+      mlir::OperationState &state, mlir::OpaqueProperties properties,
+      llvm::function_ref<mlir::LogicalResult(
+          mlir::MLIRContext *, std::optional<mlir::Location>, mlir::ValueRange,
+          mlir::DictionaryAttr, mlir::OpaqueProperties, mlir::RegionRange,
+          llvm::SmallVectorImpl<mlir::Type> &)>
+          infer);
 
   mlir::LogicalResult readOpset(const dsm_onnx::ModelProto &model);
   mlir::LogicalResult indexGraph(const dsm_onnx::GraphProto &graph);

@@ -15,7 +15,8 @@
 using namespace dsm::onnx;
 using dsm_onnx::TensorProto;
 
-std::optional<int64_t> dsm::onnx::getNumElements(llvm::ArrayRef<int64_t> shape) {
+std::optional<int64_t>
+dsm::onnx::getNumElements(llvm::ArrayRef<int64_t> shape) {
   int64_t count = 1;
   for (int64_t d : shape) {
     if (d < 0)
@@ -40,7 +41,8 @@ HostTensor HostTensor::getInts(int32_t dataType, llvm::ArrayRef<int64_t> shape,
   return t;
 }
 
-HostTensor HostTensor::getFloats(int32_t dataType, llvm::ArrayRef<int64_t> shape,
+HostTensor HostTensor::getFloats(int32_t dataType,
+                                 llvm::ArrayRef<int64_t> shape,
                                  std::vector<double> floats) {
   HostTensor t;
   t.dataType = dataType;
@@ -125,14 +127,15 @@ HostTensor HostTensor::cast(int32_t newType) const {
 // Decoding TensorProto
 //===----------------------------------------------------------------------===//
 
-static llvm::Error dataError(const TensorProto &proto, const llvm::Twine &what) {
+static llvm::Error dataError(const TensorProto &proto,
+                             const llvm::Twine &what) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  "tensor '" + proto.name() + "' " + what);
 }
 
 /// Decodes one little-endian element of `dataType` from raw bytes.
-static void decodeRaw(int32_t dataType, const char *p, std::vector<int64_t> &ints,
-                      std::vector<double> &floats) {
+static void decodeRaw(int32_t dataType, const char *p,
+                      std::vector<int64_t> &ints, std::vector<double> &floats) {
   using namespace llvm::support;
   switch (dataType) {
   case TensorProto::FLOAT:
@@ -158,8 +161,8 @@ static void decodeRaw(int32_t dataType, const char *p, std::vector<int64_t> &int
     return;
   }
   case TensorProto::BFLOAT16: {
-    uint32_t bits = uint32_t(endian::read16le(reinterpret_cast<const uint8_t *>(p)))
-                    << 16;
+    uint32_t bits =
+        uint32_t(endian::read16le(reinterpret_cast<const uint8_t *>(p))) << 16;
     floats.push_back(llvm::bit_cast<float>(bits));
     return;
   }
@@ -222,7 +225,8 @@ llvm::Expected<bool> HostTensor::checkProto(const TensorProto &proto) {
   if (proto.data_location() == TensorProto::EXTERNAL)
     return false;
   if (proto.has_segment())
-    return dataError(proto, "is segmented, which the importer does not support");
+    return dataError(proto,
+                     "is segmented, which the importer does not support");
   if (proto.has_raw_data()) {
     int64_t size = getDataTypeSize(dataType);
     if (size == 0)

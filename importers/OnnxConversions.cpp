@@ -147,8 +147,8 @@ FailureOr<Window> readWindow(GraphImporter &imp, const OnnxNode &node,
     for (int i = 0; i < 2; ++i) {
       int64_t out = (inHW[i] + w.strides[i] - 1) / w.strides[i];
       int64_t effective = (w.kernel[i] - 1) * w.dilations[i] + 1;
-      int64_t total = std::max<int64_t>(
-          0, (out - 1) * w.strides[i] + effective - inHW[i]);
+      int64_t total =
+          std::max<int64_t>(0, (out - 1) * w.strides[i] + effective - inHW[i]);
       int64_t small = total / 2, large = total - small;
       bool upper = *autoPad == "SAME_UPPER";
       w.padding[i] = upper ? small : large;
@@ -170,10 +170,11 @@ LogicalResult convertUnary(GraphImporter &imp, const OnnxNode &node) {
   if (failed(x))
     return failure();
   if (!isDsmTensor(*x))
-    return imp.unsupported(node, "element type " +
-                                     getDataTypeName(imp.get(node.getInput(0)).dataType) +
-                                     " is not supported by dsm ops",
-                           {typeOf(*x)});
+    return imp.unsupported(
+        node,
+        "element type " + getDataTypeName(imp.get(node.getInput(0)).dataType) +
+            " is not supported by dsm ops",
+        {typeOf(*x)});
   return defineOutput(imp, node, imp.create<OpTy>(node.getLoc(), {*x}));
 }
 
@@ -185,8 +186,8 @@ LogicalResult convertBinary(GraphImporter &imp, const OnnxNode &node) {
   FailureOr<Value> rhs = input(imp, node, 1);
   if (failed(rhs))
     return failure();
-  if (!isDsmTensor(*lhs) || typeOf(*lhs).getElementType() !=
-                                typeOf(*rhs).getElementType())
+  if (!isDsmTensor(*lhs) ||
+      typeOf(*lhs).getElementType() != typeOf(*rhs).getElementType())
     // Arithmetic on integer activations (index computations at run time).
     return elementwiseOpaque(imp, node, 1.0,
                              "arithmetic on element types dsm ops do not take");
@@ -209,14 +210,15 @@ LogicalResult convertOpaqueElementwise(GraphImporter &imp,
   StringRef op = node.getOpType();
   Type element;
   if (llvm::is_contained({"Equal", "Less", "Greater", "LessOrEqual",
-                          "GreaterOrEqual", "Not", "And", "Or", "Xor",
-                          "IsNaN", "IsInf"},
+                          "GreaterOrEqual", "Not", "And", "Or", "Xor", "IsNaN",
+                          "IsInf"},
                          op))
     element = imp.getBuilder().getI1Type();
   if (op == "Where") {
     if (!node.hasInput(1))
       return node.emitError() << "missing input 1";
-    element = getElementType(imp.getContext(), imp.get(node.getInput(1)).dataType);
+    element =
+        getElementType(imp.getContext(), imp.get(node.getInput(1)).dataType);
   }
   return elementwiseOpaque(imp, node, opaqueOpsPerElement(op),
                            "no dsm operation computes " + op, element);
@@ -263,11 +265,11 @@ LogicalResult convertClip(GraphImporter &imp, const OnnxNode &node) {
   if (!isDsmTensor(*x))
     return elementwiseOpaque(imp, node, 1.0, "clip of a non-dsm element type");
   OpBuilder &b = imp.getBuilder();
-  return defineOutput(imp, node,
-                      imp.create<dsm::ClampOp>(
-                          node.getLoc(), {*x},
-                          {attr(imp, "min", b.getF64FloatAttr(lo)),
-                           attr(imp, "max", b.getF64FloatAttr(hi))}));
+  return defineOutput(
+      imp, node,
+      imp.create<dsm::ClampOp>(node.getLoc(), {*x},
+                               {attr(imp, "min", b.getF64FloatAttr(lo)),
+                                attr(imp, "max", b.getF64FloatAttr(hi))}));
 }
 
 LogicalResult convertHardSigmoid(GraphImporter &imp, const OnnxNode &node) {
@@ -293,11 +295,11 @@ LogicalResult convertHardSigmoid(GraphImporter &imp, const OnnxNode &node) {
   if (failed(shifted))
     return failure();
   OpBuilder &b = imp.getBuilder();
-  return defineOutput(imp, node,
-                      imp.create<dsm::ClampOp>(
-                          node.getLoc(), {*shifted},
-                          {attr(imp, "min", b.getF64FloatAttr(0.0)),
-                           attr(imp, "max", b.getF64FloatAttr(1.0))}));
+  return defineOutput(
+      imp, node,
+      imp.create<dsm::ClampOp>(node.getLoc(), {*shifted},
+                               {attr(imp, "min", b.getF64FloatAttr(0.0)),
+                                attr(imp, "max", b.getF64FloatAttr(1.0))}));
 }
 
 //===----------------------------------------------------------------------===//
@@ -321,9 +323,9 @@ LogicalResult convertConv(GraphImporter &imp, const OnnxNode &node) {
   if (failed(group) || failed(kernelShape))
     return failure();
   if (ArrayRef<int64_t>(*kernelShape) != wType.getShape().drop_front(2))
-    return node.emitError() << "kernel_shape " << formatShape(*kernelShape)
-                            << " does not match the weight "
-                            << formatShape(wType.getShape());
+    return node.emitError()
+           << "kernel_shape " << formatShape(*kernelShape)
+           << " does not match the weight " << formatShape(wType.getShape());
   FailureOr<Window> window =
       readWindow(imp, node, xType.getShape().drop_front(2), *kernelShape);
   if (failed(window))
@@ -345,8 +347,8 @@ LogicalResult convertConv(GraphImporter &imp, const OnnxNode &node) {
     attrs.push_back(attr(imp, "dilations", i64Array(imp, window->dilations)));
   if (*group != 1)
     attrs.push_back(attr(imp, "groups", b.getI64IntegerAttr(*group)));
-  return defineOutput(imp, node,
-                      imp.create<dsm::Conv2DOp>(node.getLoc(), operands, attrs));
+  return defineOutput(
+      imp, node, imp.create<dsm::Conv2DOp>(node.getLoc(), operands, attrs));
 }
 
 /// If the only reader of `node`'s output is an Add of a 1-D parameter of
@@ -361,7 +363,8 @@ findBiasAdd(GraphImporter &imp, const OnnxNode &node, int64_t features) {
   if (add->getOpType() != "Add" || add->getNumInputs() != 2 ||
       add->getIndex() <= node.getIndex())
     return std::nullopt;
-  StringRef bias = add->getInput(0) == out ? add->getInput(1) : add->getInput(0);
+  StringRef bias =
+      add->getInput(0) == out ? add->getInput(1) : add->getInput(0);
   if (bias == out || !imp.isDefined(bias) || !imp.isParameter(bias))
     return std::nullopt;
   ArrayRef<int64_t> shape = imp.get(bias).shape;
@@ -387,7 +390,8 @@ LogicalResult buildFullyConnected(GraphImporter &imp, const OnnxNode &node,
   }
   Location loc = node.getLoc();
   if (biasAdd)
-    loc = FusedLoc::get(imp.getContext(), {node.getLoc(), biasAdd->first->getLoc()});
+    loc = FusedLoc::get(imp.getContext(),
+                        {node.getLoc(), biasAdd->first->getLoc()});
   FailureOr<Value> fc = imp.create<dsm::FullyConnectedOp>(loc, operands);
   if (failed(fc))
     return failure();
@@ -430,8 +434,9 @@ LogicalResult convertMatMul(GraphImporter &imp, const OnnxNode &node) {
   // dsm declares it [out, in].
   if (imp.isParameter(bName) && bShape.size() == 2) {
     if (aType.getRank() < 2)
-      return imp.unsupported(node, "a fully connected layer needs a rank >= 2 "
-                                   "input ([batch, ..., in])",
+      return imp.unsupported(node,
+                             "a fully connected layer needs a rank >= 2 "
+                             "input ([batch, ..., in])",
                              {resultType()});
     FailureOr<Value> weight =
         imp.materializeParameter(node, bName, bShape, /*transposed=*/true);
@@ -477,8 +482,8 @@ LogicalResult convertMatMul(GraphImporter &imp, const OnnxNode &node) {
   SmallVector<NamedAttribute> attrs;
   if (transposeRhs)
     attrs.push_back(attr(imp, "transpose_rhs", imp.getBuilder().getUnitAttr()));
-  return defineOutput(imp, node, imp.create<dsm::MatMulOp>(node.getLoc(),
-                                                           {*a, rhs}, attrs));
+  return defineOutput(
+      imp, node, imp.create<dsm::MatMulOp>(node.getLoc(), {*a, rhs}, attrs));
 }
 
 LogicalResult convertGemm(GraphImporter &imp, const OnnxNode &node) {
@@ -533,7 +538,8 @@ LogicalResult convertGemm(GraphImporter &imp, const OnnxNode &node) {
       return failure();
     SmallVector<NamedAttribute> attrs;
     if (*transB)
-      attrs.push_back(attr(imp, "transpose_rhs", imp.getBuilder().getUnitAttr()));
+      attrs.push_back(
+          attr(imp, "transpose_rhs", imp.getBuilder().getUnitAttr()));
     FailureOr<Value> mm = imp.create<dsm::MatMulOp>(loc, {*a, *b}, attrs);
     if (failed(mm))
       return failure();
@@ -582,9 +588,11 @@ LogicalResult convertLstm(GraphImporter &imp, const OnnxNode &node) {
     return node.emitError() << "unknown direction '" << *direction << "'";
   int64_t directions = *direction == "bidirectional" ? 2 : 1;
   if (*layout != 0)
-    return imp.unsupported(node, "batch-major LSTM (layout = 1) is not supported");
+    return imp.unsupported(node,
+                           "batch-major LSTM (layout = 1) is not supported");
   if (*inputForget != 0)
-    return imp.unsupported(node, "coupled input-forget gates are not supported");
+    return imp.unsupported(node,
+                           "coupled input-forget gates are not supported");
   if (!activations->empty()) {
     for (size_t i = 0; i < activations->size(); ++i) {
       StringRef expected = i % 3 == 0 ? "Sigmoid" : "Tanh";
@@ -630,9 +638,8 @@ LogicalResult convertLstm(GraphImporter &imp, const OnnxNode &node) {
   int64_t t = shape[0], n = shape[1];
   if (!node.getOutput(0).empty() && imp.getUseCount(node.getOutput(0)) > 0) {
     FailureOr<Value> y =
-        directions == 1
-            ? imp.reshape(loc, *lstm, {t, 1, n, hidden})
-            : imp.reshape(loc, *lstm, {t, n, directions, hidden});
+        directions == 1 ? imp.reshape(loc, *lstm, {t, 1, n, hidden})
+                        : imp.reshape(loc, *lstm, {t, n, directions, hidden});
     if (succeeded(y) && directions == 2)
       y = imp.transpose(loc, *y, {0, 2, 1, 3});
     if (failed(defineOutput(imp, node, y)))
@@ -657,7 +664,8 @@ LogicalResult convertLstm(GraphImporter &imp, const OnnxNode &node) {
     FailureOr<Value> yh = finals.front();
     if (directions == 2)
       yh = imp.create<dsm::ConcatOp>(
-          loc, finals, {attr(imp, "axis", imp.getBuilder().getI64IntegerAttr(0))});
+          loc, finals,
+          {attr(imp, "axis", imp.getBuilder().getI64IntegerAttr(0))});
     if (failed(defineOutput(imp, node, yh, 1)))
       return failure();
   }
@@ -685,7 +693,8 @@ LogicalResult convertPool(GraphImporter &imp, const OnnxNode &node) {
   if (failed(x))
     return failure();
   if (typeOf(*x).getRank() != 4)
-    return imp.unsupported(node, "only 2-D pooling (rank-4 input) is supported");
+    return imp.unsupported(node,
+                           "only 2-D pooling (rank-4 input) is supported");
   if (usesExtraOutputs(imp, node))
     return imp.unsupported(node, "pooling indices are not supported");
   FailureOr<SmallVector<int64_t>> kernel = node.getInts("kernel_shape");
@@ -741,11 +750,11 @@ LogicalResult convertGlobalPool(GraphImporter &imp, const OnnxNode &node) {
   SmallVector<int64_t> axes;
   for (int64_t d = 2; d < rank; ++d)
     axes.push_back(d);
-  return defineOutput(imp, node,
-                      buildReduce(imp, node.getLoc(), *x,
-                                  average ? dsm::ReduceKind::Mean
-                                          : dsm::ReduceKind::Max,
-                                  axes, /*keepDims=*/true));
+  return defineOutput(
+      imp, node,
+      buildReduce(imp, node.getLoc(), *x,
+                  average ? dsm::ReduceKind::Mean : dsm::ReduceKind::Max, axes,
+                  /*keepDims=*/true));
 }
 
 LogicalResult convertBatchNorm(GraphImporter &imp, const OnnxNode &node) {
@@ -771,8 +780,8 @@ LogicalResult convertBatchNorm(GraphImporter &imp, const OnnxNode &node) {
   if (*epsilon != 1e-5)
     attrs.push_back(
         attr(imp, "epsilon", imp.getBuilder().getF64FloatAttr(*epsilon)));
-  return defineOutput(imp, node,
-                      imp.create<dsm::BatchNormOp>(node.getLoc(), operands, attrs));
+  return defineOutput(
+      imp, node, imp.create<dsm::BatchNormOp>(node.getLoc(), operands, attrs));
 }
 
 LogicalResult convertLayerNorm(GraphImporter &imp, const OnnxNode &node) {
@@ -796,9 +805,10 @@ LogicalResult convertLayerNorm(GraphImporter &imp, const OnnxNode &node) {
   SmallVector<NamedAttribute> attrs{
       attr(imp, "epsilon", imp.getBuilder().getF64FloatAttr(*epsilon))};
   if (*axis != -1)
-    attrs.push_back(attr(imp, "axis", imp.getBuilder().getI64IntegerAttr(*axis)));
-  return defineOutput(imp, node,
-                      imp.create<dsm::LayerNormOp>(node.getLoc(), operands, attrs));
+    attrs.push_back(
+        attr(imp, "axis", imp.getBuilder().getI64IntegerAttr(*axis)));
+  return defineOutput(
+      imp, node, imp.create<dsm::LayerNormOp>(node.getLoc(), operands, attrs));
 }
 
 LogicalResult convertSoftmax(GraphImporter &imp, const OnnxNode &node) {
@@ -813,15 +823,17 @@ LogicalResult convertSoftmax(GraphImporter &imp, const OnnxNode &node) {
     return node.emitError() << "axis " << *axisAttr << " is out of range";
   // Before opset 13 Softmax normalizes over all dimensions from `axis` on.
   if (!modern && *axis != rank - 1)
-    return imp.unsupported(node, "opset < 13 Softmax over several dimensions "
-                                 "is not supported",
+    return imp.unsupported(node,
+                           "opset < 13 Softmax over several dimensions "
+                           "is not supported",
                            {typeOf(*x)});
   if (!isDsmTensor(*x))
     return imp.unsupported(node, "softmax of a non-dsm element type",
                            {typeOf(*x)});
   SmallVector<NamedAttribute> attrs;
   if (*axis != rank - 1)
-    attrs.push_back(attr(imp, "axis", imp.getBuilder().getI64IntegerAttr(*axis)));
+    attrs.push_back(
+        attr(imp, "axis", imp.getBuilder().getI64IntegerAttr(*axis)));
   return defineOutput(imp, node,
                       imp.create<dsm::SoftmaxOp>(node.getLoc(), {*x}, attrs));
 }
@@ -848,8 +860,8 @@ LogicalResult convertReduce(GraphImporter &imp, const OnnxNode &node) {
     for (int64_t d = 0; d < typeOf(*x).getRank(); ++d)
       list.push_back(d);
   }
-  return defineOutput(imp, node,
-                      buildReduce(imp, node.getLoc(), *x, kind, list, *keepDims));
+  return defineOutput(
+      imp, node, buildReduce(imp, node.getLoc(), *x, kind, list, *keepDims));
 }
 
 //===----------------------------------------------------------------------===//
@@ -863,9 +875,9 @@ LogicalResult defineReshape(GraphImporter &imp, const OnnxNode &node,
   if (failed(x))
     return failure();
   if (!isDsmTensor(*x))
-    return imp.opaque(node, 0.0,
-                      {RankedTensorType::get(shape, typeOf(*x).getElementType())},
-                      "reshape of an element type dsm ops do not take");
+    return imp.opaque(
+        node, 0.0, {RankedTensorType::get(shape, typeOf(*x).getElementType())},
+        "reshape of an element type dsm ops do not take");
   return defineOutput(imp, node, imp.reshape(node.getLoc(), *x, shape));
 }
 
@@ -877,8 +889,8 @@ LogicalResult convertReshape(GraphImporter &imp, const OnnxNode &node) {
     return failure();
   if (!node.hasInput(0))
     return node.emitError() << "missing input 0";
-  llvm::Expected<SmallVector<int64_t>> shape =
-      inferReshape(imp.get(node.getInput(0)).shape, *requested, *allowZero != 0);
+  llvm::Expected<SmallVector<int64_t>> shape = inferReshape(
+      imp.get(node.getInput(0)).shape, *requested, *allowZero != 0);
   if (!shape)
     return node.emitError() << llvm::toString(shape.takeError());
   return defineReshape(imp, node, *shape);
@@ -919,25 +931,26 @@ LogicalResult convertTranspose(GraphImporter &imp, const OnnxNode &node) {
   SmallVector<int64_t> reversed;
   for (int64_t i = rank - 1; i >= 0; --i)
     reversed.push_back(i);
-  FailureOr<SmallVector<int64_t>> perm = node.getInts("perm", ArrayRef(reversed));
+  FailureOr<SmallVector<int64_t>> perm =
+      node.getInts("perm", ArrayRef(reversed));
   if (failed(perm))
     return failure();
   SmallVector<int64_t> shape;
   SmallVector<bool> seen(rank, false);
   if (int64_t(perm->size()) != rank)
-    return node.emitError() << "perm " << formatShape(*perm)
-                            << " does not match rank " << rank;
+    return node.emitError()
+           << "perm " << formatShape(*perm) << " does not match rank " << rank;
   for (int64_t p : *perm) {
     if (p < 0 || p >= rank || seen[p])
-      return node.emitError() << "perm " << formatShape(*perm)
-                              << " is not a permutation";
+      return node.emitError()
+             << "perm " << formatShape(*perm) << " is not a permutation";
     seen[p] = true;
     shape.push_back(typeOf(*x).getDimSize(p));
   }
   if (!isDsmTensor(*x))
-    return imp.opaque(node, 0.0,
-                      {RankedTensorType::get(shape, typeOf(*x).getElementType())},
-                      "transpose of an element type dsm ops do not take");
+    return imp.opaque(
+        node, 0.0, {RankedTensorType::get(shape, typeOf(*x).getElementType())},
+        "transpose of an element type dsm ops do not take");
   return defineOutput(imp, node, imp.transpose(node.getLoc(), *x, *perm));
 }
 
@@ -973,7 +986,8 @@ LogicalResult convertConcat(GraphImporter &imp, const OnnxNode &node) {
     for (Value v : operands)
       shape[*axis] += typeOf(v).getDimSize(*axis);
     return imp.opaque(
-        node, 0.0, {RankedTensorType::get(shape, typeOf(operands[0]).getElementType())},
+        node, 0.0,
+        {RankedTensorType::get(shape, typeOf(operands[0]).getElementType())},
         "concatenation of an element type dsm ops do not take");
   }
   return defineOutput(
@@ -1007,7 +1021,8 @@ LogicalResult convertSlice(GraphImporter &imp, const OnnxNode &node) {
   if (imp.getOpset() < 10) {
     FailureOr<SmallVector<int64_t>> s = node.getInts("starts");
     FailureOr<SmallVector<int64_t>> e = node.getInts("ends");
-    FailureOr<SmallVector<int64_t>> a = node.getInts("axes", ArrayRef<int64_t>());
+    FailureOr<SmallVector<int64_t>> a =
+        node.getInts("axes", ArrayRef<int64_t>());
     if (failed(s) || failed(e) || failed(a))
       return failure();
     starts = *s, ends = *e, axes = *a;
@@ -1017,8 +1032,8 @@ LogicalResult convertSlice(GraphImporter &imp, const OnnxNode &node) {
     if (failed(s) || failed(e))
       return failure();
     starts = *s, ends = *e;
-    for (auto [index, list, what] :
-         {std::make_tuple(3u, &axes, "axes"), std::make_tuple(4u, &steps, "steps")}) {
+    for (auto [index, list, what] : {std::make_tuple(3u, &axes, "axes"),
+                                     std::make_tuple(4u, &steps, "steps")}) {
       if (!node.hasInput(index))
         continue;
       FailureOr<SmallVector<int64_t>> values =
@@ -1071,8 +1086,8 @@ LogicalResult convertSplit(GraphImporter &imp, const OnnxNode &node) {
     int64_t dim = shape[*axis];
     int64_t chunk = (dim + outputs - 1) / std::max<int64_t>(outputs, 1);
     if (imp.getOpset() < 18 && dim % outputs != 0)
-      return node.emitError() << "cannot split " << dim << " into " << outputs
-                              << " equal parts";
+      return node.emitError()
+             << "cannot split " << dim << " into " << outputs << " equal parts";
     for (int64_t start = 0; start < dim; start += chunk)
       sizes.push_back(std::min(chunk, dim - start));
   }
@@ -1080,9 +1095,10 @@ LogicalResult convertSplit(GraphImporter &imp, const OnnxNode &node) {
   for (int64_t s : sizes)
     total += s;
   if (int64_t(sizes.size()) != outputs || total != shape[*axis])
-    return node.emitError() << "split sizes " << formatShape(sizes)
-                            << " do not divide dimension " << *axis << " ("
-                            << shape[*axis] << ") into " << outputs << " outputs";
+    return node.emitError()
+           << "split sizes " << formatShape(sizes)
+           << " do not divide dimension " << *axis << " (" << shape[*axis]
+           << ") into " << outputs << " outputs";
   if (!isDsmTensor(*x))
     return imp.unsupported(node, "split of a non-dsm element type");
   int64_t start = 0;
@@ -1094,8 +1110,8 @@ LogicalResult convertSplit(GraphImporter &imp, const OnnxNode &node) {
     start += sizes[i];
     if (node.getOutput(i).empty() || sizes[i] == 0)
       continue;
-    if (failed(defineOutput(imp, node, buildSlice(imp, node.getLoc(), *x, ranges),
-                            i)))
+    if (failed(defineOutput(imp, node,
+                            buildSlice(imp, node.getLoc(), *x, ranges), i)))
       return failure();
   }
   return success();
@@ -1126,8 +1142,9 @@ LogicalResult convertGather(GraphImporter &imp, const OnnxNode &node) {
     FailureOr<Value> table = input(imp, node, 0);
     if (failed(indices) || failed(table))
       return failure();
-    return defineOutput(imp, node, imp.create<dsm::EmbeddingOp>(
-                                       node.getLoc(), {*indices, *table}));
+    return defineOutput(
+        imp, node,
+        imp.create<dsm::EmbeddingOp>(node.getLoc(), {*indices, *table}));
   }
   FailureOr<Value> data = input(imp, node, 0);
   if (failed(data))
@@ -1145,9 +1162,9 @@ LogicalResult convertGather(GraphImporter &imp, const OnnxNode &node) {
       if (p < 0)
         p += extent;
       if (p < 0 || p >= extent)
-        return node.emitError() << "index " << indices->getInt(i)
-                                << " is out of range for a dimension of "
-                                << extent;
+        return node.emitError()
+               << "index " << indices->getInt(i)
+               << " is out of range for a dimension of " << extent;
       positions.push_back(p);
     }
     bool contiguous = true;
@@ -1162,8 +1179,8 @@ LogicalResult convertGather(GraphImporter &imp, const OnnxNode &node) {
       FailureOr<Value> slice = buildSlice(imp, node.getLoc(), *data, ranges);
       if (failed(slice))
         return failure();
-      return defineOutput(imp, node, imp.reshape(node.getLoc(), *slice,
-                                                 resultShape));
+      return defineOutput(imp, node,
+                          imp.reshape(node.getLoc(), *slice, resultShape));
     }
   }
   return imp.opaque(node, 0.0, {resultType}, "gather of activations");
@@ -1182,9 +1199,9 @@ LogicalResult convertExpand(GraphImporter &imp, const OnnxNode &node) {
     imp.setOutcome(dsm::OnnxImportSummary::Outcome::Dropped);
     return imp.defineAlias(node, node.getOutput(0), node.getInput(0));
   }
-  return imp.opaque(node, 0.0,
-                    {RankedTensorType::get(*shape, typeOf(*x).getElementType())},
-                    "broadcast copy");
+  return imp.opaque(
+      node, 0.0, {RankedTensorType::get(*shape, typeOf(*x).getElementType())},
+      "broadcast copy");
 }
 
 //===----------------------------------------------------------------------===//
@@ -1324,19 +1341,29 @@ unsigned dsm::onnx::getRequiredInputCount(StringRef opType, int64_t opset) {
       .Cases({"LSTM", "Where", "Range"}, 3)
       .Case("Slice", opset >= 10 ? 3 : 1)
       .Case("Unsqueeze", opset >= 13 ? 2 : 1)
-      .Cases({"Conv", "Gemm", "MatMul", "Add", "Sub", "Mul", "Div", "Pow",
-              "Mod", "Equal", "Less", "Greater", "LessOrEqual",
-              "GreaterOrEqual", "And", "Or", "Xor", "PRelu",
-              "LayerNormalization", "Reshape", "Gather", "Expand"},
+      .Cases({"Conv",
+              "Gemm",
+              "MatMul",
+              "Add",
+              "Sub",
+              "Mul",
+              "Div",
+              "Pow",
+              "Mod",
+              "Equal",
+              "Less",
+              "Greater",
+              "LessOrEqual",
+              "GreaterOrEqual",
+              "And",
+              "Or",
+              "Xor",
+              "PRelu",
+              "LayerNormalization",
+              "Reshape",
+              "Gather",
+              "Expand"},
              2)
       .Case("Constant", 0)
       .Default(lookupConversion(opType) ? 1 : 0);
-}
-
-std::vector<StringRef> dsm::onnx::getSupportedOpTypes() {
-  std::vector<StringRef> types;
-  for (const auto &entry : conversionTable())
-    types.push_back(entry.getKey());
-  llvm::sort(types);
-  return types;
 }

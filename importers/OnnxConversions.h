@@ -6,8 +6,6 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
 
-#include <vector>
-
 namespace dsm::onnx {
 
 class GraphImporter;
@@ -22,9 +20,6 @@ ConversionFn lookupConversion(llvm::StringRef opType);
 /// How many leading inputs of an ONNX-domain op type are required (must be
 /// present) at `opset`; 0 for unknown op types.
 unsigned getRequiredInputCount(llvm::StringRef opType, int64_t opset);
-
-/// Every op type with a conversion, sorted (for documentation and tests).
-std::vector<llvm::StringRef> getSupportedOpTypes();
 
 } // namespace dsm::onnx
 

@@ -89,7 +89,8 @@ HostTensor gatherElements(const HostTensor &in, ArrayRef<int64_t> shape,
     else
       ints.push_back(in.getInt(s));
   }
-  return makeResult(in.getDataType(), shape, std::move(floats), std::move(ints));
+  return makeResult(in.getDataType(), shape, std::move(floats),
+                    std::move(ints));
 }
 
 class Folder {
@@ -105,7 +106,7 @@ private:
     return *importer.getContents(node.getInput(i));
   }
   FailureOr<bool> done(HostTensor result) {
-    if (result.getNumElements() > HostTensor::kMaxElements)
+    if (!small(result.getShape()))
       return false;
     if (node.getOutput(0).empty())
       return true;
@@ -117,10 +118,18 @@ private:
   FailureOr<bool> fail(const Twine &message) {
     return node.emitError() << message;
   }
-  /// Whether a result of `shape` is small enough to fold.
-  bool small(ArrayRef<int64_t> shape) const {
+  /// Whether a result of `shape` is small enough to fold. Also requires the
+  /// product of its non-zero dimensions to fit, so that no partial product
+  /// computed while folding overflows (an empty tensor may have huge
+  /// dimensions).
+  static bool small(ArrayRef<int64_t> shape) {
     std::optional<int64_t> count = getNumElements(shape);
-    return count && *count <= HostTensor::kMaxElements;
+    SmallVector<int64_t> nonZero;
+    for (int64_t d : shape)
+      if (d != 0)
+        nonZero.push_back(d);
+    return count && *count <= HostTensor::kMaxElements &&
+           getNumElements(nonZero).has_value();
   }
 
   FailureOr<bool> foldConstant();
@@ -169,16 +178,17 @@ FailureOr<bool> Folder::run() {
     std::vector<int64_t> dims;
     for (int64_t i = first; i < last; ++i)
       dims.push_back(shape[i]);
-    return done(HostTensor::getInts(TensorProto::INT64,
-                                    {int64_t(dims.size())}, dims));
+    return done(
+        HostTensor::getInts(TensorProto::INT64, {int64_t(dims.size())}, dims));
   }
-  // Everything else needs all its inputs.
+  // Everything else needs all its inputs, of foldable sizes.
   bool anyInput = false;
   for (unsigned i = 0; i < node.getNumInputs(); ++i) {
     if (!node.hasInput(i))
       continue;
     anyInput = true;
-    if (!importer.getContents(node.getInput(i)))
+    const HostTensor *contents = importer.getContents(node.getInput(i));
+    if (!contents || !small(contents->getShape()))
       return false;
   }
   if (!anyInput && op != "ConstantOfShape")
@@ -359,7 +369,8 @@ FailureOr<bool> Folder::foldElementwise(StringRef op) {
     for (auto &s : strides)
       at.push_back(dot(index, s));
     if (isWhere) {
-      const HostTensor &chosen = inputs[0]->getInt(at[0]) ? *inputs[1] : *inputs[2];
+      const HostTensor &chosen =
+          inputs[0]->getInt(at[0]) ? *inputs[1] : *inputs[2];
       int64_t pos = inputs[0]->getInt(at[0]) ? at[1] : at[2];
       if (useFloat)
         floats.push_back(chosen.getFloat(pos));
@@ -445,12 +456,14 @@ FailureOr<bool> Folder::foldElementwise(StringRef op) {
   });
   if (divideByZero)
     return fail("divides by zero in a static computation");
-  return done(makeResult(resultType, shape, std::move(floats), std::move(ints)));
+  return done(
+      makeResult(resultType, shape, std::move(floats), std::move(ints)));
 }
 
 FailureOr<bool> Folder::foldUnary(StringRef op) {
   const HostTensor &x = in(0);
-  int32_t resultType = op == "Not" ? int32_t(TensorProto::BOOL) : x.getDataType();
+  int32_t resultType =
+      op == "Not" ? int32_t(TensorProto::BOOL) : x.getDataType();
   std::vector<double> floats;
   std::vector<int64_t> ints;
   for (int64_t i = 0, e = x.getNumElements(); i < e; ++i) {
@@ -485,8 +498,8 @@ FailureOr<bool> Folder::foldUnary(StringRef op) {
                          .Default(v));
     }
   }
-  return done(makeResult(resultType, x.getShape(), std::move(floats),
-                         std::move(ints)));
+  return done(
+      makeResult(resultType, x.getShape(), std::move(floats), std::move(ints)));
 }
 
 FailureOr<bool> Folder::foldGather() {
@@ -568,24 +581,29 @@ FailureOr<bool> Folder::foldSlice() {
   if (importer.getOpset() < 10) {
     FailureOr<SmallVector<int64_t>> s = node.getInts("starts");
     FailureOr<SmallVector<int64_t>> e = node.getInts("ends");
-    FailureOr<SmallVector<int64_t>> a = node.getInts("axes", ArrayRef<int64_t>());
+    FailureOr<SmallVector<int64_t>> a =
+        node.getInts("axes", ArrayRef<int64_t>());
     if (failed(s) || failed(e) || failed(a))
       return failure();
     starts = *s, ends = *e, axes = *a;
   } else {
-    FailureOr<SmallVector<int64_t>> s = getStaticInts(importer, node, 1, "starts");
-    FailureOr<SmallVector<int64_t>> e = getStaticInts(importer, node, 2, "ends");
+    FailureOr<SmallVector<int64_t>> s =
+        getStaticInts(importer, node, 1, "starts");
+    FailureOr<SmallVector<int64_t>> e =
+        getStaticInts(importer, node, 2, "ends");
     if (failed(s) || failed(e))
       return failure();
     starts = *s, ends = *e;
     if (node.hasInput(3)) {
-      FailureOr<SmallVector<int64_t>> a = getStaticInts(importer, node, 3, "axes");
+      FailureOr<SmallVector<int64_t>> a =
+          getStaticInts(importer, node, 3, "axes");
       if (failed(a))
         return failure();
       axes = *a;
     }
     if (node.hasInput(4)) {
-      FailureOr<SmallVector<int64_t>> st = getStaticInts(importer, node, 4, "steps");
+      FailureOr<SmallVector<int64_t>> st =
+          getStaticInts(importer, node, 4, "steps");
       if (failed(st))
         return failure();
       steps = *st;
@@ -603,7 +621,8 @@ FailureOr<bool> Folder::foldSlice() {
   forEachIndex(shape, [&](ArrayRef<int64_t> index) {
     int64_t offset = 0;
     for (size_t d = 0; d < index.size(); ++d)
-      offset += ((*ranges)[d].start + index[d] * (*ranges)[d].step) * strides[d];
+      offset +=
+          ((*ranges)[d].start + index[d] * (*ranges)[d].step) * strides[d];
     sources.push_back(offset);
   });
   return done(gatherElements(data, shape, sources));
@@ -614,7 +633,8 @@ FailureOr<bool> Folder::foldTranspose() {
   SmallVector<int64_t> reversed;
   for (int64_t i = data.getRank() - 1; i >= 0; --i)
     reversed.push_back(i);
-  FailureOr<SmallVector<int64_t>> perm = node.getInts("perm", ArrayRef(reversed));
+  FailureOr<SmallVector<int64_t>> perm =
+      node.getInts("perm", ArrayRef(reversed));
   if (failed(perm))
     return failure();
   if (int64_t(perm->size()) != data.getRank())
@@ -640,7 +660,8 @@ FailureOr<bool> Folder::foldTranspose() {
 
 FailureOr<bool> Folder::foldExpand() {
   const HostTensor &data = in(0);
-  FailureOr<SmallVector<int64_t>> target = getStaticInts(importer, node, 1, "shape");
+  FailureOr<SmallVector<int64_t>> target =
+      getStaticInts(importer, node, 1, "shape");
   if (failed(target))
     return failure();
   llvm::Expected<SmallVector<int64_t>> shape =
@@ -677,8 +698,8 @@ FailureOr<bool> Folder::foldRange() {
     else
       ints.push_back(start.getInt(0) + i * delta.getInt(0));
   }
-  return done(makeResult(start.getDataType(), {n}, std::move(floats),
-                         std::move(ints)));
+  return done(
+      makeResult(start.getDataType(), {n}, std::move(floats), std::move(ints)));
 }
 
 FailureOr<bool> Folder::foldConstantOfShape() {
@@ -718,8 +739,8 @@ FailureOr<bool> Folder::foldReduce(StringRef op) {
   if (!known)
     return false;
   const HostTensor &data = in(0);
-  auto axes = getIntsOperand(importer, node, 1, "axes",
-                             op == "ReduceSum" ? 13 : 18);
+  auto axes =
+      getIntsOperand(importer, node, 1, "axes", op == "ReduceSum" ? 13 : 18);
   FailureOr<int64_t> keepDims = node.getInt("keepdims", 1);
   FailureOr<int64_t> noopEmpty = node.getInt("noop_with_empty_axes", 0);
   if (failed(axes) || failed(keepDims) || failed(noopEmpty))

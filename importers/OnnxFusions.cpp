@@ -154,14 +154,15 @@ FailureOr<bool> Matcher::matchGelu() {
   FailureOr<Value> input = imp.materialize(first, x);
   if (failed(input))
     return failure();
-  if (!isDsmElementType(cast<RankedTensorType>(input->getType()).getElementType()))
+  if (!isDsmElementType(
+          cast<RankedTensorType>(input->getType()).getElementType()))
     return false;
   imp.setOutcome(dsm::OnnxImportSummary::Outcome::Fused);
   imp.setPattern(kGeluPattern);
   // The last node defines the output; keep it last for `finish`.
   std::swap(nodes.back(), *llvm::find_if(nodes, [&](const OnnxNode *n) {
-    return n->getOutput(0) == output;
-  }));
+              return n->getOutput(0) == output;
+            }));
   if (failed(finish(kGeluPattern, nodes, output,
                     imp.create<dsm::GeluOp>(fusedLoc(nodes), {*input}))))
     return failure();
@@ -180,7 +181,8 @@ FailureOr<bool> Matcher::matchLayerNorm() {
   ArrayRef<int64_t> shape = imp.get(x).shape;
   int64_t rank = shape.size();
   // Axes: attribute before opset 18, an input from it.
-  auto readAxes = [&](const OnnxNode &node) -> std::optional<SmallVector<int64_t>> {
+  auto readAxes =
+      [&](const OnnxNode &node) -> std::optional<SmallVector<int64_t>> {
     // Read the attributes directly: a malformed one is reported when the
     // node is imported on its own.
     const dsm_onnx::AttributeProto *keepDims = node.getAttr("keepdims");
@@ -268,16 +270,16 @@ FailureOr<bool> Matcher::matchLayerNorm() {
     return false;
   imp.setOutcome(dsm::OnnxImportSummary::Outcome::Fused);
   imp.setPattern(kLayerNormPattern);
-  SmallVector<const OnnxNode *> nodes{&first, sub,  square, variance, addEps,
-                                      sqrt,   div,  scale,  offset};
+  SmallVector<const OnnxNode *> nodes{&first, sub, square, variance, addEps,
+                                      sqrt,   div, scale,  offset};
   OpBuilder &b = imp.getBuilder();
   SmallVector<NamedAttribute> attrs{
       b.getNamedAttr("epsilon", b.getF64FloatAttr(*epsilon))};
   if (axis != rank - 1)
     attrs.push_back(b.getNamedAttr("axis", b.getI64IntegerAttr(axis)));
-  if (failed(finish(kLayerNormPattern, nodes, offset->getOutput(0),
-                    imp.create<dsm::LayerNormOp>(fusedLoc(nodes), operands,
-                                                 attrs))))
+  if (failed(finish(
+          kLayerNormPattern, nodes, offset->getOutput(0),
+          imp.create<dsm::LayerNormOp>(fusedLoc(nodes), operands, attrs))))
     return failure();
   return true;
 }

@@ -71,8 +71,8 @@ void OnnxImportSummary::print(llvm::raw_ostream &os) const {
   os << ")\n";
   os << "op types:\n";
   for (const auto &[name, row] : opTypes) {
-    os << "  " << llvm::left_justify(name, 22) << llvm::format_decimal(row.count, 6)
-       << " ";
+    os << "  " << llvm::left_justify(name, 22)
+       << llvm::format_decimal(row.count, 6) << " ";
     for (int i = 0; i < kNumOutcomes; ++i)
       if (row.outcomes[i])
         os << " " << outcomeNames[i] << " " << row.outcomes[i];

@@ -28,7 +28,8 @@ OwningOpRef<ModuleOp> dsm::importOnnxModel(llvm::MemoryBufferRef buffer,
   DialectRegistry registry;
   registerOnnxImportDialects(registry);
   context->appendDialectRegistry(registry);
-  context->loadDialect<dsm::DsmDialect, arith::ArithDialect, func::FuncDialect>();
+  context
+      ->loadDialect<dsm::DsmDialect, arith::ArithDialect, func::FuncDialect>();
 
   StringRef fileName = buffer.getBufferIdentifier();
   Location fileLoc = FileLineColLoc::get(context, fileName, 0, 0);

@@ -87,14 +87,13 @@ const AttributeProto *OnnxNode::expect(StringRef attrName, int type,
       actual = AttributeProto::TENSOR;
   }
   // An empty list may be stored with any list type.
-  bool emptyList = (type == AttributeProto::INTS ||
-                    type == AttributeProto::FLOATS ||
-                    type == AttributeProto::STRINGS) &&
-                   attr->ints_size() == 0 && attr->floats_size() == 0 &&
-                   attr->strings_size() == 0 &&
-                   (actual == AttributeProto::INTS ||
-                    actual == AttributeProto::FLOATS ||
-                    actual == AttributeProto::STRINGS);
+  bool emptyList =
+      (type == AttributeProto::INTS || type == AttributeProto::FLOATS ||
+       type == AttributeProto::STRINGS) &&
+      attr->ints_size() == 0 && attr->floats_size() == 0 &&
+      attr->strings_size() == 0 &&
+      (actual == AttributeProto::INTS || actual == AttributeProto::FLOATS ||
+       actual == AttributeProto::STRINGS);
   if (actual != type && !emptyList) {
     emitError() << "attribute '" << attrName << "' must be " << what;
     status = failure();
@@ -106,8 +105,8 @@ const AttributeProto *OnnxNode::expect(StringRef attrName, int type,
 FailureOr<int64_t> OnnxNode::getInt(StringRef attrName,
                                     std::optional<int64_t> dflt) const {
   LogicalResult status = success();
-  const AttributeProto *attr =
-      expect(attrName, AttributeProto::INT, "an integer", dflt.has_value(), status);
+  const AttributeProto *attr = expect(attrName, AttributeProto::INT,
+                                      "an integer", dflt.has_value(), status);
   if (failed(status))
     return failure();
   return attr ? attr->i() : *dflt;
@@ -116,8 +115,8 @@ FailureOr<int64_t> OnnxNode::getInt(StringRef attrName,
 FailureOr<double> OnnxNode::getFloat(StringRef attrName,
                                      std::optional<double> dflt) const {
   LogicalResult status = success();
-  const AttributeProto *attr =
-      expect(attrName, AttributeProto::FLOAT, "a float", dflt.has_value(), status);
+  const AttributeProto *attr = expect(attrName, AttributeProto::FLOAT,
+                                      "a float", dflt.has_value(), status);
   if (failed(status))
     return failure();
   return attr ? shortestDouble(attr->f()) : *dflt;
@@ -127,9 +126,9 @@ FailureOr<SmallVector<int64_t>>
 OnnxNode::getInts(StringRef attrName,
                   std::optional<ArrayRef<int64_t>> dflt) const {
   LogicalResult status = success();
-  const AttributeProto *attr = expect(attrName, AttributeProto::INTS,
-                                      "a list of integers", dflt.has_value(),
-                                      status);
+  const AttributeProto *attr =
+      expect(attrName, AttributeProto::INTS, "a list of integers",
+             dflt.has_value(), status);
   if (failed(status))
     return failure();
   if (!attr)
@@ -141,9 +140,9 @@ FailureOr<SmallVector<double>>
 OnnxNode::getFloats(StringRef attrName,
                     std::optional<ArrayRef<double>> dflt) const {
   LogicalResult status = success();
-  const AttributeProto *attr = expect(attrName, AttributeProto::FLOATS,
-                                      "a list of floats", dflt.has_value(),
-                                      status);
+  const AttributeProto *attr =
+      expect(attrName, AttributeProto::FLOATS, "a list of floats",
+             dflt.has_value(), status);
   if (failed(status))
     return failure();
   if (!attr)
@@ -154,11 +153,11 @@ OnnxNode::getFloats(StringRef attrName,
   return values;
 }
 
-FailureOr<std::string> OnnxNode::getString(StringRef attrName,
-                                           std::optional<StringRef> dflt) const {
+FailureOr<std::string>
+OnnxNode::getString(StringRef attrName, std::optional<StringRef> dflt) const {
   LogicalResult status = success();
-  const AttributeProto *attr =
-      expect(attrName, AttributeProto::STRING, "a string", dflt.has_value(), status);
+  const AttributeProto *attr = expect(attrName, AttributeProto::STRING,
+                                      "a string", dflt.has_value(), status);
   if (failed(status))
     return failure();
   return attr ? attr->s() : dflt->str();
@@ -168,12 +167,13 @@ FailureOr<SmallVector<std::string>>
 OnnxNode::getStrings(StringRef attrName,
                      std::optional<ArrayRef<std::string>> dflt) const {
   LogicalResult status = success();
-  const AttributeProto *attr = expect(attrName, AttributeProto::STRINGS,
-                                      "a list of strings", dflt.has_value(),
-                                      status);
+  const AttributeProto *attr =
+      expect(attrName, AttributeProto::STRINGS, "a list of strings",
+             dflt.has_value(), status);
   if (failed(status))
     return failure();
   if (!attr)
     return SmallVector<std::string>(dflt->begin(), dflt->end());
-  return SmallVector<std::string>(attr->strings().begin(), attr->strings().end());
+  return SmallVector<std::string>(attr->strings().begin(),
+                                  attr->strings().end());
 }

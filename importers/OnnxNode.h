@@ -75,8 +75,7 @@ public:
 
 private:
   const dsm_onnx::AttributeProto *expect(llvm::StringRef attrName, int type,
-                                         llvm::StringRef what,
-                                         bool hasDefault,
+                                         llvm::StringRef what, bool hasDefault,
                                          mlir::LogicalResult &status) const;
 
   const dsm_onnx::NodeProto *proto;

@@ -6,10 +6,9 @@
 using namespace mlir;
 using namespace dsm::onnx;
 
-FailureOr<SmallVector<int64_t>> dsm::onnx::getStaticInts(GraphImporter &importer,
-                                                         const OnnxNode &node,
-                                                         unsigned index,
-                                                         StringRef what) {
+FailureOr<SmallVector<int64_t>>
+dsm::onnx::getStaticInts(GraphImporter &importer, const OnnxNode &node,
+                         unsigned index, StringRef what) {
   if (!node.hasInput(index))
     return node.emitError() << "missing input " << index << " (" << what << ")";
   StringRef name = node.getInput(index);
@@ -25,8 +24,8 @@ FailureOr<SmallVector<int64_t>> dsm::onnx::getStaticInts(GraphImporter &importer
                                "needs it to know the shapes";
   }
   if (contents->isFloat())
-    return node.emitError() << "its " << what << " ('" << name
-                            << "') must hold integers";
+    return node.emitError()
+           << "its " << what << " ('" << name << "') must hold integers";
   if (contents->getRank() > 1)
     return node.emitError() << "its " << what << " ('" << name
                             << "') must be a scalar or a 1-D tensor";
@@ -55,18 +54,18 @@ dsm::onnx::getIntsOperand(GraphImporter &importer, const OnnxNode &node,
   return std::optional<SmallVector<int64_t>>(*values);
 }
 
-FailureOr<std::optional<double>> dsm::onnx::getStaticScalar(
-    GraphImporter &importer, const OnnxNode &node, unsigned index,
-    StringRef what) {
+FailureOr<std::optional<double>>
+dsm::onnx::getStaticScalar(GraphImporter &importer, const OnnxNode &node,
+                           unsigned index, StringRef what) {
   if (!node.hasInput(index))
     return std::optional<double>();
   StringRef name = node.getInput(index);
   const HostTensor *contents = importer.getContents(name);
   if (!contents)
-    return node.emitError() << "its " << what << " ('" << name
-                            << "') is not statically known";
+    return node.emitError()
+           << "its " << what << " ('" << name << "') is not statically known";
   if (contents->getNumElements() != 1)
-    return node.emitError() << "its " << what << " ('" << name
-                            << "') must have one element";
+    return node.emitError()
+           << "its " << what << " ('" << name << "') must have one element";
   return std::optional<double>(contents->getFloat(0));
 }

@@ -34,9 +34,10 @@ getIntsOperand(GraphImporter &importer, const OnnxNode &node, unsigned index,
 
 /// An optional scalar input `index` read as a double; it must be static when
 /// present.
-mlir::FailureOr<std::optional<double>>
-getStaticScalar(GraphImporter &importer, const OnnxNode &node, unsigned index,
-                llvm::StringRef what);
+mlir::FailureOr<std::optional<double>> getStaticScalar(GraphImporter &importer,
+                                                       const OnnxNode &node,
+                                                       unsigned index,
+                                                       llvm::StringRef what);
 
 } // namespace dsm::onnx
 

@@ -20,8 +20,8 @@ static llvm::Error error(const llvm::Twine &message) {
 
 std::string dsm::onnx::formatShape(ArrayRef<int64_t> shape) {
   return "[" +
-         llvm::join(llvm::map_range(shape,
-                                    [](int64_t d) { return std::to_string(d); }),
+         llvm::join(llvm::map_range(
+                        shape, [](int64_t d) { return std::to_string(d); }),
                     ", ") +
          "]";
 }

@@ -17,14 +17,15 @@ namespace {
 struct OnnxTranslateOptions {
   llvm::cl::OptionCategory category{"ONNX import options (--import-onnx)"};
   llvm::cl::opt<dsm::OnnxImportOptions::Mode> mode{
-      "onnx-mode", llvm::cl::desc("What to do with nodes the importer cannot "
-                                  "express as dsm operations"),
+      "onnx-mode",
+      llvm::cl::desc("What to do with nodes the importer cannot "
+                     "express as dsm operations"),
       llvm::cl::init(dsm::OnnxImportOptions::Mode::Strict),
-      llvm::cl::values(
-          clEnumValN(dsm::OnnxImportOptions::Mode::Strict, "strict",
-                     "report an error naming the node (default)"),
-          clEnumValN(dsm::OnnxImportOptions::Mode::Permissive, "permissive",
-                     "keep them as dsm.opaque")),
+      llvm::cl::values(clEnumValN(dsm::OnnxImportOptions::Mode::Strict,
+                                  "strict",
+                                  "report an error naming the node (default)"),
+                       clEnumValN(dsm::OnnxImportOptions::Mode::Permissive,
+                                  "permissive", "keep them as dsm.opaque")),
       llvm::cl::cat(category)};
   llvm::cl::opt<int64_t> batch{
       "onnx-batch",
@@ -71,8 +72,8 @@ OwningOpRef<Operation *> translate(llvm::SourceMgr &sourceMgr,
     return nullptr;
   }
   dsm::OnnxImportSummary summary;
-  OwningOpRef<ModuleOp> module =
-      dsm::importOnnxModel(buffer->getMemBufferRef(), context, options, &summary);
+  OwningOpRef<ModuleOp> module = dsm::importOnnxModel(
+      buffer->getMemBufferRef(), context, options, &summary);
   if (!module)
     return nullptr;
   if (!cl.summary.empty()) {
@@ -95,6 +96,10 @@ OwningOpRef<Operation *> translate(llvm::SourceMgr &sourceMgr,
 } // namespace
 
 void dsm::registerImportOnnxTranslation() {
+  static bool registered = false;
+  if (registered)
+    return;
+  registered = true;
   (void)getOptions();
   TranslateToMLIRRegistration registration(
       "import-onnx", "import an ONNX model (model.onnx) as dsm operations",
