@@ -860,7 +860,8 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
     return success();
   }
   if (node.isOnnxDomain()) {
-    unsigned required = getRequiredInputCount(node.getOpType(), opset);
+    unsigned required =
+        getRequiredInputCount(node.getOpType(), opset, node.getNumInputs());
     for (unsigned i = 0; i < required; ++i)
       if (!node.hasInput(i))
         return node.emitError() << "missing required input " << i;

@@ -1335,7 +1335,10 @@ ConversionFn dsm::onnx::lookupConversion(StringRef opType) {
   return conversionTable().lookup(opType);
 }
 
-unsigned dsm::onnx::getRequiredInputCount(StringRef opType, int64_t opset) {
+unsigned dsm::onnx::getRequiredInputCount(StringRef opType, int64_t opset,
+                                          unsigned numInputs) {
+  if (llvm::is_contained({"Concat", "Sum", "Min", "Max", "Mean"}, opType))
+    return std::max(numInputs, 1u);
   return llvm::StringSwitch<unsigned>(opType)
       .Case("BatchNormalization", 5)
       .Cases({"LSTM", "Where", "Range"}, 3)

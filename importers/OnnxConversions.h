@@ -18,8 +18,10 @@ using ConversionFn = mlir::LogicalResult (*)(GraphImporter &, const OnnxNode &);
 ConversionFn lookupConversion(llvm::StringRef opType);
 
 /// How many leading inputs of an ONNX-domain op type are required (must be
-/// present) at `opset`; 0 for unknown op types.
-unsigned getRequiredInputCount(llvm::StringRef opType, int64_t opset);
+/// present) at `opset` for a node with `numInputs` inputs (all of them for
+/// variadic operators); 0 for unknown op types.
+unsigned getRequiredInputCount(llvm::StringRef opType, int64_t opset,
+                               unsigned numInputs);
 
 } // namespace dsm::onnx
 
