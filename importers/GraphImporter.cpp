@@ -358,11 +358,18 @@ FailureOr<Value> GraphImporter::reshape(Location loc, Value input,
   if (inShape == shape)
     return input;
   SmallVector<int64_t> written(shape);
-  for (size_t i = 0; i < written.size() && i < inShape.size(); ++i) {
-    if (written[i] != inShape[i])
+  size_t copied = 0;
+  for (; copied < written.size() && copied < inShape.size(); ++copied) {
+    if (written[copied] != inShape[copied])
       break;
-    written[i] = 0;
+    written[copied] = 0;
   }
+  // dsm.reshape reads 0 as "copy": a zero-size dimension elsewhere (an empty
+  // tensor) cannot be written.
+  if (llvm::is_contained(ArrayRef(written).drop_front(copied), 0))
+    return mlir::emitError(loc)
+           << "cannot reshape to " << shapeString(shape)
+           << ": dsm.reshape cannot express an empty tensor";
   return create<dsm::ReshapeOp>(
       loc, {input},
       {builder.getNamedAttr("shape", builder.getDenseI64ArrayAttr(written))});
