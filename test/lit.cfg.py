@@ -24,5 +24,6 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.dsm_tools_dir, config.llvm_tools_dir]
-tools = [ToolSubst("dsm-opt", unresolved="fatal")]
+tools = [ToolSubst("dsm-opt", unresolved="fatal"),
+         ToolSubst("dsm-translate", unresolved="fatal")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

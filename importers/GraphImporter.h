@@ -1,0 +1,246 @@
+//===- GraphImporter.h - Imports one ONNX graph into dsm ops ----*- C++ -*-===//
+//
+// The state of one import: what is known about every ONNX value (static
+// shape, element type, contents when static, the IR value once it exists),
+// the graph's use lists, and the builder. Op conversions (OnnxConversions.cpp)
+// and pattern recognizers (OnnxFusions.cpp) work through this interface.
+//
+// Values are materialized lazily: an initializer becomes a `dsm.weight` (or a
+// constant) only where a dsm operation uses it, so initializers that only
+// feed shape computations never appear in the IR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSM_IMPORTERS_GRAPHIMPORTER_H
+#define DSM_IMPORTERS_GRAPHIMPORTER_H
+
+#include "HostTensor.h"
+#include "OnnxNode.h"
+#include "ValueInfo.h"
+
+#include "dsm/Import/OnnxImportOptions.h"
+#include "dsm/Import/OnnxImportSummary.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <memory>
+
+namespace dsm_onnx {
+class GraphProto;
+class ModelProto;
+class TensorProto;
+class TypeProto;
+} // namespace dsm_onnx
+
+namespace dsm::onnx {
+
+class GraphImporter {
+public:
+  GraphImporter(mlir::MLIRContext *context, llvm::StringRef fileName,
+                const OnnxImportOptions &options, OnnxImportSummary &summary);
+  ~GraphImporter();
+
+  /// Imports `model`; null after errors.
+  mlir::OwningOpRef<mlir::ModuleOp>
+  importModel(const dsm_onnx::ModelProto &model);
+
+  //===--------------------------------------------------------------------===//
+  // Interface for conversions and fusions
+  //===--------------------------------------------------------------------===//
+
+  mlir::MLIRContext *getContext() const { return context; }
+  mlir::OpBuilder &getBuilder() { return builder; }
+  int64_t getOpset() const { return opset; }
+  const OnnxImportOptions &getOptions() const { return options; }
+
+  /// The value `name` (which must be defined).
+  const ValueInfo &get(llvm::StringRef name) const;
+  bool isDefined(llvm::StringRef name) const { return values.count(name); }
+  /// Its contents when statically known, else null.
+  const HostTensor *getContents(llvm::StringRef name) const;
+  /// Whether it is an initializer that becomes a `dsm.weight`.
+  bool isParameter(llvm::StringRef name) const;
+  /// Its MLIR tensor type (static shape).
+  mlir::RankedTensorType getType(llvm::StringRef name) const;
+
+  /// The IR value of `name`, creating a `dsm.weight` or a constant first if
+  /// needed. Fails (with an error at `node`) for values that cannot exist in
+  /// the IR, e.g. a constant of an unsupported element type.
+  mlir::FailureOr<mlir::Value> materialize(const OnnxNode &node,
+                                           llvm::StringRef name);
+  /// The parameter `name` declared as `dsm.weight` with `shape` (its
+  /// dimensions, reversed when `transposed`, or a reshaped view with the same
+  /// element count), cached per declared form.
+  mlir::FailureOr<mlir::Value>
+  materializeParameter(const OnnxNode &node, llvm::StringRef name,
+                       llvm::ArrayRef<int64_t> shape, bool transposed);
+  /// A rank-0 constant of `elementType`.
+  mlir::Value getScalarConstant(mlir::Type elementType, double value);
+
+  /// Binds ONNX value `name` to an IR value (checking the shape the file
+  /// declares for it, if any).
+  mlir::LogicalResult define(const OnnxNode &node, llvm::StringRef name,
+                             mlir::Value value);
+  /// Binds `name` to a parameter declared by `tensor` (a Constant node
+  /// whose data was stripped).
+  mlir::LogicalResult defineParameter(const OnnxNode &node,
+                                      llvm::StringRef name,
+                                      const dsm_onnx::TensorProto &tensor);
+  /// Binds `name` to static contents.
+  mlir::LogicalResult defineContents(const OnnxNode &node, llvm::StringRef name,
+                                     HostTensor contents);
+  /// Makes `name` another name of `source` (Identity, Dropout).
+  mlir::LogicalResult defineAlias(const OnnxNode &node, llvm::StringRef name,
+                                  llvm::StringRef source);
+
+  /// Creates a dsm graph op, inferring its result type; failure (with the
+  /// op's shape error at `loc`) instead of a crash when inference fails.
+  template <typename OpTy>
+  mlir::FailureOr<mlir::Value>
+  create(mlir::Location loc, mlir::ValueRange operands,
+         llvm::ArrayRef<mlir::NamedAttribute> attributes = {}) {
+    mlir::OperationState state(loc, OpTy::getOperationName());
+    state.addOperands(operands);
+    state.addAttributes(attributes);
+    mlir::OpaqueProperties properties = state.getRawProperties();
+    if constexpr (OpTy::hasProperties()) {
+      // Inference reads default-valued attributes from the properties.
+      auto &props = state.getOrAddProperties<
+          typename OpTy::template InferredProperties<OpTy>>();
+      OpTy::populateDefaultProperties(state.name, props);
+      properties = &props;
+    }
+    return createInferred(
+        state, properties,
+        [](mlir::MLIRContext *context, std::optional<mlir::Location> loc,
+           mlir::ValueRange operands, mlir::DictionaryAttr attrs,
+           mlir::OpaqueProperties props, mlir::RegionRange regions,
+           llvm::SmallVectorImpl<mlir::Type> &types) {
+          return OpTy::inferReturnTypes(context, loc, operands, attrs, props,
+                                        regions, types);
+        });
+  }
+
+  /// `dsm.reshape` to static `shape`, looking through a reshape that produced
+  /// `input` and writing the common leading dimensions as 0 ("copy") so the
+  /// result stays re-batchable; no op when the shape does not change.
+  mlir::FailureOr<mlir::Value> reshape(mlir::Location loc, mlir::Value input,
+                                       llvm::ArrayRef<int64_t> shape);
+  /// `dsm.transpose`, composing with a transpose that produced `input`; no op
+  /// for the identity.
+  mlir::FailureOr<mlir::Value> transpose(mlir::Location loc, mlir::Value input,
+                                         llvm::ArrayRef<int64_t> permutation);
+
+  /// Reports a node the importer knows but cannot express in this form:
+  /// strict mode, an error; permissive mode, `dsm.opaque` results (shapes
+  /// from `resultTypes` when given, else from the file's value_info).
+  mlir::LogicalResult unsupported(const OnnxNode &node,
+                                  const llvm::Twine &reason,
+                                  llvm::ArrayRef<mlir::Type> resultTypes = {});
+  /// Imports a node with no dsm counterpart as `dsm.opaque` in both modes:
+  /// one per used output, charged `opsPerElement` per result element.
+  mlir::LogicalResult opaque(const OnnxNode &node, double opsPerElement,
+                             llvm::ArrayRef<mlir::Type> resultTypes,
+                             const llvm::Twine &why);
+
+  /// One `dsm.opaque` result standing for part of a node (listed among the
+  /// summary's opaque nodes; the node's own outcome is unchanged).
+  mlir::Value createOpaque(const OnnxNode &node, mlir::ValueRange inputs,
+                           mlir::Type type, double opsPerElement,
+                           const llvm::Twine &why);
+
+  /// How the current node is accounted in the summary (default: imported).
+  void setOutcome(OnnxImportSummary::Outcome outcome) {
+    currentOutcome = outcome;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Graph structure (for fusions)
+  //===--------------------------------------------------------------------===//
+
+  /// Number of node inputs and graph outputs that read `name`.
+  int64_t getUseCount(llvm::StringRef name) const;
+  /// Nodes that read `name`.
+  llvm::ArrayRef<const OnnxNode *> getUsers(llvm::StringRef name) const;
+  /// The node that produces `name`, or null (inputs, initializers).
+  const OnnxNode *getProducer(llvm::StringRef name) const;
+  /// Static contents of `name` even before its producer was imported: a
+  /// Constant node's value or an initializer's data. Null when unknown.
+  const HostTensor *peekContents(llvm::StringRef name);
+  /// Marks `node` (a later node) as absorbed into the current node's ops.
+  void consume(const OnnxNode &node, llvm::StringRef pattern);
+  /// Counts one match of `pattern` in the summary.
+  void recordPattern(llvm::StringRef pattern);
+  /// Names the pattern the current node's ops implement in the summary.
+  void setPattern(llvm::StringRef pattern) { currentPattern = pattern.str(); }
+
+private:
+  mlir::FailureOr<mlir::Value> createInferred(
+      mlir::OperationState &state, mlir::OpaqueProperties properties,
+      llvm::function_ref<mlir::LogicalResult(
+          mlir::MLIRContext *, std::optional<mlir::Location>, mlir::ValueRange,
+          mlir::DictionaryAttr, mlir::OpaqueProperties, mlir::RegionRange,
+          llvm::SmallVectorImpl<mlir::Type> &)>
+          infer);
+
+  mlir::LogicalResult readOpset(const dsm_onnx::ModelProto &model);
+  mlir::LogicalResult indexGraph(const dsm_onnx::GraphProto &graph);
+  mlir::LogicalResult addInitializer(const dsm_onnx::TensorProto &tensor);
+  mlir::FailureOr<mlir::Type> getInputType(const dsm_onnx::TypeProto &type,
+                                           llvm::StringRef name);
+  mlir::LogicalResult importNode(const OnnxNode &node);
+  mlir::LogicalResult checkDeclared(const OnnxNode &node, llvm::StringRef name);
+  mlir::FailureOr<mlir::Value> materializeContents(const OnnxNode &node,
+                                                   llvm::StringRef name,
+                                                   const HostTensor &contents);
+  mlir::LogicalResult buildOpaque(const OnnxNode &node, double opsPerElement,
+                                  llvm::ArrayRef<mlir::Type> resultTypes,
+                                  const llvm::Twine &why);
+  void eraseDeadOps();
+  mlir::LogicalResult finishModule(const dsm_onnx::GraphProto &graph,
+                                   llvm::ArrayRef<mlir::Type> argTypes);
+  mlir::Location getFileLoc();
+  mlir::InFlightDiagnostic emitFileError();
+
+  class Listener;
+
+  mlir::MLIRContext *context;
+  std::string fileName;
+  const OnnxImportOptions &options;
+  OnnxImportSummary &summary;
+  mlir::OpBuilder builder;
+  mlir::func::FuncOp function;
+  std::unique_ptr<Listener> listener;
+  int64_t opset = 0;
+
+  std::vector<std::unique_ptr<OnnxNode>> nodes;
+  llvm::StringMap<ValueInfo> values;
+  llvm::StringMap<const OnnxNode *> producers;
+  llvm::StringMap<llvm::SmallVector<const OnnxNode *, 2>> users;
+  llvm::StringMap<int64_t> useCounts;
+  llvm::StringSet<> graphOutputs;
+  /// Types the file declares (value_info, graph outputs).
+  llvm::StringMap<const dsm_onnx::TypeProto *> declared;
+  /// Initializers by name, for peeking.
+  llvm::StringMap<const dsm_onnx::TensorProto *> initializers;
+  llvm::StringMap<std::shared_ptr<const HostTensor>> peeked;
+  llvm::StringMap<mlir::Value> parameterCache;
+  llvm::DenseMap<const OnnxNode *, std::string> consumed;
+
+  // The node being imported and how it is accounted.
+  const OnnxNode *currentNode = nullptr;
+  OnnxImportSummary::Outcome currentOutcome;
+  std::string currentPattern;
+  /// Which op type (or pattern) each created op was imported from.
+  llvm::DenseMap<mlir::Operation *, std::string> origins;
+};
+
+} // namespace dsm::onnx
+
+#endif // DSM_IMPORTERS_GRAPHIMPORTER_H

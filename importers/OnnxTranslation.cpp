@@ -1,0 +1,107 @@
+//===- OnnxTranslation.cpp - The --import-onnx translation ----------------===//
+
+#include "dsm/Import/OnnxTranslation.h"
+#include "dsm/Import/OnnxImporter.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+
+namespace {
+/// Options of --import-onnx, registered with the translation.
+struct OnnxTranslateOptions {
+  llvm::cl::OptionCategory category{"ONNX import options (--import-onnx)"};
+  llvm::cl::opt<dsm::OnnxImportOptions::Mode> mode{
+      "onnx-mode",
+      llvm::cl::desc("What to do with nodes the importer cannot "
+                     "express as dsm operations"),
+      llvm::cl::init(dsm::OnnxImportOptions::Mode::Strict),
+      llvm::cl::values(clEnumValN(dsm::OnnxImportOptions::Mode::Strict,
+                                  "strict",
+                                  "report an error naming the node (default)"),
+                       clEnumValN(dsm::OnnxImportOptions::Mode::Permissive,
+                                  "permissive", "keep them as dsm.opaque")),
+      llvm::cl::cat(category)};
+  llvm::cl::opt<int64_t> batch{
+      "onnx-batch",
+      llvm::cl::desc("Size of dimension 0 of inputs where it is dynamic"),
+      llvm::cl::init(0), llvm::cl::cat(category)};
+  llvm::cl::list<std::string> dims{
+      "onnx-dim",
+      llvm::cl::desc("Size of a named dynamic dimension: <name>=<size>"),
+      llvm::cl::CommaSeparated, llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> summary{
+      "onnx-summary",
+      llvm::cl::desc("Write the import summary to this file ('-': stderr)"),
+      llvm::cl::value_desc("file"), llvm::cl::cat(category)};
+};
+
+OnnxTranslateOptions &getOptions() {
+  static OnnxTranslateOptions options;
+  return options;
+}
+
+OwningOpRef<Operation *> translate(llvm::SourceMgr &sourceMgr,
+                                   MLIRContext *context) {
+  OnnxTranslateOptions &cl = getOptions();
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  Location fileLoc =
+      FileLineColLoc::get(context, buffer->getBufferIdentifier(), 0, 0);
+  dsm::OnnxImportOptions options;
+  options.mode = cl.mode;
+  options.batch = static_cast<int64_t>(cl.batch);
+  for (const std::string &entry : cl.dims) {
+    auto [name, value] = llvm::StringRef(entry).split('=');
+    int64_t size;
+    if (name.empty() || value.getAsInteger(10, size) || size < 0) {
+      emitError(fileLoc) << "--onnx-dim expects <name>=<size>, got '" << entry
+                         << "'";
+      return nullptr;
+    }
+    options.dims[name.str()] = size;
+  }
+  if (static_cast<int64_t>(cl.batch) < 0) {
+    emitError(fileLoc) << "--onnx-batch must be positive, got "
+                       << static_cast<int64_t>(cl.batch);
+    return nullptr;
+  }
+  dsm::OnnxImportSummary summary;
+  OwningOpRef<ModuleOp> module = dsm::importOnnxModel(
+      buffer->getMemBufferRef(), context, options, &summary);
+  if (!module)
+    return nullptr;
+  if (!cl.summary.empty()) {
+    if (cl.summary == "-") {
+      summary.print(llvm::errs());
+    } else {
+      std::string error;
+      std::unique_ptr<llvm::ToolOutputFile> file =
+          openOutputFile(cl.summary, &error);
+      if (!file) {
+        emitError(fileLoc) << error;
+        return nullptr;
+      }
+      summary.print(file->os());
+      file->keep();
+    }
+  }
+  return module.release().getOperation();
+}
+} // namespace
+
+void dsm::registerImportOnnxTranslation() {
+  static bool registered = false;
+  if (registered)
+    return;
+  registered = true;
+  (void)getOptions();
+  TranslateToMLIRRegistration registration(
+      "import-onnx", "import an ONNX model (model.onnx) as dsm operations",
+      translate, registerOnnxImportDialects);
+}

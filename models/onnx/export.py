@@ -1,0 +1,579 @@
+#!/usr/bin/env python3
+"""Writes the ONNX files that test dsm-translate --import-onnx.
+
+    python3 models/onnx/export.py                 # everything
+    python3 models/onnx/export.py snippets        # op snippets and error cases
+    python3 models/onnx/export.py models          # torch exports (slow)
+    python3 models/onnx/export.py --out DIR ...   # default test/Import/Inputs/onnx
+
+Run it only to regenerate the checked-in files: it needs the Debian packages
+python3-onnx (snippets) and python3-torch, python3-torchvision (models), none
+of which the build or the tests use.
+
+- Snippets: one small graph per supported operator (or operator family) and
+  one per error case, written with onnx.helper. Their initializers keep their
+  (tiny) data.
+- Models: torchvision's ResNet-50 (224x224, batch 1) and BERT-base (written
+  below in plain torch: hidden 768, 12 heads, FFN 3072, 12 layers, vocabulary
+  30522, 512 positions, 2 token types, sequence 128, with pooler; at opset 17
+  with a dynamic batch dimension and at opset 14 with batch 1) exported
+  with torch.onnx.export, plus a small two-layer bidirectional LSTM. Before
+  export every parameter and buffer is randomized: torch.onnx deduplicates
+  initializers with equal values (freshly initialized normalization scales are
+  all ones), which would merge distinct parameters. ResNet-50 is exported with
+  TrainingMode.PRESERVE on an eval-mode model so that BatchNormalization nodes
+  are kept (EVAL would fold them into the convolutions). After export the
+  initializers are stripped: floating-point initializers with more than one
+  element lose their data (name, dims and data_type stay), which is all the
+  importer needs; integer initializers (shapes, position ids) and scalars
+  keep theirs.
+"""
+
+import argparse
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_OUT = os.path.normpath(
+    os.path.join(HERE, "..", "..", "test", "Import", "Inputs", "onnx"))
+
+# ----------------------------------------------------------------------------
+# Helpers
+# ----------------------------------------------------------------------------
+
+
+def strip(model):
+    """Drops the data of floating-point initializers with more than one
+    element, keeping name, dims and data_type."""
+    from onnx import TensorProto
+
+    floats = {TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.BFLOAT16,
+              TensorProto.DOUBLE, TensorProto.INT8}
+    for init in model.graph.initializer:
+        count = int(np.prod(init.dims)) if len(init.dims) else 1
+        if init.data_type in floats and count > 1:
+            for field in ("raw_data", "float_data", "double_data", "int32_data"):
+                init.ClearField(field)
+    model.doc_string = ("Initializer data stripped by models/onnx/export.py "
+                        "(names, dims and types kept).")
+    return model
+
+
+class Snippets:
+    """Builds and saves small models with onnx.helper."""
+
+    def __init__(self, out):
+        import onnx
+        from onnx import helper
+        self.onnx, self.helper = onnx, helper
+        self.T = onnx.TensorProto
+        self.out = out
+        self.rng = np.random.default_rng(0)
+
+    def vi(self, name, shape, elem=None):
+        return self.helper.make_tensor_value_info(
+            name, self.T.FLOAT if elem is None else elem, shape)
+
+    def init(self, name, shape, elem=None, values=None):
+        elem = self.T.FLOAT if elem is None else elem
+        if values is None:
+            values = self.rng.standard_normal(int(np.prod(shape))).astype(np.float32)
+        values = np.asarray(values).flatten().tolist()
+        return self.helper.make_tensor(name, elem, shape, values)
+
+    def const(self, output, values, elem=None, shape=None, name=None):
+        """A Constant node; integer lists default to INT64."""
+        values = np.asarray(values)
+        if elem is None:
+            elem = self.T.INT64 if values.dtype.kind in "iu" else self.T.FLOAT
+        shape = list(values.shape) if shape is None else shape
+        tensor = self.helper.make_tensor(output + "_value", elem, shape,
+                                         values.flatten().tolist())
+        return self.helper.make_node("Constant", [], [output],
+                                     name=name or output, value=tensor)
+
+    def node(self, op, inputs, outputs, name, **attrs):
+        return self.helper.make_node(op, inputs, outputs, name=name, **attrs)
+
+    def save(self, file, nodes, inputs, outputs, inits=(), opset=17,
+             value_info=(), ir_version=8, graph_name=None):
+        graph = self.helper.make_graph(nodes, graph_name or file, inputs,
+                                       outputs, list(inits),
+                                       value_info=list(value_info))
+        model = self.helper.make_model(
+            graph, producer_name="models/onnx/export.py",
+            opset_imports=[self.helper.make_opsetid("", opset)])
+        model.ir_version = ir_version
+        self.write(file, model.SerializeToString())
+        return model
+
+    def write(self, file, data):
+        with open(os.path.join(self.out, file + ".onnx"), "wb") as f:
+            f.write(data)
+
+
+# ----------------------------------------------------------------------------
+# Snippets: one per operator family
+# ----------------------------------------------------------------------------
+
+
+def write_snippets(out):
+    s = Snippets(out)
+    T = s.T
+
+    # Conv: bias, strides, explicit pads, groups, dilations, auto_pad.
+    s.save("conv", [
+        s.node("Conv", ["x", "w1", "b1"], ["c1"], "conv1", strides=[2, 2],
+               pads=[3, 3, 3, 3]),
+        s.node("Conv", ["c1", "w2"], ["c2"], "depthwise", group=8,
+               pads=[1, 1, 1, 1]),
+        s.node("Conv", ["c2", "w3"], ["c3"], "dilated", dilations=[2, 2],
+               auto_pad="SAME_UPPER"),
+        s.node("Conv", ["c3", "w4"], ["y"], "valid", kernel_shape=[3, 3],
+               auto_pad="VALID", strides=[2, 1]),
+    ], [s.vi("x", [1, 3, 32, 32])], [s.vi("y", [1, 4, 7, 14])],
+        [s.init("w1", [8, 3, 7, 7]), s.init("b1", [8]), s.init("w2", [8, 1, 3, 3]),
+         s.init("w3", [16, 8, 3, 3]), s.init("w4", [4, 16, 3, 3])])
+
+    # Gemm: Linear (transB = 1, bias), weight [in, out] with alpha and a
+    # broadcast C, and a product of two activations.
+    s.save("gemm", [
+        s.node("Gemm", ["x", "fc.weight", "fc.bias"], ["h"], "fc", transB=1),
+        s.node("Gemm", ["h", "w2", "c2"], ["g"], "scaled", alpha=0.5, beta=2.0),
+        s.node("Gemm", ["g", "x2"], ["y"], "product", transA=1),
+    ], [s.vi("x", [2, 16]), s.vi("x2", [2, 5])], [s.vi("y", [4, 5])],
+        [s.init("fc.weight", [8, 16]), s.init("fc.bias", [8]),
+         s.init("w2", [8, 4]), s.init("c2", [1, 4])])
+
+    # MatMul: by a weight with a bias Add (a Linear layer on a 3-D input), by
+    # a weight alone, by Transpose(weight) (unfolded export), and the
+    # attention products Q K^T (with the K transpose) and P V.
+    s.save("matmul", [
+        s.node("MatMul", ["x", "wq"], ["q0"], "query/MatMul"),
+        s.node("Add", ["query.bias", "q0"], ["q"], "query/Add"),
+        s.node("MatMul", ["x", "wk"], ["k"], "key/MatMul"),
+        s.node("Transpose", ["value.weight"], ["wvt"], "value/Transpose",
+               perm=[1, 0]),
+        s.node("MatMul", ["x", "wvt"], ["v"], "value/MatMul"),
+        s.node("Transpose", ["k"], ["kt"], "key/Transpose", perm=[0, 2, 1]),
+        s.node("MatMul", ["q", "kt"], ["scores"], "scores"),
+        s.node("MatMul", ["scores", "v"], ["y"], "context"),
+    ], [s.vi("x", [2, 6, 16])], [s.vi("y", [2, 6, 8])],
+        [s.init("wq", [16, 8]), s.init("query.bias", [8]), s.init("wk", [16, 8]),
+         s.init("value.weight", [8, 16])])
+
+    # LSTM: forward with bias (Y squeezed, Y_h used) and bidirectional (Y
+    # transposed and reshaped to [T, N, 2H] as torch.onnx writes it).
+    s.save("lstm", [
+        s.const("axes1", [1]),
+        s.node("LSTM", ["x", "W1", "R1", "B1"], ["Y1", "Yh1"], "lstm1",
+               hidden_size=8),
+        s.node("Squeeze", ["Y1", "axes1"], ["h1"], "squeeze1"),
+        s.node("LSTM", ["h1", "W2", "R2", "B2"], ["Y2"], "lstm2",
+               hidden_size=4, direction="bidirectional"),
+        s.node("Transpose", ["Y2"], ["t2"], "transpose2", perm=[0, 2, 1, 3]),
+        s.const("shape2", [0, 0, -1]),
+        s.node("Reshape", ["t2", "shape2"], ["y"], "reshape2"),
+    ], [s.vi("x", [5, 2, 6])], [s.vi("y", [5, 2, 8]), s.vi("Yh1", [1, 2, 8])],
+        [s.init("W1", [1, 32, 6]), s.init("R1", [1, 32, 8]), s.init("B1", [1, 64]),
+         s.init("W2", [2, 16, 8]), s.init("R2", [2, 16, 4]), s.init("B2", [2, 32])])
+
+    # Activations, including Gelu (opset 20) and the erf-GELU subgraph in
+    # torch's form and in the x * 0.5 form.
+    s.save("activations", [
+        s.node("Relu", ["x"], ["r"], "relu"),
+        s.node("Sigmoid", ["r"], ["sg"], "sigmoid"),
+        s.node("Tanh", ["sg"], ["t"], "tanh"),
+        s.const("zero", 0.0, shape=[]),
+        s.const("six", 6.0, shape=[]),
+        s.node("Clip", ["t", "zero", "six"], ["c"], "relu6"),
+        s.node("HardSigmoid", ["c"], ["hs"], "hardsigmoid", alpha=1.0 / 6),
+        s.node("HardSigmoid", ["hs"], ["hs2"], "hardsigmoid_onnx"),
+        s.node("HardSwish", ["hs2"], ["hw"], "hardswish"),
+        s.node("Clip", ["hw", "", "six"], ["y"], "clip_max"),
+    ], [s.vi("x", [2, 3, 4])], [s.vi("y", [2, 3, 4])])
+    s.save("gelu", [
+        s.node("Gelu", ["x"], ["g"], "gelu"),
+        # torch.onnx: x * (1 + erf(x / sqrt 2)) * 0.5
+        s.const("sqrt2", 1.4142135381698608, shape=[]),
+        s.node("Div", ["g", "sqrt2"], ["d"], "act1/Div"),
+        s.node("Erf", ["d"], ["e"], "act1/Erf"),
+        s.const("one", 1.0, shape=[]),
+        s.node("Add", ["e", "one"], ["a"], "act1/Add"),
+        s.node("Mul", ["g", "a"], ["m"], "act1/Mul"),
+        s.const("half", 0.5, shape=[]),
+        s.node("Mul", ["m", "half"], ["g1"], "act1/Mul_1"),
+        # x * 0.5 * (1 + erf(x * 0.7071))
+        s.node("Mul", ["g1", "half"], ["h2"], "act2/Half"),
+        s.const("rsqrt2", 0.7071067690849304, shape=[]),
+        s.node("Mul", ["g1", "rsqrt2"], ["d2"], "act2/Scale"),
+        s.node("Erf", ["d2"], ["e2"], "act2/Erf"),
+        s.node("Add", ["one", "e2"], ["a2"], "act2/Add"),
+        s.node("Mul", ["h2", "a2"], ["g2"], "act2/Mul"),
+        # Not GELU (the scale is 2): imported piece by piece.
+        s.const("two", 2.0, shape=[]),
+        s.node("Div", ["g2", "two"], ["d3"], "act3/Div"),
+        s.node("Erf", ["d3"], ["e3"], "act3/Erf"),
+        s.node("Add", ["e3", "one"], ["a3"], "act3/Add"),
+        s.node("Mul", ["g2", "a3"], ["m3"], "act3/Mul"),
+        s.node("Mul", ["m3", "half"], ["y"], "act3/Mul_1"),
+    ], [s.vi("x", [2, 8])], [s.vi("y", [2, 8])], opset=20)
+
+    # Pooling.
+    s.save("pooling", [
+        s.node("MaxPool", ["x"], ["m"], "maxpool", kernel_shape=[3, 3],
+               strides=[2, 2], pads=[1, 1, 1, 1]),
+        s.node("AveragePool", ["m"], ["a"], "avgpool", kernel_shape=[2, 2],
+               strides=[2, 2], ceil_mode=1),
+        s.node("GlobalAveragePool", ["a"], ["g"], "gap"),
+        s.node("GlobalMaxPool", ["a"], ["gm"], "gmp"),
+        s.node("Add", ["g", "gm"], ["y"], "sum"),
+    ], [s.vi("x", [1, 4, 17, 17])], [s.vi("y", [1, 4, 1, 1])])
+
+    # Normalization: BatchNormalization, LayerNormalization (opset 17) and
+    # the decomposition torch.onnx writes for LayerNorm before opset 17.
+    s.save("batchnorm", [
+        s.node("BatchNormalization", ["x", "bn.weight", "bn.bias",
+                                      "bn.running_mean", "bn.running_var"],
+               ["y"], "bn", epsilon=1e-3),
+    ], [s.vi("x", [2, 4, 5, 5])], [s.vi("y", [2, 4, 5, 5])],
+        [s.init("bn.weight", [4]), s.init("bn.bias", [4]),
+         s.init("bn.running_mean", [4]), s.init("bn.running_var", [4])])
+    s.save("layernorm", [
+        s.node("LayerNormalization", ["x", "ln.weight", "ln.bias"], ["y"], "ln",
+               epsilon=1e-12),
+    ], [s.vi("x", [2, 6, 16])], [s.vi("y", [2, 6, 16])],
+        [s.init("ln.weight", [16]), s.init("ln.bias", [16])])
+    s.save("layernorm-decomposed", [
+        s.node("ReduceMean", ["x"], ["mean"], "ln/ReduceMean", axes=[-1]),
+        s.node("Sub", ["x", "mean"], ["d"], "ln/Sub"),
+        s.const("two", 2.0, shape=[]),
+        s.node("Pow", ["d", "two"], ["sq"], "ln/Pow"),
+        s.node("ReduceMean", ["sq"], ["var"], "ln/ReduceMean_1", axes=[-1]),
+        s.const("eps", 1e-5, shape=[]),
+        s.node("Add", ["var", "eps"], ["ve"], "ln/Add"),
+        s.node("Sqrt", ["ve"], ["std"], "ln/Sqrt"),
+        s.node("Div", ["d", "std"], ["n"], "ln/Div"),
+        s.node("Mul", ["n", "ln.weight"], ["sc"], "ln/Mul"),
+        s.node("Add", ["sc", "ln.bias"], ["y1"], "ln/Add_1"),
+        # Without the affine part it is not a dsm.layer_norm: pieces.
+        s.node("ReduceMean", ["y1"], ["m2"], "plain/ReduceMean", axes=[-1]),
+        s.node("Sub", ["y1", "m2"], ["d2"], "plain/Sub"),
+        s.node("Pow", ["d2", "two"], ["sq2"], "plain/Pow"),
+        s.node("ReduceMean", ["sq2"], ["v2"], "plain/ReduceMean_1", axes=[-1]),
+        s.node("Add", ["v2", "eps"], ["ve2"], "plain/Add"),
+        s.node("Sqrt", ["ve2"], ["std2"], "plain/Sqrt"),
+        s.node("Div", ["d2", "std2"], ["y"], "plain/Div"),
+    ], [s.vi("x", [2, 6, 16])], [s.vi("y", [2, 6, 16])],
+        [s.init("ln.weight", [16]), s.init("ln.bias", [16])], opset=13)
+
+    # Softmax and reductions (axes as attribute before opset 18 except
+    # ReduceSum, which takes them as an input from opset 13).
+    s.save("softmax-reduce", [
+        s.node("Softmax", ["x"], ["p"], "softmax"),
+        s.node("Softmax", ["p"], ["p1"], "softmax_axis1", axis=1),
+        s.node("ReduceMean", ["p1"], ["m"], "mean", axes=[1], keepdims=0),
+        s.const("axes", [-1]),
+        s.node("ReduceSum", ["m", "axes"], ["sum"], "sum"),
+        s.node("ReduceMax", ["p1"], ["y"], "max", keepdims=0),
+    ], [s.vi("x", [2, 3, 4])], [s.vi("y", []), s.vi("sum", [2, 1])])
+
+    # Elementwise arithmetic with NumPy broadcasting.
+    s.save("elementwise", [
+        s.node("Add", ["x", "x2"], ["a"], "residual"),
+        s.node("Add", ["a", "bias"], ["b"], "bias_add"),
+        s.const("scale", 0.125, shape=[]),
+        s.node("Mul", ["b", "scale"], ["m"], "scale"),
+        s.node("Sub", ["m", "x2"], ["s"], "sub"),
+        s.node("Div", ["s", "row"], ["y"], "div"),
+    ], [s.vi("x", [2, 3, 4]), s.vi("x2", [2, 3, 4]), s.vi("row", [3, 1])],
+        [s.vi("y", [2, 3, 4])], [s.init("bias", [4])])
+
+    # Data movement.
+    s.save("data-movement", [
+        s.const("shape", [0, 4, -1]),
+        s.node("Reshape", ["x", "shape"], ["r"], "reshape"),
+        s.node("Transpose", ["r"], ["t"], "transpose", perm=[0, 2, 1]),
+        s.node("Transpose", ["t"], ["t2"], "untranspose", perm=[0, 2, 1]),
+        s.const("axes0", [0]),
+        s.node("Unsqueeze", ["t2", "axes0"], ["u"], "unsqueeze"),
+        s.node("Squeeze", ["u", "axes0"], ["q"], "squeeze"),
+        s.node("Concat", ["q", "r"], ["c"], "concat", axis=1),
+        s.const("starts", [1]), s.const("ends", [-1]), s.const("axes2", [2]),
+        s.node("Slice", ["c", "starts", "ends", "axes2"], ["sl"], "slice"),
+        s.const("split", [3, 5]),
+        s.node("Split", ["c", "split"], ["p0", "p1"], "split", axis=1),
+        s.node("Flatten", ["p1"], ["f"], "flatten", axis=1),
+        s.const("idx", 0, shape=[]),
+        s.node("Gather", ["p0", "idx"], ["g"], "first", axis=1),
+        s.node("Gather", ["table", "ids"], ["e"], "embedding"),
+    ], [s.vi("x", [2, 3, 8]), s.vi("ids", [2, 5], T.INT64)],
+        [s.vi("sl", [2, 8, 4]), s.vi("f", [2, 30]), s.vi("g", [2, 6]),
+         s.vi("e", [2, 5, 4])],
+        [s.init("table", [10, 4])])
+
+    # Shape subgraphs folded statically: x.view(x.size(0), x.size(1), 2, -1),
+    # a mask from ConstantOfShape/Range/Equal/Where, Expand of a constant.
+    s.save("shape-folding", [
+        s.node("Shape", ["x"], ["shape"], "shape"),
+        s.const("zero", 0, shape=[]), s.const("one", 1, shape=[]),
+        s.node("Gather", ["shape", "zero"], ["n"], "gather_n"),
+        s.node("Gather", ["shape", "one"], ["t"], "gather_t"),
+        s.const("axes", [0]),
+        s.node("Unsqueeze", ["n", "axes"], ["n1"], "unsqueeze_n"),
+        s.node("Unsqueeze", ["t", "axes"], ["t1"], "unsqueeze_t"),
+        s.const("rest", [2, -1]),
+        s.node("Concat", ["n1", "t1", "rest"], ["target"], "concat", axis=0),
+        s.node("Reshape", ["x", "target"], ["r"], "view"),
+        s.node("ConstantOfShape", ["t1"], ["ones"], "ones",
+               value=s.helper.make_tensor("v", T.INT64, [1], [1])),
+        s.node("Range", ["zero", "t", "one"], ["pos"], "range"),
+        s.node("Equal", ["pos", "ones"], ["first"], "equal"),
+        s.const("neg", [-1.0]), s.const("pos_val", [0.0]),
+        s.node("Where", ["first", "pos_val", "neg"], ["bias"], "where"),
+        s.const("bias_shape", [1, 3, 1, 1]),
+        s.node("Reshape", ["bias", "bias_shape"], ["b4"], "bias_view"),
+        s.node("Cast", ["b4"], ["b4f"], "cast", to=T.FLOAT),
+        s.node("Add", ["r", "b4f"], ["y"], "add_mask"),
+    ], [s.vi("x", [2, 3, 8])], [s.vi("y", [2, 3, 2, 4])])
+
+    # No-ops and casts.
+    s.save("no-ops", [
+        s.node("Identity", ["x"], ["i"], "identity"),
+        s.node("Dropout", ["i"], ["d"], "dropout"),
+        s.node("Cast", ["d"], ["c"], "same_type", to=T.FLOAT),
+        s.node("Relu", ["c"], ["y"], "relu"),
+        s.node("Cast", ["ids"], ["idsf"], "to_float", to=T.FLOAT),
+    ], [s.vi("x", [2, 3]), s.vi("ids", [2, 3], T.INT64)],
+        [s.vi("y", [2, 3]), s.vi("idsf", [2, 3])])
+
+    # Operators without a dsm operation, imported as dsm.opaque in both modes.
+    s.save("opaque-known", [
+        s.node("Sqrt", ["x"], ["s"], "sqrt"),
+        s.node("Erf", ["s"], ["e"], "erf"),
+        s.const("three", 3.0, shape=[]),
+        s.node("Pow", ["e", "three"], ["p"], "cube"),
+        s.const("two", 2.0, shape=[]),
+        s.node("Pow", ["p", "two"], ["y"], "square"),
+    ], [s.vi("x", [2, 3])], [s.vi("y", [2, 3])])
+
+    # An operator the importer does not know: an error in strict mode,
+    # dsm.opaque in permissive mode (its output shape is in value_info).
+    s.save("unknown-op", [
+        s.node("Relu", ["x"], ["r"], "relu"),
+        s.node("NonZeroish", ["r"], ["u"], "mystery"),
+        s.node("Relu", ["u"], ["y"], "relu2"),
+    ], [s.vi("x", [2, 3])], [s.vi("y", [4, 3])],
+        value_info=[s.vi("u", [4, 3])])
+    # ... and without value_info even permissive mode cannot size it.
+    s.save("unknown-op-no-shape", [
+        s.node("NonZeroish", ["x"], ["u"], "mystery"),
+        s.node("Relu", ["u"], ["y"], "relu"),
+    ], [s.vi("x", [2, 3])], [s.vi("y", None)])
+    # A known operator used in a way dsm cannot express.
+    s.save("unsupported-attr", [
+        s.node("MaxPool", ["x"], ["y"], "dilated_pool", kernel_shape=[2, 2],
+               dilations=[2, 2]),
+    ], [s.vi("x", [1, 2, 8, 8])], [s.vi("y", [1, 2, 6, 6])])
+
+    # Initializers without data (stripped) are declared all the same.
+    m = s.save("stripped", [
+        s.node("Gemm", ["x", "fc.weight", "fc.bias"], ["y"], "fc", transB=1),
+    ], [s.vi("x", [1, 16])], [s.vi("y", [1, 8])],
+        [s.init("fc.weight", [8, 16]), s.init("fc.bias", [8])])
+    s.write("stripped", strip(m).SerializeToString())
+
+    # Error cases.
+    s.write("empty", b"")
+    rng = np.random.default_rng(1)
+    s.write("random", rng.integers(0, 256, 512, dtype=np.uint8).tobytes())
+    with open(os.path.join(out, "conv.onnx"), "rb") as f:
+        data = f.read()
+    s.write("truncated", data[: len(data) // 2])
+    s.save("dynamic", [s.node("Relu", ["x"], ["y"], "relu")],
+           [s.vi("x", ["batch", 3])], [s.vi("y", ["batch", 3])])
+    s.save("dynamic-seq", [s.node("Relu", ["x"], ["y"], "relu")],
+           [s.vi("x", [1, "seq"])], [s.vi("y", [1, "seq"])])
+    s.save("shape-mismatch", [
+        s.node("Relu", ["x"], ["r"], "relu"),
+        s.node("Relu", ["r"], ["y"], "relu2"),
+    ], [s.vi("x", [2, 3])], [s.vi("y", [2, 3])], value_info=[s.vi("r", [3, 2])])
+    s.save("undefined-input", [s.node("Relu", ["nowhere"], ["y"], "relu")],
+           [s.vi("x", [2, 3])], [s.vi("y", [2, 3])])
+    s.save("missing-input", [s.node("Gemm", ["x", ""], ["y"], "fc")],
+           [s.vi("x", [2, 3])], [s.vi("y", [2, 3])])
+    s.save("old-opset", [s.node("Relu", ["x"], ["y"], "relu")],
+           [s.vi("x", [2, 3])], [s.vi("y", [2, 3])], opset=6)
+    s.save("dynamic-reshape", [
+        s.node("Reshape", ["x", "shape"], ["y"], "reshape"),
+    ], [s.vi("x", [2, 3]), s.vi("shape", [2], T.INT64)], [s.vi("y", [3, 2])])
+    s.save("bad-attribute", [
+        s.node("Conv", ["x", "w"], ["y"], "conv",
+               strides=[1.5, 1.5]),
+    ], [s.vi("x", [1, 2, 4, 4])], [s.vi("y", [1, 2, 4, 4])],
+        [s.init("w", [2, 2, 1, 1])])
+    s.save("bad-shapes", [
+        s.node("Conv", ["x", "w"], ["y"], "conv"),
+    ], [s.vi("x", [1, 3, 4, 4])], [s.vi("y", [1, 2, 4, 4])],
+        [s.init("w", [2, 2, 1, 1])])
+    bad = s.init("w", [2, 2, 1, 1])
+    bad.raw_data = b"\0" * 12
+    del bad.float_data[:]
+    s.save("bad-initializer", [s.node("Conv", ["x", "w"], ["y"], "conv")],
+           [s.vi("x", [1, 2, 4, 4])], [s.vi("y", [1, 2, 4, 4])], [bad])
+    shape = s.init("shape", [2], T.INT64, [3, 2])
+    del shape.int64_data[:]
+    s.save("stripped-shape", [s.node("Reshape", ["x", "shape"], ["y"], "reshape")],
+           [s.vi("x", [2, 3])], [s.vi("y", [3, 2])], [shape])
+
+
+# ----------------------------------------------------------------------------
+# Torch exports
+# ----------------------------------------------------------------------------
+
+
+def bert_module():
+    """BERT-base as Hugging Face's BertModel computes it (post-LayerNorm
+    encoder, erf GELU, tanh pooler over the first token), in plain torch."""
+    import math
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    class SelfAttention(nn.Module):
+        def __init__(self, hidden, heads):
+            super().__init__()
+            self.heads, self.head_dim = heads, hidden // heads
+            self.query = nn.Linear(hidden, hidden)
+            self.key = nn.Linear(hidden, hidden)
+            self.value = nn.Linear(hidden, hidden)
+
+        def split(self, x):
+            n, t, _ = x.shape
+            return x.view(n, t, self.heads, self.head_dim).transpose(1, 2)
+
+        def forward(self, x, mask):
+            q, k, v = self.split(self.query(x)), self.split(self.key(x)), \
+                self.split(self.value(x))
+            scores = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(self.head_dim)
+            probs = F.softmax(scores + mask, dim=-1)
+            context = torch.matmul(probs, v).transpose(1, 2)
+            n, t = context.shape[0], context.shape[1]
+            return context.reshape(n, t, self.heads * self.head_dim)
+
+    class Layer(nn.Module):
+        def __init__(self, hidden, heads, ffn):
+            super().__init__()
+            self.attention = SelfAttention(hidden, heads)
+            self.attention_output = nn.Linear(hidden, hidden)
+            self.attention_norm = nn.LayerNorm(hidden, eps=1e-12)
+            self.intermediate = nn.Linear(hidden, ffn)
+            self.output = nn.Linear(ffn, hidden)
+            self.output_norm = nn.LayerNorm(hidden, eps=1e-12)
+
+        def forward(self, x, mask):
+            a = self.attention_norm(x + self.attention_output(self.attention(x, mask)))
+            return self.output_norm(a + self.output(F.gelu(self.intermediate(a))))
+
+    class Bert(nn.Module):
+        def __init__(self, vocab=30522, hidden=768, layers=12, heads=12,
+                     ffn=3072, positions=512, types=2):
+            super().__init__()
+            self.word_embeddings = nn.Embedding(vocab, hidden)
+            self.position_embeddings = nn.Embedding(positions, hidden)
+            self.token_type_embeddings = nn.Embedding(types, hidden)
+            self.embeddings_norm = nn.LayerNorm(hidden, eps=1e-12)
+            self.register_buffer("position_ids",
+                                 torch.arange(positions).unsqueeze(0))
+            self.layers = nn.ModuleList(
+                [Layer(hidden, heads, ffn) for _ in range(layers)])
+            self.pooler = nn.Linear(hidden, hidden)
+
+        def forward(self, input_ids, token_type_ids, attention_mask):
+            t = input_ids.shape[1]
+            x = (self.word_embeddings(input_ids)
+                 + self.position_embeddings(self.position_ids[:, :t])
+                 + self.token_type_embeddings(token_type_ids))
+            x = self.embeddings_norm(x)
+            mask = (1.0 - attention_mask.to(torch.float32)[:, None, None, :]) * -10000.0
+            for layer in self.layers:
+                x = layer(x, mask)
+            return x, torch.tanh(self.pooler(x[:, 0]))
+
+    return Bert()
+
+
+def randomize(module, seed):
+    """Distinct values for every parameter and floating-point buffer, so that
+    torch.onnx's initializer deduplication merges nothing."""
+    import torch
+    gen = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for p in module.parameters():
+            p.copy_(torch.randn(p.shape, generator=gen) * 0.02)
+        for name, b in module.named_buffers():
+            if b.is_floating_point():
+                b.copy_(torch.rand(b.shape, generator=gen) + 0.5)
+
+
+def export(module, args, path, opset, input_names, output_names,
+           dynamic_axes=None):
+    import onnx
+    import torch
+    torch.onnx.export(module, args, path, opset_version=opset,
+                      input_names=input_names, output_names=output_names,
+                      dynamic_axes=dynamic_axes,
+                      training=torch.onnx.TrainingMode.PRESERVE,
+                      do_constant_folding=True)
+    model = onnx.load(path)
+    onnx.save(strip(model), path)
+    print(f"{path}: {os.path.getsize(path)} bytes")
+
+
+def write_models(out):
+    import torch
+    import torchvision
+
+    resnet = torchvision.models.resnet50().eval()
+    randomize(resnet, 0)
+    export(resnet, (torch.zeros(1, 3, 224, 224),),
+           os.path.join(out, "resnet50.onnx"), 17, ["input"], ["logits"])
+
+    bert = bert_module().eval()
+    randomize(bert, 1)
+    ids = torch.zeros(1, 128, dtype=torch.long)
+    args = (ids, ids, torch.ones(1, 128, dtype=torch.long))
+    names = ["input_ids", "token_type_ids", "attention_mask"]
+    outputs = ["last_hidden_state", "pooler_output"]
+    # Opset 17 has LayerNormalization; opset 14 decomposes it. The opset-17
+    # file has a dynamic batch dimension (import it with --onnx-batch=N; its
+    # reshapes are Shape subgraphs), the opset-14 one is static (batch 1).
+    batch = {name: {0: "batch"} for name in names + outputs}
+    export(bert, args, os.path.join(out, "bert-base.onnx"), 17, names, outputs,
+           dynamic_axes=batch)
+    export(bert, args, os.path.join(out, "bert-base-opset14.onnx"), 14, names,
+           outputs)
+
+    lstm = torch.nn.LSTM(16, 32, num_layers=2, bidirectional=True).eval()
+    randomize(lstm, 2)
+    export(lstm, (torch.zeros(7, 3, 16),), os.path.join(out, "lstm-torch.onnx"),
+           17, ["x"], ["y"])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("what", nargs="*", default=["snippets", "models"],
+                        choices=["snippets", "models"])
+    parser.add_argument("--out", default=DEFAULT_OUT)
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    if "snippets" in args.what:
+        write_snippets(args.out)
+    if "models" in args.what:
+        write_models(args.out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,23 @@
+//===- dsm-translate.cpp - The dsm-translate driver -----------------------===//
+//
+// mlir-translate with the dsm importers: `dsm-translate --import-onnx
+// model.onnx` writes the model as dsm MLIR. Layer names are locations, so
+// they are printed by default (--mlir-print-debuginfo=false turns them off).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsm/Import/OnnxTranslation.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "llvm/Support/CommandLine.h"
+
+int main(int argc, char **argv) {
+  dsm::registerImportOnnxTranslation();
+  mlir::registerAsmPrinterCLOptions();
+  auto &options = llvm::cl::getRegisteredOptions();
+  if (llvm::cl::Option *debugInfo = options.lookup("mlir-print-debuginfo"))
+    static_cast<llvm::cl::opt<bool> *>(debugInfo)->setInitialValue(true);
+  return mlir::failed(mlir::mlirTranslateMain(
+      argc, argv, "dsm-translate: imports models into the dsm dialect\n"));
+}
