@@ -4,6 +4,7 @@
 #include "dsm/Passes/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Traits.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 
 namespace dsm {
@@ -31,6 +32,55 @@ struct SetBatchPass : public dsm::impl::DsmSetBatchBase<SetBatchPass> {
         return signalPassFailure();
   }
 
+  /// Types values had before this pass changed them.
+  DenseMap<Value, Type> oldTypes;
+
+  void retype(Value value, Type type) {
+    if (value.getType() == type)
+      return;
+    oldTypes.try_emplace(value, value.getType());
+    value.setType(type);
+    ++numRetyped;
+  }
+
+  Type oldTypeOf(Value value) {
+    auto it = oldTypes.find(value);
+    return it == oldTypes.end() ? value.getType() : it->second;
+  }
+
+  /// An imported operation known only by its element count (dsm.opaque)
+  /// follows the batch when it is elementwise: when its result had the
+  /// broadcast shape of its inputs, it keeps having it.
+  LogicalResult rebatchOpaque(OpaqueOp op) {
+    auto broadcast = [&](auto typeOf) -> std::optional<SmallVector<int64_t>> {
+      SmallVector<int64_t> shape;
+      for (Value input : op.getInputs()) {
+        auto type = dyn_cast<RankedTensorType>(typeOf(input));
+        if (!type)
+          return std::nullopt;
+        SmallVector<int64_t> next;
+        if (!OpTrait::util::getBroadcastedShape(shape, type.getShape(), next))
+          return std::nullopt;
+        shape = next;
+      }
+      return shape;
+    };
+    auto resultType = cast<RankedTensorType>(op.getResult().getType());
+    std::optional<SmallVector<int64_t>> before =
+        broadcast([&](Value v) { return oldTypeOf(v); });
+    if (!before || ArrayRef<int64_t>(*before) != resultType.getShape())
+      return op.emitOpError()
+             << "cannot be re-batched: its result is not shaped like its "
+                "inputs, so the new batch cannot be carried through it";
+    std::optional<SmallVector<int64_t>> after =
+        broadcast([](Value v) { return v.getType(); });
+    if (!after)
+      return op.emitOpError() << "cannot be re-batched: its inputs no longer "
+                                 "broadcast together";
+    retype(op.getResult(), resultType.clone(*after));
+    return success();
+  }
+
   LogicalResult rebatch(func::FuncOp func) {
     if (func.isExternal())
       return success();
@@ -51,11 +101,8 @@ struct SetBatchPass : public dsm::impl::DsmSetBatchBase<SetBatchPass> {
                                 << kBatchDimAttr << " = " << dim
                                 << " but rank " << type.getRank();
       SmallVector<int64_t> shape(type.getShape());
-      if (shape[dim] == batch)
-        continue;
       shape[dim] = batch;
-      arg.setType(type.clone(shape));
-      ++numRetyped;
+      retype(arg, type.clone(shape));
     }
     // Re-infer every result in program order.
     for (Operation &op : func.getBody().getOps()) {
@@ -65,8 +112,14 @@ struct SetBatchPass : public dsm::impl::DsmSetBatchBase<SetBatchPass> {
       if (!infer) {
         // Ops without inference are fine as long as nothing they read changed
         // (e.g. dsm.weight).
-        if (op.getNumOperands() == 0)
+        if (llvm::none_of(op.getOperands(),
+                          [&](Value v) { return oldTypes.count(v); }))
           continue;
+        if (auto opaque = dyn_cast<OpaqueOp>(op)) {
+          if (failed(rebatchOpaque(opaque)))
+            return failure();
+          continue;
+        }
         return op.emitOpError()
                << "cannot be re-batched: it does not infer its result types";
       }
@@ -79,10 +132,7 @@ struct SetBatchPass : public dsm::impl::DsmSetBatchBase<SetBatchPass> {
         return failure();
       }
       for (auto [result, type] : llvm::zip_equal(op.getResults(), types))
-        if (result.getType() != type) {
-          result.setType(type);
-          ++numRetyped;
-        }
+        retype(result, type);
     }
     // The signature follows the arguments and returned values.
     Operation *terminator = entry.getTerminator();

@@ -23,3 +23,13 @@ func.func @foreign(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
 func.func @bad_batch_dim(%x: tensor<2x8xf32> {dsm.batch_dim = 3 : i64}) {
   return
 }
+
+// -----
+
+// An opaque operation whose result is not shaped like its inputs cannot carry
+// a new batch.
+func.func @opaque_reduction(%x: tensor<2x8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'dsm.opaque' op cannot be re-batched: its result is not shaped like its inputs, so the new batch cannot be carried through it}}
+  %y = dsm.opaque "onnx.ReduceSum"(%x) : (tensor<2x8xf32>) -> tensor<8xf32>
+  return %y : tensor<8xf32>
+}

@@ -35,3 +35,16 @@ func.func @rnn(%ids: tensor<5x1xi64> {dsm.batch_dim = 1 : i64}, %unbatched: tens
   %y = dsm.lstm %e, %w, %r : (tensor<5x1x16xf32>, tensor<1x32x16xf32>, tensor<1x32x8xf32>) -> tensor<5x1x8xf32>
   return %y : tensor<5x1x8xf32>
 }
+
+// -----
+
+// An imported elementwise operation known only by its element count follows
+// the batch: its result had the broadcast shape of its inputs.
+// CHECK-LABEL: func.func @opaque
+// CHECK: dsm.opaque "onnx.Cast"(%{{.*}}) : (tensor<32x16xi64>) -> tensor<32x16xf32>
+// CHECK: dsm.opaque "onnx.Where"(%{{.*}}, %{{.*}}) : (tensor<32x16xf32>, tensor<1x16xf32>) -> tensor<32x16xf32>
+func.func @opaque(%mask: tensor<1x16xi64>, %bias: tensor<1x16xf32> {dsm.batch_dim = -1 : i64}) -> tensor<1x16xf32> {
+  %f = dsm.opaque "onnx.Cast"(%mask) : (tensor<1x16xi64>) -> tensor<1x16xf32>
+  %w = dsm.opaque "onnx.Where"(%f, %bias) : (tensor<1x16xf32>, tensor<1x16xf32>) -> tensor<1x16xf32>
+  return %w : tensor<1x16xf32>
+}
