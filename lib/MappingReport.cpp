@@ -75,19 +75,20 @@ void dsm::core::printMappingTable(const MappingReport &report,
                                   llvm::raw_ostream &os) {
   os << "system " << report.system << ", " << report.mode << ", batch "
      << report.batch << "\n";
-  os << llvm::format("%-26s %-4s %-14s %-22s %-26s %12s %6s %6s %6s %6s %6s %6s  %s\n",
+  os << llvm::format("%-26s %-4s %-14s %-22s %-26s %12s %6s %6s %6s %6s %6s  %s\n",
                      "layer", "pass", "parallelism", "chip split", "core split",
-                     "cycles", "util", "busy", "under", "ovl", "nonovl", "aux",
+                     "cycles", "busy", "under", "ovl", "nonovl", "aux",
                      "limited by");
   for (const MappingReportRow &row : report.rows) {
     const CycleBreakdown &c = row.cycles;
     auto pct = [&](double v) { return c.total > 0 ? 100.0 * v / c.total : 0.0; };
-    os << llvm::format("%-26s %-4s %-14s %-22s %-26s %12.0f %5.1f%% %5.1f%% %5.1f%% %5.1f%% %5.1f%% %5.1f%%  %s\n",
+    // "busy" is the utilization.
+    os << llvm::format("%-26s %-4s %-14s %-22s %-26s %12.0f %5.1f%% %5.1f%% %5.1f%% %5.1f%% %5.1f%%  %s\n",
                        row.layer.c_str(),
                        stringifyTrainingPass(row.pass).str().c_str(),
                        stringifyParallelism(row.parallelism).str().c_str(),
                        dims(row.chipSplit).c_str(), dims(row.coreSplit).c_str(),
-                       c.total, 100 * row.utilization(), pct(c.useful),
+                       c.total, pct(c.useful),
                        pct(c.underuse), pct(c.ovlVisible), pct(c.nonOvl),
                        pct(c.aux), row.limitedBy().c_str());
   }
