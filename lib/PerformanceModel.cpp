@@ -119,10 +119,10 @@ double PerformanceModel::linkCycles(double bytes, Link link) const {
   return bytes / bandwidth * frequency();
 }
 
-void PerformanceModel::timeGroup(TransferGroup &group) const {
+void dsm::core::timeGroup(const PerformanceModel &model, TransferGroup &group) {
   group.cycles = 0;
   for (int l = 0; l < kNumLinks; ++l) {
-    double cycles = linkCycles(group.bytes[l], Link(l));
+    double cycles = model.linkCycles(group.bytes[l], Link(l));
     if (cycles > group.cycles) {
       group.cycles = cycles;
       group.bottleneck = Link(l);
@@ -149,7 +149,7 @@ TransferGroup PerformanceModel::relayout(double elements, Parallelism from,
     part.bytes[int(link)] = block * double((k * k) / 4) / double(k);
     part.bytes[int(Link::MemoryBus)] = block; // read out, written back (half each phase)
     part.bytes[int(Link::OnChip)] = ring ? block / 2 : block;
-    timeGroup(part);
+    timeGroup(*this, part);
     for (int l = 0; l < kNumLinks; ++l)
       group.bytes[l] += part.bytes[l];
     if (part.cycles > phases / 2)
@@ -164,66 +164,33 @@ TransferGroup PerformanceModel::relayout(double elements, Parallelism from,
   return group;
 }
 
-std::optional<Evaluation>
-PerformanceModel::evaluate(const LayerShape &layer, TrainingPass pass,
-                           const MappingConfig &config,
-                           std::string *whyNot) const {
-  auto fail = [&](std::string message) -> std::optional<Evaluation> {
-    if (whyNot)
-      *whyNot = std::move(message);
-    return std::nullopt;
-  };
-  const int64_t chips = system.chips, cores = system.chip.cores;
-  const int64_t x = system.torus.x, y = system.torus.y;
-  if (product(config.chipSplit) != chips)
-    return fail(reason("the chip split's product ", product(config.chipSplit),
-                       " is not the chip count ", chips));
-  if (product(config.coreSplit) != cores)
-    return fail(reason("the core split's product ", product(config.coreSplit),
-                       " is not the core count ", cores));
-  DimSizes dims = passDims(layer, pass);
-  for (int d = 0; d < kNumDims; ++d)
-    if (config.chipSplit[d] > dims[d])
-      return fail(reason("the chip split cuts '", stringifyDim(Dim(d)).str(),
-                         "' into ", config.chipSplit[d], " but it has only ",
-                         dims[d]));
-  {
-    std::string why;
-    std::optional<DimSizes> expected = chipSplit(layer, pass, config.parallelism, &why);
-    if (!expected)
-      return fail(why);
-    if (*expected != config.chipSplit)
-      return fail(reason("the chip split is not the one of ",
-                         stringifyParallelism(config.parallelism).str(),
-                         " parallelism on a ", x, "x", y, " torus"));
-  }
-  DimSizes chipD = splitSizes(dims, config.chipSplit);
-  for (int d = 0; d < kNumDims; ++d)
-    if (config.coreSplit[d] > chipD[d])
-      return fail(reason("the core split cuts '", stringifyDim(Dim(d)).str(),
-                         "' into ", config.coreSplit[d], " but a chip has only ",
-                         chipD[d]));
-  DimSizes coreD = splitSizes(chipD, config.coreSplit);
-  const ArrayMapping &array = config.array;
-  if (layer.hasPrimary) {
-    if (array.rowDim == array.colDim)
-      return fail("the PE array's rows and columns take the same dimension");
-    if (array.rowTile < 1 || array.rowTile > rows ||
-        array.rowTile > coreD[int(array.rowDim)])
-      return fail(reason("row tile ", array.rowTile, " exceeds the array (",
-                         rows, ") or its work (", coreD[int(array.rowDim)], ")"));
-    if (array.colTile < 1 || array.colTile > columns ||
-        array.colTile > coreD[int(array.colDim)])
-      return fail(reason("column tile ", array.colTile, " exceeds the array (",
-                         columns, ") or its work (", coreD[int(array.colDim)],
-                         ")"));
+namespace {
+/// The terms of 000's model for one legal configuration of one layer and
+/// pass. Sizes are elements per chip (ChipD) or per core (CoreD) and per
+/// step; the caller multiplies by the steps.
+class PassCost {
+public:
+  PassCost(const PerformanceModel &model, const LayerShape &layer,
+           TrainingPass pass, const MappingConfig &config, const DimSizes &dims)
+      : model(model), system(model.getSystem()), layer(layer), pass(pass),
+        config(config), roles(getPassRoles(pass)), dims(dims),
+        chipD(splitSizes(dims, config.chipSplit)),
+        coreD(splitSizes(chipD, config.coreSplit)),
+        ring(system.chip.interconnect == ChipInterconnect::Ring),
+        eb(model.bytesPerElement()) {}
+
+  const DimSizes &getChipD() const { return chipD; }
+  const DimSizes &getCoreD() const { return coreD; }
+
+  /// Sequential steps: timesteps of FWD and BWD (UPD sums over them at
+  /// once) and the directions of a bidirectional LSTM.
+  double steps() const {
+    return double(pass != TrainingPass::UPD ? layer.timesteps : 1) *
+           double(layer.directions);
   }
 
-  const double eb = elementBytes;
-  const bool ring = system.chip.interconnect == ChipInterconnect::Ring;
-  const PassRoles roles = getPassRoles(pass);
-  // Elements of one data structure for one step at the sizes `s`.
-  auto elements = [&](Operand operand, const DimSizes &s) {
+  /// Elements of one data structure at the sizes `s`.
+  double elements(Operand operand, const DimSizes &s) const {
     double e = 1;
     DimSet set = layer.dimsOf(operand);
     for (int d = 0; d < kNumDims; ++d)
@@ -240,214 +207,332 @@ PerformanceModel::evaluate(const LayerShape &layer, TrainingPass pass,
       }
     }
     return e;
-  };
-  // Sequential steps: timesteps of FWD/BWD (UPD sums over them at once) and
-  // the directions of a bidirectional LSTM.
-  const double steps =
-      double(pass != TrainingPass::UPD ? layer.timesteps : 1) *
-      double(layer.directions);
+  }
 
-  Evaluation eval;
-  eval.config = config;
+  double macs() const {
+    if (!layer.hasPrimary)
+      return 0;
+    double perStep = 1;
+    for (int64_t d : dims)
+      perStep *= double(d);
+    return perStep * steps();
+  }
 
-  //--- Primary computation on the PE array (per core, per step).
-  double macsPerStep = 1;
-  for (int64_t d : dims)
-    macsPerStep *= double(d);
-  eval.macs = layer.hasPrimary ? macsPerStep * steps : 0;
-  double priComp = 0;
-  if (layer.hasPrimary) {
-    double spatial =
-        double(ceilDiv(coreD[int(array.rowDim)], array.rowTile)) *
-        double(ceilDiv(coreD[int(array.colDim)], array.colTile));
+  /// PE-array cycles doing useful MACs, were the array always full.
+  double usefulCycles() const {
+    return macs() / (double(system.chips * system.chip.cores) *
+                     double(model.arrayRows() * model.arrayColumns()));
+  }
+
+  /// PriComp: the busiest core's ArrayD chunks, the streamed dimensions and
+  /// the startup (the first data crossing the systolic array), once per
+  /// step since a timestep waits for the previous one.
+  double primaryCycles() const {
+    if (!layer.hasPrimary)
+      return 0;
+    const ArrayMapping &array = config.array;
+    double spatial = double(ceilDiv(coreD[int(array.rowDim)], array.rowTile)) *
+                     double(ceilDiv(coreD[int(array.colDim)], array.colTile));
     double temporal = 1;
     for (int d = 0; d < kNumDims; ++d)
       if (Dim(d) != array.rowDim && Dim(d) != array.colDim)
         temporal *= double(coreD[d]);
-    // Startup: the first data crosses the systolic array before results
-    // leave it, once per step (a timestep waits for the previous one).
-    double startup = double(rows + columns);
-    priComp = steps * (spatial * temporal + startup);
+    double startup = double(model.arrayRows() + model.arrayColumns());
+    return steps() * (spatial * temporal + startup);
   }
-  double useful = eval.macs / (double(chips * cores) * double(rows * columns));
 
-  //--- Core <-> external memory: FetchInp, FetchKer, WriteOut (overlapped).
-  TransferGroup stream;
-  stream.name = "fetch_inp+fetch_ker+write_out";
-  stream.overlapped = true;
-  double fetched = 0, written = 0;
-  if (layer.hasPrimary) {
-    fetched = elements(roles.first, chipD) + elements(roles.second, chipD);
-    written = elements(roles.result, chipD) *
-              (roles.result == Operand::Output ? layer.writtenOutputFraction : 1);
-    if (pass != TrainingPass::UPD)
-      fetched += layer.auxInputsPerOutput * elements(Operand::Output, chipD);
-  } else {
-    // An auxiliary-only layer streams its inputs in and its results out; UPD
-    // (of an embedding) scatters the gradient rows it received.
-    double outputs = elements(Operand::Output, chipD);
-    fetched = outputs * (pass == TrainingPass::UPD ? 1 : layer.auxInputsPerOutput);
-    written = outputs;
-  }
-  stream.bytes[int(Link::MemoryBus)] = (fetched + written) * eb;
-  // Shared data is multicast once; on a ring it leaves the memory controller
-  // in both directions.
-  stream.bytes[int(Link::OnChip)] =
-      ring ? stream.bytes[int(Link::MemoryBus)] / 2 : stream.bytes[int(Link::MemoryBus)];
-
-  //--- Chip <-> chip feature rotation (model parallelism; 000 §II-D).
-  const bool featuresAlongX = roleAlongX(config.parallelism) == TorusRole::Features && x > 1;
-  const bool featuresAlongY = roleAlongY(config.parallelism) == TorusRole::Features && y > 1;
-  const double fx = featuresAlongX ? double(x) : 1, fy = featuresAlongY ? double(y) : 1;
-  TransferGroup rotation;
-  rotation.name = "rotate";
-  rotation.overlapped = pass != TrainingPass::BWD;
-  if (layer.hasPrimary && fx * fy > 1 && config.chipSplit[int(Dim::Out)] > 1) {
-    // FWD/UPD rotate the input activations; BWD rotates partial errors of
-    // the input. Each chip holds 1/(fx*fy) of them and passes its slice on
-    // fx*fy - 1 times: along X every iteration, along Y every fx-th.
-    double slice = elements(Operand::Input, chipD) / (fx * fy) * eb;
-    rotation.bytes[int(Link::TorusX)] = slice * fy * (fx - 1);
-    rotation.bytes[int(Link::TorusY)] = slice * (fy - 1);
-    double moved = rotation.bytes[int(Link::TorusX)] + rotation.bytes[int(Link::TorusY)];
-    rotation.bytes[int(Link::MemoryBus)] = moved;
-    rotation.bytes[int(Link::OnChip)] = ring ? moved / 2 : moved;
-  }
-  // FWD/UPD rotations run with the memory streams: one group.
-  TransferGroup overlapped = stream;
-  if (rotation.overlapped)
-    for (int l = 0; l < kNumLinks; ++l)
-      overlapped.bytes[l] += rotation.bytes[l];
-  timeGroup(overlapped);
-  timeGroup(stream);
-  timeGroup(rotation);
-
-  //--- Core <-> core partial sums (non-overlapped).
-  TransferGroup partialSums;
-  partialSums.name = "partial_sum_acc";
-  auto addPartialSums = [&](double group, double bytesPerCore) {
-    if (group <= 1 || bytesPerCore <= 0)
-      return;
-    // Reduce-scatter among `group` cores: on a ring each link carries
-    // (g-1)/g of a core's partials (both directions); a bus carries every
-    // core's.
-    double share = (group - 1) / group * bytesPerCore;
-    partialSums.bytes[int(Link::OnChip)] += ring ? share / 2 : share * double(cores);
-  };
-  if (layer.hasPrimary) {
-    double reduced = 1;
-    DimSet reduction = reductionDims(layer, pass);
-    for (int d = 0; d < kNumDims; ++d)
-      if (reduction.contains(Dim(d)))
-        reduced *= double(config.coreSplit[d]);
-    addPartialSums(reduced, elements(roles.result, coreD) * eb);
-  }
-  if (pass != TrainingPass::UPD) {
-    // Batch-norm mean and variance over (ij, mb); softmax max and sum over
-    // the features.
-    if (layer.reducesStatistics)
-      addPartialSums(double(config.coreSplit[int(Dim::IJ)] * config.coreSplit[int(Dim::MB)]),
-                     2.0 * double(coreD[int(Dim::Out)]) * eb);
-    if (layer.reducesFeatures)
-      addPartialSums(double(config.coreSplit[int(Dim::Out)]),
-                     2.0 * double(coreD[int(Dim::IJ)] * coreD[int(Dim::MB)]) * eb);
-  }
-  timeGroup(partialSums);
-
-  //--- Gradient reduction and weight broadcast (UPD, data parallelism along
-  // X then Y, pipelined; 000 §II-D). Once per pass, after all timesteps.
-  TransferGroup gradients;
-  gradients.name = "grad_reduce+weight_broadcast";
-  double chipWeights = 0; // parameter elements per chip
-  if (layer.params > 0) {
-    double kernelAll = 1, kernelChip = 1;
-    DimSet kernelDims = layer.dimsOf(Operand::Kernel);
-    for (int d = 0; d < kNumDims; ++d)
-      if (kernelDims.contains(Dim(d)) && Dim(d) != Dim::MB) {
-        kernelAll *= double(layer.dims[d]);
-        kernelChip *= double(chipD[d]);
-      }
-    chipWeights = layer.hasPrimary ? layer.params * kernelChip / kernelAll
-                                   : layer.params / double(config.chipSplit[int(Dim::Out)]);
-  }
-  if (pass == TrainingPass::UPD && chipWeights > 0) {
-    double gx = roleAlongX(config.parallelism) == TorusRole::Minibatch ? double(x) : 1;
-    double gy = roleAlongY(config.parallelism) == TorusRole::Minibatch ? double(y) : 1;
-    if (gx * gy > 1) {
-      double w = chipWeights * eb;
-      gradients.bytes[int(Link::TorusX)] = 2 * (gx - 1) / gx * w;
-      // The X reduction leaves 1/gx of the gradients for the Y direction.
-      gradients.bytes[int(Link::TorusY)] = 2 * (gy - 1) / gy * w / gx;
-      gradients.bytes[int(Link::OnChip)] = ring ? w : 2 * w;
+  /// FetchInp, FetchKer, WriteOut: each operand and the result once per
+  /// step, shared data multicast (per step; overlapped).
+  TransferGroup memoryStreams() const {
+    TransferGroup group;
+    group.name = "fetch_inp+fetch_ker+write_out";
+    group.overlapped = true;
+    double fetched = 0, written = 0;
+    if (layer.hasPrimary) {
+      fetched = elements(roles.first, chipD) + elements(roles.second, chipD);
+      written = elements(roles.result, chipD) *
+                (roles.result == Operand::Output ? layer.writtenOutputFraction : 1);
+      if (pass != TrainingPass::UPD)
+        fetched += layer.auxInputsPerOutput * elements(Operand::Output, chipD);
+    } else {
+      // An auxiliary-only layer streams its inputs in and its results out;
+      // UPD (of an embedding) scatters the gradient rows it received.
+      double outputs = elements(Operand::Output, chipD);
+      fetched = outputs * (pass == TrainingPass::UPD ? 1 : layer.auxInputsPerOutput);
+      written = outputs;
     }
+    group.bytes[int(Link::MemoryBus)] = (fetched + written) * eb;
+    // On a ring the data leaves the memory controller in both directions.
+    group.bytes[int(Link::OnChip)] = onChip(group.bytes[int(Link::MemoryBus)]);
+    timeGroup(model, group);
+    return group;
   }
-  timeGroup(gradients);
 
-  //--- Auxiliary computations on the special-function units (PE array idle).
-  double outputShare = 1; // the busiest core's share of the output elements
-  DimSet outputDims = layer.dimsOf(Operand::Output);
-  for (int d = 0; d < kNumDims; ++d)
-    if (outputDims.contains(Dim(d)))
-      outputShare *= double(coreD[d]) / double(dims[d]);
-  double auxOps = 0;
-  if (pass == TrainingPass::UPD)
-    auxOps = 2.0 * chipWeights / double(cores); // w -= lr * g, per core
-  else
-    auxOps = layer.auxOps * outputShare;
-  double auxCycles = auxOps / system.chip.core.sfuOpsPerCycle;
+  /// RotateAlongX/Y: with the features split over fx x fy chips, each chip
+  /// holds 1/(fx fy) of the Input (FWD, UPD) or of the Input's partial errors
+  /// (BWD) and passes its slice on fx fy - 1 times: along X every iteration,
+  /// along Y every fx-th. Received slices go through memory (per step).
+  TransferGroup rotation() const {
+    TransferGroup group;
+    group.name = "rotate";
+    group.overlapped = pass != TrainingPass::BWD;
+    const int64_t x = system.torus.x, y = system.torus.y;
+    double fx = roleAlongX(config.parallelism) == TorusRole::Features ? double(x) : 1;
+    double fy = roleAlongY(config.parallelism) == TorusRole::Features ? double(y) : 1;
+    if (layer.hasPrimary && fx * fy > 1) {
+      double slice = elements(Operand::Input, chipD) / (fx * fy) * eb;
+      group.bytes[int(Link::TorusX)] = slice * fy * (fx - 1);
+      group.bytes[int(Link::TorusY)] = slice * (fy - 1);
+      double moved = group.bytes[int(Link::TorusX)] + group.bytes[int(Link::TorusY)];
+      group.bytes[int(Link::MemoryBus)] = moved;
+      group.bytes[int(Link::OnChip)] = onChip(moved);
+    }
+    timeGroup(model, group);
+    return group;
+  }
 
-  //--- Capacity: the scratchpad must hold the stationary data structure and
-  // double-buffered blocks of the other two; external memory a chip's share.
-  {
+  /// PartialSumAcc: cores that split a reduction reduce their partial
+  /// results; batch-norm statistics and softmax sums likewise when the
+  /// dimensions they reduce are split (per step; not overlapped).
+  TransferGroup partialSums() const {
+    TransferGroup group;
+    group.name = "partial_sum_acc";
+    auto add = [&](double cores, double bytesPerCore) {
+      if (cores <= 1 || bytesPerCore <= 0)
+        return;
+      // Reduce-scatter: on a ring each link carries (g-1)/g of a core's
+      // partials, in both directions; a bus carries every core's.
+      double share = (cores - 1) / cores * bytesPerCore;
+      group.bytes[int(Link::OnChip)] +=
+          ring ? share / 2 : share * double(system.chip.cores);
+    };
+    const DimSizes &split = config.coreSplit;
+    if (layer.hasPrimary) {
+      double reduced = 1;
+      DimSet reduction = reductionDims(layer, pass);
+      for (int d = 0; d < kNumDims; ++d)
+        if (reduction.contains(Dim(d)))
+          reduced *= double(split[d]);
+      add(reduced, elements(roles.result, coreD) * eb);
+    }
+    if (pass != TrainingPass::UPD) {
+      if (layer.reducesStatistics) // mean and variance over (ij, mb)
+        add(double(split[int(Dim::IJ)] * split[int(Dim::MB)]),
+            2.0 * double(coreD[int(Dim::Out)]) * eb);
+      if (layer.reducesFeatures) // max and sum over the features
+        add(double(split[int(Dim::Out)]),
+            2.0 * double(coreD[int(Dim::IJ)] * coreD[int(Dim::MB)]) * eb);
+    }
+    timeGroup(model, group);
+    return group;
+  }
+
+  /// The parameters (weights and fused normalization parameters) a chip
+  /// holds: the layer's share of its Kernel.
+  double chipParameters() const {
+    if (layer.params <= 0)
+      return 0;
+    if (!layer.hasPrimary)
+      return layer.params / double(config.chipSplit[int(Dim::Out)]);
+    double all = 1, chip = 1;
+    DimSet kernel = layer.dimsOf(Operand::Kernel);
+    for (int d = 0; d < kNumDims; ++d)
+      if (kernel.contains(Dim(d)) && Dim(d) != Dim::MB) {
+        all *= double(layer.dims[d]);
+        chip *= double(chipD[d]);
+      }
+    return layer.params * chip / all;
+  }
+
+  /// SumofGradAlongX/Y and BroadcastWAlongY/X, pipelined: UPD of a layer
+  /// whose minibatch is split over gx x gy chips (once per pass).
+  TransferGroup gradients() const {
+    TransferGroup group;
+    group.name = "grad_reduce+weight_broadcast";
+    double gx = roleAlongX(config.parallelism) == TorusRole::Minibatch
+                    ? double(system.torus.x) : 1;
+    double gy = roleAlongY(config.parallelism) == TorusRole::Minibatch
+                    ? double(system.torus.y) : 1;
+    double w = chipParameters() * eb;
+    if (pass == TrainingPass::UPD && w > 0 && gx * gy > 1) {
+      group.bytes[int(Link::TorusX)] = 2 * (gx - 1) / gx * w;
+      // The X reduction leaves 1/gx of the gradients for the Y direction.
+      group.bytes[int(Link::TorusY)] = 2 * (gy - 1) / gy * w / gx;
+      group.bytes[int(Link::OnChip)] = onChip(2 * w);
+    }
+    timeGroup(model, group);
+    return group;
+  }
+
+  /// AuxComp: the busiest core's share of the output elements of the fused
+  /// auxiliary computations (their derivatives in BWD), or the weight update
+  /// in UPD, on the special-function units.
+  double auxCycles() const {
+    double ops = 0;
+    if (pass == TrainingPass::UPD) {
+      ops = 2.0 * chipParameters() / double(system.chip.cores); // w -= lr * g
+    } else {
+      double share = 1;
+      DimSet outputs = layer.dimsOf(Operand::Output);
+      for (int d = 0; d < kNumDims; ++d)
+        if (outputs.contains(Dim(d)))
+          share *= double(coreD[d]) / double(dims[d]);
+      ops = layer.auxOps * share;
+    }
+    return ops / system.chip.core.sfuOpsPerCycle;
+  }
+
+  /// Bytes a core's scratchpad needs: the smallest data structure kept
+  /// stationary and double-buffered blocks of the other two (a block spans
+  /// ArrayD on the array's dimensions, up to a chunk of `rows` on the
+  /// others); an auxiliary-only layer only streams.
+  double scratchpadBytes() const {
     DimSizes block = coreD;
     for (int d = 0; d < kNumDims; ++d)
-      block[d] = std::min<int64_t>(coreD[d], rows);
+      block[d] = std::min<int64_t>(coreD[d], model.arrayRows());
     if (layer.hasPrimary) {
-      block[int(array.rowDim)] = array.rowTile;
-      block[int(array.colDim)] = array.colTile;
+      block[int(config.array.rowDim)] = config.array.rowTile;
+      block[int(config.array.colDim)] = config.array.colTile;
     }
-    double sizes[3], blocks[3];
     Operand operands[3] = {roles.first, roles.second, roles.result};
+    double sizes[3], blocks[3];
     for (int i = 0; i < 3; ++i) {
       sizes[i] = elements(operands[i], coreD);
       blocks[i] = elements(operands[i], block);
     }
+    if (!layer.hasPrimary)
+      return 2 * (blocks[0] + blocks[2]) * eb;
     int stationary = int(std::min_element(sizes, sizes + 3) - sizes);
     double need = sizes[stationary];
     for (int i = 0; i < 3; ++i)
       if (i != stationary)
         need += 2 * blocks[i];
-    if (!layer.hasPrimary)
-      need = 2 * (blocks[0] + blocks[2]);
-    eval.scratchpadBytes = need * eb;
-    if (eval.scratchpadBytes > system.chip.core.scratchpad.capacityBytes)
-      return fail(reason("its working set of ", int64_t(eval.scratchpadBytes),
-                         " bytes per core exceeds the scratchpad (",
-                         int64_t(system.chip.core.scratchpad.capacityBytes), ")"));
-    // Activations of every timestep and direction stay in memory for BWD
-    // (UPD's dimensions already span the timesteps).
-    double activationCopies = double(pass != TrainingPass::UPD ? layer.timesteps : 1) *
-                              double(layer.directions);
-    double chipBytes = (elements(Operand::Input, chipD) + elements(Operand::Output, chipD)) *
-                           activationCopies +
-                       chipWeights;
-    if (chipBytes * eb > system.chip.externalMemory.capacityBytes)
-      return fail(reason("a chip's share of ", int64_t(chipBytes * eb),
-                         " bytes exceeds its external memory (",
-                         int64_t(system.chip.externalMemory.capacityBytes), ")"));
+    return need * eb;
   }
 
+  /// Bytes a chip keeps in external memory: its activations of every
+  /// timestep and direction (BWD reads them; UPD's dimensions already span
+  /// the timesteps) and its parameters.
+  double externalMemoryBytes() const {
+    double copies = double(pass != TrainingPass::UPD ? layer.timesteps : 1) *
+                    double(layer.directions);
+    return ((elements(Operand::Input, chipD) + elements(Operand::Output, chipD)) *
+                copies +
+            chipParameters()) *
+           eb;
+  }
+
+private:
+  double onChip(double bytes) const { return ring ? bytes / 2 : bytes; }
+
+  const PerformanceModel &model;
+  const MultiChipSystem &system;
+  const LayerShape &layer;
+  TrainingPass pass;
+  const MappingConfig &config;
+  PassRoles roles;
+  DimSizes dims, chipD, coreD;
+  bool ring;
+  double eb;
+};
+} // namespace
+
+std::optional<std::string>
+PerformanceModel::checkSplits(const LayerShape &layer, TrainingPass pass,
+                              const MappingConfig &config) const {
+  const int64_t chips = system.chips, cores = system.chip.cores;
+  if (product(config.chipSplit) != chips)
+    return reason("the chip split's product ", product(config.chipSplit),
+                  " is not the chip count ", chips);
+  if (product(config.coreSplit) != cores)
+    return reason("the core split's product ", product(config.coreSplit),
+                  " is not the core count ", cores);
+  DimSizes dims = passDims(layer, pass);
+  for (int d = 0; d < kNumDims; ++d)
+    if (config.chipSplit[d] > dims[d])
+      return reason("the chip split cuts '", stringifyDim(Dim(d)).str(), "' into ",
+                    config.chipSplit[d], " but it has only ", dims[d]);
+  std::string why;
+  std::optional<DimSizes> expected = chipSplit(layer, pass, config.parallelism, &why);
+  if (!expected)
+    return why;
+  if (*expected != config.chipSplit)
+    return reason("the chip split is not the one of ",
+                  stringifyParallelism(config.parallelism).str(), " parallelism on a ",
+                  system.torus.x, "x", system.torus.y, " torus");
+  DimSizes chipD = splitSizes(dims, config.chipSplit);
+  for (int d = 0; d < kNumDims; ++d)
+    if (config.coreSplit[d] > chipD[d])
+      return reason("the core split cuts '", stringifyDim(Dim(d)).str(), "' into ",
+                    config.coreSplit[d], " but a chip has only ", chipD[d]);
+  if (!layer.hasPrimary)
+    return std::nullopt;
+  DimSizes coreD = splitSizes(chipD, config.coreSplit);
+  const ArrayMapping &array = config.array;
+  if (array.rowDim == array.colDim)
+    return std::string("the PE array's rows and columns take the same dimension");
+  if (array.rowTile < 1 || array.rowTile > rows || array.rowTile > coreD[int(array.rowDim)])
+    return reason("row tile ", array.rowTile, " exceeds the array (", rows,
+                  ") or its work (", coreD[int(array.rowDim)], ")");
+  if (array.colTile < 1 || array.colTile > columns ||
+      array.colTile > coreD[int(array.colDim)])
+    return reason("column tile ", array.colTile, " exceeds the array (", columns,
+                  ") or its work (", coreD[int(array.colDim)], ")");
+  return std::nullopt;
+}
+
+std::optional<Evaluation>
+PerformanceModel::evaluate(const LayerShape &layer, TrainingPass pass,
+                           const MappingConfig &config,
+                           std::string *whyNot) const {
+  auto fail = [&](std::string message) -> std::optional<Evaluation> {
+    if (whyNot)
+      *whyNot = std::move(message);
+    return std::nullopt;
+  };
+  if (std::optional<std::string> illegal = checkSplits(layer, pass, config))
+    return fail(*illegal);
+  PassCost cost(*this, layer, pass, config, passDims(layer, pass));
+
+  Evaluation eval;
+  eval.config = config;
+  eval.macs = cost.macs();
+  eval.scratchpadBytes = cost.scratchpadBytes();
+  if (eval.scratchpadBytes > system.chip.core.scratchpad.capacityBytes)
+    return fail(reason("its working set of ", int64_t(eval.scratchpadBytes),
+                       " bytes per core exceeds the scratchpad (",
+                       int64_t(system.chip.core.scratchpad.capacityBytes), ")"));
+  double memory = cost.externalMemoryBytes();
+  if (memory > system.chip.externalMemory.capacityBytes)
+    return fail(reason("a chip's share of ", int64_t(memory),
+                       " bytes exceeds its external memory (",
+                       int64_t(system.chip.externalMemory.capacityBytes), ")"));
+
+  TransferGroup stream = cost.memoryStreams();
+  TransferGroup rotation = cost.rotation();
+  TransferGroup partialSums = cost.partialSums();
+  TransferGroup gradients = cost.gradients();
+  // FWD/UPD rotations run with the memory streams: one overlapped group.
+  TransferGroup overlapped = stream;
+  if (rotation.overlapped)
+    for (int l = 0; l < kNumLinks; ++l)
+      overlapped.bytes[l] += rotation.bytes[l];
+  timeGroup(*this, overlapped);
+
   //--- TotCy = MAX(PriComp, Ovldt) + AuxComp + NonOvldt.
+  const double steps = cost.steps();
+  double priComp = cost.primaryCycles();
   double ovl = steps * overlapped.cycles;
   double nonOvl = steps * (partialSums.cycles + (rotation.overlapped ? 0 : rotation.cycles)) +
                   gradients.cycles;
+  double useful = cost.usefulCycles();
   CycleBreakdown &c = eval.cycles;
   c.useful = useful;
   c.underuse = std::max(0.0, priComp - useful);
   c.ovlVisible = std::max(0.0, ovl - priComp);
   c.nonOvl = nonOvl;
-  c.aux = auxCycles;
-  c.total = std::max(priComp, ovl) + auxCycles + nonOvl;
+  c.aux = cost.auxCycles();
+  c.total = std::max(priComp, ovl) + c.aux + nonOvl;
   eval.ovlCycles = ovl;
   eval.utilization = c.total > 0 ? useful / c.total : 0;
 

@@ -68,15 +68,24 @@ public:
   /// Cycles to move `bytes` over one `link` of one chip.
   double linkCycles(double bytes, Link link) const;
 
-private:
-  /// Fills in a group's cycles and bottleneck from its bytes.
-  void timeGroup(TransferGroup &group) const;
+  /// Why `config` is not a legal split of `pass` of `layer` (products that do
+  /// not match the chip and core counts, a split larger than its dimension,
+  /// a chip split that is not the parallelism's, array tiles larger than the
+  /// array or their work), or nullopt. Capacity is checked by evaluate().
+  std::optional<std::string> checkSplits(const LayerShape &layer,
+                                         TrainingPass pass,
+                                         const MappingConfig &config) const;
 
+private:
   MultiChipSystem system;
   int64_t rows;
   int64_t columns;
   double elementBytes;
 };
+
+/// Fills in a transfer group's cycles and bottleneck: the group takes as
+/// long as its slowest link (000 §II-D).
+void timeGroup(const PerformanceModel &model, TransferGroup &group);
 
 } // namespace dsm::core
 
