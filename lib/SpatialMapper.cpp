@@ -1,6 +1,7 @@
 //===- SpatialMapper.cpp - Mapping a whole network onto the system --------===//
 
 #include "dsm/Core/SpatialMapper.h"
+#include "dsm/Core/ParallelismSelection.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -15,6 +16,9 @@
 #include <map>
 
 using namespace dsm::core;
+
+// Selection options are the parallelisms.
+static_assert(kNumOptions == kNumParallelisms);
 
 static constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
@@ -152,7 +156,7 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph) const {
   auto best = [&](int layer, TrainingPass pass, Parallelism p) -> const ExplorationResult & {
     return results[taskOf[slot(layer, pass, p)]];
   };
-  std::vector<std::array<double, kNumParallelisms>> layerCost(n);
+  std::vector<OptionCosts> layerCost(n);
   for (size_t i = 0; i < n; ++i) {
     const LayerNode &layer = graph.layers[i];
     bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
@@ -191,75 +195,20 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph) const {
     return edge.carriesError ? 2 * cycles : cycles;
   };
 
-  //--- Dynamic program over the layers. State: the parallelism of every
-  // layer whose output a later layer still reads.
-  std::vector<int> lastUse(n, -1);
+  //--- One parallelism per layer, jointly over the graph.
   std::vector<std::vector<const LayerEdge *>> incoming(n);
+  std::vector<SelectionEdge> switches;
   for (const LayerEdge &edge : graph.edges) {
-    lastUse[edge.producer] = std::max(lastUse[edge.producer], edge.consumer);
     incoming[edge.consumer].push_back(&edge);
+    SelectionEdge s;
+    s.from = edge.producer;
+    s.to = edge.consumer;
+    for (int from = 0; from < kNumParallelisms; ++from)
+      for (int to = 0; to < kNumParallelisms; ++to)
+        s.cost[from][to] = relayoutCycles(edge, Parallelism(from), Parallelism(to));
+    switches.push_back(s);
   }
-  struct State {
-    std::vector<std::pair<int, int>> live; // (layer, parallelism), sorted
-    double cost = 0;
-    int parent = -1;
-    int choice = -1;
-  };
-  std::vector<std::vector<State>> stages(n + 1);
-  stages[0].push_back(State());
-  const size_t kMaxStates = 1 << 12;
-  for (size_t i = 0; i < n; ++i) {
-    std::map<std::vector<std::pair<int, int>>, int> index;
-    std::vector<State> &next = stages[i + 1];
-    for (size_t s = 0; s < stages[i].size(); ++s) {
-      const State &state = stages[i][s];
-      for (int q = 0; q < kNumParallelisms; ++q) {
-        if (layerCost[i][q] == kInfinity)
-          continue;
-        double cost = state.cost + layerCost[i][q];
-        for (const LayerEdge *edge : incoming[i]) {
-          auto it = std::find_if(state.live.begin(), state.live.end(),
-                                 [&](auto &l) { return l.first == edge->producer; });
-          if (it != state.live.end())
-            cost += relayoutCycles(*edge, Parallelism(it->second), Parallelism(q));
-        }
-        std::vector<std::pair<int, int>> live;
-        for (auto l : state.live)
-          if (lastUse[l.first] > int(i))
-            live.push_back(l);
-        if (lastUse[i] > int(i))
-          live.push_back({int(i), q});
-        auto [it, inserted] = index.try_emplace(live, int(next.size()));
-        if (inserted) {
-          next.push_back({std::move(live), cost, int(s), q});
-        } else if (cost < next[it->second].cost) {
-          next[it->second].cost = cost;
-          next[it->second].parent = int(s);
-          next[it->second].choice = q;
-        }
-      }
-    }
-    if (next.size() > kMaxStates) {
-      // Too many live layers for an exact search: keep the cheapest states.
-      std::stable_sort(next.begin(), next.end(),
-                       [](const State &a, const State &b) { return a.cost < b.cost; });
-      next.resize(kMaxStates);
-    }
-  }
-  std::vector<int> choice(n, 0);
-  {
-    const std::vector<State> &last = stages[n];
-    int s = int(std::min_element(last.begin(), last.end(),
-                                 [](const State &a, const State &b) {
-                                   return a.cost < b.cost;
-                                 }) -
-                last.begin());
-    for (size_t i = n; i > 0; --i) {
-      const State &state = stages[i][s];
-      choice[i - 1] = state.choice;
-      s = state.parent;
-    }
-  }
+  std::vector<int> choice = selectOptions(layerCost, switches).choice;
 
   //--- The plan.
   plan.layers.resize(n);
