@@ -3,7 +3,6 @@
 #include "dsm/Core/SpatialMapper.h"
 #include "dsm/Core/ParallelismSelection.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
@@ -13,7 +12,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 
 using namespace dsm::core;
 
