@@ -1148,6 +1148,57 @@ std::optional<SmallVector<Operation *>> Importer::matchScaleBy(Value value,
   return SmallVector<Operation *>{user};
 }
 
+std::optional<SmallVector<Operation *>> Importer::matchBinaryChain(
+    Value start, Value a, Value b,
+    llvm::function_ref<double(ArrayRef<double>)> expected, bool fullSize) {
+  SmallVector<Operation *> chain;
+  std::optional<ElementwiseView> composite;
+  Value last = start;
+  for (int step = 0; step < 3; ++step) {
+    if (!last.hasOneUse())
+      return std::nullopt;
+    Operation *user = *last.getUsers().begin();
+    std::optional<ElementwiseView> next = getElementwise(user);
+    if (!next || isClaimed(user))
+      return std::nullopt;
+    unsigned index = ~0u;
+    for (auto [i, operand] : llvm::enumerate(next->operands))
+      if (operand.value == last && next->function.dependsOn(i))
+        index = i;
+    if (index == ~0u)
+      return std::nullopt;
+    if (composite) {
+      if (fullSize && !isFullSize(*next, index))
+        return std::nullopt;
+      composite = compose(*composite, *next, index);
+      if (!composite)
+        return std::nullopt;
+    } else {
+      composite = std::move(next);
+    }
+    chain.push_back(user);
+    last = user->getResult(0);
+    // Done when the composite reads exactly `a` and `b` and computes
+    // `expected` of them.
+    SmallVector<unsigned> inputs(2, ~0u);
+    bool clean = true;
+    for (auto [i, operand] : llvm::enumerate(composite->operands)) {
+      if (!composite->function.dependsOn(i))
+        continue;
+      if (operand.value == a && (!fullSize || isFullSize(*composite, i)))
+        inputs[0] = i;
+      else if (operand.value == b)
+        inputs[1] = i;
+      else
+        clean = false;
+    }
+    if (clean && inputs[0] != ~0u && inputs[1] != ~0u &&
+        core::agreesWith(composite->function, inputs, expected))
+      return chain;
+  }
+  return std::nullopt;
+}
+
 FailureOr<bool> Importer::trySoftmax(Operation *op) {
   // Either max-reduce(x) -> exp(x - max), or exp(x) directly.
   Operation *maxOp = nullptr, *expOp = nullptr;
@@ -1162,53 +1213,13 @@ FailureOr<bool> Importer::trySoftmax(Operation *op) {
     x = reduce->input;
     axis = reduce->axes[0];
     // exp(x - max), possibly as a subtraction then an exponential.
-    Value last = op->getResult(0);
-    std::optional<ElementwiseView> composite;
-    bool found = false;
-    for (int step = 0; step < 3 && !found; ++step) {
-      if (!last.hasOneUse())
-        return false;
-      Operation *user = *last.getUsers().begin();
-      std::optional<ElementwiseView> next = getElementwise(user);
-      if (!next || isClaimed(user))
-        return false;
-      unsigned index = ~0u;
-      for (auto [i, operand] : llvm::enumerate(next->operands))
-        if (operand.value == last && next->function.dependsOn(i))
-          index = i;
-      if (index == ~0u)
-        return false;
-      if (composite) {
-        if (!isFullSize(*next, index))
-          return false;
-        composite = compose(*composite, *next, index);
-        if (!composite)
-          return false;
-      } else {
-        composite = std::move(next);
-      }
-      expChain.push_back(user);
-      last = user->getResult(0);
-      SmallVector<unsigned> inputs(2, ~0u);
-      bool clean = true;
-      for (auto [i, operand] : llvm::enumerate(composite->operands)) {
-        if (!composite->function.dependsOn(i))
-          continue;
-        if (operand.value == x && isFullSize(*composite, i))
-          inputs[0] = i;
-        else if (operand.value == op->getResult(0))
-          inputs[1] = i;
-        else
-          clean = false;
-      }
-      found =
-          clean && inputs[0] != ~0u && inputs[1] != ~0u &&
-          core::agreesWith(composite->function, inputs, [](ArrayRef<double> v) {
-            return std::exp(v[0] - v[1]);
-          });
-    }
-    if (!found)
+    std::optional<SmallVector<Operation *>> chain = matchBinaryChain(
+        op->getResult(0), x, op->getResult(0),
+        [](ArrayRef<double> v) { return std::exp(v[0] - v[1]); },
+        /*fullSize=*/true);
+    if (!chain)
       return false;
+    expChain = std::move(*chain);
     expOp = expChain.back();
   } else if (std::optional<ElementwiseView> exp = getElementwise(op)) {
     core::ElementwiseClass c = classify(*exp);
@@ -1244,50 +1255,12 @@ FailureOr<bool> Importer::trySoftmax(Operation *op) {
       llvm::find(users, sumOp) == users.begin() ? users[1] : users[0];
   // The division, possibly as reciprocal then multiply.
   Value s = sumOp->getResult(0);
-  SmallVector<Operation *> chain;
-  std::optional<ElementwiseView> composite;
-  Value last = s;
-  bool found = false;
-  for (int step = 0; step < 3 && !found; ++step) {
-    if (!last.hasOneUse())
-      return false;
-    Operation *user = *last.getUsers().begin();
-    std::optional<ElementwiseView> next = getElementwise(user);
-    if (!next || isClaimed(user))
-      return false;
-    unsigned index = ~0u;
-    for (auto [i, operand] : llvm::enumerate(next->operands))
-      if (operand.value == last && next->function.dependsOn(i))
-        index = i;
-    if (index == ~0u)
-      return false;
-    if (composite) {
-      composite = compose(*composite, *next, index);
-      if (!composite)
-        return false;
-    } else {
-      composite = std::move(next);
-    }
-    chain.push_back(user);
-    last = user->getResult(0);
-    SmallVector<unsigned> inputs(2, ~0u);
-    bool clean = true;
-    for (auto [i, operand] : llvm::enumerate(composite->operands)) {
-      if (!composite->function.dependsOn(i))
-        continue;
-      if (operand.value == e)
-        inputs[0] = i;
-      else if (operand.value == s)
-        inputs[1] = i;
-      else
-        clean = false;
-    }
-    found = clean && inputs[0] != ~0u && inputs[1] != ~0u &&
-            core::agreesWith(composite->function, inputs,
-                             [](ArrayRef<double> v) { return v[0] / v[1]; });
-  }
-  if (!found || chain.back() != divOp)
+  std::optional<SmallVector<Operation *>> division = matchBinaryChain(
+      s, e, s, [](ArrayRef<double> v) { return v[0] / v[1]; },
+      /*fullSize=*/false);
+  if (!division || division->back() != divOp)
     return false;
+  SmallVector<Operation *> chain = std::move(*division);
 
   FailureOr<Value> input = getActivation(x);
   if (failed(input))

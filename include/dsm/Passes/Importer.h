@@ -249,6 +249,15 @@ protected:
   /// Softmax spelled as max-reduce, exp(x - max), sum-reduce and divide
   /// (or without the max), starting at `op`.
   mlir::FailureOr<bool> trySoftmax(mlir::Operation *op);
+  /// Follows the single-use elementwise consumers of `start` (at most three),
+  /// composing them, until the composite computes `expected(a, b)` of the
+  /// values `a` and `b` and nothing else; with `fullSize`, `a` and each
+  /// composed step must be read at the result's full size. Returns the chain
+  /// (the last op computes the result), or nullopt.
+  std::optional<llvm::SmallVector<mlir::Operation *>>
+  matchBinaryChain(mlir::Value start, mlir::Value a, mlir::Value b,
+                   llvm::function_ref<double(llvm::ArrayRef<double>)> expected,
+                   bool fullSize);
   /// The single elementwise consumer chain of `value` that multiplies it by
   /// `scale` (a mean's or average pool's divisor), as the ops to claim.
   std::optional<llvm::SmallVector<mlir::Operation *>>
