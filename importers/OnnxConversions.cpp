@@ -48,6 +48,19 @@ FailureOr<Value> input(GraphImporter &imp, const OnnxNode &node, unsigned i) {
   return imp.materialize(node, node.getInput(i));
 }
 
+/// Inputs 0 .. count-1, all required.
+FailureOr<SmallVector<Value>> inputs(GraphImporter &imp, const OnnxNode &node,
+                                     unsigned count) {
+  SmallVector<Value> values;
+  for (unsigned i = 0; i < count; ++i) {
+    FailureOr<Value> value = input(imp, node, i);
+    if (failed(value))
+      return failure();
+    values.push_back(*value);
+  }
+  return values;
+}
+
 LogicalResult defineOutput(GraphImporter &imp, const OnnxNode &node,
                            FailureOr<Value> value, unsigned output = 0) {
   if (failed(value))
@@ -769,19 +782,15 @@ LogicalResult convertBatchNorm(GraphImporter &imp, const OnnxNode &node) {
   if (!*spatial)
     return imp.unsupported(node, "non-spatial batch normalization is not "
                                  "supported");
-  SmallVector<Value> operands;
-  for (unsigned i = 0; i < 5; ++i) {
-    FailureOr<Value> value = input(imp, node, i);
-    if (failed(value))
-      return failure();
-    operands.push_back(*value);
-  }
+  FailureOr<SmallVector<Value>> operands = inputs(imp, node, 5);
+  if (failed(operands))
+    return failure();
   SmallVector<NamedAttribute> attrs;
   if (*epsilon != 1e-5)
     attrs.push_back(
         attr(imp, "epsilon", imp.getBuilder().getF64FloatAttr(*epsilon)));
   return defineOutput(
-      imp, node, imp.create<dsm::BatchNormOp>(node.getLoc(), operands, attrs));
+      imp, node, imp.create<dsm::BatchNormOp>(node.getLoc(), *operands, attrs));
 }
 
 LogicalResult convertLayerNorm(GraphImporter &imp, const OnnxNode &node) {
@@ -795,20 +804,16 @@ LogicalResult convertLayerNorm(GraphImporter &imp, const OnnxNode &node) {
   if (!node.hasInput(2))
     return imp.unsupported(node, "layer normalization without an offset (B) "
                                  "is not supported");
-  SmallVector<Value> operands;
-  for (unsigned i = 0; i < 3; ++i) {
-    FailureOr<Value> value = input(imp, node, i);
-    if (failed(value))
-      return failure();
-    operands.push_back(*value);
-  }
+  FailureOr<SmallVector<Value>> operands = inputs(imp, node, 3);
+  if (failed(operands))
+    return failure();
   SmallVector<NamedAttribute> attrs{
       attr(imp, "epsilon", imp.getBuilder().getF64FloatAttr(*epsilon))};
   if (*axis != -1)
     attrs.push_back(
         attr(imp, "axis", imp.getBuilder().getI64IntegerAttr(*axis)));
   return defineOutput(
-      imp, node, imp.create<dsm::LayerNormOp>(node.getLoc(), operands, attrs));
+      imp, node, imp.create<dsm::LayerNormOp>(node.getLoc(), *operands, attrs));
 }
 
 LogicalResult convertSoftmax(GraphImporter &imp, const OnnxNode &node) {
