@@ -1022,32 +1022,10 @@ FailureOr<Value> buildSlice(GraphImporter &imp, Location loc, Value x,
 }
 
 LogicalResult convertSlice(GraphImporter &imp, const OnnxNode &node) {
-  SmallVector<int64_t> starts, ends, axes, steps;
-  if (imp.getOpset() < 10) {
-    FailureOr<SmallVector<int64_t>> s = node.getInts("starts");
-    FailureOr<SmallVector<int64_t>> e = node.getInts("ends");
-    FailureOr<SmallVector<int64_t>> a =
-        node.getInts("axes", ArrayRef<int64_t>());
-    if (failed(s) || failed(e) || failed(a))
-      return failure();
-    starts = *s, ends = *e, axes = *a;
-  } else {
-    FailureOr<SmallVector<int64_t>> s = getStaticInts(imp, node, 1, "starts");
-    FailureOr<SmallVector<int64_t>> e = getStaticInts(imp, node, 2, "ends");
-    if (failed(s) || failed(e))
-      return failure();
-    starts = *s, ends = *e;
-    for (auto [index, list, what] : {std::make_tuple(3u, &axes, "axes"),
-                                     std::make_tuple(4u, &steps, "steps")}) {
-      if (!node.hasInput(index))
-        continue;
-      FailureOr<SmallVector<int64_t>> values =
-          getStaticInts(imp, node, index, what);
-      if (failed(values))
-        return failure();
-      *list = *values;
-    }
-  }
+  FailureOr<SliceOperands> bounds = getSliceOperands(imp, node);
+  if (failed(bounds))
+    return failure();
+  auto &[starts, ends, axes, steps] = *bounds;
   FailureOr<Value> x = input(imp, node, 0);
   if (failed(x))
     return failure();

@@ -577,38 +577,10 @@ FailureOr<bool> Folder::foldConcat() {
 
 FailureOr<bool> Folder::foldSlice() {
   const HostTensor &data = in(0);
-  SmallVector<int64_t> starts, ends, axes, steps;
-  if (importer.getOpset() < 10) {
-    FailureOr<SmallVector<int64_t>> s = node.getInts("starts");
-    FailureOr<SmallVector<int64_t>> e = node.getInts("ends");
-    FailureOr<SmallVector<int64_t>> a =
-        node.getInts("axes", ArrayRef<int64_t>());
-    if (failed(s) || failed(e) || failed(a))
-      return failure();
-    starts = *s, ends = *e, axes = *a;
-  } else {
-    FailureOr<SmallVector<int64_t>> s =
-        getStaticInts(importer, node, 1, "starts");
-    FailureOr<SmallVector<int64_t>> e =
-        getStaticInts(importer, node, 2, "ends");
-    if (failed(s) || failed(e))
-      return failure();
-    starts = *s, ends = *e;
-    if (node.hasInput(3)) {
-      FailureOr<SmallVector<int64_t>> a =
-          getStaticInts(importer, node, 3, "axes");
-      if (failed(a))
-        return failure();
-      axes = *a;
-    }
-    if (node.hasInput(4)) {
-      FailureOr<SmallVector<int64_t>> st =
-          getStaticInts(importer, node, 4, "steps");
-      if (failed(st))
-        return failure();
-      steps = *st;
-    }
-  }
+  FailureOr<SliceOperands> bounds = getSliceOperands(importer, node);
+  if (failed(bounds))
+    return failure();
+  auto &[starts, ends, axes, steps] = *bounds;
   llvm::Expected<SmallVector<SliceRange>> ranges =
       resolveSlice(data.getShape(), starts, ends, axes, steps);
   if (!ranges)

@@ -69,3 +69,33 @@ dsm::onnx::getStaticScalar(GraphImporter &importer, const OnnxNode &node,
            << "its " << what << " ('" << name << "') must have one element";
   return std::optional<double>(contents->getFloat(0));
 }
+
+FailureOr<dsm::onnx::SliceOperands>
+dsm::onnx::getSliceOperands(GraphImporter &importer, const OnnxNode &node) {
+  SliceOperands operands;
+  if (importer.getOpset() < 10) {
+    FailureOr<SmallVector<int64_t>> s = node.getInts("starts");
+    FailureOr<SmallVector<int64_t>> e = node.getInts("ends");
+    FailureOr<SmallVector<int64_t>> a = node.getInts("axes", ArrayRef<int64_t>());
+    if (failed(s) || failed(e) || failed(a))
+      return failure();
+    operands.starts = *s, operands.ends = *e, operands.axes = *a;
+    return operands;
+  }
+  FailureOr<SmallVector<int64_t>> s = getStaticInts(importer, node, 1, "starts");
+  FailureOr<SmallVector<int64_t>> e = getStaticInts(importer, node, 2, "ends");
+  if (failed(s) || failed(e))
+    return failure();
+  operands.starts = *s, operands.ends = *e;
+  for (auto [index, list, what] :
+       {std::make_tuple(3u, &operands.axes, "axes"),
+        std::make_tuple(4u, &operands.steps, "steps")}) {
+    if (!node.hasInput(index))
+      continue;
+    FailureOr<SmallVector<int64_t>> values = getStaticInts(importer, node, index, what);
+    if (failed(values))
+      return failure();
+    *list = *values;
+  }
+  return operands;
+}

@@ -39,6 +39,14 @@ mlir::FailureOr<std::optional<double>> getStaticScalar(GraphImporter &importer,
                                                        unsigned index,
                                                        llvm::StringRef what);
 
+/// Slice's bounds: attributes before opset 10, inputs 1-4 from it (axes and
+/// steps optional, empty when absent).
+struct SliceOperands {
+  llvm::SmallVector<int64_t> starts, ends, axes, steps;
+};
+mlir::FailureOr<SliceOperands> getSliceOperands(GraphImporter &importer,
+                                                const OnnxNode &node);
+
 } // namespace dsm::onnx
 
 #endif // DSM_IMPORTERS_ONNXOPERANDS_H
