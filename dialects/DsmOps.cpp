@@ -3,13 +3,13 @@
 // Every graph op infers its result type; the inference doubles as the shape
 // verifier (InferTypeOpInterface checks the written type against it), so a
 // check lives in exactly one place and also guards re-batching. Workload
-// formulas live in the core library (dsm/Core/Workload.h); this file only
+// formulas live in the core library (dsm/Core/Workload/Workload.h); this file only
 // extracts shapes.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Dialect/DsmOps.h"
-#include "dsm/Core/PerformanceModel.h"
+#include "dsm/Core/Spatial/PerformanceModel.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"

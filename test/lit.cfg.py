@@ -19,6 +19,8 @@ config.substitutions.append(("%dsm_obj_root", config.dsm_obj_root))
 config.substitutions.append(("%models", os.path.join(config.dsm_src_root, "models")))
 config.substitutions.append(("%systems", os.path.join(config.dsm_src_root, "systems")))
 config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(("%core_include_flags", config.core_include_flags))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

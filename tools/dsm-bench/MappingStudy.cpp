@@ -15,9 +15,9 @@
 
 #include "ModelLoader.h"
 
-#include "dsm/Core/SystemLoader.h"
-#include "dsm/Core/MappingReport.h"
-#include "dsm/Passes/LayerGraphBuilder.h"
+#include "dsm/Core/System/SystemLoader.h"
+#include "dsm/Core/Spatial/MappingReport.h"
+#include "dsm/Passes/Spatial/LayerGraphBuilder.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Dialect/DsmDialect.h"
+#include "dsm/Import/Passes.h"
 #include "dsm/Passes/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -30,6 +31,7 @@ int main(int argc, char **argv) {
                   mlir::ml_program::MLProgramDialect, mlir::scf::SCFDialect,
                   mlir::tensor::TensorDialect, mlir::tosa::TosaDialect>();
   dsm::registerDsmPasses();
+  dsm::registerDsmImportPasses();
   dsm::registerDsmPipelines();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "dsm-opt: maps deep neural networks onto accelerator systems\n",

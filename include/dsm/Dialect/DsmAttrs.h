@@ -3,9 +3,9 @@
 #ifndef DSM_DIALECT_DSMATTRS_H
 #define DSM_DIALECT_DSMATTRS_H
 
-#include "dsm/Core/Mapping.h"
-#include "dsm/Core/SystemDescription.h"
-#include "dsm/Core/Workload.h"
+#include "dsm/Core/Spatial/Mapping.h"
+#include "dsm/Core/System/SystemDescription.h"
+#include "dsm/Core/Workload/Workload.h"
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"

@@ -3,7 +3,7 @@
 #ifndef DSM_DIALECT_DSMINTERFACES_H
 #define DSM_DIALECT_DSMINTERFACES_H
 
-#include "dsm/Core/Workload.h"
+#include "dsm/Core/Workload/Workload.h"
 
 #include "mlir/IR/OpDefinition.h"
 

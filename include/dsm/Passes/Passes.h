@@ -3,7 +3,7 @@
 #ifndef DSM_PASSES_PASSES_H
 #define DSM_PASSES_PASSES_H
 
-#include "dsm/Core/DesignSpaceExplorer.h"
+#include "dsm/Core/Spatial/DesignSpaceExplorer.h"
 #include "dsm/Dialect/DsmDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -16,12 +16,6 @@ enum class ReportFormat { Table, JSON };
 
 /// What --dsm-expand-training expands a network for.
 enum class ExecutionMode { Train, Infer };
-
-/// What an import pass does with an operation it does not recognise.
-enum class ImportMode {
-  Strict,     ///< a located error naming it stops the import
-  Permissive, ///< it is kept as dsm.opaque, charged by its element count
-};
 
 #define GEN_PASS_DECL
 #include "dsm/Passes/Passes.h.inc"

@@ -1,0 +1,1383 @@
+//===- Importer.cpp - Shared machinery of the dsm front ends --------------===//
+
+#include "dsm/Import/Importer.h"
+#include "dsm/Passes/Common/ReportWriter.h"
+#include "dsm/Passes/Common/WorkloadAnalysis.h"
+
+#include "mlir/Dialect/MLProgram/IR/MLProgram.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/CastInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+#include <sstream>
+
+using namespace mlir;
+using namespace dsm;
+
+/// Marks a dsm.weight whose name waits for its first consumer: the value is
+/// the role ("weight", "bias", ...).
+static constexpr StringLiteral kRoleAttr = "dsm.import_role";
+
+static std::string shapeString(ArrayRef<int64_t> shape) {
+  return "[" +
+         llvm::join(llvm::map_range(shape,
+                                    [](int64_t d) {
+                                      return ShapedType::isDynamic(d)
+                                                 ? std::string("?")
+                                                 : std::to_string(d);
+                                    }),
+                    ", ") +
+         "]";
+}
+
+static std::string locationString(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    os << llvm::sys::path::filename(file.getFilename().strref()) << ":"
+       << file.getLine() << ":" << file.getColumn();
+  else
+    loc.print(os);
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// ImportSummary
+//===----------------------------------------------------------------------===//
+
+void ImportSummary::print(llvm::raw_ostream &os) const {
+  os << pass << " summary (mode="
+     << (mode == ImportMode::Strict ? "strict" : "permissive") << ")\n";
+  for (const Function &function : functions) {
+    os << "@" << function.name << ": " << function.sourceOps
+       << " source ops -> " << function.dsmOps << " dsm ops, "
+       << function.opaque.size() << " opaque\n";
+    for (const auto &[key, count] : function.outcomes)
+      os << "  " << key.first << " -> " << key.second << ": " << count << "\n";
+    for (const Opaque &opaque : function.opaque) {
+      std::ostringstream ops;
+      ops << opaque.opsPerElement;
+      os << "  opaque " << opaque.location << ": " << opaque.origin << " ("
+         << ops.str() << " ops/element x " << opaque.elements
+         << " elements): " << opaque.reason << "\n";
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Importer: driver
+//===----------------------------------------------------------------------===//
+
+Importer::Importer(func::FuncOp func, const ImportOptions &options,
+                   ImportSummary &summary)
+    : func(func), options(options), summaries(summary),
+      summaryIndex(summary.functions.size()), builder(func.getContext()) {
+  summary.functions.emplace_back();
+  summary.functions.back().name = func.getSymName().str();
+}
+
+Importer::~Importer() = default;
+
+LogicalResult Importer::fixDynamicArguments() {
+  Block &entry = func.getBody().front();
+  for (BlockArgument arg : entry.getArguments()) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type) {
+      if (isa<TensorType>(arg.getType()))
+        return func.emitError()
+               << "argument #" << arg.getArgNumber() << " is unranked ("
+               << arg.getType() << "); dsm needs static shapes";
+      continue;
+    }
+    if (type.hasStaticShape())
+      continue;
+    SmallVector<int64_t> shape(type.getShape());
+    for (auto [index, size] : llvm::enumerate(shape)) {
+      if (!ShapedType::isDynamic(size))
+        continue;
+      if (index != 0)
+        return func.emitError()
+               << "argument #" << arg.getArgNumber() << " has dynamic shape "
+               << type << "; dsm needs static shapes and only a dynamic batch "
+               << "dimension (dimension 0) can be fixed, with batch=<N>";
+      if (options.batch <= 0)
+        return func.emitError()
+               << "argument #" << arg.getArgNumber() << " has dynamic shape "
+               << type << "; dsm needs static shapes: pass batch=<N> to fix "
+               << "its batch dimension";
+      size = options.batch;
+    }
+    arg.setType(type.clone(shape));
+  }
+  return success();
+}
+
+LogicalResult Importer::run() {
+  if (!func.getBody().hasOneBlock())
+    return func.emitError() << "cannot import a function with control flow ("
+                            << func.getBody().getBlocks().size() << " blocks)";
+  if (failed(fixDynamicArguments()))
+    return failure();
+  Block &body = func.getBody().front();
+  for (Operation &op : body.without_terminator())
+    originals.push_back(&op);
+  // Shapes must be known (TOSA allows unranked tensors before inference).
+  for (Operation *op : originals)
+    for (Type type : op->getResultTypes())
+      if (isa<UnrankedTensorType>(type))
+        return op->emitError()
+               << "has an unranked result (" << type
+               << "); dsm needs ranked, static shapes (infer them first)";
+  summary().sourceOps = originals.size();
+
+  for (Operation *op : originals) {
+    current = op;
+    builder.setInsertionPoint(op);
+    if (pendingChains.count(op)) {
+      if (failed(emitPendingChain(op)))
+        return failure();
+      continue;
+    }
+    if (isClaimed(op) || isLazy(op))
+      continue;
+    // Operations already in the dsm dialect stay, reading imported values.
+    if (isa_and_nonnull<DsmDialect>(op->getDialect())) {
+      for (OpOperand &operand : op->getOpOperands()) {
+        FailureOr<Value> value = getActivation(operand.get());
+        if (failed(value))
+          return failure();
+        operand.set(*value);
+      }
+      for (Value result : op->getResults())
+        map(result, result);
+      setOutcome(op, "(kept)");
+      continue;
+    }
+    // Runtime checks (cf.assert) and scalar bookkeeping (arith on scalars,
+    // tensor.dim) carry no tensor work: they are dropped, and what consumers
+    // need of them is read as constants.
+    bool producesTensors = llvm::any_of(
+        op->getResultTypes(), [](Type type) { return isa<TensorType>(type); });
+    if (op->getName().getStringRef() == "cf.assert" ||
+        (!producesTensors && op->getNumRegions() == 0 &&
+         isMemoryEffectFree(op) && op->getNumResults() > 0)) {
+      setOutcome(op, "(dropped)");
+      continue;
+    }
+    rejection.clear();
+    FailureOr<bool> handled = handle(op);
+    if (failed(handled))
+      return failure();
+    if (!*handled && failed(unrecognised(op, rejection)))
+      return failure();
+  }
+  return finalize();
+}
+
+LogicalResult Importer::finalize() {
+  Operation *terminator = func.getBody().front().getTerminator();
+  current = terminator;
+  builder.setInsertionPoint(terminator);
+  for (OpOperand &operand : terminator->getOpOperands()) {
+    FailureOr<Value> value = getActivation(operand.get());
+    if (failed(value))
+      return failure();
+    operand.set(*value);
+  }
+  // Count outcomes before erasing.
+  for (Operation *op : originals) {
+    auto it = outcomes.find(op);
+    std::string outcome = it == outcomes.end() ? "(dropped)" : it->second;
+    // Tensors of one value were read as constants by their consumers.
+    if (it == outcomes.end() && op->getNumResults() == 1 &&
+        isa<RankedTensorType>(op->getResult(0).getType()) &&
+        !op->getResult(0).use_empty() &&
+        (getSplatValue(op->getResult(0)) || isConstantExpression(op)))
+      outcome = "(folded constant)";
+    if (outcome == "(kept)")
+      continue;
+    ++summary().outcomes[{op->getName().getStringRef().str(), outcome}];
+  }
+  for (Operation *op : llvm::reverse(originals)) {
+    if (isa_and_nonnull<DsmDialect>(op->getDialect()))
+      continue;
+    op->dropAllUses();
+    op->erase();
+  }
+  func.setFunctionType(
+      FunctionType::get(getContext(), func.getBody().front().getArgumentTypes(),
+                        terminator->getOperandTypes()));
+  unsigned dsmOps = 0;
+  for (Operation &op : func.getBody().front()) {
+    if (&op == terminator)
+      continue;
+    if (!isa_and_nonnull<DsmDialect>(op.getDialect()))
+      return op.emitError() << "internal error: '" << op.getName()
+                            << "' was left behind by the import";
+    ++dsmOps;
+  }
+  summary().dsmOps = dsmOps;
+  if (!summary().opaque.empty())
+    emitWarning(func.getLoc())
+        << summary().opaque.size()
+        << " operation(s) kept as dsm.opaque, charged by "
+           "element count (see the import summary)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Importer: values
+//===----------------------------------------------------------------------===//
+
+void Importer::map(Value original, Value replacement) {
+  mapping[original] = replacement;
+}
+
+FailureOr<Value> Importer::getActivation(Value original) {
+  auto it = mapping.find(original);
+  if (it != mapping.end())
+    return it->second;
+  if (auto arg = dyn_cast<BlockArgument>(original)) {
+    if (arg.getOwner() != &func.getBody().front())
+      return emitError(arg.getLoc()) << "cannot import a block argument of a "
+                                        "nested region";
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type || !type.hasStaticShape())
+      return func.emitError()
+             << "argument #" << arg.getArgNumber() << " (" << arg.getType()
+             << ") is not a statically shaped tensor";
+    map(original, original);
+    return original;
+  }
+  Operation *def = original.getDefiningOp();
+  if (isLazy(def)) {
+    if (!materializing.insert(def).second)
+      return def->emitError("internal error: cyclic materialization");
+    FailureOr<Value> value = materialize(cast<OpResult>(original));
+    materializing.erase(def);
+    if (failed(value))
+      return failure();
+    map(original, *value);
+    return *value;
+  }
+  return def->emitError() << "internal error: result of '" << def->getName()
+                          << "' is needed by '"
+                          << (current ? current->getName().getStringRef()
+                                      : StringRef("?"))
+                          << "' but was not imported";
+}
+
+Operation *Importer::getConstantRoot(Value value) {
+  for (int depth = 0; value && depth < 32; ++depth) {
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return nullptr;
+    if (def->hasTrait<OpTrait::ConstantLike>() ||
+        isa<ml_program::GlobalLoadConstOp>(def))
+      return def->getNumResults() == 1 &&
+                     isa<RankedTensorType>(def->getResult(0).getType())
+                 ? def
+                 : nullptr;
+    value = getViewSource(def);
+  }
+  return nullptr;
+}
+
+/// The name a constant carries: its location's name, a global's symbol, or a
+/// dense resource's key (unless elided).
+static std::string constantName(Operation *root) {
+  std::string name;
+  root->getLoc()->walk([&](Location inner) {
+    if (auto named = dyn_cast<NameLoc>(inner)) {
+      name = named.getName().str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (!name.empty())
+    return name;
+  if (auto load = dyn_cast<ml_program::GlobalLoadConstOp>(root))
+    return load.getGlobal().getLeafReference().str();
+  Attribute attr;
+  if (matchPattern(root->getResult(0), m_Constant(&attr)))
+    if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+      StringRef key = resource.getRawHandle().getKey();
+      if (!key.empty() && !key.starts_with("__elided"))
+        return key.str();
+    }
+  return "";
+}
+
+static bool isSplatConstant(Operation *root) {
+  Attribute attr;
+  if (!matchPattern(root->getResult(0), m_Constant(&attr)))
+    return false;
+  auto elements = dyn_cast<ElementsAttr>(attr);
+  return elements && !isa<DenseResourceElementsAttr>(attr) &&
+         elements.isSplat();
+}
+
+Type Importer::getDsmElementType(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  if (element.isF32() || element.isF16() || element.isBF16() ||
+      element.isInteger(8))
+    return element;
+  return Type();
+}
+
+FailureOr<Value> Importer::getWeight(Value value, ArrayRef<int64_t> shape,
+                                     Type elementType, StringRef role) {
+  Operation *root = getConstantRoot(value);
+  Location loc = current ? current->getLoc() : func.getLoc();
+  if (!root)
+    return emitError(loc) << "internal error: " << role << " is not a constant";
+  auto rootType = cast<RankedTensorType>(root->getResult(0).getType());
+  int64_t elements = 1;
+  for (int64_t d : shape)
+    elements *= d;
+  if (!rootType.hasStaticShape() || rootType.getNumElements() != elements)
+    return emitError(loc) << "cannot declare the " << role << " " << rootType
+                          << " as a weight of shape " << shapeString(shape);
+  if (!getDsmElementType(elementType))
+    return emitError(loc) << "element type " << elementType
+                          << " is not supported by dsm (f32, f16, bf16, i8)";
+  for (Value view = value; view.getDefiningOp() != root;) {
+    Operation *def = view.getDefiningOp();
+    setOutcome(def, "(folded into dsm.weight)");
+    view = getViewSource(def);
+  }
+  bool splat = isSplatConstant(root);
+  std::pair<Operation *, std::vector<int64_t>> key{
+      root, std::vector<int64_t>(shape.begin(), shape.end())};
+  if (!splat) {
+    auto it = weights.find(key);
+    if (it != weights.end() &&
+        getElementTypeOrSelf(it->second.getType()) == elementType)
+      return it->second;
+  }
+  std::string name = constantName(root);
+  auto weight = WeightOp::create(builder, root->getLoc(),
+                                 RankedTensorType::get(shape, elementType),
+                                 builder.getStringAttr(name));
+  if (name.empty())
+    weight->setAttr(kRoleAttr, builder.getStringAttr(role));
+  setOutcome(root, "dsm.weight");
+  if (!splat)
+    weights[key] = weight.getResult();
+  return weight.getResult();
+}
+
+std::optional<double> Importer::getScalarConstant(Value value) {
+  for (int depth = 0; value && depth < 8; ++depth) {
+    Attribute attr;
+    if (matchPattern(value, m_Constant(&attr))) {
+      if (auto f = dyn_cast<FloatAttr>(attr))
+        return f.getValueAsDouble();
+      if (auto i = dyn_cast<IntegerAttr>(attr))
+        return double(i.getValue().getSExtValue());
+      if (auto elements = dyn_cast<DenseElementsAttr>(attr);
+          elements && elements.isSplat()) {
+        Type element = elements.getElementType();
+        if (isa<FloatType>(element))
+          return elements.getSplatValue<APFloat>().convertToDouble();
+        if (isa<IntegerType>(element))
+          return double(elements.getSplatValue<APInt>().getSExtValue());
+      }
+      return std::nullopt;
+    }
+    // Scalar conversions of constants (truncf, sitofp, index_cast, ...).
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getNumOperands() != 1 || def->getNumResults() != 1 ||
+        !isa<CastOpInterface>(def))
+      return std::nullopt;
+    value = def->getOperand(0);
+  }
+  return std::nullopt;
+}
+
+std::optional<double> Importer::getSplatValue(Value value, unsigned depth) {
+  if (!value || depth > 8)
+    return std::nullopt;
+  if (std::optional<double> scalar = getScalarConstant(value))
+    return scalar;
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (Value source = getViewSource(def))
+    return getSplatValue(source, depth + 1);
+  // Computed elementwise from splats (a fill, sitofp of a filled tensor).
+  std::optional<ElementwiseView> view = getElementwise(def);
+  if (!view)
+    return std::nullopt;
+  core::ScalarFunction function = view->function;
+  for (auto [index, operand] : llvm::enumerate(view->operands)) {
+    if (!function.dependsOn(index))
+      continue;
+    std::optional<double> splat = getSplatValue(operand.value, depth + 1);
+    if (!splat)
+      return std::nullopt;
+    function.bind(index, *splat);
+  }
+  SmallVector<double> zeros(function.getNumInputs(), 0.0);
+  return function.evaluate(zeros);
+}
+
+//===----------------------------------------------------------------------===//
+// Importer: creating dsm ops
+//===----------------------------------------------------------------------===//
+
+Type Importer::placeholderType() {
+  return RankedTensorType::get({1}, builder.getF32Type());
+}
+
+LogicalResult Importer::finishCreate(Operation *op, Type expected) {
+  auto infer = cast<InferTypeOpInterface>(op);
+  SmallVector<Type> types;
+  if (failed(infer.inferReturnTypes(
+          getContext(), op->getLoc(), op->getOperands(),
+          op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+          op->getRegions(), types)))
+    return failure();
+  op->getResult(0).setType(types.front());
+  auto result = cast<RankedTensorType>(types.front());
+  if (auto want = dyn_cast_or_null<RankedTensorType>(expected)) {
+    bool same = want.getRank() == result.getRank();
+    for (int64_t d = 0; same && d < want.getRank(); ++d)
+      same = want.isDynamicDim(d) || want.getDimSize(d) == result.getDimSize(d);
+    if (!same)
+      return emitError(op->getLoc())
+             << "internal error: imported as '" << op->getName()
+             << "' of shape " << shapeString(result.getShape()) << " but '"
+             << (current ? current->getName().getStringRef() : StringRef("?"))
+             << "' produces " << shapeString(want.getShape());
+  }
+  return verify(op, /*verifyRecursively=*/false);
+}
+
+FailureOr<Value> Importer::reshape(Location loc, Value value,
+                                   ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getShape() == shape)
+    return value;
+  ArrayRef<int64_t> in = type.getShape();
+  SmallVector<int64_t> encoded(shape);
+  if (!in.empty() && !shape.empty()) {
+    if (in[0] == shape[0]) {
+      encoded[0] = 0; // the batch dimension is kept
+    } else {
+      // The batch dimension merges or splits: let the output dimensions of
+      // its group absorb it (-1), so that re-batching scales them.
+      int64_t a = in[0], b = 1;
+      size_t i = 1, j = 0;
+      while (j < shape.size()) {
+        b *= shape[j++];
+        while (a < b && i < in.size())
+          a *= in[i++];
+        if (a == b)
+          break;
+      }
+      size_t position = 0;
+      for (size_t k = 0; k < j; ++k)
+        if (shape[k] != 1) {
+          position = k;
+          break;
+        }
+      encoded[position] = -1;
+    }
+  }
+  FailureOr<ReshapeOp> op = create<ReshapeOp>(
+      loc, RankedTensorType::get(shape, type.getElementType()), value,
+      builder.getDenseI64ArrayAttr(encoded));
+  if (failed(op))
+    return failure();
+  return op->getResult();
+}
+
+FailureOr<Value> Importer::transpose(Location loc, Value value,
+                                     ArrayRef<int64_t> permutation) {
+  bool identity = true;
+  for (auto [index, p] : llvm::enumerate(permutation))
+    identity &= int64_t(index) == p;
+  if (identity)
+    return value;
+  FailureOr<TransposeOp> op = create<TransposeOp>(
+      loc, Type(), value, builder.getDenseI64ArrayAttr(permutation));
+  if (failed(op))
+    return failure();
+  return op->getResult();
+}
+
+FailureOr<RankedTensorType> Importer::staticType(Location loc, Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return emitError(loc) << "cannot import a result of type " << type
+                          << ": dsm needs ranked tensors";
+  if (tensor.hasStaticShape())
+    return tensor;
+  SmallVector<int64_t> shape(tensor.getShape());
+  for (auto [index, size] : llvm::enumerate(shape)) {
+    if (!ShapedType::isDynamic(size))
+      continue;
+    if (index != 0 || options.batch <= 0)
+      return emitError(loc)
+             << "result type " << type
+             << " is dynamic; dsm needs static shapes (batch=<N> fixes a "
+                "dynamic batch dimension)";
+    size = options.batch;
+  }
+  return tensor.clone(shape);
+}
+
+FailureOr<Value> Importer::createOpaque(Operation *op, unsigned index,
+                                        ValueRange inputs, double opsPerElement,
+                                        StringRef reason) {
+  FailureOr<RankedTensorType> type =
+      staticType(op->getLoc(), op->getResult(index).getType());
+  if (failed(type))
+    return failure();
+  auto opaque =
+      OpaqueOp::create(builder, op->getLoc(), *type,
+                       builder.getStringAttr(op->getName().getStringRef()),
+                       inputs, builder.getF64FloatAttr(opsPerElement));
+  if (failed(verify(opaque, /*verifyRecursively=*/false)))
+    return failure();
+  ImportSummary::Opaque entry;
+  entry.location = locationString(op->getLoc());
+  entry.origin = op->getName().getStringRef().str();
+  entry.reason = reason.str();
+  entry.opsPerElement = opsPerElement;
+  entry.elements = type->getNumElements();
+  summary().opaque.push_back(std::move(entry));
+  return opaque.getResult();
+}
+
+SmallVector<Value> Importer::getOpaqueInputs(Operation *op) {
+  SmallVector<Value> inputs;
+  for (Value operand : op->getOperands())
+    if (isa<RankedTensorType>(operand.getType()))
+      inputs.push_back(operand);
+  return inputs;
+}
+
+LogicalResult Importer::unrecognised(Operation *op, StringRef reason) {
+  if (options.mode == ImportMode::Strict) {
+    InFlightDiagnostic diag = op->emitError()
+                              << "cannot import '" << op->getName() << "'";
+    if (!reason.empty())
+      diag << ": " << reason;
+    diag.attachNote() << "mode=permissive keeps unrecognised operations as "
+                         "dsm.opaque";
+    return failure();
+  }
+  SmallVector<Value> inputs;
+  for (Value operand : getOpaqueInputs(op)) {
+    FailureOr<Value> value = getActivation(operand);
+    if (failed(value))
+      return failure();
+    inputs.push_back(*value);
+  }
+  bool any = false;
+  for (OpResult result : op->getResults()) {
+    if (!isa<TensorType>(result.getType()))
+      continue;
+    FailureOr<Value> value =
+        createOpaque(op, result.getResultNumber(), inputs,
+                     any ? 0.0 : estimateOpsPerElement(op),
+                     reason.empty() ? "not recognised" : reason);
+    if (failed(value))
+      return failure();
+    map(result, *value);
+    any = true;
+  }
+  if (!any) {
+    op->emitWarning() << "dropping '" << op->getName()
+                      << "': it produces no tensor for dsm to keep";
+    setOutcome(op, "(dropped, no tensor result)");
+    return success();
+  }
+  setOutcome(op, "dsm.opaque");
+  return success();
+}
+
+void Importer::claim(Operation *op, StringRef outcome) {
+  claimed.insert(op);
+  setOutcome(op, outcome);
+}
+
+void Importer::setOutcome(Operation *op, StringRef outcome) {
+  std::string &slot = outcomes[op];
+  // What an op became beats what it was folded into.
+  if (StringRef(slot).starts_with("dsm.") && outcome.starts_with("("))
+    return;
+  slot = outcome.str();
+}
+
+//===----------------------------------------------------------------------===//
+// Importer: elementwise recognition
+//===----------------------------------------------------------------------===//
+
+bool Importer::isImportable(const core::ElementwiseClass &c) {
+  using K = core::ElementwiseKind;
+  switch (c.kind) {
+  case K::Copy:
+  case K::Relu:
+  case K::Clamp:
+  case K::Sigmoid:
+  case K::Tanh:
+  case K::Gelu:
+  case K::HardSigmoid:
+  case K::HardSwish:
+  case K::Add:
+  case K::Sub:
+  case K::Mul:
+  case K::Div:
+  case K::BatchNorm:
+    return true;
+  default:
+    return false;
+  }
+}
+
+core::ElementwiseClass Importer::classify(const ElementwiseView &view,
+                                          bool *bound) {
+  if (bound)
+    *bound = false;
+  core::ElementwiseClass c = core::classifyElementwise(view.function);
+  if (isImportable(c))
+    return c;
+  core::ScalarFunction boundFunction = view.function;
+  bool any = false;
+  for (auto [index, operand] : llvm::enumerate(view.operands)) {
+    if (!boundFunction.dependsOn(index))
+      continue;
+    if (std::optional<double> splat = getSplatValue(operand.value)) {
+      boundFunction.bind(index, *splat);
+      any = true;
+    }
+  }
+  if (!any)
+    return c;
+  if (bound)
+    *bound = true;
+  return core::classifyElementwise(boundFunction);
+}
+
+std::optional<ElementwiseView>
+Importer::compose(const ElementwiseView &producer,
+                  const ElementwiseView &consumer, unsigned index) {
+  std::optional<SmallVector<ViewOperand>> operands =
+      retarget(producer, consumer, index);
+  if (!operands)
+    return std::nullopt;
+  ElementwiseView result = consumer;
+  SmallVector<unsigned> renumber;
+  for (const ViewOperand &operand : *operands) {
+    auto it = llvm::find(result.operands, operand);
+    if (it != result.operands.end() &&
+        result.function.dependsOn(it - result.operands.begin())) {
+      renumber.push_back(it - result.operands.begin());
+      continue;
+    }
+    result.operands.push_back(operand);
+    renumber.push_back(result.operands.size() - 1);
+  }
+  result.function.substitute(index, producer.function, renumber);
+  return result;
+}
+
+bool Importer::isConstant(Value value, unsigned depth) {
+  if (getConstantRoot(value) || getSplatValue(value).has_value())
+    return true;
+  Operation *def = value.getDefiningOp();
+  return def && depth < 8 && isConstantExpression(def, depth + 1);
+}
+
+bool Importer::isConstantExpression(Operation *op, unsigned depth) {
+  if (op->getNumResults() != 1)
+    return false;
+  std::optional<ElementwiseView> view = getElementwise(op);
+  if (!view)
+    return false;
+  for (auto [index, operand] : llvm::enumerate(view->operands))
+    if (view->function.dependsOn(index) && !isConstant(operand.value, depth))
+      return false;
+  return true;
+}
+
+FailureOr<Value> Importer::materializeConstantExpression(OpResult result) {
+  setOutcome(result.getOwner(), "dsm.opaque");
+  return createOpaque(result.getOwner(), result.getResultNumber(), {}, 0.0,
+                      getSplatValue(result)
+                          ? "splat tensor used as data"
+                          : "constant expression used as data");
+}
+
+void Importer::inlineProducers(ElementwiseView &view,
+                               SmallVector<Operation *> &absorbed,
+                               unsigned depth, const ElementwiseView *root) {
+  if (depth > 6)
+    return;
+  // Operands count as already read if the outermost view reads them.
+  if (!root)
+    root = &view;
+  SmallVector<ViewOperand> rootOperands;
+  for (auto [index, operand] : llvm::enumerate(root->operands))
+    if (root->function.dependsOn(index))
+      rootOperands.push_back(operand);
+  for (unsigned index = 0; index < view.operands.size(); ++index) {
+    if (!view.function.dependsOn(index))
+      continue;
+    Value value = view.operands[index].value;
+    Operation *def = value.getDefiningOp();
+    if (!def || isMapped(value) || isClaimed(def) || getConstantRoot(value) ||
+        getSplatValue(value) || def->getBlock() != view.op->getBlock())
+      continue;
+    std::optional<ElementwiseView> producer = getElementwise(def);
+    if (!producer)
+      continue;
+    bool constantOnly = isConstantExpression(def);
+    // Not yet imported and read only here: compose it if it computes from
+    // what the view already reads (the other branch of x * 0.5 * (1 +
+    // erf(x / sqrt 2))), or from constants (rsqrt(variance + eps)).
+    if (!constantOnly && !value.hasOneUse())
+      continue;
+    SmallVector<Operation *> nested;
+    inlineProducers(*producer, nested, depth + 1, root);
+    std::optional<SmallVector<ViewOperand>> operands =
+        retarget(*producer, view, index);
+    if (!operands)
+      continue;
+    bool known = true;
+    for (auto [i, operand] : llvm::enumerate(*operands))
+      if (producer->function.dependsOn(i) && !isConstant(operand.value) &&
+          !llvm::is_contained(rootOperands, operand))
+        known = false;
+    if (!known)
+      continue;
+    std::optional<ElementwiseView> composed = compose(*producer, view, index);
+    if (!composed)
+      continue;
+    view = std::move(*composed);
+    if (!constantOnly) {
+      absorbed.append(nested);
+      absorbed.push_back(def);
+    }
+  }
+}
+
+/// The dsm op name a classification becomes.
+static StringRef dsmOpName(const core::ElementwiseClass &c) {
+  using K = core::ElementwiseKind;
+  switch (c.kind) {
+  case K::Relu:
+    return ReluOp::getOperationName();
+  case K::Clamp:
+    return ClampOp::getOperationName();
+  case K::Sigmoid:
+    return SigmoidOp::getOperationName();
+  case K::Tanh:
+    return TanhOp::getOperationName();
+  case K::Gelu:
+    return GeluOp::getOperationName();
+  case K::HardSigmoid:
+    return HardSigmoidOp::getOperationName();
+  case K::HardSwish:
+    return HardSwishOp::getOperationName();
+  case K::Add:
+    return AddOp::getOperationName();
+  case K::Sub:
+    return SubOp::getOperationName();
+  case K::Mul:
+    return MulOp::getOperationName();
+  case K::Div:
+    return DivOp::getOperationName();
+  case K::BatchNorm:
+    return BatchNormOp::getOperationName();
+  default:
+    return "(pass-through)";
+  }
+}
+
+FailureOr<bool> Importer::importElementwise(Operation *op) {
+  FailureOr<bool> softmax = trySoftmax(op);
+  if (failed(softmax) || *softmax)
+    return softmax;
+  std::optional<ElementwiseView> view = getElementwise(op);
+  if (!view)
+    return reject("elementwise op with several results, a non-identity result "
+                  "indexing, or a body that is not a plain scalar function");
+  SmallVector<Operation *> absorbed, bestAbsorbed;
+  inlineProducers(*view, absorbed);
+
+  std::optional<PendingChain> best;
+  SmallVector<Operation *> chain{op}, bestChain;
+  core::ElementwiseClass c = classify(*view);
+  if (isImportable(c)) {
+    best = PendingChain{*view, c, op};
+    bestChain = chain;
+    bestAbsorbed = absorbed;
+  }
+  ElementwiseView composite = *view;
+  // An op that is something on its own (a batch normalization) is only
+  // absorbed by a chain recognised as it is written: binding its splat
+  // constants could make it vanish (a ReLU of x * 0.99999).
+  bool startImportable = isImportable(c);
+  for (int step = 0; step < 8; ++step) {
+    Operation *last = chain.back();
+    if (last->getNumResults() != 1 || !last->getResult(0).hasOneUse())
+      break;
+    Operation *user = *last->getResult(0).getUsers().begin();
+    if (isClaimed(user) || user->getBlock() != op->getBlock())
+      break;
+    std::optional<ElementwiseView> next = getElementwise(user);
+    if (!next)
+      break;
+    SmallVector<unsigned> uses;
+    for (auto [index, operand] : llvm::enumerate(next->operands))
+      if (operand.value == last->getResult(0) &&
+          next->function.dependsOn(index))
+        uses.push_back(index);
+    if (uses.size() != 1 || !isFullSize(*next, uses[0]))
+      break;
+    std::optional<ElementwiseView> composed =
+        compose(composite, *next, uses[0]);
+    if (!composed)
+      break;
+    composite = std::move(*composed);
+    composite.op = user;
+    chain.push_back(user);
+    inlineProducers(composite, absorbed);
+    bool bound = false;
+    core::ElementwiseClass cc = classify(composite, &bound);
+    if (isImportable(cc) && !(startImportable && bound)) {
+      best = PendingChain{composite, cc, op};
+      bestChain = chain;
+      bestAbsorbed = absorbed;
+    }
+  }
+  if (!best) {
+    SmallVector<std::string> unknown = view->function.getUnknownNames();
+    if (!unknown.empty()) {
+      rejection =
+          ("elementwise function not recognised (" + Twine(c.operations) +
+           " operation(s); not modelled: " + llvm::join(unknown, ", ") + ")")
+              .str();
+      return false;
+    }
+    // Every operation is known, dsm just has no operation for the whole (a
+    // scaling by a constant, exp, the maximum of two tensors): it is kept
+    // opaque with its exact count, in either mode.
+    std::string what;
+    if (c.kind == core::ElementwiseKind::Unknown) {
+      what = "an elementwise function of " + std::to_string(c.operands.size()) +
+             " input(s)";
+    } else if (c.kind == core::ElementwiseKind::Affine) {
+      std::ostringstream os;
+      os << "an affine function " << c.scale << " * x + " << c.shift;
+      what = os.str();
+    } else {
+      StringRef kind = core::stringifyElementwiseKind(c.kind);
+      what = (StringRef("aeiou").contains(kind.front()) ? "an " : "a ") +
+             kind.str();
+    }
+    SmallVector<Value> inputs;
+    for (auto [index, operand] : llvm::enumerate(view->operands)) {
+      if (!view->function.dependsOn(index) || isConstant(operand.value) ||
+          llvm::is_contained(inputs, operand.value))
+        continue;
+      FailureOr<Value> value = getActivation(operand.value);
+      if (failed(value))
+        return failure();
+      inputs.push_back(*value);
+    }
+    FailureOr<Value> opaque = createOpaque(
+        op, 0, inputs, c.operations, what + ", which dsm has no operation for");
+    if (failed(opaque))
+      return failure();
+    map(op->getResult(0), *opaque);
+    setOutcome(op, "dsm.opaque");
+    return true;
+  }
+  std::string fused = ("(fused into " + dsmOpName(best->kind) + ")").str();
+  for (Operation *member : bestAbsorbed)
+    claim(member, fused);
+  if (bestChain.size() == 1) {
+    FailureOr<Value> value = emitElementwise(
+        best->view, best->kind, op->getLoc(), op->getResult(0).getType());
+    if (failed(value))
+      return failure();
+    map(op->getResult(0), *value);
+    setOutcome(op, dsmOpName(best->kind));
+    return true;
+  }
+  // The chain's later operands may be computed between its ops: emit it at
+  // its last op, when they all are imported.
+  for (Operation *member : ArrayRef(bestChain).drop_back())
+    claim(member, fused);
+  setOutcome(op, dsmOpName(best->kind));
+  pendingChains.try_emplace(bestChain.back(), std::move(*best));
+  claimed.insert(bestChain.back());
+  return true;
+}
+
+LogicalResult Importer::emitPendingChain(Operation *op) {
+  PendingChain pending = pendingChains.lookup(op);
+  FailureOr<Value> value =
+      emitElementwise(pending.view, pending.kind, pending.first->getLoc(),
+                      op->getResult(0).getType());
+  if (failed(value))
+    return failure();
+  map(op->getResult(0), *value);
+  setOutcome(op, ("(fused into " + dsmOpName(pending.kind) + ")").str());
+  return success();
+}
+
+FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
+                                           const core::ElementwiseClass &c,
+                                           Location loc, Type expected) {
+  using K = core::ElementwiseKind;
+  // Activations first: they give the element type constants are declared in.
+  auto isConstant = [&](unsigned index) {
+    return getConstantRoot(view.operands[index].value) != nullptr;
+  };
+  Type elementType;
+  for (unsigned index : c.operands)
+    if (!isConstant(index)) {
+      FailureOr<Value> value = getActivation(view.operands[index].value);
+      if (failed(value))
+        return failure();
+      elementType = getElementTypeOrSelf(value->getType());
+      break;
+    }
+  if (!elementType)
+    elementType = getDsmElementType(expected);
+  if (!elementType)
+    return emitError(loc) << "cannot import an elementwise function of "
+                             "constants only into type "
+                          << expected;
+  auto operand = [&](unsigned role, StringRef name) {
+    return getViewOperand(view, c.operands[role], elementType, name);
+  };
+  auto expectedType = dyn_cast<RankedTensorType>(expected);
+
+  FailureOr<Value> result = failure();
+  switch (c.kind) {
+  case K::Copy:
+    result = operand(0, "constant");
+    break;
+  case K::Relu:
+  case K::Sigmoid:
+  case K::Tanh:
+  case K::Gelu:
+  case K::HardSigmoid:
+  case K::HardSwish: {
+    FailureOr<Value> x = operand(0, "constant");
+    if (failed(x))
+      return failure();
+    FailureOr<Operation *> op = failure();
+    auto make = [&](auto tag) -> FailureOr<Operation *> {
+      using OpTy = decltype(tag);
+      FailureOr<OpTy> created = create<OpTy>(loc, Type(), *x);
+      if (failed(created))
+        return failure();
+      return created->getOperation();
+    };
+    switch (c.kind) {
+    case K::Relu:
+      op = make(ReluOp());
+      break;
+    case K::Sigmoid:
+      op = make(SigmoidOp());
+      break;
+    case K::Tanh:
+      op = make(TanhOp());
+      break;
+    case K::Gelu:
+      op = make(GeluOp());
+      break;
+    case K::HardSigmoid:
+      op = make(HardSigmoidOp());
+      break;
+    default:
+      op = make(HardSwishOp());
+      break;
+    }
+    if (failed(op))
+      return failure();
+    result = (*op)->getResult(0);
+    break;
+  }
+  case K::Clamp: {
+    FailureOr<Value> x = operand(0, "constant");
+    if (failed(x))
+      return failure();
+    FailureOr<ClampOp> op =
+        create<ClampOp>(loc, Type(), *x, builder.getF64FloatAttr(c.min),
+                        builder.getF64FloatAttr(c.max));
+    if (failed(op))
+      return failure();
+    result = op->getResult();
+    break;
+  }
+  case K::Add:
+  case K::Sub:
+  case K::Mul:
+  case K::Div: {
+    StringRef role = c.kind == K::Add   ? "bias"
+                     : c.kind == K::Mul ? "scale"
+                                        : "constant";
+    FailureOr<Value> lhs = operand(0, role);
+    FailureOr<Value> rhs =
+        succeeded(lhs) ? operand(1, role) : FailureOr<Value>(failure());
+    if (failed(rhs))
+      return failure();
+    FailureOr<Operation *> op = failure();
+    auto make = [&](auto tag) -> FailureOr<Operation *> {
+      using OpTy = decltype(tag);
+      FailureOr<OpTy> created = create<OpTy>(loc, Type(), *lhs, *rhs);
+      if (failed(created))
+        return failure();
+      return created->getOperation();
+    };
+    op = c.kind == K::Add   ? make(AddOp())
+         : c.kind == K::Sub ? make(SubOp())
+         : c.kind == K::Mul ? make(MulOp())
+                            : make(DivOp());
+    if (failed(op))
+      return failure();
+    result = (*op)->getResult(0);
+    break;
+  }
+  case K::BatchNorm: {
+    // Every statistic must be one value per channel along a single axis.
+    SmallVector<int64_t> aligned = getAlignedShape(view, c.operands[1]);
+    int64_t axis = -1, channels = 1;
+    for (auto [index, size] : llvm::enumerate(aligned))
+      if (size != 1) {
+        if (axis >= 0)
+          axis = -2;
+        else
+          axis = index;
+        channels = size;
+      }
+    bool perChannel = axis >= 0;
+    for (unsigned role = 1; role < 5 && perChannel; ++role)
+      perChannel = isConstant(c.operands[role]) &&
+                   getAlignedShape(view, c.operands[role]) == aligned;
+    if (!perChannel)
+      return emitError(loc) << "batch normalization statistics must be "
+                               "per-channel constants";
+    if (axis >= 0 && expectedType &&
+        int64_t(aligned.size()) < expectedType.getRank())
+      axis += expectedType.getRank() - aligned.size();
+    FailureOr<Value> x = operand(0, "constant");
+    if (failed(x))
+      return failure();
+    SmallVector<Value, 4> params;
+    const char *roles[] = {"scale", "offset", "mean", "variance"};
+    for (unsigned role = 1; role < 5; ++role) {
+      FailureOr<Value> param =
+          getWeight(view.operands[c.operands[role]].value, {channels},
+                    elementType, roles[role - 1]);
+      if (failed(param))
+        return failure();
+      params.push_back(*param);
+    }
+    FailureOr<BatchNormOp> op = create<BatchNormOp>(
+        loc, Type(), *x, params[0], params[1], params[2], params[3],
+        builder.getF64FloatAttr(c.epsilon > 0 ? c.epsilon : 1e-12),
+        builder.getI64IntegerAttr(axis));
+    if (failed(op))
+      return failure();
+    result = op->getResult();
+    break;
+  }
+  default:
+    return emitError(loc) << "internal error: cannot emit a "
+                          << core::stringifyElementwiseKind(c.kind);
+  }
+  if (failed(result))
+    return failure();
+  // A result smaller than the op's (a broadcast copy) is widened opaquely.
+  auto type = cast<RankedTensorType>(result->getType());
+  if (expectedType && expectedType.hasStaticShape() &&
+      type.getShape() != expectedType.getShape()) {
+    bool same = type.getNumElements() == expectedType.getNumElements();
+    if (same)
+      return reshape(loc, *result, expectedType.getShape());
+    return createOpaque(view.op, 0, ValueRange{*result}, 0.0, "broadcast");
+  }
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Importer: softmax and means
+//===----------------------------------------------------------------------===//
+
+std::optional<SmallVector<Operation *>> Importer::matchScaleBy(Value value,
+                                                               double scale) {
+  if (!value.hasOneUse())
+    return std::nullopt;
+  Operation *user = *value.getUsers().begin();
+  if (isClaimed(user))
+    return std::nullopt;
+  std::optional<ElementwiseView> view = getElementwise(user);
+  if (!view)
+    return std::nullopt;
+  SmallVector<Operation *> absorbed;
+  inlineProducers(*view, absorbed);
+  if (!absorbed.empty())
+    return std::nullopt;
+  core::ElementwiseClass c = classify(*view);
+  if (c.kind != core::ElementwiseKind::Affine || c.operands.size() != 1 ||
+      view->operands[c.operands[0]].value != value ||
+      std::fabs(c.scale - scale) > 1e-6 * std::fabs(scale) || c.shift != 0)
+    return std::nullopt;
+  return SmallVector<Operation *>{user};
+}
+
+std::optional<SmallVector<Operation *>> Importer::matchBinaryChain(
+    Value start, Value a, Value b,
+    llvm::function_ref<double(ArrayRef<double>)> expected, bool fullSize) {
+  SmallVector<Operation *> chain;
+  std::optional<ElementwiseView> composite;
+  Value last = start;
+  for (int step = 0; step < 3; ++step) {
+    if (!last.hasOneUse())
+      return std::nullopt;
+    Operation *user = *last.getUsers().begin();
+    std::optional<ElementwiseView> next = getElementwise(user);
+    if (!next || isClaimed(user))
+      return std::nullopt;
+    unsigned index = ~0u;
+    for (auto [i, operand] : llvm::enumerate(next->operands))
+      if (operand.value == last && next->function.dependsOn(i))
+        index = i;
+    if (index == ~0u)
+      return std::nullopt;
+    if (composite) {
+      if (fullSize && !isFullSize(*next, index))
+        return std::nullopt;
+      composite = compose(*composite, *next, index);
+      if (!composite)
+        return std::nullopt;
+    } else {
+      composite = std::move(next);
+    }
+    chain.push_back(user);
+    last = user->getResult(0);
+    // Done when the composite reads exactly `a` and `b` and computes
+    // `expected` of them.
+    SmallVector<unsigned> inputs(2, ~0u);
+    bool clean = true;
+    for (auto [i, operand] : llvm::enumerate(composite->operands)) {
+      if (!composite->function.dependsOn(i))
+        continue;
+      if (operand.value == a && (!fullSize || isFullSize(*composite, i)))
+        inputs[0] = i;
+      else if (operand.value == b)
+        inputs[1] = i;
+      else
+        clean = false;
+    }
+    if (clean && inputs[0] != ~0u && inputs[1] != ~0u &&
+        core::agreesWith(composite->function, inputs, expected))
+      return chain;
+  }
+  return std::nullopt;
+}
+
+FailureOr<bool> Importer::trySoftmax(Operation *op) {
+  // Either max-reduce(x) -> exp(x - max), or exp(x) directly.
+  Operation *maxOp = nullptr, *expOp = nullptr;
+  SmallVector<Operation *> expChain;
+  Value x;
+  int64_t axis = 0;
+  if (std::optional<ReduceView> reduce = getReduce(op)) {
+    if (reduce->kind != ReduceKind::Max || reduce->axes.size() != 1 ||
+        !op->getResult(0).hasOneUse())
+      return false;
+    maxOp = op;
+    x = reduce->input;
+    axis = reduce->axes[0];
+    // exp(x - max), possibly as a subtraction then an exponential.
+    std::optional<SmallVector<Operation *>> chain = matchBinaryChain(
+        op->getResult(0), x, op->getResult(0),
+        [](ArrayRef<double> v) { return std::exp(v[0] - v[1]); },
+        /*fullSize=*/true);
+    if (!chain)
+      return false;
+    expChain = std::move(*chain);
+    expOp = expChain.back();
+  } else if (std::optional<ElementwiseView> exp = getElementwise(op)) {
+    core::ElementwiseClass c = classify(*exp);
+    if (c.kind != core::ElementwiseKind::Exp)
+      return false;
+    expOp = op;
+    x = exp->operands[c.operands[0]].value;
+    if (!isFullSize(*exp, c.operands[0]))
+      return false;
+  } else {
+    return false;
+  }
+  if (expOp->getNumResults() != 1 || isClaimed(expOp))
+    return false;
+  Value e = expOp->getResult(0);
+  // exp feeds a sum over the same axis and the division.
+  SmallVector<Operation *> users(e.getUsers());
+  if (users.size() != 2)
+    return false;
+  Operation *sumOp = nullptr;
+  for (Operation *user : users)
+    if (std::optional<ReduceView> sum = getReduce(user);
+        sum && sum->kind == ReduceKind::Sum && sum->input == e &&
+        sum->axes.size() == 1)
+      sumOp = user;
+  if (!sumOp || !sumOp->getResult(0).hasOneUse())
+    return false;
+  if (!maxOp)
+    axis = getReduce(sumOp)->axes[0];
+  else if (getReduce(sumOp)->axes[0] != axis)
+    return false;
+  Operation *divOp =
+      llvm::find(users, sumOp) == users.begin() ? users[1] : users[0];
+  // The division, possibly as reciprocal then multiply.
+  Value s = sumOp->getResult(0);
+  std::optional<SmallVector<Operation *>> division = matchBinaryChain(
+      s, e, s, [](ArrayRef<double> v) { return v[0] / v[1]; },
+      /*fullSize=*/false);
+  if (!division || division->back() != divOp)
+    return false;
+  SmallVector<Operation *> chain = std::move(*division);
+
+  FailureOr<Value> input = getActivation(x);
+  if (failed(input))
+    return failure();
+  FailureOr<SoftmaxOp> softmax =
+      create<SoftmaxOp>(op->getLoc(), divOp->getResult(0).getType(), *input,
+                        builder.getI64IntegerAttr(axis));
+  if (failed(softmax))
+    return failure();
+  map(divOp->getResult(0), softmax->getResult());
+  setOutcome(op, SoftmaxOp::getOperationName());
+  for (Operation *member : {maxOp, expOp, sumOp})
+    if (member && member != op)
+      claim(member, "(fused into dsm.softmax)");
+  for (Operation *member : expChain)
+    claim(member, "(fused into dsm.softmax)");
+  for (Operation *member : chain)
+    claim(member, "(fused into dsm.softmax)");
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Module-level driver
+//===----------------------------------------------------------------------===//
+
+LogicalResult dsm::inlineLocalCalls(ModuleOp module) {
+  SymbolTable table(module);
+  llvm::SetVector<Operation *> callees;
+  for (int round = 0;; ++round) {
+    SmallVector<func::CallOp> calls;
+    module.walk([&](func::CallOp call) {
+      auto callee = table.lookup<func::FuncOp>(call.getCallee());
+      if (callee && !callee.isExternal())
+        calls.push_back(call);
+    });
+    if (calls.empty())
+      break;
+    if (round == 32)
+      return calls.front().emitError()
+             << "cannot import recursive calls (inlined 32 levels deep)";
+    for (func::CallOp call : calls) {
+      auto callee = table.lookup<func::FuncOp>(call.getCallee());
+      if (!callee.getBody().hasOneBlock())
+        return call.emitError() << "cannot inline @" << callee.getSymName()
+                                << ": it has control flow";
+      IRMapping mapping;
+      Block &body = callee.getBody().front();
+      mapping.map(body.getArguments(), call.getOperands());
+      OpBuilder b(call);
+      for (Operation &op : body.without_terminator())
+        b.clone(op, mapping);
+      for (auto [result, returned] : llvm::zip_equal(
+               call.getResults(), body.getTerminator()->getOperands()))
+        result.replaceAllUsesWith(mapping.lookupOrDefault(returned));
+      call.erase();
+      callees.insert(callee);
+    }
+  }
+  // Functions that were called are parts of the models that remain.
+  for (Operation *callee : callees)
+    if (SymbolTable::symbolKnownUseEmpty(callee, module))
+      callee->erase();
+  return success();
+}
+
+void dsm::nameImportedWeights(ModuleOp module) {
+  llvm::StringMap<unsigned> perKind;
+  module.walk([&](WorkloadOpInterface op) {
+    std::string layer =
+        getLayerName(op, perKind[op->getName().getStringRef()]++);
+    for (Value operand : op->getOperands()) {
+      auto weight = operand.getDefiningOp<WeightOp>();
+      if (!weight)
+        continue;
+      auto role = weight->getAttrOfType<StringAttr>(kRoleAttr);
+      if (!role)
+        continue;
+      weight.setName(layer + "." + role.getValue().str());
+      weight->removeAttr(kRoleAttr);
+    }
+  });
+  // Declarations no layer reads (cannot happen in practice) get their role.
+  module.walk([&](WeightOp weight) {
+    if (auto role = weight->getAttrOfType<StringAttr>(kRoleAttr)) {
+      weight.setName(role.getValue());
+      weight->removeAttr(kRoleAttr);
+    }
+  });
+}
+
+LogicalResult dsm::runImport(
+    ModuleOp module, StringRef passName, const ImportOptions &options,
+    function_ref<std::unique_ptr<Importer>(func::FuncOp, const ImportOptions &,
+                                           ImportSummary &)>
+        makeImporter) {
+  if (failed(inlineLocalCalls(module)))
+    return failure();
+  ImportSummary summary;
+  summary.pass = passName.str();
+  summary.mode = options.mode;
+  SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+  for (func::FuncOp func : funcs) {
+    if (func.isExternal())
+      continue;
+    std::unique_ptr<Importer> importer = makeImporter(func, options, summary);
+    if (failed(importer->run()))
+      return failure();
+  }
+  // Globals the model no longer reads (torch-mlir's @global_seed).
+  for (Operation &op :
+       llvm::make_early_inc_range(module.getBody()->getOperations()))
+    if (isa<ml_program::GlobalOp>(op) &&
+        SymbolTable::symbolKnownUseEmpty(&op, module))
+      op.erase();
+  nameImportedWeights(module);
+  if (!options.summary.empty())
+    return writeReport(options.summary, module.getLoc(),
+                       [&](llvm::raw_ostream &os) { summary.print(os); });
+  return success();
+}

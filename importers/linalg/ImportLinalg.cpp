@@ -1,0 +1,1594 @@
+//===- ImportLinalg.cpp - --dsm-import-linalg -----------------------------===//
+//
+// Imports linalg on tensors (torch-mlir, IREE, TF dumps) into the dsm dialect.
+// Structured ops are recognised by their indexing maps and bodies rather than
+// by name, so named ops and the generics front ends emit for them take the
+// same path: convolution and pooling windows (linalg::inferConvolutionDims),
+// contractions (linalg::inferContractionDims), elementwise bodies (evaluated,
+// see dsm/Core/Workload/ElementwiseClass.h) and reductions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsm/Import/Importer.h"
+#include "dsm/Import/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MLProgram/IR/MLProgram.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+
+#include <numeric>
+
+namespace dsm {
+#define GEN_PASS_DEF_DSMIMPORTLINALG
+#include "dsm/Import/Passes.h.inc"
+} // namespace dsm
+
+using namespace mlir;
+using namespace dsm;
+using core::ScalarOpcode;
+
+//===----------------------------------------------------------------------===//
+// Scalar bodies
+//===----------------------------------------------------------------------===//
+
+static std::optional<ScalarOpcode> comparison(arith::CmpFPredicate p) {
+  using P = arith::CmpFPredicate;
+  switch (p) {
+  case P::OGT:
+  case P::UGT:
+    return ScalarOpcode::CmpGT;
+  case P::OGE:
+  case P::UGE:
+    return ScalarOpcode::CmpGE;
+  case P::OLT:
+  case P::ULT:
+    return ScalarOpcode::CmpLT;
+  case P::OLE:
+  case P::ULE:
+    return ScalarOpcode::CmpLE;
+  case P::OEQ:
+  case P::UEQ:
+    return ScalarOpcode::CmpEQ;
+  case P::ONE:
+  case P::UNE:
+    return ScalarOpcode::CmpNE;
+  default:
+    return std::nullopt;
+  }
+}
+
+static std::optional<ScalarOpcode> comparison(arith::CmpIPredicate p) {
+  using P = arith::CmpIPredicate;
+  switch (p) {
+  case P::sgt:
+  case P::ugt:
+    return ScalarOpcode::CmpGT;
+  case P::sge:
+  case P::uge:
+    return ScalarOpcode::CmpGE;
+  case P::slt:
+  case P::ult:
+    return ScalarOpcode::CmpLT;
+  case P::sle:
+  case P::ule:
+    return ScalarOpcode::CmpLE;
+  case P::eq:
+    return ScalarOpcode::CmpEQ;
+  case P::ne:
+    return ScalarOpcode::CmpNE;
+  }
+  return std::nullopt;
+}
+
+/// The scalar opcode of a body operation (Unknown if not modelled).
+static ScalarOpcode opcodeOf(Operation *op) {
+  using O = ScalarOpcode;
+  if (isa<arith::AddFOp, arith::AddIOp>(op))
+    return O::Add;
+  if (isa<arith::SubFOp, arith::SubIOp>(op))
+    return O::Sub;
+  if (isa<arith::MulFOp, arith::MulIOp>(op))
+    return O::Mul;
+  if (isa<arith::DivFOp, arith::DivSIOp, arith::DivUIOp>(op))
+    return O::Div;
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp, arith::MaxUIOp>(
+          op))
+    return O::Max;
+  if (isa<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp, arith::MinUIOp>(
+          op))
+    return O::Min;
+  if (isa<arith::NegFOp>(op))
+    return O::Neg;
+  if (isa<arith::SelectOp>(op))
+    return O::Select;
+  if (auto cmp = dyn_cast<arith::CmpFOp>(op))
+    return comparison(cmp.getPredicate()).value_or(O::Unknown);
+  if (auto cmp = dyn_cast<arith::CmpIOp>(op))
+    return comparison(cmp.getPredicate()).value_or(O::Unknown);
+  if (auto trunc = dyn_cast<arith::TruncFOp>(op))
+    return trunc.getType().isF32() ? O::TruncateToF32 : O::Convert;
+  if (isa<arith::ExtFOp, arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp,
+          arith::FPToUIOp, arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
+          arith::IndexCastOp>(op))
+    return O::Convert;
+  if (isa<math::ExpOp>(op))
+    return O::Exp;
+  if (isa<math::LogOp>(op))
+    return O::Log;
+  if (isa<math::SqrtOp>(op))
+    return O::Sqrt;
+  if (isa<math::RsqrtOp>(op))
+    return O::Rsqrt;
+  if (isa<math::TanhOp>(op))
+    return O::Tanh;
+  if (isa<math::ErfOp>(op))
+    return O::Erf;
+  if (isa<math::AbsFOp, math::AbsIOp>(op))
+    return O::Abs;
+  if (isa<math::PowFOp>(op))
+    return O::Pow;
+  if (isa<math::FloorOp>(op))
+    return O::Floor;
+  if (isa<math::CeilOp>(op))
+    return O::Ceil;
+  if (isa<math::RoundOp, math::RoundEvenOp>(op))
+    return O::Round;
+  return O::Unknown;
+}
+
+namespace {
+/// The body of a structured op as a scalar function. Block arguments become
+/// inputs (numbered in `arguments`), scalars captured from outside must be
+/// constants.
+struct BodyFunction {
+  core::ScalarFunction function;
+  /// Function input i is block argument arguments[i].
+  SmallVector<unsigned> arguments;
+};
+} // namespace
+
+static std::optional<BodyFunction>
+buildBodyFunction(linalg::LinalgOp op,
+                  function_ref<std::optional<double>(Value)> scalarConstant) {
+  Block *block = op.getBlock();
+  if (!block)
+    return std::nullopt;
+  BodyFunction body;
+  DenseMap<Value, int> nodes;
+  auto lookup = [&](Value value) -> std::optional<int> {
+    auto it = nodes.find(value);
+    if (it != nodes.end())
+      return it->second;
+    if (auto arg = dyn_cast<BlockArgument>(value);
+        arg && arg.getOwner() == block) {
+      unsigned index = body.arguments.size();
+      body.arguments.push_back(arg.getArgNumber());
+      int node = body.function.input(index);
+      nodes[value] = node;
+      return node;
+    }
+    // Captured from outside: a constant scalar.
+    if (std::optional<double> constant = scalarConstant(value)) {
+      int node = body.function.constant(*constant);
+      nodes[value] = node;
+      return node;
+    }
+    return std::nullopt;
+  };
+  for (Operation &inner : *block) {
+    if (inner.hasTrait<OpTrait::IsTerminator>()) {
+      if (inner.getNumOperands() != 1)
+        return std::nullopt;
+      std::optional<int> result = lookup(inner.getOperand(0));
+      if (!result)
+        return std::nullopt;
+      body.function.setResult(*result);
+      return body;
+    }
+    if (inner.getNumResults() != 1 || inner.getNumRegions() != 0)
+      return std::nullopt;
+    Attribute attr;
+    if (matchPattern(inner.getResult(0), m_Constant(&attr))) {
+      std::optional<double> constant = scalarConstant(inner.getResult(0));
+      if (!constant)
+        return std::nullopt;
+      nodes[inner.getResult(0)] = body.function.constant(*constant);
+      continue;
+    }
+    SmallVector<int, 3> args;
+    for (Value operand : inner.getOperands()) {
+      std::optional<int> node = lookup(operand);
+      if (!node)
+        return std::nullopt;
+      args.push_back(*node);
+    }
+    ScalarOpcode opcode = opcodeOf(&inner);
+    nodes[inner.getResult(0)] =
+        body.function.operation(opcode, args, inner.getName().getStringRef());
+  }
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Indexing helpers
+//===----------------------------------------------------------------------===//
+
+/// Whether every iterator of `op` is parallel.
+static bool allParallel(linalg::LinalgOp op) {
+  return op.getNumLoops() == op.getNumParallelLoops();
+}
+
+/// `map` with each constant-0 result at position j replaced by d_j when the
+/// operand's dimension j and loop j both have size 1 (torch-mlir writes a
+/// unit batch as `(0, d1, d2, d3)`), so that it compares equal to identity.
+static AffineMap normalizeMap(AffineMap map, ArrayRef<int64_t> operandShape,
+                              ArrayRef<int64_t> loopRanges) {
+  SmallVector<AffineExpr> results(map.getResults());
+  bool changed = false;
+  for (auto [j, expr] : llvm::enumerate(results)) {
+    auto constant = dyn_cast<AffineConstantExpr>(expr);
+    if (!constant || constant.getValue() != 0 || j >= operandShape.size() ||
+        operandShape[j] != 1 || j >= map.getNumDims() ||
+        j >= loopRanges.size() || loopRanges[j] != 1 || map.isFunctionOfDim(j))
+      continue;
+    expr = getAffineDimExpr(j, map.getContext());
+    changed = true;
+  }
+  return changed ? AffineMap::get(map.getNumDims(), map.getNumSymbols(),
+                                  results, map.getContext())
+                 : map;
+}
+
+static ArrayRef<int64_t> shapeOf(Value value) {
+  if (auto type = dyn_cast<ShapedType>(value.getType()))
+    return type.getShape();
+  return {};
+}
+
+/// The loop dimension at each position of `map` (-1 for a constant 0, which
+/// must index a unit dimension), or none for other expressions.
+static std::optional<SmallVector<int64_t>> dimsOf(AffineMap map) {
+  SmallVector<int64_t> dims;
+  for (AffineExpr expr : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      dims.push_back(dim.getPosition());
+      continue;
+    }
+    auto constant = dyn_cast<AffineConstantExpr>(expr);
+    if (!constant || constant.getValue() != 0)
+      return std::nullopt;
+    dims.push_back(-1);
+  }
+  return dims;
+}
+
+static int64_t product(ArrayRef<int64_t> values) {
+  return std::accumulate(values.begin(), values.end(), int64_t(1),
+                         std::multiplies<int64_t>());
+}
+
+//===----------------------------------------------------------------------===//
+// LinalgImporter
+//===----------------------------------------------------------------------===//
+
+namespace {
+class LinalgImporter : public Importer {
+public:
+  using Importer::Importer;
+
+protected:
+  FailureOr<bool> handle(Operation *op) override;
+  bool isLazy(Operation *op) override;
+  FailureOr<Value> materialize(OpResult result) override;
+  Value getViewSource(Operation *op) override;
+  std::optional<ElementwiseView> getElementwise(Operation *op) override;
+  std::optional<SmallVector<ViewOperand>>
+  retarget(const ElementwiseView &producer, const ElementwiseView &consumer,
+           unsigned index) override;
+  bool isFullSize(const ElementwiseView &view, unsigned index) override;
+  SmallVector<int64_t> getAlignedShape(const ElementwiseView &view,
+                                       unsigned index) override;
+  FailureOr<Value> getViewOperand(const ElementwiseView &view, unsigned index,
+                                  Type elementType, StringRef role) override;
+  std::optional<ReduceView> getReduce(Operation *op) override;
+  double estimateOpsPerElement(Operation *op) override;
+  SmallVector<Value> getOpaqueInputs(Operation *op) override;
+
+private:
+  FailureOr<bool> importWindow(linalg::LinalgOp op);
+  FailureOr<bool> importContraction(linalg::LinalgOp op);
+  FailureOr<bool> importReduce(Operation *op, const ReduceView &reduce);
+
+  /// Transposes and reshapes `value`, whose positions index the loops
+  /// `dims` (-1: unit), into one dimension per group of loops, in order.
+  FailureOr<Value> arrange(Location loc, Value value, ArrayRef<int64_t> dims,
+                           ArrayRef<SmallVector<int64_t>> groups);
+  /// The per-channel constant a broadcast init holds: a constant of
+  /// `channels` elements broadcast along `channelPosition`. Null otherwise.
+  Value getBiasConstant(Value value, int64_t channels, int64_t channelPosition);
+  /// A bias folded from the single consumer of `result` that adds a
+  /// per-channel constant along position `channelPosition`; that consumer is
+  /// returned for claiming.
+  std::pair<Value, Operation *> getFollowingBias(Value result, int64_t channels,
+                                                 int64_t channelPosition);
+  /// Whether `op` only moves data: its body yields its single input.
+  bool isDataMovement(linalg::LinalgOp op);
+  /// Checks that `value` has the static dimensions of `expected`.
+  LogicalResult checkShape(Location loc, Value value, Type expected);
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Lazy producers
+//===----------------------------------------------------------------------===//
+
+bool LinalgImporter::isDataMovement(linalg::LinalgOp op) {
+  if (!allParallel(op) || op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1)
+    return false;
+  if (isa<linalg::TransposeOp, linalg::BroadcastOp, linalg::CopyOp>(op))
+    return true;
+  Block *block = op.getBlock();
+  if (!block || block->getOperations().size() != 1)
+    return false;
+  auto yield = block->getTerminator();
+  return yield->getNumOperands() == 1 &&
+         yield->getOperand(0) == block->getArgument(0) &&
+         isa<RankedTensorType>(op.getDpsInputOperand(0)->get().getType());
+}
+
+bool LinalgImporter::isLazy(Operation *op) {
+  if (op->hasTrait<OpTrait::ConstantLike>() ||
+      isa<ml_program::GlobalLoadConstOp, tensor::EmptyOp, tensor::PadOp,
+          tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::ReshapeOp,
+          tensor::CastOp, tensor::ExtractSliceOp, tensor::ConcatOp,
+          tensor::InsertSliceOp, linalg::FillOp>(op))
+    return true;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || op->getNumResults() != 1)
+    return false;
+  if (isDataMovement(linalgOp))
+    return true;
+  // Computed from constants only (sitofp of a filled scalar tensor).
+  return isConstantExpression(op);
+}
+
+Value LinalgImporter::getViewSource(Operation *op) {
+  if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::ReshapeOp,
+          tensor::CastOp>(op))
+    return op->getOperand(0);
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !isDataMovement(linalgOp) || isa<linalg::BroadcastOp>(op))
+    return nullptr;
+  // A copy or transpose (every loop indexes the input): the same elements.
+  AffineMap in = linalgOp.getIndexingMapsArray()[0];
+  if (!in.isPermutation())
+    return nullptr;
+  return linalgOp.getDpsInputOperand(0)->get();
+}
+
+FailureOr<Value> LinalgImporter::materialize(OpResult result) {
+  Operation *op = result.getOwner();
+  Location loc = op->getLoc();
+  auto dataMovement = [&](ValueRange inputs, StringRef reason) {
+    setOutcome(op, "dsm.opaque");
+    return createOpaque(op, result.getResultNumber(), inputs, 0.0, reason);
+  };
+  auto activation = [&](Value value) { return getActivation(value); };
+
+  // Constants: a weight, or (splat) a tensor of one value used as data.
+  if (op->hasTrait<OpTrait::ConstantLike>() ||
+      isa<ml_program::GlobalLoadConstOp>(op)) {
+    if (getSplatValue(result))
+      return dataMovement({}, "splat constant used as data");
+    auto type = cast<RankedTensorType>(result.getType());
+    return getWeight(result, type.getShape(), type.getElementType(),
+                     "constant");
+  }
+  if (isa<tensor::EmptyOp>(op))
+    return dataMovement({}, "uninitialized tensor used as data");
+  if (auto pad = dyn_cast<tensor::PadOp>(op)) {
+    FailureOr<Value> source = activation(pad.getSource());
+    if (failed(source))
+      return failure();
+    return dataMovement({*source},
+                        "padding not folded into a convolution or pooling");
+  }
+  if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::ReshapeOp,
+          tensor::CastOp>(op)) {
+    FailureOr<Value> source = activation(op->getOperand(0));
+    if (failed(source))
+      return failure();
+    auto in = cast<RankedTensorType>(source->getType());
+    auto out = cast<RankedTensorType>(result.getType());
+    SmallVector<int64_t> shape(out.getShape());
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
+      shape.clear();
+      for (const ReassociationIndices &group :
+           collapse.getReassociationIndices()) {
+        int64_t size = 1;
+        for (int64_t d : group)
+          size *= in.getDimSize(d);
+        shape.push_back(size);
+      }
+    } else if (!out.hasStaticShape()) {
+      // Only one dynamic dimension: it takes the remaining elements.
+      int64_t known = 1, dynamic = 0;
+      for (int64_t d : shape)
+        if (ShapedType::isDynamic(d))
+          ++dynamic;
+        else
+          known *= d;
+      if (dynamic != 1 || known == 0)
+        return emitError(loc) << "cannot import a reshape to " << out;
+      for (int64_t &d : shape)
+        if (ShapedType::isDynamic(d))
+          d = in.getNumElements() / known;
+    }
+    setOutcome(op, in.getShape() == ArrayRef(shape) ? "(pass-through)"
+                                                    : "dsm.reshape");
+    return reshape(loc, *source, shape);
+  }
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    FailureOr<Value> source = activation(slice.getSource());
+    if (failed(source))
+      return failure();
+    auto in = cast<RankedTensorType>(source->getType());
+    if (!llvm::all_of(slice.getStaticStrides(),
+                      [](int64_t s) { return s == 1; }) ||
+        ShapedType::isDynamicShape(slice.getStaticOffsets()))
+      return dataMovement({*source}, "strided or dynamic slice");
+    SmallVector<int64_t> offsets(slice.getStaticOffsets());
+    SmallVector<int64_t> sizes(slice.getStaticSizes());
+    SmallVector<int64_t> full;
+    for (auto [d, size] : llvm::enumerate(sizes)) {
+      if (ShapedType::isDynamic(size))
+        size = in.getDimSize(d) - offsets[d];
+      full.push_back(size);
+      // A slice over the whole batch stays re-batchable.
+      if (d == 0 && offsets[d] == 0 && size == in.getDimSize(0))
+        size = -1;
+    }
+    FailureOr<SliceOp> sliced = create<SliceOp>(
+        loc, Type(), *source, builder.getDenseI64ArrayAttr(offsets),
+        builder.getDenseI64ArrayAttr(sizes));
+    if (failed(sliced))
+      return failure();
+    setOutcome(op, SliceOp::getOperationName());
+    auto want = cast<RankedTensorType>(result.getType());
+    if (want.getRank() == int64_t(full.size()))
+      return sliced->getResult();
+    // Rank-reducing: drop the unit dimensions.
+    SmallVector<int64_t> shape;
+    llvm::SmallBitVector dropped = slice.getDroppedDims();
+    for (auto [d, size] : llvm::enumerate(full))
+      if (!dropped.test(d))
+        shape.push_back(size);
+    return reshape(loc, sliced->getResult(), shape);
+  }
+  if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
+    SmallVector<Value> inputs;
+    for (Value input : concat.getInputs()) {
+      FailureOr<Value> value = activation(input);
+      if (failed(value))
+        return failure();
+      inputs.push_back(*value);
+    }
+    FailureOr<ConcatOp> joined =
+        create<ConcatOp>(loc, result.getType(), inputs,
+                         builder.getI64IntegerAttr(concat.getDim()));
+    if (failed(joined))
+      return failure();
+    setOutcome(op, ConcatOp::getOperationName());
+    return joined->getResult();
+  }
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+    // A chain of insertions into an empty tensor that tiles it along one
+    // axis is a concatenation.
+    SmallVector<tensor::InsertSliceOp> chain;
+    Value dest = insert.getResult();
+    while (auto step = dest.getDefiningOp<tensor::InsertSliceOp>()) {
+      chain.push_back(step);
+      dest = step.getDest();
+    }
+    auto destType = cast<RankedTensorType>(result.getType());
+    std::optional<int64_t> axis;
+    SmallVector<std::pair<int64_t, Value>> pieces;
+    bool tiles = dest.getDefiningOp<tensor::EmptyOp>() ||
+                 getSplatValue(dest).has_value();
+    for (tensor::InsertSliceOp step : chain) {
+      auto sourceType = cast<RankedTensorType>(step.getSourceType());
+      if (!tiles || ShapedType::isDynamicShape(step.getStaticOffsets()) ||
+          sourceType.getRank() != destType.getRank() ||
+          !llvm::all_of(step.getStaticStrides(),
+                        [](int64_t s) { return s == 1; })) {
+        tiles = false;
+        break;
+      }
+      for (int64_t d = 0; d < destType.getRank(); ++d) {
+        if (sourceType.getDimSize(d) == destType.getDimSize(d) &&
+            step.getStaticOffsets()[d] == 0)
+          continue;
+        if (axis && *axis != d)
+          tiles = false;
+        axis = d;
+      }
+      pieces.push_back(
+          {axis ? step.getStaticOffsets()[*axis] : 0, step.getSource()});
+    }
+    if (tiles && axis) {
+      llvm::sort(pieces, [](auto &a, auto &b) { return a.first < b.first; });
+      int64_t offset = 0;
+      SmallVector<Value> inputs;
+      for (auto [start, piece] : pieces) {
+        if (start != offset) {
+          tiles = false;
+          break;
+        }
+        offset += cast<RankedTensorType>(piece.getType()).getDimSize(*axis);
+        FailureOr<Value> value = activation(piece);
+        if (failed(value))
+          return failure();
+        inputs.push_back(*value);
+      }
+      if (tiles && offset == destType.getDimSize(*axis)) {
+        for (tensor::InsertSliceOp step : chain)
+          setOutcome(step, "(fused into dsm.concat)");
+        FailureOr<ConcatOp> joined = create<ConcatOp>(
+            loc, result.getType(), inputs, builder.getI64IntegerAttr(*axis));
+        if (failed(joined))
+          return failure();
+        setOutcome(op, ConcatOp::getOperationName());
+        return joined->getResult();
+      }
+    }
+    FailureOr<Value> source = activation(insert.getSource());
+    FailureOr<Value> into = succeeded(source) ? activation(insert.getDest())
+                                              : FailureOr<Value>(failure());
+    if (failed(into))
+      return failure();
+    return dataMovement({*into, *source},
+                        "insertion that is not a concatenation");
+  }
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    if (!isDataMovement(linalgOp))
+      return materializeConstantExpression(result);
+    Value input = linalgOp.getDpsInputOperand(0)->get();
+    FailureOr<Value> source = activation(input);
+    if (failed(source))
+      return failure();
+    SmallVector<AffineMap> maps = linalgOp.getIndexingMapsArray();
+    AffineMap in = maps[0], out = maps[1];
+    if (!out.isIdentity() || !in.isPermutation())
+      return dataMovement({*source}, "broadcast (data movement)");
+    if (in.isIdentity()) {
+      setOutcome(op, "(pass-through)");
+      return *source;
+    }
+    // Result dimension i (loop i) is input dimension j where in[j] = d_i.
+    SmallVector<int64_t> permutation(in.getNumResults());
+    for (auto [j, expr] : llvm::enumerate(in.getResults()))
+      permutation[cast<AffineDimExpr>(expr).getPosition()] = j;
+    setOutcome(op, TransposeOp::getOperationName());
+    return transpose(loc, *source, permutation);
+  }
+  return emitError(loc) << "internal error: cannot materialize '"
+                        << op->getName() << "'";
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise views
+//===----------------------------------------------------------------------===//
+
+std::optional<ElementwiseView> LinalgImporter::getElementwise(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !allParallel(linalgOp) || linalgOp.getNumDpsInits() != 1 ||
+      op->getNumResults() != 1)
+    return std::nullopt;
+  SmallVector<AffineMap> maps = linalgOp.getIndexingMapsArray();
+  SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+  OpOperand *init = linalgOp.getDpsInitOperand(0);
+  AffineMap outMap = normalizeMap(maps[init->getOperandNumber()],
+                                  shapeOf(init->get()), ranges);
+  if (!outMap.isIdentity())
+    return std::nullopt;
+  std::optional<BodyFunction> body = buildBodyFunction(
+      linalgOp, [&](Value v) { return getScalarConstant(v); });
+  if (!body)
+    return std::nullopt;
+  ElementwiseView view;
+  view.op = op;
+  view.function = std::move(body->function);
+  for (unsigned argument : body->arguments) {
+    OpOperand &operand = op->getOpOperand(argument);
+    if (!isa<RankedTensorType>(operand.get().getType())) {
+      // A scalar input: bind it if it is a constant.
+      std::optional<double> constant = getScalarConstant(operand.get());
+      if (!constant)
+        return std::nullopt;
+      view.function.bind(view.operands.size(), *constant);
+      view.operands.push_back({operand.get(), AffineMap()});
+      continue;
+    }
+    AffineMap map = normalizeMap(maps[operand.getOperandNumber()],
+                                 shapeOf(operand.get()), ranges);
+    Value value = operand.get();
+    // Read through broadcasts, transposes and copies: index their input.
+    for (int depth = 0; depth < 4; ++depth) {
+      auto producer = value.getDefiningOp<linalg::LinalgOp>();
+      if (!producer || !isDataMovement(producer))
+        break;
+      SmallVector<AffineMap> producerMaps = producer.getIndexingMapsArray();
+      if (!producerMaps[1].isIdentity() ||
+          producerMaps[1].getNumDims() != map.getNumResults())
+        break;
+      map = producerMaps[0].compose(map);
+      value = producer.getDpsInputOperand(0)->get();
+    }
+    view.operands.push_back({value, map});
+  }
+  return view;
+}
+
+std::optional<SmallVector<ViewOperand>>
+LinalgImporter::retarget(const ElementwiseView &producer,
+                         const ElementwiseView &consumer, unsigned index) {
+  AffineMap link = consumer.operands[index].map;
+  auto linalgProducer = cast<linalg::LinalgOp>(producer.op);
+  if (!link || link.getNumResults() != linalgProducer.getNumLoops())
+    return std::nullopt;
+  SmallVector<ViewOperand> operands;
+  for (const ViewOperand &operand : producer.operands) {
+    if (!operand.map) {
+      operands.push_back(operand);
+      continue;
+    }
+    operands.push_back({operand.value, operand.map.compose(link)});
+  }
+  return operands;
+}
+
+bool LinalgImporter::isFullSize(const ElementwiseView &view, unsigned index) {
+  AffineMap map = view.operands[index].map;
+  return map && map.isIdentity();
+}
+
+SmallVector<int64_t>
+LinalgImporter::getAlignedShape(const ElementwiseView &view, unsigned index) {
+  const ViewOperand &operand = view.operands[index];
+  auto linalgOp = cast<linalg::LinalgOp>(view.op);
+  unsigned loops = linalgOp.getNumLoops();
+  SmallVector<int64_t> aligned(loops, 1);
+  ArrayRef<int64_t> shape = shapeOf(operand.value);
+  if (!operand.map)
+    return aligned;
+  for (auto [j, expr] : llvm::enumerate(operand.map.getResults()))
+    if (auto dim = dyn_cast<AffineDimExpr>(expr); dim && j < shape.size())
+      aligned[dim.getPosition()] = shape[j];
+  return aligned;
+}
+
+FailureOr<Value> LinalgImporter::getViewOperand(const ElementwiseView &view,
+                                                unsigned index,
+                                                Type elementType,
+                                                StringRef role) {
+  const ViewOperand &operand = view.operands[index];
+  Location loc = view.op->getLoc();
+  if (getConstantRoot(operand.value)) {
+    SmallVector<int64_t> aligned = getAlignedShape(view, index);
+    // Leading unit dimensions are implied by broadcasting.
+    ArrayRef<int64_t> shape(aligned);
+    while (shape.size() > 1 && shape.front() == 1)
+      shape = shape.drop_front();
+    return getWeight(operand.value, shape,
+                     elementType ? elementType
+                                 : getDsmElementType(operand.value.getType()),
+                     role);
+  }
+  FailureOr<Value> value = getActivation(operand.value);
+  if (failed(value))
+    return failure();
+  if (!operand.map)
+    return emitError(loc) << "internal error: scalar operand as a tensor";
+  std::optional<SmallVector<int64_t>> dims = dimsOf(operand.map);
+  if (!dims) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    operand.map.print(os);
+    return emitError(loc) << "cannot import the operand indexing " << text;
+  }
+  // Bring the indexed dimensions into loop order, then insert unit
+  // dimensions for the loops the operand does not vary along.
+  unsigned loops = cast<linalg::LinalgOp>(view.op).getNumLoops();
+  SmallVector<SmallVector<int64_t>> groups;
+  for (unsigned loop = 0; loop < loops; ++loop)
+    groups.push_back(llvm::is_contained(*dims, int64_t(loop))
+                         ? SmallVector<int64_t>{int64_t(loop)}
+                         : SmallVector<int64_t>{});
+  // Leading groups the operand does not have are left to broadcasting.
+  while (groups.size() > 1 && groups.front().empty())
+    groups.erase(groups.begin());
+  return arrange(loc, *value, *dims, groups);
+}
+
+FailureOr<Value>
+LinalgImporter::arrange(Location loc, Value value, ArrayRef<int64_t> dims,
+                        ArrayRef<SmallVector<int64_t>> groups) {
+  SmallVector<int64_t> permutation;
+  for (const SmallVector<int64_t> &group : groups)
+    for (int64_t loop : group) {
+      auto it = llvm::find(dims, loop);
+      if (it == dims.end())
+        return emitError(loc) << "internal error: loop d" << loop
+                              << " does not index the operand";
+      permutation.push_back(it - dims.begin());
+    }
+  for (auto [position, loop] : llvm::enumerate(dims))
+    if (loop < 0)
+      permutation.push_back(position);
+  if (permutation.size() != dims.size())
+    return emitError(loc) << "cannot import an operand indexed twice by a loop";
+  FailureOr<Value> transposed = transpose(loc, value, permutation);
+  if (failed(transposed))
+    return failure();
+  auto type = cast<RankedTensorType>(transposed->getType());
+  SmallVector<int64_t> shape;
+  int64_t position = 0;
+  for (const SmallVector<int64_t> &group : groups) {
+    int64_t size = 1;
+    for (size_t k = 0; k < group.size(); ++k)
+      size *= type.getDimSize(position++);
+    shape.push_back(size);
+  }
+  return reshape(loc, *transposed, shape);
+}
+
+std::optional<ReduceView> LinalgImporter::getReduce(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || allParallel(linalgOp) || linalgOp.getNumDpsInputs() != 1 ||
+      linalgOp.getNumDpsInits() != 1 || op->getNumResults() != 1)
+    return std::nullopt;
+  Value input = linalgOp.getDpsInputOperand(0)->get();
+  if (!isa<RankedTensorType>(input.getType()))
+    return std::nullopt;
+  SmallVector<AffineMap> maps = linalgOp.getIndexingMapsArray();
+  SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+  AffineMap in = normalizeMap(maps[0], shapeOf(input), ranges);
+  if (!in.isIdentity())
+    return std::nullopt;
+  OpOperand *init = linalgOp.getDpsInitOperand(0);
+  AffineMap out = maps[init->getOperandNumber()];
+  std::optional<SmallVector<int64_t>> outDims = dimsOf(out);
+  if (!outDims)
+    return std::nullopt;
+  ReduceView view;
+  view.input = input;
+  SmallVector<utils::IteratorType> iterators = linalgOp.getIteratorTypesArray();
+  for (auto [loop, iterator] : llvm::enumerate(iterators))
+    if (iterator == utils::IteratorType::reduction)
+      view.axes.push_back(loop);
+  // The result lists the parallel loops in order, with the reduced ones as
+  // unit dimensions (kept) or absent.
+  SmallVector<int64_t> kept;
+  for (int64_t d : *outDims)
+    if (d >= 0)
+      kept.push_back(d);
+  SmallVector<int64_t> parallel;
+  for (auto [loop, iterator] : llvm::enumerate(iterators))
+    if (iterator == utils::IteratorType::parallel)
+      parallel.push_back(loop);
+  if (kept != parallel)
+    return std::nullopt;
+  view.keepDims = out.getNumResults() == in.getNumResults();
+  if (!view.keepDims && out.getNumResults() != parallel.size())
+    return std::nullopt;
+  // The body combines the input with the accumulator.
+  std::optional<BodyFunction> body = buildBodyFunction(
+      linalgOp, [&](Value v) { return getScalarConstant(v); });
+  if (!body || body->arguments.size() != 2)
+    return std::nullopt;
+  core::ElementwiseClass c = core::classifyElementwise(body->function);
+  if (c.kind == core::ElementwiseKind::Add)
+    view.kind = ReduceKind::Sum;
+  else if (c.kind == core::ElementwiseKind::Max)
+    view.kind = ReduceKind::Max;
+  else if (c.kind == core::ElementwiseKind::Min)
+    view.kind = ReduceKind::Min;
+  else
+    return std::nullopt;
+  return view;
+}
+
+SmallVector<Value> LinalgImporter::getOpaqueInputs(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  SmallVector<Value> inputs;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value value = operand.get();
+    if (!isa<RankedTensorType>(value.getType()))
+      continue;
+    // Inits only count when the body reads them (accumulations); tensors of
+    // one known value or of none carry no data.
+    if (linalgOp && !linalgOp.isDpsInput(&operand) &&
+        !linalgOp.payloadUsesValueFromOperand(&operand))
+      continue;
+    if (value.getDefiningOp<tensor::EmptyOp>() || getSplatValue(value))
+      continue;
+    inputs.push_back(value);
+  }
+  return inputs;
+}
+
+double LinalgImporter::estimateOpsPerElement(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return 1.0;
+  std::optional<BodyFunction> body = buildBodyFunction(
+      linalgOp, [&](Value v) { return getScalarConstant(v); });
+  double perIteration = 1.0;
+  if (body)
+    perIteration = std::max(1u, body->function.countOperations());
+  else if (Block *block = linalgOp.getBlock())
+    perIteration = std::max<double>(1.0, block->getOperations().size() - 1);
+  // Each result element is produced by the reduction loops' iterations.
+  double iterations = 1.0;
+  SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+  for (auto [loop, iterator] :
+       llvm::enumerate(linalgOp.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction &&
+        !ShapedType::isDynamic(ranges[loop]))
+      iterations *= ranges[loop];
+  return perIteration * iterations;
+}
+
+//===----------------------------------------------------------------------===//
+// Handlers
+//===----------------------------------------------------------------------===//
+
+LogicalResult LinalgImporter::checkShape(Location loc, Value value,
+                                         Type expected) {
+  auto want = dyn_cast<RankedTensorType>(expected);
+  auto have = cast<RankedTensorType>(value.getType());
+  if (!want)
+    return success();
+  bool same = want.getRank() == have.getRank();
+  for (int64_t d = 0; same && d < want.getRank(); ++d)
+    same = want.isDynamicDim(d) || want.getDimSize(d) == have.getDimSize(d);
+  if (!same)
+    return emitError(loc) << "internal error: imported value has type " << have
+                          << " but '" << current->getName() << "' produces "
+                          << expected;
+  return success();
+}
+
+FailureOr<bool> LinalgImporter::handle(Operation *op) {
+  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
+    FailureOr<Value> input = getActivation(softmax.getInput());
+    if (failed(input))
+      return failure();
+    FailureOr<SoftmaxOp> result = create<SoftmaxOp>(
+        op->getLoc(), softmax.getResult()[0].getType(), *input,
+        builder.getI64IntegerAttr(softmax.getDimension()));
+    if (failed(result))
+      return failure();
+    map(softmax.getResult()[0], result->getResult());
+    setOutcome(op, SoftmaxOp::getOperationName());
+    return true;
+  }
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return reject("no dsm counterpart is known");
+  if (!linalgOp.hasPureTensorSemantics())
+    return reject("linalg on buffers is not supported (import before "
+                  "bufferization)");
+  if (linalg::isaConvolutionOpInterface(linalgOp))
+    return importWindow(linalgOp);
+  if (linalg::isaContractionOpInterface(linalgOp))
+    return importContraction(linalgOp);
+  if (allParallel(linalgOp))
+    return importElementwise(op);
+  if (std::optional<ReduceView> reduce = getReduce(op))
+    return importReduce(op, *reduce);
+  return reject("neither a convolution, pooling, contraction, elementwise op "
+                "nor a plain sum/max/min reduction");
+}
+
+FailureOr<bool> LinalgImporter::importReduce(Operation *op,
+                                             const ReduceView &reduce) {
+  FailureOr<bool> softmax = trySoftmax(op);
+  if (failed(softmax) || *softmax)
+    return softmax;
+  FailureOr<Value> input = getActivation(reduce.input);
+  if (failed(input))
+    return failure();
+  ReduceKind kind = reduce.kind;
+  auto inputType = cast<RankedTensorType>(input->getType());
+  int64_t count = 1;
+  for (int64_t axis : reduce.axes)
+    count *= inputType.getDimSize(axis);
+  std::optional<SmallVector<Operation *>> divisor;
+  if (kind == ReduceKind::Sum && count > 1 &&
+      (divisor = matchScaleBy(op->getResult(0), 1.0 / double(count))))
+    kind = ReduceKind::Mean;
+  FailureOr<ReduceOp> result =
+      create<ReduceOp>(op->getLoc(), op->getResult(0).getType(), *input,
+                       ReduceKindAttr::get(getContext(), kind),
+                       builder.getDenseI64ArrayAttr(reduce.axes),
+                       reduce.keepDims ? builder.getUnitAttr() : UnitAttr());
+  if (failed(result))
+    return failure();
+  setOutcome(op, ReduceOp::getOperationName());
+  map(op->getResult(0), result->getResult());
+  if (divisor) {
+    for (Operation *member : *divisor)
+      claim(member, "(fused into dsm.reduce mean)");
+    map(divisor->back()->getResult(0), result->getResult());
+  }
+  return true;
+}
+
+Value LinalgImporter::getBiasConstant(Value value, int64_t channels,
+                                      int64_t channelPosition) {
+  // A broadcast of a per-channel constant along the channels (torch-mlir's
+  // convolution init).
+  auto linalgOp = value.getDefiningOp<linalg::LinalgOp>();
+  if (!linalgOp || !isDataMovement(linalgOp))
+    return nullptr;
+  SmallVector<AffineMap> maps = linalgOp.getIndexingMapsArray();
+  AffineMap in = maps[0];
+  if (!maps[1].isIdentity() || in.getNumResults() != 1 ||
+      in.getResult(0) != getAffineDimExpr(channelPosition, getContext()))
+    return nullptr;
+  Value source = linalgOp.getDpsInputOperand(0)->get();
+  if (Operation *root = getConstantRoot(source)) {
+    auto type = cast<RankedTensorType>(root->getResult(0).getType());
+    if (type.hasStaticShape() && type.getNumElements() == channels) {
+      setOutcome(linalgOp, "(folded into a bias)");
+      return source;
+    }
+  }
+  return nullptr;
+}
+
+std::pair<Value, Operation *>
+LinalgImporter::getFollowingBias(Value result, int64_t channels,
+                                 int64_t channelPosition) {
+  if (!result.hasOneUse())
+    return {};
+  Operation *user = *result.getUsers().begin();
+  if (isClaimed(user) || isLazy(user))
+    return {};
+  std::optional<ElementwiseView> view = getElementwise(user);
+  if (!view)
+    return {};
+  core::ElementwiseClass c = classify(*view);
+  if (c.kind != core::ElementwiseKind::Add)
+    return {};
+  for (int side = 0; side < 2; ++side) {
+    unsigned self = c.operands[side], other = c.operands[1 - side];
+    if (view->operands[self].value != result || !isFullSize(*view, self))
+      continue;
+    const ViewOperand &bias = view->operands[other];
+    Operation *root = getConstantRoot(bias.value);
+    if (!root ||
+        cast<RankedTensorType>(root->getResult(0).getType()).getNumElements() !=
+            channels)
+      return {};
+    Value constant = bias.value;
+    // It must vary along the channels only.
+    SmallVector<int64_t> aligned = getAlignedShape(*view, other);
+    for (auto [position, size] : llvm::enumerate(aligned))
+      if (size != 1 && int64_t(position) != channelPosition)
+        return {};
+    if (channels != 1 && aligned[channelPosition] != channels)
+      return {};
+    return {constant, user};
+  }
+  return {};
+}
+
+/// The position in `map`'s results of the expression that uses `dim`.
+static int64_t positionOf(AffineMap map, unsigned dim) {
+  for (auto [position, expr] : llvm::enumerate(map.getResults()))
+    if (expr.isFunctionOfDim(dim))
+      return position;
+  return -1;
+}
+
+FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
+  FailureOr<linalg::ConvolutionDimensions> dims =
+      linalg::inferConvolutionDims(op);
+  if (failed(dims) || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return reject("convolution-like op with an unsupported structure");
+  if (dims->outputImage.size() != 2 || dims->filterLoop.size() != 2)
+    return reject("only 2-D convolutions and pooling are supported");
+  Location loc = op.getLoc();
+  Value input = op.getDpsInputOperand(0)->get();
+  Value filter = op.getDpsInputOperand(1)->get();
+  OpOperand *init = op.getDpsInitOperand(0);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineMap inMap = maps[0], filterMap = maps[1],
+            outMap = maps[init->getOperandNumber()];
+
+  // What the window computes: a convolution or a max/sum pooling.
+  std::optional<BodyFunction> body =
+      buildBodyFunction(op, [&](Value v) { return getScalarConstant(v); });
+  if (!body)
+    return reject("window body not recognised");
+  auto inputOf = [&](unsigned argument) -> unsigned {
+    auto it = llvm::find(body->arguments, argument);
+    return it == body->arguments.end() ? ~0u : it - body->arguments.begin();
+  };
+  unsigned in = inputOf(0), w = inputOf(1), acc = inputOf(2);
+  enum { Conv, MaxPool, SumPool } kind;
+  if (in != ~0u && w != ~0u && acc != ~0u && body->arguments.size() == 3 &&
+      core::agreesWith(body->function, {in, w, acc},
+                       [](ArrayRef<double> v) { return v[2] + v[0] * v[1]; }))
+    kind = Conv;
+  else if (in != ~0u && acc != ~0u && body->arguments.size() == 2 &&
+           core::agreesWith(body->function, {in, acc}, [](ArrayRef<double> v) {
+             return std::max(v[0], v[1]);
+           }))
+    kind = MaxPool;
+  else if (in != ~0u && acc != ~0u && body->arguments.size() == 2 &&
+           core::agreesWith(body->function, {in, acc},
+                            [](ArrayRef<double> v) { return v[0] + v[1]; }))
+    kind = SumPool;
+  else
+    return reject("window body is neither multiply-accumulate, max nor sum");
+
+  // Dimensions: N, the channel block (group then channel), H, W.
+  SmallVector<unsigned> batchDims(dims->batch.begin(), dims->batch.end());
+  SmallVector<unsigned> inChannels, outChannels;
+  if (kind == Conv) {
+    if (batchDims.size() != 1 || dims->depth.size() > 1 ||
+        dims->inputChannel.size() > 1 || dims->outputChannel.size() > 1)
+      return reject("convolution with an unsupported dimension structure");
+    inChannels.append(dims->depth.begin(), dims->depth.end());
+    inChannels.append(dims->inputChannel.begin(), dims->inputChannel.end());
+    outChannels.append(dims->depth.begin(), dims->depth.end());
+    outChannels.append(dims->outputChannel.begin(), dims->outputChannel.end());
+    if (inChannels.empty() || outChannels.empty())
+      return reject("convolution without channels");
+  } else {
+    // Pooling: N and C both index input and output only.
+    if (batchDims.size() != 2 || !dims->depth.empty() ||
+        !dims->inputChannel.empty() || !dims->outputChannel.empty())
+      return reject("pooling with an unsupported dimension structure");
+    if (positionOf(inMap, batchDims[0]) > positionOf(inMap, batchDims[1]))
+      std::swap(batchDims[0], batchDims[1]);
+    inChannels = outChannels = {batchDims[1]};
+    batchDims.pop_back();
+  }
+  // H and W in output order.
+  SmallVector<unsigned> image(dims->outputImage.begin(),
+                              dims->outputImage.end());
+  if (positionOf(outMap, image[0]) > positionOf(outMap, image[1]))
+    std::swap(image[0], image[1]);
+  SmallVector<int64_t> strides, dilations;
+  for (unsigned d : image) {
+    size_t i = llvm::find(dims->outputImage, d) - dims->outputImage.begin();
+    strides.push_back(dims->strides[i]);
+    dilations.push_back(dims->dilations[i]);
+  }
+  // The filter loop paired with each image dimension.
+  SmallVector<unsigned> window;
+  for (unsigned d : image) {
+    int64_t p = positionOf(inMap, d);
+    if (p < 0)
+      return reject("window indexing not recognised");
+    AffineExpr expr = inMap.getResult(p);
+    auto it = llvm::find_if(
+        dims->filterLoop, [&](unsigned f) { return expr.isFunctionOfDim(f); });
+    if (it == dims->filterLoop.end())
+      return reject("window indexing not recognised");
+    window.push_back(*it);
+  }
+
+  // Layout: NCHW or NHWC, the channel block contiguous and in order.
+  auto layoutOf =
+      [&](AffineMap map,
+          ArrayRef<unsigned> channels) -> std::optional<dsm::DataLayout> {
+    int64_t n = positionOf(map, batchDims[0]);
+    int64_t h = positionOf(map, image[0]), w = positionOf(map, image[1]);
+    SmallVector<int64_t> c;
+    for (unsigned d : channels)
+      c.push_back(positionOf(map, d));
+    if (int64_t(map.getNumResults()) != 3 + int64_t(c.size()))
+      return std::nullopt;
+    for (size_t i = 1; i < c.size(); ++i)
+      if (c[i] != c[i - 1] + 1)
+        return std::nullopt;
+    if (n == 0 && c.front() == 1 && h == c.back() + 1 && w == h + 1)
+      return dsm::DataLayout::NCHW;
+    if (n == 0 && h == 1 && w == 2 && c.front() == 3)
+      return dsm::DataLayout::NHWC;
+    return std::nullopt;
+  };
+  std::optional<dsm::DataLayout> layout = layoutOf(inMap, inChannels);
+  if (!layout || layoutOf(outMap, outChannels) != layout)
+    return reject("only NCHW and NHWC layouts are supported");
+  int64_t channelPosition = *layout == dsm::DataLayout::NCHW ? 1 : 3;
+
+  // Fold a preceding pad of the spatial dimensions.
+  SmallVector<int64_t> padding = {0, 0, 0, 0};
+  Value source = input;
+  auto inputType = cast<RankedTensorType>(input.getType());
+  if (auto pad = input.getDefiningOp<tensor::PadOp>()) {
+    std::optional<double> value;
+    if (Value padValue = pad.getConstantPaddingValue())
+      value = getScalarConstant(padValue);
+    bool neutral = value && (kind == MaxPool ? *value <= -3.4e38 : *value == 0);
+    ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
+    int64_t h = positionOf(inMap, image[0]), w = positionOf(inMap, image[1]);
+    bool spatialOnly =
+        !ShapedType::isDynamicShape(low) && !ShapedType::isDynamicShape(high);
+    for (int64_t d = 0; spatialOnly && d < int64_t(low.size()); ++d)
+      if (d != h && d != w)
+        spatialOnly = low[d] == 0 && high[d] == 0;
+    if (neutral && spatialOnly) {
+      padding = {low[h], low[w], high[h], high[w]};
+      source = pad.getSource();
+    }
+  }
+
+  FailureOr<Value> activation = getActivation(source);
+  if (failed(activation))
+    return failure();
+  // Grouped convolutions index the input as [.., G, C, ..]: merge the block.
+  if (inChannels.size() == 2) {
+    auto type = cast<RankedTensorType>(activation->getType());
+    SmallVector<int64_t> shape(type.getShape());
+    int64_t c = positionOf(inMap, inChannels[0]);
+    shape[c] *= shape[c + 1];
+    shape.erase(shape.begin() + c + 1);
+    activation = reshape(loc, *activation, shape);
+    if (failed(activation))
+      return failure();
+  }
+  auto activationType = cast<RankedTensorType>(activation->getType());
+  Type elementType = getDsmElementType(activationType);
+  if (!elementType)
+    return emitError(loc) << "element type " << activationType.getElementType()
+                          << " is not supported by dsm (f32, f16, bf16, i8)";
+  Type expected = op->getResult(0).getType();
+
+  if (kind != Conv) {
+    // The window tensor only gives the window's shape.
+    auto windowType = cast<RankedTensorType>(filter.getType());
+    SmallVector<int64_t> kernel;
+    for (unsigned f : window)
+      kernel.push_back(windowType.getDimSize(positionOf(filterMap, f)));
+    if (dilations != SmallVector<int64_t>{1, 1})
+      return reject("dilated pooling is not supported");
+    if (!getSplatValue(init->get()))
+      return reject("pooling must accumulate into a filled tensor");
+    // dsm pools pad at most half the window; otherwise keep the pad apart.
+    for (int i = 0; i < 2; ++i)
+      if (padding[i] * 2 > kernel[i] || padding[i + 2] * 2 > kernel[i]) {
+        padding = {0, 0, 0, 0};
+        activation = getActivation(input);
+        if (failed(activation))
+          return failure();
+        break;
+      }
+    auto layoutAttr = DataLayoutAttr::get(getContext(), *layout);
+    auto shape = cast<RankedTensorType>(activation->getType()).getShape();
+    int64_t h = shape[*layout == dsm::DataLayout::NCHW ? 2 : 1];
+    int64_t w = shape[*layout == dsm::DataLayout::NCHW ? 3 : 2];
+    Value result;
+    std::string outcome;
+    if (kind == MaxPool) {
+      FailureOr<MaxPoolOp> pool = create<MaxPoolOp>(
+          loc, expected, *activation, builder.getDenseI64ArrayAttr(kernel),
+          builder.getDenseI64ArrayAttr(strides),
+          builder.getDenseI64ArrayAttr(padding), UnitAttr(), layoutAttr);
+      if (failed(pool))
+        return failure();
+      result = pool->getResult();
+      outcome = MaxPoolOp::getOperationName();
+    } else {
+      int64_t area = kernel[0] * kernel[1];
+      std::optional<SmallVector<Operation *>> divisor;
+      if (area > 1)
+        divisor = matchScaleBy(op->getResult(0), 1.0 / double(area));
+      bool global = kernel[0] == h && kernel[1] == w &&
+                    padding == SmallVector<int64_t>{0, 0, 0, 0};
+      if (global && (divisor || area == 1)) {
+        FailureOr<GlobalAvgPoolOp> pool =
+            create<GlobalAvgPoolOp>(loc, expected, *activation, layoutAttr);
+        if (failed(pool))
+          return failure();
+        result = pool->getResult();
+        outcome = GlobalAvgPoolOp::getOperationName();
+      } else {
+        FailureOr<AvgPoolOp> pool = create<AvgPoolOp>(
+            loc, expected, *activation, builder.getDenseI64ArrayAttr(kernel),
+            builder.getDenseI64ArrayAttr(strides),
+            builder.getDenseI64ArrayAttr(padding), UnitAttr(), layoutAttr);
+        if (failed(pool))
+          return failure();
+        result = pool->getResult();
+        outcome = AvgPoolOp::getOperationName();
+        if (!divisor && area > 1)
+          outcome += " (sum pooling, no divisor)";
+      }
+      if (divisor) {
+        for (Operation *member : *divisor)
+          claim(member, "(fused into " + outcome + ")");
+        map(divisor->back()->getResult(0), result);
+      }
+    }
+    if (source != input)
+      setOutcome(input.getDefiningOp(),
+                 "(folded into " + outcome + " padding)");
+    map(op->getResult(0), result);
+    setOutcome(op, outcome);
+    return true;
+  }
+
+  // Convolution: the filter is a weight declared in the closest dsm layout.
+  if (!getConstantRoot(filter))
+    return reject("the filter is not a constant");
+  auto filterType = cast<RankedTensorType>(filter.getType());
+  auto sizeOf = [&](unsigned loop) {
+    return filterType.getDimSize(positionOf(filterMap, loop));
+  };
+  int64_t groups = dims->depth.empty() ? 1 : sizeOf(dims->depth[0]);
+  int64_t perGroupIn =
+      dims->inputChannel.empty() ? 1 : sizeOf(dims->inputChannel[0]);
+  int64_t perGroupOut =
+      dims->outputChannel.empty() ? 1 : sizeOf(dims->outputChannel[0]);
+  int64_t outChannelCount = groups * perGroupOut;
+  int64_t kh = sizeOf(window[0]), kw = sizeOf(window[1]);
+  int64_t firstSpatial = std::min(positionOf(filterMap, window[0]),
+                                  positionOf(filterMap, window[1]));
+  int64_t firstOut = filterMap.getNumResults(), inPosition = -1;
+  for (unsigned d : outChannels)
+    firstOut = std::min(firstOut, positionOf(filterMap, d));
+  if (!dims->inputChannel.empty())
+    inPosition = positionOf(filterMap, dims->inputChannel[0]);
+  KernelLayout kernelLayout = KernelLayout::OIHW;
+  SmallVector<int64_t> kernelShape = {outChannelCount, perGroupIn, kh, kw};
+  if (firstSpatial < firstOut &&
+      (inPosition < 0 || firstSpatial < inPosition)) {
+    kernelLayout = KernelLayout::HWIO;
+    kernelShape = {kh, kw, perGroupIn, outChannelCount};
+  } else if (inPosition > firstSpatial && firstOut < firstSpatial) {
+    kernelLayout = KernelLayout::OHWI;
+    kernelShape = {outChannelCount, kh, kw, perGroupIn};
+  }
+  FailureOr<Value> weight =
+      getWeight(filter, kernelShape, elementType, "weight");
+  if (failed(weight))
+    return failure();
+
+  // Bias: a broadcast constant as the accumulator's init, or the single
+  // consumer adding one per channel. Another init is added afterwards.
+  Value bias;
+  Operation *biasAdd = nullptr;
+  Value initValue;
+  std::optional<double> initSplat = getSplatValue(init->get());
+  if (!initSplat || *initSplat != 0) {
+    if (Value constant =
+            getBiasConstant(init->get(), outChannelCount, channelPosition))
+      bias = constant;
+    else
+      initValue = init->get();
+  } else {
+    std::tie(bias, biasAdd) =
+        getFollowingBias(op->getResult(0), outChannelCount, channelPosition);
+  }
+  Value biasWeight;
+  if (bias) {
+    FailureOr<Value> declared =
+        getWeight(bias, {outChannelCount}, elementType, "bias");
+    if (failed(declared))
+      return failure();
+    biasWeight = *declared;
+  }
+  auto outType = cast<RankedTensorType>(expected);
+  bool grouped = outChannels.size() == 2;
+  FailureOr<Conv2DOp> conv =
+      create<Conv2DOp>(loc, grouped ? Type() : expected, *activation, *weight,
+                       biasWeight, builder.getDenseI64ArrayAttr(strides),
+                       builder.getDenseI64ArrayAttr(padding),
+                       builder.getDenseI64ArrayAttr(dilations),
+                       builder.getI64IntegerAttr(groups),
+                       DataLayoutAttr::get(getContext(), *layout),
+                       KernelLayoutAttr::get(getContext(), kernelLayout));
+  if (failed(conv))
+    return failure();
+  Value result = conv->getResult();
+  if (grouped) {
+    // Back to the [.., G, F, ..] result the op produced.
+    SmallVector<int64_t> shape(outType.getShape());
+    auto convShape = cast<RankedTensorType>(result.getType()).getShape();
+    shape[0] = convShape[0];
+    FailureOr<Value> split = reshape(loc, result, shape);
+    if (failed(split) || failed(checkShape(loc, *split, expected)))
+      return failure();
+    result = *split;
+  }
+  if (initValue) {
+    FailureOr<Value> addend = getActivation(initValue);
+    if (failed(addend))
+      return failure();
+    FailureOr<AddOp> sum = create<AddOp>(loc, expected, result, *addend);
+    if (failed(sum))
+      return failure();
+    result = sum->getResult();
+  }
+  if (source != input)
+    setOutcome(input.getDefiningOp(), "(folded into dsm.conv2d padding)");
+  setOutcome(op, Conv2DOp::getOperationName());
+  map(op->getResult(0), result);
+  if (biasAdd) {
+    claim(biasAdd, "(folded into dsm.conv2d bias)");
+    map(biasAdd->getResult(0), result);
+  }
+  return true;
+}
+
+FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return reject("contraction with an unsupported structure");
+  std::optional<BodyFunction> body =
+      buildBodyFunction(op, [&](Value v) { return getScalarConstant(v); });
+  if (!body || body->arguments.size() != 3 ||
+      !core::agreesWith(body->function, {0, 1, 2}, [&](ArrayRef<double> v) {
+        // Inputs are numbered as the body first reads its arguments.
+        double args[3];
+        for (int i = 0; i < 3; ++i)
+          args[body->arguments[i]] = v[i];
+        return args[2] + args[0] * args[1];
+      }))
+    return reject("contraction body is not a multiply-accumulate");
+  Location loc = op.getLoc();
+  OpOperand *init = op.getDpsInitOperand(0);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineMap outMap = maps[init->getOperandNumber()];
+  Value lhs = op.getDpsInputOperand(0)->get(),
+        rhs = op.getDpsInputOperand(1)->get();
+  std::optional<SmallVector<int64_t>> lhsDims = dimsOf(maps[0]),
+                                      rhsDims = dimsOf(maps[1]),
+                                      outDims = dimsOf(outMap);
+  if (!lhsDims || !rhsDims || !outDims)
+    return reject("contraction indexing not supported");
+  bool lhsConstant = getConstantRoot(lhs), rhsConstant = getConstantRoot(rhs);
+  if (lhsConstant && rhsConstant)
+    return reject("contraction of two constants");
+  auto byPosition = [](ArrayRef<int64_t> positions, ArrayRef<unsigned> loops) {
+    SmallVector<int64_t> sorted(loops.begin(), loops.end());
+    llvm::sort(sorted, [&](int64_t a, int64_t b) {
+      return llvm::find(positions, a) < llvm::find(positions, b);
+    });
+    return sorted;
+  };
+  Type expected = op->getResult(0).getType();
+  auto outType = cast<RankedTensorType>(expected);
+
+  // Finishes a result whose dimensions are the loops `order`, possibly
+  // flattened: reshape to one dimension per loop, then transpose into the
+  // op's result order.
+  auto finish = [&](Value value, ArrayRef<int64_t> order) -> FailureOr<Value> {
+    auto type = cast<RankedTensorType>(value.getType());
+    SmallVector<int64_t> shape;
+    for (int64_t loop : order) {
+      int64_t size =
+          outType.getDimSize(llvm::find(*outDims, loop) - outDims->begin());
+      if (ShapedType::isDynamic(size)) {
+        // Only the batch can be dynamic; it leads the value.
+        if (loop != order.front())
+          return emitError(loc) << "cannot import a contraction with dynamic "
+                                   "dimension d"
+                                << loop;
+        size = type.getDimSize(0);
+      }
+      shape.push_back(size);
+    }
+    FailureOr<Value> reshaped = reshape(loc, value, shape);
+    if (failed(reshaped))
+      return failure();
+    SmallVector<int64_t> permutation;
+    for (int64_t loop : *outDims)
+      permutation.push_back(llvm::find(order, loop) - order.begin());
+    FailureOr<Value> transposed = transpose(loc, *reshaped, permutation);
+    if (failed(transposed) || failed(checkShape(loc, *transposed, expected)))
+      return failure();
+    return *transposed;
+  };
+  if (llvm::is_contained(*outDims, -1))
+    return reject("contraction result with unit dimensions");
+
+  std::optional<double> initSplat = getSplatValue(init->get());
+  bool zeroInit = initSplat && *initSplat == 0;
+
+  if ((lhsConstant || rhsConstant) && dims->batch.empty()) {
+    // A fully connected layer: activation rows times an [out, in] weight.
+    Value act = rhsConstant ? lhs : rhs, weight = rhsConstant ? rhs : lhs;
+    ArrayRef<int64_t> actDims = rhsConstant ? *lhsDims : *rhsDims;
+    ArrayRef<unsigned> rowLoops = rhsConstant ? dims->m : dims->n;
+    ArrayRef<unsigned> outLoops = rhsConstant ? dims->n : dims->m;
+    SmallVector<int64_t> rows = byPosition(*outDims, rowLoops);
+    SmallVector<int64_t> outs = byPosition(*outDims, outLoops);
+    SmallVector<int64_t> reduced = byPosition(actDims, dims->k);
+    FailureOr<Value> activation = getActivation(act);
+    if (failed(activation))
+      return failure();
+    SmallVector<SmallVector<int64_t>> groups;
+    if (rows.empty())
+      groups.push_back({});
+    for (int64_t row : rows)
+      groups.push_back({row});
+    groups.push_back(reduced);
+    FailureOr<Value> input = arrange(loc, *activation, actDims, groups);
+    if (failed(input))
+      return failure();
+    auto inputType = cast<RankedTensorType>(input->getType());
+    Type elementType = getDsmElementType(inputType);
+    if (!elementType)
+      return emitError(loc) << "element type " << inputType.getElementType()
+                            << " is not supported by dsm";
+    int64_t in = inputType.getShape().back();
+    int64_t out = 1;
+    for (int64_t loop : outs)
+      out *= outType.getDimSize(llvm::find(*outDims, loop) - outDims->begin());
+    FailureOr<Value> declared =
+        getWeight(weight, {out, in}, elementType, "weight");
+    if (failed(declared))
+      return failure();
+    Value bias, initValue;
+    Operation *biasAdd = nullptr;
+    bool plain = !rows.empty() && outs.size() == 1 &&
+                 llvm::equal(*outDims, llvm::concat<const int64_t>(rows, outs));
+    if (!zeroInit) {
+      if (Value constant =
+              getBiasConstant(init->get(), out, outType.getRank() - 1))
+        bias = constant;
+      else
+        initValue = init->get();
+    } else if (plain) {
+      std::tie(bias, biasAdd) =
+          getFollowingBias(op->getResult(0), out, outType.getRank() - 1);
+    }
+    Value biasWeight;
+    if (bias) {
+      FailureOr<Value> b = getWeight(bias, {out}, elementType, "bias");
+      if (failed(b))
+        return failure();
+      biasWeight = *b;
+    }
+    FailureOr<FullyConnectedOp> fc = create<FullyConnectedOp>(
+        loc, plain ? expected : Type(), *input, *declared, biasWeight);
+    if (failed(fc))
+      return failure();
+    Value result = fc->getResult();
+    if (!plain) {
+      SmallVector<int64_t> order(rows);
+      order.append(outs);
+      FailureOr<Value> finished = finish(result, order);
+      if (failed(finished))
+        return failure();
+      result = *finished;
+    }
+    if (initValue) {
+      FailureOr<Value> addend = getActivation(initValue);
+      if (failed(addend))
+        return failure();
+      FailureOr<AddOp> sum = create<AddOp>(loc, expected, result, *addend);
+      if (failed(sum))
+        return failure();
+      result = sum->getResult();
+    }
+    setOutcome(op, FullyConnectedOp::getOperationName());
+    map(op->getResult(0), result);
+    if (biasAdd) {
+      claim(biasAdd, "(folded into dsm.fully_connected bias)");
+      map(biasAdd->getResult(0), result);
+    }
+    return true;
+  }
+
+  // A product of two activations: [B.., M, K] x [B.., K, N] (or N, K).
+  SmallVector<int64_t> batch = byPosition(*outDims, dims->batch);
+  SmallVector<int64_t> ms = byPosition(*outDims, dims->m);
+  SmallVector<int64_t> ns = byPosition(*outDims, dims->n);
+  SmallVector<int64_t> ks = byPosition(*lhsDims, dims->k);
+  auto operandValue = [&](Value value) -> FailureOr<Value> {
+    if (getConstantRoot(value)) {
+      auto type = cast<RankedTensorType>(value.getType());
+      return getWeight(value, type.getShape(),
+                       getDsmElementType(type) ? type.getElementType()
+                                               : builder.getF32Type(),
+                       "constant");
+    }
+    return getActivation(value);
+  };
+  FailureOr<Value> a = operandValue(lhs);
+  FailureOr<Value> b =
+      succeeded(a) ? operandValue(rhs) : FailureOr<Value>(failure());
+  if (failed(b))
+    return failure();
+  SmallVector<SmallVector<int64_t>> lhsGroups, rhsGroups;
+  for (int64_t loop : batch) {
+    lhsGroups.push_back({loop});
+    rhsGroups.push_back({loop});
+  }
+  lhsGroups.push_back(ms);
+  lhsGroups.push_back(ks);
+  // Keep the right operand's own order of N and K when it is [.., N, K].
+  bool transposeRhs =
+      llvm::find(*rhsDims, ns.front()) < llvm::find(*rhsDims, ks.front());
+  rhsGroups.push_back(transposeRhs ? ns : ks);
+  rhsGroups.push_back(transposeRhs ? ks : ns);
+  FailureOr<Value> left = arrange(loc, *a, *lhsDims, lhsGroups);
+  FailureOr<Value> right = succeeded(left)
+                               ? arrange(loc, *b, *rhsDims, rhsGroups)
+                               : FailureOr<Value>(failure());
+  if (failed(right))
+    return failure();
+  bool plain =
+      ms.size() == 1 && ns.size() == 1 &&
+      llvm::equal(*outDims, llvm::concat<const int64_t>(batch, ms, ns));
+  FailureOr<MatMulOp> matmul =
+      create<MatMulOp>(loc, plain ? expected : Type(), *left, *right,
+                       transposeRhs ? builder.getUnitAttr() : UnitAttr());
+  if (failed(matmul))
+    return failure();
+  Value result = matmul->getResult();
+  if (!plain) {
+    SmallVector<int64_t> order(batch);
+    order.append(ms);
+    order.append(ns);
+    FailureOr<Value> finished = finish(result, order);
+    if (failed(finished))
+      return failure();
+    result = *finished;
+  }
+  if (!zeroInit) {
+    FailureOr<Value> addend = getActivation(init->get());
+    if (failed(addend))
+      return failure();
+    FailureOr<AddOp> sum = create<AddOp>(loc, expected, result, *addend);
+    if (failed(sum))
+      return failure();
+    result = sum->getResult();
+  }
+  setOutcome(op, MatMulOp::getOperationName());
+  map(op->getResult(0), result);
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ImportLinalgPass
+    : public dsm::impl::DsmImportLinalgBase<ImportLinalgPass> {
+  using DsmImportLinalgBase::DsmImportLinalgBase;
+
+  void runOnOperation() override {
+    ImportOptions importOptions;
+    importOptions.mode = mode;
+    importOptions.summary = summary;
+    importOptions.batch = batch;
+    if (batch < 0) {
+      emitError(getOperation().getLoc())
+          << "--dsm-import-linalg needs batch >= 0, got " << int64_t(batch);
+      return signalPassFailure();
+    }
+    if (failed(runImport(getOperation(), getArgument(), importOptions,
+                         [](func::FuncOp func, const ImportOptions &options,
+                            ImportSummary &summary) {
+                           return std::make_unique<LinalgImporter>(
+                               func, options, summary);
+                         })))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,717 @@
+//===- ImportTosa.cpp - --dsm-import-tosa ---------------------------------===//
+//
+// Imports TOSA as MLIR 22 spells it (zero points as operands, acc_type,
+// !tosa.shape operands) into the dsm dialect. TOSA ops map mostly one to one;
+// elementwise chains (GELU written with tosa.erf, hard swish from clamp and
+// multiply, batch normalization decomposed) are composed and classified by
+// the shared importer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsm/Import/Importer.h"
+#include "dsm/Import/Passes.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Matchers.h"
+
+#include <limits>
+
+namespace dsm {
+#define GEN_PASS_DEF_DSMIMPORTTOSA
+#include "dsm/Import/Passes.h.inc"
+} // namespace dsm
+
+using namespace mlir;
+using namespace dsm;
+using core::ScalarOpcode;
+
+/// The values of a !tosa.shape constant.
+static std::optional<SmallVector<int64_t>> constShape(Value value) {
+  Attribute attr;
+  if (!value || !matchPattern(value, m_Constant(&attr)))
+    return std::nullopt;
+  auto elements = dyn_cast<DenseIntElementsAttr>(attr);
+  if (!elements)
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  for (const APInt &v : elements.getValues<APInt>())
+    values.push_back(v.getSExtValue());
+  return values;
+}
+
+static bool hasUnitShape(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return type && type.hasStaticShape() && type.getNumElements() == 1;
+}
+
+/// [top, bottom, left, right] (TOSA) as [top, left, bottom, right] (dsm).
+static SmallVector<int64_t> dsmPadding(ArrayRef<int64_t> pad) {
+  return {pad[0], pad[2], pad[1], pad[3]};
+}
+
+namespace {
+class TosaImporter : public Importer {
+public:
+  using Importer::Importer;
+
+protected:
+  FailureOr<bool> handle(Operation *op) override;
+  bool isLazy(Operation *op) override;
+  FailureOr<Value> materialize(OpResult result) override;
+  Value getViewSource(Operation *op) override;
+  std::optional<ElementwiseView> getElementwise(Operation *op) override;
+  std::optional<SmallVector<ViewOperand>>
+  retarget(const ElementwiseView &producer, const ElementwiseView &consumer,
+           unsigned index) override;
+  bool isFullSize(const ElementwiseView &view, unsigned index) override;
+  SmallVector<int64_t> getAlignedShape(const ElementwiseView &view,
+                                       unsigned index) override;
+  FailureOr<Value> getViewOperand(const ElementwiseView &view, unsigned index,
+                                  Type elementType, StringRef role) override;
+  std::optional<ReduceView> getReduce(Operation *op) override;
+  SmallVector<Value> getOpaqueInputs(Operation *op) override;
+  double estimateOpsPerElement(Operation *op) override;
+
+private:
+  FailureOr<bool> importConvolution(Operation *op, Value input, Value weight,
+                                    Value bias, ArrayRef<int64_t> pad,
+                                    ArrayRef<int64_t> stride,
+                                    ArrayRef<int64_t> dilation, bool depthwise);
+  FailureOr<bool> importPool(Operation *op, Value input,
+                             ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
+                             ArrayRef<int64_t> pad, bool max);
+  FailureOr<bool> importMatMul(tosa::MatMulOp op);
+  FailureOr<bool> importReduce(Operation *op, const ReduceView &reduce);
+  FailureOr<bool> importGather(tosa::GatherOp op);
+  /// The activation feeding a convolution with a zero tosa.pad folded into
+  /// `padding` ([top, left, bottom, right]).
+  Value foldPad(Value input, SmallVector<int64_t> &padding, double neutral);
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Lazy producers
+//===----------------------------------------------------------------------===//
+
+bool TosaImporter::isLazy(Operation *op) {
+  if (op->hasTrait<OpTrait::ConstantLike>() ||
+      isa<tosa::ReshapeOp, tosa::TransposeOp, tosa::SliceOp, tosa::PadOp,
+          tosa::IdentityOp, tosa::CastOp, tosa::RescaleOp, tosa::ConcatOp,
+          tosa::TileOp, tosa::ReverseOp>(op))
+    return true;
+  // Computed from constants only.
+  return isConstantExpression(op);
+}
+
+Value TosaImporter::getViewSource(Operation *op) {
+  if (isa<tosa::ReshapeOp, tosa::TransposeOp, tosa::IdentityOp, tosa::CastOp>(
+          op))
+    return op->getOperand(0);
+  return nullptr;
+}
+
+FailureOr<Value> TosaImporter::materialize(OpResult result) {
+  Operation *op = result.getOwner();
+  Location loc = op->getLoc();
+  auto dataMovement = [&](ValueRange inputs, StringRef reason) {
+    setOutcome(op, "dsm.opaque");
+    return createOpaque(op, result.getResultNumber(), inputs, 0.0, reason);
+  };
+  if (op->hasTrait<OpTrait::ConstantLike>()) {
+    if (getSplatValue(result))
+      return dataMovement({}, "splat constant used as data");
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type)
+      return emitError(loc) << "cannot import the constant " << result.getType()
+                            << " as a tensor";
+    return getWeight(result, type.getShape(), type.getElementType(),
+                     "constant");
+  }
+  if (isConstantExpression(op))
+    return materializeConstantExpression(result);
+  // Pass-through: dsm keeps the producer's element type.
+  if (isa<tosa::IdentityOp, tosa::CastOp, tosa::RescaleOp>(op)) {
+    setOutcome(op, "(pass-through)");
+    return getActivation(op->getOperand(0));
+  }
+  FailureOr<Value> input = getActivation(op->getOperand(0));
+  if (failed(input))
+    return failure();
+  auto inType = cast<RankedTensorType>(input->getType());
+  if (auto reshapeOp = dyn_cast<tosa::ReshapeOp>(op)) {
+    std::optional<SmallVector<int64_t>> shape =
+        constShape(reshapeOp.getShape());
+    if (!shape)
+      return dataMovement({*input}, "reshape to a computed shape");
+    int64_t known = 1;
+    for (int64_t d : *shape)
+      if (d >= 0)
+        known *= d;
+    for (int64_t &d : *shape)
+      if (d < 0)
+        d = known ? inType.getNumElements() / known : 0;
+    setOutcome(op, ReshapeOp::getOperationName());
+    return reshape(loc, *input, *shape);
+  }
+  if (auto transposeOp = dyn_cast<tosa::TransposeOp>(op)) {
+    SmallVector<int64_t> permutation(transposeOp.getPerms().begin(),
+                                     transposeOp.getPerms().end());
+    setOutcome(op, TransposeOp::getOperationName());
+    return transpose(loc, *input, permutation);
+  }
+  if (auto slice = dyn_cast<tosa::SliceOp>(op)) {
+    std::optional<SmallVector<int64_t>> start = constShape(slice.getStart());
+    std::optional<SmallVector<int64_t>> size = constShape(slice.getSize());
+    if (!start || !size)
+      return dataMovement({*input}, "slice with computed bounds");
+    for (auto [d, s] : llvm::enumerate(*size)) {
+      if (s < 0)
+        s = inType.getDimSize(d) - (*start)[d];
+      // A slice over the whole batch stays re-batchable.
+      if (d == 0 && (*start)[d] == 0 && s == inType.getDimSize(0))
+        s = -1;
+    }
+    FailureOr<SliceOp> sliced = create<SliceOp>(
+        loc, result.getType(), *input, builder.getDenseI64ArrayAttr(*start),
+        builder.getDenseI64ArrayAttr(*size));
+    if (failed(sliced))
+      return failure();
+    setOutcome(op, SliceOp::getOperationName());
+    return sliced->getResult();
+  }
+  if (auto concat = dyn_cast<tosa::ConcatOp>(op)) {
+    SmallVector<Value> inputs;
+    for (Value operand : concat.getInput1()) {
+      FailureOr<Value> value = getActivation(operand);
+      if (failed(value))
+        return failure();
+      inputs.push_back(*value);
+    }
+    FailureOr<ConcatOp> joined =
+        create<ConcatOp>(loc, result.getType(), inputs,
+                         builder.getI64IntegerAttr(concat.getAxis()));
+    if (failed(joined))
+      return failure();
+    setOutcome(op, ConcatOp::getOperationName());
+    return joined->getResult();
+  }
+  if (isa<tosa::PadOp>(op))
+    return dataMovement({*input},
+                        "padding not folded into a convolution or pooling");
+  return dataMovement({*input}, "data movement without a dsm counterpart");
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise views
+//===----------------------------------------------------------------------===//
+
+std::optional<ElementwiseView> TosaImporter::getElementwise(Operation *op) {
+  if (op->getNumResults() != 1 ||
+      !isa<RankedTensorType>(op->getResult(0).getType()) ||
+      !isa_and_nonnull<tosa::TosaDialect>(op->getDialect()))
+    return std::nullopt;
+  ElementwiseView view;
+  view.op = op;
+  core::ScalarFunction &f = view.function;
+  auto input = [&](Value value) {
+    view.operands.push_back({value, AffineMap()});
+    return f.input(view.operands.size() - 1);
+  };
+  using O = ScalarOpcode;
+  auto binary = [&](O opcode) {
+    int a = input(op->getOperand(0)), b = input(op->getOperand(1));
+    f.setResult(f.operation(opcode, {a, b}));
+  };
+  auto unary = [&](O opcode) {
+    f.setResult(f.operation(opcode, {input(op->getOperand(0))},
+                            op->getName().getStringRef()));
+  };
+  if (isa<tosa::AddOp>(op))
+    binary(O::Add);
+  else if (isa<tosa::SubOp>(op))
+    binary(O::Sub);
+  else if (isa<tosa::MulOp>(op))
+    binary(O::Mul); // the shift only applies to i32
+  else if (isa<tosa::IntDivOp>(op))
+    binary(O::Div);
+  else if (isa<tosa::MaximumOp>(op))
+    binary(O::Max);
+  else if (isa<tosa::MinimumOp>(op))
+    binary(O::Min);
+  else if (isa<tosa::PowOp>(op))
+    binary(O::Pow);
+  else if (isa<tosa::GreaterOp>(op))
+    binary(O::CmpGT);
+  else if (isa<tosa::GreaterEqualOp>(op))
+    binary(O::CmpGE);
+  else if (isa<tosa::EqualOp>(op))
+    binary(O::CmpEQ);
+  else if (isa<tosa::AbsOp>(op))
+    unary(O::Abs);
+  else if (isa<tosa::ExpOp>(op))
+    unary(O::Exp);
+  else if (isa<tosa::LogOp>(op))
+    unary(O::Log);
+  else if (isa<tosa::NegateOp>(op))
+    unary(O::Neg);
+  else if (isa<tosa::ReciprocalOp>(op))
+    unary(O::Reciprocal);
+  else if (isa<tosa::RsqrtOp>(op))
+    unary(O::Rsqrt);
+  else if (isa<tosa::SigmoidOp>(op))
+    unary(O::Sigmoid);
+  else if (isa<tosa::TanhOp>(op))
+    unary(O::Tanh);
+  else if (isa<tosa::ErfOp>(op))
+    unary(O::Erf);
+  else if (isa<tosa::FloorOp>(op))
+    unary(O::Floor);
+  else if (isa<tosa::CeilOp>(op))
+    unary(O::Ceil);
+  else if (isa<tosa::CastOp>(op))
+    unary(O::Convert);
+  else if (isa<tosa::SinOp, tosa::CosOp, tosa::TableOp, tosa::ClzOp,
+               tosa::BitwiseNotOp, tosa::LogicalNotOp>(op))
+    unary(O::Unknown);
+  else if (isa<tosa::BitwiseAndOp, tosa::BitwiseOrOp, tosa::BitwiseXorOp,
+               tosa::LogicalAndOp, tosa::LogicalOrOp, tosa::LogicalXorOp,
+               tosa::LogicalLeftShiftOp, tosa::LogicalRightShiftOp,
+               tosa::ArithmeticRightShiftOp>(op)) {
+    int a = input(op->getOperand(0)), b = input(op->getOperand(1));
+    f.setResult(f.operation(O::Unknown, {a, b}, op->getName().getStringRef()));
+  } else if (auto select = dyn_cast<tosa::SelectOp>(op)) {
+    int c = input(select.getInput1()), t = input(select.getInput2()),
+        e = input(select.getInput3());
+    f.setResult(f.operation(O::Select, {c, t, e}));
+  } else if (auto clamp = dyn_cast<tosa::ClampOp>(op)) {
+    auto bound = [](Attribute attr) -> std::optional<double> {
+      if (auto fa = dyn_cast<FloatAttr>(attr))
+        return fa.getValueAsDouble();
+      if (auto ia = dyn_cast<IntegerAttr>(attr))
+        return double(ia.getValue().getSExtValue());
+      return std::nullopt;
+    };
+    std::optional<double> lo = bound(clamp.getMinValAttr()),
+                          hi = bound(clamp.getMaxValAttr());
+    if (!lo || !hi)
+      return std::nullopt;
+    // The largest float stands for no upper bound.
+    double top = *hi >= std::numeric_limits<float>::max()
+                     ? std::numeric_limits<double>::infinity()
+                     : *hi;
+    double bottom = *lo <= -std::numeric_limits<float>::max()
+                        ? -std::numeric_limits<double>::infinity()
+                        : *lo;
+    int x = input(clamp.getInput());
+    int low = f.operation(O::Max, {x, f.constant(bottom)});
+    f.setResult(f.operation(O::Min, {low, f.constant(top)}));
+  } else {
+    return std::nullopt;
+  }
+  // Single-element constants are scalars broadcast by TOSA.
+  for (auto [index, operand] : llvm::enumerate(view.operands))
+    if (hasUnitShape(operand.value))
+      if (std::optional<double> splat = getSplatValue(operand.value))
+        f.bind(index, *splat);
+  return view;
+}
+
+std::optional<SmallVector<ViewOperand>>
+TosaImporter::retarget(const ElementwiseView &producer,
+                       const ElementwiseView &consumer, unsigned index) {
+  // TOSA broadcasts between equal ranks: what broadcast to the producer's
+  // result broadcasts to the consumer's.
+  auto rank = [](Value v) {
+    return cast<RankedTensorType>(v.getType()).getRank();
+  };
+  for (const ViewOperand &operand : producer.operands)
+    if (rank(operand.value) != rank(consumer.op->getResult(0)))
+      return std::nullopt;
+  return SmallVector<ViewOperand>(producer.operands);
+}
+
+bool TosaImporter::isFullSize(const ElementwiseView &view, unsigned index) {
+  return view.operands[index].value.getType() ==
+             view.op->getResult(0).getType() ||
+         cast<RankedTensorType>(view.operands[index].value.getType())
+                 .getShape() ==
+             cast<RankedTensorType>(view.op->getResult(0).getType()).getShape();
+}
+
+SmallVector<int64_t> TosaImporter::getAlignedShape(const ElementwiseView &view,
+                                                   unsigned index) {
+  auto type = cast<RankedTensorType>(view.operands[index].value.getType());
+  return SmallVector<int64_t>(type.getShape());
+}
+
+FailureOr<Value> TosaImporter::getViewOperand(const ElementwiseView &view,
+                                              unsigned index, Type elementType,
+                                              StringRef role) {
+  Value value = view.operands[index].value;
+  if (getConstantRoot(value)) {
+    ArrayRef<int64_t> shape =
+        cast<RankedTensorType>(value.getType()).getShape();
+    // Leading unit dimensions are implied by broadcasting.
+    while (shape.size() > 1 && shape.front() == 1)
+      shape = shape.drop_front();
+    return getWeight(
+        value, shape,
+        elementType ? elementType : getDsmElementType(value.getType()), role);
+  }
+  return getActivation(value);
+}
+
+std::optional<ReduceView> TosaImporter::getReduce(Operation *op) {
+  ReduceView view;
+  if (auto sum = dyn_cast<tosa::ReduceSumOp>(op)) {
+    view.kind = ReduceKind::Sum;
+    view.axes = {int64_t(sum.getAxis())};
+  } else if (auto max = dyn_cast<tosa::ReduceMaxOp>(op)) {
+    view.kind = ReduceKind::Max;
+    view.axes = {int64_t(max.getAxis())};
+  } else if (auto min = dyn_cast<tosa::ReduceMinOp>(op)) {
+    view.kind = ReduceKind::Min;
+    view.axes = {int64_t(min.getAxis())};
+  } else {
+    return std::nullopt;
+  }
+  view.input = op->getOperand(0);
+  view.keepDims = true;
+  return view;
+}
+
+SmallVector<Value> TosaImporter::getOpaqueInputs(Operation *op) {
+  SmallVector<Value> inputs;
+  for (Value operand : op->getOperands())
+    if (isa<RankedTensorType>(operand.getType()) && !getSplatValue(operand))
+      inputs.push_back(operand);
+  return inputs;
+}
+
+double TosaImporter::estimateOpsPerElement(Operation *op) {
+  // A multiply and an add per weight an output element reads.
+  auto weightElements = [](Value weight, int64_t outChannels) {
+    auto type = cast<RankedTensorType>(weight.getType());
+    return type.hasStaticShape() && outChannels > 0
+               ? double(type.getNumElements()) / double(outChannels)
+               : 1.0;
+  };
+  if (auto conv = dyn_cast<tosa::Conv2DOp>(op))
+    return 2 * weightElements(conv.getWeight(),
+                              conv.getWeight().getType().getDimSize(0));
+  if (auto conv = dyn_cast<tosa::TransposeConv2DOp>(op))
+    return 2 * weightElements(conv.getWeight(),
+                              conv.getWeight().getType().getDimSize(0));
+  if (auto conv = dyn_cast<tosa::DepthwiseConv2DOp>(op)) {
+    auto type = conv.getWeight().getType();
+    return 2.0 * type.getDimSize(0) * type.getDimSize(1);
+  }
+  if (auto matmul = dyn_cast<tosa::MatMulOp>(op))
+    return 2.0 * matmul.getA().getType().getDimSize(2);
+  return 1.0;
+}
+
+//===----------------------------------------------------------------------===//
+// Handlers
+//===----------------------------------------------------------------------===//
+
+Value TosaImporter::foldPad(Value input, SmallVector<int64_t> &padding,
+                            double neutral) {
+  auto pad = input.getDefiningOp<tosa::PadOp>();
+  if (!pad)
+    return input;
+  std::optional<SmallVector<int64_t>> amounts = constShape(pad.getPadding());
+  std::optional<double> value = getSplatValue(pad.getPadConst());
+  if (!amounts || amounts->size() != 8 || !value ||
+      !(neutral < 0 ? *value <= neutral : *value == neutral))
+    return input;
+  // NHWC: [n_lo, n_hi, h_lo, h_hi, w_lo, w_hi, c_lo, c_hi].
+  const SmallVector<int64_t> &a = *amounts;
+  if (a[0] || a[1] || a[6] || a[7])
+    return input;
+  padding[0] += a[2];
+  padding[1] += a[4];
+  padding[2] += a[3];
+  padding[3] += a[5];
+  setOutcome(pad, "(folded into padding)");
+  return pad.getInput1();
+}
+
+FailureOr<bool> TosaImporter::importConvolution(
+    Operation *op, Value input, Value weight, Value bias, ArrayRef<int64_t> pad,
+    ArrayRef<int64_t> stride, ArrayRef<int64_t> dilation, bool depthwise) {
+  Location loc = op->getLoc();
+  if (!getConstantRoot(weight))
+    return reject("the weight is not a constant");
+  SmallVector<int64_t> padding = dsmPadding(pad);
+  Value source = foldPad(input, padding, 0.0);
+  FailureOr<Value> activation = getActivation(source);
+  if (failed(activation))
+    return failure();
+  Type elementType = getDsmElementType(activation->getType());
+  if (!elementType)
+    return emitError(loc) << "element type "
+                          << getElementTypeOrSelf(activation->getType())
+                          << " is not supported by dsm (f32, f16, bf16, i8)";
+  auto weightType = cast<RankedTensorType>(weight.getType());
+  int64_t groups = 1;
+  SmallVector<int64_t> kernelShape(weightType.getShape());
+  KernelLayout layout = KernelLayout::OHWI;
+  int64_t outChannels = weightType.getDimSize(0);
+  if (depthwise) {
+    // [KH, KW, C, M]: C groups of M outputs each.
+    groups = weightType.getDimSize(2);
+    outChannels = groups * weightType.getDimSize(3);
+    kernelShape = {weightType.getDimSize(0), weightType.getDimSize(1), 1,
+                   outChannels};
+    layout = KernelLayout::HWIO;
+  }
+  FailureOr<Value> declared =
+      getWeight(weight, kernelShape, elementType, "weight");
+  if (failed(declared))
+    return failure();
+  // TOSA always has a bias; a zero one is no bias.
+  Value biasWeight;
+  std::optional<double> splat = getSplatValue(bias);
+  if (!splat || *splat != 0) {
+    if (getConstantRoot(bias)) {
+      FailureOr<Value> b = getWeight(bias, {outChannels}, elementType, "bias");
+      if (failed(b))
+        return failure();
+      biasWeight = *b;
+    } else {
+      return reject("the bias is not a constant");
+    }
+  }
+  FailureOr<Conv2DOp> conv = create<Conv2DOp>(
+      loc, op->getResult(0).getType(), *activation, *declared, biasWeight,
+      builder.getDenseI64ArrayAttr(stride),
+      builder.getDenseI64ArrayAttr(padding),
+      builder.getDenseI64ArrayAttr(dilation), builder.getI64IntegerAttr(groups),
+      DataLayoutAttr::get(getContext(), dsm::DataLayout::NHWC),
+      KernelLayoutAttr::get(getContext(), layout));
+  if (failed(conv))
+    return failure();
+  map(op->getResult(0), conv->getResult());
+  setOutcome(op, Conv2DOp::getOperationName());
+  return true;
+}
+
+FailureOr<bool> TosaImporter::importPool(Operation *op, Value input,
+                                         ArrayRef<int64_t> kernel,
+                                         ArrayRef<int64_t> stride,
+                                         ArrayRef<int64_t> pad, bool max) {
+  Location loc = op->getLoc();
+  SmallVector<int64_t> padding = dsmPadding(pad);
+  for (int i = 0; i < 2; ++i)
+    if (padding[i] * 2 > kernel[i] || padding[i + 2] * 2 > kernel[i])
+      return reject("padding of more than half the window");
+  FailureOr<Value> activation = getActivation(input);
+  if (failed(activation))
+    return failure();
+  auto shape = cast<RankedTensorType>(activation->getType()).getShape();
+  auto layout = DataLayoutAttr::get(getContext(), dsm::DataLayout::NHWC);
+  Type expected = op->getResult(0).getType();
+  Value result;
+  std::string outcome;
+  bool global = kernel[0] == shape[1] && kernel[1] == shape[2] &&
+                llvm::all_of(padding, [](int64_t p) { return p == 0; });
+  if (max) {
+    FailureOr<MaxPoolOp> pool = create<MaxPoolOp>(
+        loc, expected, *activation, builder.getDenseI64ArrayAttr(kernel),
+        builder.getDenseI64ArrayAttr(stride),
+        builder.getDenseI64ArrayAttr(padding), UnitAttr(), layout);
+    if (failed(pool))
+      return failure();
+    result = pool->getResult();
+    outcome = MaxPoolOp::getOperationName();
+  } else if (global) {
+    FailureOr<GlobalAvgPoolOp> pool =
+        create<GlobalAvgPoolOp>(loc, expected, *activation, layout);
+    if (failed(pool))
+      return failure();
+    result = pool->getResult();
+    outcome = GlobalAvgPoolOp::getOperationName();
+  } else {
+    FailureOr<AvgPoolOp> pool = create<AvgPoolOp>(
+        loc, expected, *activation, builder.getDenseI64ArrayAttr(kernel),
+        builder.getDenseI64ArrayAttr(stride),
+        builder.getDenseI64ArrayAttr(padding), UnitAttr(), layout);
+    if (failed(pool))
+      return failure();
+    result = pool->getResult();
+    outcome = AvgPoolOp::getOperationName();
+  }
+  map(op->getResult(0), result);
+  setOutcome(op, outcome);
+  return true;
+}
+
+FailureOr<bool> TosaImporter::importMatMul(tosa::MatMulOp op) {
+  Location loc = op.getLoc();
+  Value a = op.getA(), b = op.getB();
+  auto bType = cast<RankedTensorType>(b.getType());
+  Type expected = op.getResult().getType();
+  if (getConstantRoot(a) && getConstantRoot(b))
+    return reject("product of two constants");
+  // A constant [1, C, W] right operand is a fully connected layer's weight.
+  if (getConstantRoot(b) && bType.getDimSize(0) == 1) {
+    FailureOr<Value> input = getActivation(a);
+    if (failed(input))
+      return failure();
+    Type elementType = getDsmElementType(input->getType());
+    if (!elementType)
+      return emitError(loc)
+             << "element type " << getElementTypeOrSelf(input->getType())
+             << " is not supported by dsm";
+    FailureOr<Value> weight = getWeight(
+        b, {bType.getDimSize(2), bType.getDimSize(1)}, elementType, "weight");
+    if (failed(weight))
+      return failure();
+    FailureOr<FullyConnectedOp> fc =
+        create<FullyConnectedOp>(loc, expected, *input, *weight, Value());
+    if (failed(fc))
+      return failure();
+    map(op.getResult(), fc->getResult());
+    setOutcome(op, FullyConnectedOp::getOperationName());
+    return true;
+  }
+  auto operand = [&](Value value) -> FailureOr<Value> {
+    if (getConstantRoot(value)) {
+      auto type = cast<RankedTensorType>(value.getType());
+      return getWeight(value, type.getShape(), type.getElementType(),
+                       "constant");
+    }
+    return getActivation(value);
+  };
+  FailureOr<Value> lhs = operand(a);
+  FailureOr<Value> rhs =
+      succeeded(lhs) ? operand(b) : FailureOr<Value>(failure());
+  if (failed(rhs))
+    return failure();
+  FailureOr<MatMulOp> matmul =
+      create<MatMulOp>(loc, expected, *lhs, *rhs, UnitAttr());
+  if (failed(matmul))
+    return failure();
+  map(op.getResult(), matmul->getResult());
+  setOutcome(op, MatMulOp::getOperationName());
+  return true;
+}
+
+FailureOr<bool> TosaImporter::importReduce(Operation *op,
+                                           const ReduceView &reduce) {
+  FailureOr<bool> softmax = trySoftmax(op);
+  if (failed(softmax) || *softmax)
+    return softmax;
+  FailureOr<Value> input = getActivation(reduce.input);
+  if (failed(input))
+    return failure();
+  ReduceKind kind = reduce.kind;
+  int64_t count =
+      cast<RankedTensorType>(input->getType()).getDimSize(reduce.axes[0]);
+  std::optional<SmallVector<Operation *>> divisor;
+  if (kind == ReduceKind::Sum && count > 1 &&
+      (divisor = matchScaleBy(op->getResult(0), 1.0 / double(count))))
+    kind = ReduceKind::Mean;
+  FailureOr<ReduceOp> result = create<ReduceOp>(
+      op->getLoc(), op->getResult(0).getType(), *input,
+      ReduceKindAttr::get(getContext(), kind),
+      builder.getDenseI64ArrayAttr(reduce.axes), builder.getUnitAttr());
+  if (failed(result))
+    return failure();
+  map(op->getResult(0), result->getResult());
+  setOutcome(op, ReduceOp::getOperationName());
+  if (divisor) {
+    for (Operation *member : *divisor)
+      claim(member, "(fused into dsm.reduce mean)");
+    map(divisor->back()->getResult(0), result->getResult());
+  }
+  return true;
+}
+
+FailureOr<bool> TosaImporter::importGather(tosa::GatherOp op) {
+  // A constant [1, K, C] table gathered by [1, W] ids is an embedding.
+  auto values = cast<RankedTensorType>(op.getValues().getType());
+  if (!getConstantRoot(op.getValues()) || values.getDimSize(0) != 1)
+    return reject("only gathers from a constant table are embeddings");
+  FailureOr<Value> ids = getActivation(op.getIndices());
+  if (failed(ids))
+    return failure();
+  Type elementType = getDsmElementType(values);
+  if (!elementType)
+    return emitError(op.getLoc()) << "element type " << values.getElementType()
+                                  << " is not supported by dsm";
+  FailureOr<Value> table =
+      getWeight(op.getValues(), {values.getDimSize(1), values.getDimSize(2)},
+                elementType, "table");
+  if (failed(table))
+    return failure();
+  FailureOr<EmbeddingOp> embedding =
+      create<EmbeddingOp>(op.getLoc(), op.getResult().getType(), *ids, *table);
+  if (failed(embedding))
+    return failure();
+  map(op.getResult(), embedding->getResult());
+  setOutcome(op, EmbeddingOp::getOperationName());
+  return true;
+}
+
+FailureOr<bool> TosaImporter::handle(Operation *op) {
+  if (auto conv = dyn_cast<tosa::Conv2DOp>(op))
+    return importConvolution(op, conv.getInput(), conv.getWeight(),
+                             conv.getBias(), conv.getPad(), conv.getStride(),
+                             conv.getDilation(), /*depthwise=*/false);
+  if (auto conv = dyn_cast<tosa::DepthwiseConv2DOp>(op))
+    return importConvolution(op, conv.getInput(), conv.getWeight(),
+                             conv.getBias(), conv.getPad(), conv.getStride(),
+                             conv.getDilation(), /*depthwise=*/true);
+  if (auto matmul = dyn_cast<tosa::MatMulOp>(op))
+    return importMatMul(matmul);
+  if (auto pool = dyn_cast<tosa::AvgPool2dOp>(op))
+    return importPool(op, pool.getInput(), pool.getKernel(), pool.getStride(),
+                      pool.getPad(), /*max=*/false);
+  if (auto pool = dyn_cast<tosa::MaxPool2dOp>(op))
+    return importPool(op, pool.getInput(), pool.getKernel(), pool.getStride(),
+                      pool.getPad(), /*max=*/true);
+  if (std::optional<ReduceView> reduce = getReduce(op))
+    return importReduce(op, *reduce);
+  if (auto gather = dyn_cast<tosa::GatherOp>(op))
+    return importGather(gather);
+  if (isa<tosa::TransposeConv2DOp>(op))
+    return reject("transposed convolution has no dsm counterpart");
+  if (isa<tosa::Conv3DOp>(op))
+    return reject("only 2-D convolutions are supported");
+  if (isa<tosa::TableOp>(op))
+    return reject("table lookup (an int8 activation) is not classified");
+  if (getElementwise(op))
+    return importElementwise(op);
+  return reject("no dsm counterpart is known");
+}
+
+//===----------------------------------------------------------------------===//
+// Pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ImportTosaPass : public dsm::impl::DsmImportTosaBase<ImportTosaPass> {
+  using DsmImportTosaBase::DsmImportTosaBase;
+
+  void runOnOperation() override {
+    if (batch < 0) {
+      emitError(getOperation().getLoc())
+          << "--dsm-import-tosa needs batch >= 0, got " << int64_t(batch);
+      return signalPassFailure();
+    }
+    ImportOptions importOptions;
+    importOptions.mode = mode;
+    importOptions.summary = summary;
+    importOptions.batch = batch;
+    if (failed(runImport(getOperation(), getArgument(), importOptions,
+                         [](func::FuncOp func, const ImportOptions &options,
+                            ImportSummary &summary) {
+                           return std::make_unique<TosaImporter>(func, options,
+                                                                 summary);
+                         })))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,73 @@
+//===- DesignSpaceExplorer.h - ChipD -> CoreD -> ArrayD search --*- C++ -*-===//
+//
+// Finds the best mapping configuration of one layer and pass under one
+// parallelism (000 §II-E). The parallelism fixes ChipD; the explorer searches
+// the CoreD splits (factors over {in, out, ij, kij, mb} whose product is the
+// core count) and the ArrayD mappings onto the PE array.
+//
+// `Exhaustive` tries every legal core split, every (row, column) dimension
+// pair and every useful tile size. `Heuristic` applies the paper's principles
+// as pruning: split only dimensions of the pass's result (no core-to-core
+// reductions) unless that is impossible; among those, only the splits with the
+// least work imbalance; tiles in whole chunks of the array (min(P, work)).
+// Both are deterministic: ties keep the first configuration in enumeration
+// order.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSM_CORE_DESIGNSPACEEXPLORER_H
+#define DSM_CORE_DESIGNSPACEEXPLORER_H
+
+#include "dsm/Core/Spatial/PerformanceModel.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dsm::core {
+
+enum class SearchMode { Heuristic, Exhaustive };
+llvm::StringRef stringifySearchMode(SearchMode mode);
+
+struct ExplorationResult {
+  std::optional<Evaluation> best;
+  uint64_t evaluated = 0; ///< configurations costed
+  uint64_t legal = 0;     ///< of which legal
+  /// Why nothing was legal (the reason of the last rejection), if so.
+  std::string whyNone;
+};
+
+class DesignSpaceExplorer {
+public:
+  DesignSpaceExplorer(const PerformanceModel &model, SearchMode mode);
+
+  /// The best configuration of `pass` of `layer` under `parallelism`.
+  ExplorationResult explore(const LayerShape &layer, TrainingPass pass,
+                            Parallelism parallelism) const;
+
+  /// Every ordered factorization of `n` into five factors (one per
+  /// dimension), in a fixed order.
+  static std::vector<DimSizes> factorizations(int64_t n);
+
+  /// Tile sizes worth trying for `work` elements on an array side of
+  /// `side`: each distinct number of chunks k has one smallest tile
+  /// ceil(work / k); larger tiles with the same k cost the same cycles and
+  /// more scratchpad, so they never win.
+  static std::vector<int64_t> usefulTiles(int64_t work, int64_t side);
+
+  /// The core splits the search considers for a chip's work `chipD` (the
+  /// heuristic's pruning applied in Heuristic mode).
+  std::vector<DimSizes> candidateCoreSplits(const LayerShape &layer,
+                                            TrainingPass pass,
+                                            const DimSizes &chipD) const;
+
+private:
+  const PerformanceModel &model;
+  SearchMode mode;
+  std::vector<DimSizes> coreFactorizations;
+};
+
+} // namespace dsm::core
+
+#endif // DSM_CORE_DESIGNSPACEEXPLORER_H

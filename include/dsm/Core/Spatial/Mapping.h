@@ -1,0 +1,114 @@
+//===- Mapping.h - Spatial mapping configurations and their cost -*- C++ -*-===//
+//
+// The design space of 000 Fig. 4 for one layer and pass: how the work is split
+// over the chips of the torus (the parallelism fixes ChipD), over the cores of
+// a chip (CoreD) and onto the PE array of a core (ArrayD); and what the
+// performance model charges for it (000 §II-D): the cycle breakdown of
+// Fig. 13 and every data-transfer group of Fig. 5.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSM_CORE_MAPPING_H
+#define DSM_CORE_MAPPING_H
+
+#include "dsm/Core/Spatial/LayerShape.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dsm::core {
+
+/// Parallelism on the 2D torus of X columns (M) and Y rows (N) (000 §II-D,
+/// §III-A). `Data` splits the minibatch over all chips; `Model` the output
+/// features (input features rotate around the torus); the hybrids split the
+/// minibatch along one direction and the features along the other.
+enum class Parallelism { Data = 0, Model, DataXModelY, ModelXDataY };
+constexpr int kNumParallelisms = 4;
+llvm::StringRef stringifyParallelism(Parallelism p);
+
+/// What one torus direction partitions in a parallelism (for relayouts).
+enum class TorusRole { Minibatch, Features };
+TorusRole roleAlongX(Parallelism p);
+TorusRole roleAlongY(Parallelism p);
+
+/// How the PE array of a core (rows x columns of PEs, each a SIMD array of
+/// MACs) takes its ArrayD work: `rowDim` is laid across the rows in chunks of
+/// `rowTile`, `colDim` across the columns (times the SIMD width) in chunks of
+/// `colTile`; the other dimensions stream through in time.
+struct ArrayMapping {
+  Dim rowDim = Dim::Out;
+  Dim colDim = Dim::IJ;
+  int64_t rowTile = 1;
+  int64_t colTile = 1;
+
+  /// ArrayD: the work on the array at once (1 along the streamed dims).
+  DimSizes arrayD() const;
+  bool operator==(const ArrayMapping &o) const {
+    return rowDim == o.rowDim && colDim == o.colDim && rowTile == o.rowTile &&
+           colTile == o.colTile;
+  }
+};
+
+/// One point of the design space.
+struct MappingConfig {
+  Parallelism parallelism = Parallelism::Data;
+  DimSizes chipSplit = {1, 1, 1, 1, 1}; ///< factors; product = chips
+  DimSizes coreSplit = {1, 1, 1, 1, 1}; ///< factors; product = cores
+  ArrayMapping array;
+};
+
+/// The links of 000 Fig. 5.
+enum class Link { MemoryBus = 0, OnChip, TorusX, TorusY };
+constexpr int kNumLinks = 4;
+llvm::StringRef stringifyLink(Link link);
+
+/// Simultaneous data transfers: bytes carried by each link (per chip); the
+/// group takes as long as its slowest link (000 §II-D).
+struct TransferGroup {
+  std::string name; ///< e.g. "fetch_inp+fetch_ker+write_out", "grad_reduce"
+  bool overlapped = false;
+  std::array<double, kNumLinks> bytes = {0, 0, 0, 0};
+  double cycles = 0;
+  Link bottleneck = Link::MemoryBus;
+};
+
+/// Cycle breakdown of one layer and pass (000 Fig. 13 categories). The
+/// categories add up to `total` = MAX(PriComp, Ovldt) + AuxComp + NonOvldt.
+struct CycleBreakdown {
+  double useful = 0;     ///< PE array busy on useful MACs
+  double underuse = 0;   ///< PriComp beyond useful: array under-use, imbalance, startup
+  double ovlVisible = 0; ///< overlapped transfers not hidden by PriComp
+  double nonOvl = 0;     ///< non-overlapped transfers
+  double aux = 0;        ///< AuxComp
+  double total = 0;
+
+  double priComp() const { return useful + underuse; }
+  CycleBreakdown &operator+=(const CycleBreakdown &o);
+};
+
+/// The performance model's verdict on one configuration.
+struct Evaluation {
+  MappingConfig config;
+  CycleBreakdown cycles;
+  double ovlCycles = 0; ///< Ovldt before hiding
+  std::vector<TransferGroup> transfers;
+  double macs = 0;
+  /// Fraction of the system's MAC-cycles doing useful work.
+  double utilization = 0;
+  /// Scratchpad bytes the configuration needs per core.
+  double scratchpadBytes = 0;
+};
+
+/// Appends `more` to `groups`, merging groups of the same name (transfers of
+/// two computations that run one after the other: bytes and cycles add up).
+void mergeTransfers(std::vector<TransferGroup> &groups,
+                    const std::vector<TransferGroup> &more);
+
+/// ChipD or CoreD sizes: ceil(sizes / split), dimension by dimension.
+DimSizes splitSizes(const DimSizes &sizes, const DimSizes &split);
+int64_t product(const DimSizes &sizes);
+
+} // namespace dsm::core
+
+#endif // DSM_CORE_MAPPING_H

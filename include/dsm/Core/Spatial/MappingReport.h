@@ -1,0 +1,67 @@
+//===- MappingReport.h - The mapping, layer by layer, and totals -*- C++ -*-===//
+//
+// The data behind --dsm-mapping-report (docs/mapping-report.md): one row per
+// layer and pass with its parallelism, ChipD/CoreD/ArrayD, cycles by the
+// categories of 000 Fig. 13, utilization and what limits it; totals per
+// training step (or inference).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSM_CORE_MAPPINGREPORT_H
+#define DSM_CORE_MAPPINGREPORT_H
+
+#include "dsm/Core/Spatial/Mapping.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dsm::core {
+
+struct MappingReportRow {
+  std::string layer;
+  TrainingPass pass = TrainingPass::FWD;
+  std::string kind;
+  Parallelism parallelism = Parallelism::Data;
+  DimSizes chipSplit = {1, 1, 1, 1, 1}, coreSplit = {1, 1, 1, 1, 1};
+  /// Work per chip, per core and on the PE array at once.
+  DimSizes chipD = {1, 1, 1, 1, 1}, coreD = {1, 1, 1, 1, 1}, arrayD = {1, 1, 1, 1, 1};
+  CycleBreakdown cycles;
+  double macs = 0;
+  std::vector<TransferGroup> transfers;
+  /// FWD rows: the layer's cycles under each parallelism it could use.
+  std::vector<std::pair<Parallelism, double>> alternatives;
+
+  double utilization() const {
+    return cycles.total > 0 ? cycles.useful / cycles.total : 0;
+  }
+  /// What bounds the row: "compute", "array under-use", "aux", or the
+  /// transfer group and link whose time is not hidden.
+  std::string limitedBy() const;
+};
+
+struct MappingReport {
+  std::string system;
+  std::string mode; ///< "train" or "infer"
+  int64_t batch = 0;
+  double frequencyHz = 0;
+  std::vector<MappingReportRow> rows;
+
+  CycleBreakdown totalCycles() const;
+  double totalSeconds() const;
+  double utilization() const;
+};
+
+/// Whether a transfer group of `pass` overlaps the primary computation (the
+/// memory streams always; rotations in FWD and UPD).
+bool isOverlappedGroup(llvm::StringRef name, TrainingPass pass);
+
+void printMappingTable(const MappingReport &report, llvm::raw_ostream &os);
+llvm::json::Value mappingToJSON(const MappingReport &report);
+
+} // namespace dsm::core
+
+#endif // DSM_CORE_MAPPINGREPORT_H

@@ -1,0 +1,92 @@
+//===- PerformanceModel.h - 000's bandwidth-centric model -------*- C++ -*-===//
+//
+// Estimates the cycles one layer and pass takes on a multi-chip system for one
+// mapping configuration, as 000 §II-D describes it:
+//
+//   TotCy = MAX(PriComp, Ovldt) + AuxComp + NonOvldt
+//
+// PriComp is the PE-array time of a core's work (with the under-use of a
+// partly filled array, uneven splits and the startup latency); AuxComp the
+// special-function time of the fused auxiliary computations; Ovldt and
+// NonOvldt the data-transfer groups of Fig. 5, each as long as its slowest
+// link. docs/performance-model.md gives every formula and its assumptions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSM_CORE_PERFORMANCEMODEL_H
+#define DSM_CORE_PERFORMANCEMODEL_H
+
+#include "dsm/Core/Spatial/Mapping.h"
+#include "dsm/Core/System/SystemDescription.h"
+
+#include <optional>
+#include <string>
+
+namespace dsm::core {
+
+class PerformanceModel {
+public:
+  explicit PerformanceModel(const MultiChipSystem &system);
+
+  const MultiChipSystem &getSystem() const { return system; }
+  int64_t numChips() const { return system.chips; }
+  int64_t numCores() const { return system.chip.cores; }
+  /// Rows and columns (columns times the SIMD width) of the PE array.
+  int64_t arrayRows() const { return rows; }
+  int64_t arrayColumns() const { return columns; }
+  double bytesPerElement() const { return elementBytes; }
+  double frequency() const { return system.chip.core.frequencyHz; }
+
+  /// Whether a parallelism exists on this torus: model parallelism needs two
+  /// chips, the hybrids a torus with more than one chip in both directions.
+  bool isAvailable(Parallelism p) const;
+
+  /// ChipD split factors of a parallelism for `pass` of `layer`, or nullopt
+  /// (with the reason) if a factor would exceed its dimension.
+  std::optional<DimSizes> chipSplit(const LayerShape &layer, TrainingPass pass,
+                                    Parallelism p,
+                                    std::string *whyNot = nullptr) const;
+
+  /// The layer's dimensions as `pass` sees them: UPD of an LSTM sums over all
+  /// timesteps at once, so its minibatch grows by the timestep count.
+  DimSizes passDims(const LayerShape &layer, TrainingPass pass) const;
+
+  /// Evaluates one configuration; nullopt (with the reason) if it is not
+  /// legal: split products that do not match the chip and core counts, a
+  /// split larger than its dimension, an array tile larger than the array or
+  /// its work, or a working set that does not fit the scratchpad.
+  std::optional<Evaluation> evaluate(const LayerShape &layer, TrainingPass pass,
+                                     const MappingConfig &config,
+                                     std::string *whyNot = nullptr) const;
+
+  /// Re-laying out an activation (or error) tensor of `elements` elements
+  /// between the chip layouts of two parallelisms (non-overlapped; 000 Fig. 5
+  /// RelayoutAlongX/Y). Zero cycles when the layouts agree.
+  TransferGroup relayout(double elements, Parallelism from,
+                         Parallelism to) const;
+
+  /// Cycles to move `bytes` over one `link` of one chip.
+  double linkCycles(double bytes, Link link) const;
+
+  /// Why `config` is not a legal split of `pass` of `layer` (products that do
+  /// not match the chip and core counts, a split larger than its dimension,
+  /// a chip split that is not the parallelism's, array tiles larger than the
+  /// array or their work), or nullopt. Capacity is checked by evaluate().
+  std::optional<std::string> checkSplits(const LayerShape &layer,
+                                         TrainingPass pass,
+                                         const MappingConfig &config) const;
+
+private:
+  MultiChipSystem system;
+  int64_t rows;
+  int64_t columns;
+  double elementBytes;
+};
+
+/// Fills in a transfer group's cycles and bottleneck: the group takes as
+/// long as its slowest link (000 §II-D).
+void timeGroup(const PerformanceModel &model, TransferGroup &group);
+
+} // namespace dsm::core
+
+#endif // DSM_CORE_PERFORMANCEMODEL_H

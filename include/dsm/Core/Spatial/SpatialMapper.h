@@ -1,0 +1,118 @@
+//===- SpatialMapper.h - Mapping a whole network onto the system -*- C++ -*-===//
+//
+// Maps every layer and pass of a network (000 §II): explores each (layer,
+// pass, parallelism) with the DesignSpaceExplorer -- memoized by layer shape,
+// spread over a thread pool -- then chooses one parallelism per layer jointly
+// over the graph, since switching parallelism between a producer and its
+// consumer costs a relayout of the activations (and, in training, of the
+// errors flowing back). The choice is an exact dynamic program over the layers
+// in order whose state is the parallelism of every layer whose output is
+// still to be read (residual shortcuts, attention memories); see
+// docs/performance-model.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSM_CORE_SPATIALMAPPER_H
+#define DSM_CORE_SPATIALMAPPER_H
+
+#include "dsm/Core/Spatial/DesignSpaceExplorer.h"
+
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <vector>
+
+namespace dsm::core {
+
+/// A layer to map and the passes it runs.
+struct LayerNode {
+  LayerShape shape;
+  bool fwd = true;
+  bool bwd = false;
+  bool upd = false;
+};
+
+/// An activation flowing from one layer to another.
+struct LayerEdge {
+  int producer = 0;
+  int consumer = 0;
+  double elements = 0; ///< the whole tensor (all samples)
+  /// Training: the consumer's BWD sends the error of this tensor back, and
+  /// it is re-laid out too when the parallelisms differ.
+  bool carriesError = false;
+};
+
+/// Layers in a topological order (every edge goes forward).
+struct LayerGraph {
+  std::vector<LayerNode> layers;
+  std::vector<LayerEdge> edges;
+
+  /// Decides the passes: FWD always; in training, UPD for layers with
+  /// parameters and BWD for layers whose inputs need an error (some producer
+  /// runs BWD or UPD). Also sets the edges' carriesError.
+  void assignTrainingPasses(bool training);
+};
+
+struct PassPlan {
+  TrainingPass pass = TrainingPass::FWD;
+  Evaluation eval;
+  /// Relayout of this layer's inputs (FWD) or of the errors it sends back
+  /// (BWD) when its producers use another parallelism.
+  TransferGroup relayout;
+  /// eval.cycles plus the relayout (non-overlapped).
+  CycleBreakdown cycles;
+};
+
+struct LayerPlan {
+  Parallelism parallelism = Parallelism::Data;
+  std::vector<PassPlan> passes;
+  /// The layer's cycles (all passes, relayouts aside) under each
+  /// parallelism; infinity where it has no legal mapping or the torus lacks
+  /// that parallelism. The choice weighs these against the relayouts.
+  std::array<double, kNumParallelisms> alternatives;
+};
+
+struct MappingTotals {
+  CycleBreakdown cycles;
+  double seconds = 0;
+  double macs = 0;
+  double utilization = 0;
+};
+
+struct MappingPlan {
+  std::vector<LayerPlan> layers;
+  MappingTotals totals;
+  uint64_t configurationsEvaluated = 0;
+  uint64_t explorations = 0;      ///< (shape, pass, parallelism) searches run
+  uint64_t memoizedExplorations = 0; ///< served from the memo instead
+};
+
+struct MapperOptions {
+  SearchMode search = SearchMode::Heuristic;
+  /// Worker threads for the exploration (1 = none). The plan is the same for
+  /// any count.
+  unsigned threads = 1;
+  /// The parallelisms layers may use (those the torus offers among them);
+  /// empty means all. One entry forces it on every layer; {Data, Model} is
+  /// the symmetric-torus baseline of 000 Fig. 11.
+  std::vector<Parallelism> parallelisms;
+};
+
+class SpatialMapper {
+public:
+  SpatialMapper(const MultiChipSystem &system, MapperOptions options);
+
+  const PerformanceModel &getModel() const { return model; }
+
+  /// Maps `graph`. Fails with a message naming the layer and pass when some
+  /// layer has no legal mapping under any parallelism.
+  llvm::Expected<MappingPlan> map(const LayerGraph &graph) const;
+
+private:
+  PerformanceModel model;
+  MapperOptions options;
+};
+
+} // namespace dsm::core
+
+#endif // DSM_CORE_SPATIALMAPPER_H

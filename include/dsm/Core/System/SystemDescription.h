@@ -1,0 +1,189 @@
+//===- SystemDescription.h - Target systems of the three papers -*- C++ -*-===//
+//
+// Plain descriptions of the three kinds of target the seeds study:
+//  - MultiChipSystem: the hierarchical template of 000 Fig. 3 -- PE arrays in
+//    cores, cores on a ring or split bus in a chip with external memory, chips
+//    on a 2D torus (baseline parameters in 000 Fig. 10);
+//  - MemoryHierarchySystem: one chip whose compute engines see private SRAM, a
+//    shared LLC and DRAM (NNP-I, 001 App. G);
+//  - DeviceGraphSystem: heterogeneous devices joined by links (the servers of
+//    002 Tables 4.1/4.2).
+// All quantities are in base units: bytes, bytes/s, Hz, FLOP/s.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSM_CORE_SYSTEMDESCRIPTION_H
+#define DSM_CORE_SYSTEMDESCRIPTION_H
+
+#include "dsm/Core/System/SpecNode.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace dsm::core {
+
+/// Number formats of the compute engines (and of tensors in the dsm dialect).
+enum class Precision { FP32, FP16, BF16, INT8 };
+llvm::StringRef stringifyPrecision(Precision precision);
+std::optional<Precision> symbolizePrecision(llvm::StringRef name);
+int64_t bytesPerElement(Precision precision);
+
+/// A memory: how much it holds and how fast it streams.
+struct MemorySpec {
+  double capacityBytes = 0;
+  double bandwidthBytesPerSecond = 0;
+  /// Fraction of the peak bandwidth achieved in practice (000 Fig. 10: HBM at
+  /// 80%).
+  double efficiency = 1.0;
+
+  double effectiveBandwidth() const {
+    return bandwidthBytesPerSecond * efficiency;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// 000: multi-chip spatial accelerator
+//===----------------------------------------------------------------------===//
+
+enum class ChipInterconnect { Ring, SplitBus };
+llvm::StringRef stringifyChipInterconnect(ChipInterconnect kind);
+
+/// One core (000 Fig. 3): a 2D systolic array of PEs, each a SIMD array of MAC
+/// units, with a private scratchpad and special-function units.
+struct CoreSpec {
+  int64_t macsPerCycle = 0;
+  int64_t peRows = 0;
+  int64_t peColumns = 0;
+  /// MACs per PE (the SIMD width): macsPerCycle / (peRows * peColumns).
+  int64_t simdWidth() const { return macsPerCycle / (peRows * peColumns); }
+  MemorySpec scratchpad;
+  /// Special-function (auxiliary) operations per cycle.
+  double sfuOpsPerCycle = 0;
+  double frequencyHz = 0;
+  Precision precision = Precision::FP16;
+};
+
+struct ChipSpec {
+  int64_t cores = 0;
+  ChipInterconnect interconnect = ChipInterconnect::Ring;
+  double coreToCoreBandwidth = 0;
+  MemorySpec externalMemory;
+  CoreSpec core;
+};
+
+/// Chips on a 2D torus with X columns and Y rows (000 §III-A: M = X, N = Y).
+struct TorusSpec {
+  int64_t x = 1;
+  int64_t y = 1;
+  /// Per-direction link bandwidth leaving each chip (bytes/s); zero only when
+  /// the torus has a single chip in that direction.
+  double linkBandwidthX = 0;
+  double linkBandwidthY = 0;
+};
+
+struct MultiChipSystem {
+  int64_t chips = 0;
+  TorusSpec torus;
+  ChipSpec chip;
+
+  int64_t totalCores() const { return chips * chip.cores; }
+  int64_t totalMacsPerCycle() const {
+    return totalCores() * chip.core.macsPerCycle;
+  }
+  /// Peak FLOP/s counting a MAC as two operations.
+  double peakFlops() const {
+    return 2.0 * double(totalMacsPerCycle()) * chip.core.frequencyHz;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// 001: single chip with a DRAM/LLC/SRAM hierarchy
+//===----------------------------------------------------------------------===//
+
+struct MemoryHierarchySystem {
+  int64_t engines = 0;
+  int64_t macsPerCycle = 0; ///< per engine
+  double frequencyHz = 0;
+  Precision precision = Precision::INT8;
+  MemorySpec sram; ///< private to each engine
+  MemorySpec llc;  ///< shared by all engines
+  MemorySpec dram;
+
+  double peakOps() const {
+    return 2.0 * double(engines) * double(macsPerCycle) * frequencyHz;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// 002: heterogeneous device graph
+//===----------------------------------------------------------------------===//
+
+enum class DeviceType { CPU, GPU, Accelerator };
+llvm::StringRef stringifyDeviceType(DeviceType type);
+
+struct Device {
+  int64_t id = 0;
+  std::string name;
+  DeviceType type = DeviceType::GPU;
+  double peakFlops = 0;
+  double memoryBytes = 0;
+};
+
+/// A bidirectional link between two devices.
+struct DeviceLink {
+  int64_t from = 0;
+  int64_t to = 0;
+  double bandwidthBytesPerSecond = 0;
+  /// Fraction of the theoretical bandwidth achieved (002 §4.3.1 measured
+  /// 17-28% on PCIe3 and simulates 25%).
+  double efficiency = 1.0;
+
+  double effectiveBandwidth() const {
+    return bandwidthBytesPerSecond * efficiency;
+  }
+};
+
+struct DeviceGraphSystem {
+  std::vector<Device> devices;
+  std::vector<DeviceLink> links;
+
+  const Device *findDevice(int64_t id) const;
+};
+
+//===----------------------------------------------------------------------===//
+// The description
+//===----------------------------------------------------------------------===//
+
+enum class SystemKind { MultiChip, MemoryHierarchy, DeviceGraph };
+llvm::StringRef stringifySystemKind(SystemKind kind);
+
+struct SystemDescription {
+  std::string name;
+  std::string description;
+  std::variant<MultiChipSystem, MemoryHierarchySystem, DeviceGraphSystem>
+      target;
+
+  SystemKind getKind() const { return SystemKind(target.index()); }
+  template <typename T> const T *getIf() const {
+    return std::get_if<T>(&target);
+  }
+};
+
+/// Reads and validates a description from its YAML/JSON tree. Every problem is
+/// reported with the location and dotted path of the offending field; all of
+/// them are returned together (joined llvm::Errors of SpecError).
+llvm::Expected<SystemDescription> readSystemDescription(const SpecNode &root);
+
+/// The inverse of readSystemDescription: a tree in base units that reads back
+/// to an equal description. Used to store a system in the IR.
+SpecNode writeSystemDescription(const SystemDescription &system);
+
+} // namespace dsm::core
+
+#endif // DSM_CORE_SYSTEMDESCRIPTION_H

@@ -1,0 +1,345 @@
+//===- Importer.h - Shared machinery of the dsm front ends ------*- C++ -*-===//
+//
+// The linalg and TOSA importers rewrite a function op by op, in program
+// order, into dsm operations. This is what they share: the mapping from
+// imported values to dsm values, producers that are only materialized when a
+// consumer needs them (pads, reshapes, constants), dsm.weight declarations,
+// strict/permissive handling of unrecognised operations, composition of
+// elementwise chains and their classification (dsm/Core/Workload/ElementwiseClass.h),
+// softmax and mean matching, the import summary, and the final clean-up.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSM_PASSES_IMPORTER_H
+#define DSM_PASSES_IMPORTER_H
+
+#include "dsm/Core/Workload/ElementwiseClass.h"
+#include "dsm/Dialect/DsmOps.h"
+#include "dsm/Import/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dsm {
+
+/// Options shared by the import passes (see Passes.td).
+struct ImportOptions {
+  ImportMode mode = ImportMode::Strict;
+  /// Where to write the import summary: "" for nowhere, "-" for stdout.
+  std::string summary;
+  /// Size given to a dynamic batch dimension (0: dynamic shapes are errors).
+  int64_t batch = 0;
+};
+
+/// What an import did, per function: how many source operations of each kind
+/// became what, and which operations were kept opaque.
+struct ImportSummary {
+  struct Opaque {
+    std::string location, origin, reason;
+    double opsPerElement = 0;
+    int64_t elements = 0;
+  };
+  struct Function {
+    std::string name;
+    unsigned sourceOps = 0, dsmOps = 0;
+    /// (source op name, outcome) -> count.
+    std::map<std::pair<std::string, std::string>, unsigned> outcomes;
+    std::vector<Opaque> opaque;
+  };
+  std::string pass;
+  ImportMode mode = ImportMode::Strict;
+  std::vector<Function> functions;
+
+  void print(llvm::raw_ostream &os) const;
+};
+
+/// One input of an elementwise view: a value and, for linalg, how it is
+/// indexed by the loops (a null map means NumPy broadcasting by shape).
+struct ViewOperand {
+  mlir::Value value;
+  mlir::AffineMap map;
+  bool operator==(const ViewOperand &other) const {
+    return value == other.value && map == other.map;
+  }
+};
+
+/// An elementwise operation (or a chain of them) seen as a scalar function
+/// of its operands: function input i is operands[i].
+struct ElementwiseView {
+  core::ScalarFunction function;
+  llvm::SmallVector<ViewOperand> operands;
+  /// The operation whose result the view computes.
+  mlir::Operation *op = nullptr;
+};
+
+/// A reduction: `input` reduced over `axes` (input dimensions).
+struct ReduceView {
+  mlir::Value input;
+  ReduceKind kind;
+  llvm::SmallVector<int64_t> axes;
+  /// Whether the result keeps the reduced dimensions as size 1.
+  bool keepDims = false;
+};
+
+/// Base of the front ends: drives the rewrite of one function.
+class Importer {
+public:
+  Importer(mlir::func::FuncOp func, const ImportOptions &options,
+           ImportSummary &summary);
+  virtual ~Importer();
+
+  /// Imports the function; on failure an error has been emitted.
+  mlir::LogicalResult run();
+
+protected:
+  //===--------------------------------------------------------------------===//
+  // Front-end hooks
+  //===--------------------------------------------------------------------===//
+
+  /// Imports `op` (not lazy, not yet claimed). Returns false when it is not
+  /// recognised (the caller then errs or keeps it opaque), failure after an
+  /// error.
+  virtual mlir::FailureOr<bool> handle(mlir::Operation *op) = 0;
+  /// Whether `op` only produces values on demand (constants, pads, reshapes,
+  /// transposes): it is materialized when a consumer needs its result as an
+  /// activation, and dropped when consumers fold it.
+  virtual bool isLazy(mlir::Operation *op) = 0;
+  /// Materializes `result` of a lazy op as a dsm value.
+  virtual mlir::FailureOr<mlir::Value> materialize(mlir::OpResult result) = 0;
+  /// The source of a value-preserving view of a constant (reshape, transpose,
+  /// copy), or null.
+  virtual mlir::Value getViewSource(mlir::Operation *op) = 0;
+  /// The elementwise view of `op`, if it is elementwise.
+  virtual std::optional<ElementwiseView>
+  getElementwise(mlir::Operation *op) = 0;
+  /// The operands of `producer` re-expressed in the iteration space of
+  /// `consumer`, whose operand `index` is the producer's result; none if the
+  /// two cannot be composed.
+  virtual std::optional<llvm::SmallVector<ViewOperand>>
+  retarget(const ElementwiseView &producer, const ElementwiseView &consumer,
+           unsigned index) = 0;
+  /// Whether operand `index` of `view` covers the whole result (is not
+  /// broadcast).
+  virtual bool isFullSize(const ElementwiseView &view, unsigned index) = 0;
+  /// The shape operand `index` takes when aligned (NumPy) with the result.
+  virtual llvm::SmallVector<int64_t>
+  getAlignedShape(const ElementwiseView &view, unsigned index) = 0;
+  /// The dsm value of operand `index`, of its aligned shape. Constants become
+  /// weights of `elementType` named after `role`.
+  virtual mlir::FailureOr<mlir::Value>
+  getViewOperand(const ElementwiseView &view, unsigned index,
+                 mlir::Type elementType, llvm::StringRef role) = 0;
+  /// The reduction view of `op`, if it is a plain sum, max or min.
+  virtual std::optional<ReduceView> getReduce(mlir::Operation *op) = 0;
+  /// The operands whose values an opaque `op` reads (default: its tensor
+  /// operands).
+  virtual llvm::SmallVector<mlir::Value> getOpaqueInputs(mlir::Operation *op);
+  /// Ops per result element of `op` kept opaque (default 1).
+  virtual double estimateOpsPerElement(mlir::Operation *op) { return 1.0; }
+
+  //===--------------------------------------------------------------------===//
+  // Services
+  //===--------------------------------------------------------------------===//
+
+  mlir::MLIRContext *getContext() { return func.getContext(); }
+
+  /// The dsm value standing for `original`, materializing lazy producers.
+  mlir::FailureOr<mlir::Value> getActivation(mlir::Value original);
+  /// Records that `original` is now `replacement`.
+  void map(mlir::Value original, mlir::Value replacement);
+  bool isMapped(mlir::Value original) const { return mapping.count(original); }
+
+  /// The constant `value` is (looking through views), or null.
+  mlir::Operation *getConstantRoot(mlir::Value value);
+  /// A dsm.weight for the constant behind `value`, declared with `shape`
+  /// (same number of elements) and `elementType`; named after the constant's
+  /// location, else after its first consumer and `role`. Non-splat constants
+  /// get one declaration per shape; splat constants (often shared by
+  /// unrelated layers after CSE) one per use.
+  mlir::FailureOr<mlir::Value> getWeight(mlir::Value value,
+                                         llvm::ArrayRef<int64_t> shape,
+                                         mlir::Type elementType,
+                                         llvm::StringRef role);
+  /// The value every element of `value` has, if it is a splat constant,
+  /// a fill, or computed elementwise from such values.
+  std::optional<double> getSplatValue(mlir::Value value, unsigned depth = 0);
+  /// The splat value of a scalar (not tensor) constant.
+  std::optional<double> getScalarConstant(mlir::Value value);
+
+  /// Creates a dsm op with a placeholder result type, infers its real type
+  /// (errors located at `loc`) and checks the static dimensions of
+  /// `expected` (the imported op's result type) against it.
+  template <typename OpTy, typename... Args>
+  mlir::FailureOr<OpTy> create(mlir::Location loc, mlir::Type expected,
+                               Args &&...args) {
+    auto op = OpTy::create(builder, loc, placeholderType(),
+                           std::forward<Args>(args)...);
+    if (mlir::failed(finishCreate(op.getOperation(), expected)))
+      return mlir::failure();
+    return op;
+  }
+  /// A dsm.reshape of `value` to `shape`, writing the batch dimension as 0
+  /// (kept) or -1 (merged) so that the model stays re-batchable. Returns
+  /// `value` when the shape already matches.
+  mlir::FailureOr<mlir::Value> reshape(mlir::Location loc, mlir::Value value,
+                                       llvm::ArrayRef<int64_t> shape);
+  /// A dsm.transpose of `value` (or `value` for the identity).
+  mlir::FailureOr<mlir::Value> transpose(mlir::Location loc, mlir::Value value,
+                                         llvm::ArrayRef<int64_t> permutation);
+
+  /// Keeps `op` (result `index`) as dsm.opaque over `inputs`.
+  mlir::FailureOr<mlir::Value> createOpaque(mlir::Operation *op, unsigned index,
+                                            mlir::ValueRange inputs,
+                                            double opsPerElement,
+                                            llvm::StringRef reason);
+  /// Handles an op `handle` did not recognise: a located error in strict
+  /// mode, else dsm.opaque over its tensor operands.
+  mlir::LogicalResult unrecognised(mlir::Operation *op, llvm::StringRef reason);
+
+  /// The static shape of an imported result type, with a dynamic batch
+  /// dimension fixed by the `batch` option; failure (with an error at `loc`)
+  /// if it stays dynamic.
+  mlir::FailureOr<mlir::RankedTensorType> staticType(mlir::Location loc,
+                                                     mlir::Type type);
+  /// The element type dsm ops compute in for a value of `type`.
+  static mlir::Type getDsmElementType(mlir::Type type);
+
+  /// Marks `op` as imported by someone else (it is skipped) with `outcome`
+  /// for the summary.
+  void claim(mlir::Operation *op, llvm::StringRef outcome);
+  bool isClaimed(mlir::Operation *op) const { return claimed.contains(op); }
+  /// Records what `op` became, for the summary.
+  void setOutcome(mlir::Operation *op, llvm::StringRef outcome);
+  /// Makes `handle` return false with `reason` for the error or summary.
+  bool reject(const llvm::Twine &reason) {
+    rejection = reason.str();
+    return false;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Shared recognition
+  //===--------------------------------------------------------------------===//
+
+  /// Classifies a view; when the classification is not a dsm operation,
+  /// tries again with splat-constant operands bound to their values (and
+  /// sets `bound`).
+  core::ElementwiseClass classify(const ElementwiseView &view,
+                                  bool *bound = nullptr);
+  /// Whether a classification maps to dsm operations.
+  static bool isImportable(const core::ElementwiseClass &c);
+  /// Imports the elementwise op `op`: the longest chain of single-use
+  /// elementwise consumers whose composition is a dsm operation (hard swish
+  /// spelled as five generics) becomes that operation. Returns false when
+  /// neither `op` nor a chain from it is recognised.
+  mlir::FailureOr<bool> importElementwise(mlir::Operation *op);
+  /// Emits the dsm operation(s) of a classified view; returns the result.
+  mlir::FailureOr<mlir::Value> emitElementwise(const ElementwiseView &view,
+                                               const core::ElementwiseClass &c,
+                                               mlir::Location loc,
+                                               mlir::Type expected);
+  /// Softmax spelled as max-reduce, exp(x - max), sum-reduce and divide
+  /// (or without the max), starting at `op`.
+  mlir::FailureOr<bool> trySoftmax(mlir::Operation *op);
+  /// Follows the single-use elementwise consumers of `start` (at most three),
+  /// composing them, until the composite computes `expected(a, b)` of the
+  /// values `a` and `b` and nothing else; with `fullSize`, `a` and each
+  /// composed step must be read at the result's full size. Returns the chain
+  /// (the last op computes the result), or nullopt.
+  std::optional<llvm::SmallVector<mlir::Operation *>>
+  matchBinaryChain(mlir::Value start, mlir::Value a, mlir::Value b,
+                   llvm::function_ref<double(llvm::ArrayRef<double>)> expected,
+                   bool fullSize);
+  /// The single elementwise consumer chain of `value` that multiplies it by
+  /// `scale` (a mean's or average pool's divisor), as the ops to claim.
+  std::optional<llvm::SmallVector<mlir::Operation *>>
+  matchScaleBy(mlir::Value value, double scale);
+
+  /// Composes `consumer` with `producer` feeding its operand `index`.
+  std::optional<ElementwiseView> compose(const ElementwiseView &producer,
+                                         const ElementwiseView &consumer,
+                                         unsigned index);
+  /// Composes into `view` the producers of its operands that compute
+  /// elementwise from constants only (so that rsqrt(variance + eps) shows
+  /// its variance to the classifier) or, not yet imported and read only by
+  /// the view, from operands the view already reads; the latter are added
+  /// to `absorbed` for claiming.
+  void inlineProducers(ElementwiseView &view,
+                       llvm::SmallVector<mlir::Operation *> &absorbed,
+                       unsigned depth = 0,
+                       const ElementwiseView *root = nullptr);
+  /// Whether `value` is a constant (through views) or a splat.
+  bool isConstant(mlir::Value value, unsigned depth = 0);
+  /// Whether `op` is elementwise over constants only: it is folded into its
+  /// consumers (front ends treat it as lazy).
+  bool isConstantExpression(mlir::Operation *op, unsigned depth = 0);
+  /// A constant expression or splat some consumer needs as data.
+  mlir::FailureOr<mlir::Value>
+  materializeConstantExpression(mlir::OpResult result);
+
+  mlir::func::FuncOp func;
+  const ImportOptions &options;
+  ImportSummary &summaries;
+  size_t summaryIndex;
+  ImportSummary::Function &summary() {
+    return summaries.functions[summaryIndex];
+  }
+  mlir::OpBuilder builder;
+  /// The op being imported.
+  mlir::Operation *current = nullptr;
+
+private:
+  mlir::Type placeholderType();
+  mlir::LogicalResult finishCreate(mlir::Operation *op, mlir::Type expected);
+  mlir::LogicalResult fixDynamicArguments();
+  mlir::LogicalResult finalize();
+  /// Emits a chain recognised earlier, now that `op` (its last) is reached.
+  mlir::LogicalResult emitPendingChain(mlir::Operation *op);
+
+  struct PendingChain {
+    ElementwiseView view;
+    core::ElementwiseClass kind;
+    mlir::Operation *first;
+  };
+  llvm::DenseMap<mlir::Operation *, PendingChain> pendingChains;
+  std::string rejection;
+
+  llvm::DenseMap<mlir::Value, mlir::Value> mapping;
+  llvm::DenseSet<mlir::Operation *> claimed;
+  llvm::DenseMap<mlir::Operation *, std::string> outcomes;
+  std::vector<mlir::Operation *> originals;
+  /// (constant op, shape) -> declared weight.
+  std::map<std::pair<mlir::Operation *, std::vector<int64_t>>, mlir::Value>
+      weights;
+  llvm::DenseSet<mlir::Operation *> materializing;
+};
+
+/// Inlines calls to functions of `module` that have a body, and erases the
+/// functions that were called (they are parts of the models that remain).
+mlir::LogicalResult inlineLocalCalls(mlir::ModuleOp module);
+
+/// Names the dsm.weight declarations still waiting for a name after their
+/// first consumer, as the workload report names layers ("conv2d_3.weight").
+void nameImportedWeights(mlir::ModuleOp module);
+
+/// Runs `makeImporter` on every function of the module with a body, then
+/// erases module-level ops the import made dead (ml_program.global) and
+/// writes the summary. Shared driver of the import passes.
+mlir::LogicalResult
+runImport(mlir::ModuleOp module, llvm::StringRef passName,
+          const ImportOptions &options,
+          llvm::function_ref<std::unique_ptr<Importer>(
+              mlir::func::FuncOp, const ImportOptions &, ImportSummary &)>
+              makeImporter);
+
+} // namespace dsm
+
+#endif // DSM_PASSES_IMPORTER_H

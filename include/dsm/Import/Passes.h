@@ -1,0 +1,27 @@
+//===- Passes.h - Import passes ---------------------------------*- C++ -*-===//
+
+#ifndef DSM_IMPORT_PASSES_H
+#define DSM_IMPORT_PASSES_H
+
+#include "dsm/Dialect/DsmDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace dsm {
+
+/// What an import pass does with an operation it does not recognise.
+enum class ImportMode {
+  Strict,     ///< a located error naming it stops the import
+  Permissive, ///< it is kept as dsm.opaque, charged by its element count
+};
+
+#define GEN_PASS_DECL
+#include "dsm/Import/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "dsm/Import/Passes.h.inc"
+
+} // namespace dsm
+
+#endif // DSM_IMPORT_PASSES_H

@@ -1,0 +1,97 @@
+//===- Passes.td - Import passes: other IRs into the dsm dialect -*- tablegen -*-===//
+//
+// The MLIR front ends (linalg on tensors, TOSA). The ONNX front end is a
+// translation (dsm-translate --import-onnx), not a pass.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSM_IMPORT_PASSES_TD
+#define DSM_IMPORT_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+// Options shared by the import passes.
+class DsmImportOptions {
+  list<Option> importOptions = [
+    Option<"mode", "mode", "::dsm::ImportMode",
+           /*default=*/"::dsm::ImportMode::Strict",
+           "What to do with an operation that is not recognised",
+           [{::llvm::cl::values(
+               clEnumValN(::dsm::ImportMode::Strict, "strict",
+                          "stop at the first one with a located error"),
+               clEnumValN(::dsm::ImportMode::Permissive, "permissive",
+                          "keep it as dsm.opaque, charged by element count"))}]>,
+    Option<"summary", "summary", "std::string", /*default=*/"",
+           "Write the import summary to this file ('-' for stdout)">,
+    Option<"batch", "batch", "int64_t", /*default=*/"0",
+           "Size of a dynamic batch dimension (0: dynamic shapes are errors)">,
+  ];
+}
+
+def DsmImportLinalg : Pass<"dsm-import-linalg", "mlir::ModuleOp">, DsmImportOptions {
+  let summary = "Import a model from linalg on tensors into the dsm dialect";
+  let description = [{
+    Rewrites every function of the module -- as torch-mlir, IREE or TF emit
+    linalg on tensors -- into dsm graph operations, in program order
+    (docs/importers.md lists what maps to what):
+
+    - convolutions, named (`linalg.conv_2d_*`, `depthwise_conv_2d_*`, grouped
+      `conv_2d_ngchw_fgchw`) or generic, in NCHW or NHWC with any kernel
+      layout, strided and dilated, become `dsm.conv2d`; a zero `tensor.pad`
+      before them becomes their padding, a broadcast bias as their init or a
+      following per-channel addition becomes their bias;
+    - contractions (`linalg.matmul` with any indexing maps, `batch_matmul`,
+      contraction-shaped generics) with a constant operand become
+      `dsm.fully_connected` (the constant, through any transpose, is the
+      [out, in] weight), between two activations `dsm.matmul`;
+    - `linalg.pooling_*` become max or average pooling (a sum followed by the
+      division by the window), global average pooling over the whole map;
+    - elementwise generics are classified by evaluating their bodies, alone or
+      composed along single-use chains: ReLU, clamp, sigmoid, tanh, GELU, hard
+      sigmoid/swish, batch normalization, add/sub/mul/div; reductions become
+      `dsm.reduce` (mean when divided by the count) and the softmax pieces
+      `dsm.softmax`;
+    - reshapes, transposes, slices and concatenations become their dsm
+      counterparts; constants feeding weights become `dsm.weight`;
+      `tensor.empty`, fills, `cf.assert` and unused `ml_program.global`s are
+      dropped. Calls to functions of the module are inlined first.
+
+    An operation that is not recognised stops the import with an error at it
+    (`mode=strict`, default) or is kept as `dsm.opaque` with its element count
+    and the operations of its body per element (`mode=permissive`).
+    Elementwise functions that are understood but have no dsm counterpart (a
+    scaling by a constant, `exp` alone) are kept as `dsm.opaque` with their
+    exact operation count in either mode.
+    `summary=<file|->` writes what became what. A dynamic batch dimension of
+    a function argument is fixed with `batch=<N>`; other dynamic shapes are
+    errors. Afterwards every function holds only dsm operations and its
+    return, and re-batches with `--dsm-set-batch` where its shapes allow.
+  }];
+  let options = importOptions;
+  let dependentDialects = ["dsm::DsmDialect"];
+}
+
+def DsmImportTosa : Pass<"dsm-import-tosa", "mlir::ModuleOp">, DsmImportOptions {
+  let summary = "Import a model from TOSA into the dsm dialect";
+  let description = [{
+    Rewrites every function of the module from TOSA (as MLIR 22 spells it:
+    zero-point operands, `acc_type`, `!tosa.shape` operands) into dsm graph
+    operations (docs/importers.md): `tosa.conv2d` and `depthwise_conv2d`
+    (NHWC, OHWI / HWCM weights, padding from the op or a zero `tosa.pad`),
+    `matmul` (with a constant operand `dsm.fully_connected`, else
+    `dsm.matmul`), `avg_pool2d` / `max_pool2d`, elementwise arithmetic and
+    activations (classified alone or composed along chains, so GELU spelled
+    with `tosa.erf` or hard swish from clamp and multiply are recognised),
+    `reduce_sum/max/min`, softmax pieces, `reshape`, `transpose`, `slice`,
+    `concat`, `gather` on a constant table (`dsm.embedding`) and constants.
+    `tosa.rescale`, `cast` and `identity` pass their input through (int8
+    models are imported in the activations' element type).
+
+    Modes, the summary and dynamic batch sizes work as for
+    `--dsm-import-linalg`.
+  }];
+  let options = importOptions;
+  let dependentDialects = ["dsm::DsmDialect"];
+}
+
+#endif // DSM_IMPORT_PASSES_TD

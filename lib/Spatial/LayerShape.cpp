@@ -1,0 +1,106 @@
+//===- LayerShape.cpp - A layer as the performance model sees it ----------===//
+
+#include "dsm/Core/Spatial/LayerShape.h"
+
+#include "llvm/Support/ErrorHandling.h"
+
+#include <algorithm>
+
+using namespace dsm::core;
+
+llvm::StringRef dsm::core::stringifyTrainingPass(TrainingPass pass) {
+  switch (pass) {
+  case TrainingPass::FWD:
+    return "fwd";
+  case TrainingPass::BWD:
+    return "bwd";
+  case TrainingPass::UPD:
+    return "upd";
+  }
+  llvm_unreachable("unknown TrainingPass");
+}
+
+double LayerShape::macs() const {
+  double result = double(timesteps) * double(directions);
+  for (int64_t d : dims)
+    result *= double(d);
+  return result;
+}
+
+DimSet LayerShape::dimsOf(Operand operand) const {
+  switch (operand) {
+  case Operand::Input:
+    return {Dim::In, Dim::IJ, Dim::MB};
+  case Operand::Kernel:
+    // A second activation carries the minibatch; a weight does not.
+    if (!hasWeights)
+      return {Dim::Out, Dim::In, Dim::KIJ, Dim::MB};
+    return {Dim::Out, Dim::In, Dim::KIJ};
+  case Operand::Output:
+    return {Dim::Out, Dim::IJ, Dim::MB};
+  }
+  llvm_unreachable("unknown Operand");
+}
+
+PassRoles dsm::core::getPassRoles(TrainingPass pass) {
+  switch (pass) {
+  case TrainingPass::FWD:
+    return {Operand::Input, Operand::Kernel, Operand::Output};
+  case TrainingPass::BWD:
+    return {Operand::Output, Operand::Kernel, Operand::Input};
+  case TrainingPass::UPD:
+    return {Operand::Input, Operand::Output, Operand::Kernel};
+  }
+  llvm_unreachable("unknown TrainingPass");
+}
+
+DimSet dsm::core::reductionDims(const LayerShape &layer, TrainingPass pass) {
+  return DimSet::all() - layer.dimsOf(getPassRoles(pass).result);
+}
+
+double dsm::core::passMacs(const LayerShape &layer, TrainingPass pass) {
+  if (!layer.hasPrimary)
+    return 0;
+  return layer.macs() * (pass == TrainingPass::BWD && !layer.hasWeights ? 2 : 1);
+}
+
+LayerShape dsm::core::makeLayerShape(const Workload &w, llvm::StringRef name) {
+  LayerShape layer;
+  layer.name = name.str();
+  layer.kind = w.kind;
+  layer.dims = w.dims;
+  layer.timesteps = std::max<int64_t>(1, w.timesteps);
+  layer.directions = std::max<int64_t>(1, w.directions);
+  layer.groups = std::max<int64_t>(1, w.groups);
+  layer.hasPrimary = w.isPrimary();
+  layer.hasWeights = w.kind != OpKind::MatMul && w.params > 0;
+  layer.auxOps = w.auxOps;
+  layer.params = double(w.params);
+  switch (w.kind) {
+  case OpKind::Convolution: {
+    // The reduction runs over the channels of one group.
+    layer.dims[int(Dim::In)] = std::max<int64_t>(1, w.get(Dim::In) / layer.groups);
+    int64_t outPixels = std::max<int64_t>(1, w.get(Dim::IJ));
+    int64_t inPixels = w.inputBytes / std::max<int64_t>(1, w.elementBytes) /
+                       std::max<int64_t>(1, w.get(Dim::In) * w.get(Dim::MB));
+    layer.inputPixelRatio = double(std::max<int64_t>(1, inPixels)) / double(outPixels);
+    break;
+  }
+  case OpKind::Lstm:
+    // Timesteps and directions are carried separately: dims describe one step
+    // of one direction.
+    layer.writtenOutputFraction = 0.25; // writes H of the 4H gates
+    break;
+  default:
+    break;
+  }
+  if (!layer.hasPrimary) {
+    // Auxiliary-only layers: their elements are the "output"; what they read
+    // is charged per output element.
+    layer.hasWeights = false;
+    double outputs = double(std::max<int64_t>(1, w.outputElements));
+    layer.auxInputsPerOutput =
+        double(w.inputBytes) / double(std::max<int64_t>(1, w.elementBytes)) / outputs;
+  }
+  return layer;
+}

@@ -1,0 +1,555 @@
+//===- PerformanceModel.cpp - 000's bandwidth-centric model ---------------===//
+//
+// Formulas and assumptions: docs/performance-model.md. Quantities are per chip
+// (all chips do the same work at the same time) and per core where noted.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsm/Core/Spatial/PerformanceModel.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace dsm::core;
+
+namespace {
+/// Formats a short reason for an illegal configuration.
+template <typename... Args> std::string reason(const Args &...args) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  (os << ... << args);
+  return text;
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+} // namespace
+
+PerformanceModel::PerformanceModel(const MultiChipSystem &system)
+    : system(system), rows(system.chip.core.peRows),
+      columns(system.chip.core.peColumns * system.chip.core.simdWidth()),
+      elementBytes(double(core::bytesPerElement(system.chip.core.precision))) {}
+
+bool PerformanceModel::isAvailable(Parallelism p) const {
+  switch (p) {
+  case Parallelism::Data:
+    return true;
+  case Parallelism::Model:
+    return system.chips > 1;
+  case Parallelism::DataXModelY:
+  case Parallelism::ModelXDataY:
+    return system.torus.x > 1 && system.torus.y > 1;
+  }
+  return false;
+}
+
+DimSizes PerformanceModel::passDims(const LayerShape &layer,
+                                    TrainingPass pass) const {
+  DimSizes dims = layer.dims;
+  if (pass == TrainingPass::UPD && layer.timesteps > 1)
+    dims[int(Dim::MB)] *= layer.timesteps;
+  return dims;
+}
+
+std::optional<DimSizes> PerformanceModel::chipSplit(const LayerShape &layer,
+                                                    TrainingPass pass,
+                                                    Parallelism p,
+                                                    std::string *whyNot) const {
+  if (!isAvailable(p)) {
+    if (whyNot)
+      *whyNot = reason(stringifyParallelism(p).str(), " parallelism needs ",
+                       p == Parallelism::Model ? "more than one chip"
+                                               : "a torus of at least 2x2 chips");
+    return std::nullopt;
+  }
+  int64_t x = system.torus.x, y = system.torus.y;
+  DimSizes split = {1, 1, 1, 1, 1};
+  switch (p) {
+  case Parallelism::Data:
+    split[int(Dim::MB)] = x * y;
+    break;
+  case Parallelism::Model:
+    split[int(Dim::Out)] = x * y;
+    break;
+  case Parallelism::DataXModelY:
+    split[int(Dim::MB)] = x;
+    split[int(Dim::Out)] = y;
+    break;
+  case Parallelism::ModelXDataY:
+    split[int(Dim::Out)] = x;
+    split[int(Dim::MB)] = y;
+    break;
+  }
+  DimSizes dims = passDims(layer, pass);
+  for (int d = 0; d < kNumDims; ++d) {
+    if (split[d] > dims[d]) {
+      if (whyNot)
+        *whyNot = reason(stringifyParallelism(p).str(), " parallelism splits '",
+                         stringifyDim(Dim(d)).str(), "' ", split[d],
+                         " ways but it has only ", dims[d]);
+      return std::nullopt;
+    }
+  }
+  return split;
+}
+
+double PerformanceModel::linkCycles(double bytes, Link link) const {
+  if (bytes <= 0)
+    return 0;
+  double bandwidth = 0;
+  switch (link) {
+  case Link::MemoryBus:
+    bandwidth = system.chip.externalMemory.effectiveBandwidth();
+    break;
+  case Link::OnChip:
+    bandwidth = system.chip.coreToCoreBandwidth;
+    break;
+  case Link::TorusX:
+    bandwidth = system.torus.linkBandwidthX;
+    break;
+  case Link::TorusY:
+    bandwidth = system.torus.linkBandwidthY;
+    break;
+  }
+  if (bandwidth <= 0)
+    return std::numeric_limits<double>::infinity();
+  return bytes / bandwidth * frequency();
+}
+
+void dsm::core::timeGroup(const PerformanceModel &model, TransferGroup &group) {
+  group.cycles = 0;
+  for (int l = 0; l < kNumLinks; ++l) {
+    double cycles = model.linkCycles(group.bytes[l], Link(l));
+    if (cycles > group.cycles) {
+      group.cycles = cycles;
+      group.bottleneck = Link(l);
+    }
+  }
+}
+
+TransferGroup PerformanceModel::relayout(double elements, Parallelism from,
+                                         Parallelism to) const {
+  TransferGroup group;
+  group.name = "relayout";
+  if (from == to || system.chips == 1)
+    return group;
+  int64_t x = system.torus.x, y = system.torus.y;
+  double block = elements * elementBytes / double(system.chips);
+  bool ring = system.chip.interconnect == ChipInterconnect::Ring;
+  // All-to-all within each row (X) or column (Y) whose role changes. On a
+  // bidirectional ring of k chips every chip sends block/k to each of the
+  // others: floor(k^2/4) hop-blocks per chip, i.e. block * floor(k^2/4) / k
+  // bytes out of each chip.
+  double phases = 0;
+  auto phase = [&](int64_t k, Link link) {
+    TransferGroup part;
+    part.bytes[int(link)] = block * double((k * k) / 4) / double(k);
+    part.bytes[int(Link::MemoryBus)] = block; // read out, written back (half each phase)
+    part.bytes[int(Link::OnChip)] = ring ? block / 2 : block;
+    timeGroup(*this, part);
+    for (int l = 0; l < kNumLinks; ++l)
+      group.bytes[l] += part.bytes[l];
+    if (part.cycles > phases / 2)
+      group.bottleneck = part.bottleneck;
+    phases += part.cycles;
+  };
+  if (x > 1 && roleAlongX(from) != roleAlongX(to))
+    phase(x, Link::TorusX);
+  if (y > 1 && roleAlongY(from) != roleAlongY(to))
+    phase(y, Link::TorusY);
+  group.cycles = phases;
+  return group;
+}
+
+namespace {
+/// The terms of 000's model for one legal configuration of one layer and
+/// pass. Sizes are elements per chip (ChipD) or per core (CoreD) and per
+/// step; the caller multiplies by the steps.
+class PassCost {
+public:
+  PassCost(const PerformanceModel &model, const LayerShape &layer,
+           TrainingPass pass, const MappingConfig &config, const DimSizes &dims)
+      : model(model), system(model.getSystem()), layer(layer), pass(pass),
+        config(config), roles(getPassRoles(pass)), dims(dims),
+        chipD(splitSizes(dims, config.chipSplit)),
+        coreD(splitSizes(chipD, config.coreSplit)),
+        ring(system.chip.interconnect == ChipInterconnect::Ring),
+        eb(model.bytesPerElement()) {}
+
+  const DimSizes &getChipD() const { return chipD; }
+  const DimSizes &getCoreD() const { return coreD; }
+
+  /// Sequential steps: timesteps of FWD and BWD (UPD sums over them at
+  /// once) and the directions of a bidirectional LSTM.
+  double steps() const {
+    return double(pass != TrainingPass::UPD ? layer.timesteps : 1) *
+           double(layer.directions);
+  }
+
+  /// Elements of one data structure at the sizes `s`.
+  double elements(Operand operand, const DimSizes &s) const {
+    double e = 1;
+    DimSet set = layer.dimsOf(operand);
+    for (int d = 0; d < kNumDims; ++d)
+      if (set.contains(Dim(d)))
+        e *= double(s[d]);
+    if (operand == Operand::Input) {
+      e *= layer.inputPixelRatio;
+      if (layer.groups > 1) {
+        // Each output channel reads the input channels of its own group.
+        double touched = std::ceil(double(s[int(Dim::Out)]) *
+                                   double(layer.groups) /
+                                   double(layer.dims[int(Dim::Out)]));
+        e *= std::clamp(touched, 1.0, double(layer.groups));
+      }
+    }
+    return e;
+  }
+
+  double macs() const {
+    if (!layer.hasPrimary)
+      return 0;
+    double perStep = 1;
+    for (int64_t d : dims)
+      perStep *= double(d);
+    return perStep * steps();
+  }
+
+  /// PE-array cycles doing useful MACs, were the array always full.
+  double usefulCycles() const {
+    return macs() / (double(system.chips * system.chip.cores) *
+                     double(model.arrayRows() * model.arrayColumns()));
+  }
+
+  /// PriComp: the busiest core's ArrayD chunks, the streamed dimensions and
+  /// the startup (the first data crossing the systolic array), once per
+  /// step since a timestep waits for the previous one.
+  double primaryCycles() const {
+    if (!layer.hasPrimary)
+      return 0;
+    const ArrayMapping &array = config.array;
+    double spatial = double(ceilDiv(coreD[int(array.rowDim)], array.rowTile)) *
+                     double(ceilDiv(coreD[int(array.colDim)], array.colTile));
+    double temporal = 1;
+    for (int d = 0; d < kNumDims; ++d)
+      if (Dim(d) != array.rowDim && Dim(d) != array.colDim)
+        temporal *= double(coreD[d]);
+    double startup = double(model.arrayRows() + model.arrayColumns());
+    return steps() * (spatial * temporal + startup);
+  }
+
+  /// FetchInp, FetchKer, WriteOut: each operand and the result once per
+  /// step, shared data multicast (per step; overlapped).
+  TransferGroup memoryStreams() const {
+    TransferGroup group;
+    group.name = "fetch_inp+fetch_ker+write_out";
+    group.overlapped = true;
+    double fetched = 0, written = 0;
+    if (layer.hasPrimary) {
+      fetched = elements(roles.first, chipD) + elements(roles.second, chipD);
+      written = elements(roles.result, chipD) *
+                (roles.result == Operand::Output ? layer.writtenOutputFraction : 1);
+      if (pass != TrainingPass::UPD)
+        fetched += layer.auxInputsPerOutput * elements(Operand::Output, chipD);
+    } else {
+      // An auxiliary-only layer streams its inputs in and its results out;
+      // UPD (of an embedding) scatters the gradient rows it received.
+      double outputs = elements(Operand::Output, chipD);
+      fetched = outputs * (pass == TrainingPass::UPD ? 1 : layer.auxInputsPerOutput);
+      written = outputs;
+    }
+    group.bytes[int(Link::MemoryBus)] = (fetched + written) * eb;
+    // On a ring the data leaves the memory controller in both directions.
+    group.bytes[int(Link::OnChip)] = onChip(group.bytes[int(Link::MemoryBus)]);
+    timeGroup(model, group);
+    return group;
+  }
+
+  /// RotateAlongX/Y: with the features split over fx x fy chips, each chip
+  /// holds 1/(fx fy) of the Input (FWD, UPD) or of the Input's partial errors
+  /// (BWD) and passes its slice on fx fy - 1 times: along X every iteration,
+  /// along Y every fx-th. Received slices go through memory (per step).
+  TransferGroup rotation() const {
+    TransferGroup group;
+    group.name = "rotate";
+    group.overlapped = pass != TrainingPass::BWD;
+    const int64_t x = system.torus.x, y = system.torus.y;
+    double fx = roleAlongX(config.parallelism) == TorusRole::Features ? double(x) : 1;
+    double fy = roleAlongY(config.parallelism) == TorusRole::Features ? double(y) : 1;
+    if (layer.hasPrimary && fx * fy > 1) {
+      double slice = elements(Operand::Input, chipD) / (fx * fy) * eb;
+      group.bytes[int(Link::TorusX)] = slice * fy * (fx - 1);
+      group.bytes[int(Link::TorusY)] = slice * (fy - 1);
+      double moved = group.bytes[int(Link::TorusX)] + group.bytes[int(Link::TorusY)];
+      group.bytes[int(Link::MemoryBus)] = moved;
+      group.bytes[int(Link::OnChip)] = onChip(moved);
+    }
+    timeGroup(model, group);
+    return group;
+  }
+
+  /// PartialSumAcc: cores that split a reduction reduce their partial
+  /// results; batch-norm statistics and softmax sums likewise when the
+  /// dimensions they reduce are split (per step; not overlapped).
+  TransferGroup partialSums() const {
+    TransferGroup group;
+    group.name = "partial_sum_acc";
+    auto add = [&](double cores, double bytesPerCore) {
+      if (cores <= 1 || bytesPerCore <= 0)
+        return;
+      // Reduce-scatter: on a ring each link carries (g-1)/g of a core's
+      // partials, in both directions; a bus carries every core's.
+      double share = (cores - 1) / cores * bytesPerCore;
+      group.bytes[int(Link::OnChip)] +=
+          ring ? share / 2 : share * double(system.chip.cores);
+    };
+    const DimSizes &split = config.coreSplit;
+    if (layer.hasPrimary) {
+      double reduced = 1;
+      DimSet reduction = reductionDims(layer, pass);
+      for (int d = 0; d < kNumDims; ++d)
+        if (reduction.contains(Dim(d)))
+          reduced *= double(split[d]);
+      add(reduced, elements(roles.result, coreD) * eb);
+    }
+    if (pass != TrainingPass::UPD) {
+      if (layer.reducesStatistics) // mean and variance over (ij, mb)
+        add(double(split[int(Dim::IJ)] * split[int(Dim::MB)]),
+            2.0 * double(coreD[int(Dim::Out)]) * eb);
+      if (layer.reducesFeatures) // max and sum over the features
+        add(double(split[int(Dim::Out)]),
+            2.0 * double(coreD[int(Dim::IJ)] * coreD[int(Dim::MB)]) * eb);
+    }
+    timeGroup(model, group);
+    return group;
+  }
+
+  /// The parameters (weights and fused normalization parameters) a chip
+  /// holds: the layer's share of its Kernel.
+  double chipParameters() const {
+    if (layer.params <= 0)
+      return 0;
+    if (!layer.hasPrimary)
+      return layer.params / double(config.chipSplit[int(Dim::Out)]);
+    double all = 1, chip = 1;
+    DimSet kernel = layer.dimsOf(Operand::Kernel);
+    for (int d = 0; d < kNumDims; ++d)
+      if (kernel.contains(Dim(d)) && Dim(d) != Dim::MB) {
+        all *= double(layer.dims[d]);
+        chip *= double(chipD[d]);
+      }
+    return layer.params * chip / all;
+  }
+
+  /// SumofGradAlongX/Y and BroadcastWAlongY/X, pipelined: UPD of a layer
+  /// whose minibatch is split over gx x gy chips (once per pass).
+  TransferGroup gradients() const {
+    TransferGroup group;
+    group.name = "grad_reduce+weight_broadcast";
+    double gx = roleAlongX(config.parallelism) == TorusRole::Minibatch
+                    ? double(system.torus.x) : 1;
+    double gy = roleAlongY(config.parallelism) == TorusRole::Minibatch
+                    ? double(system.torus.y) : 1;
+    double w = chipParameters() * eb;
+    if (pass == TrainingPass::UPD && w > 0 && gx * gy > 1) {
+      group.bytes[int(Link::TorusX)] = 2 * (gx - 1) / gx * w;
+      // The X reduction leaves 1/gx of the gradients for the Y direction.
+      group.bytes[int(Link::TorusY)] = 2 * (gy - 1) / gy * w / gx;
+      group.bytes[int(Link::OnChip)] = onChip(2 * w);
+    }
+    timeGroup(model, group);
+    return group;
+  }
+
+  /// AuxComp: the busiest core's share of the output elements of the fused
+  /// auxiliary computations (their derivatives in BWD), or the weight update
+  /// in UPD, on the special-function units.
+  double auxCycles() const {
+    double ops = 0;
+    if (pass == TrainingPass::UPD) {
+      ops = 2.0 * chipParameters() / double(system.chip.cores); // w -= lr * g
+    } else {
+      double share = 1;
+      DimSet outputs = layer.dimsOf(Operand::Output);
+      for (int d = 0; d < kNumDims; ++d)
+        if (outputs.contains(Dim(d)))
+          share *= double(coreD[d]) / double(dims[d]);
+      ops = layer.auxOps * share;
+    }
+    return ops / system.chip.core.sfuOpsPerCycle;
+  }
+
+  /// Bytes a core's scratchpad needs: the smallest data structure kept
+  /// stationary and double-buffered blocks of the other two (a block spans
+  /// ArrayD on the array's dimensions, up to a chunk of `rows` on the
+  /// others); an auxiliary-only layer only streams.
+  double scratchpadBytes() const {
+    DimSizes block = coreD;
+    for (int d = 0; d < kNumDims; ++d)
+      block[d] = std::min<int64_t>(coreD[d], model.arrayRows());
+    if (layer.hasPrimary) {
+      block[int(config.array.rowDim)] = config.array.rowTile;
+      block[int(config.array.colDim)] = config.array.colTile;
+    }
+    Operand operands[3] = {roles.first, roles.second, roles.result};
+    double sizes[3], blocks[3];
+    for (int i = 0; i < 3; ++i) {
+      sizes[i] = elements(operands[i], coreD);
+      blocks[i] = elements(operands[i], block);
+    }
+    if (!layer.hasPrimary)
+      return 2 * (blocks[0] + blocks[2]) * eb;
+    int stationary = int(std::min_element(sizes, sizes + 3) - sizes);
+    double need = sizes[stationary];
+    for (int i = 0; i < 3; ++i)
+      if (i != stationary)
+        need += 2 * blocks[i];
+    return need * eb;
+  }
+
+  /// Bytes a chip keeps in external memory: its activations of every
+  /// timestep and direction (BWD reads them; UPD's dimensions already span
+  /// the timesteps) and its parameters.
+  double externalMemoryBytes() const {
+    double copies = double(pass != TrainingPass::UPD ? layer.timesteps : 1) *
+                    double(layer.directions);
+    return ((elements(Operand::Input, chipD) + elements(Operand::Output, chipD)) *
+                copies +
+            chipParameters()) *
+           eb;
+  }
+
+private:
+  double onChip(double bytes) const { return ring ? bytes / 2 : bytes; }
+
+  const PerformanceModel &model;
+  const MultiChipSystem &system;
+  const LayerShape &layer;
+  TrainingPass pass;
+  const MappingConfig &config;
+  PassRoles roles;
+  DimSizes dims, chipD, coreD;
+  bool ring;
+  double eb;
+};
+} // namespace
+
+std::optional<std::string>
+PerformanceModel::checkSplits(const LayerShape &layer, TrainingPass pass,
+                              const MappingConfig &config) const {
+  const int64_t chips = system.chips, cores = system.chip.cores;
+  if (product(config.chipSplit) != chips)
+    return reason("the chip split's product ", product(config.chipSplit),
+                  " is not the chip count ", chips);
+  if (product(config.coreSplit) != cores)
+    return reason("the core split's product ", product(config.coreSplit),
+                  " is not the core count ", cores);
+  DimSizes dims = passDims(layer, pass);
+  for (int d = 0; d < kNumDims; ++d)
+    if (config.chipSplit[d] > dims[d])
+      return reason("the chip split cuts '", stringifyDim(Dim(d)).str(), "' into ",
+                    config.chipSplit[d], " but it has only ", dims[d]);
+  std::string why;
+  std::optional<DimSizes> expected = chipSplit(layer, pass, config.parallelism, &why);
+  if (!expected)
+    return why;
+  if (*expected != config.chipSplit)
+    return reason("the chip split is not the one of ",
+                  stringifyParallelism(config.parallelism).str(), " parallelism on a ",
+                  system.torus.x, "x", system.torus.y, " torus");
+  DimSizes chipD = splitSizes(dims, config.chipSplit);
+  for (int d = 0; d < kNumDims; ++d)
+    if (config.coreSplit[d] > chipD[d])
+      return reason("the core split cuts '", stringifyDim(Dim(d)).str(), "' into ",
+                    config.coreSplit[d], " but a chip has only ", chipD[d]);
+  if (!layer.hasPrimary)
+    return std::nullopt;
+  DimSizes coreD = splitSizes(chipD, config.coreSplit);
+  const ArrayMapping &array = config.array;
+  if (array.rowDim == array.colDim)
+    return std::string("the PE array's rows and columns take the same dimension");
+  if (array.rowTile < 1 || array.rowTile > rows || array.rowTile > coreD[int(array.rowDim)])
+    return reason("row tile ", array.rowTile, " exceeds the array (", rows,
+                  ") or its work (", coreD[int(array.rowDim)], ")");
+  if (array.colTile < 1 || array.colTile > columns ||
+      array.colTile > coreD[int(array.colDim)])
+    return reason("column tile ", array.colTile, " exceeds the array (", columns,
+                  ") or its work (", coreD[int(array.colDim)], ")");
+  return std::nullopt;
+}
+
+std::optional<Evaluation>
+PerformanceModel::evaluate(const LayerShape &layer, TrainingPass pass,
+                           const MappingConfig &config,
+                           std::string *whyNot) const {
+  auto fail = [&](std::string message) -> std::optional<Evaluation> {
+    if (whyNot)
+      *whyNot = std::move(message);
+    return std::nullopt;
+  };
+  if (std::optional<std::string> illegal = checkSplits(layer, pass, config))
+    return fail(*illegal);
+  PassCost cost(*this, layer, pass, config, passDims(layer, pass));
+
+  Evaluation eval;
+  eval.config = config;
+  eval.macs = cost.macs();
+  eval.scratchpadBytes = cost.scratchpadBytes();
+  if (eval.scratchpadBytes > system.chip.core.scratchpad.capacityBytes)
+    return fail(reason("its working set of ", int64_t(eval.scratchpadBytes),
+                       " bytes per core exceeds the scratchpad (",
+                       int64_t(system.chip.core.scratchpad.capacityBytes), ")"));
+  double memory = cost.externalMemoryBytes();
+  if (memory > system.chip.externalMemory.capacityBytes)
+    return fail(reason("a chip's share of ", int64_t(memory),
+                       " bytes exceeds its external memory (",
+                       int64_t(system.chip.externalMemory.capacityBytes), ")"));
+
+  TransferGroup stream = cost.memoryStreams();
+  TransferGroup rotation = cost.rotation();
+  TransferGroup partialSums = cost.partialSums();
+  TransferGroup gradients = cost.gradients();
+  // FWD/UPD rotations run with the memory streams: one overlapped group.
+  TransferGroup overlapped = stream;
+  if (rotation.overlapped)
+    for (int l = 0; l < kNumLinks; ++l)
+      overlapped.bytes[l] += rotation.bytes[l];
+  timeGroup(*this, overlapped);
+
+  //--- TotCy = MAX(PriComp, Ovldt) + AuxComp + NonOvldt.
+  const double steps = cost.steps();
+  double priComp = cost.primaryCycles();
+  double ovl = steps * overlapped.cycles;
+  double nonOvl = steps * (partialSums.cycles + (rotation.overlapped ? 0 : rotation.cycles)) +
+                  gradients.cycles;
+  double useful = cost.usefulCycles();
+  CycleBreakdown &c = eval.cycles;
+  c.useful = useful;
+  c.underuse = std::max(0.0, priComp - useful);
+  c.ovlVisible = std::max(0.0, ovl - priComp);
+  c.nonOvl = nonOvl;
+  c.aux = cost.auxCycles();
+  c.total = std::max(priComp, ovl) + c.aux + nonOvl;
+  eval.ovlCycles = ovl;
+  eval.utilization = c.total > 0 ? useful / c.total : 0;
+
+  // Transfers over the whole pass, for the report.
+  auto record = [&](TransferGroup group, double times) {
+    bool any = false;
+    for (double &b : group.bytes) {
+      b *= times;
+      any |= b > 0;
+    }
+    group.cycles *= times;
+    if (any)
+      eval.transfers.push_back(std::move(group));
+  };
+  record(stream, steps);
+  record(rotation, steps);
+  record(partialSums, steps);
+  record(gradients, 1);
+  return eval;
+}

@@ -1,0 +1,252 @@
+//===- SpatialMapper.cpp - Mapping a whole network onto the system --------===//
+
+#include "dsm/Core/Spatial/SpatialMapper.h"
+#include "dsm/Core/Spatial/ParallelismSelection.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace dsm::core;
+
+// Selection options are the parallelisms.
+static_assert(kNumOptions == kNumParallelisms);
+
+static constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+void LayerGraph::assignTrainingPasses(bool training) {
+  std::vector<bool> needsError(layers.size(), false);
+  std::vector<std::vector<int>> producers(layers.size());
+  for (const LayerEdge &edge : edges)
+    producers[edge.consumer].push_back(edge.producer);
+  for (size_t i = 0; i < layers.size(); ++i) {
+    LayerNode &layer = layers[i];
+    layer.fwd = true;
+    layer.upd = training && layer.shape.params > 0;
+    layer.bwd = false;
+    if (training)
+      for (int p : producers[i])
+        layer.bwd |= needsError[p];
+    needsError[i] = layer.upd || layer.bwd;
+  }
+  for (LayerEdge &edge : edges)
+    edge.carriesError = training && needsError[edge.producer];
+}
+
+SpatialMapper::SpatialMapper(const MultiChipSystem &system,
+                             MapperOptions options)
+    : model(system), options(options) {}
+
+namespace {
+/// Identifies an exploration: two layers with equal shapes (the name aside)
+/// have the same best configuration.
+std::string explorationKey(const LayerShape &s, TrainingPass pass,
+                           Parallelism p) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << int(s.kind) << '/';
+  for (int64_t d : s.dims)
+    os << d << ',';
+  os << llvm::format("%a/", s.inputPixelRatio) << s.groups << '/' << s.timesteps
+     << '/' << s.directions << '/' << s.hasWeights << s.hasPrimary
+     << s.reducesStatistics << s.reducesFeatures
+     << llvm::format("/%a/%a/%a/%a/", s.auxOps, s.auxInputsPerOutput, s.params,
+                     s.writtenOutputFraction)
+     << int(pass) << '/' << int(p);
+  return key;
+}
+
+struct Task {
+  int layer;
+  TrainingPass pass;
+  Parallelism parallelism;
+};
+} // namespace
+
+llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph) const {
+  const size_t n = graph.layers.size();
+  for (const LayerEdge &edge : graph.edges)
+    if (edge.producer < 0 || edge.consumer <= edge.producer ||
+        size_t(edge.consumer) >= n)
+      return llvm::createStringError(
+          "layer graph edges must go forward between existing layers");
+
+  std::vector<Parallelism> parallelisms;
+  for (int q = 0; q < kNumParallelisms; ++q)
+    if (model.isAvailable(Parallelism(q)) &&
+        (options.parallelisms.empty() ||
+         llvm::is_contained(options.parallelisms, Parallelism(q))))
+      parallelisms.push_back(Parallelism(q));
+  if (parallelisms.empty())
+    return llvm::createStringError(
+        "none of the allowed parallelisms is available on this system");
+
+  //--- Explore every (layer, pass, parallelism), once per distinct shape.
+  std::vector<Task> tasks;
+  std::vector<int> taskOf; // per (layer, pass, parallelism) slot -> task
+  llvm::StringMap<int> memo;
+  auto slot = [&](int layer, TrainingPass pass, Parallelism p) {
+    return (layer * kNumPasses + int(pass)) * kNumParallelisms + int(p);
+  };
+  taskOf.assign(n * kNumPasses * kNumParallelisms, -1);
+  MappingPlan plan;
+  for (size_t i = 0; i < n; ++i) {
+    const LayerNode &layer = graph.layers[i];
+    bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
+    for (int pass = 0; pass < kNumPasses; ++pass) {
+      if (!runs[pass])
+        continue;
+      for (Parallelism p : parallelisms) {
+        std::string key = explorationKey(layer.shape, TrainingPass(pass), p);
+        auto [it, inserted] = memo.try_emplace(key, int(tasks.size()));
+        if (inserted)
+          tasks.push_back({int(i), TrainingPass(pass), p});
+        else
+          ++plan.memoizedExplorations;
+        taskOf[slot(int(i), TrainingPass(pass), p)] = it->second;
+      }
+    }
+  }
+  plan.explorations = tasks.size();
+
+  DesignSpaceExplorer explorer(model, options.search);
+  std::vector<ExplorationResult> results(tasks.size());
+  auto run = [&](size_t t) {
+    const Task &task = tasks[t];
+    results[t] = explorer.explore(graph.layers[task.layer].shape, task.pass,
+                                  task.parallelism);
+    // An activation x activation product computes both operands' errors in
+    // BWD: the UPD-shaped half is costed with the same configuration.
+    const LayerShape &shape = graph.layers[task.layer].shape;
+    if (task.pass == TrainingPass::BWD && shape.hasPrimary && !shape.hasWeights &&
+        results[t].best) {
+      std::optional<Evaluation> other = model.evaluate(
+          shape, TrainingPass::UPD, results[t].best->config);
+      if (other) {
+        Evaluation &best = *results[t].best;
+        best.cycles += other->cycles;
+        best.ovlCycles += other->ovlCycles;
+        best.macs += other->macs;
+        mergeTransfers(best.transfers, other->transfers);
+        best.utilization = best.cycles.total > 0 ? best.cycles.useful / best.cycles.total : 0;
+      }
+    }
+  };
+  if (options.threads > 1 && tasks.size() > 1) {
+    llvm::StdThreadPool pool(llvm::hardware_concurrency(options.threads));
+    for (size_t t = 0; t < tasks.size(); ++t)
+      pool.async([&run, t] { run(t); });
+    pool.wait();
+  } else {
+    for (size_t t = 0; t < tasks.size(); ++t)
+      run(t);
+  }
+  for (const ExplorationResult &r : results)
+    plan.configurationsEvaluated += r.evaluated;
+
+  //--- Cost of each layer under each parallelism (all its passes).
+  auto best = [&](int layer, TrainingPass pass, Parallelism p) -> const ExplorationResult & {
+    return results[taskOf[slot(layer, pass, p)]];
+  };
+  std::vector<OptionCosts> layerCost(n);
+  for (size_t i = 0; i < n; ++i) {
+    const LayerNode &layer = graph.layers[i];
+    bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
+    std::string reasons;
+    for (int q = 0; q < kNumParallelisms; ++q) {
+      double &cost = layerCost[i][q];
+      cost = kInfinity;
+      if (taskOf[slot(int(i), TrainingPass::FWD, Parallelism(q))] < 0)
+        continue;
+      cost = 0;
+      for (int pass = 0; pass < kNumPasses; ++pass) {
+        if (!runs[pass])
+          continue;
+        const ExplorationResult &r = best(int(i), TrainingPass(pass), Parallelism(q));
+        if (!r.best) {
+          cost = kInfinity;
+          reasons += "; " + stringifyParallelism(Parallelism(q)).str() + " (" +
+                     stringifyTrainingPass(TrainingPass(pass)).str() +
+                     "): " + r.whyNone;
+          break;
+        }
+        cost += r.best->cycles.total;
+      }
+    }
+    if (std::all_of(layerCost[i].begin(), layerCost[i].end(),
+                    [](double c) { return c == kInfinity; }))
+      return llvm::createStringError("layer '" + layer.shape.name +
+                                     "' has no legal mapping on this system" +
+                                     reasons);
+  }
+
+  //--- Relayout cost of an edge for each pair of parallelisms.
+  auto relayoutCycles = [&](const LayerEdge &edge, Parallelism from,
+                            Parallelism to) {
+    double cycles = model.relayout(edge.elements, from, to).cycles;
+    return edge.carriesError ? 2 * cycles : cycles;
+  };
+
+  //--- One parallelism per layer, jointly over the graph.
+  std::vector<std::vector<const LayerEdge *>> incoming(n);
+  std::vector<SelectionEdge> switches;
+  for (const LayerEdge &edge : graph.edges) {
+    incoming[edge.consumer].push_back(&edge);
+    SelectionEdge s;
+    s.from = edge.producer;
+    s.to = edge.consumer;
+    for (int from = 0; from < kNumParallelisms; ++from)
+      for (int to = 0; to < kNumParallelisms; ++to)
+        s.cost[from][to] = relayoutCycles(edge, Parallelism(from), Parallelism(to));
+    switches.push_back(s);
+  }
+  std::vector<int> choice = selectOptions(layerCost, switches).choice;
+
+  //--- The plan.
+  plan.layers.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const LayerNode &layer = graph.layers[i];
+    LayerPlan &lp = plan.layers[i];
+    lp.parallelism = Parallelism(choice[i]);
+    lp.alternatives = layerCost[i];
+    bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
+    for (int pass = 0; pass < kNumPasses; ++pass) {
+      if (!runs[pass])
+        continue;
+      PassPlan pp;
+      pp.pass = TrainingPass(pass);
+      pp.eval = *best(int(i), pp.pass, lp.parallelism).best;
+      pp.relayout.name = "relayout";
+      if (pp.pass != TrainingPass::UPD) {
+        for (const LayerEdge *edge : incoming[i]) {
+          if (pp.pass == TrainingPass::BWD && !edge->carriesError)
+            continue;
+          TransferGroup group = model.relayout(
+              edge->elements, Parallelism(choice[edge->producer]), lp.parallelism);
+          for (int l = 0; l < kNumLinks; ++l)
+            pp.relayout.bytes[l] += group.bytes[l];
+          if (group.cycles > 0 && group.cycles >= pp.relayout.cycles / 2)
+            pp.relayout.bottleneck = group.bottleneck;
+          pp.relayout.cycles += group.cycles;
+        }
+      }
+      pp.cycles = pp.eval.cycles;
+      pp.cycles.nonOvl += pp.relayout.cycles;
+      pp.cycles.total += pp.relayout.cycles;
+      plan.totals.cycles += pp.cycles;
+      plan.totals.macs += pp.eval.macs;
+      lp.passes.push_back(std::move(pp));
+    }
+  }
+  plan.totals.seconds = plan.totals.cycles.total / model.frequency();
+  plan.totals.utilization = plan.totals.cycles.total > 0
+                                ? plan.totals.cycles.useful / plan.totals.cycles.total
+                                : 0;
+  return plan;
+}

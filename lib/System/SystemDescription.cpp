@@ -1,0 +1,405 @@
+//===- SystemDescription.cpp - Reading and writing target systems ---------===//
+//
+// The schema is documented in docs/systems.md; keep the two in step.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsm/Core/System/SystemDescription.h"
+#include "dsm/Core/System/SpecReader.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <utility>
+
+using namespace dsm::core;
+
+//===----------------------------------------------------------------------===//
+// Enumerations
+//===----------------------------------------------------------------------===//
+
+static constexpr std::pair<llvm::StringLiteral, Precision> kPrecisions[] = {
+    {"fp32", Precision::FP32},
+    {"fp16", Precision::FP16},
+    {"bf16", Precision::BF16},
+    {"int8", Precision::INT8}};
+static constexpr std::pair<llvm::StringLiteral, ChipInterconnect>
+    kInterconnects[] = {{"ring", ChipInterconnect::Ring},
+                        {"split_bus", ChipInterconnect::SplitBus}};
+static constexpr std::pair<llvm::StringLiteral, DeviceType> kDeviceTypes[] = {
+    {"cpu", DeviceType::CPU},
+    {"gpu", DeviceType::GPU},
+    {"accelerator", DeviceType::Accelerator}};
+static constexpr std::pair<llvm::StringLiteral, SystemKind> kSystemKinds[] = {
+    {"multi_chip", SystemKind::MultiChip},
+    {"memory_hierarchy", SystemKind::MemoryHierarchy},
+    {"device_graph", SystemKind::DeviceGraph}};
+/// The only chip-to-chip topology of the 000 template; listed so that an
+/// unknown one is rejected by name.
+static constexpr std::pair<llvm::StringLiteral, int> kTopologies[] = {
+    {"torus_2d", 0}};
+
+template <typename T, size_t N>
+static llvm::StringRef nameOf(const std::pair<llvm::StringLiteral, T> (&table)[N],
+                              T value) {
+  for (const auto &[name, v] : table)
+    if (v == value)
+      return name;
+  return "<invalid>";
+}
+
+llvm::StringRef dsm::core::stringifyPrecision(Precision precision) {
+  return nameOf(kPrecisions, precision);
+}
+
+std::optional<Precision> dsm::core::symbolizePrecision(llvm::StringRef name) {
+  for (const auto &[n, v] : kPrecisions)
+    if (n == name)
+      return v;
+  return std::nullopt;
+}
+
+int64_t dsm::core::bytesPerElement(Precision precision) {
+  switch (precision) {
+  case Precision::FP32:
+    return 4;
+  case Precision::FP16:
+  case Precision::BF16:
+    return 2;
+  case Precision::INT8:
+    return 1;
+  }
+  return 4;
+}
+
+llvm::StringRef dsm::core::stringifyChipInterconnect(ChipInterconnect kind) {
+  return nameOf(kInterconnects, kind);
+}
+
+llvm::StringRef dsm::core::stringifyDeviceType(DeviceType type) {
+  return nameOf(kDeviceTypes, type);
+}
+
+llvm::StringRef dsm::core::stringifySystemKind(SystemKind kind) {
+  return nameOf(kSystemKinds, kind);
+}
+
+const Device *DeviceGraphSystem::findDevice(int64_t id) const {
+  for (const Device &device : devices)
+    if (device.id == id)
+      return &device;
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Reading
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Assigns `value` to `field` when it was read successfully.
+template <typename T, typename U>
+void assign(T &field, const std::optional<U> &value) {
+  if (value)
+    field = T(*value);
+}
+
+MemorySpec readMemory(SpecMapReader &parent, llvm::StringRef key,
+                      bool withEfficiency) {
+  MemorySpec memory;
+  std::optional<SpecMapReader> reader = parent.map(key);
+  if (!reader)
+    return memory;
+  assign(memory.capacityBytes,
+         reader->quantity("capacity", QuantityKind::Bytes, Bound::Positive));
+  assign(memory.bandwidthBytesPerSecond,
+         reader->quantity("bandwidth", QuantityKind::Bandwidth, Bound::Positive));
+  if (withEfficiency)
+    assign(memory.efficiency, reader->quantity("efficiency", QuantityKind::Count,
+                                               Bound::Fraction, 1.0));
+  reader->finish();
+  return memory;
+}
+
+CoreSpec readCore(SpecMapReader &core) {
+  CoreSpec spec;
+  assign(spec.macsPerCycle, core.integer("macs", 1));
+  if (std::optional<SpecMapReader> array = core.map("pe_array")) {
+    assign(spec.peRows, array->integer("rows", 1));
+    assign(spec.peColumns, array->integer("columns", 1));
+    array->finish();
+  }
+  if (spec.macsPerCycle > 0 && spec.peRows > 0 && spec.peColumns > 0 &&
+      spec.macsPerCycle % (spec.peRows * spec.peColumns) != 0)
+    core.error("macs", "field '" + core.fieldPath("macs") + "' (" +
+                           std::to_string(spec.macsPerCycle) +
+                           ") must be a multiple of pe_array rows x columns (" +
+                           std::to_string(spec.peRows * spec.peColumns) + ")");
+  spec.scratchpad = readMemory(core, "scratchpad", /*withEfficiency=*/false);
+  assign(spec.sfuOpsPerCycle, core.quantity("sfu_ops_per_cycle",
+                                            QuantityKind::Count, Bound::Positive));
+  assign(spec.frequencyHz,
+         core.quantity("frequency", QuantityKind::Frequency, Bound::Positive));
+  assign(spec.precision, core.choice<Precision>("precision", kPrecisions));
+  core.finish();
+  return spec;
+}
+
+MultiChipSystem readMultiChip(SpecMapReader &root) {
+  MultiChipSystem result;
+  if (std::optional<SpecMapReader> system = root.map("system")) {
+    assign(result.chips, system->integer("chips", 1));
+    system->choice<int>("topology", kTopologies);
+    if (std::optional<SpecMapReader> torus = system->map("torus")) {
+      assign(result.torus.x, torus->integer("x", 1));
+      assign(result.torus.y, torus->integer("y", 1));
+      torus->finish();
+      if (result.chips > 0 && result.torus.x > 0 && result.torus.y > 0 &&
+          result.torus.x * result.torus.y != result.chips)
+        system->error("torus", "torus " + std::to_string(result.torus.x) + "x" +
+                                   std::to_string(result.torus.y) + " has " +
+                                   std::to_string(result.torus.x * result.torus.y) +
+                                   " chips but field '" +
+                                   system->fieldPath("chips") + "' is " +
+                                   std::to_string(result.chips));
+    }
+    // Links are only needed in the directions that have more than one chip.
+    bool needLinks = result.torus.x > 1 || result.torus.y > 1;
+    if (std::optional<SpecMapReader> links =
+            system->map("link_bandwidth", needLinks)) {
+      Bound xBound = result.torus.x > 1 ? Bound::Positive : Bound::NonNegative;
+      Bound yBound = result.torus.y > 1 ? Bound::Positive : Bound::NonNegative;
+      assign(result.torus.linkBandwidthX,
+             links->quantity("x", QuantityKind::Bandwidth, xBound,
+                             result.torus.x > 1 ? std::nullopt
+                                                : std::optional<double>(0.0)));
+      assign(result.torus.linkBandwidthY,
+             links->quantity("y", QuantityKind::Bandwidth, yBound,
+                             result.torus.y > 1 ? std::nullopt
+                                                : std::optional<double>(0.0)));
+      links->finish();
+    }
+    system->finish();
+  }
+  if (std::optional<SpecMapReader> chip = root.map("chip")) {
+    assign(result.chip.cores, chip->integer("cores", 1));
+    assign(result.chip.interconnect,
+           chip->choice<ChipInterconnect>("interconnect", kInterconnects));
+    assign(result.chip.coreToCoreBandwidth,
+           chip->quantity("core_to_core_bandwidth", QuantityKind::Bandwidth,
+                          Bound::Positive));
+    result.chip.externalMemory =
+        readMemory(*chip, "external_memory", /*withEfficiency=*/true);
+    chip->finish();
+  }
+  if (std::optional<SpecMapReader> core = root.map("core"))
+    result.chip.core = readCore(*core);
+  return result;
+}
+
+MemoryHierarchySystem readMemoryHierarchy(SpecMapReader &root) {
+  MemoryHierarchySystem result;
+  if (std::optional<SpecMapReader> engines = root.map("engines")) {
+    assign(result.engines, engines->integer("count", 1));
+    assign(result.macsPerCycle, engines->integer("macs", 1));
+    assign(result.frequencyHz, engines->quantity("frequency",
+                                                 QuantityKind::Frequency,
+                                                 Bound::Positive));
+    assign(result.precision, engines->choice<Precision>("precision", kPrecisions));
+    result.sram = readMemory(*engines, "sram", /*withEfficiency=*/true);
+    engines->finish();
+  }
+  result.llc = readMemory(root, "llc", /*withEfficiency=*/true);
+  result.dram = readMemory(root, "dram", /*withEfficiency=*/true);
+  return result;
+}
+
+DeviceGraphSystem readDeviceGraph(SpecMapReader &root, SpecDiagnostics &diags) {
+  DeviceGraphSystem result;
+  if (const SpecNode *devices = root.sequence("devices")) {
+    if (devices->getItems().empty())
+      root.error("devices", "field 'devices' must list at least one device");
+    llvm::DenseSet<int64_t> ids;
+    for (auto [index, item] : llvm::enumerate(devices->getItems())) {
+      SpecMapReader reader(item, "devices[" + std::to_string(index) + "]", diags);
+      if (!reader.isValid())
+        continue;
+      Device device;
+      assign(device.id, reader.integer("id", 0));
+      if (!ids.insert(device.id).second)
+        reader.error("id", "duplicate device id " + std::to_string(device.id));
+      assign(device.name, reader.string("name"));
+      assign(device.type, reader.choice<DeviceType>("type", kDeviceTypes));
+      assign(device.peakFlops,
+             reader.quantity("peak", QuantityKind::Flops, Bound::Positive));
+      assign(device.memoryBytes,
+             reader.quantity("memory", QuantityKind::Bytes, Bound::Positive));
+      reader.finish();
+      result.devices.push_back(std::move(device));
+    }
+  }
+  if (const SpecNode *links = root.sequence("links", /*required=*/false)) {
+    for (auto [index, item] : llvm::enumerate(links->getItems())) {
+      SpecMapReader reader(item, "links[" + std::to_string(index) + "]", diags);
+      if (!reader.isValid())
+        continue;
+      DeviceLink link;
+      assign(link.from, reader.integer("from", 0));
+      assign(link.to, reader.integer("to", 0));
+      for (auto [key, id] : {std::pair<const char *, int64_t>{"from", link.from},
+                             {"to", link.to}})
+        if (reader.has(key) && !result.findDevice(id))
+          reader.error(key, "field '" + reader.fieldPath(key) +
+                                "' names unknown device " + std::to_string(id));
+      if (link.from == link.to && reader.has("from") && reader.has("to"))
+        reader.error("to", "a link must join two different devices");
+      assign(link.bandwidthBytesPerSecond,
+             reader.quantity("bandwidth", QuantityKind::Bandwidth, Bound::Positive));
+      assign(link.efficiency, reader.quantity("efficiency", QuantityKind::Count,
+                                              Bound::Fraction, 1.0));
+      reader.finish();
+      result.links.push_back(link);
+    }
+  }
+  if (result.devices.size() > 1 && result.links.empty() &&
+      !root.has("links"))
+    root.error("devices", "a device graph with " +
+                              std::to_string(result.devices.size()) +
+                              " devices needs a 'links' list");
+  return result;
+}
+} // namespace
+
+llvm::Expected<SystemDescription>
+dsm::core::readSystemDescription(const SpecNode &root) {
+  SpecDiagnostics diags;
+  SystemDescription system;
+  SpecMapReader reader(root, "", diags);
+  if (reader.isValid()) {
+    assign(system.name, reader.string("name"));
+    assign(system.description, reader.string("description", std::string()));
+    std::optional<SystemKind> kind =
+        reader.choice<SystemKind>("kind", kSystemKinds);
+    if (kind) {
+      switch (*kind) {
+      case SystemKind::MultiChip:
+        system.target = readMultiChip(reader);
+        break;
+      case SystemKind::MemoryHierarchy:
+        system.target = readMemoryHierarchy(reader);
+        break;
+      case SystemKind::DeviceGraph:
+        system.target = readDeviceGraph(reader, diags);
+        break;
+      }
+      reader.finish();
+    }
+  }
+  if (diags.failed())
+    return diags.takeErrors();
+  return system;
+}
+
+//===----------------------------------------------------------------------===//
+// Writing
+//===----------------------------------------------------------------------===//
+
+namespace {
+std::string number(double value) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::format("%.17g", value);
+  return text;
+}
+
+SpecNode scalar(double value) { return SpecNode::scalar(number(value)); }
+SpecNode scalar(int64_t value) { return SpecNode::scalar(std::to_string(value)); }
+SpecNode scalar(llvm::StringRef value) { return SpecNode::scalar(value.str()); }
+
+SpecNode writeMemory(const MemorySpec &memory, bool withEfficiency) {
+  SpecNode node = SpecNode::mapping();
+  node.add("capacity", scalar(memory.capacityBytes));
+  node.add("bandwidth", scalar(memory.bandwidthBytesPerSecond));
+  if (withEfficiency)
+    node.add("efficiency", scalar(memory.efficiency));
+  return node;
+}
+
+void writeMultiChip(const MultiChipSystem &mc, SpecNode &root) {
+  SpecNode &system = root.add("system", SpecNode::mapping());
+  system.add("chips", scalar(mc.chips));
+  system.add("topology", scalar(llvm::StringRef("torus_2d")));
+  SpecNode &torus = system.add("torus", SpecNode::mapping());
+  torus.add("x", scalar(mc.torus.x));
+  torus.add("y", scalar(mc.torus.y));
+  SpecNode &links = system.add("link_bandwidth", SpecNode::mapping());
+  links.add("x", scalar(mc.torus.linkBandwidthX));
+  links.add("y", scalar(mc.torus.linkBandwidthY));
+
+  SpecNode &chip = root.add("chip", SpecNode::mapping());
+  chip.add("cores", scalar(mc.chip.cores));
+  chip.add("interconnect", scalar(stringifyChipInterconnect(mc.chip.interconnect)));
+  chip.add("core_to_core_bandwidth", scalar(mc.chip.coreToCoreBandwidth));
+  chip.add("external_memory", writeMemory(mc.chip.externalMemory, true));
+
+  const CoreSpec &c = mc.chip.core;
+  SpecNode &core = root.add("core", SpecNode::mapping());
+  core.add("macs", scalar(c.macsPerCycle));
+  SpecNode &array = core.add("pe_array", SpecNode::mapping());
+  array.add("rows", scalar(c.peRows));
+  array.add("columns", scalar(c.peColumns));
+  core.add("scratchpad", writeMemory(c.scratchpad, false));
+  core.add("sfu_ops_per_cycle", scalar(c.sfuOpsPerCycle));
+  core.add("frequency", scalar(c.frequencyHz));
+  core.add("precision", scalar(stringifyPrecision(c.precision)));
+}
+
+void writeMemoryHierarchy(const MemoryHierarchySystem &mh, SpecNode &root) {
+  SpecNode &engines = root.add("engines", SpecNode::mapping());
+  engines.add("count", scalar(mh.engines));
+  engines.add("macs", scalar(mh.macsPerCycle));
+  engines.add("frequency", scalar(mh.frequencyHz));
+  engines.add("precision", scalar(stringifyPrecision(mh.precision)));
+  engines.add("sram", writeMemory(mh.sram, true));
+  root.add("llc", writeMemory(mh.llc, true));
+  root.add("dram", writeMemory(mh.dram, true));
+}
+
+void writeDeviceGraph(const DeviceGraphSystem &dg, SpecNode &root) {
+  SpecNode &devices = root.add("devices", SpecNode::sequence());
+  for (const Device &device : dg.devices) {
+    SpecNode node = SpecNode::mapping();
+    node.add("id", scalar(device.id));
+    node.add("name", scalar(llvm::StringRef(device.name)));
+    node.add("type", scalar(stringifyDeviceType(device.type)));
+    node.add("peak", scalar(device.peakFlops));
+    node.add("memory", scalar(device.memoryBytes));
+    devices.append(std::move(node));
+  }
+  SpecNode &links = root.add("links", SpecNode::sequence());
+  for (const DeviceLink &link : dg.links) {
+    SpecNode node = SpecNode::mapping();
+    node.add("from", scalar(link.from));
+    node.add("to", scalar(link.to));
+    node.add("bandwidth", scalar(link.bandwidthBytesPerSecond));
+    node.add("efficiency", scalar(link.efficiency));
+    links.append(std::move(node));
+  }
+}
+} // namespace
+
+SpecNode dsm::core::writeSystemDescription(const SystemDescription &system) {
+  SpecNode root = SpecNode::mapping();
+  root.add("name", scalar(llvm::StringRef(system.name)));
+  if (!system.description.empty())
+    root.add("description", scalar(llvm::StringRef(system.description)));
+  root.add("kind", scalar(stringifySystemKind(system.getKind())));
+  if (const auto *mc = system.getIf<MultiChipSystem>())
+    writeMultiChip(*mc, root);
+  else if (const auto *mh = system.getIf<MemoryHierarchySystem>())
+    writeMemoryHierarchy(*mh, root);
+  else if (const auto *dg = system.getIf<DeviceGraphSystem>())
+    writeDeviceGraph(*dg, root);
+  return root;
+}

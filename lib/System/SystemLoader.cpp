@@ -1,0 +1,47 @@
+//===- SystemLoader.cpp - Presets and system files ------------------------===//
+
+#include "dsm/Core/System/SystemLoader.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace dsm::core;
+
+namespace {
+// Generated from systems/*.yaml by systems/EmbedPresets.cmake.
+#include "dsm/Core/System/SystemPresets.inc"
+} // namespace
+
+llvm::ArrayRef<SystemPreset> dsm::core::getSystemPresets() {
+  return kSystemPresets;
+}
+
+llvm::Expected<SystemDescription>
+dsm::core::parseSystemDescription(llvm::StringRef text,
+                                  llvm::StringRef fileName) {
+  llvm::Expected<SpecNode> tree = parseSpec(text, fileName);
+  if (!tree)
+    return tree.takeError();
+  return readSystemDescription(*tree);
+}
+
+llvm::Expected<SystemDescription>
+dsm::core::loadSystem(llvm::StringRef nameOrPath) {
+  for (const SystemPreset &preset : getSystemPresets())
+    if (preset.name == nameOrPath)
+      return parseSystemDescription(preset.text, preset.fileName);
+
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(nameOrPath, /*IsText=*/true);
+  if (!buffer) {
+    SpecLocation loc;
+    loc.file = nameOrPath.str();
+    std::vector<llvm::StringRef> names;
+    for (const SystemPreset &preset : getSystemPresets())
+      names.push_back(preset.name);
+    return llvm::make_error<SpecError>(
+        loc, "cannot open system file: " + buffer.getError().message() +
+                 " (and it is not a preset: " + llvm::join(names, ", ") + ")");
+  }
+  return parseSystemDescription((*buffer)->getBuffer(), nameOrPath);
+}

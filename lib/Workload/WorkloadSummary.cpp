@@ -1,0 +1,123 @@
+//===- WorkloadSummary.cpp - Per-layer and total workload of a model ------===//
+
+#include "dsm/Core/Workload/WorkloadSummary.h"
+
+#include "llvm/Support/Format.h"
+
+using namespace dsm::core;
+
+bool dsm::core::isDepthwise(const Workload &w) {
+  return w.kind == OpKind::Convolution && w.groups > 1 &&
+         w.groups == w.get(Dim::In);
+}
+
+void WorkloadSummary::computeTotals() {
+  totals = WorkloadTotals();
+  for (const LayerRecord &layer : layers) {
+    const Workload &w = layer.workload;
+    totals.macs += w.macs;
+    totals.params += layer.newParams;
+    totals.auxOps += w.auxOps;
+    totals.weightBytes += w.weightBytes;
+    if (w.kind != OpKind::Reshape)
+      totals.activationBytes += w.outputBytes;
+    switch (w.kind) {
+    case OpKind::Convolution:
+      ++totals.convLayers;
+      totals.depthwiseConvLayers += isDepthwise(w);
+      break;
+    case OpKind::FullyConnected:
+      ++totals.fcLayers;
+      break;
+    case OpKind::MatMul:
+      ++totals.matmulLayers;
+      break;
+    case OpKind::Lstm:
+      ++totals.lstmLayers;
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+/// 1234567 -> "1,234,567": the papers' totals are compared digit by digit.
+static std::string grouped(int64_t value) {
+  std::string digits = std::to_string(value < 0 ? -value : value);
+  std::string result;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0)
+      result += ',';
+    result += digits[i];
+  }
+  return value < 0 ? "-" + result : result;
+}
+
+void dsm::core::printWorkloadTable(const WorkloadSummary &summary,
+                                   llvm::raw_ostream &os) {
+  os << llvm::format("%-28s %-13s %6s %6s %8s %4s %6s %18s %14s %14s\n", "layer",
+                     "kind", "in", "out", "ij", "kij", "mb", "MACs", "params",
+                     "out bytes");
+  for (const LayerRecord &layer : summary.layers) {
+    const Workload &w = layer.workload;
+    os << llvm::format("%-28s %-13s %6lld %6lld %8lld %4lld %6lld %18s %14s %14s\n",
+                       layer.name.c_str(), stringifyOpKind(w.kind).str().c_str(),
+                       (long long)w.get(Dim::In), (long long)w.get(Dim::Out),
+                       (long long)w.get(Dim::IJ), (long long)w.get(Dim::KIJ),
+                       (long long)w.get(Dim::MB), grouped(w.macs).c_str(),
+                       grouped(layer.newParams).c_str(),
+                       grouped(w.outputBytes).c_str());
+  }
+  const WorkloadTotals &t = summary.totals;
+  os << "\ntotals: " << grouped(t.macs) << " MACs, " << grouped(t.params)
+     << " parameters, " << t.convLayers << " conv (" << t.depthwiseConvLayers
+     << " depthwise), " << t.fcLayers << " fc, " << t.matmulLayers
+     << " matmul, " << t.lstmLayers << " lstm layers, "
+     << grouped(t.activationBytes) << " activation bytes, "
+     << grouped(int64_t(t.auxOps)) << " auxiliary ops\n";
+}
+
+llvm::json::Value dsm::core::workloadToJSON(const WorkloadSummary &summary) {
+  llvm::json::Array layers;
+  for (const LayerRecord &layer : summary.layers) {
+    const Workload &w = layer.workload;
+    layers.push_back(llvm::json::Object{
+        {"name", layer.name},
+        {"op", layer.op},
+        {"kind", stringifyOpKind(w.kind)},
+        {"class", w.isPrimary() ? "primary"
+                  : w.getComputeClass() == ComputeClass::Auxiliary
+                      ? "auxiliary"
+                      : "data_movement"},
+        {"dims", llvm::json::Object{{"in", w.get(Dim::In)},
+                                    {"out", w.get(Dim::Out)},
+                                    {"ij", w.get(Dim::IJ)},
+                                    {"kij", w.get(Dim::KIJ)},
+                                    {"mb", w.get(Dim::MB)}}},
+        {"stride", llvm::json::Array{w.strideI, w.strideJ}},
+        {"timesteps", w.timesteps},
+        {"groups", w.groups},
+        {"macs", w.macs},
+        {"aux_ops", w.auxOps},
+        {"params", layer.newParams},
+        {"input_bytes", w.inputBytes},
+        {"weight_bytes", w.weightBytes},
+        {"output_bytes", w.outputBytes},
+    });
+  }
+  const WorkloadTotals &t = summary.totals;
+  return llvm::json::Object{
+      {"layers", std::move(layers)},
+      {"totals", llvm::json::Object{
+                     {"macs", t.macs},
+                     {"params", t.params},
+                     {"aux_ops", t.auxOps},
+                     {"conv_layers", t.convLayers},
+                     {"depthwise_conv_layers", t.depthwiseConvLayers},
+                     {"fc_layers", t.fcLayers},
+                     {"matmul_layers", t.matmulLayers},
+                     {"lstm_layers", t.lstmLayers},
+                     {"activation_bytes", t.activationBytes},
+                     {"weight_bytes", t.weightBytes},
+                 }}};
+}

@@ -1,0 +1,35 @@
+//===- WorkloadReport.cpp - --dsm-workload-report -------------------------===//
+
+#include "dsm/Passes/Passes.h"
+#include "dsm/Passes/Common/ReportWriter.h"
+#include "dsm/Passes/Common/WorkloadAnalysis.h"
+
+namespace dsm {
+#define GEN_PASS_DEF_DSMWORKLOADREPORT
+#include "dsm/Passes/Passes.h.inc"
+} // namespace dsm
+
+using namespace mlir;
+using namespace dsm;
+
+namespace {
+struct WorkloadReportPass
+    : public dsm::impl::DsmWorkloadReportBase<WorkloadReportPass> {
+  using DsmWorkloadReportBase::DsmWorkloadReportBase;
+
+  void runOnOperation() override {
+    const core::WorkloadSummary &summary =
+        getAnalysis<WorkloadAnalysis>().getSummary();
+    LogicalResult written =
+        writeReport(output, getOperation().getLoc(), [&](llvm::raw_ostream &os) {
+          if (format == ReportFormat::JSON)
+            os << llvm::formatv("{0:2}", core::workloadToJSON(summary)) << "\n";
+          else
+            printWorkloadTable(summary, os);
+        });
+    if (failed(written))
+      return signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+};
+} // namespace

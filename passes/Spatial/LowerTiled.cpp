@@ -1,0 +1,174 @@
+//===- LowerTiled.cpp - --dsm-lower-tiled ---------------------------------===//
+
+#include "dsm/Core/Spatial/PerformanceModel.h"
+#include "dsm/Dialect/DsmOps.h"
+#include "dsm/Passes/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace dsm {
+#define GEN_PASS_DEF_DSMLOWERTILED
+#include "dsm/Passes/Passes.h.inc"
+} // namespace dsm
+
+using namespace mlir;
+using namespace dsm;
+
+/// The attributes --dsm-select-mapping leaves on a layer pass.
+static constexpr StringLiteral kMappingAttrs[] = {
+    "dsm.parallelism", "dsm.chip_split", "dsm.core_split", "dsm.array",
+    "dsm.cycles"};
+
+namespace {
+struct LowerTiledPass : public dsm::impl::DsmLowerTiledBase<LowerTiledPass> {
+  using DsmLowerTiledBase::DsmLowerTiledBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<core::MultiChipSystem> multiChip =
+        getModuleMultiChipSystem(module, "tiled lowering");
+    if (failed(multiChip))
+      return signalPassFailure();
+    core::PerformanceModel model(*multiChip);
+    for (auto func : module.getOps<func::FuncOp>())
+      if (failed(lower(func, model)))
+        return signalPassFailure();
+  }
+
+  /// The parallelism of the layer that defines or will read `value`.
+  static std::optional<Parallelism> parallelismOf(Operation *op) {
+    if (!op)
+      return std::nullopt;
+    if (auto attr = op->getAttrOfType<ParallelismAttr>("dsm.parallelism"))
+      return attr.getValue();
+    if (auto tiled = dyn_cast<TiledPassOp>(op))
+      return tiled.getParallelism();
+    return std::nullopt;
+  }
+
+  static TransferAttr transferOf(Operation *op, StringRef name) {
+    auto dict = op->getAttrOfType<DictionaryAttr>("dsm.transfers");
+    return dict ? dict.getAs<TransferAttr>(name) : TransferAttr();
+  }
+
+  /// `transfer` scaled by `fraction` (a gradient's share of its layer's).
+  static TransferAttr scaled(TransferAttr transfer, double fraction) {
+    auto s = [&](int64_t v) { return int64_t(std::llround(double(v) * fraction)); };
+    return TransferAttr::get(transfer.getContext(), s(transfer.getMemoryBus()),
+                             s(transfer.getOnChip()), s(transfer.getTorusX()),
+                             s(transfer.getTorusY()), s(transfer.getCycles()),
+                             transfer.getBottleneck());
+  }
+
+  LogicalResult lower(func::FuncOp func, const core::PerformanceModel &model) {
+    SmallVector<LayerPassOp> passes;
+    func.walk([&](LayerPassOp op) { passes.push_back(op); });
+    for (LayerPassOp op : passes)
+      for (StringRef name : kMappingAttrs)
+        if (!op->hasAttr(name))
+          return op.emitOpError("has no mapping (")
+                 << name << "); run --dsm-select-mapping first";
+
+    MLIRContext *context = &getContext();
+    auto relayout = [&](OpBuilder &builder, Location loc, Value value,
+                        Parallelism from, Parallelism to) -> Value {
+      auto type = cast<RankedTensorType>(value.getType());
+      core::TransferGroup group = model.relayout(
+          double(type.getNumElements()), toCore(from), toCore(to));
+      if (group.cycles <= 0)
+        return value;
+      return RelayoutOp::create(builder, loc, value,
+                                ParallelismAttr::get(context, from),
+                                ParallelismAttr::get(context, to),
+                                TransferAttr::get(context, group));
+    };
+
+    // A layer's UPD reads the activations its FWD read, as re-laid out there.
+    llvm::StringMap<SmallVector<Value>> forwardIns;
+    for (LayerPassOp op : passes) {
+      OpBuilder builder(op);
+      Location loc = op.getLoc();
+      Parallelism p = *parallelismOf(op);
+      SmallVector<Value> ins(op.getIns());
+
+      if (op.getPass() == TrainingPass::FWD) {
+        // Activations arrive in their producer's layout.
+        for (Value &in : ins)
+          if (std::optional<Parallelism> from = parallelismOf(in.getDefiningOp()))
+            in = relayout(builder, loc, in, *from, p);
+        forwardIns[op.getLayer()] = ins;
+      }
+      if (op.getPass() == TrainingPass::UPD) {
+        const SmallVector<Value> &fwd = forwardIns[op.getLayer()];
+        for (size_t i = 0; i < fwd.size() && i < ins.size(); ++i)
+          ins[i] = fwd[i];
+      }
+      if (op.getPass() != TrainingPass::BWD && !ins.empty())
+        if (TransferAttr rotate = transferOf(op, "rotate"))
+          ins.front() = RotateOp::create(builder, loc, ins.front(),
+                                         /*overlapped=*/builder.getUnitAttr(), rotate);
+
+      auto tiled = TiledPassOp::create(
+          builder, loc, op.getResultTypes(), op.getLayerAttr(), op.getPassAttr(),
+          ins, op.getWeights(), op.getWorkloadAttr(),
+          op->getAttrOfType<ParallelismAttr>("dsm.parallelism"),
+          op->getAttrOfType<SplitAttr>("dsm.chip_split"),
+          op->getAttrOfType<SplitAttr>("dsm.core_split"),
+          op->getAttrOfType<ArrayMapAttr>("dsm.array"),
+          op->getAttrOfType<CyclesAttr>("dsm.cycles"));
+      for (StringRef keep : {"dsm.transfers", "dsm.alternatives"})
+        if (Attribute attr = op->getAttr(keep))
+          tiled->setAttr(keep, attr);
+
+      builder.setInsertionPointAfter(tiled);
+      SmallVector<Value> results(tiled.getResults());
+      if (op.getPass() == TrainingPass::BWD) {
+        // Partial errors rotate (not overlapped), then go back to their
+        // producer's layout.
+        if (TransferAttr rotate = transferOf(op, "rotate"); rotate && !results.empty())
+          results.front() = RotateOp::create(builder, loc, results.front(),
+                                             /*overlapped=*/nullptr, rotate);
+        for (auto [index, result] : llvm::enumerate(results)) {
+          Value original = op.getResult(index);
+          std::optional<Parallelism> to;
+          for (Operation *user : original.getUsers())
+            if ((to = parallelismOf(user)))
+              break;
+          if (to)
+            result = relayout(builder, loc, result, p, *to);
+        }
+      }
+      if (op.getPass() == TrainingPass::UPD) {
+        if (TransferAttr group = transferOf(op, "grad_reduce+weight_broadcast")) {
+          double all = 0;
+          for (Value grad : results)
+            all += double(cast<RankedTensorType>(grad.getType()).getNumElements());
+          for (Value &grad : results) {
+            double share =
+                double(cast<RankedTensorType>(grad.getType()).getNumElements()) / all;
+            TransferAttr mine = scaled(group, share);
+            // The reduction and the broadcast move the same volume; the group
+            // is pipelined, so its cycles stay on the reduction.
+            TransferAttr half = scaled(mine, 0.5);
+            Value reduced = GradReduceOp::create(
+                builder, loc, grad,
+                TransferAttr::get(context, half.getMemoryBus(), half.getOnChip(),
+                                  half.getTorusX(), half.getTorusY(),
+                                  mine.getCycles(), mine.getBottleneck()));
+            grad = WeightBroadcastOp::create(
+                builder, loc, reduced,
+                TransferAttr::get(context, half.getMemoryBus(), half.getOnChip(),
+                                  half.getTorusX(), half.getTorusY(), 0,
+                                  half.getBottleneck()));
+          }
+        }
+      }
+      for (auto [old, now] : llvm::zip_equal(op.getResults(), results))
+        old.replaceAllUsesWith(now);
+      op.erase();
+    }
+    return success();
+  }
+};
+} // namespace

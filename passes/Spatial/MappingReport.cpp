@@ -1,0 +1,116 @@
+//===- MappingReport.cpp - --dsm-mapping-report ---------------------------===//
+
+#include "dsm/Core/Spatial/MappingReport.h"
+#include "dsm/Core/Spatial/PerformanceModel.h"
+#include "dsm/Dialect/DsmOps.h"
+#include "dsm/Passes/Passes.h"
+#include "dsm/Passes/Common/ReportWriter.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace dsm {
+#define GEN_PASS_DEF_DSMMAPPINGREPORT
+#include "dsm/Passes/Passes.h.inc"
+} // namespace dsm
+
+using namespace mlir;
+using namespace dsm;
+
+/// The minibatch of the first function: its first argument's batch dimension.
+static int64_t batchOf(ModuleOp module) {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.getNumArguments() == 0)
+      continue;
+    auto type = dyn_cast<RankedTensorType>(func.getArgumentTypes().front());
+    int64_t dim = 0;
+    if (auto attr = func.getArgAttrOfType<IntegerAttr>(0, "dsm.batch_dim"))
+      dim = attr.getInt();
+    if (type && dim >= 0 && dim < type.getRank())
+      return type.getDimSize(dim);
+  }
+  return 0;
+}
+
+namespace {
+struct MappingReportPass
+    : public dsm::impl::DsmMappingReportBase<MappingReportPass> {
+  using DsmMappingReportBase::DsmMappingReportBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<core::MultiChipSystem> multiChip =
+        getModuleMultiChipSystem(module, "the mapping report");
+    if (failed(multiChip))
+      return signalPassFailure();
+    core::PerformanceModel model(*multiChip);
+
+    core::MappingReport report;
+    report.system = module->getAttrOfType<SystemAttr>(SystemAttr::kModuleAttrName).getName().str();
+    report.frequencyHz = model.frequency();
+    report.batch = batchOf(module);
+    report.mode = "infer";
+    llvm::StringMap<DictionaryAttr> alternatives;
+    bool any = false;
+    module.walk([&](TiledPassOp op) {
+      any = true;
+      core::LayerShape shape = op.getWorkload().getShape(op.getLayer());
+      core::MappingReportRow row;
+      row.layer = op.getLayer().str();
+      row.pass = toCore(op.getPass());
+      if (row.pass != core::TrainingPass::FWD)
+        report.mode = "train";
+      row.kind = op.getWorkload().getKind().str();
+      core::MappingConfig config = op.getConfig();
+      row.parallelism = config.parallelism;
+      row.chipSplit = config.chipSplit;
+      row.coreSplit = config.coreSplit;
+      row.chipD = core::splitSizes(model.passDims(shape, row.pass), config.chipSplit);
+      row.coreD = core::splitSizes(row.chipD, config.coreSplit);
+      row.arrayD = shape.hasPrimary ? config.array.arrayD() : core::DimSizes{1, 1, 1, 1, 1};
+      row.cycles = op.getCycles().getBreakdown();
+      row.macs = core::passMacs(shape, row.pass);
+      if (auto transfers = op->getAttrOfType<DictionaryAttr>("dsm.transfers")) {
+        for (NamedAttribute entry : transfers) {
+          auto attr = dyn_cast<TransferAttr>(entry.getValue());
+          if (!attr)
+            continue;
+          core::TransferGroup group;
+          group.name = entry.getName().str();
+          group.overlapped = core::isOverlappedGroup(group.name, row.pass);
+          group.bytes = {double(attr.getMemoryBus()), double(attr.getOnChip()),
+                         double(attr.getTorusX()), double(attr.getTorusY())};
+          group.cycles = double(attr.getCycles());
+          for (int l = 0; l < core::kNumLinks; ++l)
+            if (core::stringifyLink(core::Link(l)) == attr.getBottleneck())
+              group.bottleneck = core::Link(l);
+          row.transfers.push_back(std::move(group));
+        }
+      }
+      if (auto alt = op->getAttrOfType<DictionaryAttr>("dsm.alternatives"))
+        for (NamedAttribute entry : alt)
+          if (auto p = symbolizeParallelism(entry.getName().strref()))
+            row.alternatives.push_back(
+                {toCore(*p), double(cast<IntegerAttr>(entry.getValue()).getInt())});
+      report.rows.push_back(std::move(row));
+    });
+    if (!any) {
+      emitError(module.getLoc())
+          << "nothing to report: no dsm.tiled_pass ops (run --dsm-map-system, "
+             "or --dsm-expand-training, --dsm-select-mapping and "
+             "--dsm-lower-tiled first)";
+      return signalPassFailure();
+    }
+    LogicalResult written =
+        writeReport(output, module.getLoc(), [&](llvm::raw_ostream &os) {
+          if (format == ReportFormat::JSON)
+            os << llvm::formatv("{0:2}", core::mappingToJSON(report)) << "\n";
+          else
+            core::printMappingTable(report, os);
+        });
+    if (failed(written))
+      return signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+};
+} // namespace

@@ -1,0 +1,121 @@
+//===- DesignSpaceExplorerTest.cpp - ChipD -> CoreD -> ArrayD search ------===//
+
+#include "dsm/Core/Spatial/DesignSpaceExplorer.h"
+#include "dsm/Core/System/SystemLoader.h"
+
+#include "TestHelpers.h"
+
+#include <gtest/gtest.h>
+
+using namespace dsm::core;
+using dsm::core::testing::convLayer;
+using dsm::core::testing::multiChipPreset;
+
+namespace {
+
+TEST(DesignSpaceExplorerTest, FactorizationsCoverEveryOrderedSplit) {
+  // 32 = 2^5: five factors of 2 over five dimensions, C(9, 4) ways.
+  std::vector<DimSizes> splits = DesignSpaceExplorer::factorizations(32);
+  EXPECT_EQ(splits.size(), 126u);
+  for (const DimSizes &s : splits)
+    EXPECT_EQ(product(s), 32);
+  // 6 = 2 x 3: 5 places for each prime.
+  EXPECT_EQ(DesignSpaceExplorer::factorizations(6).size(), 25u);
+  EXPECT_EQ(DesignSpaceExplorer::factorizations(1).size(), 1u);
+}
+
+TEST(DesignSpaceExplorerTest, UsefulTilesAreTheSmallestPerChunkCount) {
+  EXPECT_EQ(DesignSpaceExplorer::usefulTiles(48, 32),
+            (std::vector<int64_t>{24, 16, 12, 10, 8, 7, 6, 5, 4, 3, 2, 1}));
+  EXPECT_EQ(DesignSpaceExplorer::usefulTiles(5, 32),
+            (std::vector<int64_t>{5, 3, 2, 1}));
+  EXPECT_EQ(DesignSpaceExplorer::usefulTiles(1, 32), (std::vector<int64_t>{1}));
+}
+
+TEST(DesignSpaceExplorerTest, HeuristicSplitsOnlyTheResultWhenItCan) {
+  PerformanceModel model(multiChipPreset("dsm-8pf-asym"));
+  DesignSpaceExplorer heuristic(model, SearchMode::Heuristic);
+  DesignSpaceExplorer exhaustive(model, SearchMode::Exhaustive);
+  LayerShape layer = convLayer(256, 256, 3136, 9, 512);
+  DimSizes chipD = splitSizes(layer.dims, {1, 1, 1, 1, 64});
+  std::vector<DimSizes> pruned =
+      heuristic.candidateCoreSplits(layer, TrainingPass::FWD, chipD);
+  ASSERT_FALSE(pruned.empty());
+  for (const DimSizes &s : pruned) {
+    // FWD reduces over in and kij: the heuristic leaves them whole.
+    EXPECT_EQ(s[int(Dim::In)], 1);
+    EXPECT_EQ(s[int(Dim::KIJ)], 1);
+  }
+  EXPECT_LT(pruned.size(),
+            exhaustive.candidateCoreSplits(layer, TrainingPass::FWD, chipD).size());
+  // UPD reduces over ij and mb instead.
+  for (const DimSizes &s : heuristic.candidateCoreSplits(layer, TrainingPass::UPD, chipD)) {
+    EXPECT_EQ(s[int(Dim::IJ)], 1);
+    EXPECT_EQ(s[int(Dim::MB)], 1);
+  }
+}
+
+TEST(DesignSpaceExplorerTest, HeuristicPrefersBalancedSplits) {
+  PerformanceModel model(multiChipPreset("dsm-8pf-asym"));
+  DesignSpaceExplorer heuristic(model, SearchMode::Heuristic);
+  // 7x7 = 49 pixels and 8 samples per chip.
+  LayerShape layer = convLayer(512, 512, 49, 9, 512);
+  DimSizes chipD = splitSizes(layer.dims, {1, 1, 1, 1, 64});
+  std::vector<DimSizes> splits = heuristic.candidateCoreSplits(layer, TrainingPass::FWD, chipD);
+  auto imbalance = [&](const DimSizes &s) {
+    double r = 1;
+    for (int d = 0; d < kNumDims; ++d)
+      r *= double((chipD[d] + s[d] - 1) / s[d] * s[d]) / double(chipD[d]);
+    return r;
+  };
+  // Balanced splits exist (of out and mb), so splits of the 49 pixels are
+  // kept only when nearly as balanced (ij:4 works on 52 pixels: 6% more).
+  bool anyBalanced = false;
+  for (const DimSizes &s : splits) {
+    anyBalanced |= imbalance(s) == 1.0;
+    EXPECT_LE(imbalance(s), 1.10);
+    EXPECT_LE(s[int(Dim::IJ)], 4) << "splitting 49 pixels 8 ways wastes 14%";
+  }
+  EXPECT_TRUE(anyBalanced);
+}
+
+TEST(DesignSpaceExplorerTest, HeuristicMatchesExhaustiveOnTypicalLayers) {
+  PerformanceModel model(multiChipPreset("dsm-8pf-asym"));
+  DesignSpaceExplorer heuristic(model, SearchMode::Heuristic);
+  DesignSpaceExplorer exhaustive(model, SearchMode::Exhaustive);
+  LayerShape layers[] = {convLayer(3, 64, 50176, 9, 512), convLayer(256, 256, 3136, 9, 512),
+                         convLayer(512, 2048, 49, 1, 512)};
+  for (const LayerShape &layer : layers)
+    for (TrainingPass pass : {TrainingPass::FWD, TrainingPass::BWD, TrainingPass::UPD}) {
+      ExplorationResult h = heuristic.explore(layer, pass, Parallelism::Data);
+      ExplorationResult e = exhaustive.explore(layer, pass, Parallelism::Data);
+      ASSERT_TRUE(h.best && e.best);
+      EXPECT_LE(e.best->cycles.total, h.best->cycles.total);
+      EXPECT_LE(h.best->cycles.total, 1.01 * e.best->cycles.total);
+      EXPECT_LT(h.evaluated, e.evaluated);
+    }
+}
+
+TEST(DesignSpaceExplorerTest, ExplainsWhenNothingIsLegal) {
+  PerformanceModel model(multiChipPreset("dsm-8pf-asym"));
+  DesignSpaceExplorer explorer(model, SearchMode::Heuristic);
+  // A minibatch of 8 cannot be spread over 64 chips.
+  ExplorationResult r =
+      explorer.explore(convLayer(64, 64, 3136, 9, 8), TrainingPass::FWD, Parallelism::Data);
+  EXPECT_FALSE(r.best.has_value());
+  EXPECT_NE(r.whyNone.find("splits 'mb' 64 ways but it has only 8"), std::string::npos)
+      << r.whyNone;
+}
+
+TEST(DesignSpaceExplorerTest, DeterministicChoice) {
+  PerformanceModel model(multiChipPreset("dsm-8pf-sym"));
+  DesignSpaceExplorer explorer(model, SearchMode::Exhaustive);
+  LayerShape layer = convLayer(128, 128, 12544, 9, 256);
+  ExplorationResult a = explorer.explore(layer, TrainingPass::BWD, Parallelism::Data);
+  ExplorationResult b = explorer.explore(layer, TrainingPass::BWD, Parallelism::Data);
+  ASSERT_TRUE(a.best && b.best);
+  EXPECT_EQ(a.best->config.coreSplit, b.best->config.coreSplit);
+  EXPECT_EQ(a.best->config.array, b.best->config.array);
+}
+
+} // namespace

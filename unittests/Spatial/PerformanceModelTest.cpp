@@ -1,0 +1,339 @@
+//===- PerformanceModelTest.cpp - 000's performance model, term by term ---===//
+//
+// Hand-computed cases on a small system where the arithmetic is easy: 1 GHz
+// (so a byte at B GB/s takes 1/B cycles), fp16, 2x2 chips, 2 cores on a ring,
+// 8x8 PE arrays.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsm/Core/Spatial/PerformanceModel.h"
+
+#include "TestHelpers.h"
+
+#include <gtest/gtest.h>
+
+using namespace dsm::core;
+using dsm::core::testing::convLayer;
+using dsm::core::testing::multiChipPreset;
+
+namespace {
+
+MultiChipSystem smallSystem() {
+  MultiChipSystem s;
+  s.chips = 4;
+  s.torus = {2, 2, /*X=*/10e9, /*Y=*/8e9};
+  s.chip.cores = 2;
+  s.chip.interconnect = ChipInterconnect::Ring;
+  s.chip.coreToCoreBandwidth = 64e9;
+  s.chip.externalMemory = {1e9, 32e9, 0.5}; // 16 GB/s effective
+  s.chip.core.macsPerCycle = 64;
+  s.chip.core.peRows = 8;
+  s.chip.core.peColumns = 8;
+  s.chip.core.scratchpad = {64 * 1024, 64e9, 1};
+  s.chip.core.sfuOpsPerCycle = 4;
+  s.chip.core.frequencyHz = 1e9;
+  s.chip.core.precision = Precision::FP16;
+  return s;
+}
+
+MappingConfig config(Parallelism p, DimSizes chip, DimSizes core, Dim row,
+                     int64_t rowTile, Dim col, int64_t colTile) {
+  MappingConfig c;
+  c.parallelism = p;
+  c.chipSplit = chip;
+  c.coreSplit = core;
+  c.array = {row, col, rowTile, colTile};
+  return c;
+}
+
+const TransferGroup *group(const Evaluation &e, llvm::StringRef name) {
+  for (const TransferGroup &g : e.transfers)
+    if (g.name == name)
+      return &g;
+  return nullptr;
+}
+
+// dims order: in, out, ij, kij, mb
+constexpr DimSizes kDataSplit = {1, 1, 1, 1, 4};
+constexpr DimSizes kModelSplit = {1, 4, 1, 1, 1};
+
+TEST(PerformanceModelTest, ComputeBoundLayer) {
+  PerformanceModel model(smallSystem());
+  // 3x3 conv, 16 -> 16 channels, 64 pixels, minibatch 8, data parallel: a
+  // chip has 2 samples; its 2 cores split the output channels.
+  std::optional<Evaluation> e = model.evaluate(
+      convLayer(16, 16, 64, 9, 8), TrainingPass::FWD,
+      config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 8, Dim::IJ, 8));
+  ASSERT_TRUE(e.has_value());
+  // CoreD = {16, 8, 64, 9, 2}: (16/8)*(64/8) array steps x 8*9*2 streamed =
+  // 2304 cycles, plus 8 + 8 startup.
+  EXPECT_DOUBLE_EQ(e->cycles.useful, 2304);
+  EXPECT_DOUBLE_EQ(e->cycles.underuse, 16);
+  // Memory: (Input 2048 + Kernel 2304 + Output 2048) elements x 2 B / 16 GB/s
+  // = 800 cycles, hidden under the 2320 of PriComp.
+  const TransferGroup *stream = group(*e, "fetch_inp+fetch_ker+write_out");
+  ASSERT_NE(stream, nullptr);
+  EXPECT_DOUBLE_EQ(stream->bytes[int(Link::MemoryBus)], 12800);
+  EXPECT_DOUBLE_EQ(stream->cycles, 800);
+  EXPECT_EQ(stream->bottleneck, Link::MemoryBus);
+  EXPECT_DOUBLE_EQ(e->cycles.ovlVisible, 0);
+  EXPECT_DOUBLE_EQ(e->cycles.nonOvl, 0);
+  EXPECT_DOUBLE_EQ(e->cycles.total, 2320);
+  EXPECT_DOUBLE_EQ(e->utilization, 2304.0 / 2320.0);
+}
+
+TEST(PerformanceModelTest, ExternalMemoryBoundLayer) {
+  PerformanceModel model(smallSystem());
+  // The same as a 1x1 convolution: 9x less compute, about the same traffic.
+  std::optional<Evaluation> e = model.evaluate(
+      convLayer(16, 16, 64, 1, 8), TrainingPass::FWD,
+      config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 8, Dim::IJ, 8));
+  ASSERT_TRUE(e.has_value());
+  EXPECT_DOUBLE_EQ(e->cycles.useful, 256);
+  // (2048 + 256 + 2048) x 2 B / 16 GB/s = 544 cycles; 544 - 272 are visible.
+  EXPECT_DOUBLE_EQ(e->ovlCycles, 544);
+  EXPECT_DOUBLE_EQ(e->cycles.ovlVisible, 544 - 272);
+  EXPECT_DOUBLE_EQ(e->cycles.total, 544);
+}
+
+TEST(PerformanceModelTest, TorusLinkBoundRotation) {
+  PerformanceModel model(smallSystem());
+  // Model parallelism: each chip computes 4 of the 16 output channels and the
+  // input features rotate. A chip holds 1/4 of the input (16 x 64 x 8 / 4 =
+  // 2048 elements = 4096 B) and passes it on fy * (fx - 1) = 2 times along X
+  // and fy - 1 = 1 time along Y.
+  std::optional<Evaluation> e = model.evaluate(
+      convLayer(16, 16, 64, 1, 8), TrainingPass::FWD,
+      config(Parallelism::Model, kModelSplit, {1, 1, 1, 1, 2}, Dim::In, 8, Dim::IJ, 8));
+  ASSERT_TRUE(e.has_value());
+  const TransferGroup *rotate = group(*e, "rotate");
+  ASSERT_NE(rotate, nullptr);
+  EXPECT_TRUE(rotate->overlapped);
+  EXPECT_DOUBLE_EQ(rotate->bytes[int(Link::TorusX)], 8192);
+  EXPECT_DOUBLE_EQ(rotate->bytes[int(Link::TorusY)], 4096);
+  EXPECT_DOUBLE_EQ(rotate->cycles, 819.2); // 8192 B at 10 GB/s
+  EXPECT_EQ(rotate->bottleneck, Link::TorusX);
+  // FWD rotation overlaps: the overlapped group is the slower of the memory
+  // streams (all 8192 input + 64 kernel + 2048 output elements = 20608 B,
+  // and the 12288 B rotated in: 32896 B / 16 GB/s = 2056 cycles) and the
+  // torus.
+  EXPECT_DOUBLE_EQ(e->ovlCycles, 2056);
+  EXPECT_DOUBLE_EQ(e->cycles.nonOvl, 0);
+}
+
+TEST(PerformanceModelTest, BackwardRotationIsNotOverlapped) {
+  PerformanceModel model(smallSystem());
+  std::optional<Evaluation> e = model.evaluate(
+      convLayer(16, 16, 64, 1, 8), TrainingPass::BWD,
+      config(Parallelism::Model, kModelSplit, {1, 1, 1, 1, 2}, Dim::In, 8, Dim::IJ, 8));
+  ASSERT_TRUE(e.has_value());
+  const TransferGroup *rotate = group(*e, "rotate");
+  ASSERT_NE(rotate, nullptr);
+  EXPECT_FALSE(rotate->overlapped);
+  // The partial errors of the input rotate; the rotated bytes also go
+  // through memory (12288 B / 16 GB/s = 768 cycles), but X is slower.
+  EXPECT_DOUBLE_EQ(rotate->cycles, 819.2);
+  EXPECT_DOUBLE_EQ(e->cycles.nonOvl, 819.2);
+}
+
+TEST(PerformanceModelTest, OddSplitUnderusesTheArray) {
+  PerformanceModel model(smallSystem());
+  LayerShape fc;
+  fc.kind = OpKind::FullyConnected;
+  fc.dims = {32, 12, 1, 1, 8};
+  fc.params = 32 * 12;
+  // 12 outputs on 8 rows take two chunks, the second a third full.
+  std::optional<Evaluation> e = model.evaluate(
+      fc, TrainingPass::FWD,
+      config(Parallelism::Data, kDataSplit, {1, 1, 1, 1, 2}, Dim::Out, 8, Dim::In, 8));
+  ASSERT_TRUE(e.has_value());
+  // Useful: 32 x 12 x 8 MACs / (8 cores x 64) = 6; PriComp: 2 x 4 chunks
+  // + 16 startup = 24.
+  EXPECT_DOUBLE_EQ(e->cycles.useful, 6);
+  EXPECT_DOUBLE_EQ(e->cycles.underuse, 18);
+}
+
+TEST(PerformanceModelTest, CoresSplittingAReductionAccumulatePartialSums) {
+  PerformanceModel model(smallSystem());
+  // Splitting the input channels (a reduction in FWD) over the 2 cores: each
+  // core holds a partial Output of 16 x 64 x 2 elements = 4096 B; on a ring
+  // half of it crosses each link, in both directions: 1024 B at 64 GB/s.
+  std::optional<Evaluation> e = model.evaluate(
+      convLayer(16, 16, 64, 9, 8), TrainingPass::FWD,
+      config(Parallelism::Data, kDataSplit, {2, 1, 1, 1, 1}, Dim::In, 8, Dim::IJ, 8));
+  ASSERT_TRUE(e.has_value());
+  const TransferGroup *sums = group(*e, "partial_sum_acc");
+  ASSERT_NE(sums, nullptr);
+  EXPECT_DOUBLE_EQ(sums->bytes[int(Link::OnChip)], 1024);
+  EXPECT_DOUBLE_EQ(e->cycles.nonOvl, 16);
+}
+
+TEST(PerformanceModelTest, DataParallelGradientsReduceAlongXThenY) {
+  PerformanceModel model(smallSystem());
+  // UPD of a data-parallel layer: each chip's 2304 gradients (4608 B) are
+  // reduced and broadcast along X (2 x 1/2 x 4608 B) and, shrunk by the X
+  // reduction, along Y (2 x 1/2 x 4608 / 2 B).
+  std::optional<Evaluation> e = model.evaluate(
+      convLayer(16, 16, 64, 9, 8), TrainingPass::UPD,
+      config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 8, Dim::Out, 8));
+  ASSERT_TRUE(e.has_value());
+  const TransferGroup *grads = group(*e, "grad_reduce+weight_broadcast");
+  ASSERT_NE(grads, nullptr);
+  EXPECT_DOUBLE_EQ(grads->bytes[int(Link::TorusX)], 4608);
+  EXPECT_DOUBLE_EQ(grads->bytes[int(Link::TorusY)], 2304);
+  EXPECT_DOUBLE_EQ(grads->cycles, 460.8); // X: 4608 B at 10 GB/s
+  // Model parallelism owns its weights: no gradient traffic.
+  std::optional<Evaluation> m = model.evaluate(
+      convLayer(16, 16, 64, 9, 8), TrainingPass::UPD,
+      config(Parallelism::Model, kModelSplit, {2, 1, 1, 1, 1}, Dim::In, 8, Dim::Out, 4));
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(group(*m, "grad_reduce+weight_broadcast"), nullptr);
+}
+
+TEST(PerformanceModelTest, HybridsReduceAndRotateAlongOneDirectionEach) {
+  PerformanceModel model(smallSystem());
+  // data_x_model_y: the minibatch is split along X, the features along Y.
+  std::optional<Evaluation> upd = model.evaluate(
+      convLayer(16, 16, 64, 9, 8), TrainingPass::UPD,
+      config(Parallelism::DataXModelY, {1, 2, 1, 1, 2}, {1, 2, 1, 1, 1}, Dim::In, 8,
+             Dim::Out, 4));
+  ASSERT_TRUE(upd.has_value());
+  const TransferGroup *grads = group(*upd, "grad_reduce+weight_broadcast");
+  ASSERT_NE(grads, nullptr);
+  EXPECT_GT(grads->bytes[int(Link::TorusX)], 0);
+  EXPECT_EQ(grads->bytes[int(Link::TorusY)], 0);
+  const TransferGroup *rotate = group(*upd, "rotate");
+  ASSERT_NE(rotate, nullptr);
+  EXPECT_EQ(rotate->bytes[int(Link::TorusX)], 0);
+  EXPECT_GT(rotate->bytes[int(Link::TorusY)], 0);
+}
+
+TEST(PerformanceModelTest, AuxComputationsRunOnTheSpecialFunctionUnits) {
+  PerformanceModel model(smallSystem());
+  LayerShape layer = convLayer(16, 16, 64, 9, 8);
+  layer.auxOps = 16 * 64 * 8 * 2; // bias and ReLU on every output
+  std::optional<Evaluation> e = model.evaluate(
+      layer, TrainingPass::FWD,
+      config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 8, Dim::IJ, 8));
+  ASSERT_TRUE(e.has_value());
+  // A core's share (1/8) at 4 ops per cycle.
+  EXPECT_DOUBLE_EQ(e->cycles.aux, 16384.0 / 8 / 4);
+  EXPECT_DOUBLE_EQ(e->cycles.total, 2320 + 512);
+}
+
+TEST(PerformanceModelTest, LstmStepsRunInSequenceButUpdatesOnce) {
+  PerformanceModel model(smallSystem());
+  LayerShape lstm;
+  lstm.kind = OpKind::Lstm;
+  lstm.dims = {16, 32, 1, 1, 8};
+  lstm.timesteps = 10;
+  lstm.params = 16 * 32;
+  lstm.writtenOutputFraction = 0.25; // writes H of its 4H gates
+  MappingConfig c =
+      config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 8, Dim::Out, 8);
+  std::optional<Evaluation> fwd = model.evaluate(lstm, TrainingPass::FWD, c);
+  ASSERT_TRUE(fwd.has_value());
+  // One step: CoreD {16, 16, 1, 1, 2}: 2 x 2 chunks x 2 samples + 16 startup.
+  EXPECT_DOUBLE_EQ(fwd->cycles.priComp(), 10 * (8 + 16));
+  // The weights are fetched again every step (no reuse in the baseline).
+  const TransferGroup *stream = group(*fwd, "fetch_inp+fetch_ker+write_out");
+  ASSERT_NE(stream, nullptr);
+  EXPECT_DOUBLE_EQ(stream->bytes[int(Link::MemoryBus)],
+                   10 * (16 * 2 + 16 * 32 + 32 * 2 * 0.25) * 2);
+  // UPD sums over all steps at once: one pass with a 10x minibatch, one
+  // gradient reduction.
+  c.array.colDim = Dim::Out;
+  std::optional<Evaluation> upd = model.evaluate(lstm, TrainingPass::UPD, c);
+  ASSERT_TRUE(upd.has_value());
+  EXPECT_EQ(model.passDims(lstm, TrainingPass::UPD)[int(Dim::MB)], 80);
+  const TransferGroup *grads = group(*upd, "grad_reduce+weight_broadcast");
+  ASSERT_NE(grads, nullptr);
+  EXPECT_DOUBLE_EQ(grads->bytes[int(Link::TorusX)], 16 * 32 * 2);
+}
+
+TEST(PerformanceModelTest, RelayoutSwitchingParallelism) {
+  PerformanceModel model(smallSystem());
+  // 8192 elements, 4096 B per chip. Data -> model changes both directions:
+  // an all-to-all in each row and column of 2 chips, each chip sending half
+  // its block (2048 B) per direction, with the block read and written in each
+  // phase (4096 B at 16 GB/s = 256 cycles -- memory is the bottleneck).
+  TransferGroup g = model.relayout(8192, Parallelism::Data, Parallelism::Model);
+  EXPECT_DOUBLE_EQ(g.bytes[int(Link::TorusX)], 2048);
+  EXPECT_DOUBLE_EQ(g.bytes[int(Link::TorusY)], 2048);
+  EXPECT_DOUBLE_EQ(g.cycles, 2 * 256);
+  // data -> data_x_model_y changes only the Y role.
+  TransferGroup y = model.relayout(8192, Parallelism::Data, Parallelism::DataXModelY);
+  EXPECT_DOUBLE_EQ(y.bytes[int(Link::TorusX)], 0);
+  EXPECT_DOUBLE_EQ(y.cycles, 256);
+  EXPECT_DOUBLE_EQ(model.relayout(8192, Parallelism::Model, Parallelism::Model).cycles, 0);
+}
+
+TEST(PerformanceModelTest, WorkingSetMustFitTheScratchpad) {
+  MultiChipSystem s = smallSystem();
+  s.chip.core.scratchpad.capacityBytes = 1024;
+  PerformanceModel model(s);
+  std::string why;
+  std::optional<Evaluation> e = model.evaluate(
+      convLayer(16, 16, 64, 9, 8), TrainingPass::FWD,
+      config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 8, Dim::IJ, 8),
+      &why);
+  EXPECT_FALSE(e.has_value());
+  EXPECT_NE(why.find("exceeds the scratchpad (1024)"), std::string::npos) << why;
+}
+
+TEST(PerformanceModelTest, IllegalSplitsAreRejectedWithAReason) {
+  PerformanceModel model(smallSystem());
+  LayerShape layer = convLayer(16, 16, 64, 9, 8);
+  std::string why;
+  auto check = [&](MappingConfig c) {
+    why.clear();
+    EXPECT_FALSE(model.evaluate(layer, TrainingPass::FWD, c, &why).has_value());
+    return why;
+  };
+  EXPECT_NE(check(config(Parallelism::Data, {1, 1, 1, 1, 2}, {1, 2, 1, 1, 1}, Dim::In, 8,
+                         Dim::IJ, 8))
+                .find("chip split's product 2 is not the chip count 4"),
+            std::string::npos);
+  EXPECT_NE(check(config(Parallelism::Data, kDataSplit, {1, 1, 1, 1, 1}, Dim::In, 8,
+                         Dim::IJ, 8))
+                .find("core split's product 1 is not the core count 2"),
+            std::string::npos);
+  EXPECT_NE(check(config(Parallelism::Data, kModelSplit, {1, 2, 1, 1, 1}, Dim::In, 8,
+                         Dim::IJ, 8))
+                .find("not the one of data parallelism"),
+            std::string::npos);
+  layer.dims[int(Dim::KIJ)] = 1;
+  EXPECT_NE(check(config(Parallelism::Data, kDataSplit, {1, 1, 1, 2, 1}, Dim::In, 8,
+                         Dim::IJ, 8))
+                .find("the core split cuts 'kij' into 2 but a chip has only 1"),
+            std::string::npos);
+  EXPECT_NE(check(config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 16,
+                         Dim::IJ, 8))
+                .find("row tile 16 exceeds the array (8)"),
+            std::string::npos);
+  EXPECT_NE(check(config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 8,
+                         Dim::In, 8))
+                .find("same dimension"),
+            std::string::npos);
+  // Minibatch 2 cannot be split over 4 chips.
+  layer.dims[int(Dim::MB)] = 2;
+  EXPECT_FALSE(model.chipSplit(layer, TrainingPass::FWD, Parallelism::Data, &why));
+  EXPECT_NE(why.find("splits 'mb' 4 ways but it has only 2"), std::string::npos) << why;
+}
+
+TEST(PerformanceModelTest, ParallelismsNeedTheirTorus) {
+  MultiChipSystem one = smallSystem();
+  one.chips = 1;
+  one.torus = {1, 1, 0, 0};
+  PerformanceModel single(one);
+  EXPECT_TRUE(single.isAvailable(Parallelism::Data));
+  EXPECT_FALSE(single.isAvailable(Parallelism::Model));
+  EXPECT_FALSE(single.isAvailable(Parallelism::DataXModelY));
+  MultiChipSystem row = smallSystem();
+  row.torus = {4, 1, 10e9, 0};
+  PerformanceModel line(row);
+  EXPECT_TRUE(line.isAvailable(Parallelism::Model));
+  EXPECT_FALSE(line.isAvailable(Parallelism::ModelXDataY));
+}
+
+} // namespace

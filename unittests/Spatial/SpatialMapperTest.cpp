@@ -1,0 +1,171 @@
+//===- SpatialMapperTest.cpp - Whole-network mapping ----------------------===//
+
+#include "dsm/Core/Spatial/SpatialMapper.h"
+#include "dsm/Core/System/SystemLoader.h"
+
+#include "TestHelpers.h"
+
+#include <gtest/gtest.h>
+
+using namespace dsm::core;
+using dsm::core::testing::convLayer;
+using dsm::core::testing::multiChipPreset;
+
+namespace {
+
+LayerShape fc(const char *name, int64_t in, int64_t out, int64_t mb) {
+  LayerShape l;
+  l.name = name;
+  l.kind = OpKind::FullyConnected;
+  l.dims = {in, out, 1, 1, mb};
+  l.params = double(in * out + out);
+  return l;
+}
+
+/// conv -> fc -> fc, like the end of VGG16.
+LayerGraph vggTail(int64_t mb) {
+  LayerGraph g;
+  g.layers = {{convLayer(512, 512, 196, 9, mb, "conv5_3")},
+              {fc("fcon1", 25088, 4096, mb)},
+              {fc("fcon2", 4096, 4096, mb)}};
+  g.edges = {{0, 1, 25088.0 * mb}, {1, 2, 4096.0 * mb}};
+  return g;
+}
+
+TEST(LayerGraphTest, TrainingPassesFollowTheErrors) {
+  LayerGraph g = vggTail(64);
+  g.assignTrainingPasses(true);
+  // The first layer reads only the network input: no error to send back.
+  EXPECT_TRUE(g.layers[0].upd);
+  EXPECT_FALSE(g.layers[0].bwd);
+  EXPECT_TRUE(g.layers[1].bwd && g.layers[1].upd);
+  EXPECT_TRUE(g.edges[0].carriesError);
+  g.assignTrainingPasses(false);
+  for (const LayerNode &n : g.layers)
+    EXPECT_TRUE(n.fwd && !n.bwd && !n.upd);
+  EXPECT_FALSE(g.edges[0].carriesError);
+}
+
+TEST(SpatialMapperTest, PlansEveryPassAndAddsUp) {
+  LayerGraph g = vggTail(512);
+  g.assignTrainingPasses(true);
+  SpatialMapper mapper(multiChipPreset("dsm-8pf-asym"), MapperOptions());
+  llvm::Expected<MappingPlan> plan = mapper.map(g);
+  ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+  ASSERT_EQ(plan->layers.size(), 3u);
+  EXPECT_EQ(plan->layers[0].passes.size(), 2u); // FWD, UPD
+  EXPECT_EQ(plan->layers[1].passes.size(), 3u);
+  double sum = 0;
+  for (const LayerPlan &layer : plan->layers)
+    for (const PassPlan &pass : layer.passes) {
+      sum += pass.cycles.total;
+      const CycleBreakdown &c = pass.cycles;
+      EXPECT_NEAR(c.useful + c.underuse + c.ovlVisible + c.nonOvl + c.aux, c.total,
+                  1e-6 * c.total);
+    }
+  EXPECT_DOUBLE_EQ(plan->totals.cycles.total, sum);
+  EXPECT_GT(plan->totals.utilization, 0);
+  EXPECT_LE(plan->totals.utilization, 1);
+  // 000 Fig. 12: the convolution is data parallel, the FC layers are not.
+  EXPECT_EQ(plan->layers[0].parallelism, Parallelism::Data);
+  EXPECT_NE(plan->layers[2].parallelism, Parallelism::Data);
+}
+
+TEST(SpatialMapperTest, JointChoiceWeighsRelayouts) {
+  LayerGraph g = vggTail(512);
+  g.assignTrainingPasses(true);
+  SpatialMapper mapper(multiChipPreset("dsm-8pf-asym"), MapperOptions());
+  llvm::Expected<MappingPlan> plan = mapper.map(g);
+  ASSERT_TRUE(static_cast<bool>(plan));
+  // The plan's cost (relayouts included) is no worse than choosing every
+  // layer's cheapest parallelism alone and paying the relayouts that follow.
+  const PerformanceModel &model = mapper.getModel();
+  std::vector<Parallelism> greedy;
+  double greedyCost = 0;
+  for (const LayerPlan &layer : plan->layers) {
+    int best = 0;
+    for (int q = 1; q < kNumParallelisms; ++q)
+      if (layer.alternatives[q] < layer.alternatives[best])
+        best = q;
+    greedy.push_back(Parallelism(best));
+    greedyCost += layer.alternatives[best];
+  }
+  for (const LayerEdge &e : g.edges)
+    greedyCost += 2 * model.relayout(e.elements, greedy[e.producer], greedy[e.consumer]).cycles;
+  EXPECT_LE(plan->totals.cycles.total, greedyCost * (1 + 1e-12));
+}
+
+TEST(SpatialMapperTest, ResidualShortcutsAreCharged) {
+  // a -> b -> c with a shortcut a -> c: forcing b to another parallelism
+  // than a and c costs relayouts on both of b's edges but not on a -> c.
+  LayerGraph g;
+  g.layers = {{convLayer(256, 256, 196, 1, 512, "a")},
+              {convLayer(256, 256, 196, 9, 512, "b")},
+              {convLayer(256, 256, 196, 1, 512, "c")}};
+  g.edges = {{0, 1, 256.0 * 196 * 512}, {1, 2, 256.0 * 196 * 512}, {0, 2, 256.0 * 196 * 512}};
+  g.assignTrainingPasses(false);
+  SpatialMapper mapper(multiChipPreset("dsm-8pf-asym"), MapperOptions());
+  llvm::Expected<MappingPlan> plan = mapper.map(g);
+  ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+  // Each layer's chosen plan includes the relayouts of its incoming edges.
+  for (size_t i = 0; i < 3; ++i) {
+    double relayout = 0;
+    for (const LayerEdge &e : g.edges)
+      if (e.consumer == int(i))
+        relayout += mapper.getModel()
+                        .relayout(e.elements, plan->layers[e.producer].parallelism,
+                                  plan->layers[i].parallelism)
+                        .cycles;
+    EXPECT_DOUBLE_EQ(plan->layers[i].passes[0].relayout.cycles, relayout);
+  }
+}
+
+TEST(SpatialMapperTest, SameResultWithAndWithoutThreads) {
+  LayerGraph g = vggTail(1024);
+  g.assignTrainingPasses(true);
+  MapperOptions one, many;
+  many.threads = 4;
+  llvm::Expected<MappingPlan> a = SpatialMapper(multiChipPreset("dsm-8pf-asym"), one).map(g);
+  llvm::Expected<MappingPlan> b = SpatialMapper(multiChipPreset("dsm-8pf-asym"), many).map(g);
+  ASSERT_TRUE(a && b);
+  ASSERT_EQ(a->layers.size(), b->layers.size());
+  for (size_t i = 0; i < a->layers.size(); ++i) {
+    EXPECT_EQ(a->layers[i].parallelism, b->layers[i].parallelism);
+    for (size_t p = 0; p < a->layers[i].passes.size(); ++p) {
+      EXPECT_EQ(a->layers[i].passes[p].eval.config.coreSplit,
+                b->layers[i].passes[p].eval.config.coreSplit);
+      EXPECT_EQ(a->layers[i].passes[p].cycles.total, b->layers[i].passes[p].cycles.total);
+    }
+  }
+}
+
+TEST(SpatialMapperTest, RepeatedShapesAreExploredOnce) {
+  LayerGraph g;
+  for (int i = 0; i < 4; ++i)
+    g.layers.push_back({convLayer(64, 64, 3136, 9, 256, "same")});
+  for (int i = 0; i < 3; ++i)
+    g.edges.push_back({i, i + 1, 64.0 * 3136 * 256});
+  g.assignTrainingPasses(false);
+  llvm::Expected<MappingPlan> plan =
+      SpatialMapper(multiChipPreset("dsm-8pf-asym"), MapperOptions()).map(g);
+  ASSERT_TRUE(static_cast<bool>(plan));
+  EXPECT_EQ(plan->explorations, 4u);          // one per parallelism
+  EXPECT_EQ(plan->memoizedExplorations, 12u); // the three repeats
+}
+
+TEST(SpatialMapperTest, ImpossibleLayerIsNamed) {
+  LayerGraph g;
+  // Minibatch 1 and 8 output features cannot cover 64 chips.
+  g.layers = {{fc("tiny", 16, 8, 1)}};
+  g.assignTrainingPasses(false);
+  llvm::Expected<MappingPlan> plan =
+      SpatialMapper(multiChipPreset("dsm-8pf-asym"), MapperOptions()).map(g);
+  ASSERT_FALSE(static_cast<bool>(plan));
+  std::string message = llvm::toString(plan.takeError());
+  EXPECT_NE(message.find("layer 'tiny' has no legal mapping"), std::string::npos) << message;
+  EXPECT_NE(message.find("data (fwd): data parallelism splits 'mb' 64 ways"),
+            std::string::npos)
+      << message;
+}
+
+} // namespace

@@ -1,0 +1,221 @@
+//===- SystemDescriptionTest.cpp - Presets, validation, round trips -------===//
+
+#include "dsm/Core/System/SystemLoader.h"
+
+#include <gtest/gtest.h>
+
+using namespace dsm::core;
+
+namespace {
+
+SystemDescription load(llvm::StringRef name) {
+  llvm::Expected<SystemDescription> system = loadSystem(name);
+  EXPECT_TRUE(static_cast<bool>(system)) << llvm::toString(system.takeError());
+  return system ? std::move(*system) : SystemDescription();
+}
+
+/// All errors of parsing `text`, one "line: message" per line.
+std::string errorsOf(llvm::StringRef text) {
+  llvm::Expected<SystemDescription> system = parseSystemDescription(text, "s.yaml");
+  if (system)
+    return "<no error>";
+  std::string all;
+  llvm::handleAllErrors(system.takeError(), [&](const SpecError &e) {
+    all += std::to_string(e.getLocation().line) + ": " + e.getMessage().str() + "\n";
+  });
+  return all;
+}
+
+constexpr llvm::StringLiteral kValidMultiChip = R"(name: t
+kind: multi_chip
+system:
+  chips: 4
+  topology: torus_2d
+  torus: {x: 2, y: 2}
+  link_bandwidth: {x: 10 GB/s, y: 5 GB/s}
+chip:
+  cores: 2
+  interconnect: ring
+  core_to_core_bandwidth: 64 GB/s
+  external_memory: {capacity: 1 GB, bandwidth: 32 GB/s, efficiency: 0.5}
+core:
+  macs: 64
+  pe_array: {rows: 8, columns: 8}
+  scratchpad: {capacity: 64 KiB, bandwidth: 16 GB/s}
+  sfu_ops_per_cycle: 4
+  frequency: 1 GHz
+  precision: fp16
+)";
+
+std::string replaced(llvm::StringRef text, llvm::StringRef from,
+                     llvm::StringRef to) {
+  std::string s = text.str();
+  size_t at = s.find(from.str());
+  EXPECT_NE(at, std::string::npos) << from.str();
+  s.replace(at, from.size(), to.str());
+  return s;
+}
+
+TEST(SystemPresetsTest, AllPresetsLoad) {
+  std::vector<std::string> names;
+  for (const SystemPreset &preset : getSystemPresets()) {
+    names.push_back(preset.name.str());
+    SystemDescription system = load(preset.name);
+    EXPECT_EQ(system.name, preset.name.str());
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"dsm-128tf", "dsm-8pf-asym",
+                                             "dsm-8pf-sym", "luke01", "malvik",
+                                             "nnp-i"}));
+}
+
+TEST(SystemPresetsTest, EightPetaflopBaselineMatchesFig10) {
+  SystemDescription system = load("dsm-8pf-asym");
+  const auto *mc = system.getIf<MultiChipSystem>();
+  ASSERT_NE(mc, nullptr);
+  EXPECT_EQ(mc->chips, 64);
+  EXPECT_EQ(mc->torus.x, 4);
+  EXPECT_EQ(mc->torus.y, 16);
+  EXPECT_DOUBLE_EQ(mc->torus.linkBandwidthX, 120e9);
+  EXPECT_DOUBLE_EQ(mc->torus.linkBandwidthY, 40e9);
+  EXPECT_EQ(mc->chip.cores, 32);
+  EXPECT_EQ(mc->chip.core.macsPerCycle, 1024);
+  EXPECT_DOUBLE_EQ(mc->chip.core.scratchpad.capacityBytes, 1048576.0);
+  EXPECT_DOUBLE_EQ(mc->chip.externalMemory.effectiveBandwidth(), 0.8 * 256e9);
+  // 64 chips x 32 cores x 1024 MACs x 2 FLOPs x 2 GHz = 8.4 PFLOPS.
+  EXPECT_NEAR(mc->peakFlops(), 8.39e15, 0.01e15);
+
+  SystemDescription sym = load("dsm-8pf-sym");
+  const auto *symmetric = sym.getIf<MultiChipSystem>();
+  ASSERT_NE(symmetric, nullptr);
+  EXPECT_DOUBLE_EQ(symmetric->torus.linkBandwidthX, 80e9);
+  EXPECT_DOUBLE_EQ(symmetric->torus.linkBandwidthY, 80e9);
+}
+
+TEST(SystemPresetsTest, InferenceChipIs128Teraflops) {
+  const auto *mc = load("dsm-128tf").getIf<MultiChipSystem>();
+  ASSERT_NE(mc, nullptr);
+  EXPECT_EQ(mc->chips, 1);
+  EXPECT_NEAR(mc->peakFlops(), 131e12, 1e12);
+}
+
+TEST(SystemPresetsTest, NnpiHierarchy) {
+  SystemDescription system = load("nnp-i");
+  const auto *mh = system.getIf<MemoryHierarchySystem>();
+  ASSERT_NE(mh, nullptr);
+  EXPECT_EQ(mh->engines, 12);
+  EXPECT_DOUBLE_EQ(mh->sram.capacityBytes, 4e6);
+  EXPECT_DOUBLE_EQ(mh->llc.capacityBytes, 24e6);
+  EXPECT_DOUBLE_EQ(mh->dram.capacityBytes, 32e9);
+  // 001 App. G: LLC ~10x and SRAM ~100x the DRAM bandwidth.
+  EXPECT_DOUBLE_EQ(mh->llc.bandwidthBytesPerSecond / mh->dram.bandwidthBytesPerSecond, 10);
+  EXPECT_DOUBLE_EQ(mh->sram.bandwidthBytesPerSecond / mh->dram.bandwidthBytesPerSecond, 100);
+}
+
+TEST(SystemPresetsTest, ServersOfTable41And42) {
+  SystemDescription malvik = load("malvik");
+  const auto *dg = malvik.getIf<DeviceGraphSystem>();
+  ASSERT_NE(dg, nullptr);
+  ASSERT_EQ(dg->devices.size(), 3u);
+  EXPECT_DOUBLE_EQ(dg->devices[1].peakFlops, 14e12);
+  EXPECT_DOUBLE_EQ(dg->devices[1].memoryBytes, 32e9);
+  ASSERT_EQ(dg->links.size(), 2u);
+  EXPECT_DOUBLE_EQ(dg->links[0].effectiveBandwidth(), 16e9 * 0.25);
+
+  const auto *luke = load("luke01").getIf<DeviceGraphSystem>();
+  ASSERT_NE(luke, nullptr);
+  EXPECT_DOUBLE_EQ(luke->devices[0].peakFlops, 800e9);
+  EXPECT_DOUBLE_EQ(luke->devices[2].memoryBytes, 16e9);
+}
+
+TEST(SystemDescriptionTest, RoundTripsThroughTheTree) {
+  for (const SystemPreset &preset : getSystemPresets()) {
+    SystemDescription original = load(preset.name);
+    llvm::Expected<SystemDescription> copy =
+        readSystemDescription(writeSystemDescription(original));
+    ASSERT_TRUE(static_cast<bool>(copy)) << llvm::toString(copy.takeError());
+    // Writing the copy again gives the same tree text.
+    std::string a, b;
+    llvm::raw_string_ostream osA(a), osB(b);
+    printSpec(writeSystemDescription(original), osA);
+    printSpec(writeSystemDescription(*copy), osB);
+    EXPECT_EQ(a, b) << preset.name.str();
+  }
+}
+
+TEST(SystemDescriptionTest, ValidTemplateParses) {
+  EXPECT_EQ(errorsOf(kValidMultiChip), "<no error>");
+}
+
+TEST(SystemDescriptionTest, MissingField) {
+  std::string text = replaced(kValidMultiChip, "  cores: 2\n", "");
+  EXPECT_EQ(errorsOf(text), "9: missing field 'chip.cores'\n");
+}
+
+TEST(SystemDescriptionTest, ZeroBandwidth) {
+  std::string text = replaced(kValidMultiChip, "x: 10 GB/s", "x: 0 GB/s");
+  EXPECT_EQ(errorsOf(text),
+            "7: field 'system.link_bandwidth.x' must be positive, got '0 GB/s'\n");
+}
+
+TEST(SystemDescriptionTest, NegativeCapacity) {
+  std::string text = replaced(kValidMultiChip, "capacity: 64 KiB", "capacity: -1 KiB");
+  EXPECT_EQ(errorsOf(text),
+            "16: field 'core.scratchpad.capacity' must be positive, got '-1 KiB'\n");
+}
+
+TEST(SystemDescriptionTest, UnknownTopology) {
+  std::string text = replaced(kValidMultiChip, "torus_2d", "hypercube");
+  EXPECT_EQ(errorsOf(text), "5: field 'system.topology' has unknown value "
+                            "'hypercube'; expected one of: torus_2d\n");
+}
+
+TEST(SystemDescriptionTest, TorusDoesNotMatchChipCount) {
+  std::string text = replaced(kValidMultiChip, "chips: 4", "chips: 8");
+  EXPECT_EQ(errorsOf(text),
+            "6: torus 2x2 has 4 chips but field 'system.chips' is 8\n");
+}
+
+TEST(SystemDescriptionTest, MacsMustFillThePeArray) {
+  std::string text = replaced(kValidMultiChip, "macs: 64", "macs: 100");
+  EXPECT_EQ(errorsOf(text), "14: field 'core.macs' (100) must be a multiple of "
+                            "pe_array rows x columns (64)\n");
+}
+
+TEST(SystemDescriptionTest, UnknownFieldIsNotIgnored) {
+  std::string text = replaced(kValidMultiChip, "  cores: 2", "  cores: 2\n  coers: 3");
+  EXPECT_EQ(errorsOf(text), "10: unknown field 'chip.coers'\n");
+}
+
+TEST(SystemDescriptionTest, UnknownKind) {
+  EXPECT_EQ(errorsOf("name: x\nkind: quantum\n"),
+            "2: field 'kind' has unknown value 'quantum'; expected one of: "
+            "multi_chip, memory_hierarchy, device_graph\n");
+}
+
+TEST(SystemDescriptionTest, SingleChipNeedsNoLinks) {
+  std::string text = replaced(kValidMultiChip, "chips: 4", "chips: 1");
+  text = replaced(text, "{x: 2, y: 2}", "{x: 1, y: 1}");
+  text = replaced(text, "  link_bandwidth: {x: 10 GB/s, y: 5 GB/s}\n", "");
+  EXPECT_EQ(errorsOf(text), "<no error>");
+}
+
+TEST(SystemDescriptionTest, DeviceGraphChecksLinkEndpoints) {
+  EXPECT_EQ(errorsOf("name: g\nkind: device_graph\ndevices:\n"
+                     "  - {id: 0, name: a, type: gpu, peak: 1 TFLOPS, memory: 1 GB}\n"
+                     "  - {id: 0, name: b, type: tpu, peak: 1 TFLOPS, memory: 1 GB}\n"
+                     "links:\n  - {from: 0, to: 7, bandwidth: 1 GB/s}\n"),
+            "5: duplicate device id 0\n"
+            "5: field 'devices[1].type' has unknown value 'tpu'; expected one "
+            "of: cpu, gpu, accelerator\n"
+            "7: field 'links[0].to' names unknown device 7\n");
+}
+
+TEST(SystemLoaderTest, MissingFileNamesItAndThePresets) {
+  llvm::Expected<SystemDescription> system = loadSystem("/nonexistent/x.yaml");
+  ASSERT_FALSE(static_cast<bool>(system));
+  std::string message = llvm::toString(system.takeError());
+  EXPECT_NE(message.find("/nonexistent/x.yaml"), std::string::npos) << message;
+  EXPECT_NE(message.find("dsm-8pf-asym"), std::string::npos) << message;
+}
+
+} // namespace
