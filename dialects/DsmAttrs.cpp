@@ -232,6 +232,22 @@ dsm::getModuleMultiChipSystem(ModuleOp module, StringRef purpose) {
          << "' is a " << core::stringifySystemKind(system->getKind());
 }
 
+bool dsm::isTransferDictionary(Attribute attr) {
+  auto dictionary = dyn_cast<DictionaryAttr>(attr);
+  return dictionary && llvm::all_of(dictionary, [](NamedAttribute entry) {
+           return isa<TransferAttr>(entry.getValue());
+         });
+}
+
+bool dsm::isAlternativesDictionary(Attribute attr) {
+  auto dictionary = dyn_cast<DictionaryAttr>(attr);
+  return dictionary && llvm::all_of(dictionary, [](NamedAttribute entry) {
+           auto cycles = dyn_cast<IntegerAttr>(entry.getValue());
+           return cycles && cycles.getType().isSignlessInteger(64) &&
+                  symbolizeParallelism(entry.getName().getValue());
+         });
+}
+
 //===----------------------------------------------------------------------===//
 // Enum conversions
 //===----------------------------------------------------------------------===//
@@ -363,24 +379,43 @@ LogicalResult ArrayMapAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult CyclesAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 int64_t useful, int64_t underuse,
+                                 int64_t ovldtVisible, int64_t nonOvldt,
+                                 int64_t auxComp, int64_t total) {
+  int64_t sum = 0;
+  for (int64_t part : {useful, underuse, ovldtVisible, nonOvldt, auxComp}) {
+    if (part < 0)
+      return emitError() << "cycle categories must not be negative";
+    if (llvm::AddOverflow(sum, part, sum))
+      return emitError() << "cycle categories overflow 64 bits";
+  }
+  if (sum != total)
+    return emitError() << "cycle categories add up to " << sum
+                       << ", not the total " << total;
+  return success();
+}
+
 CyclesAttr CyclesAttr::get(MLIRContext *context,
                            const core::CycleBreakdown &c) {
   auto round = [](double v) { return int64_t(std::llround(v)); };
   // Round the parts and make the total their sum, so the printed numbers
   // add up.
   int64_t useful = round(c.useful), underuse = round(c.underuse),
-          ovl = round(c.ovlVisible), nonOvl = round(c.nonOvl), aux = round(c.aux);
-  return CyclesAttr::get(context, useful, underuse, ovl, nonOvl, aux,
-                         useful + underuse + ovl + nonOvl + aux);
+          ovldtVisible = round(c.ovldtVisible), nonOvldt = round(c.nonOvldt),
+          auxComp = round(c.auxComp);
+  return CyclesAttr::get(context, useful, underuse, ovldtVisible, nonOvldt,
+                         auxComp,
+                         useful + underuse + ovldtVisible + nonOvldt + auxComp);
 }
 
 core::CycleBreakdown CyclesAttr::getBreakdown() const {
   core::CycleBreakdown c;
   c.useful = double(getUseful());
   c.underuse = double(getUnderuse());
-  c.ovlVisible = double(getOvl());
-  c.nonOvl = double(getNonOvl());
-  c.aux = double(getAux());
+  c.ovldtVisible = double(getOvldtVisible());
+  c.nonOvldt = double(getNonOvldt());
+  c.auxComp = double(getAuxComp());
   c.total = double(getTotal());
   return c;
 }

@@ -5,6 +5,7 @@
 #include "dsm/Dialect/DsmOps.h"
 
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -18,4 +19,28 @@ void DsmDialect::initialize() {
 #include "dsm/Dialect/DsmOps.cpp.inc"
       >();
   registerAttributes();
+}
+
+LogicalResult DsmDialect::verifyRegionArgAttribute(Operation *op,
+                                                  unsigned regionIndex,
+                                                  unsigned argIndex,
+                                                  NamedAttribute attribute) {
+  if (attribute.getName() == getBatchDimAttrHelper().getName()) {
+    auto dim = dyn_cast<IntegerAttr>(attribute.getValue());
+    if (!dim || !dim.getType().isSignlessInteger() || dim.getInt() < -1)
+      return op->emitError() << "'" << attribute.getName()
+                             << "' of argument " << argIndex
+                             << " must be an integer dimension, or -1 for none";
+    return success();
+  }
+  return op->emitError() << "unknown dsm argument attribute '"
+                         << attribute.getName() << "'";
+}
+
+int64_t dsm::getArgBatchDim(FunctionOpInterface func, unsigned index) {
+  StringAttr name =
+      DsmDialect::BatchDimAttrHelper(func->getContext()).getName();
+  if (auto dim = func.getArgAttrOfType<IntegerAttr>(index, name))
+    return dim.getInt();
+  return 0;
 }

@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Dialect/DsmOps.h"
-#include "dsm/Core/Spatial/PerformanceModel.h"
+#include "dsm/Core/Spatial/Mapping.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
@@ -1171,7 +1171,44 @@ template <typename OpTy> static LogicalResult verifyPassStructure(OpTy op) {
   return success();
 }
 
-LogicalResult LayerPassOp::verify() { return verifyPassStructure(*this); }
+/// Checks what a split says about the op alone: no dimension is cut into more
+/// parts than it has elements (ChipD then CoreD).
+template <typename OpTy>
+static LogicalResult verifySplits(OpTy op, SplitAttr chipSplit,
+                                  SplitAttr coreSplit) {
+  core::LayerShape shape = op.getWorkload().getShape(op.getLayer());
+  core::DimSizes chipD =
+      core::splitSizes(shape.dims, getDimSizes(chipSplit));
+  for (int d = 0; d < core::kNumDims; ++d) {
+    if (chipSplit.getFactor(d) > shape.dims[d])
+      return op.emitOpError("splits dimension ")
+             << core::stringifyDim(core::Dim(d)) << " of size " << shape.dims[d]
+             << " over " << chipSplit.getFactor(d) << " chips";
+    if (coreSplit.getFactor(d) > chipD[d])
+      return op.emitOpError("splits dimension ")
+             << core::stringifyDim(core::Dim(d)) << " of size " << chipD[d]
+             << " per chip over " << coreSplit.getFactor(d) << " cores";
+  }
+  return success();
+}
+
+LogicalResult LayerPassOp::verify() {
+  if (failed(verifyPassStructure(*this)))
+    return failure();
+  // The mapping record is all or nothing.
+  bool anyMapping = getParallelismAttr() || getChipSplitAttr() ||
+                    getCoreSplitAttr() || getArrayAttr() || getCyclesAttr() ||
+                    getTransfersAttr() || getAlternativesAttr();
+  bool fullMapping = getParallelismAttr() && getChipSplitAttr() &&
+                     getCoreSplitAttr() && getArrayAttr() && getCyclesAttr();
+  if (anyMapping && !fullMapping)
+    return emitOpError("has a partial mapping: parallelism, chip_split, "
+                       "core_split, array and cycles go together (transfers "
+                       "and alternatives may follow)");
+  if (fullMapping)
+    return verifySplits(*this, getChipSplitAttr(), getCoreSplitAttr());
+  return success();
+}
 
 core::MappingConfig TiledPassOp::getConfig() {
   core::MappingConfig config;
@@ -1188,27 +1225,7 @@ core::MappingConfig TiledPassOp::getConfig() {
 LogicalResult TiledPassOp::verify() {
   if (failed(verifyPassStructure(*this)))
     return failure();
-  auto module = (*this)->getParentOfType<ModuleOp>();
-  auto systemAttr =
-      module ? module->getAttrOfType<SystemAttr>(SystemAttr::kModuleAttrName)
-             : SystemAttr();
-  if (!systemAttr)
-    return emitOpError("needs the module's target system (dsm.system) to check "
-                       "its mapping");
-  core::SystemDescription system = systemAttr.getDescription();
-  const auto *multiChip = system.getIf<core::MultiChipSystem>();
-  if (!multiChip)
-    return emitOpError("is mapped for a multi-chip system but the module's "
-                       "system '")
-           << system.name << "' is a "
-           << core::stringifySystemKind(system.getKind());
-  // The same model that chose the mapping checks it.
-  core::PerformanceModel model(*multiChip);
-  std::string whyNot;
-  if (!model.evaluate(getWorkload().getShape(getLayer()), toCore(getPass()),
-                      getConfig(), &whyNot))
-    return emitOpError("has an illegal mapping: ") << whyNot;
-  return success();
+  return verifySplits(*this, getChipSplit(), getCoreSplit());
 }
 
 //===----------------------------------------------------------------------===//

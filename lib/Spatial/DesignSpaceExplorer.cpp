@@ -130,8 +130,8 @@ static bool isBetter(const Evaluation &a, const Evaluation &b) {
     return a.cycles.total < b.cycles.total;
   if (!close(a.cycles.priComp(), b.cycles.priComp()))
     return a.cycles.priComp() < b.cycles.priComp();
-  if (!close(a.cycles.nonOvl, b.cycles.nonOvl))
-    return a.cycles.nonOvl < b.cycles.nonOvl;
+  if (!close(a.cycles.nonOvldt, b.cycles.nonOvldt))
+    return a.cycles.nonOvldt < b.cycles.nonOvldt;
   return a.scratchpadBytes < b.scratchpadBytes;
 }
 

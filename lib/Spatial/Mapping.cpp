@@ -55,12 +55,44 @@ DimSizes ArrayMapping::arrayD() const {
   return sizes;
 }
 
+llvm::StringRef dsm::core::stringifyCycleCategory(CycleCategory category) {
+  switch (category) {
+  case CycleCategory::Useful:
+    return "useful";
+  case CycleCategory::Underuse:
+    return "underuse";
+  case CycleCategory::OvldtVisible:
+    return "ovldt_visible";
+  case CycleCategory::NonOvldt:
+    return "non_ovldt";
+  case CycleCategory::AuxComp:
+    return "aux_comp";
+  }
+  llvm_unreachable("unknown cycle category");
+}
+
+double CycleBreakdown::get(CycleCategory category) const {
+  switch (category) {
+  case CycleCategory::Useful:
+    return useful;
+  case CycleCategory::Underuse:
+    return underuse;
+  case CycleCategory::OvldtVisible:
+    return ovldtVisible;
+  case CycleCategory::NonOvldt:
+    return nonOvldt;
+  case CycleCategory::AuxComp:
+    return auxComp;
+  }
+  llvm_unreachable("unknown cycle category");
+}
+
 CycleBreakdown &CycleBreakdown::operator+=(const CycleBreakdown &o) {
   useful += o.useful;
   underuse += o.underuse;
-  ovlVisible += o.ovlVisible;
-  nonOvl += o.nonOvl;
-  aux += o.aux;
+  ovldtVisible += o.ovldtVisible;
+  nonOvldt += o.nonOvldt;
+  auxComp += o.auxComp;
   total += o.total;
   return *this;
 }

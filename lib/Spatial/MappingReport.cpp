@@ -2,25 +2,28 @@
 
 #include "dsm/Core/Spatial/MappingReport.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <array>
 
 using namespace dsm::core;
 
 std::string MappingReportRow::limitedBy() const {
   const CycleBreakdown &c = cycles;
-  double largest = std::max({c.useful, c.underuse, c.ovlVisible, c.nonOvl, c.aux});
+  double largest = std::max({c.useful, c.underuse, c.ovldtVisible, c.nonOvldt, c.auxComp});
   if (largest <= 0)
     return "nothing";
   if (largest == c.useful)
     return "compute";
   if (largest == c.underuse)
-    return "array under-use";
-  if (largest == c.aux)
-    return "aux";
+    return "underuse";
+  if (largest == c.auxComp)
+    return "aux_comp";
   // The slowest group of the kind that shows.
-  bool overlapped = largest == c.ovlVisible;
+  bool overlapped = largest == c.ovldtVisible;
   const TransferGroup *worst = nullptr;
   for (const TransferGroup &group : transfers)
     if (group.overlapped == overlapped && (!worst || group.cycles > worst->cycles))
@@ -71,37 +74,78 @@ static std::string dims(const DimSizes &sizes) {
   return first ? "-" : text;
 }
 
+/// Column headings of the table's cycle shares: the CycleCategory names,
+/// shortened only where the table needs it.
+static llvm::StringRef tableHeading(CycleCategory category) {
+  switch (category) {
+  case CycleCategory::Useful:
+    return "useful";
+  case CycleCategory::Underuse:
+    return "underuse";
+  case CycleCategory::OvldtVisible:
+    return "ovldt_vis";
+  case CycleCategory::NonOvldt:
+    return "non_ovldt";
+  case CycleCategory::AuxComp:
+    return "aux_comp";
+  }
+  llvm_unreachable("unknown cycle category");
+}
+
 void dsm::core::printMappingTable(const MappingReport &report,
                                   llvm::raw_ostream &os) {
   os << "system " << report.system << ", " << report.mode << ", batch "
      << report.batch << "\n";
-  os << llvm::format("%-26s %-4s %-14s %-22s %-26s %12s %6s %6s %6s %6s %6s  %s\n",
-                     "layer", "pass", "parallelism", "chip split", "core split",
-                     "cycles", "busy", "under", "ovl", "nonovl", "aux",
-                     "limited by");
+  // Text columns as wide as their longest entry (BERT's layer names are
+  // long); the cycle shares as wide as their headings.
+  using TextRow = std::array<std::string, 5>;
+  std::vector<TextRow> text;
+  TextRow heading = {"layer", "pass", "parallelism", "chip split",
+                     "core split"};
+  std::array<size_t, 5> widths;
+  for (size_t i = 0; i < widths.size(); ++i)
+    widths[i] = heading[i].size();
   for (const MappingReportRow &row : report.rows) {
+    text.push_back({row.layer, stringifyTrainingPass(row.pass).str(),
+                    stringifyParallelism(row.parallelism).str(),
+                    dims(row.chipSplit), dims(row.coreSplit)});
+    for (size_t i = 0; i < widths.size(); ++i)
+      widths[i] = std::max(widths[i], text.back()[i].size());
+  }
+  auto printText = [&](const TextRow &fields) {
+    for (size_t i = 0; i < widths.size(); ++i)
+      os << llvm::left_justify(fields[i], widths[i]) << " ";
+  };
+  printText(heading);
+  os << llvm::right_justify("cycles", 12);
+  for (int k = 0; k < kNumCycleCategories; ++k)
+    os << "  " << tableHeading(CycleCategory(k));
+  os << "  limited by\n";
+  for (auto [row, fields] : llvm::zip_equal(report.rows, text)) {
     const CycleBreakdown &c = row.cycles;
-    auto pct = [&](double v) { return c.total > 0 ? 100.0 * v / c.total : 0.0; };
-    // "busy" is the utilization.
-    os << llvm::format("%-26s %-4s %-14s %-22s %-26s %12.0f %5.1f%% %5.1f%% %5.1f%% %5.1f%% %5.1f%%  %s\n",
-                       row.layer.c_str(),
-                       stringifyTrainingPass(row.pass).str().c_str(),
-                       stringifyParallelism(row.parallelism).str().c_str(),
-                       dims(row.chipSplit).c_str(), dims(row.coreSplit).c_str(),
-                       c.total, pct(c.useful),
-                       pct(c.underuse), pct(c.ovlVisible), pct(c.nonOvl),
-                       pct(c.aux), row.limitedBy().c_str());
+    printText(fields);
+    os << llvm::format("%12.0f", c.total);
+    for (int k = 0; k < kNumCycleCategories; ++k) {
+      CycleCategory category = CycleCategory(k);
+      double share = c.total > 0 ? 100.0 * c.get(category) / c.total : 0.0;
+      os << "  "
+         << llvm::right_justify(llvm::formatv("{0:F1}%", share).str(),
+                                tableHeading(category).size());
+    }
+    os << "  " << row.limitedBy() << "\n";
   }
   CycleBreakdown total = report.totalCycles();
-  os << llvm::format("\ntotal: %.0f cycles = %.6g s per %s, utilization %.3f "
-                     "(busy %.1f%%, under-use %.1f%%, overlapped %.1f%%, "
-                     "non-overlapped %.1f%%, aux %.1f%%)\n",
-                     total.total, report.totalSeconds(),
-                     report.mode == "train" ? "training step" : "inference",
-                     report.utilization(), 100 * total.useful / total.total,
-                     100 * total.underuse / total.total,
-                     100 * total.ovlVisible / total.total,
-                     100 * total.nonOvl / total.total, 100 * total.aux / total.total);
+  os << llvm::formatv("\ntotal: {0:F0} cycles = {1} s per {2}, utilization {3:F3} (",
+                      total.total, llvm::format("%.6g", report.totalSeconds()),
+                      report.mode == "train" ? "training step" : "inference",
+                      report.utilization());
+  for (int k = 0; k < kNumCycleCategories; ++k) {
+    CycleCategory category = CycleCategory(k);
+    double share = total.total > 0 ? 100.0 * total.get(category) / total.total : 0.0;
+    os << (k ? ", " : "") << stringifyCycleCategory(category)
+       << llvm::formatv(" {0:F1}%", share);
+  }
+  os << ")\n";
 }
 
 static llvm::json::Object dimsObject(const DimSizes &sizes) {
@@ -112,9 +156,16 @@ static llvm::json::Object dimsObject(const DimSizes &sizes) {
 }
 
 static llvm::json::Object cyclesObject(const CycleBreakdown &c) {
-  return llvm::json::Object{{"pri_comp", c.useful},   {"underuse", c.underuse},
-                            {"ovl", c.ovlVisible},    {"non_ovl", c.nonOvl},
-                            {"aux_comp", c.aux},      {"total", c.total}};
+  llvm::json::Object object;
+  for (int k = 0; k < kNumCycleCategories; ++k)
+    object[stringifyCycleCategory(CycleCategory(k))] = c.get(CycleCategory(k));
+  object["pri_comp"] = c.priComp();
+  object["total"] = c.total;
+  // The names before the vocabulary was unified, kept for one release
+  // (docs/mapping-report.md).
+  object["ovl"] = c.ovldtVisible;
+  object["non_ovl"] = c.nonOvldt;
+  return object;
 }
 
 llvm::json::Value dsm::core::mappingToJSON(const MappingReport &report) {

@@ -523,17 +523,17 @@ PerformanceModel::evaluate(const LayerShape &layer, TrainingPass pass,
   const double steps = cost.steps();
   double priComp = cost.primaryCycles();
   double ovl = steps * overlapped.cycles;
-  double nonOvl = steps * (partialSums.cycles + (rotation.overlapped ? 0 : rotation.cycles)) +
+  double nonOvldt = steps * (partialSums.cycles + (rotation.overlapped ? 0 : rotation.cycles)) +
                   gradients.cycles;
   double useful = cost.usefulCycles();
   CycleBreakdown &c = eval.cycles;
   c.useful = useful;
   c.underuse = std::max(0.0, priComp - useful);
-  c.ovlVisible = std::max(0.0, ovl - priComp);
-  c.nonOvl = nonOvl;
-  c.aux = cost.auxCycles();
-  c.total = std::max(priComp, ovl) + c.aux + nonOvl;
-  eval.ovlCycles = ovl;
+  c.ovldtVisible = std::max(0.0, ovl - priComp);
+  c.nonOvldt = nonOvldt;
+  c.auxComp = cost.auxCycles();
+  c.total = std::max(priComp, ovl) + c.auxComp + nonOvldt;
+  eval.ovldt = ovl;
   eval.utilization = c.total > 0 ? useful / c.total : 0;
 
   // Transfers over the whole pass, for the report.

@@ -6,7 +6,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/ThreadPool.h"
+#include "dsm/Core/Support/NodeError.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -39,6 +39,36 @@ void LayerGraph::assignTrainingPasses(bool training) {
     edge.carriesError = training && needsError[edge.producer];
 }
 
+/// An activation x activation product computes both operands' errors in BWD:
+/// the UPD-shaped half is costed with the same configuration and added.
+static void addSecondOperandError(const PerformanceModel &model,
+                                  const LayerShape &shape, TrainingPass pass,
+                                  Evaluation &eval) {
+  if (pass != TrainingPass::BWD || !shape.hasPrimary || shape.hasWeights)
+    return;
+  std::optional<Evaluation> other =
+      model.evaluate(shape, TrainingPass::UPD, eval.config);
+  if (!other)
+    return;
+  eval.cycles += other->cycles;
+  eval.ovldt += other->ovldt;
+  eval.macs += other->macs;
+  mergeTransfers(eval.transfers, other->transfers);
+  eval.utilization =
+      eval.cycles.total > 0 ? eval.cycles.useful / eval.cycles.total : 0;
+}
+
+std::optional<Evaluation>
+dsm::core::evaluateMappedPass(const PerformanceModel &model,
+                              const LayerShape &shape, TrainingPass pass,
+                              const MappingConfig &config,
+                              std::string *whyNot) {
+  std::optional<Evaluation> eval = model.evaluate(shape, pass, config, whyNot);
+  if (eval)
+    addSecondOperandError(model, shape, pass, *eval);
+  return eval;
+}
+
 SpatialMapper::SpatialMapper(const MultiChipSystem &system,
                              MapperOptions options)
     : model(system), options(options) {}
@@ -69,7 +99,8 @@ struct Task {
 };
 } // namespace
 
-llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph) const {
+llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
+                                               Executor &executor) const {
   const size_t n = graph.layers.size();
   for (const LayerEdge &edge : graph.edges)
     if (edge.producer < 0 || edge.consumer <= edge.producer ||
@@ -121,32 +152,13 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph) const {
     const Task &task = tasks[t];
     results[t] = explorer.explore(graph.layers[task.layer].shape, task.pass,
                                   task.parallelism);
-    // An activation x activation product computes both operands' errors in
-    // BWD: the UPD-shaped half is costed with the same configuration.
-    const LayerShape &shape = graph.layers[task.layer].shape;
-    if (task.pass == TrainingPass::BWD && shape.hasPrimary && !shape.hasWeights &&
-        results[t].best) {
-      std::optional<Evaluation> other = model.evaluate(
-          shape, TrainingPass::UPD, results[t].best->config);
-      if (other) {
-        Evaluation &best = *results[t].best;
-        best.cycles += other->cycles;
-        best.ovlCycles += other->ovlCycles;
-        best.macs += other->macs;
-        mergeTransfers(best.transfers, other->transfers);
-        best.utilization = best.cycles.total > 0 ? best.cycles.useful / best.cycles.total : 0;
-      }
-    }
+    if (results[t].best)
+      addSecondOperandError(model, graph.layers[task.layer].shape, task.pass,
+                            *results[t].best);
   };
-  if (options.threads > 1 && tasks.size() > 1) {
-    llvm::StdThreadPool pool(llvm::hardware_concurrency(options.threads));
-    for (size_t t = 0; t < tasks.size(); ++t)
-      pool.async([&run, t] { run(t); });
-    pool.wait();
-  } else {
-    for (size_t t = 0; t < tasks.size(); ++t)
-      run(t);
-  }
+  // Each task writes its own slot, so the plan does not depend on the
+  // executor.
+  executor.parallelFor(tasks.size(), run);
   for (const ExplorationResult &r : results)
     plan.configurationsEvaluated += r.evaluated;
 
@@ -181,9 +193,8 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph) const {
     }
     if (std::all_of(layerCost[i].begin(), layerCost[i].end(),
                     [](double c) { return c == kInfinity; }))
-      return llvm::createStringError("layer '" + layer.shape.name +
-                                     "' has no legal mapping on this system" +
-                                     reasons);
+      return makeNodeError(int64_t(i), "layer '", layer.shape.name,
+                           "' has no legal mapping on this system", reasons);
   }
 
   //--- Relayout cost of an edge for each pair of parallelisms.
@@ -237,7 +248,7 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph) const {
         }
       }
       pp.cycles = pp.eval.cycles;
-      pp.cycles.nonOvl += pp.relayout.cycles;
+      pp.cycles.nonOvldt += pp.relayout.cycles;
       pp.cycles.total += pp.relayout.cycles;
       plan.totals.cycles += pp.cycles;
       plan.totals.macs += pp.eval.macs;

@@ -15,7 +15,6 @@ namespace dsm {
 using namespace mlir;
 using namespace dsm;
 
-static constexpr StringLiteral kBatchDimAttr = "dsm.batch_dim";
 
 namespace {
 struct SetBatchPass : public dsm::impl::DsmSetBatchBase<SetBatchPass> {
@@ -90,15 +89,12 @@ struct SetBatchPass : public dsm::impl::DsmSetBatchBase<SetBatchPass> {
       auto type = dyn_cast<RankedTensorType>(arg.getType());
       if (!type)
         continue;
-      int64_t dim = 0;
-      if (auto attr = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
-                                                         kBatchDimAttr))
-        dim = attr.getInt();
+      int64_t dim = getArgBatchDim(func, arg.getArgNumber());
       if (dim == -1 || type.getRank() == 0)
         continue;
       if (dim < 0 || dim >= type.getRank())
         return func.emitError() << "argument #" << arg.getArgNumber() << " has "
-                                << kBatchDimAttr << " = " << dim
+                                << "dsm.batch_dim = " << dim
                                 << " but rank " << type.getRank();
       SmallVector<int64_t> shape(type.getShape());
       shape[dim] = batch;

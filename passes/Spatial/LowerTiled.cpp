@@ -15,11 +15,6 @@ namespace dsm {
 using namespace mlir;
 using namespace dsm;
 
-/// The attributes --dsm-select-mapping leaves on a layer pass.
-static constexpr StringLiteral kMappingAttrs[] = {
-    "dsm.parallelism", "dsm.chip_split", "dsm.core_split", "dsm.array",
-    "dsm.cycles"};
-
 namespace {
 struct LowerTiledPass : public dsm::impl::DsmLowerTiledBase<LowerTiledPass> {
   using DsmLowerTiledBase::DsmLowerTiledBase;
@@ -40,16 +35,17 @@ struct LowerTiledPass : public dsm::impl::DsmLowerTiledBase<LowerTiledPass> {
   static std::optional<Parallelism> parallelismOf(Operation *op) {
     if (!op)
       return std::nullopt;
-    if (auto attr = op->getAttrOfType<ParallelismAttr>("dsm.parallelism"))
-      return attr.getValue();
+    if (auto layerPass = dyn_cast<LayerPassOp>(op))
+      if (layerPass.isMapped())
+        return layerPass.getParallelism();
     if (auto tiled = dyn_cast<TiledPassOp>(op))
       return tiled.getParallelism();
     return std::nullopt;
   }
 
-  static TransferAttr transferOf(Operation *op, StringRef name) {
-    auto dict = op->getAttrOfType<DictionaryAttr>("dsm.transfers");
-    return dict ? dict.getAs<TransferAttr>(name) : TransferAttr();
+  static TransferAttr transferOf(LayerPassOp op, StringRef name) {
+    DictionaryAttr transfers = op.getTransfersAttr();
+    return transfers ? transfers.getAs<TransferAttr>(name) : TransferAttr();
   }
 
   /// `transfer` scaled by `fraction` (a gradient's share of its layer's).
@@ -65,10 +61,8 @@ struct LowerTiledPass : public dsm::impl::DsmLowerTiledBase<LowerTiledPass> {
     SmallVector<LayerPassOp> passes;
     func.walk([&](LayerPassOp op) { passes.push_back(op); });
     for (LayerPassOp op : passes)
-      for (StringRef name : kMappingAttrs)
-        if (!op->hasAttr(name))
-          return op.emitOpError("has no mapping (")
-                 << name << "); run --dsm-select-mapping first";
+      if (!op.isMapped())
+        return op.emitOpError("has no mapping; run --dsm-select-mapping first");
 
     MLIRContext *context = &getContext();
     auto relayout = [&](OpBuilder &builder, Location loc, Value value,
@@ -111,15 +105,9 @@ struct LowerTiledPass : public dsm::impl::DsmLowerTiledBase<LowerTiledPass> {
 
       auto tiled = TiledPassOp::create(
           builder, loc, op.getResultTypes(), op.getLayerAttr(), op.getPassAttr(),
-          ins, op.getWeights(), op.getWorkloadAttr(),
-          op->getAttrOfType<ParallelismAttr>("dsm.parallelism"),
-          op->getAttrOfType<SplitAttr>("dsm.chip_split"),
-          op->getAttrOfType<SplitAttr>("dsm.core_split"),
-          op->getAttrOfType<ArrayMapAttr>("dsm.array"),
-          op->getAttrOfType<CyclesAttr>("dsm.cycles"));
-      for (StringRef keep : {"dsm.transfers", "dsm.alternatives"})
-        if (Attribute attr = op->getAttr(keep))
-          tiled->setAttr(keep, attr);
+          ins, op.getWeights(), op.getWorkloadAttr(), op.getParallelismAttr(),
+          op.getChipSplitAttr(), op.getCoreSplitAttr(), op.getArrayAttr(),
+          op.getCyclesAttr(), op.getTransfersAttr(), op.getAlternativesAttr());
 
       builder.setInsertionPointAfter(tiled);
       SmallVector<Value> results(tiled.getResults());

@@ -23,9 +23,7 @@ static int64_t batchOf(ModuleOp module) {
     if (func.getNumArguments() == 0)
       continue;
     auto type = dyn_cast<RankedTensorType>(func.getArgumentTypes().front());
-    int64_t dim = 0;
-    if (auto attr = func.getArgAttrOfType<IntegerAttr>(0, "dsm.batch_dim"))
-      dim = attr.getInt();
+    int64_t dim = getArgBatchDim(func, 0);
     if (type && dim >= 0 && dim < type.getRank())
       return type.getDimSize(dim);
   }
@@ -50,7 +48,6 @@ struct MappingReportPass
     report.frequencyHz = model.frequency();
     report.batch = batchOf(module);
     report.mode = "infer";
-    llvm::StringMap<DictionaryAttr> alternatives;
     bool any = false;
     module.walk([&](TiledPassOp op) {
       any = true;
@@ -70,11 +67,9 @@ struct MappingReportPass
       row.arrayD = shape.hasPrimary ? config.array.arrayD() : core::DimSizes{1, 1, 1, 1, 1};
       row.cycles = op.getCycles().getBreakdown();
       row.macs = core::passMacs(shape, row.pass);
-      if (auto transfers = op->getAttrOfType<DictionaryAttr>("dsm.transfers")) {
+      if (DictionaryAttr transfers = op.getTransfersAttr()) {
         for (NamedAttribute entry : transfers) {
-          auto attr = dyn_cast<TransferAttr>(entry.getValue());
-          if (!attr)
-            continue;
+          auto attr = cast<TransferAttr>(entry.getValue());
           core::TransferGroup group;
           group.name = entry.getName().str();
           group.overlapped = core::isOverlappedGroup(group.name, row.pass);
@@ -87,11 +82,11 @@ struct MappingReportPass
           row.transfers.push_back(std::move(group));
         }
       }
-      if (auto alt = op->getAttrOfType<DictionaryAttr>("dsm.alternatives"))
-        for (NamedAttribute entry : alt)
-          if (auto p = symbolizeParallelism(entry.getName().strref()))
-            row.alternatives.push_back(
-                {toCore(*p), double(cast<IntegerAttr>(entry.getValue()).getInt())});
+      if (DictionaryAttr alternatives = op.getAlternativesAttr())
+        for (NamedAttribute entry : alternatives)
+          row.alternatives.push_back(
+              {toCore(*symbolizeParallelism(entry.getName().strref())),
+               double(cast<IntegerAttr>(entry.getValue()).getInt())});
       report.rows.push_back(std::move(row));
     });
     if (!any) {

@@ -6,13 +6,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Core/Spatial/SpatialMapper.h"
+#include "dsm/Core/Support/NodeError.h"
 #include "dsm/Dialect/DsmOps.h"
 #include "dsm/Passes/Spatial/LayerGraphBuilder.h"
 #include "dsm/Passes/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
-#include "llvm/Support/Threading.h"
 
 namespace dsm {
 #define GEN_PASS_DEF_DSMSELECTMAPPING
@@ -35,17 +35,10 @@ struct SelectMappingPass
       return signalPassFailure();
     core::MapperOptions options;
     options.search = search;
-    options.threads = threads ? unsigned(threads) : llvm::hardware_concurrency().compute_thread_count();
-    if (!parallelism.empty()) {
-      std::optional<Parallelism> forced = symbolizeParallelism(parallelism);
-      if (!forced) {
-        emitError(module.getLoc())
-            << "unknown parallelism '" << parallelism
-            << "'; expected data, model, data_x_model_y or model_x_data_y";
-        return signalPassFailure();
-      }
-      options.parallelisms = {toCore(*forced)};
-    }
+    // ParallelismChoice lists the core parallelisms in order after Any.
+    if (parallelism != ParallelismChoice::Any)
+      options.parallelisms = {
+          core::Parallelism(int(parallelism.getValue()) - 1)};
     core::SpatialMapper mapper(*multiChip, options);
     for (auto func : module.getOps<func::FuncOp>())
       if (failed(mapFunction(func, mapper)))
@@ -61,21 +54,35 @@ struct SelectMappingPass
       return success();
     const core::LayerGraph &graph = expanded->graph;
 
-    llvm::Expected<core::MappingPlan> plan = mapper.map(graph);
+    // Explorations run on the context's thread pool, or on this thread when
+    // threading is disabled (--mlir-disable-threading).
+    MLIRContext *context = &getContext();
+    core::SerialExecutor serial;
+    std::optional<core::ThreadPoolExecutor> pooled;
+    if (context->isMultithreadingEnabled())
+      pooled.emplace(context->getThreadPool());
+    core::Executor &executor =
+        pooled ? static_cast<core::Executor &>(*pooled) : serial;
+    llvm::Expected<core::MappingPlan> plan = mapper.map(graph, executor);
     if (!plan) {
-      std::string message = llvm::toString(plan.takeError());
-      // Point at the layer the message names, if any.
-      Operation *where = func;
-      for (LayerPassOps &ops : layers)
-        if (StringRef(message).contains("'" + ops.fwd.getLayer().str() + "'"))
-          where = ops.fwd;
-      return emitError(where->getLoc()) << "cannot map onto the system: " << message;
+      // A layer's error goes to that layer's FWD op; any other to the function.
+      LogicalResult reported = failure();
+      llvm::handleAllErrors(
+          plan.takeError(),
+          [&](const core::NodeError &error) {
+            emitError(layers[error.getNode()].fwd.getLoc())
+                << "cannot map onto the system: " << error.getMessage();
+          },
+          [&](const llvm::ErrorInfoBase &error) {
+            emitError(func.getLoc())
+                << "cannot map onto the system: " << error.message();
+          });
+      return reported;
     }
     numConfigurations += plan->configurationsEvaluated;
     numExplorations += plan->explorations;
     numMemoized += plan->memoizedExplorations;
 
-    MLIRContext *context = &getContext();
     Builder builder(context);
     for (auto [ops, layerPlan] : llvm::zip_equal(layers, plan->layers)) {
       // A layer plan lists the passes the layer runs, FWD, BWD, UPD.
@@ -84,15 +91,15 @@ struct SelectMappingPass
                          : passPlan.pass == core::TrainingPass::BWD ? ops.bwd
                                                                     : ops.upd;
         const core::MappingConfig &config = passPlan.eval.config;
-        op->setAttr("dsm.parallelism",
-                    ParallelismAttr::get(context, fromCore(config.parallelism)));
-        op->setAttr("dsm.chip_split", getSplitAttr(context, config.chipSplit));
-        op->setAttr("dsm.core_split", getSplitAttr(context, config.coreSplit));
-        op->setAttr("dsm.array",
-                    ArrayMapAttr::get(context, fromCore(config.array.rowDim),
-                                      fromCore(config.array.colDim),
-                                      config.array.rowTile, config.array.colTile));
-        op->setAttr("dsm.cycles", CyclesAttr::get(context, passPlan.cycles));
+        op.setParallelismAttr(
+            ParallelismAttr::get(context, fromCore(config.parallelism)));
+        op.setChipSplitAttr(getSplitAttr(context, config.chipSplit));
+        op.setCoreSplitAttr(getSplitAttr(context, config.coreSplit));
+        op.setArrayAttr(ArrayMapAttr::get(
+            context, fromCore(config.array.rowDim),
+            fromCore(config.array.colDim), config.array.rowTile,
+            config.array.colTile));
+        op.setCyclesAttr(CyclesAttr::get(context, passPlan.cycles));
         SmallVector<NamedAttribute> transfers;
         for (const core::TransferGroup &group : passPlan.eval.transfers)
           transfers.emplace_back(builder.getStringAttr(group.name),
@@ -100,15 +107,17 @@ struct SelectMappingPass
         if (passPlan.relayout.cycles > 0)
           transfers.emplace_back(builder.getStringAttr("relayout"),
                                  TransferAttr::get(context, passPlan.relayout));
-        op->setAttr("dsm.transfers", builder.getDictionaryAttr(transfers));
+        op.setTransfersAttr(builder.getDictionaryAttr(transfers));
         if (passPlan.pass == core::TrainingPass::FWD) {
           SmallVector<NamedAttribute> alternatives;
           for (int q = 0; q < core::kNumParallelisms; ++q)
             if (std::isfinite(layerPlan.alternatives[q]))
               alternatives.emplace_back(
-                  builder.getStringAttr(core::stringifyParallelism(core::Parallelism(q))),
-                  builder.getI64IntegerAttr(int64_t(std::llround(layerPlan.alternatives[q]))));
-          op->setAttr("dsm.alternatives", builder.getDictionaryAttr(alternatives));
+                  builder.getStringAttr(
+                      core::stringifyParallelism(core::Parallelism(q))),
+                  builder.getI64IntegerAttr(
+                      int64_t(std::llround(layerPlan.alternatives[q]))));
+          op.setAlternativesAttr(builder.getDictionaryAttr(alternatives));
         }
       }
     }

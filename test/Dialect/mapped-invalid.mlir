@@ -1,7 +1,7 @@
 // RUN: dsm-opt %s -split-input-file -verify-diagnostics
 
-// The tiled ops' mappings are checked against the module's system by the
-// performance model that chooses them.
+// What the verifiers of mapped ops and the mapping attributes check alone,
+// without a system (test/Spatial/dsm-verify-mapping-*.mlir: the rest).
 
 #tiny = #dsm.system<"tiny", {kind = "multi_chip",
   system = {chips = 4, topology = "torus_2d", torus = {x = 2, y = 2}, link_bandwidth = {x = 10000000000, y = 8000000000}},
@@ -9,51 +9,12 @@
   core = {macs = 64, pe_array = {rows = 8, columns = 8}, scratchpad = {capacity = 65536, bandwidth = 64000000000}, sfu_ops_per_cycle = 4, frequency = 1000000000, precision = "fp16"}}>
 #fc = #dsm.workload<kind = "fc", in = 256, out = 256, ij = 1, kij = 1, mb = 64, params = 65536>
 #array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>
-#cycles = #dsm.cycles<useful = 1, underuse = 0, ovl = 0, non_ovl = 0, aux = 0, total = 1>
-
-module attributes {dsm.system = #tiny} {
-  func.func @chip_product(%x: tensor<64x256xf32>, %w: tensor<256x256xf32>) {
-    // expected-error @+1 {{'dsm.tiled_pass' op has an illegal mapping: the chip split's product 8 is not the chip count 4}}
-    %y = dsm.tiled_pass "fc" <fwd> ins(%x) weights(%w) {workload = #fc, parallelism = #dsm.parallelism<data>,
-        chip_split = #dsm.split<in = 1, out = 1, ij = 1, kij = 1, mb = 8>, core_split = #dsm.split<in = 1, out = 2, ij = 1, kij = 1, mb = 1>,
-        array = #array, cycles = #cycles} : (tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<64x256xf32>
-    return
-  }
-}
-
-// -----
-#tiny = #dsm.system<"tiny", {kind = "multi_chip",
-  system = {chips = 4, topology = "torus_2d", torus = {x = 2, y = 2}, link_bandwidth = {x = 10000000000, y = 8000000000}},
-  chip = {cores = 2, interconnect = "ring", core_to_core_bandwidth = 64000000000, external_memory = {capacity = 1000000000, bandwidth = 32000000000, efficiency = 0.5}},
-  core = {macs = 64, pe_array = {rows = 8, columns = 8}, scratchpad = {capacity = 65536, bandwidth = 64000000000}, sfu_ops_per_cycle = 4, frequency = 1000000000, precision = "fp16"}}>
-#fc = #dsm.workload<kind = "fc", in = 256, out = 256, ij = 1, kij = 1, mb = 64, params = 65536>
-#array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>
-#cycles = #dsm.cycles<useful = 1, underuse = 0, ovl = 0, non_ovl = 0, aux = 0, total = 1>
-
-
-module attributes {dsm.system = #tiny} {
-  func.func @core_product(%x: tensor<64x256xf32>, %w: tensor<256x256xf32>) {
-    // expected-error @+1 {{'dsm.tiled_pass' op has an illegal mapping: the core split's product 4 is not the core count 2}}
-    %y = dsm.tiled_pass "fc" <fwd> ins(%x) weights(%w) {workload = #fc, parallelism = #dsm.parallelism<data>,
-        chip_split = #dsm.split<in = 1, out = 1, ij = 1, kij = 1, mb = 4>, core_split = #dsm.split<in = 1, out = 4, ij = 1, kij = 1, mb = 1>,
-        array = #array, cycles = #cycles} : (tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<64x256xf32>
-    return
-  }
-}
-
-// -----
-#tiny = #dsm.system<"tiny", {kind = "multi_chip",
-  system = {chips = 4, topology = "torus_2d", torus = {x = 2, y = 2}, link_bandwidth = {x = 10000000000, y = 8000000000}},
-  chip = {cores = 2, interconnect = "ring", core_to_core_bandwidth = 64000000000, external_memory = {capacity = 1000000000, bandwidth = 32000000000, efficiency = 0.5}},
-  core = {macs = 64, pe_array = {rows = 8, columns = 8}, scratchpad = {capacity = 65536, bandwidth = 64000000000}, sfu_ops_per_cycle = 4, frequency = 1000000000, precision = "fp16"}}>
-#fc = #dsm.workload<kind = "fc", in = 256, out = 256, ij = 1, kij = 1, mb = 64, params = 65536>
-#array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>
-#cycles = #dsm.cycles<useful = 1, underuse = 0, ovl = 0, non_ovl = 0, aux = 0, total = 1>
+#cycles = #dsm.cycles<useful = 1, underuse = 0, ovldt_visible = 0, non_ovldt = 0, aux_comp = 0, total = 1>
 
 
 module attributes {dsm.system = #tiny} {
   func.func @split_exceeds_dimension(%x: tensor<2x256xf32>, %w: tensor<256x256xf32>) {
-    // expected-error @+1 {{'dsm.tiled_pass' op has an illegal mapping: the chip split cuts 'mb' into 4 but it has only 2}}
+    // expected-error @+1 {{'dsm.tiled_pass' op splits dimension mb of size 2 over 4 chips}}
     %y = dsm.tiled_pass "fc" <fwd> ins(%x) weights(%w) {workload = #dsm.workload<kind = "fc", in = 256, out = 256, ij = 1, kij = 1, mb = 2, params = 65536>,
         parallelism = #dsm.parallelism<data>,
         chip_split = #dsm.split<in = 1, out = 1, ij = 1, kij = 1, mb = 4>, core_split = #dsm.split<in = 1, out = 2, ij = 1, kij = 1, mb = 1>,
@@ -69,85 +30,7 @@ module attributes {dsm.system = #tiny} {
   core = {macs = 64, pe_array = {rows = 8, columns = 8}, scratchpad = {capacity = 65536, bandwidth = 64000000000}, sfu_ops_per_cycle = 4, frequency = 1000000000, precision = "fp16"}}>
 #fc = #dsm.workload<kind = "fc", in = 256, out = 256, ij = 1, kij = 1, mb = 64, params = 65536>
 #array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>
-#cycles = #dsm.cycles<useful = 1, underuse = 0, ovl = 0, non_ovl = 0, aux = 0, total = 1>
-
-
-module attributes {dsm.system = #tiny} {
-  func.func @wrong_parallelism(%x: tensor<64x256xf32>, %w: tensor<256x256xf32>) {
-    // expected-error @+1 {{'dsm.tiled_pass' op has an illegal mapping: the chip split is not the one of model parallelism on a 2x2 torus}}
-    %y = dsm.tiled_pass "fc" <fwd> ins(%x) weights(%w) {workload = #fc, parallelism = #dsm.parallelism<model>,
-        chip_split = #dsm.split<in = 1, out = 1, ij = 1, kij = 1, mb = 4>, core_split = #dsm.split<in = 1, out = 2, ij = 1, kij = 1, mb = 1>,
-        array = #array, cycles = #cycles} : (tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<64x256xf32>
-    return
-  }
-}
-
-// -----
-#tiny = #dsm.system<"tiny", {kind = "multi_chip",
-  system = {chips = 4, topology = "torus_2d", torus = {x = 2, y = 2}, link_bandwidth = {x = 10000000000, y = 8000000000}},
-  chip = {cores = 2, interconnect = "ring", core_to_core_bandwidth = 64000000000, external_memory = {capacity = 1000000000, bandwidth = 32000000000, efficiency = 0.5}},
-  core = {macs = 64, pe_array = {rows = 8, columns = 8}, scratchpad = {capacity = 65536, bandwidth = 64000000000}, sfu_ops_per_cycle = 4, frequency = 1000000000, precision = "fp16"}}>
-#fc = #dsm.workload<kind = "fc", in = 256, out = 256, ij = 1, kij = 1, mb = 64, params = 65536>
-#array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>
-#cycles = #dsm.cycles<useful = 1, underuse = 0, ovl = 0, non_ovl = 0, aux = 0, total = 1>
-
-
-module attributes {dsm.system = #tiny} {
-  func.func @tile_too_large(%x: tensor<64x256xf32>, %w: tensor<256x256xf32>) {
-    // expected-error @+1 {{'dsm.tiled_pass' op has an illegal mapping: row tile 16 exceeds the array (8) or its work (256)}}
-    %y = dsm.tiled_pass "fc" <fwd> ins(%x) weights(%w) {workload = #fc, parallelism = #dsm.parallelism<data>,
-        chip_split = #dsm.split<in = 1, out = 1, ij = 1, kij = 1, mb = 4>, core_split = #dsm.split<in = 1, out = 2, ij = 1, kij = 1, mb = 1>,
-        array = #dsm.array_map<rows = in, columns = out, row_tile = 16, column_tile = 8>, cycles = #cycles} : (tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<64x256xf32>
-    return
-  }
-}
-
-// -----
-#tiny = #dsm.system<"tiny", {kind = "multi_chip",
-  system = {chips = 4, topology = "torus_2d", torus = {x = 2, y = 2}, link_bandwidth = {x = 10000000000, y = 8000000000}},
-  chip = {cores = 2, interconnect = "ring", core_to_core_bandwidth = 64000000000, external_memory = {capacity = 1000000000, bandwidth = 32000000000, efficiency = 0.5}},
-  core = {macs = 64, pe_array = {rows = 8, columns = 8}, scratchpad = {capacity = 65536, bandwidth = 64000000000}, sfu_ops_per_cycle = 4, frequency = 1000000000, precision = "fp16"}}>
-#fc = #dsm.workload<kind = "fc", in = 256, out = 256, ij = 1, kij = 1, mb = 64, params = 65536>
-#array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>
-#cycles = #dsm.cycles<useful = 1, underuse = 0, ovl = 0, non_ovl = 0, aux = 0, total = 1>
-
-
-func.func @no_system(%x: tensor<64x256xf32>, %w: tensor<256x256xf32>) {
-  // expected-error @+1 {{'dsm.tiled_pass' op needs the module's target system (dsm.system) to check its mapping}}
-  %y = dsm.tiled_pass "fc" <fwd> ins(%x) weights(%w) {workload = #fc, parallelism = #dsm.parallelism<data>,
-      chip_split = #dsm.split<in = 1, out = 1, ij = 1, kij = 1, mb = 4>, core_split = #dsm.split<in = 1, out = 2, ij = 1, kij = 1, mb = 1>,
-      array = #array, cycles = #cycles} : (tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<64x256xf32>
-  return
-}
-
-// -----
-#tiny = #dsm.system<"tiny", {kind = "multi_chip",
-  system = {chips = 4, topology = "torus_2d", torus = {x = 2, y = 2}, link_bandwidth = {x = 10000000000, y = 8000000000}},
-  chip = {cores = 2, interconnect = "ring", core_to_core_bandwidth = 64000000000, external_memory = {capacity = 1000000000, bandwidth = 32000000000, efficiency = 0.5}},
-  core = {macs = 64, pe_array = {rows = 8, columns = 8}, scratchpad = {capacity = 65536, bandwidth = 64000000000}, sfu_ops_per_cycle = 4, frequency = 1000000000, precision = "fp16"}}>
-#fc = #dsm.workload<kind = "fc", in = 256, out = 256, ij = 1, kij = 1, mb = 64, params = 65536>
-#array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>
-#cycles = #dsm.cycles<useful = 1, underuse = 0, ovl = 0, non_ovl = 0, aux = 0, total = 1>
-
-
-module attributes {dsm.system = #dsm.system<"one", {kind = "device_graph", devices = [{id = 0, name = "a", type = "gpu", peak = 1.0e13, memory = 16000000000}]}>} {
-  func.func @wrong_system_kind(%x: tensor<64x256xf32>, %w: tensor<256x256xf32>) {
-    // expected-error @+1 {{'dsm.tiled_pass' op is mapped for a multi-chip system but the module's system 'one' is a device_graph}}
-    %y = dsm.tiled_pass "fc" <fwd> ins(%x) weights(%w) {workload = #fc, parallelism = #dsm.parallelism<data>,
-        chip_split = #dsm.split<in = 1, out = 1, ij = 1, kij = 1, mb = 4>, core_split = #dsm.split<in = 1, out = 2, ij = 1, kij = 1, mb = 1>,
-        array = #array, cycles = #cycles} : (tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<64x256xf32>
-    return
-  }
-}
-
-// -----
-#tiny = #dsm.system<"tiny", {kind = "multi_chip",
-  system = {chips = 4, topology = "torus_2d", torus = {x = 2, y = 2}, link_bandwidth = {x = 10000000000, y = 8000000000}},
-  chip = {cores = 2, interconnect = "ring", core_to_core_bandwidth = 64000000000, external_memory = {capacity = 1000000000, bandwidth = 32000000000, efficiency = 0.5}},
-  core = {macs = 64, pe_array = {rows = 8, columns = 8}, scratchpad = {capacity = 65536, bandwidth = 64000000000}, sfu_ops_per_cycle = 4, frequency = 1000000000, precision = "fp16"}}>
-#fc = #dsm.workload<kind = "fc", in = 256, out = 256, ij = 1, kij = 1, mb = 64, params = 65536>
-#array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>
-#cycles = #dsm.cycles<useful = 1, underuse = 0, ovl = 0, non_ovl = 0, aux = 0, total = 1>
+#cycles = #dsm.cycles<useful = 1, underuse = 0, ovldt_visible = 0, non_ovldt = 0, aux_comp = 0, total = 1>
 
 
 func.func @upd_results(%x: tensor<64x256xf32>, %e: tensor<64x256xf32>, %w: tensor<256x256xf32>) {
@@ -163,7 +46,7 @@ func.func @upd_results(%x: tensor<64x256xf32>, %e: tensor<64x256xf32>, %w: tenso
   core = {macs = 64, pe_array = {rows = 8, columns = 8}, scratchpad = {capacity = 65536, bandwidth = 64000000000}, sfu_ops_per_cycle = 4, frequency = 1000000000, precision = "fp16"}}>
 #fc = #dsm.workload<kind = "fc", in = 256, out = 256, ij = 1, kij = 1, mb = 64, params = 65536>
 #array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>
-#cycles = #dsm.cycles<useful = 1, underuse = 0, ovl = 0, non_ovl = 0, aux = 0, total = 1>
+#cycles = #dsm.cycles<useful = 1, underuse = 0, ovldt_visible = 0, non_ovldt = 0, aux_comp = 0, total = 1>
 
 
 func.func @fwd_results(%x: tensor<64x256xf32>) {
@@ -204,5 +87,33 @@ func.func @bad_reduction() attributes {w = #dsm.workload<kind = "fc", in = 1, ou
 
 // expected-error @+1 {{the PE array's rows and columns must take different dimensions, both are 'ij'}}
 func.func @bad_array() attributes {a = #dsm.array_map<rows = ij, columns = ij, row_tile = 1, column_tile = 1>} {
+  return
+}
+
+// -----
+
+func.func @partial_mapping(%x: tensor<64x256xf32>, %w: tensor<256x256xf32>) {
+  // expected-error @+1 {{'dsm.layer_pass' op has a partial mapping: parallelism, chip_split, core_split, array and cycles go together (transfers and alternatives may follow)}}
+  %y = dsm.layer_pass "fc" <fwd> ins(%x) weights(%w) {workload = #dsm.workload<kind = "fc", in = 256, out = 256, ij = 1, kij = 1, mb = 64, params = 65536>,
+      parallelism = #dsm.parallelism<data>} : (tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<64x256xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{cycle categories add up to 3, not the total 4}}
+func.func @cycles_do_not_add_up() attributes {c = #dsm.cycles<useful = 1, underuse = 1, ovldt_visible = 1, non_ovldt = 0, aux_comp = 0, total = 4>} {
+  return
+}
+
+// -----
+
+func.func @bad_alternatives(%x: tensor<64x256xf32>, %w: tensor<256x256xf32>) {
+  // expected-error @+1 {{'dsm.layer_pass' op attribute 'alternatives' failed to satisfy constraint: dictionary of i64 cycles by parallelism name}}
+  %y = dsm.layer_pass "fc" <fwd> ins(%x) weights(%w) {workload = #dsm.workload<kind = "fc", in = 256, out = 256, ij = 1, kij = 1, mb = 64, params = 65536>,
+      parallelism = #dsm.parallelism<data>, chip_split = #dsm.split<in = 1, out = 1, ij = 1, kij = 1, mb = 4>, core_split = #dsm.split<in = 1, out = 2, ij = 1, kij = 1, mb = 1>,
+      array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>,
+      cycles = #dsm.cycles<useful = 1, underuse = 0, ovldt_visible = 0, non_ovldt = 0, aux_comp = 0, total = 1>,
+      alternatives = {pipeline = 5 : i64}} : (tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<64x256xf32>
   return
 }

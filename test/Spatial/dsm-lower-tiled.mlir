@@ -8,7 +8,7 @@
 // CHECK-LABEL: func.func @two_layers
 // CHECK-SAME: (%[[X:.*]]: tensor<64x256xf32>)
 // fc1 reads the network input as it is.
-// CHECK: %[[A:.*]] = dsm.tiled_pass "fc1" <fwd> ins(%[[X]]) weights(%[[W1:.*]]) {array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>, chip_split = #dsm.split<in = 1, out = 1, ij = 1, kij = 1, mb = 4>, core_split = #dsm.split<in = 1, out = 2, ij = 1, kij = 1, mb = 1>, cycles = #dsm.cycles<useful = 1, underuse = 2, ovl = 3, non_ovl = 4, aux = 5, total = 15>,
+// CHECK: %[[A:.*]] = dsm.tiled_pass "fc1" <fwd> ins(%[[X]]) weights(%[[W1:.*]]) {array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>, chip_split = #dsm.split<in = 1, out = 1, ij = 1, kij = 1, mb = 4>, core_split = #dsm.split<in = 1, out = 2, ij = 1, kij = 1, mb = 1>, cycles = #dsm.cycles<useful = 1, underuse = 2, ovldt_visible = 3, non_ovldt = 4, aux_comp = 5, total = 15>,
 // fc2's input is re-laid out from data to model parallelism (both torus
 // directions change role: 16384 elements, 8192 B per chip, two all-to-all
 // phases of 512 cycles each, memory-bound), then rotates while fc2 computes.
@@ -34,23 +34,23 @@ func.func @two_layers(%x: tensor<64x256xf32>) -> (tensor<64x256xf32>, tensor<256
   %w1 = dsm.weight "w1" : tensor<256x256xf32>
   %w2 = dsm.weight "w2" : tensor<256x256xf32>
   %a = dsm.layer_pass "fc1" <fwd> ins(%x) weights(%w1) {workload = #dsm.workload<kind = "fc", in = 256, out = 256, ij = 1, kij = 1, mb = 64, params = 65536>,
-      dsm.parallelism = #dsm.parallelism<data>, dsm.chip_split = #dsm.split<in = 1, out = 1, ij = 1, kij = 1, mb = 4>, dsm.core_split = #dsm.split<in = 1, out = 2, ij = 1, kij = 1, mb = 1>,
-      dsm.array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>, dsm.cycles = #dsm.cycles<useful = 1, underuse = 2, ovl = 3, non_ovl = 4, aux = 5, total = 15>} : (tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<64x256xf32>
+      parallelism = #dsm.parallelism<data>, chip_split = #dsm.split<in = 1, out = 1, ij = 1, kij = 1, mb = 4>, core_split = #dsm.split<in = 1, out = 2, ij = 1, kij = 1, mb = 1>,
+      array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>, cycles = #dsm.cycles<useful = 1, underuse = 2, ovldt_visible = 3, non_ovldt = 4, aux_comp = 5, total = 15>} : (tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<64x256xf32>
   %y = dsm.layer_pass "fc2" <fwd> ins(%a) weights(%w2) {workload = #dsm.workload<kind = "fc", in = 256, out = 256, ij = 1, kij = 1, mb = 64, params = 65536>,
-      dsm.parallelism = #dsm.parallelism<model>, dsm.chip_split = #dsm.split<in = 1, out = 4, ij = 1, kij = 1, mb = 1>, dsm.core_split = #dsm.split<in = 1, out = 1, ij = 1, kij = 1, mb = 2>,
-      dsm.array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>, dsm.cycles = #dsm.cycles<useful = 1, underuse = 0, ovl = 0, non_ovl = 0, aux = 0, total = 1>,
-      dsm.transfers = {rotate = #dsm.transfer<torus_x = 100, cycles = 10, bottleneck = "torus_x">}} : (tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<64x256xf32>
+      parallelism = #dsm.parallelism<model>, chip_split = #dsm.split<in = 1, out = 4, ij = 1, kij = 1, mb = 1>, core_split = #dsm.split<in = 1, out = 1, ij = 1, kij = 1, mb = 2>,
+      array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>, cycles = #dsm.cycles<useful = 1, underuse = 0, ovldt_visible = 0, non_ovldt = 0, aux_comp = 0, total = 1>,
+      transfers = {rotate = #dsm.transfer<torus_x = 100, cycles = 10, bottleneck = "torus_x">}} : (tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<64x256xf32>
   %g2 = dsm.layer_pass "fc2" <upd> ins(%a, %y) weights(%w2) {workload = #dsm.workload<kind = "fc", in = 256, out = 256, ij = 1, kij = 1, mb = 64, params = 65536>,
-      dsm.parallelism = #dsm.parallelism<model>, dsm.chip_split = #dsm.split<in = 1, out = 4, ij = 1, kij = 1, mb = 1>, dsm.core_split = #dsm.split<in = 2, out = 1, ij = 1, kij = 1, mb = 1>,
-      dsm.array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>, dsm.cycles = #dsm.cycles<useful = 1, underuse = 0, ovl = 0, non_ovl = 0, aux = 0, total = 1>,
-      dsm.transfers = {rotate = #dsm.transfer<torus_x = 100, cycles = 10, bottleneck = "torus_x">}} : (tensor<64x256xf32>, tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32>
+      parallelism = #dsm.parallelism<model>, chip_split = #dsm.split<in = 1, out = 4, ij = 1, kij = 1, mb = 1>, core_split = #dsm.split<in = 2, out = 1, ij = 1, kij = 1, mb = 1>,
+      array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>, cycles = #dsm.cycles<useful = 1, underuse = 0, ovldt_visible = 0, non_ovldt = 0, aux_comp = 0, total = 1>,
+      transfers = {rotate = #dsm.transfer<torus_x = 100, cycles = 10, bottleneck = "torus_x">}} : (tensor<64x256xf32>, tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32>
   %e = dsm.layer_pass "fc2" <bwd> ins(%y) weights(%w2) {workload = #dsm.workload<kind = "fc", in = 256, out = 256, ij = 1, kij = 1, mb = 64, params = 65536>,
-      dsm.parallelism = #dsm.parallelism<model>, dsm.chip_split = #dsm.split<in = 1, out = 4, ij = 1, kij = 1, mb = 1>, dsm.core_split = #dsm.split<in = 1, out = 1, ij = 1, kij = 1, mb = 2>,
-      dsm.array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>, dsm.cycles = #dsm.cycles<useful = 1, underuse = 0, ovl = 0, non_ovl = 0, aux = 0, total = 1>,
-      dsm.transfers = {rotate = #dsm.transfer<torus_x = 200, cycles = 20, bottleneck = "torus_x">}} : (tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<64x256xf32>
+      parallelism = #dsm.parallelism<model>, chip_split = #dsm.split<in = 1, out = 4, ij = 1, kij = 1, mb = 1>, core_split = #dsm.split<in = 1, out = 1, ij = 1, kij = 1, mb = 2>,
+      array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>, cycles = #dsm.cycles<useful = 1, underuse = 0, ovldt_visible = 0, non_ovldt = 0, aux_comp = 0, total = 1>,
+      transfers = {rotate = #dsm.transfer<torus_x = 200, cycles = 20, bottleneck = "torus_x">}} : (tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<64x256xf32>
   %g1 = dsm.layer_pass "fc1" <upd> ins(%x, %e) weights(%w1) {workload = #dsm.workload<kind = "fc", in = 256, out = 256, ij = 1, kij = 1, mb = 64, params = 65536>,
-      dsm.parallelism = #dsm.parallelism<data>, dsm.chip_split = #dsm.split<in = 1, out = 1, ij = 1, kij = 1, mb = 4>, dsm.core_split = #dsm.split<in = 1, out = 2, ij = 1, kij = 1, mb = 1>,
-      dsm.array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>, dsm.cycles = #dsm.cycles<useful = 1, underuse = 0, ovl = 0, non_ovl = 0, aux = 0, total = 1>,
-      dsm.transfers = {"grad_reduce+weight_broadcast" = #dsm.transfer<torus_x = 1000, torus_y = 500, cycles = 60, bottleneck = "torus_x">}} : (tensor<64x256xf32>, tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32>
+      parallelism = #dsm.parallelism<data>, chip_split = #dsm.split<in = 1, out = 1, ij = 1, kij = 1, mb = 4>, core_split = #dsm.split<in = 1, out = 2, ij = 1, kij = 1, mb = 1>,
+      array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>, cycles = #dsm.cycles<useful = 1, underuse = 0, ovldt_visible = 0, non_ovldt = 0, aux_comp = 0, total = 1>,
+      transfers = {"grad_reduce+weight_broadcast" = #dsm.transfer<torus_x = 1000, torus_y = 500, cycles = 60, bottleneck = "torus_x">}} : (tensor<64x256xf32>, tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32>
   return %y, %g1, %g2 : tensor<64x256xf32>, tensor<256x256xf32>, tensor<256x256xf32>
 }

@@ -20,10 +20,13 @@
 // JSON:            "cycles": {
 // JSON-NEXT:         "aux_comp":
 // JSON-NEXT:         "non_ovl":
+// JSON-NEXT:         "non_ovldt":
 // JSON-NEXT:         "ovl":
+// JSON-NEXT:         "ovldt_visible":
 // JSON-NEXT:         "pri_comp":
 // JSON-NEXT:         "total":
 // JSON-NEXT:         "underuse":
+// JSON-NEXT:         "useful":
 // JSON:            "name": "conv1",
 // JSON-NEXT:       "parallelism": "{{data|model|data_x_model_y|model_x_data_y}}",
 // JSON-NEXT:       "pass": "fwd",

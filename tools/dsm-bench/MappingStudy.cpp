@@ -74,8 +74,10 @@ core::MappingPlan map(const core::LayerGraph &graph, const core::MultiChipSystem
                       std::vector<Parallelism> allowed = {}) {
   core::MapperOptions options;
   options.parallelisms = std::move(allowed);
-  options.threads = llvm::hardware_concurrency().compute_thread_count();
-  llvm::Expected<core::MappingPlan> plan = core::SpatialMapper(system, options).map(graph);
+  static llvm::StdThreadPool pool(llvm::hardware_concurrency());
+  core::ThreadPoolExecutor executor(pool);
+  llvm::Expected<core::MappingPlan> plan =
+      core::SpatialMapper(system, options).map(graph, executor);
   if (!plan) {
     llvm::errs() << llvm::toString(plan.takeError()) << "\n";
     std::exit(1);

@@ -23,7 +23,6 @@ std::unique_ptr<MLIRContext> dsm::bench::makeContext() {
   static std::once_flag registered;
   std::call_once(registered, [] {
     dsm::registerDsmPasses();
-    dsm::registerDsmPipelines();
   });
   DialectRegistry registry;
   registry.insert<dsm::DsmDialect, arith::ArithDialect, func::FuncDialect,

@@ -32,7 +32,6 @@ int main(int argc, char **argv) {
                   mlir::tensor::TensorDialect, mlir::tosa::TosaDialect>();
   dsm::registerDsmPasses();
   dsm::registerDsmImportPasses();
-  dsm::registerDsmPipelines();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "dsm-opt: maps deep neural networks onto accelerator systems\n",
       registry));

@@ -5,6 +5,9 @@
 
 #include "TestHelpers.h"
 
+#include "dsm/Core/Support/NodeError.h"
+#include "llvm/Support/ThreadPool.h"
+
 #include <gtest/gtest.h>
 
 using namespace dsm::core;
@@ -47,10 +50,11 @@ TEST(LayerGraphTest, TrainingPassesFollowTheErrors) {
 }
 
 TEST(SpatialMapperTest, PlansEveryPassAndAddsUp) {
+  SerialExecutor serial;
   LayerGraph g = vggTail(512);
   g.assignTrainingPasses(true);
   SpatialMapper mapper(multiChipPreset("dsm-8pf-asym"), MapperOptions());
-  llvm::Expected<MappingPlan> plan = mapper.map(g);
+  llvm::Expected<MappingPlan> plan = mapper.map(g, serial);
   ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
   ASSERT_EQ(plan->layers.size(), 3u);
   EXPECT_EQ(plan->layers[0].passes.size(), 2u); // FWD, UPD
@@ -60,7 +64,7 @@ TEST(SpatialMapperTest, PlansEveryPassAndAddsUp) {
     for (const PassPlan &pass : layer.passes) {
       sum += pass.cycles.total;
       const CycleBreakdown &c = pass.cycles;
-      EXPECT_NEAR(c.useful + c.underuse + c.ovlVisible + c.nonOvl + c.aux, c.total,
+      EXPECT_NEAR(c.useful + c.underuse + c.ovldtVisible + c.nonOvldt + c.auxComp, c.total,
                   1e-6 * c.total);
     }
   EXPECT_DOUBLE_EQ(plan->totals.cycles.total, sum);
@@ -72,10 +76,11 @@ TEST(SpatialMapperTest, PlansEveryPassAndAddsUp) {
 }
 
 TEST(SpatialMapperTest, JointChoiceWeighsRelayouts) {
+  SerialExecutor serial;
   LayerGraph g = vggTail(512);
   g.assignTrainingPasses(true);
   SpatialMapper mapper(multiChipPreset("dsm-8pf-asym"), MapperOptions());
-  llvm::Expected<MappingPlan> plan = mapper.map(g);
+  llvm::Expected<MappingPlan> plan = mapper.map(g, serial);
   ASSERT_TRUE(static_cast<bool>(plan));
   // The plan's cost (relayouts included) is no worse than choosing every
   // layer's cheapest parallelism alone and paying the relayouts that follow.
@@ -96,6 +101,7 @@ TEST(SpatialMapperTest, JointChoiceWeighsRelayouts) {
 }
 
 TEST(SpatialMapperTest, ResidualShortcutsAreCharged) {
+  SerialExecutor serial;
   // a -> b -> c with a shortcut a -> c: forcing b to another parallelism
   // than a and c costs relayouts on both of b's edges but not on a -> c.
   LayerGraph g;
@@ -105,7 +111,7 @@ TEST(SpatialMapperTest, ResidualShortcutsAreCharged) {
   g.edges = {{0, 1, 256.0 * 196 * 512}, {1, 2, 256.0 * 196 * 512}, {0, 2, 256.0 * 196 * 512}};
   g.assignTrainingPasses(false);
   SpatialMapper mapper(multiChipPreset("dsm-8pf-asym"), MapperOptions());
-  llvm::Expected<MappingPlan> plan = mapper.map(g);
+  llvm::Expected<MappingPlan> plan = mapper.map(g, serial);
   ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
   // Each layer's chosen plan includes the relayouts of its incoming edges.
   for (size_t i = 0; i < 3; ++i) {
@@ -123,10 +129,12 @@ TEST(SpatialMapperTest, ResidualShortcutsAreCharged) {
 TEST(SpatialMapperTest, SameResultWithAndWithoutThreads) {
   LayerGraph g = vggTail(1024);
   g.assignTrainingPasses(true);
-  MapperOptions one, many;
-  many.threads = 4;
-  llvm::Expected<MappingPlan> a = SpatialMapper(multiChipPreset("dsm-8pf-asym"), one).map(g);
-  llvm::Expected<MappingPlan> b = SpatialMapper(multiChipPreset("dsm-8pf-asym"), many).map(g);
+  SpatialMapper mapper(multiChipPreset("dsm-8pf-asym"), MapperOptions());
+  SerialExecutor serial;
+  llvm::StdThreadPool pool(llvm::hardware_concurrency(4));
+  ThreadPoolExecutor threads(pool);
+  llvm::Expected<MappingPlan> a = mapper.map(g, serial);
+  llvm::Expected<MappingPlan> b = mapper.map(g, threads);
   ASSERT_TRUE(a && b);
   ASSERT_EQ(a->layers.size(), b->layers.size());
   for (size_t i = 0; i < a->layers.size(); ++i) {
@@ -140,6 +148,7 @@ TEST(SpatialMapperTest, SameResultWithAndWithoutThreads) {
 }
 
 TEST(SpatialMapperTest, RepeatedShapesAreExploredOnce) {
+  SerialExecutor serial;
   LayerGraph g;
   for (int i = 0; i < 4; ++i)
     g.layers.push_back({convLayer(64, 64, 3136, 9, 256, "same")});
@@ -147,21 +156,28 @@ TEST(SpatialMapperTest, RepeatedShapesAreExploredOnce) {
     g.edges.push_back({i, i + 1, 64.0 * 3136 * 256});
   g.assignTrainingPasses(false);
   llvm::Expected<MappingPlan> plan =
-      SpatialMapper(multiChipPreset("dsm-8pf-asym"), MapperOptions()).map(g);
+      SpatialMapper(multiChipPreset("dsm-8pf-asym"), MapperOptions()).map(g, serial);
   ASSERT_TRUE(static_cast<bool>(plan));
   EXPECT_EQ(plan->explorations, 4u);          // one per parallelism
   EXPECT_EQ(plan->memoizedExplorations, 12u); // the three repeats
 }
 
 TEST(SpatialMapperTest, ImpossibleLayerIsNamed) {
+  SerialExecutor serial;
   LayerGraph g;
   // Minibatch 1 and 8 output features cannot cover 64 chips.
   g.layers = {{fc("tiny", 16, 8, 1)}};
   g.assignTrainingPasses(false);
   llvm::Expected<MappingPlan> plan =
-      SpatialMapper(multiChipPreset("dsm-8pf-asym"), MapperOptions()).map(g);
+      SpatialMapper(multiChipPreset("dsm-8pf-asym"), MapperOptions()).map(g, serial);
   ASSERT_FALSE(static_cast<bool>(plan));
-  std::string message = llvm::toString(plan.takeError());
+  std::string message;
+  int64_t node = -1;
+  llvm::handleAllErrors(plan.takeError(), [&](const NodeError &error) {
+    node = error.getNode();
+    message = error.getMessage();
+  });
+  EXPECT_EQ(node, 0); // the error names the layer by its index, for the pass
   EXPECT_NE(message.find("layer 'tiny' has no legal mapping"), std::string::npos) << message;
   EXPECT_NE(message.find("data (fwd): data parallelism splits 'mb' 64 ways"),
             std::string::npos)

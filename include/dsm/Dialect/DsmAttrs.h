@@ -33,6 +33,11 @@ mlir::FailureOr<core::SystemDescription> getModuleSystem(mlir::ModuleOp module);
 mlir::FailureOr<core::MultiChipSystem>
 getModuleMultiChipSystem(mlir::ModuleOp module, llvm::StringRef purpose);
 
+/// The typed dictionaries of a mapping record (DsmAttrs.td): transfer
+/// groups by name, and a layer's cycles by parallelism name.
+bool isTransferDictionary(mlir::Attribute attr);
+bool isAlternativesDictionary(mlir::Attribute attr);
+
 /// Split attribute <-> core dimension sizes.
 SplitAttr getSplitAttr(mlir::MLIRContext *context, const core::DimSizes &split);
 core::DimSizes getDimSizes(SplitAttr split);

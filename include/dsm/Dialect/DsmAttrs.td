@@ -234,16 +234,26 @@ def Dsm_ArrayMapAttr : Dsm_Attr<"ArrayMap", "array_map"> {
 }
 
 def Dsm_CyclesAttr : Dsm_Attr<"Cycles", "cycles"> {
-  let summary = "estimated cycles of a layer and pass, by the categories of 000 Fig. 13";
+  let summary = "estimated cycles of a layer and pass, by the categories of DeepSpatialMatrix Fig. 13";
   let description = [{
-    `useful` (PE array busy on useful MACs), `underuse` (the rest of PriComp:
-    a partly filled array, uneven splits, startup), `ovl` (overlapped
-    transfers not hidden by PriComp), `non_ovl` (non-overlapped transfers,
-    relayouts included), `aux` (AuxComp); they add up to `total`.
+    The cycle categories of the performance model (docs/performance-model.md),
+    named as in the code and the mapping report: `useful` (PE array busy on
+    useful MACs) and `underuse` (under-use due to data-flow, uneven splits,
+    startup) make up PriComp; `ovldt_visible` is the part of the overlapped
+    transfers (Ovldt) that PriComp does not hide; `non_ovldt` the
+    non-overlapped transfers, relayouts included; `aux_comp` the auxiliary
+    computations. They add up to `total` = MAX(PriComp, Ovldt) + AuxComp +
+    NonOvldt.
+
+    ```mlir
+    #dsm.cycles<useful = 900, underuse = 20, ovldt_visible = 0, non_ovldt = 64, aux_comp = 16, total = 1000>
+    ```
   }];
-  let parameters = (ins "int64_t":$useful, "int64_t":$underuse, "int64_t":$ovl,
-                        "int64_t":$non_ovl, "int64_t":$aux, "int64_t":$total);
+  let parameters = (ins "int64_t":$useful, "int64_t":$underuse,
+                        "int64_t":$ovldt_visible, "int64_t":$non_ovldt,
+                        "int64_t":$aux_comp, "int64_t":$total);
   let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     static CyclesAttr get(::mlir::MLIRContext *context,
                           const ::dsm::core::CycleBreakdown &cycles);
@@ -269,6 +279,19 @@ def Dsm_TransferAttr : Dsm_Attr<"Transfer", "transfer"> {
     static TransferAttr get(::mlir::MLIRContext *context,
                             const ::dsm::core::TransferGroup &group);
   }];
+}
+
+// Typed dictionaries of the mapping record (the op verifiers check the
+// entries: TransferAttr values; parallelism names with cycle counts).
+def Dsm_TransfersAttr : DictionaryAttrBase<
+    CPred<"::dsm::isTransferDictionary($_self)">,
+    "dictionary of #dsm.transfer by transfer-group name"> {
+  let storageType = "::mlir::DictionaryAttr";
+}
+def Dsm_AlternativesAttr : DictionaryAttrBase<
+    CPred<"::dsm::isAlternativesDictionary($_self)">,
+    "dictionary of i64 cycles by parallelism name"> {
+  let storageType = "::mlir::DictionaryAttr";
 }
 
 #endif // DSM_DIALECT_DSMATTRS_TD

@@ -11,8 +11,9 @@ def Dsm_Dialect : Dialect {
   let cppNamespace = "::dsm";
   let summary = "Deep neural network workloads and their mapping onto accelerator systems";
   let description = [{
-    The `dsm` dialect describes a DNN the way DeepSpatialMatrix (000 §II-A)
-    sees it: primary computations (convolution, matrix multiplication, LSTM)
+    The `dsm` dialect describes a DNN the way DeepSpatialMatrix sees it
+    (Venkataramani et al., "Memory and Interconnect Optimizations for
+    Peta-Scale Deep Learning Systems", §II-A): primary computations (convolution, matrix multiplication, LSTM)
     that run on PE arrays, auxiliary computations (bias and residual adds,
     activations, pooling, normalization) that run on special-function units,
     and the plumbing real models need. Every op reports its workload -- the
@@ -26,6 +27,17 @@ def Dsm_Dialect : Dialect {
     pass reads the same description.
   }];
   let useDefaultAttributePrinterParser = 1;
+  // Attributes the dialect's passes read from ops of other dialects (here:
+  // function arguments), declared so that each has one name and one type.
+  let discardableAttrs = (ins
+    // The dimension of a function argument that holds the minibatch (default
+    // 0; -1: none), read by --dsm-set-batch and the reports.
+    "::mlir::IntegerAttr":$batch_dim,
+    // While an importer runs: what a constant it materialised is for
+    // ("weight", "bias", ...); removed before the import ends.
+    "::mlir::StringAttr":$import_role
+  );
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Registers the attributes (defined next to their storage classes).
     void registerAttributes();

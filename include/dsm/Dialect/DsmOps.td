@@ -408,27 +408,53 @@ def Dsm_LayerPassOp : Dsm_Op<"layer_pass", [Pure, AttrSizedOperandSegments]> {
   let arguments = (ins StrAttr:$layer, Dsm_TrainingPassAttr:$pass,
                        Variadic<AnyRankedTensor>:$ins,
                        Variadic<AnyRankedTensor>:$weights,
-                       Dsm_WorkloadAttr:$workload);
+                       Dsm_WorkloadAttr:$workload,
+                       // The spatial mapping --dsm-select-mapping chose (the
+                       // contract --dsm-lower-tiled reads): the first five
+                       // go together; transfers and alternatives add to them.
+                       OptionalAttr<Dsm_ParallelismAttr>:$parallelism,
+                       OptionalAttr<Dsm_SplitAttr>:$chip_split,
+                       OptionalAttr<Dsm_SplitAttr>:$core_split,
+                       OptionalAttr<Dsm_ArrayMapAttr>:$array,
+                       OptionalAttr<Dsm_CyclesAttr>:$cycles,
+                       OptionalAttr<Dsm_TransfersAttr>:$transfers,
+                       OptionalAttr<Dsm_AlternativesAttr>:$alternatives);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
     $layer $pass (`ins` `(` $ins^ `)`)? (`weights` `(` $weights^ `)`)? attr-dict
     `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::TypeRange":$results, "::llvm::StringRef":$layer,
+                   "TrainingPass":$pass, "::mlir::ValueRange":$ins,
+                   "::mlir::ValueRange":$weights, "WorkloadAttr":$workload), [{
+      build($_builder, $_state, results, $_builder.getStringAttr(layer),
+            TrainingPassAttr::get($_builder.getContext(), pass), ins, weights,
+            workload, {}, {}, {}, {}, {}, {}, {});
+    }]>,
+  ];
+  let extraClassDeclaration = [{
+    /// Whether --dsm-select-mapping has recorded a mapping on the op.
+    bool isMapped() { return static_cast<bool>(getParallelismAttr()); }
+  }];
 }
 
 def Dsm_TiledPassOp : Dsm_Op<"tiled_pass", [Pure, AttrSizedOperandSegments]> {
   let summary = "one pass of one layer, mapped onto the system";
   let description = [{
-    A `dsm.layer_pass` with its spatial mapping (000 Fig. 4): the parallelism
-    on the torus, the chip split (ChipD = work / chip_split), the core split
-    (CoreD = ChipD / core_split), the PE-array mapping (ArrayD) and the cycles
-    the performance model estimates (000 Fig. 13 categories). The verifier
-    checks the mapping against the module's `dsm.system` with the same
-    performance model that chose it: split products equal the chip and core
-    counts, no split exceeds its dimension, the chip split is the
-    parallelism's, the array tiles fit the PE array and the working set fits
-    the scratchpad.
+    A `dsm.layer_pass` with its spatial mapping (DeepSpatialMatrix Fig. 4):
+    the parallelism on the torus, the chip split (ChipD = work / chip_split),
+    the core split (CoreD = ChipD / core_split), the PE-array mapping (ArrayD),
+    the cycles the performance model estimates (by the categories of its
+    Fig. 13), the transfer groups it charged and, on FWD passes, the layer's
+    cycles under each parallelism it could have used (`alternatives`).
+
+    The verifier checks the op alone: the pass structure, and that the chip
+    and core splits do not cut a dimension finer than its size. Whether the
+    mapping is legal on the target system and costs what it says is a
+    cross-op question answered by `--dsm-verify-mapping`, which reads the
+    module's `dsm.system` and re-runs the performance model.
 
     Communication between chips is explicit around these ops:
     `dsm.relayout`, `dsm.rotate`, `dsm.grad_reduce`, `dsm.weight_broadcast`.
@@ -441,7 +467,9 @@ def Dsm_TiledPassOp : Dsm_Op<"tiled_pass", [Pure, AttrSizedOperandSegments]> {
                        Dsm_SplitAttr:$chip_split,
                        Dsm_SplitAttr:$core_split,
                        Dsm_ArrayMapAttr:$array,
-                       Dsm_CyclesAttr:$cycles);
+                       Dsm_CyclesAttr:$cycles,
+                       OptionalAttr<Dsm_TransfersAttr>:$transfers,
+                       OptionalAttr<Dsm_AlternativesAttr>:$alternatives);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
     $layer $pass (`ins` `(` $ins^ `)`)? (`weights` `(` $weights^ `)`)? attr-dict

@@ -17,14 +17,15 @@ enum class ReportFormat { Table, JSON };
 /// What --dsm-expand-training expands a network for.
 enum class ExecutionMode { Train, Infer };
 
+/// The `parallelism` option of --dsm-select-mapping: chosen per layer, or one
+/// forced on every layer.
+enum class ParallelismChoice { Any, Data, Model, DataXModelY, ModelXDataY };
+
 #define GEN_PASS_DECL
 #include "dsm/Passes/Passes.h.inc"
 
 #define GEN_PASS_REGISTRATION
 #include "dsm/Passes/Passes.h.inc"
-
-/// Registers the pass pipelines (--dsm-map-system).
-void registerDsmPipelines();
 
 } // namespace dsm
 

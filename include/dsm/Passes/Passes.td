@@ -5,7 +5,69 @@
 
 include "mlir/Pass/PassBase.td"
 
-def DsmAttachSystem : Pass<"dsm-attach-system", "mlir::ModuleOp"> {
+//===----------------------------------------------------------------------===//
+// Options, declared once: the passes and --dsm-map-system, which runs them,
+// share these lists, so a name, default and help text exist in one place.
+//===----------------------------------------------------------------------===//
+
+class DsmSystemOption {
+  list<Option> systemOption = [
+    Option<"system", "system", "std::string", /*default=*/"",
+           "Preset name (dsm-8pf-asym, dsm-8pf-sym, dsm-128tf, nnp-i, malvik, "
+           "luke01) or path to a system file">,
+  ];
+}
+
+class DsmModeOption {
+  list<Option> modeOption = [
+    Option<"mode", "mode", "::dsm::ExecutionMode",
+           /*default=*/"::dsm::ExecutionMode::Train", "Training or inference",
+           [{::llvm::cl::values(
+               clEnumValN(::dsm::ExecutionMode::Train, "train",
+                          "FWD, BWD and UPD passes"),
+               clEnumValN(::dsm::ExecutionMode::Infer, "infer", "FWD only"))}]>,
+  ];
+}
+
+class DsmSpatialSearchOptions {
+  list<Option> spatialSearchOptions = [
+    Option<"search", "search", "::dsm::core::SearchMode",
+           /*default=*/"::dsm::core::SearchMode::Heuristic",
+           "Design-space search",
+           [{::llvm::cl::values(
+               clEnumValN(::dsm::core::SearchMode::Heuristic, "heuristic",
+                          "the paper's pruning principles"),
+               clEnumValN(::dsm::core::SearchMode::Exhaustive, "exhaustive",
+                          "every legal configuration"))}]>,
+    Option<"parallelism", "parallelism", "::dsm::ParallelismChoice",
+           /*default=*/"::dsm::ParallelismChoice::Any",
+           "Parallelism of every layer",
+           [{::llvm::cl::values(
+               clEnumValN(::dsm::ParallelismChoice::Any, "any",
+                          "chosen per layer, jointly over the graph"),
+               clEnumValN(::dsm::ParallelismChoice::Data, "data",
+                          "force data parallelism"),
+               clEnumValN(::dsm::ParallelismChoice::Model, "model",
+                          "force model parallelism"),
+               clEnumValN(::dsm::ParallelismChoice::DataXModelY,
+                          "data_x_model_y", "force data along X, model along Y"),
+               clEnumValN(::dsm::ParallelismChoice::ModelXDataY,
+                          "model_x_data_y", "force model along X, data along Y"))}]>,
+  ];
+}
+
+class DsmReportFormatOption<string doc> {
+  list<Option> reportFormatOption = [
+    Option<"format", "format", "::dsm::ReportFormat",
+           /*default=*/"::dsm::ReportFormat::Table", "Report format",
+           [{::llvm::cl::values(
+               clEnumValN(::dsm::ReportFormat::Table, "table", "readable table"),
+               clEnumValN(::dsm::ReportFormat::JSON, "json",
+                          "JSON for scripts (}] # doc # [{)"))}]>,
+  ];
+}
+
+def DsmAttachSystem : Pass<"dsm-attach-system", "mlir::ModuleOp">, DsmSystemOption {
   let summary = "Attach a target system description to the module";
   let description = [{
     Loads a system -- a preset name from `systems/` (compiled in) or a path to
@@ -17,11 +79,7 @@ def DsmAttachSystem : Pass<"dsm-attach-system", "mlir::ModuleOp"> {
     A bad file is reported at its own location (file, line, column) naming the
     field, and the pass fails.
   }];
-  let options = [
-    Option<"system", "system", "std::string", /*default=*/"",
-           "Preset name (dsm-8pf-asym, dsm-8pf-sym, dsm-128tf, nnp-i, malvik, "
-           "luke01) or path to a system file">,
-  ];
+  let options = systemOption;
   let dependentDialects = ["dsm::DsmDialect"];
 }
 
@@ -45,7 +103,8 @@ def DsmSetBatch : Pass<"dsm-set-batch", "mlir::ModuleOp"> {
   ];
 }
 
-def DsmWorkloadReport : Pass<"dsm-workload-report", "mlir::ModuleOp"> {
+def DsmWorkloadReport : Pass<"dsm-workload-report", "mlir::ModuleOp">,
+    DsmReportFormatOption<"docs/workload-report.md"> {
   let summary = "Report per-layer and total MACs, parameters and activation bytes";
   let description = [{
     Prints the workload of every dsm operation -- N{in, out, ij, kij, mb},
@@ -54,13 +113,7 @@ def DsmWorkloadReport : Pass<"dsm-workload-report", "mlir::ModuleOp"> {
     operations are counted once. The report goes to stdout (`output=-`,
     default) or to a file, which is written only if the pass succeeds.
   }];
-  let options = [
-    Option<"format", "format", "::dsm::ReportFormat",
-           /*default=*/"::dsm::ReportFormat::Table", "Report format",
-           [{::llvm::cl::values(
-               clEnumValN(::dsm::ReportFormat::Table, "table", "readable table"),
-               clEnumValN(::dsm::ReportFormat::JSON, "json",
-                          "JSON for scripts (docs/workload-report.md)"))}]>,
+  let options = reportFormatOption # [
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "Where to write the report ('-' for stdout)">,
   ];
@@ -68,10 +121,12 @@ def DsmWorkloadReport : Pass<"dsm-workload-report", "mlir::ModuleOp"> {
 
 
 //===----------------------------------------------------------------------===//
-// Spatial mapping (000)
+// Spatial mapping (DeepSpatialMatrix: Venkataramani et al., "Memory and
+// Interconnect Optimizations for Peta-Scale Deep Learning Systems")
 //===----------------------------------------------------------------------===//
 
-def DsmExpandTraining : Pass<"dsm-expand-training", "mlir::ModuleOp"> {
+def DsmExpandTraining : Pass<"dsm-expand-training", "mlir::ModuleOp">,
+    DsmModeOption {
   let summary = "Group ops into layers and expand them into FWD/BWD/UPD passes";
   let description = [{
     Groups each function's dsm ops into layers -- a primary computation with
@@ -84,48 +139,32 @@ def DsmExpandTraining : Pass<"dsm-expand-training", "mlir::ModuleOp"> {
     error run BWD. The expanded graph keeps the real dependencies: BWD of a
     layer reads the errors its consumers' BWD produce (the network outputs
     seed them: the loss gradient), UPD reads the layer's FWD inputs and the
-    same errors. UPD is emitted before BWD (000 §III-B). The function returns
-    its outputs followed by every weight gradient. Inference runs FWD only.
+    same errors. UPD is emitted before BWD (DeepSpatialMatrix §III-B). The
+    function returns its outputs followed by every weight gradient. Inference
+    runs FWD only.
   }];
-  let options = [
-    Option<"mode", "mode", "::dsm::ExecutionMode",
-           /*default=*/"::dsm::ExecutionMode::Train", "Training or inference",
-           [{::llvm::cl::values(
-               clEnumValN(::dsm::ExecutionMode::Train, "train",
-                          "FWD, BWD and UPD passes"),
-               clEnumValN(::dsm::ExecutionMode::Infer, "infer", "FWD only"))}]>,
-  ];
+  let options = modeOption;
 }
 
-def DsmSelectMapping : Pass<"dsm-select-mapping", "mlir::ModuleOp"> {
-  let summary = "Choose the spatial mapping of every layer and pass (000 §II)";
+def DsmSelectMapping : Pass<"dsm-select-mapping", "mlir::ModuleOp">,
+    DsmSpatialSearchOptions {
+  let summary = "Choose the spatial mapping of every layer and pass";
   let description = [{
     For every `dsm.layer_pass` of a function, explores the ChipD -> CoreD ->
     ArrayD design space under each parallelism with the bandwidth-centric
-    performance model (docs/performance-model.md), then chooses one
-    parallelism per layer jointly over the graph so that relayouts between
-    layers are paid for. Records the decision on each op as `dsm.parallelism`,
-    `dsm.chip_split`, `dsm.core_split`, `dsm.array`, `dsm.cycles`,
-    `dsm.transfers` (the data-transfer groups charged) and, on FWD ops,
-    `dsm.alternatives` (the layer's cycles under each parallelism: the why).
-    Needs a multi-chip system on the module.
+    performance model of DeepSpatialMatrix §II (docs/performance-model.md),
+    then chooses one parallelism per layer jointly over the graph so that
+    relayouts between layers are paid for. Records the decision on each op
+    in its mapping attributes: `parallelism`, `chip_split`, `core_split`,
+    `array`, `cycles`, `transfers` (the data-transfer groups charged) and, on
+    FWD ops, `alternatives` (the layer's cycles under each parallelism: the
+    why). Needs a multi-chip system on the module.
+
+    The exploration runs on the context's thread pool; with
+    `--mlir-disable-threading` it runs on one thread. The decision does not
+    depend on it. A layer that has no legal mapping gets the error.
   }];
-  let options = [
-    Option<"search", "search", "::dsm::core::SearchMode",
-           /*default=*/"::dsm::core::SearchMode::Heuristic",
-           "Design-space search",
-           [{::llvm::cl::values(
-               clEnumValN(::dsm::core::SearchMode::Heuristic, "heuristic",
-                          "the paper's pruning principles"),
-               clEnumValN(::dsm::core::SearchMode::Exhaustive, "exhaustive",
-                          "every legal configuration"))}]>,
-    Option<"threads", "threads", "unsigned", /*default=*/"0",
-           "Exploration threads (0: one per hardware thread); the result does "
-           "not depend on it">,
-    Option<"parallelism", "parallelism", "std::string", /*default=*/"\"\"",
-           "Force one parallelism for every layer (data, model, "
-           "data_x_model_y, model_x_data_y)">,
-  ];
+  let options = spatialSearchOptions;
   let statistics = [
     Statistic<"numConfigurations", "configurations", "Configurations costed">,
     Statistic<"numExplorations", "explorations", "Design-space searches run">,
@@ -137,35 +176,83 @@ def DsmLowerTiled : Pass<"dsm-lower-tiled", "mlir::ModuleOp"> {
   let summary = "Lower mapped layer passes to tiled ops with explicit communication";
   let description = [{
     Turns every `dsm.layer_pass` mapped by `--dsm-select-mapping` into a
-    `dsm.tiled_pass` (verified against the system) and makes the
-    chip-to-chip communication the performance model charged for explicit:
-    `dsm.relayout` on activations entering (FWD) and errors leaving (BWD) a
-    layer whose producer uses another parallelism, `dsm.rotate` on the
-    features of model-parallel layers, and `dsm.grad_reduce` followed by
-    `dsm.weight_broadcast` on the gradients of data-parallel UPD passes.
+    `dsm.tiled_pass` and makes the chip-to-chip communication the
+    performance model charged for explicit: `dsm.relayout` on activations
+    entering (FWD) and errors leaving (BWD) a layer whose producer uses
+    another parallelism, `dsm.rotate` on the features of model-parallel
+    layers, and `dsm.grad_reduce` followed by `dsm.weight_broadcast` on the
+    gradients of data-parallel UPD passes.
   }];
 }
 
-def DsmMappingReport : Pass<"dsm-mapping-report", "mlir::ModuleOp"> {
+def DsmVerifyMapping : Pass<"dsm-verify-mapping", "mlir::ModuleOp"> {
+  let summary = "Check every tiled pass against the system and the performance model";
+  let description = [{
+    The cross-op check of a spatial mapping, which op verifiers (local by
+    design) cannot make: for every `dsm.tiled_pass`, against the module's
+    `dsm.system` (decoded once), the same performance model that chose the
+    mapping must find it legal -- split products equal the chip and core
+    counts, the chip split is the parallelism's, the array tiles fit the PE
+    array, the working set fits the scratchpad -- and must cost it exactly
+    as recorded: the op's `cycles` equal the model's, plus the relayout
+    recorded in its `transfers`. A mismatch is an error at the op. Run by
+    `--dsm-map-system` after lowering; useful after hand-edits or when IR
+    from elsewhere claims a mapping.
+  }];
+}
+
+def DsmMappingReport : Pass<"dsm-mapping-report", "mlir::ModuleOp">,
+    DsmReportFormatOption<"docs/mapping-report.md"> {
   let summary = "Report the mapping: per layer and pass, and totals";
   let description = [{
     Reads the tiled IR and prints, per layer and pass: the parallelism,
-    ChipD/CoreD/ArrayD, the cycles by the categories of 000 Fig. 13, the
+    ChipD/CoreD/ArrayD, the cycles by the categories of DeepSpatialMatrix
+    Fig. 13 (useful, underuse, ovldt_visible, non_ovldt, aux_comp), the
     utilization, the bottleneck and the alternatives the parallelism was
     chosen over; and totals: cycles and seconds per training step (or
     inference), system utilization. Table or JSON (docs/mapping-report.md),
     to stdout or to a file written only if the pass succeeds.
   }];
-  let options = [
-    Option<"format", "format", "::dsm::ReportFormat",
-           /*default=*/"::dsm::ReportFormat::Table", "Report format",
-           [{::llvm::cl::values(
-               clEnumValN(::dsm::ReportFormat::Table, "table", "readable table"),
-               clEnumValN(::dsm::ReportFormat::JSON, "json",
-                          "JSON for scripts (docs/mapping-report.md)"))}]>,
+  let options = reportFormatOption # [
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "Where to write the report ('-' for stdout)">,
   ];
+}
+
+//===----------------------------------------------------------------------===//
+// The pipeline
+//===----------------------------------------------------------------------===//
+
+def DsmMapSystem : Pass<"dsm-map-system", "mlir::ModuleOp">,
+    DsmSystemOption, DsmModeOption, DsmSpatialSearchOptions {
+  let summary = "Map a network onto a system: attach it, set the batch, "
+                "decide, lower, verify, report";
+  let description = [{
+    The main job. Runs, as one pass pipeline on the module:
+    `--dsm-attach-system`, `--dsm-set-batch` (when `batch` is given),
+    `--dsm-expand-training`, `--dsm-select-mapping`, `--dsm-lower-tiled`,
+    `--dsm-verify-mapping` and, when `report` names a file (or `-`),
+    `--dsm-mapping-report`. Its options are those passes' own (declared once
+    in Passes.td), so they mean the same here as there.
+
+    ```
+    dsm-opt --dsm-map-system="system=dsm-8pf-asym mode=train batch=512 report=-" model.mlir
+    ```
+  }];
+  let options = systemOption # modeOption # spatialSearchOptions # [
+    Option<"batch", "batch", "int64_t", /*default=*/"-1",
+           "Minibatch size (-1 keeps the model's)">,
+    Option<"report", "report", "std::string", /*default=*/"",
+           "Write the mapping report here ('-' for stdout; none if empty)">,
+    Option<"reportFormat", "report-format", "::dsm::ReportFormat",
+           /*default=*/"::dsm::ReportFormat::Table",
+           "Report format (default: json for *.json, else table)",
+           [{::llvm::cl::values(
+               clEnumValN(::dsm::ReportFormat::Table, "table", "readable table"),
+               clEnumValN(::dsm::ReportFormat::JSON, "json",
+                          "JSON (docs/mapping-report.md)"))}]>,
+  ];
+  let dependentDialects = ["dsm::DsmDialect"];
 }
 
 #endif // DSM_PASSES_PASSES_TD

@@ -11,7 +11,9 @@ import sys
 report = json.load(open(sys.argv[1]))
 frequency = float(sys.argv[2])
 DIMS = {"in", "out", "ij", "kij", "mb"}
-CATEGORIES = ["pri_comp", "underuse", "ovl", "non_ovl", "aux_comp"]
+CATEGORIES = ["useful", "underuse", "ovldt_visible", "non_ovldt", "aux_comp"]
+# Names before the vocabulary was unified, kept for one release.
+ALIASES = {"ovl": "ovldt_visible", "non_ovl": "non_ovldt"}
 
 
 def close(a, b, rel=1e-9):
@@ -36,13 +38,17 @@ for row in rows:
     parts = sum(c[k] for k in CATEGORIES)
     assert close(parts, c["total"]), f"{row['name']} {row['pass']}: {parts} != {c['total']}"
     assert all(c[k] >= 0 for k in CATEGORIES)
+    # PriComp of the paper: the PE array's time, useful or not.
+    assert close(c["pri_comp"], c["useful"] + c["underuse"])
+    for old, new in ALIASES.items():
+        assert c[old] == c[new], f"{row['name']}: alias {old} != {new}"
     if c["total"] > 0:
-        assert close(row["utilization"], c["pri_comp"] / c["total"])
+        assert close(row["utilization"], c["useful"] / c["total"])
     # ChipD = ceil(work / chip split) and CoreD = ceil(ChipD / core split).
     for d in DIMS:
         assert row["coreD"][d] == -(-row["chipD"][d] // row["core_split"][d])
     total += c["total"]
-    useful += c["pri_comp"]
+    useful += c["useful"]
 t = report["totals"]
 assert close(t["cycles"], total), (t["cycles"], total)
 assert close(t["seconds"], total / frequency)

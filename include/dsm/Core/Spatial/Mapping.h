@@ -73,17 +73,36 @@ struct TransferGroup {
   Link bottleneck = Link::MemoryBus;
 };
 
-/// Cycle breakdown of one layer and pass (000 Fig. 13 categories). The
-/// categories add up to `total` = MAX(PriComp, Ovldt) + AuxComp + NonOvldt.
+/// The categories of 000 Fig. 13, in the paper's terms. One vocabulary for
+/// the code, the #dsm.cycles attribute, the report table and its JSON: each
+/// category's name is stringifyCycleCategory's.
+///   PriComp  = Useful + Underuse (the PE array's time on the work)
+///   TotCy    = MAX(PriComp, Ovldt) + AuxComp + NonOvldt
+///            = Useful + Underuse + OvldtVisible + NonOvldt + AuxComp
+enum class CycleCategory {
+  Useful,       ///< PE array busy on useful MACs
+  Underuse,     ///< rest of PriComp: under-use due to data-flow, uneven splits, startup
+  OvldtVisible, ///< overlapped transfers (Ovldt) not hidden by PriComp
+  NonOvldt,     ///< non-overlapped transfers (relayouts included)
+  AuxComp,      ///< auxiliary computations on the special-function units
+};
+constexpr int kNumCycleCategories = 5;
+/// "useful", "underuse", "ovldt_visible", "non_ovldt", "aux_comp".
+llvm::StringRef stringifyCycleCategory(CycleCategory category);
+
+/// Cycle breakdown of one layer and pass, by CycleCategory; the categories
+/// add up to `total`.
 struct CycleBreakdown {
-  double useful = 0;     ///< PE array busy on useful MACs
-  double underuse = 0;   ///< PriComp beyond useful: array under-use, imbalance, startup
-  double ovlVisible = 0; ///< overlapped transfers not hidden by PriComp
-  double nonOvl = 0;     ///< non-overlapped transfers
-  double aux = 0;        ///< AuxComp
+  double useful = 0;
+  double underuse = 0;
+  double ovldtVisible = 0;
+  double nonOvldt = 0;
+  double auxComp = 0;
   double total = 0;
 
+  /// PriComp of 000 §II-D: the PE array's time, useful or not.
   double priComp() const { return useful + underuse; }
+  double get(CycleCategory category) const;
   CycleBreakdown &operator+=(const CycleBreakdown &o);
 };
 
@@ -91,7 +110,7 @@ struct CycleBreakdown {
 struct Evaluation {
   MappingConfig config;
   CycleBreakdown cycles;
-  double ovlCycles = 0; ///< Ovldt before hiding
+  double ovldt = 0; ///< Ovldt: all overlapped transfers, before PriComp hides them
   std::vector<TransferGroup> transfers;
   double macs = 0;
   /// Fraction of the system's MAC-cycles doing useful work.

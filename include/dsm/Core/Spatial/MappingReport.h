@@ -38,7 +38,7 @@ struct MappingReportRow {
   double utilization() const {
     return cycles.total > 0 ? cycles.useful / cycles.total : 0;
   }
-  /// What bounds the row: "compute", "array under-use", "aux", or the
+  /// What bounds the row: "compute", "underuse", "aux_comp", or the
   /// transfer group and link whose time is not hidden.
   std::string limitedBy() const;
 };

@@ -16,6 +16,7 @@
 #define DSM_CORE_SPATIALMAPPER_H
 
 #include "dsm/Core/Spatial/DesignSpaceExplorer.h"
+#include "dsm/Core/Support/Executor.h"
 
 #include "llvm/Support/Error.h"
 
@@ -89,14 +90,21 @@ struct MappingPlan {
 
 struct MapperOptions {
   SearchMode search = SearchMode::Heuristic;
-  /// Worker threads for the exploration (1 = none). The plan is the same for
-  /// any count.
-  unsigned threads = 1;
   /// The parallelisms layers may use (those the torus offers among them);
   /// empty means all. One entry forces it on every layer; {Data, Model} is
   /// the symmetric-torus baseline of 000 Fig. 11.
   std::vector<Parallelism> parallelisms;
 };
+
+/// The cost of `pass` of `shape` under `config` as the mapper records it
+/// (PassPlan::eval): the model's evaluation and, for the BWD of an
+/// activation x activation product, the half that computes the second
+/// operand's error. nullopt (with `whyNot`) when the configuration is illegal.
+std::optional<Evaluation> evaluateMappedPass(const PerformanceModel &model,
+                                             const LayerShape &shape,
+                                             TrainingPass pass,
+                                             const MappingConfig &config,
+                                             std::string *whyNot = nullptr);
 
 class SpatialMapper {
 public:
@@ -104,9 +112,11 @@ public:
 
   const PerformanceModel &getModel() const { return model; }
 
-  /// Maps `graph`. Fails with a message naming the layer and pass when some
-  /// layer has no legal mapping under any parallelism.
-  llvm::Expected<MappingPlan> map(const LayerGraph &graph) const;
+  /// Maps `graph`, exploring layers in parallel on `executor` (the plan is
+  /// the same for any executor). When some layer has no legal mapping under
+  /// any parallelism, fails with a NodeError carrying that layer's index.
+  llvm::Expected<MappingPlan> map(const LayerGraph &graph,
+                                  Executor &executor) const;
 
 private:
   PerformanceModel model;

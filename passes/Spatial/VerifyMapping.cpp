@@ -1,0 +1,71 @@
+//===- VerifyMapping.cpp - --dsm-verify-mapping ---------------------------===//
+//
+// The cross-op half of a tiled pass's verification: is its mapping legal on
+// the module's system, and does it cost what it records? Op verifiers stay
+// local (an op verifies alone, in any module); this pass decodes the system
+// once and re-runs the performance model that chose the mapping.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsm/Core/Spatial/SpatialMapper.h"
+#include "dsm/Dialect/DsmOps.h"
+#include "dsm/Passes/Passes.h"
+
+namespace dsm {
+#define GEN_PASS_DEF_DSMVERIFYMAPPING
+#include "dsm/Passes/Passes.h.inc"
+} // namespace dsm
+
+using namespace mlir;
+using namespace dsm;
+
+namespace {
+struct VerifyMappingPass
+    : public dsm::impl::DsmVerifyMappingBase<VerifyMappingPass> {
+  using DsmVerifyMappingBase::DsmVerifyMappingBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    bool anyTiled = false;
+    module.walk([&](TiledPassOp) { anyTiled = true; });
+    if (!anyTiled)
+      return markAllAnalysesPreserved();
+    FailureOr<core::MultiChipSystem> multiChip =
+        getModuleMultiChipSystem(module, "checking a spatial mapping");
+    if (failed(multiChip))
+      return signalPassFailure();
+    core::PerformanceModel model(*multiChip);
+    WalkResult result = module.walk([&](TiledPassOp op) {
+      return succeeded(verify(op, model)) ? WalkResult::advance()
+                                          : WalkResult::interrupt();
+    });
+    if (result.wasInterrupted())
+      return signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+
+  static LogicalResult verify(TiledPassOp op,
+                              const core::PerformanceModel &model) {
+    std::string whyNot;
+    std::optional<core::Evaluation> eval = core::evaluateMappedPass(
+        model, op.getWorkload().getShape(op.getLayer()), toCore(op.getPass()),
+        op.getConfig(), &whyNot);
+    if (!eval)
+      return op.emitOpError("has an illegal mapping: ") << whyNot;
+    // What the mapper records: the evaluation plus the relayout of the
+    // layer's inputs (FWD) or errors (BWD), a non-overlapped transfer.
+    core::CycleBreakdown expected = eval->cycles;
+    if (DictionaryAttr transfers = op.getTransfersAttr())
+      if (auto relayout = transfers.getAs<TransferAttr>("relayout")) {
+        expected.nonOvldt += double(relayout.getCycles());
+        expected.total += double(relayout.getCycles());
+      }
+    CyclesAttr recomputed = CyclesAttr::get(op.getContext(), expected);
+    if (recomputed != op.getCyclesAttr())
+      return op.emitOpError("records ")
+             << op.getCyclesAttr() << " but the performance model gives "
+             << recomputed;
+    return success();
+  }
+};
+} // namespace
