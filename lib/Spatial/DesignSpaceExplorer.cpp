@@ -24,8 +24,28 @@ DesignSpaceExplorer::DesignSpaceExplorer(const PerformanceModel &model,
     : model(model), mode(mode),
       coreFactorizations(factorizations(model.numCores())) {}
 
+/// The divisors of n in increasing order, found in O(sqrt(n)) steps (a core
+/// count of 2^32 must not mean 2^32 trial divisions).
+static std::vector<int64_t> divisors(int64_t n) {
+  std::vector<int64_t> small, large;
+  for (int64_t d = 1; d <= n / d; ++d) {
+    if (n % d != 0)
+      continue;
+    small.push_back(d);
+    if (d != n / d)
+      large.push_back(n / d);
+  }
+  small.insert(small.end(), large.rbegin(), large.rend());
+  return small;
+}
+
 std::vector<DimSizes> DesignSpaceExplorer::factorizations(int64_t n) {
   std::vector<DimSizes> result;
+  if (n < 1)
+    return result;
+  // Every factor of a factorization of n divides n: one divisor list serves
+  // every level of the recursion.
+  const std::vector<int64_t> candidates = divisors(n);
   DimSizes current = {1, 1, 1, 1, 1};
   auto recurse = [&](int dim, int64_t rest, auto &&self) -> void {
     if (dim == kNumDims - 1) {
@@ -33,7 +53,9 @@ std::vector<DimSizes> DesignSpaceExplorer::factorizations(int64_t n) {
       result.push_back(current);
       return;
     }
-    for (int64_t f = 1; f <= rest; ++f) {
+    for (int64_t f : candidates) {
+      if (f > rest)
+        break;
       if (rest % f != 0)
         continue;
       current[dim] = f;

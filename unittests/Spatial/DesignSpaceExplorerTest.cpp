@@ -24,6 +24,18 @@ TEST(DesignSpaceExplorerTest, FactorizationsCoverEveryOrderedSplit) {
   EXPECT_EQ(DesignSpaceExplorer::factorizations(1).size(), 1u);
 }
 
+TEST(DesignSpaceExplorerTest, FactorizationsOfHugeCountsStayCheap) {
+  // A prime core count has only the five ways of putting it on one
+  // dimension; trial division up to the count itself would run for minutes.
+  EXPECT_EQ(DesignSpaceExplorer::factorizations(2147483647).size(), 5u);
+  // 2^32 = 32 factors of 2 over five dimensions: C(36, 4) splits.
+  std::vector<DimSizes> splits =
+      DesignSpaceExplorer::factorizations(int64_t(1) << 32);
+  EXPECT_EQ(splits.size(), 58905u);
+  EXPECT_EQ(product(splits.back()), int64_t(1) << 32);
+  EXPECT_TRUE(DesignSpaceExplorer::factorizations(0).empty());
+}
+
 TEST(DesignSpaceExplorerTest, UsefulTilesAreTheSmallestPerChunkCount) {
   EXPECT_EQ(DesignSpaceExplorer::usefulTiles(48, 32),
             (std::vector<int64_t>{24, 16, 12, 10, 8, 7, 6, 5, 4, 3, 2, 1}));
