@@ -109,7 +109,9 @@ DictionaryAttr dsm::specToDictionary(MLIRContext *context,
   auto convert = [&](const core::SpecNode &value, auto &&self) -> Attribute {
     switch (value.getKind()) {
     case core::SpecNode::Kind::Scalar:
-      return scalarToAttr(context, value.getScalar());
+      // A quoted scalar is a string even when it reads as a number.
+      return value.isQuoted() ? StringAttr::get(context, value.getScalar())
+                              : scalarToAttr(context, value.getScalar());
     case core::SpecNode::Kind::Mapping:
       return specToDictionary(context, value);
     case core::SpecNode::Kind::Sequence: {
@@ -147,7 +149,7 @@ static core::SpecNode attrToSpec(Attribute attr) {
     return core::SpecNode::scalar(text);
   }
   if (auto string = dyn_cast<StringAttr>(attr))
-    return core::SpecNode::scalar(string.str());
+    return core::SpecNode::scalar(string.str(), {}, /*quoted=*/true);
   // Anything else is not part of the schema; the reader will say where.
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -166,7 +168,7 @@ core::SpecNode dsm::dictionaryToSpec(DictionaryAttr dictionary) {
 /// parameter is the tree's `name`.
 static core::SpecNode systemTree(StringRef name, DictionaryAttr spec) {
   core::SpecNode tree = core::SpecNode::mapping();
-  tree.add("name", core::SpecNode::scalar(name.str()));
+  tree.add("name", core::SpecNode::scalar(name.str(), {}, /*quoted=*/true));
   core::SpecNode rest = dictionaryToSpec(spec);
   for (const core::SpecNode::Entry &entry : rest.getEntries())
     tree.add(entry.key, entry.value);

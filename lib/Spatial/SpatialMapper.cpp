@@ -7,6 +7,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 #include "dsm/Core/Support/NodeError.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -250,11 +251,24 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
       pp.cycles = pp.eval.cycles;
       pp.cycles.nonOvldt += pp.relayout.cycles;
       pp.cycles.total += pp.relayout.cycles;
+      // Cycle counts are recorded as 64-bit integers; a system with absurdly
+      // slow memories or links must be an error, not a wrapped count.
+      if (!(pp.cycles.total <= kMaxCycles))
+        return makeNodeError(
+            int64_t(i), "layer '", layer.shape.name, "' (",
+            stringifyTrainingPass(pp.pass), ") would take ",
+            llvm::formatv("{0:e}", pp.cycles.total).str(),
+            " cycles, beyond the 2^62 a plan can count: the system's "
+            "bandwidths, efficiencies or frequency are too small");
       plan.totals.cycles += pp.cycles;
       plan.totals.macs += pp.eval.macs;
       lp.passes.push_back(std::move(pp));
     }
   }
+  if (!(plan.totals.cycles.total <= kMaxCycles))
+    return llvm::createStringError(
+        "the network would take more than 2^62 cycles: the system's "
+        "bandwidths, efficiencies or frequency are too small");
   plan.totals.seconds = plan.totals.cycles.total / model.frequency();
   plan.totals.utilization = plan.totals.cycles.total > 0
                                 ? plan.totals.cycles.useful / plan.totals.cycles.total

@@ -28,9 +28,10 @@ std::error_code SpecError::convertToErrorCode() const {
   return llvm::inconvertibleErrorCode();
 }
 
-SpecNode SpecNode::scalar(std::string value, SpecLocation loc) {
+SpecNode SpecNode::scalar(std::string value, SpecLocation loc, bool quoted) {
   SpecNode node(Kind::Scalar, std::move(loc));
   node.value = std::move(value);
+  node.quoted = quoted;
   return node;
 }
 
@@ -77,24 +78,33 @@ public:
     return result;
   }
 
-  llvm::Expected<SpecNode> build(llvm::yaml::Node *node) {
+  llvm::Expected<SpecNode> build(llvm::yaml::Node *node, int depth = 0) {
     if (!node)
       return llvm::make_error<SpecError>(locate({}), "empty document");
     SpecLocation loc = locate(node->getSourceRange().Start);
+    // The YAML parser descends lazily, as this builder does: stopping here
+    // bounds the recursion of both (a file nested 20,000 deep must be an
+    // error, not a stack overflow).
+    if (depth > kMaxSpecDepth)
+      return llvm::make_error<SpecError>(
+          loc, "nested deeper than " + std::to_string(kMaxSpecDepth) +
+                   " levels");
     if (!node->getRawTag().empty() && node->getRawTag() != "!")
       return llvm::make_error<SpecError>(loc, "YAML tags are not supported");
 
     switch (node->getType()) {
     case llvm::yaml::Node::NK_Scalar: {
       llvm::SmallString<64> storage;
-      llvm::StringRef text =
-          llvm::cast<llvm::yaml::ScalarNode>(node)->getValue(storage);
-      return SpecNode::scalar(text.str(), loc);
+      auto *scalarNode = llvm::cast<llvm::yaml::ScalarNode>(node);
+      llvm::StringRef text = scalarNode->getValue(storage);
+      llvm::StringRef raw = scalarNode->getRawValue();
+      bool quoted = raw.starts_with("\"") || raw.starts_with("'");
+      return SpecNode::scalar(text.str(), loc, quoted);
     }
     case llvm::yaml::Node::NK_BlockScalar:
       return SpecNode::scalar(
           llvm::cast<llvm::yaml::BlockScalarNode>(node)->getValue().str(),
-          loc);
+          loc, /*quoted=*/true);
     case llvm::yaml::Node::NK_Null:
       return SpecNode::scalar("", loc);
     case llvm::yaml::Node::NK_Mapping: {
@@ -112,7 +122,7 @@ public:
         if (result.lookup(key))
           return llvm::make_error<SpecError>(keyLoc,
                                              "duplicate field '" + key + "'");
-        llvm::Expected<SpecNode> value = build(kv.getValue());
+        llvm::Expected<SpecNode> value = build(kv.getValue(), depth + 1);
         if (!value)
           return value.takeError();
         result.add(std::move(key), std::move(*value), std::move(keyLoc));
@@ -122,7 +132,7 @@ public:
     case llvm::yaml::Node::NK_Sequence: {
       SpecNode result = SpecNode::sequence(loc);
       for (llvm::yaml::Node &item : *llvm::cast<llvm::yaml::SequenceNode>(node)) {
-        llvm::Expected<SpecNode> value = build(&item);
+        llvm::Expected<SpecNode> value = build(&item, depth + 1);
         if (!value)
           return value.takeError();
         result.append(std::move(*value));

@@ -98,6 +98,15 @@ SpecMapReader::integer(llvm::StringRef key, int64_t min,
                      std::to_string(min) + ", got " + std::to_string(result));
     return std::nullopt;
   }
+  // Counts multiply (rows x columns, chips x cores): bounding each keeps every
+  // product far inside 64 bits.
+  if (result > kMaxSpecInteger) {
+    diags.report(value->getLocation(),
+                 "field '" + fieldPath(key) + "' must be at most " +
+                     std::to_string(kMaxSpecInteger) + ", got " +
+                     std::to_string(result));
+    return std::nullopt;
+  }
   return result;
 }
 
@@ -118,6 +127,13 @@ SpecMapReader::quantity(llvm::StringRef key, QuantityKind kind, Bound bound,
       parseQuantity(value->getScalar(), kind, parseError);
   if (!result) {
     diags.report(value->getLocation(), field + ": " + parseError);
+    return std::nullopt;
+  }
+  // 1e300 TB/s parses to infinity: no later arithmetic would survive it.
+  if (!std::isfinite(*result) || std::fabs(*result) > kMaxSpecQuantity) {
+    diags.report(value->getLocation(),
+                 field + " is out of range, got '" + value->getScalar().str() +
+                     "'");
     return std::nullopt;
   }
   const char *violation = nullptr;
@@ -151,9 +167,17 @@ SpecMapReader::string(llvm::StringRef key,
   const SpecNode *value = take(key, !defaultValue.has_value());
   if (!value)
     return defaultValue;
-  if (!value->isScalar()) {
+  // An unquoted number (JSON's -4, YAML's 12) where a string is meant is a
+  // mistake, not a name.
+  double number = 0;
+  bool isNumber = value->isScalar() && !value->isQuoted() &&
+                  !value->getScalar().trim().getAsDouble(number);
+  if (!value->isScalar() || isNumber) {
     diags.report(value->getLocation(),
-                 "field '" + fieldPath(key) + "' must be a string");
+                 "field '" + fieldPath(key) + "' must be a string" +
+                     (isNumber ? ", got the number " + value->getScalar().str() +
+                                     " (quote it to use it as a name)"
+                               : std::string()));
     return std::nullopt;
   }
   return value->getScalar().str();

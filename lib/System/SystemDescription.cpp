@@ -315,7 +315,9 @@ std::string number(double value) {
 
 SpecNode scalar(double value) { return SpecNode::scalar(number(value)); }
 SpecNode scalar(int64_t value) { return SpecNode::scalar(std::to_string(value)); }
-SpecNode scalar(llvm::StringRef value) { return SpecNode::scalar(value.str()); }
+SpecNode scalar(llvm::StringRef value) {
+  return SpecNode::scalar(value.str(), {}, /*quoted=*/true);
+}
 
 SpecNode writeMemory(const MemorySpec &memory, bool withEfficiency) {
   SpecNode node = SpecNode::mapping();

@@ -111,7 +111,8 @@ struct SelectMappingPass
         if (passPlan.pass == core::TrainingPass::FWD) {
           SmallVector<NamedAttribute> alternatives;
           for (int q = 0; q < core::kNumParallelisms; ++q)
-            if (std::isfinite(layerPlan.alternatives[q]))
+            // Alternatives too slow to count (or illegal) are left out.
+            if (layerPlan.alternatives[q] <= core::kMaxCycles)
               alternatives.emplace_back(
                   builder.getStringAttr(
                       core::stringifyParallelism(core::Parallelism(q))),

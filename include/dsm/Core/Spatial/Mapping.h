@@ -90,6 +90,10 @@ constexpr int kNumCycleCategories = 5;
 /// "useful", "underuse", "ovldt_visible", "non_ovldt", "aux_comp".
 llvm::StringRef stringifyCycleCategory(CycleCategory category);
 
+/// The most cycles a plan may count: recorded as 64-bit integers (#dsm.cycles),
+/// with headroom for sums.
+constexpr double kMaxCycles = 4611686018427387904.0; // 2^62
+
 /// Cycle breakdown of one layer and pass, by CycleCategory; the categories
 /// add up to `total`.
 struct CycleBreakdown {

@@ -40,7 +40,10 @@ public:
 
   struct Entry;
 
-  static SpecNode scalar(std::string value, SpecLocation loc = {});
+  /// A scalar; `quoted` when the text was written in quotes (YAML, JSON), so
+  /// that a string field can tell "-4" from the number -4.
+  static SpecNode scalar(std::string value, SpecLocation loc = {},
+                         bool quoted = false);
   static SpecNode mapping(SpecLocation loc = {});
   static SpecNode sequence(SpecLocation loc = {});
 
@@ -52,6 +55,8 @@ public:
 
   /// Scalar text (only meaningful for scalars).
   llvm::StringRef getScalar() const { return value; }
+  /// Whether the scalar was written in quotes.
+  bool isQuoted() const { return quoted; }
   /// Mapping entries in file order.
   const std::vector<Entry> &getEntries() const { return entries; }
   /// Sequence items in file order.
@@ -70,6 +75,7 @@ private:
   Kind kind;
   SpecLocation loc;
   std::string value;
+  bool quoted = false;
   std::vector<Entry> entries;
   std::vector<SpecNode> items;
 };
@@ -98,6 +104,10 @@ private:
   SpecLocation loc;
   std::string message;
 };
+
+/// How deep a description may nest. Real ones nest four levels; the bound
+/// keeps a hostile file from exhausting the stack.
+constexpr int kMaxSpecDepth = 32;
 
 /// Parses YAML or JSON text into a located tree. `fileName` is used in
 /// locations and messages. Anchors, aliases, tags and multi-document streams

@@ -35,6 +35,13 @@ private:
   std::vector<std::pair<SpecLocation, std::string>> errors;
 };
 
+/// The largest integer a description may hold (chips, cores, PE rows, MACs,
+/// ids): 2^24. Products of two or three of them stay far inside 64 bits.
+constexpr int64_t kMaxSpecInteger = int64_t(1) << 24;
+/// The largest magnitude of a quantity in base units (1e21: a zettabyte, a
+/// zettabyte per second, a zettahertz); larger is a typo or an attack.
+constexpr double kMaxSpecQuantity = 1e21;
+
 /// Constraint on a numeric field.
 enum class Bound { Any, NonNegative, Positive, Fraction /* in (0, 1] */ };
 
