@@ -37,10 +37,28 @@ LogicalResult DsmDialect::verifyRegionArgAttribute(Operation *op,
                          << attribute.getName() << "'";
 }
 
-int64_t dsm::getArgBatchDim(FunctionOpInterface func, unsigned index) {
+std::optional<int64_t> dsm::getArgBatchDim(FunctionOpInterface func,
+                                           unsigned index) {
   StringAttr name =
       DsmDialect::BatchDimAttrHelper(func->getContext()).getName();
   if (auto dim = func.getArgAttrOfType<IntegerAttr>(index, name))
     return dim.getInt();
-  return 0;
+  return std::nullopt;
+}
+
+std::optional<int64_t> dsm::findArgBatchDim(FunctionOpInterface func,
+                                            unsigned index) {
+  if (std::optional<int64_t> declared = getArgBatchDim(func, index))
+    return declared;
+  if (func.isExternal())
+    return 0;
+  std::optional<int64_t> implied;
+  for (OpOperand &use : func.getArgument(index).getUses()) {
+    auto lstm = dyn_cast<LstmOp>(use.getOwner());
+    int64_t dim = lstm && use.get() == lstm.getInput() ? 1 : 0;
+    if (implied && *implied != dim)
+      return std::nullopt;
+    implied = dim;
+  }
+  return implied.value_or(0);
 }

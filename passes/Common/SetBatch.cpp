@@ -89,7 +89,14 @@ struct SetBatchPass : public dsm::impl::DsmSetBatchBase<SetBatchPass> {
       auto type = dyn_cast<RankedTensorType>(arg.getType());
       if (!type)
         continue;
-      int64_t dim = getArgBatchDim(func, arg.getArgNumber());
+      std::optional<int64_t> batchDim = findArgBatchDim(func, arg.getArgNumber());
+      if (!batchDim)
+        return func.emitError()
+               << "cannot tell which dimension of argument #"
+               << arg.getArgNumber()
+               << " is the batch: its users read it differently (a time-major "
+                  "dsm.lstm reads dimension 1); declare it with dsm.batch_dim";
+      int64_t dim = *batchDim;
       if (dim == -1 || type.getRank() == 0)
         continue;
       if (dim < 0 || dim >= type.getRank())

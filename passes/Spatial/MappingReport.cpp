@@ -23,7 +23,7 @@ static int64_t batchOf(ModuleOp module) {
     if (func.getNumArguments() == 0)
       continue;
     auto type = dyn_cast<RankedTensorType>(func.getArgumentTypes().front());
-    int64_t dim = getArgBatchDim(func, 0);
+    int64_t dim = findArgBatchDim(func, 0).value_or(0);
     if (type && dim >= 0 && dim < type.getRank())
       return type.getDimSize(dim);
   }

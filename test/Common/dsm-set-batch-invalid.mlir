@@ -33,3 +33,16 @@ func.func @opaque_reduction(%x: tensor<2x8xf32>) -> tensor<8xf32> {
   %y = dsm.opaque "onnx.ReduceSum"(%x) : (tensor<2x8xf32>) -> tensor<8xf32>
   return %y : tensor<8xf32>
 }
+
+// -----
+
+// Users that read different dimensions as the batch: re-batching a guessed one
+// would be silently wrong.
+// expected-error @+1 {{cannot tell which dimension of argument #0 is the batch: its users read it differently (a time-major dsm.lstm reads dimension 1); declare it with dsm.batch_dim}}
+func.func @ambiguous(%x: tensor<3x3x16xf32>) -> (tensor<3x3x8xf32>, tensor<3x3x16xf32>) {
+  %w = dsm.weight "w" : tensor<1x32x16xf32>
+  %r = dsm.weight "r" : tensor<1x32x8xf32>
+  %y = dsm.lstm %x, %w, %r : (tensor<3x3x16xf32>, tensor<1x32x16xf32>, tensor<1x32x8xf32>) -> tensor<3x3x8xf32>
+  %z = dsm.relu %x : tensor<3x3x16xf32>
+  return %y, %z : tensor<3x3x8xf32>, tensor<3x3x16xf32>
+}

@@ -48,3 +48,16 @@ func.func @opaque(%mask: tensor<1x16xi64>, %bias: tensor<1x16xf32> {dsm.batch_di
   %w = dsm.opaque "onnx.Where"(%f, %bias) : (tensor<1x16xf32>, tensor<1x16xf32>) -> tensor<1x16xf32>
   return %w : tensor<1x16xf32>
 }
+
+// -----
+
+// A time-major LSTM reads its input as [T, N, C]: without a declaration, the
+// argument's batch is the dimension the LSTM reads as N, not the sequence.
+// CHECK-LABEL: func.func @time_major
+// CHECK-SAME: (%{{.*}}: tensor<7x32x16xf32>) -> tensor<7x32x8xf32>
+func.func @time_major(%x: tensor<7x3x16xf32>) -> tensor<7x3x8xf32> {
+  %w = dsm.weight "w" : tensor<1x32x16xf32>
+  %r = dsm.weight "r" : tensor<1x32x8xf32>
+  %y = dsm.lstm %x, %w, %r : (tensor<7x3x16xf32>, tensor<1x32x16xf32>, tensor<1x32x8xf32>) -> tensor<7x3x8xf32>
+  return %y : tensor<7x3x8xf32>
+}
