@@ -11,6 +11,12 @@ packages=(
   libprotobuf-dev protobuf-compiler       # ONNX model import (onnx.proto is compiled in the build)
 )
 
+# The hardening build (scripts/build-sanitized.sh, scripts/fuzz.sh) also
+# needs Clang and its libFuzzer/sanitizer runtimes.
+if [ "${DSM_WITH_CLANG:-0}" = 1 ]; then
+  packages+=(clang-22 libclang-rt-22-dev)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -22,6 +22,14 @@ config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%cxx", config.cxx_compiler))
 config.substitutions.append(("%core_include_flags", config.core_include_flags))
 
+# Sanitized builds: libMLIR is not instrumented, so user poisoning (LLVM's
+# allocators inlined into our code) must be off; every report is fatal.
+if config.sanitizers:
+    config.environment["ASAN_OPTIONS"] = "allow_user_poisoning=0:detect_leaks=1:abort_on_error=1"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    config.environment["LSAN_OPTIONS"] = "suppressions=" + os.path.join(
+        config.test_source_root, "lsan.supp")
+
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 

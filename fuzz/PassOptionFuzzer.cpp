@@ -1,0 +1,61 @@
+//===- PassOptionFuzzer.cpp - Fuzz the pass-option parser -----------------===//
+//
+// Any bytes as the options of --dsm-map-system (system, mode, batch, search,
+// parallelism, report...), run on a small network against a small system when
+// they parse. Files are written only under /dev/null or the fuzzer's scratch
+// directory. Errors are fine; crashes, hangs and sanitizer reports are not.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuzzSupport.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include <cstdint>
+
+/// Two convolutions and a classifier: enough for every pass of the pipeline.
+static constexpr llvm::StringLiteral kModel = R"mlir(
+func.func @net(%x: tensor<8x3x16x16xf32>) -> tensor<8x10xf32> {
+  %w1 = dsm.weight "conv1.weight" : tensor<16x3x3x3xf32>
+  %c1 = dsm.conv2d %x, %w1 {padding = array<i64: 1, 1, 1, 1>} : (tensor<8x3x16x16xf32>, tensor<16x3x3x3xf32>) -> tensor<8x16x16x16xf32>
+  %r1 = dsm.relu %c1 : tensor<8x16x16x16xf32>
+  %p = dsm.global_avg_pool %r1 : (tensor<8x16x16x16xf32>) -> tensor<8x16x1x1xf32>
+  %f = dsm.reshape %p {shape = array<i64: 0, -1>} : (tensor<8x16x1x1xf32>) -> tensor<8x16xf32>
+  %fw = dsm.weight "fc.weight" : tensor<10x16xf32>
+  %y = dsm.fully_connected %f, %fw : (tensor<8x16xf32>, tensor<10x16xf32>) -> tensor<8x10xf32>
+  return %y : tensor<8x10xf32>
+}
+)mlir";
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static mlir::MLIRContext &context = dsm::fuzz::getContext();
+  mlir::ScopedDiagnosticHandler quiet(&context, [](mlir::Diagnostic &) {
+    return mlir::success();
+  });
+  std::string options(reinterpret_cast<const char *>(data), size);
+  // Reports may only go where they harm nothing.
+  if (options.find("report") != std::string::npos &&
+      options.find("report=/dev/null") == std::string::npos &&
+      options.find("report=-") == std::string::npos)
+    return 0;
+  // Only presets: a fuzzed path must not read arbitrary files.
+  if (options.find('/') != std::string::npos &&
+      options.find("/dev/null") == std::string::npos)
+    return 0;
+  mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());
+  std::string error;
+  llvm::raw_string_ostream errors(error);
+  if (failed(mlir::parsePassPipeline("dsm-map-system{" + options + "}", pm,
+                                     errors)))
+    return 0;
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(kModel, &context);
+  if (!module)
+    std::abort();
+  (void)pm.run(*module);
+  return 0;
+}
