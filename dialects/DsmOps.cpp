@@ -84,6 +84,13 @@ static FailureOr<RankedTensorType> rankedOperand(const ShapeErrors &errors,
   auto type = dyn_cast_or_null<RankedTensorType>(value ? value.getType() : Type());
   if (!type || !type.hasStaticShape())
     return errors.fail(what, " must be a statically shaped tensor");
+  // Every count derived from the tensor (elements, bytes, MACs) starts from
+  // its element count: one that overflows 64 bits is refused here, once.
+  core::CheckedCount count;
+  count.mul(product(type.getShape(), count), elementBytes(type));
+  if (count.overflow)
+    return errors.fail(what, " ", type,
+                       " is too large: its size in bytes overflows 64 bits");
   if (rank >= 0 && type.getRank() != rank)
     return errors.fail(what, " must have rank ", rank, ", got ", type.getRank(),
                        " (", type, ")");
@@ -164,8 +171,15 @@ windowOutput(const ShapeErrors &errors, ArrayRef<int64_t> inHW,
     if (kernelHW[i] <= 0)
       return errors.fail("window size must be positive, got ",
                          shapeString(kernelHW));
-    int64_t padded = inHW[i] + padding[i] + padding[i + 2];
-    int64_t effective = (kernelHW[i] - 1) * dilations[i] + 1;
+    // Attributes are arbitrary 64-bit values: every step is checked.
+    core::CheckedCount count;
+    int64_t padded = count.add(count.add(inHW[i], padding[i]), padding[i + 2]);
+    int64_t effective = count.add(count.mul(kernelHW[i] - 1, dilations[i]), 1);
+    if (count.overflow)
+      return errors.fail("window arithmetic overflows 64 bits (input ", inHW[i],
+                         ", kernel ", kernelHW[i], ", padding ",
+                         shapeString(padding), ", dilations ",
+                         shapeString(dilations), ")");
     if (effective > padded)
       return errors.fail("window of ", effective, " does not fit the padded input of ",
                          padded, " along ", i == 0 ? "H" : "W");
@@ -1026,6 +1040,7 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *, std::optional<Location>
   SmallVector<int64_t> shape;
   int64_t inferred = -1;
   int64_t known = 1;
+  core::CheckedCount count;
   for (auto [index, entry] : llvm::enumerate(requested)) {
     int64_t size = entry;
     if (size == 0) {
@@ -1044,8 +1059,11 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *, std::optional<Location>
     }
     shape.push_back(size);
     if (size != -1)
-      known *= size;
+      known = count.mul(known, size);
   }
+  if (count.overflow)
+    return errors.fail("shape ", shapeString(requested),
+                       " has more elements than 64 bits can count");
   int64_t elements = input->getNumElements();
   if (inferred >= 0) {
     if (known == 0 || elements % known != 0)
@@ -1169,6 +1187,12 @@ template <typename OpTy> static LogicalResult verifyPassStructure(OpTy op) {
   if (op.getPass() == TrainingPass::FWD && op.getNumResults() == 0)
     return op.emitOpError("a fwd pass produces at least one activation");
   return success();
+}
+
+LogicalResult WeightOp::verify() {
+  // Parameter counts and bytes start from this type: it must be countable.
+  ShapeErrors errors(getLoc(), getOperationName());
+  return rankedOperand(errors, getResult(), "parameter");
 }
 
 /// Checks what a split says about the op alone: no dimension is cut into more

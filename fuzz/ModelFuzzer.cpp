@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());
   if (failed(mlir::parsePassPipeline(
           "dsm-import-linalg{mode=permissive},dsm-import-tosa{mode=permissive},"
-          "dsm-workload-report{output=/dev/null}",
+          "dsm-workload-report{output=-}",
           pm)))
     std::abort();
   (void)pm.run(*module);

@@ -31,7 +31,7 @@ seed onnx "$root"/test/Import/Inputs/onnx/*.onnx
 mkdir -p "$corpus/pass-options"
 for options in "system=dsm-8pf-asym" "system=tiny mode=infer" \
     "system=dsm-128tf mode=train batch=4 search=exhaustive" \
-    "system=dsm-8pf-sym parallelism=model report=/dev/null" \
+    "system=dsm-8pf-sym parallelism=model report=-" \
     "system=dsm-8pf-asym batch=2 parallelism=data_x_model_y report=-" \
     "system=nnp-i" "system=malvik batch=0"; do
   printf '%s' "$options" > "$corpus/pass-options/$(printf '%s' "$options" | md5sum | cut -c1-12)"

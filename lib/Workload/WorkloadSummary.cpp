@@ -13,14 +13,16 @@ bool dsm::core::isDepthwise(const Workload &w) {
 
 void WorkloadSummary::computeTotals() {
   totals = WorkloadTotals();
+  CheckedCount count;
   for (const LayerRecord &layer : layers) {
     const Workload &w = layer.workload;
-    totals.macs += w.macs;
-    totals.params += layer.newParams;
+    count.overflow |= w.overflow;
+    totals.macs = count.add(totals.macs, w.macs);
+    totals.params = count.add(totals.params, layer.newParams);
     totals.auxOps += w.auxOps;
-    totals.weightBytes += w.weightBytes;
+    totals.weightBytes = count.add(totals.weightBytes, w.weightBytes);
     if (w.kind != OpKind::Reshape)
-      totals.activationBytes += w.outputBytes;
+      totals.activationBytes = count.add(totals.activationBytes, w.outputBytes);
     switch (w.kind) {
     case OpKind::Convolution:
       ++totals.convLayers;
@@ -39,6 +41,7 @@ void WorkloadSummary::computeTotals() {
       break;
     }
   }
+  totals.overflow = count.overflow;
 }
 
 /// 1234567 -> "1,234,567": the papers' totals are compared digit by digit.

@@ -20,6 +20,11 @@ struct WorkloadReportPass
   void runOnOperation() override {
     const core::WorkloadSummary &summary =
         getAnalysis<WorkloadAnalysis>().getSummary();
+    if (summary.totals.overflow) {
+      getOperation().emitError(
+          "the model's total MACs, parameters or bytes overflow 64 bits");
+      return signalPassFailure();
+    }
     LogicalResult written =
         writeReport(output, getOperation().getLoc(), [&](llvm::raw_ostream &os) {
           if (format == ReportFormat::JSON)

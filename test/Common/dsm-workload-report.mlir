@@ -68,3 +68,10 @@ func.func @net(%x: tensor<2x3x224x224xf32>) -> tensor<2x10xf32> {
   %s = dsm.add %y, %z : (tensor<2x10xf32>, tensor<2x10xf32>) -> tensor<2x10xf32>
   return %s : tensor<2x10xf32>
 }
+
+// -----
+
+// Re-batching BERT-base to 2^31 makes its total MACs overflow 64 bits: an
+// error, not wrapped totals.
+// RUN: not dsm-opt --dsm-set-batch=batch=2147483647 --dsm-workload-report=format=json %models/bert_base_s128.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOTALS
+// TOTALS: error: the model's total MACs, parameters or bytes overflow 64 bits

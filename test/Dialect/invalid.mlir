@@ -416,3 +416,40 @@ func.func @unknown_op(%x: tensor<4xf32>) {
   %y = dsm.convolution %x : tensor<4xf32>
   return
 }
+
+// -----
+
+// A tensor whose size in bytes overflows 64 bits: every count starts there.
+func.func @huge_parameter() {
+  // expected-error @+1 {{'dsm.weight' op parameter 'tensor<9223372036854775807x768xf32>' is too large: its size in bytes overflows 64 bits}}
+  %w = dsm.weight "w" : tensor<9223372036854775807x768xf32>
+  return
+}
+
+// -----
+
+func.func @huge_lstm_input(%x: tensor<4611686018427387904x1x16xf32>) {
+  %w = dsm.weight "w" : tensor<1x32x16xf32>
+  %r = dsm.weight "r" : tensor<1x32x8xf32>
+  // expected-error @+1 {{'dsm.lstm' op input ([T, N, features]) 'tensor<4611686018427387904x1x16xf32>' is too large: its size in bytes overflows 64 bits}}
+  %y = dsm.lstm %x, %w, %r : (tensor<4611686018427387904x1x16xf32>, tensor<1x32x16xf32>, tensor<1x32x8xf32>) -> tensor<4611686018427387904x1x8xf32>
+  return
+}
+
+// -----
+
+// Padding near 2^63: the window arithmetic is checked, not wrapped.
+func.func @huge_padding(%x: tensor<1x3x8x8xf32>) {
+  %w = dsm.weight "w" : tensor<4x3x3x3xf32>
+  // expected-error @+1 {{'dsm.conv2d' op window arithmetic overflows 64 bits}}
+  %y = dsm.conv2d %x, %w {padding = array<i64: 9223372036854775807, 0, 9223372036854775807, 0>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x6xf32>
+  return
+}
+
+// -----
+
+func.func @huge_reshape(%x: tensor<2x4xf32>) {
+  // expected-error @+1 {{'dsm.reshape' op shape [4611686018427387904, 4, -1] has more elements than 64 bits can count}}
+  %y = dsm.reshape %x {shape = array<i64: 4611686018427387904, 4, -1>} : (tensor<2x4xf32>) -> tensor<1x1x1xf32>
+  return
+}

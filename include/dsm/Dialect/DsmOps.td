@@ -53,6 +53,7 @@ def Dsm_WeightOp : Dsm_Op<"weight", [Pure]> {
   let arguments = (ins StrAttr:$name);
   let results = (outs Dsm_Tensor:$result);
   let assemblyFormat = "$name attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -39,6 +39,9 @@ struct WorkloadTotals {
   /// Bytes written by all operations except reshapes (which are views).
   int64_t activationBytes = 0;
   int64_t weightBytes = 0;
+  /// Set when a total overflowed 64 bits (a model re-batched to 2^31): the
+  /// totals are then meaningless and must be reported as an error.
+  bool overflow = false;
 };
 
 struct WorkloadSummary {
