@@ -20,11 +20,15 @@ config.substitutions.append(("%models", os.path.join(config.dsm_src_root, "model
 config.substitutions.append(("%systems", os.path.join(config.dsm_src_root, "systems")))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(("%dsm_plugin", os.path.join(config.dsm_lib_dir, "DsmPlugin.so")))
+config.substitutions.append(("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
 config.substitutions.append(("%core_include_flags", config.core_include_flags))
 
 # Sanitized builds: libMLIR is not instrumented, so user poisoning (LLVM's
 # allocators inlined into our code) must be off; every report is fatal.
 if config.sanitizers:
+    # Uninstrumented tools (mlir-opt) cannot load instrumented plugins.
+    config.available_features.add("sanitized")
     config.environment["ASAN_OPTIONS"] = "allow_user_poisoning=0:detect_leaks=1:abort_on_error=1"
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
     config.environment["LSAN_OPTIONS"] = "suppressions=" + os.path.join(
