@@ -2,8 +2,10 @@
 //
 // Any bytes as the options of --dsm-map-system (system, mode, batch, search,
 // parallelism, report...), run on a small network against a small system when
-// they parse. The fuzzer writes no file: reports go to stdout and systems are
-// presets. Errors are fine; crashes, hangs and sanitizer reports are not.
+// they parse. Fuzzed options name no paths ('/' is refused) and the fuzzer
+// works in a scratch directory of its own, so whatever file a fuzzed
+// `report=` names lands there. Errors are fine; crashes, hangs and sanitizer
+// reports are not.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,8 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
 
 #include <cstdint>
 
@@ -31,18 +35,27 @@ func.func @net(%x: tensor<8x3x16x16xf32>) -> tensor<8x10xf32> {
 }
 )mlir";
 
+/// Moves the process into a fresh scratch directory, once.
+static void enterScratchDirectory() {
+  static bool entered = [] {
+    llvm::SmallString<128> dir;
+    if (llvm::sys::fs::createUniqueDirectory("dsm-fuzz-pass-options", dir) ||
+        llvm::sys::fs::set_current_path(dir))
+      std::abort();
+    return true;
+  }();
+  (void)entered;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  enterScratchDirectory();
   static mlir::MLIRContext &context = dsm::fuzz::getContext();
   mlir::ScopedDiagnosticHandler quiet(&context, [](mlir::Diagnostic &) {
     return mlir::success();
   });
   std::string options(reinterpret_cast<const char *>(data), size);
-  // No paths at all: a fuzzed option must neither write a file (reports go
-  // to stdout, report=-) nor read one (systems are presets).
+  // No paths: a fuzzed option must not reach outside the scratch directory.
   if (options.find('/') != std::string::npos)
-    return 0;
-  if (options.find("report") != std::string::npos &&
-      options.find("report=-") == std::string::npos)
     return 0;
   mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());
   std::string error;

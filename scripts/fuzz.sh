@@ -39,6 +39,11 @@ done
 
 export ASAN_OPTIONS="allow_user_poisoning=0:detect_leaks=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+# Fuzzers run in a scratch directory: a fuzzed option naming a report file
+# must not litter the repository.
+work="$build/fuzz-work"
+mkdir -p "$work"
+cd "$work"
 status=0
 for target in system model onnx pass-options; do
   echo "== dsm-fuzz-$target: ${seconds}s"
