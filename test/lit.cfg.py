@@ -26,6 +26,8 @@ config.substitutions.append(("%core_include_flags", config.core_include_flags))
 
 # Sanitized builds: libMLIR is not instrumented, so user poisoning (LLVM's
 # allocators inlined into our code) must be off; every report is fatal.
+if config.dsm_onnx:
+    config.available_features.add("onnx")
 if config.sanitizers:
     # Uninstrumented tools (mlir-opt) cannot load instrumented plugins.
     config.available_features.add("sanitized")

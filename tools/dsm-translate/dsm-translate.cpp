@@ -6,14 +6,18 @@
 //
 //===----------------------------------------------------------------------===//
 
+#ifdef DSM_ENABLE_ONNX
 #include "dsm/Import/OnnxTranslation.h"
+#endif
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "llvm/Support/CommandLine.h"
 
 int main(int argc, char **argv) {
+#ifdef DSM_ENABLE_ONNX
   dsm::registerImportOnnxTranslation();
+#endif
   mlir::registerAsmPrinterCLOptions();
   auto &options = llvm::cl::getRegisteredOptions();
   if (llvm::cl::Option *debugInfo = options.lookup("mlir-print-debuginfo"))

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the build (./build) into a scratch prefix and builds and runs the
+# downstream project test/Downstream against it: find_package(DSM) and a pass
+# run from another project's driver (docs/integration.md). CI runs it.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${DSM_BUILD_DIR:-$root/build}"
+prefix="$build/install-check/prefix"
+downstream="$build/install-check/downstream"
+rm -rf "$build/install-check"
+"$root/scripts/build.sh" > /dev/null
+cmake --install "$build" --prefix "$prefix" > /dev/null
+cmake -S "$root/test/Downstream" -B "$downstream" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release > /dev/null
+cmake --build "$downstream" > /dev/null
+report=$("$downstream/map-model" "$root/models/resnet50.mlir" \
+  "system=dsm-8pf-asym mode=infer batch=64")
+echo "$report" | grep -q "^total: .* utilization" || {
+  echo "check-install: the downstream driver printed no mapping report"; exit 1; }
+# The installed tools and the plugin work from the prefix too.
+"$prefix/bin/dsm-opt" --dsm-map-system="system=dsm-8pf-asym mode=infer batch=64" \
+  "$root/models/resnet50.mlir" -o "$build/install-check/dsm-opt.mlir"
+/usr/lib/llvm-22/bin/mlir-opt --load-dialect-plugin="$prefix/lib/DsmPlugin.so" \
+  --load-pass-plugin="$prefix/lib/DsmPlugin.so" \
+  --pass-pipeline="builtin.module(dsm-map-system{system=dsm-8pf-asym mode=infer batch=64})" \
+  "$root/models/resnet50.mlir" -o "$build/install-check/plugin.mlir"
+cmp "$build/install-check/dsm-opt.mlir" "$build/install-check/plugin.mlir"
+echo "check-install: find_package(DSM) from test/Downstream maps ResNet-50:" \
+  "$(echo "$report" | tail -1)"
