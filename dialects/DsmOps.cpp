@@ -593,8 +593,12 @@ static int64_t weightElements(Operation *op) {
 
 /// Whether `value` is computed from the network's inputs (an activation)
 /// rather than from weights and constants alone (a position embedding, a
-/// scale). Searches depth-first, operand 0 first: an activation's chain
-/// reaches an argument quickly; a parameter-only subgraph is small.
+/// scale). Parameter-only subgraphs are small: a search that has visited
+/// kParameterSearchBudget operations without exhausting them is looking at
+/// an activation's history and stops there. Without that bound every
+/// residual add of an N-block chain walks back to the argument: O(N^2) over
+/// the model, and the verifier asks after every pass.
+static constexpr unsigned kParameterSearchBudget = 1024;
 static bool dependsOnInputs(Value value) {
   SmallVector<Value> stack{value};
   llvm::SmallPtrSet<Operation *, 16> visited;
@@ -605,6 +609,8 @@ static bool dependsOnInputs(Value value) {
     Operation *def = v.getDefiningOp();
     if (!def || !visited.insert(def).second)
       continue;
+    if (visited.size() > kParameterSearchBudget)
+      return true;
     for (Value operand : llvm::reverse(def->getOperands()))
       stack.push_back(operand);
   }

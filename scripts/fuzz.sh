@@ -48,7 +48,7 @@ status=0
 for target in system model onnx pass-options; do
   echo "== dsm-fuzz-$target: ${seconds}s"
   if ! "$build/bin/dsm-fuzz-$target" "$corpus/$target" \
-      -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+      -max_total_time="$seconds" -timeout=25 -rss_limit_mb=4096 \
       -max_len=262144 -artifact_prefix="$artifacts/$target-" \
       -print_final_stats=1 > /dev/null 2> "$build/fuzz-$target.log"; then
     status=1
