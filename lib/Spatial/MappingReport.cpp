@@ -168,53 +168,64 @@ static llvm::json::Object cyclesObject(const CycleBreakdown &c) {
   return object;
 }
 
-llvm::json::Value dsm::core::mappingToJSON(const MappingReport &report) {
-  llvm::json::Array layers;
-  for (const MappingReportRow &row : report.rows) {
-    llvm::json::Array transfers;
-    for (const TransferGroup &group : row.transfers) {
-      llvm::json::Object bytes;
-      for (int l = 0; l < kNumLinks; ++l)
-        bytes[stringifyLink(Link(l))] = group.bytes[l];
-      transfers.push_back(llvm::json::Object{
-          {"name", group.name},
-          {"overlapped", group.overlapped},
-          {"bytes", std::move(bytes)},
-          {"cycles", group.cycles},
-          {"bottleneck", stringifyLink(group.bottleneck)}});
-    }
-    llvm::json::Object entry{
-        {"name", row.layer},
-        {"pass", stringifyTrainingPass(row.pass)},
-        {"kind", row.kind},
-        {"parallelism", stringifyParallelism(row.parallelism)},
-        {"chip_split", dimsObject(row.chipSplit)},
-        {"core_split", dimsObject(row.coreSplit)},
-        {"chipD", dimsObject(row.chipD)},
-        {"coreD", dimsObject(row.coreD)},
-        {"arrayD", dimsObject(row.arrayD)},
-        {"cycles", cyclesObject(row.cycles)},
-        {"utilization", row.utilization()},
-        {"macs", row.macs},
-        {"limited_by", row.limitedBy()},
-        {"transfers", std::move(transfers)},
-    };
-    if (!row.alternatives.empty()) {
-      llvm::json::Object alternatives;
-      for (auto [p, cycles] : row.alternatives)
-        alternatives[stringifyParallelism(p)] = cycles;
-      entry["alternatives"] = std::move(alternatives);
-    }
-    layers.push_back(std::move(entry));
+/// One row as a small JSON object (keys print sorted).
+static llvm::json::Object rowObject(const MappingReportRow &row) {
+  llvm::json::Array transfers;
+  for (const TransferGroup &group : row.transfers) {
+    llvm::json::Object bytes;
+    for (int l = 0; l < kNumLinks; ++l)
+      bytes[stringifyLink(Link(l))] = group.bytes[l];
+    transfers.push_back(
+        llvm::json::Object{{"name", group.name},
+                           {"overlapped", group.overlapped},
+                           {"bytes", std::move(bytes)},
+                           {"cycles", group.cycles},
+                           {"bottleneck", stringifyLink(group.bottleneck)}});
   }
+  llvm::json::Object entry{
+      {"name", row.layer},
+      {"pass", stringifyTrainingPass(row.pass)},
+      {"kind", row.kind},
+      {"parallelism", stringifyParallelism(row.parallelism)},
+      {"chip_split", dimsObject(row.chipSplit)},
+      {"core_split", dimsObject(row.coreSplit)},
+      {"chipD", dimsObject(row.chipD)},
+      {"coreD", dimsObject(row.coreD)},
+      {"arrayD", dimsObject(row.arrayD)},
+      {"cycles", cyclesObject(row.cycles)},
+      {"utilization", row.utilization()},
+      {"macs", row.macs},
+      {"limited_by", row.limitedBy()},
+      {"transfers", std::move(transfers)},
+  };
+  if (!row.alternatives.empty()) {
+    llvm::json::Object alternatives;
+    for (auto [p, cycles] : row.alternatives)
+      alternatives[stringifyParallelism(p)] = cycles;
+    entry["alternatives"] = std::move(alternatives);
+  }
+  return entry;
+}
+
+void dsm::core::writeMappingJSON(const MappingReport &report,
+                                 llvm::raw_ostream &os) {
+  // Streamed row by row: a 10,000-layer report never exists as one tree.
+  // Top-level keys in sorted order, as the schema prints them.
+  llvm::json::OStream json(os, /*IndentSize=*/2);
   CycleBreakdown total = report.totalCycles();
-  return llvm::json::Object{
-      {"system", report.system},
-      {"mode", report.mode},
-      {"batch", report.batch},
-      {"layers", std::move(layers)},
-      {"totals", llvm::json::Object{{"cycles", total.total},
-                                    {"seconds", report.totalSeconds()},
-                                    {"utilization", report.utilization()},
-                                    {"breakdown", cyclesObject(total)}}}};
+  json.object([&] {
+    json.attribute("batch", report.batch);
+    json.attributeArray("layers", [&] {
+      for (const MappingReportRow &row : report.rows)
+        json.value(rowObject(row));
+    });
+    json.attribute("mode", report.mode);
+    json.attribute("system", report.system);
+    json.attribute("totals",
+                   llvm::json::Object{{"cycles", total.total},
+                                      {"seconds", report.totalSeconds()},
+                                      {"utilization", report.utilization()},
+                                      {"breakdown", cyclesObject(total)}});
+  });
+  os << "\n";
 }

@@ -80,47 +80,57 @@ void dsm::core::printWorkloadTable(const WorkloadSummary &summary,
      << grouped(int64_t(t.auxOps)) << " auxiliary ops\n";
 }
 
-llvm::json::Value dsm::core::workloadToJSON(const WorkloadSummary &summary) {
-  llvm::json::Array layers;
-  for (const LayerRecord &layer : summary.layers) {
-    const Workload &w = layer.workload;
-    layers.push_back(llvm::json::Object{
-        {"name", layer.name},
-        {"op", layer.op},
-        {"kind", stringifyOpKind(w.kind)},
-        {"class", w.isPrimary() ? "primary"
-                  : w.getComputeClass() == ComputeClass::Auxiliary
-                      ? "auxiliary"
-                      : "data_movement"},
-        {"dims", llvm::json::Object{{"in", w.get(Dim::In)},
-                                    {"out", w.get(Dim::Out)},
-                                    {"ij", w.get(Dim::IJ)},
-                                    {"kij", w.get(Dim::KIJ)},
-                                    {"mb", w.get(Dim::MB)}}},
-        {"stride", llvm::json::Array{w.strideI, w.strideJ}},
-        {"timesteps", w.timesteps},
-        {"groups", w.groups},
-        {"macs", w.macs},
-        {"aux_ops", w.auxOps},
-        {"params", layer.newParams},
-        {"input_bytes", w.inputBytes},
-        {"weight_bytes", w.weightBytes},
-        {"output_bytes", w.outputBytes},
-    });
-  }
-  const WorkloadTotals &t = summary.totals;
+/// One layer as a small JSON object (keys print sorted).
+static llvm::json::Object layerObject(const LayerRecord &layer) {
+  const Workload &w = layer.workload;
   return llvm::json::Object{
-      {"layers", std::move(layers)},
-      {"totals", llvm::json::Object{
-                     {"macs", t.macs},
-                     {"params", t.params},
-                     {"aux_ops", t.auxOps},
-                     {"conv_layers", t.convLayers},
-                     {"depthwise_conv_layers", t.depthwiseConvLayers},
-                     {"fc_layers", t.fcLayers},
-                     {"matmul_layers", t.matmulLayers},
-                     {"lstm_layers", t.lstmLayers},
-                     {"activation_bytes", t.activationBytes},
-                     {"weight_bytes", t.weightBytes},
-                 }}};
+      {"name", layer.name},
+      {"op", layer.op},
+      {"kind", stringifyOpKind(w.kind)},
+      {"class", w.isPrimary() ? "primary"
+                : w.getComputeClass() == ComputeClass::Auxiliary
+                    ? "auxiliary"
+                    : "data_movement"},
+      {"dims", llvm::json::Object{{"in", w.get(Dim::In)},
+                                  {"out", w.get(Dim::Out)},
+                                  {"ij", w.get(Dim::IJ)},
+                                  {"kij", w.get(Dim::KIJ)},
+                                  {"mb", w.get(Dim::MB)}}},
+      {"stride", llvm::json::Array{w.strideI, w.strideJ}},
+      {"timesteps", w.timesteps},
+      {"groups", w.groups},
+      {"macs", w.macs},
+      {"aux_ops", w.auxOps},
+      {"params", layer.newParams},
+      {"input_bytes", w.inputBytes},
+      {"weight_bytes", w.weightBytes},
+      {"output_bytes", w.outputBytes},
+  };
+}
+
+void dsm::core::writeWorkloadJSON(const WorkloadSummary &summary,
+                                  llvm::raw_ostream &os) {
+  // Streamed layer by layer; top-level keys in sorted order.
+  llvm::json::OStream json(os, /*IndentSize=*/2);
+  const WorkloadTotals &t = summary.totals;
+  json.object([&] {
+    json.attributeArray("layers", [&] {
+      for (const LayerRecord &layer : summary.layers)
+        json.value(layerObject(layer));
+    });
+    json.attribute("totals",
+                   llvm::json::Object{
+                       {"macs", t.macs},
+                       {"params", t.params},
+                       {"aux_ops", t.auxOps},
+                       {"conv_layers", t.convLayers},
+                       {"depthwise_conv_layers", t.depthwiseConvLayers},
+                       {"fc_layers", t.fcLayers},
+                       {"matmul_layers", t.matmulLayers},
+                       {"lstm_layers", t.lstmLayers},
+                       {"activation_bytes", t.activationBytes},
+                       {"weight_bytes", t.weightBytes},
+                   });
+  });
+  os << "\n";
 }

@@ -28,7 +28,7 @@ struct WorkloadReportPass
     LogicalResult written =
         writeReport(output, getOperation().getLoc(), [&](llvm::raw_ostream &os) {
           if (format == ReportFormat::JSON)
-            os << llvm::formatv("{0:2}", core::workloadToJSON(summary)) << "\n";
+            core::writeWorkloadJSON(summary, os);
           else
             printWorkloadTable(summary, os);
         });

@@ -99,7 +99,7 @@ struct MappingReportPass
     LogicalResult written =
         writeReport(output, module.getLoc(), [&](llvm::raw_ostream &os) {
           if (format == ReportFormat::JSON)
-            os << llvm::formatv("{0:2}", core::mappingToJSON(report)) << "\n";
+            core::writeMappingJSON(report, os);
           else
             core::printMappingTable(report, os);
         });

@@ -60,7 +60,8 @@ struct MappingReport {
 bool isOverlappedGroup(llvm::StringRef name, TrainingPass pass);
 
 void printMappingTable(const MappingReport &report, llvm::raw_ostream &os);
-llvm::json::Value mappingToJSON(const MappingReport &report);
+/// The JSON report (docs/mapping-report.md), streamed row by row.
+void writeMappingJSON(const MappingReport &report, llvm::raw_ostream &os);
 
 } // namespace dsm::core
 

@@ -56,7 +56,8 @@ struct WorkloadSummary {
 bool isDepthwise(const Workload &workload);
 
 void printWorkloadTable(const WorkloadSummary &summary, llvm::raw_ostream &os);
-llvm::json::Value workloadToJSON(const WorkloadSummary &summary);
+/// The JSON report (docs/workload-report.md), streamed layer by layer.
+void writeWorkloadJSON(const WorkloadSummary &summary, llvm::raw_ostream &os);
 
 } // namespace dsm::core
 
