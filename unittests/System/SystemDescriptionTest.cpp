@@ -92,7 +92,8 @@ TEST(SystemPresetsTest, EightPetaflopBaselineMatchesFig10) {
 }
 
 TEST(SystemPresetsTest, InferenceChipIs128Teraflops) {
-  const auto *mc = load("dsm-128tf").getIf<MultiChipSystem>();
+  SystemDescription system = load("dsm-128tf");
+  const auto *mc = system.getIf<MultiChipSystem>();
   ASSERT_NE(mc, nullptr);
   EXPECT_EQ(mc->chips, 1);
   EXPECT_NEAR(mc->peakFlops(), 131e12, 1e12);
@@ -121,7 +122,8 @@ TEST(SystemPresetsTest, ServersOfTable41And42) {
   ASSERT_EQ(dg->links.size(), 2u);
   EXPECT_DOUBLE_EQ(dg->links[0].effectiveBandwidth(), 16e9 * 0.25);
 
-  const auto *luke = load("luke01").getIf<DeviceGraphSystem>();
+  SystemDescription luke01 = load("luke01");
+  const auto *luke = luke01.getIf<DeviceGraphSystem>();
   ASSERT_NE(luke, nullptr);
   EXPECT_DOUBLE_EQ(luke->devices[0].peakFlops, 800e9);
   EXPECT_DOUBLE_EQ(luke->devices[2].memoryBytes, 16e9);

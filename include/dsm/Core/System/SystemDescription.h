@@ -170,9 +170,11 @@ struct SystemDescription {
       target;
 
   SystemKind getKind() const { return SystemKind(target.index()); }
-  template <typename T> const T *getIf() const {
+  template <typename T> const T *getIf() const & {
     return std::get_if<T>(&target);
   }
+  /// A pointer into a temporary would dangle: keep the description first.
+  template <typename T> const T *getIf() const && = delete;
 };
 
 /// Reads and validates a description from its YAML/JSON tree. Every problem is
