@@ -41,6 +41,8 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
     ReportFormat format = reportFormat;
     if (!reportFormat.hasValue() && StringRef(report).ends_with(".json"))
       format = ReportFormat::JSON;
+    if (!reportFormat.hasValue() && StringRef(report).ends_with(".html"))
+      format = ReportFormat::HTML;
     pm.addPass(
         createDsmMappingReport(DsmMappingReportOptions{format, report}));
   }

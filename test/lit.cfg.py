@@ -26,6 +26,10 @@ config.substitutions.append(("%core_include_flags", config.core_include_flags))
 
 # Sanitized builds: libMLIR is not instrumented, so user poisoning (LLVM's
 # allocators inlined into our code) must be off; every report is fatal.
+# A real browser for the HTML report's screenshot test (scripts/install-deps.sh).
+import shutil
+if shutil.which("chromium"):
+    config.available_features.add("chromium")
 if config.dsm_onnx:
     config.available_features.add("onnx")
 if config.sanitizers:

@@ -98,10 +98,14 @@ struct MappingReportPass
     }
     LogicalResult written =
         writeReport(output, module.getLoc(), [&](llvm::raw_ostream &os) {
-          if (format == ReportFormat::JSON)
-            core::writeMappingJSON(report, os);
-          else
-            core::printMappingTable(report, os);
+          switch (format) {
+          case ReportFormat::JSON:
+            return core::writeMappingJSON(report, os);
+          case ReportFormat::HTML:
+            return core::writeMappingHTML(report, os);
+          case ReportFormat::Table:
+            return core::printMappingTable(report, os);
+          }
         });
     if (failed(written))
       return signalPassFailure();

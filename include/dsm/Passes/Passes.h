@@ -12,7 +12,7 @@
 namespace dsm {
 
 /// Output format of the report passes.
-enum class ReportFormat { Table, JSON };
+enum class ReportFormat { Table, JSON, HTML };
 
 /// What --dsm-expand-training expands a network for.
 enum class ExecutionMode { Train, Infer };

@@ -56,16 +56,21 @@ class DsmSpatialSearchOptions {
   ];
 }
 
-class DsmReportFormatOption<string doc> {
+class DsmReportFormatOption<string doc, string moreFormats = ""> {
   list<Option> reportFormatOption = [
     Option<"format", "format", "::dsm::ReportFormat",
            /*default=*/"::dsm::ReportFormat::Table", "Report format",
            [{::llvm::cl::values(
                clEnumValN(::dsm::ReportFormat::Table, "table", "readable table"),
                clEnumValN(::dsm::ReportFormat::JSON, "json",
-                          "JSON for scripts (}] # doc # [{)"))}]>,
+                          "JSON for scripts (}] # doc # [{)")}] # moreFormats # [{)}]>,
   ];
 }
+
+// The formats only the mapping report has.
+defvar DsmMappingReportFormats = [{,
+    clEnumValN(::dsm::ReportFormat::HTML, "html",
+               "one self-contained web page with charts")}];
 
 def DsmAttachSystem : Pass<"dsm-attach-system", "mlir::ModuleOp">, DsmSystemOption {
   let summary = "Attach a target system description to the module";
@@ -202,7 +207,7 @@ def DsmVerifyMapping : Pass<"dsm-verify-mapping", "mlir::ModuleOp"> {
 }
 
 def DsmMappingReport : Pass<"dsm-mapping-report", "mlir::ModuleOp">,
-    DsmReportFormatOption<"docs/mapping-report.md"> {
+    DsmReportFormatOption<"docs/mapping-report.md", DsmMappingReportFormats> {
   let summary = "Report the mapping: per layer and pass, and totals";
   let description = [{
     Reads the tiled IR and prints, per layer and pass: the parallelism,
@@ -210,8 +215,9 @@ def DsmMappingReport : Pass<"dsm-mapping-report", "mlir::ModuleOp">,
     Fig. 13 (useful, underuse, ovldt_visible, non_ovldt, aux_comp), the
     utilization, the bottleneck and the alternatives the parallelism was
     chosen over; and totals: cycles and seconds per training step (or
-    inference), system utilization. Table or JSON (docs/mapping-report.md),
-    to stdout or to a file written only if the pass succeeds.
+    inference), system utilization. Table, JSON or a self-contained HTML page
+    with charts (docs/mapping-report.md), to stdout or to a file written only
+    if the pass succeeds.
   }];
   let options = reportFormatOption # [
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
@@ -246,11 +252,13 @@ def DsmMapSystem : Pass<"dsm-map-system", "mlir::ModuleOp">,
            "Write the mapping report here ('-' for stdout; none if empty)">,
     Option<"reportFormat", "report-format", "::dsm::ReportFormat",
            /*default=*/"::dsm::ReportFormat::Table",
-           "Report format (default: json for *.json, else table)",
+           "Report format (default: json for *.json, html for *.html, else table)",
            [{::llvm::cl::values(
                clEnumValN(::dsm::ReportFormat::Table, "table", "readable table"),
                clEnumValN(::dsm::ReportFormat::JSON, "json",
-                          "JSON (docs/mapping-report.md)"))}]>,
+                          "JSON (docs/mapping-report.md)"),
+               clEnumValN(::dsm::ReportFormat::HTML, "html",
+                          "one self-contained web page with charts"))}]>,
   ];
   let dependentDialects = ["dsm::DsmDialect"];
 }

@@ -1,0 +1,161 @@
+//===- MappingReportHTML.cpp - The mapping report as one web page ---------===//
+//
+// A self-contained page (no script, no network): the totals, a stacked bar
+// per layer and pass showing where its cycles go by CycleCategory (the
+// paper's Fig. 13; bar length proportional to the row's cycles, so the
+// layers that dominate show), and the per-layer table (Fig. 12). Charts are
+// inline SVG so that any browser, or a headless one taking a screenshot,
+// renders them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsm/Core/Spatial/MappingReport.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <array>
+
+using namespace dsm::core;
+
+/// One color per CycleCategory, also used by the legend.
+static constexpr std::array<llvm::StringLiteral, kNumCycleCategories>
+    kCategoryColors = {"#2e7d32", "#a5d6a7", "#1565c0", "#ef6c00", "#8e24aa"};
+
+static void escape(llvm::raw_ostream &os, llvm::StringRef text) {
+  for (char c : text) {
+    switch (c) {
+    case '<':
+      os << "&lt;";
+      break;
+    case '>':
+      os << "&gt;";
+      break;
+    case '&':
+      os << "&amp;";
+      break;
+    case '"':
+      os << "&quot;";
+      break;
+    default:
+      os << c;
+    }
+  }
+}
+
+static std::string splitText(const DimSizes &split) {
+  std::string text;
+  for (int d = 0; d < kNumDims; ++d)
+    if (split[d] != 1)
+      text += (text.empty() ? "" : " ") + stringifyDim(Dim(d)).str() + ":" +
+              std::to_string(split[d]);
+  return text.empty() ? "-" : text;
+}
+
+static void writeChart(const MappingReport &report, llvm::raw_ostream &os) {
+  constexpr int kLabelWidth = 260, kBarWidth = 640, kRowHeight = 16;
+  double longest = 1;
+  for (const MappingReportRow &row : report.rows)
+    longest = std::max(longest, row.cycles.total);
+  int height = kRowHeight * int(report.rows.size()) + 4;
+  os << "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\""
+     << kLabelWidth + kBarWidth + 110 << "\" height=\"" << height << "\">\n";
+  int y = 2;
+  for (const MappingReportRow &row : report.rows) {
+    os << "<text x=\"" << kLabelWidth - 6 << "\" y=\"" << y + 12
+       << "\" text-anchor=\"end\">";
+    escape(os, row.layer);
+    os << " " << stringifyTrainingPass(row.pass) << "</text>";
+    double x = kLabelWidth;
+    double scale = kBarWidth / longest;
+    for (int k = 0; k < kNumCycleCategories; ++k) {
+      double width = row.cycles.get(CycleCategory(k)) * scale;
+      if (width <= 0)
+        continue;
+      os << llvm::formatv("<rect x=\"{0:F2}\" y=\"{1}\" width=\"{2:F2}\" "
+                          "height=\"{3}\" fill=\"{4}\"><title>{5}: {6:F0} "
+                          "cycles</title></rect>",
+                          x, y, width, kRowHeight - 3, kCategoryColors[k],
+                          stringifyCycleCategory(CycleCategory(k)),
+                          row.cycles.get(CycleCategory(k)));
+      x += width;
+    }
+    os << llvm::formatv("<text x=\"{0:F2}\" y=\"{1}\">{2:F0}</text>\n", x + 4,
+                        y + 12, row.cycles.total);
+    y += kRowHeight;
+  }
+  os << "</svg>\n";
+}
+
+static void writeTable(const MappingReport &report, llvm::raw_ostream &os) {
+  os << "<table>\n<tr><th>layer</th><th>pass</th><th>kind</th>"
+        "<th>parallelism</th><th>chip split</th><th>core split</th>"
+        "<th>cycles</th>";
+  for (int k = 0; k < kNumCycleCategories; ++k)
+    os << "<th>" << stringifyCycleCategory(CycleCategory(k)) << "</th>";
+  os << "<th>limited by</th><th>alternatives (cycles)</th></tr>\n";
+  for (const MappingReportRow &row : report.rows) {
+    os << "<tr><td>";
+    escape(os, row.layer);
+    os << "</td><td>" << stringifyTrainingPass(row.pass) << "</td><td>";
+    escape(os, row.kind);
+    os << "</td><td>" << stringifyParallelism(row.parallelism) << "</td><td>"
+       << splitText(row.chipSplit) << "</td><td>" << splitText(row.coreSplit)
+       << "</td><td class=\"n\">" << llvm::format("%.0f", row.cycles.total)
+       << "</td>";
+    for (int k = 0; k < kNumCycleCategories; ++k) {
+      double share = row.cycles.total > 0
+                         ? 100 * row.cycles.get(CycleCategory(k)) /
+                               row.cycles.total
+                         : 0;
+      os << "<td class=\"n\">" << llvm::format("%.1f%%", share) << "</td>";
+    }
+    os << "<td>";
+    escape(os, row.limitedBy());
+    os << "</td><td>";
+    for (auto [p, cycles] : row.alternatives)
+      os << stringifyParallelism(p) << " " << llvm::format("%.0f", cycles)
+         << (p == row.parallelism ? " (chosen)" : "") << "<br>";
+    os << "</td></tr>\n";
+  }
+  os << "</table>\n";
+}
+
+void dsm::core::writeMappingHTML(const MappingReport &report,
+                                 llvm::raw_ostream &os) {
+  CycleBreakdown total = report.totalCycles();
+  os << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+     << "<title>dsm-opt mapping report: ";
+  escape(os, report.system);
+  os << "</title>\n<style>\n"
+     << "body{font-family:sans-serif;margin:24px;color:#222}\n"
+     << "table{border-collapse:collapse;font-size:12px}\n"
+     << "th,td{border:1px solid #ccc;padding:2px 6px;text-align:left}\n"
+     << "td.n{text-align:right}\n"
+     << ".chart text{font-size:11px;font-family:monospace}\n"
+     << ".legend span{display:inline-block;width:12px;height:12px;"
+        "margin:0 4px 0 12px;vertical-align:middle}\n"
+     << "</style>\n</head>\n<body>\n<h1>Mapping report</h1>\n<p>System <b>";
+  escape(os, report.system);
+  os << "</b>, " << (report.mode == "train" ? "training" : "inference")
+     << ", minibatch " << report.batch << ": "
+     << llvm::format("%.0f", total.total) << " cycles = "
+     << llvm::format("%.6g", report.totalSeconds()) << " s per "
+     << (report.mode == "train" ? "training step" : "inference")
+     << ", utilization " << llvm::format("%.3f", report.utilization())
+     << ".</p>\n<h2>Where the cycles go</h2>\n<p class=\"legend\">";
+  for (int k = 0; k < kNumCycleCategories; ++k) {
+    CycleCategory category = CycleCategory(k);
+    double share =
+        total.total > 0 ? 100 * total.get(category) / total.total : 0;
+    os << "<span style=\"background:" << kCategoryColors[k] << "\"></span>"
+       << stringifyCycleCategory(category) << llvm::format(" %.1f%%", share);
+  }
+  os << "</p>\n<p>One bar per layer and pass, as long as its cycles; each "
+        "part is a cycle category (docs/mapping-report.md).</p>\n";
+  writeChart(report, os);
+  os << "<h2>Layers</h2>\n";
+  writeTable(report, os);
+  os << "</body>\n</html>\n";
+}
