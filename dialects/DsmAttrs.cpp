@@ -281,7 +281,8 @@ static_assert(int(Dim::MB) == int(core::Dim::MB));
 LogicalResult
 WorkloadAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                      StringRef kind, int64_t in, int64_t out, int64_t ij,
-                     int64_t kij, int64_t mb, int64_t ijIn, int64_t groups,
+                     int64_t kij, int64_t mb, int64_t ijIn, int64_t ijOut,
+                     int64_t groups,
                      int64_t timesteps, int64_t directions, int64_t auxOps,
                      int64_t auxInputs, int64_t params, StringRef reduces) {
   if (!core::symbolizeOpKind(kind))
@@ -303,7 +304,11 @@ WorkloadAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (in % groups != 0 || out % groups != 0)
     return emitError() << "workload groups (" << groups
                        << ") must divide 'in' and 'out'";
+  if (ijOut > ij)
+    return emitError() << "workload 'ij_out' (" << ijOut
+                       << ") must not exceed 'ij' (" << ij << ")";
   for (auto [name, value] : {std::pair<const char *, int64_t>{"ij_in", ijIn},
+                             {"ij_out", ijOut},
                              {"aux_ops", auxOps},
                              {"aux_inputs", auxInputs},
                              {"params", params}})
@@ -328,6 +333,10 @@ WorkloadAttr WorkloadAttr::get(MLIRContext *context,
   int64_t ijIn = s.inputPixelRatio == 1.0
                      ? 0
                      : int64_t(std::llround(s.inputPixelRatio * double(s.get(Dim::IJ))));
+  int64_t ijOut =
+      s.outputPixelRatio == 1.0
+          ? 0
+          : int64_t(std::llround(s.outputPixelRatio * double(s.get(Dim::IJ))));
   std::string reduces;
   if (s.reducesStatistics)
     reduces = "batch_norm";
@@ -335,7 +344,7 @@ WorkloadAttr WorkloadAttr::get(MLIRContext *context,
     reduces += reduces.empty() ? "softmax" : "+softmax";
   return WorkloadAttr::get(
       context, core::stringifyOpKind(s.kind), in, s.get(Dim::Out),
-      s.get(Dim::IJ), s.get(Dim::KIJ), s.get(Dim::MB), ijIn, s.groups,
+      s.get(Dim::IJ), s.get(Dim::KIJ), s.get(Dim::MB), ijIn, ijOut, s.groups,
       s.timesteps, s.directions, int64_t(std::llround(s.auxOps)),
       int64_t(std::llround(s.auxInputsPerOutput * outputs)),
       int64_t(std::llround(s.params)), reduces);
@@ -351,6 +360,8 @@ core::LayerShape WorkloadAttr::getShape(StringRef name) const {
   s.dims = {conv ? getIn() / getGroups() : getIn(), getOut(), getIj(), getKij(),
             getMb()};
   s.inputPixelRatio = getIjIn() > 0 ? double(getIjIn()) / double(getIj()) : 1.0;
+  s.outputPixelRatio =
+      getIjOut() > 0 ? double(getIjOut()) / double(getIj()) : 1.0;
   s.timesteps = getTimesteps();
   s.directions = getDirections();
   s.hasPrimary = core::getComputeClass(s.kind) == core::ComputeClass::Primary;

@@ -238,7 +238,24 @@ public:
       if (Dim(d) != array.rowDim && Dim(d) != array.colDim)
         temporal *= double(coreD[d]);
     double startup = double(model.arrayRows() + model.arrayColumns());
-    return steps() * (spatial * temporal + startup);
+    return steps() * (std::max(spatial * temporal, scratchpadFeedCycles()) +
+                      startup);
+  }
+
+  /// Cycles per step the core's scratchpad port needs to take in the core's
+  /// CoreD share of both operands and hand out its result (000 Fig. 10's
+  /// scratchpad bandwidth). Multicast data is fetched once per chip but
+  /// every core that shares it receives its own copy, so this is per core.
+  /// When it exceeds the array's time the PE array waits for its operands:
+  /// the "under-use due to data-flow" of 000 Fig. 13.
+  double scratchpadFeedCycles() const {
+    double bandwidth = system.chip.core.scratchpad.bandwidthBytesPerSecond;
+    if (bandwidth <= 0)
+      return 0; // a system without the figure: not modeled
+    double bytes = (elements(roles.first, coreD) + elements(roles.second, coreD) +
+                    elements(roles.result, coreD)) *
+                   eb;
+    return bytes / bandwidth * model.frequency();
   }
 
   /// FetchInp, FetchKer, WriteOut: each operand and the result once per
@@ -249,9 +266,8 @@ public:
     group.overlapped = true;
     double fetched = 0, written = 0;
     if (layer.hasPrimary) {
-      fetched = elements(roles.first, chipD) + elements(roles.second, chipD);
-      written = elements(roles.result, chipD) *
-                (roles.result == Operand::Output ? layer.writtenOutputFraction : 1);
+      fetched = inMemory(roles.first) + inMemory(roles.second);
+      written = inMemory(roles.result);
       if (pass != TrainingPass::UPD)
         fetched += layer.auxInputsPerOutput * elements(Operand::Output, chipD);
     } else {
@@ -268,6 +284,35 @@ public:
     return group;
   }
 
+  /// Chips along X and Y that share the features (split `out`, so each
+  /// holds a slice of the Input and the Input rotates among them).
+  double featureChipsX() const {
+    return roleAlongX(config.parallelism) == TorusRole::Features
+               ? double(system.torus.x) : 1;
+  }
+  double featureChipsY() const {
+    return roleAlongY(config.parallelism) == TorusRole::Features
+               ? double(system.torus.y) : 1;
+  }
+
+  /// Elements of `operand` a chip moves between its external memory and its
+  /// cores in one step. The Input under split features: only the chip's own
+  /// slice, 1/(fx fy) of it -- the other slices arrive by rotation, which
+  /// charges them to the memory bus once (rotation()); reading the whole
+  /// Input as well would count the received slices twice. The Output (or its
+  /// error): the fraction the layer stores -- an LSTM stores H of its 4H
+  /// gates; a fused pooling stores the pooled tensor, the pre-pool output
+  /// stays in the scratchpad (000 Fig. 13: CONV1_2's 26% visible transfer is
+  /// reading CONV1_1's output and writing the pooled one).
+  double inMemory(Operand operand) const {
+    double e = elements(operand, chipD);
+    if (operand == Operand::Input)
+      return e / (featureChipsX() * featureChipsY());
+    if (operand == Operand::Output)
+      return e * layer.writtenOutputFraction * layer.outputPixelRatio;
+    return e;
+  }
+
   /// RotateAlongX/Y: with the features split over fx x fy chips, each chip
   /// holds 1/(fx fy) of the Input (FWD, UPD) or of the Input's partial errors
   /// (BWD) and passes its slice on fx fy - 1 times: along X every iteration,
@@ -276,9 +321,7 @@ public:
     TransferGroup group;
     group.name = "rotate";
     group.overlapped = pass != TrainingPass::BWD;
-    const int64_t x = system.torus.x, y = system.torus.y;
-    double fx = roleAlongX(config.parallelism) == TorusRole::Features ? double(x) : 1;
-    double fy = roleAlongY(config.parallelism) == TorusRole::Features ? double(y) : 1;
+    double fx = featureChipsX(), fy = featureChipsY();
     if (layer.hasPrimary && fx * fy > 1) {
       double slice = elements(Operand::Input, chipD) / (fx * fy) * eb;
       group.bytes[int(Link::TorusX)] = slice * fy * (fx - 1);
@@ -354,11 +397,23 @@ public:
     double gy = roleAlongY(config.parallelism) == TorusRole::Minibatch
                     ? double(system.torus.y) : 1;
     double w = chipParameters() * eb;
-    if (pass == TrainingPass::UPD && w > 0 && gx * gy > 1) {
+    if (pass != TrainingPass::UPD || w <= 0) {
+      timeGroup(model, group);
+      return group;
+    }
+    // The weight update reads the chip's gradients and weights from external
+    // memory and writes the new weights back (000 §V-B: gradient reduction
+    // is memory-bound for CONV4_2-CONV5_3); it is pipelined with the
+    // reduction, or is the whole group when nothing is reduced.
+    group.bytes[int(Link::MemoryBus)] = 3 * w;
+    group.bytes[int(Link::OnChip)] = onChip(3 * w);
+    if (gx * gy > 1) {
       group.bytes[int(Link::TorusX)] = 2 * (gx - 1) / gx * w;
       // The X reduction leaves 1/gx of the gradients for the Y direction.
       group.bytes[int(Link::TorusY)] = 2 * (gy - 1) / gy * w / gx;
-      group.bytes[int(Link::OnChip)] = onChip(2 * w);
+      group.bytes[int(Link::OnChip)] += onChip(2 * w);
+    } else {
+      group.name = "weight_update";
     }
     timeGroup(model, group);
     return group;

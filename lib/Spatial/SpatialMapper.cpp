@@ -87,8 +87,8 @@ std::string explorationKey(const LayerShape &s, TrainingPass pass,
   os << llvm::format("%a/", s.inputPixelRatio) << s.groups << '/' << s.timesteps
      << '/' << s.directions << '/' << s.hasWeights << s.hasPrimary
      << s.reducesStatistics << s.reducesFeatures
-     << llvm::format("/%a/%a/%a/%a/", s.auxOps, s.auxInputsPerOutput, s.params,
-                     s.writtenOutputFraction)
+     << llvm::format("/%a/%a/%a/%a/%a/", s.auxOps, s.auxInputsPerOutput,
+                     s.params, s.writtenOutputFraction, s.outputPixelRatio)
      << int(pass) << '/' << int(p);
   return key;
 }

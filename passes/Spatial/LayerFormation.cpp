@@ -9,6 +9,8 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace dsm;
 
@@ -137,6 +139,18 @@ FailureOr<std::vector<FormedLayer>> dsm::formLayers(func::FuncOp func) {
               return it == layerOf.end() || &layers[it->second] != &layer;
             }))
           layer.outputs.push_back(result);
+    // A fused pooling: the layer stores fewer output pixels than its primary
+    // computation produces (the pre-pool output stays in the scratchpad).
+    core::LayerShape &shape = layer.shape;
+    if (layer.primary && shape.kind == core::OpKind::Convolution &&
+        layer.outputs.size() == 1) {
+      double perPixel =
+          double(shape.get(core::Dim::Out)) * double(shape.get(core::Dim::MB));
+      double pixels = double(elementsOf(layer.outputs.front())) / perPixel;
+      if (pixels >= 1 && pixels < double(shape.get(core::Dim::IJ)))
+        shape.outputPixelRatio =
+            std::round(pixels) / double(shape.get(core::Dim::IJ));
+    }
   }
   return layers;
 }

@@ -19,7 +19,7 @@
 // FWD in program order; the fused ops' work is in the workload: conv1's batch
 // norm (2 ops per element) and ReLU, conv2's residual input (aux_inputs).
 // CHECK: %[[A1:.*]] = dsm.layer_pass "conv1" <fwd> ins(%[[X]]) weights(%[[W1]], %[[G]], %[[B]], %[[M]], %[[V]]) {workload = #dsm.workload<kind = "conv", in = 3, out = 8, ij = 64, kij = 9, mb = 4, aux_ops = 6144, params = 232, reduces = "batch_norm">} : {{.*}} -> tensor<4x8x8x8xf32>
-// CHECK: %[[A2:.*]] = dsm.layer_pass "conv2" <fwd> ins(%[[A1]]) weights(%[[W2]]) {workload = #dsm.workload<kind = "conv", in = 8, out = 8, ij = 64, kij = 9, mb = 4, aux_ops = 6144, aux_inputs = 2048, params = 576>} : {{.*}} -> tensor<4x8xf32>
+// CHECK: %[[A2:.*]] = dsm.layer_pass "conv2" <fwd> ins(%[[A1]]) weights(%[[W2]]) {workload = #dsm.workload<kind = "conv", in = 8, out = 8, ij = 64, kij = 9, mb = 4, ij_out = 1, aux_ops = 6144, aux_inputs = 2048, params = 576>} : {{.*}} -> tensor<4x8xf32>
 // CHECK: %[[Y:.*]] = dsm.layer_pass "fc" <fwd> ins(%[[A2]]) weights(%[[FW]], %[[FB]])
 //
 // Backward in reverse order, UPD before BWD. The loss gradient comes from the

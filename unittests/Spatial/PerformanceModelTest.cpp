@@ -114,10 +114,15 @@ TEST(PerformanceModelTest, TorusLinkBoundRotation) {
   EXPECT_DOUBLE_EQ(rotate->cycles, 819.2); // 8192 B at 10 GB/s
   EXPECT_EQ(rotate->bottleneck, Link::TorusX);
   // FWD rotation overlaps: the overlapped group is the slower of the memory
-  // streams (all 8192 input + 64 kernel + 2048 output elements = 20608 B,
-  // and the 12288 B rotated in: 32896 B / 16 GB/s = 2056 cycles) and the
-  // torus.
-  EXPECT_DOUBLE_EQ(e->ovldt, 2056);
+  // streams and the torus. The chip reads only its own slice of the input
+  // from memory (2048 elements; the other 6144 arrive by rotation and are
+  // written to memory once, 12288 B), the 64 kernel and 2048 output
+  // elements: 8320 + 12288 = 20608 B / 16 GB/s = 1288 cycles.
+  const TransferGroup *stream = group(*e, "fetch_inp+fetch_ker+write_out");
+  ASSERT_NE(stream, nullptr);
+  EXPECT_DOUBLE_EQ(stream->bytes[int(Link::MemoryBus)], (2048 + 64 + 2048) * 2);
+  EXPECT_DOUBLE_EQ(rotate->bytes[int(Link::MemoryBus)], 12288);
+  EXPECT_DOUBLE_EQ(e->ovldt, 1288);
   EXPECT_DOUBLE_EQ(e->cycles.nonOvldt, 0);
 }
 
@@ -137,7 +142,10 @@ TEST(PerformanceModelTest, BackwardRotationIsNotOverlapped) {
 }
 
 TEST(PerformanceModelTest, OddSplitUnderusesTheArray) {
-  PerformanceModel model(smallSystem());
+  // A scratchpad fast enough not to matter here (see ScratchpadBandwidth...).
+  MultiChipSystem s = smallSystem();
+  s.chip.core.scratchpad.bandwidthBytesPerSecond = 1e15;
+  PerformanceModel model(s);
   LayerShape fc;
   fc.kind = OpKind::FullyConnected;
   fc.dims = {32, 12, 1, 1, 8};
@@ -151,6 +159,51 @@ TEST(PerformanceModelTest, OddSplitUnderusesTheArray) {
   // + 16 startup = 24.
   EXPECT_DOUBLE_EQ(e->cycles.useful, 6);
   EXPECT_DOUBLE_EQ(e->cycles.underuse, 18);
+}
+
+TEST(PerformanceModelTest, ScratchpadBandwidthStarvesTheArray) {
+  // 000 Fig. 13 "under-use due to data-flow": the PE array cannot run faster
+  // than its scratchpad takes in its operands and hands out its results.
+  PerformanceModel model(smallSystem()); // 64 GB/s scratchpad = 64 B/cycle
+  LayerShape fc;
+  fc.kind = OpKind::FullyConnected;
+  fc.dims = {32, 12, 1, 1, 8};
+  fc.params = 32 * 12;
+  MappingConfig c =
+      config(Parallelism::Data, kDataSplit, {1, 1, 1, 1, 2}, Dim::Out, 8, Dim::In, 8);
+  std::optional<Evaluation> e = model.evaluate(fc, TrainingPass::FWD, c);
+  ASSERT_TRUE(e.has_value());
+  // CoreD {32, 12, 1, 1, 1}: Input 32 + Kernel 384 + Output 12 = 428
+  // elements = 856 B / 64 B per cycle = 13.375 cycles, more than the 8 of the
+  // array: PriComp = 13.375 + 16 startup.
+  EXPECT_DOUBLE_EQ(e->cycles.priComp(), 13.375 + 16);
+  EXPECT_DOUBLE_EQ(e->cycles.underuse, 13.375 + 16 - 6);
+  // Twice the bandwidth: the array's 8 cycles are the limit again.
+  MultiChipSystem fast = smallSystem();
+  fast.chip.core.scratchpad.bandwidthBytesPerSecond = 128e9;
+  std::optional<Evaluation> f =
+      PerformanceModel(fast).evaluate(fc, TrainingPass::FWD, c);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_DOUBLE_EQ(f->cycles.priComp(), 8 + 16);
+}
+
+TEST(PerformanceModelTest, FusedPoolingStoresThePooledOutput) {
+  PerformanceModel model(smallSystem());
+  // The 1x1 convolution of ExternalMemoryBoundLayer followed by a 2x2
+  // pooling: its 2048 output elements per chip are pooled in the scratchpad
+  // and 512 written (000 Fig. 13, CONV1_2); BWD reads the pooled error.
+  LayerShape layer = convLayer(16, 16, 64, 1, 8);
+  layer.outputPixelRatio = 0.25;
+  MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In,
+                           8, Dim::IJ, 8);
+  for (TrainingPass pass : {TrainingPass::FWD, TrainingPass::BWD}) {
+    std::optional<Evaluation> e = model.evaluate(layer, pass, c);
+    ASSERT_TRUE(e.has_value());
+    const TransferGroup *stream = group(*e, "fetch_inp+fetch_ker+write_out");
+    ASSERT_NE(stream, nullptr);
+    // Input (or its error) 2048 + kernel 256 + output (or its error) 512.
+    EXPECT_DOUBLE_EQ(stream->bytes[int(Link::MemoryBus)], (2048 + 256 + 512) * 2);
+  }
 }
 
 TEST(PerformanceModelTest, CoresSplittingAReductionAccumulatePartialSums) {
@@ -181,13 +234,26 @@ TEST(PerformanceModelTest, DataParallelGradientsReduceAlongXThenY) {
   ASSERT_NE(grads, nullptr);
   EXPECT_DOUBLE_EQ(grads->bytes[int(Link::TorusX)], 4608);
   EXPECT_DOUBLE_EQ(grads->bytes[int(Link::TorusY)], 2304);
-  EXPECT_DOUBLE_EQ(grads->cycles, 460.8); // X: 4608 B at 10 GB/s
-  // Model parallelism owns its weights: no gradient traffic.
+  // Pipelined with it, the weight update reads the gradients and the weights
+  // and writes the weights: 3 x 4608 B on the memory bus at 16 GB/s = 864
+  // cycles, slower than X (4608 B at 10 GB/s = 460.8): memory-bound (000
+  // §V-B).
+  EXPECT_DOUBLE_EQ(grads->bytes[int(Link::MemoryBus)], 3 * 4608);
+  EXPECT_DOUBLE_EQ(grads->cycles, 864);
+  EXPECT_EQ(grads->bottleneck, Link::MemoryBus);
+  EXPECT_DOUBLE_EQ(e->cycles.nonOvldt, 864);
+  // Model parallelism owns its weights: no reduction, only the update of
+  // its quarter (576 weights, 1152 B): 3 x 1152 B / 16 GB/s = 216 cycles.
   std::optional<Evaluation> m = model.evaluate(
       convLayer(16, 16, 64, 9, 8), TrainingPass::UPD,
       config(Parallelism::Model, kModelSplit, {2, 1, 1, 1, 1}, Dim::In, 8, Dim::Out, 4));
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(group(*m, "grad_reduce+weight_broadcast"), nullptr);
+  const TransferGroup *update = group(*m, "weight_update");
+  ASSERT_NE(update, nullptr);
+  EXPECT_DOUBLE_EQ(update->bytes[int(Link::MemoryBus)], 3 * 1152);
+  EXPECT_DOUBLE_EQ(update->bytes[int(Link::TorusX)], 0);
+  EXPECT_DOUBLE_EQ(update->cycles, 216);
 }
 
 TEST(PerformanceModelTest, HybridsReduceAndRotateAlongOneDirectionEach) {
@@ -233,8 +299,10 @@ TEST(PerformanceModelTest, LstmStepsRunInSequenceButUpdatesOnce) {
       config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 8, Dim::Out, 8);
   std::optional<Evaluation> fwd = model.evaluate(lstm, TrainingPass::FWD, c);
   ASSERT_TRUE(fwd.has_value());
-  // One step: CoreD {16, 16, 1, 1, 2}: 2 x 2 chunks x 2 samples + 16 startup.
-  EXPECT_DOUBLE_EQ(fwd->cycles.priComp(), 10 * (8 + 16));
+  // One step: CoreD {16, 16, 1, 1, 2}: 2 x 2 chunks x 2 samples = 8 array
+  // cycles, but the scratchpad takes in 32 + 256 inputs and weights and
+  // hands out 32 gates (640 B at 64 B per cycle = 10 cycles); + 16 startup.
+  EXPECT_DOUBLE_EQ(fwd->cycles.priComp(), 10 * (10 + 16));
   // The weights are fetched again every step (no reuse in the baseline).
   const TransferGroup *stream = group(*fwd, "fetch_inp+fetch_ker+write_out");
   ASSERT_NE(stream, nullptr);

@@ -70,8 +70,9 @@ TEST(SpatialMapperTest, PlansEveryPassAndAddsUp) {
   EXPECT_DOUBLE_EQ(plan->totals.cycles.total, sum);
   EXPECT_GT(plan->totals.utilization, 0);
   EXPECT_LE(plan->totals.utilization, 1);
-  // 000 Fig. 12: the convolution is data parallel, the FC layers are not.
-  EXPECT_EQ(plan->layers[0].parallelism, Parallelism::Data);
+  // 000 Fig. 12: FCON1 is model parallel, the FC layers are not data
+  // parallel. (Alone before fcon1, the convolution avoids a relayout.)
+  EXPECT_EQ(plan->layers[1].parallelism, Parallelism::Model);
   EXPECT_NE(plan->layers[2].parallelism, Parallelism::Data);
 }
 

@@ -182,7 +182,9 @@ def Dsm_WorkloadAttr : Dsm_Attr<"Workload", "workload"> {
     computations, or auxiliary computations alone -- in the terms of 000
     §II-A: the operation kind, N{in, out, ij, kij, mb} for one timestep and
     direction, the input pixels `ij_in` (strided convolutions read more than
-    they write; 0 means `ij`), convolution `groups`, LSTM `timesteps` and
+    they write; 0 means `ij`), the output pixels `ij_out` the layer stores
+    (a fused pooling stores the pooled tensor; 0 means `ij`), convolution
+    `groups`, LSTM `timesteps` and
     `directions`, the special-function operations `aux_ops` of the fused
     auxiliary computations (all timesteps), activation elements `aux_inputs`
     they read besides the primary input (a residual shortcut), the learnable
@@ -197,6 +199,7 @@ def Dsm_WorkloadAttr : Dsm_Attr<"Workload", "workload"> {
     StringRefParameter<"operation kind (docs/workloads.md)">:$kind,
     "int64_t":$in, "int64_t":$out, "int64_t":$ij, "int64_t":$kij, "int64_t":$mb,
     DefaultValuedParameter<"int64_t", "0">:$ij_in,
+    DefaultValuedParameter<"int64_t", "0">:$ij_out,
     DefaultValuedParameter<"int64_t", "1">:$groups,
     DefaultValuedParameter<"int64_t", "1">:$timesteps,
     DefaultValuedParameter<"int64_t", "1">:$directions,

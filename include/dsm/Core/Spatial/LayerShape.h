@@ -93,8 +93,12 @@ struct LayerShape {
   /// UPD produces and data parallelism reduces across chips.
   double params = 0;
   /// Output elements actually written per computed output element (an LSTM
-  /// computes 4H gate pre-activations but writes H).
+  /// computes 4H gate pre-activations but writes H); also the fraction of the
+  /// output error BWD and UPD read back.
   double writtenOutputFraction = 1.0;
+  /// Output pixels stored per computed output pixel: a fused pooling keeps
+  /// the pooled tensor (1/window of the pixels) and pools in the scratchpad.
+  double outputPixelRatio = 1.0;
 
   int64_t get(Dim d) const { return dims[int(d)]; }
   /// MACs of one pass over all timesteps and directions.
