@@ -33,7 +33,7 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
   void buildSpatialMapping(OpPassManager &pm) const {
     pm.addPass(createDsmExpandTraining(DsmExpandTrainingOptions{mode}));
     pm.addPass(
-        createDsmSelectMapping(DsmSelectMappingOptions{search, parallelism}));
+        createDsmSelectMapping(DsmSelectMappingOptions{search, parallelism, explain}));
     pm.addPass(createDsmLowerTiled());
     pm.addPass(createDsmVerifyMapping());
     if (report.empty())

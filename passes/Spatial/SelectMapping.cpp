@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace dsm {
 #define GEN_PASS_DEF_DSMSELECTMAPPING
@@ -43,6 +44,68 @@ struct SelectMappingPass
     for (auto func : module.getOps<func::FuncOp>())
       if (failed(mapFunction(func, mapper)))
         return signalPassFailure();
+  }
+
+  /// The remark --dsm-select-mapping=explain puts on each layer pass: why
+  /// this parallelism (FWD: against the runner-up) and what bounds the pass.
+  static void explainPass(LayerPassOp op, const core::LayerPlan &layerPlan,
+                          const core::PassPlan &passPlan) {
+    const core::MappingConfig &config = passPlan.eval.config;
+    InFlightDiagnostic remark = op.emitRemark();
+    if (passPlan.pass == core::TrainingPass::FWD) {
+      int chosen = int(layerPlan.parallelism);
+      remark << "parallelism "
+             << core::stringifyParallelism(layerPlan.parallelism) << ": "
+             << llvm::formatv("{0:F0}", layerPlan.alternatives[chosen])
+             << " cycles over the layer's passes";
+      int runnerUp = -1;
+      for (int q = 0; q < core::kNumParallelisms; ++q)
+        if (q != chosen && layerPlan.alternatives[q] <= core::kMaxCycles &&
+            (runnerUp < 0 ||
+             layerPlan.alternatives[q] < layerPlan.alternatives[runnerUp]))
+          runnerUp = q;
+      if (runnerUp < 0) {
+        remark << "; no other parallelism is legal";
+      } else {
+        double cost = layerPlan.alternatives[runnerUp];
+        double chosenCost = layerPlan.alternatives[chosen];
+        remark << "; runner-up "
+               << core::stringifyParallelism(core::Parallelism(runnerUp))
+               << ": " << llvm::formatv("{0:F0}", cost) << " cycles ("
+               << llvm::formatv("{0}{1:F1}%", cost >= chosenCost ? "+" : "",
+                                100 * (cost - chosenCost) /
+                                    std::max(chosenCost, 1.0))
+                      .str()
+               << ")";
+        if (cost < chosenCost)
+          remark << ", cheaper alone: relayouts with the neighbouring "
+                    "layers decided";
+      }
+      remark << "; ";
+    }
+    const core::CycleBreakdown &cycles = passPlan.cycles;
+    core::CycleCategory largest = core::CycleCategory::Useful;
+    for (int k = 0; k < core::kNumCycleCategories; ++k)
+      if (cycles.get(core::CycleCategory(k)) > cycles.get(largest))
+        largest = core::CycleCategory(k);
+    auto split = [](const core::DimSizes &sizes) {
+      std::string text;
+      for (int d = 0; d < core::kNumDims; ++d)
+        if (sizes[d] != 1)
+          text += (text.empty() ? "" : " ") +
+                  core::stringifyDim(core::Dim(d)).str() + ":" +
+                  std::to_string(sizes[d]);
+      return text.empty() ? std::string("-") : text;
+    };
+    remark << core::stringifyTrainingPass(passPlan.pass) << ": chip split "
+           << split(config.chipSplit) << ", core split "
+           << split(config.coreSplit) << ", "
+           << llvm::formatv("{0:F0}", cycles.total) << " cycles, mostly "
+           << core::stringifyCycleCategory(largest)
+           << llvm::formatv(" ({0:F1}%)",
+                            cycles.total > 0
+                                ? 100 * cycles.get(largest) / cycles.total
+                                : 0.0);
   }
 
   LogicalResult mapFunction(func::FuncOp func, const core::SpatialMapper &mapper) {
@@ -108,6 +171,8 @@ struct SelectMappingPass
           transfers.emplace_back(builder.getStringAttr("relayout"),
                                  TransferAttr::get(context, passPlan.relayout));
         op.setTransfersAttr(builder.getDictionaryAttr(transfers));
+        if (explain)
+          explainPass(op, layerPlan, passPlan);
         if (passPlan.pass == core::TrainingPass::FWD) {
           SmallVector<NamedAttribute> alternatives;
           for (int q = 0; q < core::kNumParallelisms; ++q)

@@ -53,6 +53,9 @@ class DsmSpatialSearchOptions {
                           "data_x_model_y", "force data along X, model along Y"),
                clEnumValN(::dsm::ParallelismChoice::ModelXDataY,
                           "model_x_data_y", "force model along X, data along Y"))}]>,
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Emit a remark on every layer pass saying why it got its "
+           "parallelism (with the runner-up and its cost) and its splits">,
   ];
 }
 
@@ -163,7 +166,12 @@ def DsmSelectMapping : Pass<"dsm-select-mapping", "mlir::ModuleOp">,
     in its mapping attributes: `parallelism`, `chip_split`, `core_split`,
     `array`, `cycles`, `transfers` (the data-transfer groups charged) and, on
     FWD ops, `alternatives` (the layer's cycles under each parallelism: the
-    why). Needs a multi-chip system on the module.
+    why). Needs a multi-chip system on the module. With `explain`, every
+    layer pass also gets a remark in the compiler's own channel: the
+    parallelism chosen and its cycles over all the layer's passes, the
+    runner-up and its cost (and, when the runner-up is cheaper alone, that
+    relayouts with the neighbours decided it), and each pass's splits with
+    the cycle category that bounds it.
 
     The exploration runs on the context's thread pool; with
     `--mlir-disable-threading` it runs on one thread. The decision does not
