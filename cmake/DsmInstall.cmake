@@ -26,10 +26,12 @@ install(TARGETS ${dsm_installed_libraries}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 # Installed tools find libMLIR/libLLVM where they were linked from.
-set_target_properties(dsm-opt dsm-translate DsmPlugin PROPERTIES
+set_target_properties(dsm-opt dsm-translate DsmPlugin DsmCAPI PROPERTIES
   INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS dsm-opt dsm-translate RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS DsmPlugin LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS DsmPlugin DsmCAPI LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY ${DSM_SOURCE_DIR}/include/dsm-c
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY ${DSM_SOURCE_DIR}/include/dsm
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h" PATTERN "*.td")

@@ -20,6 +20,7 @@ config.substitutions.append(("%models", os.path.join(config.dsm_src_root, "model
 config.substitutions.append(("%systems", os.path.join(config.dsm_src_root, "systems")))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(("%dsm_tools_dir", config.dsm_tools_dir))
 config.substitutions.append(("%dsm_plugin", os.path.join(config.dsm_lib_dir, "DsmPlugin.so")))
 config.substitutions.append(("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
 config.substitutions.append(("%core_include_flags", config.core_include_flags))
