@@ -377,6 +377,23 @@ core::LayerShape WorkloadAttr::getShape(StringRef name) const {
 }
 
 //===----------------------------------------------------------------------===//
+// MemoryDecisionAttr
+//===----------------------------------------------------------------------===//
+
+MemoryDecisionAttr MemoryDecisionAttr::get(MLIRContext *context,
+                                           const core::MemoryDecision &decision) {
+  if (decision == core::MemoryDecision())
+    return {};
+  return get(context, decision.weightsAcrossSteps);
+}
+
+core::MemoryDecision MemoryDecisionAttr::getDecision() const {
+  core::MemoryDecision decision;
+  decision.weightsAcrossSteps = getWeightReuse();
+  return decision;
+}
+
+//===----------------------------------------------------------------------===//
 // ArrayMapAttr, CyclesAttr, TransferAttr
 //===----------------------------------------------------------------------===//
 

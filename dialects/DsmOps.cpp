@@ -1228,7 +1228,7 @@ LogicalResult LayerPassOp::verify() {
   // The mapping record is all or nothing.
   bool anyMapping = getParallelismAttr() || getChipSplitAttr() ||
                     getCoreSplitAttr() || getArrayAttr() || getCyclesAttr() ||
-                    getTransfersAttr() || getAlternativesAttr();
+                    getTransfersAttr() || getAlternativesAttr() || getMemoryAttr();
   bool fullMapping = getParallelismAttr() && getChipSplitAttr() &&
                      getCoreSplitAttr() && getArrayAttr() && getCyclesAttr();
   if (anyMapping && !fullMapping)
@@ -1249,6 +1249,8 @@ core::MappingConfig TiledPassOp::getConfig() {
   config.array.colDim = toCore(getArray().getColumns());
   config.array.rowTile = getArray().getRowTile();
   config.array.colTile = getArray().getColumnTile();
+  if (MemoryDecisionAttr memory = getMemoryAttr())
+    config.memory = memory.getDecision();
   return config;
 }
 

@@ -33,7 +33,9 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
   void buildSpatialMapping(OpPassManager &pm) const {
     pm.addPass(createDsmExpandTraining(DsmExpandTrainingOptions{mode}));
     pm.addPass(
-        createDsmSelectMapping(DsmSelectMappingOptions{search, parallelism, explain}));
+        createDsmSelectMapping(DsmSelectMappingOptions{
+            search, parallelism, explain,
+            SmallVector<std::string>(optimizations.begin(), optimizations.end())}));
     pm.addPass(createDsmLowerTiled());
     pm.addPass(createDsmVerifyMapping());
     if (report.empty())

@@ -20,8 +20,9 @@ llvm::StringRef dsm::core::stringifySearchMode(SearchMode mode) {
 }
 
 DesignSpaceExplorer::DesignSpaceExplorer(const PerformanceModel &model,
-                                         SearchMode mode)
-    : model(model), mode(mode),
+                                         SearchMode mode,
+                                         bool reuseWeightsAcrossSteps)
+    : model(model), mode(mode), reuseWeightsAcrossSteps(reuseWeightsAcrossSteps),
       coreFactorizations(factorizations(model.numCores())) {}
 
 /// The divisors of n in increasing order, found in O(sqrt(n)) steps (a core
@@ -177,17 +178,31 @@ ExplorationResult DesignSpaceExplorer::explore(const LayerShape &layer,
   MappingConfig config;
   config.parallelism = parallelism;
   config.chipSplit = *chipSplit;
-  auto consider = [&](const MappingConfig &candidate) {
+  // Weight reuse across timesteps is a decision of its own for every split:
+  // it saves fetches but needs the weights' share in the scratchpad.
+  const bool tryWeightReuse = reuseWeightsAcrossSteps && layer.hasPrimary &&
+                              layer.hasWeights && layer.timesteps > 1 &&
+                              pass != TrainingPass::UPD;
+  auto evaluateOne = [&](const MappingConfig &candidate, bool keepReason) {
     ++result.evaluated;
     std::string why;
     std::optional<Evaluation> eval = model.evaluate(layer, pass, candidate, &why);
     if (!eval) {
-      result.whyNone = std::move(why);
+      if (keepReason)
+        result.whyNone = std::move(why);
       return;
     }
     ++result.legal;
     if (!result.best || isBetter(*eval, *result.best))
       result.best = std::move(eval);
+  };
+  auto consider = [&](const MappingConfig &candidate) {
+    evaluateOne(candidate, /*keepReason=*/true);
+    if (!tryWeightReuse)
+      return;
+    MappingConfig reuse = candidate;
+    reuse.memory.weightsAcrossSteps = true;
+    evaluateOne(reuse, /*keepReason=*/false);
   };
 
   for (const DimSizes &coreSplit : coreSplits) {

@@ -197,6 +197,8 @@ static llvm::json::Object rowObject(const MappingReportRow &row) {
       {"macs", row.macs},
       {"limited_by", row.limitedBy()},
       {"transfers", std::move(transfers)},
+      {"memory",
+       llvm::json::Object{{"weight_reuse", row.memory.weightsAcrossSteps}}},
   };
   if (!row.alternatives.empty()) {
     llvm::json::Object alternatives;

@@ -252,10 +252,15 @@ public:
     double bandwidth = system.chip.core.scratchpad.bandwidthBytesPerSecond;
     if (bandwidth <= 0)
       return 0; // a system without the figure: not modeled
-    double bytes = (elements(roles.first, coreD) + elements(roles.second, coreD) +
-                    elements(roles.result, coreD)) *
-                   eb;
-    return bytes / bandwidth * model.frequency();
+    double received = 0;
+    for (Operand operand : {roles.first, roles.second, roles.result}) {
+      double e = elements(operand, coreD);
+      // Weights kept across timesteps come in once per direction.
+      if (operand == Operand::Kernel && config.memory.weightsAcrossSteps)
+        e /= double(layer.timesteps);
+      received += e;
+    }
+    return received * eb / bandwidth * model.frequency();
   }
 
   /// FetchInp, FetchKer, WriteOut: each operand and the result once per
@@ -306,6 +311,11 @@ public:
   /// reading CONV1_1's output and writing the pooled one).
   double inMemory(Operand operand) const {
     double e = elements(operand, chipD);
+    // Weights kept across timesteps: fetched once per direction, i.e.
+    // 1/timesteps of them per step (double buffering spreads the first
+    // step's fetch over the pass).
+    if (operand == Operand::Kernel && config.memory.weightsAcrossSteps)
+      return e / double(layer.timesteps);
     if (operand == Operand::Input)
       return e / (featureChipsX() * featureChipsY());
     if (operand == Operand::Output)
@@ -462,6 +472,9 @@ public:
     for (int i = 0; i < 3; ++i)
       if (i != stationary)
         need += 2 * blocks[i];
+    // Weights kept across timesteps stay whole (if not already stationary).
+    if (config.memory.weightsAcrossSteps && operands[stationary] != Operand::Kernel)
+      need += elements(Operand::Kernel, coreD);
     return need * eb;
   }
 
@@ -520,6 +533,11 @@ PerformanceModel::checkSplits(const LayerShape &layer, TrainingPass pass,
     if (config.coreSplit[d] > chipD[d])
       return reason("the core split cuts '", stringifyDim(Dim(d)).str(), "' into ",
                     config.coreSplit[d], " but a chip has only ", chipD[d]);
+  if (config.memory.weightsAcrossSteps &&
+      (!layer.hasPrimary || !layer.hasWeights || layer.timesteps < 2 ||
+       pass == TrainingPass::UPD))
+    return std::string("weights are kept across timesteps only in the FWD or "
+                       "BWD of a recurrent layer with weights");
   if (!layer.hasPrimary)
     return std::nullopt;
   DimSizes coreD = splitSizes(chipD, config.coreSplit);

@@ -147,7 +147,8 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
   }
   plan.explorations = tasks.size();
 
-  DesignSpaceExplorer explorer(model, options.search);
+  DesignSpaceExplorer explorer(model, options.search,
+                               options.reuseWeightsAcrossSteps);
   std::vector<ExplorationResult> results(tasks.size());
   auto run = [&](size_t t) {
     const Task &task = tasks[t];

@@ -107,7 +107,8 @@ struct LowerTiledPass : public dsm::impl::DsmLowerTiledBase<LowerTiledPass> {
           builder, loc, op.getResultTypes(), op.getLayerAttr(), op.getPassAttr(),
           ins, op.getWeights(), op.getWorkloadAttr(), op.getParallelismAttr(),
           op.getChipSplitAttr(), op.getCoreSplitAttr(), op.getArrayAttr(),
-          op.getCyclesAttr(), op.getTransfersAttr(), op.getAlternativesAttr());
+          op.getCyclesAttr(), op.getTransfersAttr(), op.getAlternativesAttr(),
+          op.getMemoryAttr());
 
       builder.setInsertionPointAfter(tiled);
       SmallVector<Value> results(tiled.getResults());

@@ -62,6 +62,7 @@ struct MappingReportPass
       row.parallelism = config.parallelism;
       row.chipSplit = config.chipSplit;
       row.coreSplit = config.coreSplit;
+      row.memory = config.memory;
       row.chipD = core::splitSizes(model.passDims(shape, row.pass), config.chipSplit);
       row.coreD = core::splitSizes(row.chipD, config.coreSplit);
       row.arrayD = shape.hasPrimary ? config.array.arrayD() : core::DimSizes{1, 1, 1, 1, 1};

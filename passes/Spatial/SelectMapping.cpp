@@ -36,10 +36,48 @@ struct SelectMappingPass
       return signalPassFailure();
     core::MapperOptions options;
     options.search = search;
+    //--- optimizations=: which of 000 §III the mapper may use.
+    bool hybrid = true, reuse = true;
+    if (!optimizations.empty()) {
+      hybrid = reuse = false;
+      for (const std::string &name : optimizations) {
+        if (name == "all") {
+          hybrid = reuse = true;
+        } else if (name == "none") {
+          continue;
+        } else if (name == "hybrid") {
+          hybrid = true;
+        } else if (name == "reuse") {
+          reuse = true;
+        } else if (name == "preload" || name == "dysm" || name == "pipeline") {
+          module.emitError() << "optimization '" << name
+                             << "' is not implemented yet (implemented: "
+                                "hybrid, reuse)";
+          return signalPassFailure();
+        } else {
+          module.emitError() << "unknown optimization '" << name
+                             << "' (expected hybrid, reuse, preload, dysm, "
+                                "pipeline, all or none)";
+          return signalPassFailure();
+        }
+      }
+    }
+    options.reuseWeightsAcrossSteps = reuse;
     // ParallelismChoice lists the core parallelisms in order after Any.
-    if (parallelism != ParallelismChoice::Any)
-      options.parallelisms = {
-          core::Parallelism(int(parallelism.getValue()) - 1)};
+    if (parallelism != ParallelismChoice::Any) {
+      core::Parallelism forced =
+          core::Parallelism(int(parallelism.getValue()) - 1);
+      if (!hybrid && forced != core::Parallelism::Data &&
+          forced != core::Parallelism::Model) {
+        module.emitError() << "parallelism="
+                           << core::stringifyParallelism(forced)
+                           << " needs the 'hybrid' optimization";
+        return signalPassFailure();
+      }
+      options.parallelisms = {forced};
+    } else if (!hybrid) {
+      options.parallelisms = {core::Parallelism::Data, core::Parallelism::Model};
+    }
     core::SpatialMapper mapper(*multiChip, options);
     for (auto func : module.getOps<func::FuncOp>())
       if (failed(mapFunction(func, mapper)))
@@ -163,6 +201,9 @@ struct SelectMappingPass
             fromCore(config.array.colDim), config.array.rowTile,
             config.array.colTile));
         op.setCyclesAttr(CyclesAttr::get(context, passPlan.cycles));
+        if (MemoryDecisionAttr memory =
+                MemoryDecisionAttr::get(context, config.memory))
+          op.setMemoryAttr(memory);
         SmallVector<NamedAttribute> transfers;
         for (const core::TransferGroup &group : passPlan.eval.transfers)
           transfers.emplace_back(builder.getStringAttr(group.name),

@@ -306,14 +306,17 @@ void checkFindings(mlir::MLIRContext &context) {
   for (const char *name : {"vgg16", "resnet50", "gnmt"}) {
     for (int64_t batch : {256, 512}) {
       Model m = expand(context, name, batch);
-      double base = map(m.expanded.graph, sym, {Parallelism::Data, Parallelism::Model})
-                        .totals.seconds;
+      core::MappingTotals baseTotals =
+          map(m.expanded.graph, sym, {Parallelism::Data, Parallelism::Model}).totals;
+      double base = baseTotals.seconds;
       double symHybrid = map(m.expanded.graph, sym).totals.seconds;
       double asymHybrid = map(m.expanded.graph, asym).totals.seconds;
       outs() << llvm::formatv("{0,-10} mb {1,4}: {2,9:F3} ms -> {3,9:F3} ms -> {4,9:F3} ms  "
-                              "(hybrid + asymmetric: {5:F2}x)\n",
+                              "(hybrid + asymmetric: {5:F2}x; baseline utilization "
+                              "{6:F3})\n",
                               name, batch, 1e3 * base, 1e3 * symHybrid,
-                              1e3 * asymHybrid, base / asymHybrid);
+                              1e3 * asymHybrid, base / asymHybrid,
+                              baseTotals.utilization);
     }
   }
 

@@ -108,6 +108,32 @@ TEST(DesignSpaceExplorerTest, HeuristicMatchesExhaustiveOnTypicalLayers) {
     }
 }
 
+TEST(DesignSpaceExplorerTest, KeepsLstmWeightsWhenTheyFit) {
+  // A GNMT-sized LSTM step (1024 hidden: in 2048, out 4096 gates) at
+  // minibatch 512 over 128 timesteps under ModelXDataY: each chip holds 1/4
+  // of the 8M weights, each core 1/32 of that (128 KiB), which fits 1 MiB.
+  PerformanceModel model(multiChipPreset("dsm-8pf-asym"));
+  LayerShape lstm;
+  lstm.name = "lstm";
+  lstm.kind = OpKind::Lstm;
+  lstm.dims = {2048, 4096, 1, 1, 512};
+  lstm.timesteps = 128;
+  lstm.params = 2048.0 * 4096;
+  lstm.writtenOutputFraction = 0.25;
+  DesignSpaceExplorer off(model, SearchMode::Heuristic);
+  DesignSpaceExplorer on(model, SearchMode::Heuristic, /*reuseWeightsAcrossSteps=*/true);
+  ExplorationResult a = off.explore(lstm, TrainingPass::FWD, Parallelism::ModelXDataY);
+  ExplorationResult b = on.explore(lstm, TrainingPass::FWD, Parallelism::ModelXDataY);
+  ASSERT_TRUE(a.best && b.best);
+  EXPECT_FALSE(a.best->config.memory.weightsAcrossSteps);
+  EXPECT_TRUE(b.best->config.memory.weightsAcrossSteps);
+  EXPECT_LT(b.best->cycles.total, a.best->cycles.total);
+  // UPD sums over the timesteps at once: nothing to keep across them.
+  ExplorationResult u = on.explore(lstm, TrainingPass::UPD, Parallelism::ModelXDataY);
+  ASSERT_TRUE(u.best);
+  EXPECT_FALSE(u.best->config.memory.weightsAcrossSteps);
+}
+
 TEST(DesignSpaceExplorerTest, ExplainsWhenNothingIsLegal) {
   PerformanceModel model(multiChipPreset("dsm-8pf-asym"));
   DesignSpaceExplorer explorer(model, SearchMode::Heuristic);

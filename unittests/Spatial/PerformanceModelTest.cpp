@@ -319,6 +319,46 @@ TEST(PerformanceModelTest, LstmStepsRunInSequenceButUpdatesOnce) {
   EXPECT_DOUBLE_EQ(grads->bytes[int(Link::TorusX)], 16 * 32 * 2);
 }
 
+TEST(PerformanceModelTest, LstmWeightsKeptAcrossTimesteps) {
+  // 000 §III-B2: "when the weights are fetched in the first timestep, we
+  // hold them on-chip and reuse them across all timesteps".
+  PerformanceModel model(smallSystem());
+  LayerShape lstm;
+  lstm.kind = OpKind::Lstm;
+  lstm.dims = {16, 32, 1, 1, 8};
+  lstm.timesteps = 10;
+  lstm.params = 16 * 32;
+  lstm.writtenOutputFraction = 0.25;
+  MappingConfig c =
+      config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 8, Dim::Out, 8);
+  std::optional<Evaluation> base = model.evaluate(lstm, TrainingPass::FWD, c);
+  c.memory.weightsAcrossSteps = true;
+  std::optional<Evaluation> reuse = model.evaluate(lstm, TrainingPass::FWD, c);
+  ASSERT_TRUE(base && reuse);
+  // The 512 weights are fetched once instead of 10 times; inputs and outputs
+  // as before.
+  const TransferGroup *stream = group(*reuse, "fetch_inp+fetch_ker+write_out");
+  ASSERT_NE(stream, nullptr);
+  EXPECT_DOUBLE_EQ(stream->bytes[int(Link::MemoryBus)],
+                   (10 * (16 * 2 + 32 * 2 * 0.25) + 16 * 32) * 2);
+  // Nor do they come through the scratchpad's port every step: per step
+  // (32 + 256 / 10 + 32) x 2 B / 64 B per cycle = 2.8 cycles, under the 8
+  // of the array (10 without reuse: LstmStepsRunInSequenceButUpdatesOnce).
+  EXPECT_DOUBLE_EQ(reuse->cycles.priComp(), 10 * (8 + 16));
+  // The cores keep their 16 x 16 weights (512 B) on top of the working set.
+  EXPECT_DOUBLE_EQ(reuse->scratchpadBytes - base->scratchpadBytes, 16 * 16 * 2);
+  // Not legal where there is nothing to reuse across steps.
+  std::string why;
+  EXPECT_FALSE(model.evaluate(lstm, TrainingPass::UPD, c, &why));
+  EXPECT_NE(why.find("timesteps"), std::string::npos);
+  EXPECT_FALSE(model.evaluate(convLayer(16, 16, 64, 9, 8), TrainingPass::FWD, c));
+  // Nor when the weights do not fit beside the working set.
+  MultiChipSystem tiny = smallSystem();
+  tiny.chip.core.scratchpad.capacityBytes = base->scratchpadBytes + 100;
+  EXPECT_TRUE(PerformanceModel(tiny).evaluate(lstm, TrainingPass::FWD, c) ==
+              std::nullopt);
+}
+
 TEST(PerformanceModelTest, RelayoutSwitchingParallelism) {
   PerformanceModel model(smallSystem());
   // 8192 elements, 4096 B per chip. Data -> model changes both directions:

@@ -284,6 +284,29 @@ def Dsm_TransferAttr : Dsm_Attr<"Transfer", "transfer"> {
   }];
 }
 
+def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
+  let summary = "the memory optimizations (DeepSpatialMatrix §III) a mapped pass uses";
+  let description = [{
+    Which data a mapped layer pass keeps in its cores' scratchpads instead of
+    external memory. `weight_reuse`: an LSTM's FWD or BWD fetches its
+    weights in the first timestep and keeps them for the others (Kernel/Weight
+    Reuse, Venkataramani et al., "DeepSpatialMatrix", §III-B2). Absent means
+    none.
+
+    ```mlir
+    #dsm.memory_decision<weight_reuse = true>
+    ```
+  }];
+  let parameters = (ins DefaultValuedParameter<"bool", "false">:$weight_reuse);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let extraClassDeclaration = [{
+    /// The attribute recording `decision`, or null when it decides nothing.
+    static MemoryDecisionAttr get(::mlir::MLIRContext *context,
+                                  const ::dsm::core::MemoryDecision &decision);
+    ::dsm::core::MemoryDecision getDecision() const;
+  }];
+}
+
 // Typed dictionaries of the mapping record (the op verifiers check the
 // entries: TransferAttr values; parallelism names with cycle counts).
 def Dsm_TransfersAttr : DictionaryAttrBase<

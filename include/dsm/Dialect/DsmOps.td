@@ -419,7 +419,8 @@ def Dsm_LayerPassOp : Dsm_Op<"layer_pass", [Pure, AttrSizedOperandSegments]> {
                        OptionalAttr<Dsm_ArrayMapAttr>:$array,
                        OptionalAttr<Dsm_CyclesAttr>:$cycles,
                        OptionalAttr<Dsm_TransfersAttr>:$transfers,
-                       OptionalAttr<Dsm_AlternativesAttr>:$alternatives);
+                       OptionalAttr<Dsm_AlternativesAttr>:$alternatives,
+                       OptionalAttr<Dsm_MemoryDecisionAttr>:$memory);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
     $layer $pass (`ins` `(` $ins^ `)`)? (`weights` `(` $weights^ `)`)? attr-dict
@@ -432,7 +433,7 @@ def Dsm_LayerPassOp : Dsm_Op<"layer_pass", [Pure, AttrSizedOperandSegments]> {
                    "::mlir::ValueRange":$weights, "WorkloadAttr":$workload), [{
       build($_builder, $_state, results, $_builder.getStringAttr(layer),
             TrainingPassAttr::get($_builder.getContext(), pass), ins, weights,
-            workload, {}, {}, {}, {}, {}, {}, {});
+            workload, {}, {}, {}, {}, {}, {}, {}, {});
     }]>,
   ];
   let extraClassDeclaration = [{
@@ -448,8 +449,9 @@ def Dsm_TiledPassOp : Dsm_Op<"tiled_pass", [Pure, AttrSizedOperandSegments]> {
     the parallelism on the torus, the chip split (ChipD = work / chip_split),
     the core split (CoreD = ChipD / core_split), the PE-array mapping (ArrayD),
     the cycles the performance model estimates (by the categories of its
-    Fig. 13), the transfer groups it charged and, on FWD passes, the layer's
-    cycles under each parallelism it could have used (`alternatives`).
+    Fig. 13), the transfer groups it charged, on FWD passes, the layer's
+    cycles under each parallelism it could have used (`alternatives`), and
+    the memory optimizations it uses (`memory`, absent for none).
 
     The verifier checks the op alone: the pass structure, and that the chip
     and core splits do not cut a dimension finer than its size. Whether the
@@ -470,7 +472,8 @@ def Dsm_TiledPassOp : Dsm_Op<"tiled_pass", [Pure, AttrSizedOperandSegments]> {
                        Dsm_ArrayMapAttr:$array,
                        Dsm_CyclesAttr:$cycles,
                        OptionalAttr<Dsm_TransfersAttr>:$transfers,
-                       OptionalAttr<Dsm_AlternativesAttr>:$alternatives);
+                       OptionalAttr<Dsm_AlternativesAttr>:$alternatives,
+                       OptionalAttr<Dsm_MemoryDecisionAttr>:$memory);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
     $layer $pass (`ins` `(` $ins^ `)`)? (`weights` `(` $weights^ `)`)? attr-dict

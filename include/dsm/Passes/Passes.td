@@ -56,6 +56,13 @@ class DsmSpatialSearchOptions {
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark on every layer pass saying why it got its "
            "parallelism (with the runner-up and its cost) and its splits">,
+    ListOption<"optimizations", "optimizations", "std::string",
+               "Optimizations of DeepSpatialMatrix §III the mapper may use, a "
+               "comma list: hybrid (the DataXModelY and ModelXDataY "
+               "parallelisms), reuse (LSTM weights kept across timesteps); "
+               "all (the default) or none (data and model parallelism, no "
+               "memory optimizations). preload, dysm and pipeline are not "
+               "implemented yet and are rejected">,
   ];
 }
 

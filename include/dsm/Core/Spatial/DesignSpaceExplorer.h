@@ -40,7 +40,10 @@ struct ExplorationResult {
 
 class DesignSpaceExplorer {
 public:
-  DesignSpaceExplorer(const PerformanceModel &model, SearchMode mode);
+  /// With `reuseWeightsAcrossSteps`, recurrent layers also try keeping
+  /// their weights in the scratchpads across timesteps (000 §III-B2).
+  DesignSpaceExplorer(const PerformanceModel &model, SearchMode mode,
+                      bool reuseWeightsAcrossSteps = false);
 
   /// The best configuration of `pass` of `layer` under `parallelism`.
   ExplorationResult explore(const LayerShape &layer, TrainingPass pass,
@@ -65,6 +68,7 @@ public:
 private:
   const PerformanceModel &model;
   SearchMode mode;
+  bool reuseWeightsAcrossSteps;
   std::vector<DimSizes> coreFactorizations;
 };
 

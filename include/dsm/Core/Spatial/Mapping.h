@@ -50,12 +50,27 @@ struct ArrayMapping {
   }
 };
 
+/// The memory optimizations of 000 §III a configuration uses: which data
+/// stay in the cores' scratchpads instead of going back to external memory.
+struct MemoryDecision {
+  /// Kernel/weight reuse across timesteps (000 §III-B2): an LSTM's FWD or
+  /// BWD fetches its weights in the first timestep and keeps the cores'
+  /// shares in their scratchpads for the others (once per direction).
+  bool weightsAcrossSteps = false;
+
+  bool operator==(const MemoryDecision &o) const {
+    return weightsAcrossSteps == o.weightsAcrossSteps;
+  }
+  bool operator!=(const MemoryDecision &o) const { return !(*this == o); }
+};
+
 /// One point of the design space.
 struct MappingConfig {
   Parallelism parallelism = Parallelism::Data;
   DimSizes chipSplit = {1, 1, 1, 1, 1}; ///< factors; product = chips
   DimSizes coreSplit = {1, 1, 1, 1, 1}; ///< factors; product = cores
   ArrayMapping array;
+  MemoryDecision memory;
 };
 
 /// The links of 000 Fig. 5.

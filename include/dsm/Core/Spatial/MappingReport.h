@@ -34,6 +34,8 @@ struct MappingReportRow {
   std::vector<TransferGroup> transfers;
   /// FWD rows: the layer's cycles under each parallelism it could use.
   std::vector<std::pair<Parallelism, double>> alternatives;
+  /// The memory optimizations of 000 §III the row's mapping uses.
+  MemoryDecision memory;
 
   double utilization() const {
     return cycles.total > 0 ? cycles.useful / cycles.total : 0;

@@ -94,6 +94,9 @@ struct MapperOptions {
   /// empty means all. One entry forces it on every layer; {Data, Model} is
   /// the symmetric-torus baseline of 000 Fig. 11.
   std::vector<Parallelism> parallelisms;
+  /// Kernel/weight reuse across LSTM timesteps (000 §III-B2), decided per
+  /// layer and pass by the explorer (MappingConfig::memory).
+  bool reuseWeightsAcrossSteps = false;
 };
 
 /// The cost of `pass` of `shape` under `config` as the mapper records it
