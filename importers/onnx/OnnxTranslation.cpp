@@ -8,7 +8,7 @@
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "dsm/Passes/Common/ReportWriter.h"
 
 using namespace mlir;
 
@@ -76,21 +76,12 @@ OwningOpRef<Operation *> translate(llvm::SourceMgr &sourceMgr,
       buffer->getMemBufferRef(), context, options, &summary);
   if (!module)
     return nullptr;
-  if (!cl.summary.empty()) {
-    if (cl.summary == "-") {
-      summary.print(llvm::errs());
-    } else {
-      std::string error;
-      std::unique_ptr<llvm::ToolOutputFile> file =
-          openOutputFile(cl.summary, &error);
-      if (!file) {
-        emitError(fileLoc) << error;
-        return nullptr;
-      }
-      summary.print(file->os());
-      file->keep();
-    }
-  }
+  // The summary file is written like every report ("-" is stdout).
+  if (!cl.summary.empty() &&
+      failed(dsm::writeReport(cl.summary, fileLoc, [&](llvm::raw_ostream &os) {
+        summary.print(os);
+      })))
+    return nullptr;
   return module.release().getOperation();
 }
 } // namespace

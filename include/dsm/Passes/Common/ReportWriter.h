@@ -10,9 +10,13 @@
 
 namespace dsm {
 
-/// Writes a report produced by `print` to stdout (`path` = "-") or to `path`.
-/// A file is written completely or not at all: it is created next to its
-/// destination and renamed into place. Errors are emitted at `loc`.
+/// Writes what `print` produces to stdout (`path` = "-" or empty) or to
+/// `path`, for every report, summary and trace the tools write. Nothing is
+/// written if printing fails. A symbolic link is written through to its
+/// target; a FIFO or device is written straight to (never replaced); a
+/// regular file with other hard links is rewritten in place; any other
+/// regular file is replaced atomically, keeping its mode (and owner when
+/// permitted). Errors (a full device, a dangling link) are emitted at `loc`.
 mlir::LogicalResult
 writeReport(llvm::StringRef path, mlir::Location loc,
             llvm::function_ref<void(llvm::raw_ostream &)> print);
