@@ -198,8 +198,7 @@ SystemAttr SystemAttr::get(MLIRContext *context,
   for (const core::SpecNode::Entry &entry : tree.getEntries())
     if (entry.key != "name")
       spec.add(entry.key, entry.value);
-  return SystemAttr::get(context, system.name,
-                         specToDictionary(context, spec));
+  return SystemAttr::get(context, system.name, specToDictionary(context, spec));
 }
 
 core::SystemDescription SystemAttr::getDescription() const {
@@ -270,7 +269,8 @@ core::Dim dsm::toCore(Dim dim) { return core::Dim(static_cast<int>(dim)); }
 Dim dsm::fromCore(core::Dim dim) { return Dim(static_cast<uint32_t>(dim)); }
 
 // The dialect's enums mirror the core's value for value.
-static_assert(int(Parallelism::ModelXDataY) == int(core::Parallelism::ModelXDataY));
+static_assert(int(Parallelism::ModelXDataY) ==
+              int(core::Parallelism::ModelXDataY));
 static_assert(int(TrainingPass::UPD) == int(core::TrainingPass::UPD));
 static_assert(int(Dim::MB) == int(core::Dim::MB));
 
@@ -278,13 +278,13 @@ static_assert(int(Dim::MB) == int(core::Dim::MB));
 // WorkloadAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-WorkloadAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                     StringRef kind, int64_t in, int64_t out, int64_t ij,
-                     int64_t kij, int64_t mb, int64_t ijIn, int64_t ijOut,
-                     int64_t groups,
-                     int64_t timesteps, int64_t directions, int64_t auxOps,
-                     int64_t auxInputs, int64_t params, StringRef reduces) {
+LogicalResult WorkloadAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   StringRef kind, int64_t in, int64_t out,
+                                   int64_t ij, int64_t kij, int64_t mb,
+                                   int64_t ijIn, int64_t ijOut, int64_t groups,
+                                   int64_t timesteps, int64_t directions,
+                                   int64_t auxOps, int64_t auxInputs,
+                                   int64_t params, StringRef reduces) {
   if (!core::symbolizeOpKind(kind))
     return emitError() << "unknown workload kind '" << kind << "'";
   for (auto [name, value] : {std::pair<const char *, int64_t>{"in", in},
@@ -328,11 +328,12 @@ WorkloadAttr WorkloadAttr::get(MLIRContext *context,
   using core::Dim;
   bool conv = s.kind == core::OpKind::Convolution;
   int64_t in = s.get(Dim::In) * (conv ? s.groups : 1);
-  double outputs = double(s.get(Dim::Out)) * double(s.get(Dim::IJ)) *
-                   double(s.get(Dim::MB));
-  int64_t ijIn = s.inputPixelRatio == 1.0
-                     ? 0
-                     : int64_t(std::llround(s.inputPixelRatio * double(s.get(Dim::IJ))));
+  double outputs =
+      double(s.get(Dim::Out)) * double(s.get(Dim::IJ)) * double(s.get(Dim::MB));
+  int64_t ijIn =
+      s.inputPixelRatio == 1.0
+          ? 0
+          : int64_t(std::llround(s.inputPixelRatio * double(s.get(Dim::IJ))));
   int64_t ijOut =
       s.outputPixelRatio == 1.0
           ? 0
@@ -366,7 +367,8 @@ core::LayerShape WorkloadAttr::getShape(StringRef name) const {
   s.directions = getDirections();
   s.hasPrimary = core::getComputeClass(s.kind) == core::ComputeClass::Primary;
   s.params = double(getParams());
-  s.hasWeights = s.hasPrimary && s.kind != core::OpKind::MatMul && getParams() > 0;
+  s.hasWeights =
+      s.hasPrimary && s.kind != core::OpKind::MatMul && getParams() > 0;
   s.auxOps = double(getAuxOps());
   double outputs = double(getOut()) * double(getIj()) * double(getMb());
   s.auxInputsPerOutput = double(getAuxInputs()) / outputs;
@@ -380,16 +382,18 @@ core::LayerShape WorkloadAttr::getShape(StringRef name) const {
 // MemoryDecisionAttr
 //===----------------------------------------------------------------------===//
 
-MemoryDecisionAttr MemoryDecisionAttr::get(MLIRContext *context,
-                                           const core::MemoryDecision &decision) {
+MemoryDecisionAttr
+MemoryDecisionAttr::get(MLIRContext *context,
+                        const core::MemoryDecision &decision) {
   if (decision == core::MemoryDecision())
     return {};
-  return get(context, decision.weightsAcrossSteps);
+  return get(context, decision.weightsAcrossSteps, decision.inputOnChip);
 }
 
 core::MemoryDecision MemoryDecisionAttr::getDecision() const {
   core::MemoryDecision decision;
   decision.weightsAcrossSteps = getWeightReuse();
+  decision.inputOnChip = getInputReuse();
   return decision;
 }
 
@@ -455,10 +459,9 @@ TransferAttr TransferAttr::get(MLIRContext *context,
   auto bytes = [&](core::Link link) {
     return int64_t(std::llround(group.bytes[int(link)]));
   };
-  return TransferAttr::get(context, bytes(core::Link::MemoryBus),
-                           bytes(core::Link::OnChip), bytes(core::Link::TorusX),
-                           bytes(core::Link::TorusY),
-                           int64_t(std::llround(group.cycles)),
-                           group.cycles > 0 ? core::stringifyLink(group.bottleneck)
-                                            : StringRef());
+  return TransferAttr::get(
+      context, bytes(core::Link::MemoryBus), bytes(core::Link::OnChip),
+      bytes(core::Link::TorusX), bytes(core::Link::TorusY),
+      int64_t(std::llround(group.cycles)),
+      group.cycles > 0 ? core::stringifyLink(group.bottleneck) : StringRef());
 }

@@ -22,15 +22,15 @@ void DsmDialect::initialize() {
 }
 
 LogicalResult DsmDialect::verifyRegionArgAttribute(Operation *op,
-                                                  unsigned regionIndex,
-                                                  unsigned argIndex,
-                                                  NamedAttribute attribute) {
+                                                   unsigned regionIndex,
+                                                   unsigned argIndex,
+                                                   NamedAttribute attribute) {
   if (attribute.getName() == getBatchDimAttrHelper().getName()) {
     auto dim = dyn_cast<IntegerAttr>(attribute.getValue());
     if (!dim || !dim.getType().isSignlessInteger() || dim.getInt() < -1)
-      return op->emitError() << "'" << attribute.getName()
-                             << "' of argument " << argIndex
-                             << " must be an integer dimension, or -1 for none";
+      return op->emitError()
+             << "'" << attribute.getName() << "' of argument " << argIndex
+             << " must be an integer dimension, or -1 for none";
     return success();
   }
   return op->emitError() << "unknown dsm argument attribute '"

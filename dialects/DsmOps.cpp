@@ -3,8 +3,8 @@
 // Every graph op infers its result type; the inference doubles as the shape
 // verifier (InferTypeOpInterface checks the written type against it), so a
 // check lives in exactly one place and also guards re-batching. Workload
-// formulas live in the core library (dsm/Core/Workload/Workload.h); this file only
-// extracts shapes.
+// formulas live in the core library (dsm/Core/Workload/Workload.h); this file
+// only extracts shapes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,10 +50,10 @@ private:
 } // namespace
 
 static std::string shapeString(ArrayRef<int64_t> shape) {
-  return "[" + llvm::join(llvm::map_range(shape, [](int64_t d) {
-                            return std::to_string(d);
-                          }),
-                          ", ") +
+  return "[" +
+         llvm::join(llvm::map_range(
+                        shape, [](int64_t d) { return std::to_string(d); }),
+                    ", ") +
          "]";
 }
 
@@ -81,7 +81,8 @@ static int64_t product(ArrayRef<int64_t> shape, core::CheckedCount &count) {
 static FailureOr<RankedTensorType> rankedOperand(const ShapeErrors &errors,
                                                  Value value, StringRef what,
                                                  int64_t rank = -1) {
-  auto type = dyn_cast_or_null<RankedTensorType>(value ? value.getType() : Type());
+  auto type =
+      dyn_cast_or_null<RankedTensorType>(value ? value.getType() : Type());
   if (!type || !type.hasStaticShape())
     return errors.fail(what, " must be a statically shaped tensor");
   // Every count derived from the tensor (elements, bytes, MACs) starts from
@@ -153,19 +154,23 @@ windowOutput(const ShapeErrors &errors, ArrayRef<int64_t> inHW,
   if (strides.size() != 2)
     return errors.fail("strides must have 2 values, got ", strides.size());
   if (padding.size() != 4)
-    return errors.fail("padding must have 4 values [top, left, bottom, right], got ",
-                       padding.size());
+    return errors.fail(
+        "padding must have 4 values [top, left, bottom, right], got ",
+        padding.size());
   if (dilations.size() != 2)
     return errors.fail("dilations must have 2 values, got ", dilations.size());
   for (int64_t s : strides)
     if (s <= 0)
-      return errors.fail("strides must be positive, got ", shapeString(strides));
+      return errors.fail("strides must be positive, got ",
+                         shapeString(strides));
   for (int64_t p : padding)
     if (p < 0)
-      return errors.fail("padding must not be negative, got ", shapeString(padding));
+      return errors.fail("padding must not be negative, got ",
+                         shapeString(padding));
   for (int64_t d : dilations)
     if (d <= 0)
-      return errors.fail("dilations must be positive, got ", shapeString(dilations));
+      return errors.fail("dilations must be positive, got ",
+                         shapeString(dilations));
   SmallVector<int64_t, 2> out;
   for (int i = 0; i < 2; ++i) {
     if (kernelHW[i] <= 0)
@@ -181,10 +186,12 @@ windowOutput(const ShapeErrors &errors, ArrayRef<int64_t> inHW,
                          shapeString(padding), ", dilations ",
                          shapeString(dilations), ")");
     if (effective > padded)
-      return errors.fail("window of ", effective, " does not fit the padded input of ",
-                         padded, " along ", i == 0 ? "H" : "W");
+      return errors.fail("window of ", effective,
+                         " does not fit the padded input of ", padded,
+                         " along ", i == 0 ? "H" : "W");
     int64_t span = padded - effective;
-    int64_t steps = ceilMode ? llvm::divideCeil(span, strides[i]) : span / strides[i];
+    int64_t steps =
+        ceilMode ? llvm::divideCeil(span, strides[i]) : span / strides[i];
     // PyTorch's ceil mode drops a last window that starts in the padding.
     if (ceilMode && steps * strides[i] >= inHW[i] + padding[i])
       --steps;
@@ -194,9 +201,9 @@ windowOutput(const ShapeErrors &errors, ArrayRef<int64_t> inHW,
 }
 
 /// NumPy broadcast of two shapes.
-static FailureOr<SmallVector<int64_t>> broadcastShapes(const ShapeErrors &errors,
-                                                       ArrayRef<int64_t> a,
-                                                       ArrayRef<int64_t> b) {
+static FailureOr<SmallVector<int64_t>>
+broadcastShapes(const ShapeErrors &errors, ArrayRef<int64_t> a,
+                ArrayRef<int64_t> b) {
   size_t rank = std::max(a.size(), b.size());
   SmallVector<int64_t> result(rank);
   for (size_t i = 0; i < rank; ++i) {
@@ -252,8 +259,8 @@ template <typename OpTy> static LogicalResult verifyShapes(OpTy op) {
 LogicalResult dsm::detail::verifyWorkload(Operation *op) {
   core::Workload workload = cast<WorkloadOpInterface>(op).getWorkload();
   if (workload.overflow)
-    return op->emitOpError(
-        "workload is too large: its element or operation counts overflow 64 bits");
+    return op->emitOpError("workload is too large: its element or operation "
+                           "counts overflow 64 bits");
   return success();
 }
 
@@ -263,7 +270,8 @@ LogicalResult dsm::detail::verifyWorkload(Operation *op) {
 
 LogicalResult Conv2DOp::verify() { return verifyShapes(*this); }
 
-LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   ShapeErrors errors(loc, getOperationName());
@@ -273,23 +281,28 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
     return failure();
   FailureOr<RankedTensorType> weight =
       rankedOperand(errors, adaptor.getWeight(), "weight", 4);
-  if (failed(weight) || failed(sameElementType(errors, *input, *weight, "weight")))
+  if (failed(weight) ||
+      failed(sameElementType(errors, *input, *weight, "weight")))
     return failure();
 
   dsm::DataLayout layout = adaptor.getDataLayout();
   auto [n, c, h, w] = activationNCHW(input->getShape(), layout);
-  auto [o, i, kh, kw] = kernelOIHW(weight->getShape(), adaptor.getKernelLayout());
-  int64_t groups = adaptor.getGroupsAttr() ? adaptor.getGroupsAttr().getInt() : 1;
+  auto [o, i, kh, kw] =
+      kernelOIHW(weight->getShape(), adaptor.getKernelLayout());
+  int64_t groups =
+      adaptor.getGroupsAttr() ? adaptor.getGroupsAttr().getInt() : 1;
   if (groups < 1)
     return errors.fail("groups must be positive, got ", groups);
   if (c % groups != 0 || o % groups != 0)
     return errors.fail("groups (", groups, ") must divide the input channels (",
                        c, ") and the output channels (", o, ")");
   if (i != c / groups)
-    return errors.fail("weight has ", i, " input channels per group but input has ",
-                       c, " channels in ", groups, " group(s)");
+    return errors.fail("weight has ", i,
+                       " input channels per group but input has ", c,
+                       " channels in ", groups, " group(s)");
   if (Value bias = adaptor.getBias()) {
-    FailureOr<RankedTensorType> biasType = rankedOperand(errors, bias, "bias", 1);
+    FailureOr<RankedTensorType> biasType =
+        rankedOperand(errors, bias, "bias", 1);
     if (failed(biasType) ||
         failed(sameElementType(errors, *input, *biasType, "bias")))
       return failure();
@@ -313,8 +326,8 @@ core::Workload Conv2DOp::getWorkload() {
   auto resultShape = getResult().getType().getShape();
   auto [n, c, h, w] = activationNCHW(inputShape, getDataLayout());
   auto [on, o, oh, ow] = activationNCHW(resultShape, getDataLayout());
-  auto [ko, ki, kh, kw] = kernelOIHW(getWeight().getType().getShape(),
-                                     getKernelLayout());
+  auto [ko, ki, kh, kw] =
+      kernelOIHW(getWeight().getType().getShape(), getKernelLayout());
   (void)on;
   (void)ko;
   (void)ki;
@@ -342,9 +355,7 @@ SmallVector<Value> Conv2DOp::getParameterOperands() {
   return params;
 }
 
-int64_t Conv2DOp::getBatchDim() {
-  return 0;
-}
+int64_t Conv2DOp::getBatchDim() { return 0; }
 
 //===----------------------------------------------------------------------===//
 // FullyConnectedOp
@@ -357,7 +368,8 @@ LogicalResult FullyConnectedOp::inferReturnTypes(MLIRContext *,
                                                  Adaptor adaptor,
                                                  SmallVectorImpl<Type> &types) {
   ShapeErrors errors(loc, getOperationName());
-  FailureOr<RankedTensorType> input = rankedOperand(errors, adaptor.getInput(), "input");
+  FailureOr<RankedTensorType> input =
+      rankedOperand(errors, adaptor.getInput(), "input");
   if (failed(input))
     return failure();
   if (input->getRank() < 2)
@@ -365,15 +377,18 @@ LogicalResult FullyConnectedOp::inferReturnTypes(MLIRContext *,
                        input->getRank());
   FailureOr<RankedTensorType> weight =
       rankedOperand(errors, adaptor.getWeight(), "weight", 2);
-  if (failed(weight) || failed(sameElementType(errors, *input, *weight, "weight")))
+  if (failed(weight) ||
+      failed(sameElementType(errors, *input, *weight, "weight")))
     return failure();
   int64_t in = input->getShape().back();
   int64_t out = weight->getDimSize(0);
   if (weight->getDimSize(1) != in)
-    return errors.fail("weight is [out, in] = ", shapeString(weight->getShape()),
-                       " but the input has ", in, " features");
+    return errors.fail(
+        "weight is [out, in] = ", shapeString(weight->getShape()),
+        " but the input has ", in, " features");
   if (Value bias = adaptor.getBias()) {
-    FailureOr<RankedTensorType> biasType = rankedOperand(errors, bias, "bias", 1);
+    FailureOr<RankedTensorType> biasType =
+        rankedOperand(errors, bias, "bias", 1);
     if (failed(biasType) ||
         failed(sameElementType(errors, *input, *biasType, "bias")))
       return failure();
@@ -405,9 +420,7 @@ SmallVector<Value> FullyConnectedOp::getParameterOperands() {
   return params;
 }
 
-int64_t FullyConnectedOp::getBatchDim() {
-  return 0;
-}
+int64_t FullyConnectedOp::getBatchDim() { return 0; }
 
 //===----------------------------------------------------------------------===//
 // MatMulOp
@@ -415,15 +428,18 @@ int64_t FullyConnectedOp::getBatchDim() {
 
 LogicalResult MatMulOp::verify() { return verifyShapes(*this); }
 
-LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult MatMulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   ShapeErrors errors(loc, getOperationName());
-  FailureOr<RankedTensorType> lhs = rankedOperand(errors, adaptor.getLhs(), "lhs");
+  FailureOr<RankedTensorType> lhs =
+      rankedOperand(errors, adaptor.getLhs(), "lhs");
   FailureOr<RankedTensorType> rhs =
       succeeded(lhs) ? rankedOperand(errors, adaptor.getRhs(), "rhs")
                      : FailureOr<RankedTensorType>(failure());
-  if (failed(lhs) || failed(rhs) || failed(sameElementType(errors, *lhs, *rhs, "rhs")))
+  if (failed(lhs) || failed(rhs) ||
+      failed(sameElementType(errors, *lhs, *rhs, "rhs")))
     return failure();
   if (lhs->getRank() < 2 || lhs->getRank() != rhs->getRank())
     return errors.fail("operands must have the same rank >= 2, got ",
@@ -431,14 +447,15 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   ArrayRef<int64_t> a = lhs->getShape(), b = rhs->getShape();
   size_t batchRank = a.size() - 2;
   if (a.take_front(batchRank) != b.take_front(batchRank))
-    return errors.fail("batch dimensions ", shapeString(a.take_front(batchRank)),
-                       " and ", shapeString(b.take_front(batchRank)), " differ");
+    return errors.fail("batch dimensions ",
+                       shapeString(a.take_front(batchRank)), " and ",
+                       shapeString(b.take_front(batchRank)), " differ");
   bool transposed = adaptor.getTransposeRhs();
   int64_t k = b[batchRank + (transposed ? 1 : 0)];
   int64_t n = b[batchRank + (transposed ? 0 : 1)];
   if (a.back() != k)
-    return errors.fail("contraction sizes differ: lhs has ", a.back(), ", rhs has ", k,
-                       transposed ? " (rhs transposed)" : "");
+    return errors.fail("contraction sizes differ: lhs has ", a.back(),
+                       ", rhs has ", k, transposed ? " (rhs transposed)" : "");
   SmallVector<int64_t> shape(a);
   shape.back() = n;
   types.push_back(resultLike(*lhs, shape));
@@ -457,13 +474,9 @@ core::Workload MatMulOp::getWorkload() {
   return w;
 }
 
-SmallVector<Value> MatMulOp::getParameterOperands() {
-  return {};
-}
+SmallVector<Value> MatMulOp::getParameterOperands() { return {}; }
 
-int64_t MatMulOp::getBatchDim() {
-  return 0;
-}
+int64_t MatMulOp::getBatchDim() { return 0; }
 
 //===----------------------------------------------------------------------===//
 // LstmOp
@@ -471,7 +484,8 @@ int64_t MatMulOp::getBatchDim() {
 
 LogicalResult LstmOp::verify() { return verifyShapes(*this); }
 
-LogicalResult LstmOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult LstmOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &types) {
   ShapeErrors errors(loc, getOperationName());
@@ -481,7 +495,8 @@ LogicalResult LstmOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
     return failure();
   FailureOr<RankedTensorType> weights =
       rankedOperand(errors, adaptor.getWeights(), "weights", 3);
-  if (failed(weights) || failed(sameElementType(errors, *input, *weights, "weights")))
+  if (failed(weights) ||
+      failed(sameElementType(errors, *input, *weights, "weights")))
     return failure();
   FailureOr<RankedTensorType> recurrence =
       rankedOperand(errors, adaptor.getRecurrence(), "recurrence", 3);
@@ -496,32 +511,34 @@ LogicalResult LstmOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
     if (type.getShape() != shape)
       return errors.fail(what, " must be ", shapeString(shape), " for ",
                          directions, " direction(s), ", hidden,
-                         " hidden units and ", features, " input features, got ",
-                         shapeString(type.getShape()));
+                         " hidden units and ", features,
+                         " input features, got ", shapeString(type.getShape()));
     return success();
   };
-  if (failed(expect(*recurrence, {directions, 4 * hidden, hidden}, "recurrence")) ||
+  if (failed(expect(*recurrence, {directions, 4 * hidden, hidden},
+                    "recurrence")) ||
       failed(expect(*weights, {directions, 4 * hidden, features}, "weights")))
     return failure();
   if (Value bias = adaptor.getBias()) {
-    FailureOr<RankedTensorType> biasType = rankedOperand(errors, bias, "bias", 2);
+    FailureOr<RankedTensorType> biasType =
+        rankedOperand(errors, bias, "bias", 2);
     if (failed(biasType) ||
         failed(sameElementType(errors, *input, *biasType, "bias")) ||
         failed(expect(*biasType, {directions, 8 * hidden}, "bias")))
       return failure();
   }
-  types.push_back(resultLike(*input, {input->getDimSize(0), input->getDimSize(1),
-                                      directions * hidden}));
+  types.push_back(
+      resultLike(*input, {input->getDimSize(0), input->getDimSize(1),
+                          directions * hidden}));
   return success();
 }
 
 core::Workload LstmOp::getWorkload() {
   auto shape = getInput().getType().getShape();
-  return core::makeLstmWorkload(shape[0], shape[1], shape[2],
-                                getRecurrence().getType().getDimSize(2),
-                                getBidirectional() ? 2 : 1,
-                                static_cast<bool>(getBias()),
-                                elementBytes(getInput().getType()));
+  return core::makeLstmWorkload(
+      shape[0], shape[1], shape[2], getRecurrence().getType().getDimSize(2),
+      getBidirectional() ? 2 : 1, static_cast<bool>(getBias()),
+      elementBytes(getInput().getType()));
 }
 
 SmallVector<Value> LstmOp::getParameterOperands() {
@@ -531,9 +548,7 @@ SmallVector<Value> LstmOp::getParameterOperands() {
   return params;
 }
 
-int64_t LstmOp::getBatchDim() {
-  return 1;
-}
+int64_t LstmOp::getBatchDim() { return 1; }
 
 //===----------------------------------------------------------------------===//
 // Elementwise binary ops
@@ -544,11 +559,13 @@ static LogicalResult inferBinary(std::optional<Location> loc,
                                  typename OpTy::Adaptor adaptor,
                                  SmallVectorImpl<Type> &types) {
   ShapeErrors errors(loc, OpTy::getOperationName());
-  FailureOr<RankedTensorType> lhs = rankedOperand(errors, adaptor.getLhs(), "lhs");
+  FailureOr<RankedTensorType> lhs =
+      rankedOperand(errors, adaptor.getLhs(), "lhs");
   FailureOr<RankedTensorType> rhs =
       succeeded(lhs) ? rankedOperand(errors, adaptor.getRhs(), "rhs")
                      : FailureOr<RankedTensorType>(failure());
-  if (failed(lhs) || failed(rhs) || failed(sameElementType(errors, *lhs, *rhs, "rhs")))
+  if (failed(lhs) || failed(rhs) ||
+      failed(sameElementType(errors, *lhs, *rhs, "rhs")))
     return failure();
   FailureOr<SmallVector<int64_t>> shape =
       broadcastShapes(errors, lhs->getShape(), rhs->getShape());
@@ -575,10 +592,9 @@ static int64_t weightElements(Operation *op) {
 }
 
 #define DSM_BINARY_OP(OpTy, Kind)                                              \
-  LogicalResult OpTy::inferReturnTypes(MLIRContext *,                          \
-                                       std::optional<Location> loc,            \
-                                       Adaptor adaptor,                        \
-                                       SmallVectorImpl<Type> &types) {         \
+  LogicalResult OpTy::inferReturnTypes(                                        \
+      MLIRContext *, std::optional<Location> loc, Adaptor adaptor,             \
+      SmallVectorImpl<Type> &types) {                                          \
     return inferBinary<OpTy>(loc, adaptor, types);                             \
   }                                                                            \
   SmallVector<Value> OpTy::getParameterOperands() {                            \
@@ -649,10 +665,9 @@ static LogicalResult inferUnary(std::optional<Location> loc,
 }
 
 #define DSM_UNARY_OP(OpTy, Kind)                                               \
-  LogicalResult OpTy::inferReturnTypes(MLIRContext *,                          \
-                                       std::optional<Location> loc,            \
-                                       Adaptor adaptor,                        \
-                                       SmallVectorImpl<Type> &types) {         \
+  LogicalResult OpTy::inferReturnTypes(                                        \
+      MLIRContext *, std::optional<Location> loc, Adaptor adaptor,             \
+      SmallVectorImpl<Type> &types) {                                          \
     return inferUnary<OpTy>(loc, adaptor, types);                              \
   }                                                                            \
   SmallVector<Value> OpTy::getParameterOperands() { return {}; }               \
@@ -685,9 +700,9 @@ LogicalResult ClampOp::verify() {
   if (failed(verifyShapes(*this)))
     return failure();
   if (getMin().convertToDouble() > getMax().convertToDouble())
-    return emitOpError("min (") << getMin().convertToDouble()
-                                << ") must not exceed max ("
-                                << getMax().convertToDouble() << ")";
+    return emitOpError("min (")
+           << getMin().convertToDouble() << ") must not exceed max ("
+           << getMax().convertToDouble() << ")";
   return success();
 }
 
@@ -727,7 +742,8 @@ static LogicalResult inferPool(std::optional<Location> loc,
     if (adaptor.getPadding()[i] * 2 > kernel[i] ||
         adaptor.getPadding()[i + 2] * 2 > kernel[i])
       return errors.fail("padding ", shapeString(adaptor.getPadding()),
-                         " must be at most half the kernel ", shapeString(kernel));
+                         " must be at most half the kernel ",
+                         shapeString(kernel));
   types.push_back(
       resultLike(*input, activationShape(n, c, (*out)[0], (*out)[1], layout)));
   return success();
@@ -741,7 +757,8 @@ static core::Workload poolWorkload(OpTy op, core::OpKind kind) {
   (void)w;
   core::Workload workload = core::makeWindowedWorkload(
       kind, n, c, numElements(op.getResult().getType()),
-      numElements(op.getInput().getType()), op.getKernel()[0] * op.getKernel()[1],
+      numElements(op.getInput().getType()),
+      op.getKernel()[0] * op.getKernel()[1],
       elementBytes(op.getInput().getType()));
   workload.strideI = op.getStrides()[0];
   workload.strideJ = op.getStrides()[1];
@@ -749,10 +766,9 @@ static core::Workload poolWorkload(OpTy op, core::OpKind kind) {
 }
 
 #define DSM_POOL_OP(OpTy, Kind)                                                \
-  LogicalResult OpTy::inferReturnTypes(MLIRContext *,                          \
-                                       std::optional<Location> loc,            \
-                                       Adaptor adaptor,                        \
-                                       SmallVectorImpl<Type> &types) {         \
+  LogicalResult OpTy::inferReturnTypes(                                        \
+      MLIRContext *, std::optional<Location> loc, Adaptor adaptor,             \
+      SmallVectorImpl<Type> &types) {                                          \
     return inferPool<OpTy>(loc, adaptor, types);                               \
   }                                                                            \
   SmallVector<Value> OpTy::getParameterOperands() { return {}; }               \
@@ -806,7 +822,8 @@ LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
   ShapeErrors errors(loc, getOperationName());
-  FailureOr<RankedTensorType> input = rankedOperand(errors, adaptor.getInput(), "input");
+  FailureOr<RankedTensorType> input =
+      rankedOperand(errors, adaptor.getInput(), "input");
   if (failed(input))
     return failure();
   if (input->getRank() < 2)
@@ -855,7 +872,8 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
   ShapeErrors errors(loc, getOperationName());
-  FailureOr<RankedTensorType> input = rankedOperand(errors, adaptor.getInput(), "input");
+  FailureOr<RankedTensorType> input =
+      rankedOperand(errors, adaptor.getInput(), "input");
   if (failed(input))
     return failure();
   FailureOr<int64_t> axis = normalizeAxis(
@@ -864,8 +882,9 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
   if (failed(axis))
     return failure();
   ArrayRef<int64_t> normalized = input->getShape().drop_front(*axis);
-  for (auto [value, name] : {std::pair<Value, StringRef>{adaptor.getScale(), "scale"},
-                             {adaptor.getOffset(), "offset"}}) {
+  for (auto [value, name] :
+       {std::pair<Value, StringRef>{adaptor.getScale(), "scale"},
+        {adaptor.getOffset(), "offset"}}) {
     FailureOr<RankedTensorType> type = rankedOperand(errors, value, name);
     if (failed(type) || failed(sameElementType(errors, *input, *type, name)))
       return failure();
@@ -896,9 +915,8 @@ int64_t LayerNormOp::getBatchDim() { return 0; }
 //===----------------------------------------------------------------------===//
 
 /// The reduced axes, normalized and sorted.
-static FailureOr<SmallVector<int64_t>> reducedAxes(const ShapeErrors &errors,
-                                                   ArrayRef<int64_t> axes,
-                                                   int64_t rank) {
+static FailureOr<SmallVector<int64_t>>
+reducedAxes(const ShapeErrors &errors, ArrayRef<int64_t> axes, int64_t rank) {
   if (axes.empty())
     return errors.fail("axes must not be empty");
   SmallVector<int64_t> result;
@@ -916,11 +934,13 @@ static FailureOr<SmallVector<int64_t>> reducedAxes(const ShapeErrors &errors,
 
 LogicalResult ReduceOp::verify() { return verifyShapes(*this); }
 
-LogicalResult ReduceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult ReduceOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   ShapeErrors errors(loc, getOperationName());
-  FailureOr<RankedTensorType> input = rankedOperand(errors, adaptor.getInput(), "input");
+  FailureOr<RankedTensorType> input =
+      rankedOperand(errors, adaptor.getInput(), "input");
   if (failed(input))
     return failure();
   FailureOr<SmallVector<int64_t>> axes =
@@ -941,7 +961,8 @@ LogicalResult ReduceOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
 core::Workload ReduceOp::getWorkload() {
   int64_t in = numElements(getInput().getType());
   int64_t out = numElements(getResult().getType());
-  int64_t batch = llvm::is_contained(getAxes(), 0) ? 1 : leadingBatch(getInput().getType());
+  int64_t batch =
+      llvm::is_contained(getAxes(), 0) ? 1 : leadingBatch(getInput().getType());
   return core::makeWindowedWorkload(core::OpKind::Reduction, batch, 1, out, in,
                                     out > 0 ? in / out : 0,
                                     elementBytes(getInput().getType()));
@@ -992,7 +1013,8 @@ int64_t EmbeddingOp::getBatchDim() { return 0; }
 
 LogicalResult ConcatOp::verify() { return verifyShapes(*this); }
 
-LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   ShapeErrors errors(loc, getOperationName());
@@ -1007,7 +1029,8 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   if (failed(axis))
     return failure();
   SmallVector<int64_t> shape(first->getShape());
-  for (auto [index, value] : llvm::enumerate(adaptor.getInputs().drop_front())) {
+  for (auto [index, value] :
+       llvm::enumerate(adaptor.getInputs().drop_front())) {
     std::string name = "input #" + std::to_string(index + 1);
     FailureOr<RankedTensorType> type =
         rankedOperand(errors, value, name, first->getRank());
@@ -1018,8 +1041,9 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
         continue;
       if (type->getDimSize(d) != shape[d])
         return errors.fail(name, " has shape ", shapeString(type->getShape()),
-                           ", incompatible with ", shapeString(first->getShape()),
-                           " outside axis ", *axis);
+                           ", incompatible with ",
+                           shapeString(first->getShape()), " outside axis ",
+                           *axis);
     }
     shape[*axis] += type->getDimSize(*axis);
   }
@@ -1035,11 +1059,13 @@ int64_t ConcatOp::getBatchDim() { return 0; }
 
 LogicalResult ReshapeOp::verify() { return verifyShapes(*this); }
 
-LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &types) {
   ShapeErrors errors(loc, getOperationName());
-  FailureOr<RankedTensorType> input = rankedOperand(errors, adaptor.getInput(), "input");
+  FailureOr<RankedTensorType> input =
+      rankedOperand(errors, adaptor.getInput(), "input");
   if (failed(input))
     return failure();
   ArrayRef<int64_t> requested = adaptor.getShape();
@@ -1052,7 +1078,8 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *, std::optional<Location>
     if (size == 0) {
       if (int64_t(index) >= input->getRank())
         return errors.fail("shape entry ", index,
-                           " is 0 (copy) but the input has rank ", input->getRank());
+                           " is 0 (copy) but the input has rank ",
+                           input->getRank());
       size = input->getDimSize(index);
     } else if (size == -1) {
       if (inferred >= 0)
@@ -1078,8 +1105,8 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *, std::optional<Location>
     shape[inferred] = elements / known;
   } else if (known != elements) {
     return errors.fail("shape ", shapeString(shape), " has ", known,
-                       " elements but the input ", shapeString(input->getShape()),
-                       " has ", elements);
+                       " elements but the input ",
+                       shapeString(input->getShape()), " has ", elements);
   }
   types.push_back(resultLike(*input, shape));
   return success();
@@ -1098,7 +1125,8 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
   ShapeErrors errors(loc, getOperationName());
-  FailureOr<RankedTensorType> input = rankedOperand(errors, adaptor.getInput(), "input");
+  FailureOr<RankedTensorType> input =
+      rankedOperand(errors, adaptor.getInput(), "input");
   if (failed(input))
     return failure();
   ArrayRef<int64_t> perm = adaptor.getPermutation();
@@ -1131,11 +1159,13 @@ int64_t TransposeOp::getBatchDim() {
 
 LogicalResult SliceOp::verify() { return verifyShapes(*this); }
 
-LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &types) {
   ShapeErrors errors(loc, getOperationName());
-  FailureOr<RankedTensorType> input = rankedOperand(errors, adaptor.getInput(), "input");
+  FailureOr<RankedTensorType> input =
+      rankedOperand(errors, adaptor.getInput(), "input");
   if (failed(input))
     return failure();
   ArrayRef<int64_t> offsets = adaptor.getOffsets(), sizes = adaptor.getSizes();
@@ -1147,8 +1177,9 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
   for (int64_t d = 0; d < input->getRank(); ++d) {
     int64_t dim = input->getDimSize(d);
     if (offsets[d] < 0 || offsets[d] >= dim)
-      return errors.fail("offset ", offsets[d], " is out of range for dimension ",
-                         d, " of size ", dim);
+      return errors.fail("offset ", offsets[d],
+                         " is out of range for dimension ", d, " of size ",
+                         dim);
     int64_t size = sizes[d] == -1 ? dim - offsets[d] : sizes[d];
     if (size <= 0 || offsets[d] + size > dim)
       return errors.fail("slice [", offsets[d], ", ", offsets[d] + size,
@@ -1189,7 +1220,8 @@ core::Workload OpaqueOp::getWorkload() {
 template <typename OpTy> static LogicalResult verifyPassStructure(OpTy op) {
   if (op.getPass() == TrainingPass::UPD &&
       op.getResultTypes() != op.getWeights().getTypes())
-    return op.emitOpError("an upd pass returns one gradient of each weight's type");
+    return op.emitOpError(
+        "an upd pass returns one gradient of each weight's type");
   if (op.getPass() == TrainingPass::FWD && op.getNumResults() == 0)
     return op.emitOpError("a fwd pass produces at least one activation");
   return success();
@@ -1207,8 +1239,7 @@ template <typename OpTy>
 static LogicalResult verifySplits(OpTy op, SplitAttr chipSplit,
                                   SplitAttr coreSplit) {
   core::LayerShape shape = op.getWorkload().getShape(op.getLayer());
-  core::DimSizes chipD =
-      core::splitSizes(shape.dims, getDimSizes(chipSplit));
+  core::DimSizes chipD = core::splitSizes(shape.dims, getDimSizes(chipSplit));
   for (int d = 0; d < core::kNumDims; ++d) {
     if (chipSplit.getFactor(d) > shape.dims[d])
       return op.emitOpError("splits dimension ")
@@ -1228,7 +1259,8 @@ LogicalResult LayerPassOp::verify() {
   // The mapping record is all or nothing.
   bool anyMapping = getParallelismAttr() || getChipSplitAttr() ||
                     getCoreSplitAttr() || getArrayAttr() || getCyclesAttr() ||
-                    getTransfersAttr() || getAlternativesAttr() || getMemoryAttr();
+                    getTransfersAttr() || getAlternativesAttr() ||
+                    getMemoryAttr();
   bool fullMapping = getParallelismAttr() && getChipSplitAttr() &&
                      getCoreSplitAttr() && getArrayAttr() && getCyclesAttr();
   if (anyMapping && !fullMapping)

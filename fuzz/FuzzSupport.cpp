@@ -31,8 +31,8 @@ mlir::MLIRContext &dsm::fuzz::getContext() {
                     mlir::ml_program::MLProgramDialect, mlir::scf::SCFDialect,
                     mlir::tensor::TensorDialect, mlir::tosa::TosaDialect>();
     dsm::registerOnnxImportDialects(registry);
-    auto *created = new mlir::MLIRContext(
-        registry, mlir::MLIRContext::Threading::DISABLED);
+    auto *created =
+        new mlir::MLIRContext(registry, mlir::MLIRContext::Threading::DISABLED);
     created->loadAllAvailableDialects();
     return created;
   }();

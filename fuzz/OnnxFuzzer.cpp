@@ -19,9 +19,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static mlir::MLIRContext &context = dsm::fuzz::getContext();
-  mlir::ScopedDiagnosticHandler quiet(&context, [](mlir::Diagnostic &) {
-    return mlir::success();
-  });
+  mlir::ScopedDiagnosticHandler quiet(
+      &context, [](mlir::Diagnostic &) { return mlir::success(); });
   llvm::MemoryBufferRef buffer(
       llvm::StringRef(reinterpret_cast<const char *>(data), size), "fuzz.onnx");
   mlir::OwningOpRef<mlir::ModuleOp> module =
@@ -29,8 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!module)
     return 0;
   mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());
-  if (failed(mlir::parsePassPipeline("dsm-workload-report{output=-}",
-                                     pm)))
+  if (failed(mlir::parsePassPipeline("dsm-workload-report{output=-}", pm)))
     std::abort();
   (void)pm.run(*module);
   return 0;

@@ -50,9 +50,8 @@ static void enterScratchDirectory() {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   enterScratchDirectory();
   static mlir::MLIRContext &context = dsm::fuzz::getContext();
-  mlir::ScopedDiagnosticHandler quiet(&context, [](mlir::Diagnostic &) {
-    return mlir::success();
-  });
+  mlir::ScopedDiagnosticHandler quiet(
+      &context, [](mlir::Diagnostic &) { return mlir::success(); });
   std::string options(reinterpret_cast<const char *>(data), size);
   // No paths: a fuzzed option must not reach outside the scratch directory.
   if (options.find('/') != std::string::npos)

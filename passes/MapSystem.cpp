@@ -32,10 +32,9 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
   /// Spatial mapping onto a multi-chip system.
   void buildSpatialMapping(OpPassManager &pm) const {
     pm.addPass(createDsmExpandTraining(DsmExpandTrainingOptions{mode}));
-    pm.addPass(
-        createDsmSelectMapping(DsmSelectMappingOptions{
-            search, parallelism, explain,
-            SmallVector<std::string>(optimizations.begin(), optimizations.end())}));
+    pm.addPass(createDsmSelectMapping(DsmSelectMappingOptions{
+        search, parallelism, explain,
+        SmallVector<std::string>(optimizations.begin(), optimizations.end())}));
     pm.addPass(createDsmLowerTiled());
     pm.addPass(createDsmVerifyMapping());
     if (report.empty())
@@ -45,8 +44,7 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
       format = ReportFormat::JSON;
     if (!reportFormat.hasValue() && StringRef(report).ends_with(".html"))
       format = ReportFormat::HTML;
-    pm.addPass(
-        createDsmMappingReport(DsmMappingReportOptions{format, report}));
+    pm.addPass(createDsmMappingReport(DsmMappingReportOptions{format, report}));
   }
 
   void getDependentDialects(DialectRegistry &registry) const override {

@@ -265,11 +265,6 @@ static std::optional<SmallVector<int64_t>> dimsOf(AffineMap map) {
   return dims;
 }
 
-static int64_t product(ArrayRef<int64_t> values) {
-  return std::accumulate(values.begin(), values.end(), int64_t(1),
-                         std::multiplies<int64_t>());
-}
-
 //===----------------------------------------------------------------------===//
 // LinalgImporter
 //===----------------------------------------------------------------------===//
@@ -1114,7 +1109,6 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
   // Fold a preceding pad of the spatial dimensions.
   SmallVector<int64_t> padding = {0, 0, 0, 0};
   Value source = input;
-  auto inputType = cast<RankedTensorType>(input.getType());
   if (auto pad = input.getDefiningOp<tensor::PadOp>()) {
     std::optional<double> value;
     if (Value padValue = pad.getConstantPaddingValue())

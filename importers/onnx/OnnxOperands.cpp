@@ -76,13 +76,15 @@ dsm::onnx::getSliceOperands(GraphImporter &importer, const OnnxNode &node) {
   if (importer.getOpset() < 10) {
     FailureOr<SmallVector<int64_t>> s = node.getInts("starts");
     FailureOr<SmallVector<int64_t>> e = node.getInts("ends");
-    FailureOr<SmallVector<int64_t>> a = node.getInts("axes", ArrayRef<int64_t>());
+    FailureOr<SmallVector<int64_t>> a =
+        node.getInts("axes", ArrayRef<int64_t>());
     if (failed(s) || failed(e) || failed(a))
       return failure();
     operands.starts = *s, operands.ends = *e, operands.axes = *a;
     return operands;
   }
-  FailureOr<SmallVector<int64_t>> s = getStaticInts(importer, node, 1, "starts");
+  FailureOr<SmallVector<int64_t>> s =
+      getStaticInts(importer, node, 1, "starts");
   FailureOr<SmallVector<int64_t>> e = getStaticInts(importer, node, 2, "ends");
   if (failed(s) || failed(e))
     return failure();
@@ -92,7 +94,8 @@ dsm::onnx::getSliceOperands(GraphImporter &importer, const OnnxNode &node) {
         std::make_tuple(4u, &operands.steps, "steps")}) {
     if (!node.hasInput(index))
       continue;
-    FailureOr<SmallVector<int64_t>> values = getStaticInts(importer, node, index, what);
+    FailureOr<SmallVector<int64_t>> values =
+        getStaticInts(importer, node, index, what);
     if (failed(values))
       return failure();
     *list = *values;

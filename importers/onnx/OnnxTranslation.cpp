@@ -3,12 +3,12 @@
 #include "dsm/Import/OnnxTranslation.h"
 #include "dsm/Import/OnnxImporter.h"
 
+#include "dsm/Passes/Common/ReportWriter.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/SourceMgr.h"
-#include "dsm/Passes/Common/ReportWriter.h"
 
 using namespace mlir;
 

@@ -1,4 +1,5 @@
-/*===- dsm-c/Dsm.h - The C API of dsm-opt --------------------------*- C -*-===*\
+/*===- dsm-c/Dsm.h - The C API of dsm-opt --------------------------*- C
+-*-===*\
 |*                                                                            *|
 |* A stable C entry for bindings in other languages: the dsm dialect as an    *|
 |* MLIR C API dialect handle, the registration of every dsm pass, and the     *|

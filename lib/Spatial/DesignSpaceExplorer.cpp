@@ -22,7 +22,8 @@ llvm::StringRef dsm::core::stringifySearchMode(SearchMode mode) {
 DesignSpaceExplorer::DesignSpaceExplorer(const PerformanceModel &model,
                                          SearchMode mode,
                                          bool reuseWeightsAcrossSteps)
-    : model(model), mode(mode), reuseWeightsAcrossSteps(reuseWeightsAcrossSteps),
+    : model(model), mode(mode),
+      reuseWeightsAcrossSteps(reuseWeightsAcrossSteps),
       coreFactorizations(factorizations(model.numCores())) {}
 
 /// The divisors of n in increasing order, found in O(sqrt(n)) steps (a core
@@ -93,14 +94,13 @@ static constexpr double kImbalanceTolerance = 1.10;
 static double imbalance(const DimSizes &work, const DimSizes &split) {
   double ratio = 1;
   for (int d = 0; d < kNumDims; ++d)
-    ratio *= double((work[d] + split[d] - 1) / split[d] * split[d]) / double(work[d]);
+    ratio *= double((work[d] + split[d] - 1) / split[d] * split[d]) /
+             double(work[d]);
   return ratio;
 }
 
-std::vector<DimSizes>
-DesignSpaceExplorer::candidateCoreSplits(const LayerShape &layer,
-                                         TrainingPass pass,
-                                         const DimSizes &chipD) const {
+std::vector<DimSizes> DesignSpaceExplorer::candidateCoreSplits(
+    const LayerShape &layer, TrainingPass pass, const DimSizes &chipD) const {
   std::vector<DimSizes> legal;
   for (const DimSizes &split : coreFactorizations) {
     bool fits = true;
@@ -158,9 +158,10 @@ static bool isBetter(const Evaluation &a, const Evaluation &b) {
   return a.scratchpadBytes < b.scratchpadBytes;
 }
 
-ExplorationResult DesignSpaceExplorer::explore(const LayerShape &layer,
-                                               TrainingPass pass,
-                                               Parallelism parallelism) const {
+ExplorationResult
+DesignSpaceExplorer::explore(const LayerShape &layer, TrainingPass pass,
+                             Parallelism parallelism,
+                             const MemoryDecision &memory) const {
   ExplorationResult result;
   std::optional<DimSizes> chipSplit =
       model.chipSplit(layer, pass, parallelism, &result.whyNone);
@@ -178,6 +179,7 @@ ExplorationResult DesignSpaceExplorer::explore(const LayerShape &layer,
   MappingConfig config;
   config.parallelism = parallelism;
   config.chipSplit = *chipSplit;
+  config.memory = memory;
   // Weight reuse across timesteps is a decision of its own for every split:
   // it saves fetches but needs the weights' share in the scratchpad.
   const bool tryWeightReuse = reuseWeightsAcrossSteps && layer.hasPrimary &&
@@ -186,7 +188,8 @@ ExplorationResult DesignSpaceExplorer::explore(const LayerShape &layer,
   auto evaluateOne = [&](const MappingConfig &candidate, bool keepReason) {
     ++result.evaluated;
     std::string why;
-    std::optional<Evaluation> eval = model.evaluate(layer, pass, candidate, &why);
+    std::optional<Evaluation> eval =
+        model.evaluate(layer, pass, candidate, &why);
     if (!eval) {
       if (keepReason)
         result.whyNone = std::move(why);
@@ -227,7 +230,8 @@ ExplorationResult DesignSpaceExplorer::explore(const LayerShape &layer,
           continue;
         }
         for (int64_t rowTile : usefulTiles(coreD[row], model.arrayRows()))
-          for (int64_t colTile : usefulTiles(coreD[col], model.arrayColumns())) {
+          for (int64_t colTile :
+               usefulTiles(coreD[col], model.arrayColumns())) {
             config.array.rowTile = rowTile;
             config.array.colTile = colTile;
             consider(config);

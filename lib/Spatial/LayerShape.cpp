@@ -61,7 +61,8 @@ DimSet dsm::core::reductionDims(const LayerShape &layer, TrainingPass pass) {
 double dsm::core::passMacs(const LayerShape &layer, TrainingPass pass) {
   if (!layer.hasPrimary)
     return 0;
-  return layer.macs() * (pass == TrainingPass::BWD && !layer.hasWeights ? 2 : 1);
+  return layer.macs() *
+         (pass == TrainingPass::BWD && !layer.hasWeights ? 2 : 1);
 }
 
 LayerShape dsm::core::makeLayerShape(const Workload &w, llvm::StringRef name) {
@@ -79,11 +80,13 @@ LayerShape dsm::core::makeLayerShape(const Workload &w, llvm::StringRef name) {
   switch (w.kind) {
   case OpKind::Convolution: {
     // The reduction runs over the channels of one group.
-    layer.dims[int(Dim::In)] = std::max<int64_t>(1, w.get(Dim::In) / layer.groups);
+    layer.dims[int(Dim::In)] =
+        std::max<int64_t>(1, w.get(Dim::In) / layer.groups);
     int64_t outPixels = std::max<int64_t>(1, w.get(Dim::IJ));
     int64_t inPixels = w.inputBytes / std::max<int64_t>(1, w.elementBytes) /
                        std::max<int64_t>(1, w.get(Dim::In) * w.get(Dim::MB));
-    layer.inputPixelRatio = double(std::max<int64_t>(1, inPixels)) / double(outPixels);
+    layer.inputPixelRatio =
+        double(std::max<int64_t>(1, inPixels)) / double(outPixels);
     break;
   }
   case OpKind::Lstm:
@@ -99,8 +102,9 @@ LayerShape dsm::core::makeLayerShape(const Workload &w, llvm::StringRef name) {
     // is charged per output element.
     layer.hasWeights = false;
     double outputs = double(std::max<int64_t>(1, w.outputElements));
-    layer.auxInputsPerOutput =
-        double(w.inputBytes) / double(std::max<int64_t>(1, w.elementBytes)) / outputs;
+    layer.auxInputsPerOutput = double(w.inputBytes) /
+                               double(std::max<int64_t>(1, w.elementBytes)) /
+                               outputs;
   }
   return layer;
 }

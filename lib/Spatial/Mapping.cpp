@@ -100,8 +100,10 @@ CycleBreakdown &CycleBreakdown::operator+=(const CycleBreakdown &o) {
 void dsm::core::mergeTransfers(std::vector<TransferGroup> &groups,
                                const std::vector<TransferGroup> &more) {
   for (const TransferGroup &group : more) {
-    auto it = std::find_if(groups.begin(), groups.end(),
-                           [&](const TransferGroup &g) { return g.name == group.name; });
+    auto it =
+        std::find_if(groups.begin(), groups.end(), [&](const TransferGroup &g) {
+          return g.name == group.name;
+        });
     if (it == groups.end()) {
       groups.push_back(group);
       continue;

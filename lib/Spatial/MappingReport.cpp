@@ -13,7 +13,8 @@ using namespace dsm::core;
 
 std::string MappingReportRow::limitedBy() const {
   const CycleBreakdown &c = cycles;
-  double largest = std::max({c.useful, c.underuse, c.ovldtVisible, c.nonOvldt, c.auxComp});
+  double largest =
+      std::max({c.useful, c.underuse, c.ovldtVisible, c.nonOvldt, c.auxComp});
   if (largest <= 0)
     return "nothing";
   if (largest == c.useful)
@@ -26,7 +27,8 @@ std::string MappingReportRow::limitedBy() const {
   bool overlapped = largest == c.ovldtVisible;
   const TransferGroup *worst = nullptr;
   for (const TransferGroup &group : transfers)
-    if (group.overlapped == overlapped && (!worst || group.cycles > worst->cycles))
+    if (group.overlapped == overlapped &&
+        (!worst || group.cycles > worst->cycles))
       worst = &group;
   if (!overlapped) {
     // Relayouts are recorded as non-overlapped groups too.
@@ -135,13 +137,15 @@ void dsm::core::printMappingTable(const MappingReport &report,
     os << "  " << row.limitedBy() << "\n";
   }
   CycleBreakdown total = report.totalCycles();
-  os << llvm::formatv("\ntotal: {0:F0} cycles = {1} s per {2}, utilization {3:F3} (",
-                      total.total, llvm::format("%.6g", report.totalSeconds()),
-                      report.mode == "train" ? "training step" : "inference",
-                      report.utilization());
+  os << llvm::formatv(
+      "\ntotal: {0:F0} cycles = {1} s per {2}, utilization {3:F3} (",
+      total.total, llvm::format("%.6g", report.totalSeconds()),
+      report.mode == "train" ? "training step" : "inference",
+      report.utilization());
   for (int k = 0; k < kNumCycleCategories; ++k) {
     CycleCategory category = CycleCategory(k);
-    double share = total.total > 0 ? 100.0 * total.get(category) / total.total : 0.0;
+    double share =
+        total.total > 0 ? 100.0 * total.get(category) / total.total : 0.0;
     os << (k ? ", " : "") << stringifyCycleCategory(category)
        << llvm::formatv(" {0:F1}%", share);
   }
@@ -198,7 +202,8 @@ static llvm::json::Object rowObject(const MappingReportRow &row) {
       {"limited_by", row.limitedBy()},
       {"transfers", std::move(transfers)},
       {"memory",
-       llvm::json::Object{{"weight_reuse", row.memory.weightsAcrossSteps}}},
+       llvm::json::Object{{"weight_reuse", row.memory.weightsAcrossSteps},
+                          {"input_reuse", row.memory.inputOnChip}}},
   };
   if (!row.alternatives.empty()) {
     llvm::json::Object alternatives;

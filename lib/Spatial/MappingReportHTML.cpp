@@ -105,10 +105,10 @@ static void writeTable(const MappingReport &report, llvm::raw_ostream &os) {
        << "</td><td class=\"n\">" << llvm::format("%.0f", row.cycles.total)
        << "</td>";
     for (int k = 0; k < kNumCycleCategories; ++k) {
-      double share = row.cycles.total > 0
-                         ? 100 * row.cycles.get(CycleCategory(k)) /
-                               row.cycles.total
-                         : 0;
+      double share =
+          row.cycles.total > 0
+              ? 100 * row.cycles.get(CycleCategory(k)) / row.cycles.total
+              : 0;
       os << "<td class=\"n\">" << llvm::format("%.1f%%", share) << "</td>";
     }
     os << "<td>";
@@ -125,7 +125,8 @@ static void writeTable(const MappingReport &report, llvm::raw_ostream &os) {
 void dsm::core::writeMappingHTML(const MappingReport &report,
                                  llvm::raw_ostream &os) {
   CycleBreakdown total = report.totalCycles();
-  os << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+  os << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
+        "charset=\"utf-8\">\n"
      << "<title>dsm-opt mapping report: ";
   escape(os, report.system);
   os << "</title>\n<style>\n"
@@ -140,8 +141,8 @@ void dsm::core::writeMappingHTML(const MappingReport &report,
   escape(os, report.system);
   os << "</b>, " << (report.mode == "train" ? "training" : "inference")
      << ", minibatch " << report.batch << ": "
-     << llvm::format("%.0f", total.total) << " cycles = "
-     << llvm::format("%.6g", report.totalSeconds()) << " s per "
+     << llvm::format("%.0f", total.total)
+     << " cycles = " << llvm::format("%.6g", report.totalSeconds()) << " s per "
      << (report.mode == "train" ? "training step" : "inference")
      << ", utilization " << llvm::format("%.3f", report.utilization())
      << ".</p>\n<h2>Where the cycles go</h2>\n<p class=\"legend\">";

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <utility>
 
 using namespace dsm::core;
@@ -41,8 +42,9 @@ Selection dsm::core::selectOptions(const std::vector<OptionCosts> &nodeCost,
           continue;
         double cost = state.cost + nodeCost[i][option];
         for (const SelectionEdge *edge : incoming[i]) {
-          auto it = std::find_if(state.live.begin(), state.live.end(),
-                                 [&](auto &l) { return l.first == edge->from; });
+          auto it =
+              std::find_if(state.live.begin(), state.live.end(),
+                           [&](auto &l) { return l.first == edge->from; });
           if (it != state.live.end())
             cost += edge->cost[it->second][option];
         }
@@ -60,9 +62,21 @@ Selection dsm::core::selectOptions(const std::vector<OptionCosts> &nodeCost,
       }
     }
     if (next.size() > maxStates) {
-      std::stable_sort(next.begin(), next.end(),
-                       [](const State &a, const State &b) { return a.cost < b.cost; });
-      next.resize(maxStates);
+      // Keep the cheapest states, ties in the order they were found (a stable
+      // order without std::stable_sort, whose temporary buffer libstdc++ 12
+      // implements with the deprecated get_temporary_buffer).
+      std::vector<size_t> order(next.size());
+      std::iota(order.begin(), order.end(), size_t(0));
+      std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return next[a].cost < next[b].cost ||
+               (next[a].cost == next[b].cost && a < b);
+      });
+      order.resize(maxStates);
+      std::vector<State> kept;
+      kept.reserve(maxStates);
+      for (size_t i : order)
+        kept.push_back(std::move(next[i]));
+      next = std::move(kept);
       result.exact = false;
     }
   }

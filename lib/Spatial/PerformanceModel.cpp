@@ -60,9 +60,10 @@ std::optional<DimSizes> PerformanceModel::chipSplit(const LayerShape &layer,
                                                     std::string *whyNot) const {
   if (!isAvailable(p)) {
     if (whyNot)
-      *whyNot = reason(stringifyParallelism(p).str(), " parallelism needs ",
-                       p == Parallelism::Model ? "more than one chip"
-                                               : "a torus of at least 2x2 chips");
+      *whyNot =
+          reason(stringifyParallelism(p).str(), " parallelism needs ",
+                 p == Parallelism::Model ? "more than one chip"
+                                         : "a torus of at least 2x2 chips");
     return std::nullopt;
   }
   int64_t x = system.torus.x, y = system.torus.y;
@@ -147,7 +148,8 @@ TransferGroup PerformanceModel::relayout(double elements, Parallelism from,
   auto phase = [&](int64_t k, Link link) {
     TransferGroup part;
     part.bytes[int(link)] = block * double((k * k) / 4) / double(k);
-    part.bytes[int(Link::MemoryBus)] = block; // read out, written back (half each phase)
+    part.bytes[int(Link::MemoryBus)] =
+        block; // read out, written back (half each phase)
     part.bytes[int(Link::OnChip)] = ring ? block / 2 : block;
     timeGroup(*this, part);
     for (int l = 0; l < kNumLinks; ++l)
@@ -200,9 +202,9 @@ public:
       e *= layer.inputPixelRatio;
       if (layer.groups > 1) {
         // Each output channel reads the input channels of its own group.
-        double touched = std::ceil(double(s[int(Dim::Out)]) *
-                                   double(layer.groups) /
-                                   double(layer.dims[int(Dim::Out)]));
+        double touched =
+            std::ceil(double(s[int(Dim::Out)]) * double(layer.groups) /
+                      double(layer.dims[int(Dim::Out)]));
         e *= std::clamp(touched, 1.0, double(layer.groups));
       }
     }
@@ -238,8 +240,8 @@ public:
       if (Dim(d) != array.rowDim && Dim(d) != array.colDim)
         temporal *= double(coreD[d]);
     double startup = double(model.arrayRows() + model.arrayColumns());
-    return steps() * (std::max(spatial * temporal, scratchpadFeedCycles()) +
-                      startup);
+    return steps() *
+           (std::max(spatial * temporal, scratchpadFeedCycles()) + startup);
   }
 
   /// Cycles per step the core's scratchpad port needs to take in the core's
@@ -279,7 +281,8 @@ public:
       // An auxiliary-only layer streams its inputs in and its results out;
       // UPD (of an embedding) scatters the gradient rows it received.
       double outputs = elements(Operand::Output, chipD);
-      fetched = outputs * (pass == TrainingPass::UPD ? 1 : layer.auxInputsPerOutput);
+      fetched =
+          outputs * (pass == TrainingPass::UPD ? 1 : layer.auxInputsPerOutput);
       written = outputs;
     }
     group.bytes[int(Link::MemoryBus)] = (fetched + written) * eb;
@@ -293,11 +296,13 @@ public:
   /// holds a slice of the Input and the Input rotates among them).
   double featureChipsX() const {
     return roleAlongX(config.parallelism) == TorusRole::Features
-               ? double(system.torus.x) : 1;
+               ? double(system.torus.x)
+               : 1;
   }
   double featureChipsY() const {
     return roleAlongY(config.parallelism) == TorusRole::Features
-               ? double(system.torus.y) : 1;
+               ? double(system.torus.y)
+               : 1;
   }
 
   /// Elements of `operand` a chip moves between its external memory and its
@@ -316,6 +321,9 @@ public:
     // step's fetch over the pass).
     if (operand == Operand::Kernel && config.memory.weightsAcrossSteps)
       return e / double(layer.timesteps);
+    // The previous layer left the Input in the scratchpads.
+    if (operand == Operand::Input && config.memory.inputOnChip)
+      return 0;
     if (operand == Operand::Input)
       return e / (featureChipsX() * featureChipsY());
     if (operand == Operand::Output)
@@ -336,7 +344,8 @@ public:
       double slice = elements(Operand::Input, chipD) / (fx * fy) * eb;
       group.bytes[int(Link::TorusX)] = slice * fy * (fx - 1);
       group.bytes[int(Link::TorusY)] = slice * (fy - 1);
-      double moved = group.bytes[int(Link::TorusX)] + group.bytes[int(Link::TorusY)];
+      double moved =
+          group.bytes[int(Link::TorusX)] + group.bytes[int(Link::TorusY)];
       group.bytes[int(Link::MemoryBus)] = moved;
       group.bytes[int(Link::OnChip)] = onChip(moved);
     }
@@ -403,9 +412,11 @@ public:
     TransferGroup group;
     group.name = "grad_reduce+weight_broadcast";
     double gx = roleAlongX(config.parallelism) == TorusRole::Minibatch
-                    ? double(system.torus.x) : 1;
+                    ? double(system.torus.x)
+                    : 1;
     double gy = roleAlongY(config.parallelism) == TorusRole::Minibatch
-                    ? double(system.torus.y) : 1;
+                    ? double(system.torus.y)
+                    : 1;
     double w = chipParameters() * eb;
     if (pass != TrainingPass::UPD || w <= 0) {
       timeGroup(model, group);
@@ -473,8 +484,12 @@ public:
       if (i != stationary)
         need += 2 * blocks[i];
     // Weights kept across timesteps stay whole (if not already stationary).
-    if (config.memory.weightsAcrossSteps && operands[stationary] != Operand::Kernel)
+    if (config.memory.weightsAcrossSteps &&
+        operands[stationary] != Operand::Kernel)
       need += elements(Operand::Kernel, coreD);
+    // An Input left by the previous layer is there whole.
+    if (config.memory.inputOnChip && operands[stationary] != Operand::Input)
+      need += elements(Operand::Input, coreD);
     return need * eb;
   }
 
@@ -484,7 +499,8 @@ public:
   double externalMemoryBytes() const {
     double copies = double(pass != TrainingPass::UPD ? layer.timesteps : 1) *
                     double(layer.directions);
-    return ((elements(Operand::Input, chipD) + elements(Operand::Output, chipD)) *
+    return ((elements(Operand::Input, chipD) +
+             elements(Operand::Output, chipD)) *
                 copies +
             chipParameters()) *
            eb;
@@ -518,39 +534,51 @@ PerformanceModel::checkSplits(const LayerShape &layer, TrainingPass pass,
   DimSizes dims = passDims(layer, pass);
   for (int d = 0; d < kNumDims; ++d)
     if (config.chipSplit[d] > dims[d])
-      return reason("the chip split cuts '", stringifyDim(Dim(d)).str(), "' into ",
-                    config.chipSplit[d], " but it has only ", dims[d]);
+      return reason("the chip split cuts '", stringifyDim(Dim(d)).str(),
+                    "' into ", config.chipSplit[d], " but it has only ",
+                    dims[d]);
   std::string why;
-  std::optional<DimSizes> expected = chipSplit(layer, pass, config.parallelism, &why);
+  std::optional<DimSizes> expected =
+      chipSplit(layer, pass, config.parallelism, &why);
   if (!expected)
     return why;
   if (*expected != config.chipSplit)
     return reason("the chip split is not the one of ",
-                  stringifyParallelism(config.parallelism).str(), " parallelism on a ",
-                  system.torus.x, "x", system.torus.y, " torus");
+                  stringifyParallelism(config.parallelism).str(),
+                  " parallelism on a ", system.torus.x, "x", system.torus.y,
+                  " torus");
   DimSizes chipD = splitSizes(dims, config.chipSplit);
   for (int d = 0; d < kNumDims; ++d)
     if (config.coreSplit[d] > chipD[d])
-      return reason("the core split cuts '", stringifyDim(Dim(d)).str(), "' into ",
-                    config.coreSplit[d], " but a chip has only ", chipD[d]);
+      return reason("the core split cuts '", stringifyDim(Dim(d)).str(),
+                    "' into ", config.coreSplit[d], " but a chip has only ",
+                    chipD[d]);
   if (config.memory.weightsAcrossSteps &&
       (!layer.hasPrimary || !layer.hasWeights || layer.timesteps < 2 ||
        pass == TrainingPass::UPD))
     return std::string("weights are kept across timesteps only in the FWD or "
                        "BWD of a recurrent layer with weights");
+  if (config.memory.inputOnChip &&
+      (!layer.hasPrimary || pass != TrainingPass::FWD || layer.timesteps > 1 ||
+       config.chipSplit[int(Dim::Out)] > 1))
+    return std::string(
+        "an input is reused from the scratchpad only in the FWD "
+        "of a layer that does not rotate it or step through time");
   if (!layer.hasPrimary)
     return std::nullopt;
   DimSizes coreD = splitSizes(chipD, config.coreSplit);
   const ArrayMapping &array = config.array;
   if (array.rowDim == array.colDim)
-    return std::string("the PE array's rows and columns take the same dimension");
-  if (array.rowTile < 1 || array.rowTile > rows || array.rowTile > coreD[int(array.rowDim)])
+    return std::string(
+        "the PE array's rows and columns take the same dimension");
+  if (array.rowTile < 1 || array.rowTile > rows ||
+      array.rowTile > coreD[int(array.rowDim)])
     return reason("row tile ", array.rowTile, " exceeds the array (", rows,
                   ") or its work (", coreD[int(array.rowDim)], ")");
   if (array.colTile < 1 || array.colTile > columns ||
       array.colTile > coreD[int(array.colDim)])
-    return reason("column tile ", array.colTile, " exceeds the array (", columns,
-                  ") or its work (", coreD[int(array.colDim)], ")");
+    return reason("column tile ", array.colTile, " exceeds the array (",
+                  columns, ") or its work (", coreD[int(array.colDim)], ")");
   return std::nullopt;
 }
 
@@ -574,7 +602,8 @@ PerformanceModel::evaluate(const LayerShape &layer, TrainingPass pass,
   if (eval.scratchpadBytes > system.chip.core.scratchpad.capacityBytes)
     return fail(reason("its working set of ", int64_t(eval.scratchpadBytes),
                        " bytes per core exceeds the scratchpad (",
-                       int64_t(system.chip.core.scratchpad.capacityBytes), ")"));
+                       int64_t(system.chip.core.scratchpad.capacityBytes),
+                       ")"));
   double memory = cost.externalMemoryBytes();
   if (memory > system.chip.externalMemory.capacityBytes)
     return fail(reason("a chip's share of ", int64_t(memory),
@@ -596,8 +625,9 @@ PerformanceModel::evaluate(const LayerShape &layer, TrainingPass pass,
   const double steps = cost.steps();
   double priComp = cost.primaryCycles();
   double ovl = steps * overlapped.cycles;
-  double nonOvldt = steps * (partialSums.cycles + (rotation.overlapped ? 0 : rotation.cycles)) +
-                  gradients.cycles;
+  double nonOvldt = steps * (partialSums.cycles +
+                             (rotation.overlapped ? 0 : rotation.cycles)) +
+                    gradients.cycles;
   double useful = cost.usefulCycles();
   CycleBreakdown &c = eval.cycles;
   c.useful = useful;

@@ -3,10 +3,10 @@
 #include "dsm/Core/Spatial/SpatialMapper.h"
 #include "dsm/Core/Spatial/ParallelismSelection.h"
 
+#include "dsm/Core/Support/NodeError.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
-#include "dsm/Core/Support/NodeError.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -59,11 +59,9 @@ static void addSecondOperandError(const PerformanceModel &model,
       eval.cycles.total > 0 ? eval.cycles.useful / eval.cycles.total : 0;
 }
 
-std::optional<Evaluation>
-dsm::core::evaluateMappedPass(const PerformanceModel &model,
-                              const LayerShape &shape, TrainingPass pass,
-                              const MappingConfig &config,
-                              std::string *whyNot) {
+std::optional<Evaluation> dsm::core::evaluateMappedPass(
+    const PerformanceModel &model, const LayerShape &shape, TrainingPass pass,
+    const MappingConfig &config, std::string *whyNot) {
   std::optional<Evaluation> eval = model.evaluate(shape, pass, config, whyNot);
   if (eval)
     addSecondOperandError(model, shape, pass, *eval);
@@ -97,6 +95,7 @@ struct Task {
   int layer;
   TrainingPass pass;
   Parallelism parallelism;
+  bool inputOnChip = false;
 };
 } // namespace
 
@@ -145,6 +144,34 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
       }
     }
   }
+  //--- Activation reuse: the FWD of a layer whose primary input comes from
+  // the layer just before it, which has no other consumer, may find that
+  // input in the scratchpads when both use the same parallelism.
+  std::vector<int> outDegree(n, 0);
+  for (const LayerEdge &edge : graph.edges)
+    ++outDegree[edge.producer];
+  std::vector<const LayerEdge *> reusableEdge(n, nullptr);
+  std::vector<int> reuseTaskOf(n * kNumParallelisms, -1);
+  if (options.reuseActivations) {
+    for (const LayerEdge &edge : graph.edges) {
+      const LayerShape &shape = graph.layers[edge.consumer].shape;
+      if (!edge.primaryInput || edge.consumer != edge.producer + 1 ||
+          outDegree[edge.producer] != 1 || !shape.hasPrimary ||
+          shape.timesteps > 1)
+        continue;
+      reusableEdge[edge.consumer] = &edge;
+      for (Parallelism p : parallelisms) {
+        std::string key =
+            explorationKey(shape, TrainingPass::FWD, p) + "/input-on-chip";
+        auto [it, inserted] = memo.try_emplace(key, int(tasks.size()));
+        if (inserted)
+          tasks.push_back({edge.consumer, TrainingPass::FWD, p, true});
+        else
+          ++plan.memoizedExplorations;
+        reuseTaskOf[edge.consumer * kNumParallelisms + int(p)] = it->second;
+      }
+    }
+  }
   plan.explorations = tasks.size();
 
   DesignSpaceExplorer explorer(model, options.search,
@@ -152,8 +179,10 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
   std::vector<ExplorationResult> results(tasks.size());
   auto run = [&](size_t t) {
     const Task &task = tasks[t];
+    MemoryDecision memory;
+    memory.inputOnChip = task.inputOnChip;
     results[t] = explorer.explore(graph.layers[task.layer].shape, task.pass,
-                                  task.parallelism);
+                                  task.parallelism, memory);
     if (results[t].best)
       addSecondOperandError(model, graph.layers[task.layer].shape, task.pass,
                             *results[t].best);
@@ -165,7 +194,8 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
     plan.configurationsEvaluated += r.evaluated;
 
   //--- Cost of each layer under each parallelism (all its passes).
-  auto best = [&](int layer, TrainingPass pass, Parallelism p) -> const ExplorationResult & {
+  auto best = [&](int layer, TrainingPass pass,
+                  Parallelism p) -> const ExplorationResult & {
     return results[taskOf[slot(layer, pass, p)]];
   };
   std::vector<OptionCosts> layerCost(n);
@@ -182,7 +212,8 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
       for (int pass = 0; pass < kNumPasses; ++pass) {
         if (!runs[pass])
           continue;
-        const ExplorationResult &r = best(int(i), TrainingPass(pass), Parallelism(q));
+        const ExplorationResult &r =
+            best(int(i), TrainingPass(pass), Parallelism(q));
         if (!r.best) {
           cost = kInfinity;
           reasons += "; " + stringifyParallelism(Parallelism(q)).str() + " (" +
@@ -206,6 +237,28 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
     return edge.carriesError ? 2 * cycles : cycles;
   };
 
+  //--- Activation reuse: the FWD the consumer saves under parallelism p
+  // when its producer uses p too (an edge term of the selection, <= 0), and
+  // the evaluation that saves it.
+  auto reusedFwd = [&](int consumer, Parallelism p) -> const Evaluation * {
+    if (!reusableEdge[consumer])
+      return nullptr;
+    int task = reuseTaskOf[consumer * kNumParallelisms + int(p)];
+    const ExplorationResult &with = results[task];
+    const ExplorationResult &without = best(consumer, TrainingPass::FWD, p);
+    if (!with.best || !without.best ||
+        with.best->cycles.total >= without.best->cycles.total)
+      return nullptr;
+    return &*with.best;
+  };
+  auto reuseSaving = [&](int consumer, Parallelism p) {
+    const Evaluation *with = reusedFwd(consumer, p);
+    if (!with)
+      return 0.0;
+    return with->cycles.total -
+           best(consumer, TrainingPass::FWD, p).best->cycles.total;
+  };
+
   //--- One parallelism per layer, jointly over the graph.
   std::vector<std::vector<const LayerEdge *>> incoming(n);
   std::vector<SelectionEdge> switches;
@@ -216,7 +269,12 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
     s.to = edge.consumer;
     for (int from = 0; from < kNumParallelisms; ++from)
       for (int to = 0; to < kNumParallelisms; ++to)
-        s.cost[from][to] = relayoutCycles(edge, Parallelism(from), Parallelism(to));
+        s.cost[from][to] =
+            relayoutCycles(edge, Parallelism(from), Parallelism(to));
+    if (reusableEdge[edge.consumer] == &edge)
+      for (int q = 0; q < kNumParallelisms; ++q)
+        if (layerCost[edge.consumer][q] < kInfinity)
+          s.cost[q][q] += reuseSaving(edge.consumer, Parallelism(q));
     switches.push_back(s);
   }
   std::vector<int> choice = selectOptions(layerCost, switches).choice;
@@ -235,13 +293,18 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
       PassPlan pp;
       pp.pass = TrainingPass(pass);
       pp.eval = *best(int(i), pp.pass, lp.parallelism).best;
+      if (pp.pass == TrainingPass::FWD && reusableEdge[i] &&
+          choice[reusableEdge[i]->producer] == choice[i])
+        if (const Evaluation *reused = reusedFwd(int(i), lp.parallelism))
+          pp.eval = *reused;
       pp.relayout.name = "relayout";
       if (pp.pass != TrainingPass::UPD) {
         for (const LayerEdge *edge : incoming[i]) {
           if (pp.pass == TrainingPass::BWD && !edge->carriesError)
             continue;
           TransferGroup group = model.relayout(
-              edge->elements, Parallelism(choice[edge->producer]), lp.parallelism);
+              edge->elements, Parallelism(choice[edge->producer]),
+              lp.parallelism);
           for (int l = 0; l < kNumLinks; ++l)
             pp.relayout.bytes[l] += group.bytes[l];
           if (group.cycles > 0 && group.cycles >= pp.relayout.cycles / 2)
@@ -271,8 +334,9 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
         "the network would take more than 2^62 cycles: the system's "
         "bandwidths, efficiencies or frequency are too small");
   plan.totals.seconds = plan.totals.cycles.total / model.frequency();
-  plan.totals.utilization = plan.totals.cycles.total > 0
-                                ? plan.totals.cycles.useful / plan.totals.cycles.total
-                                : 0;
+  plan.totals.utilization =
+      plan.totals.cycles.total > 0
+          ? plan.totals.cycles.useful / plan.totals.cycles.total
+          : 0;
   return plan;
 }

@@ -23,22 +23,29 @@ static constexpr double kKibi = 1024.0, kMebi = kKibi * 1024.0,
                         kGibi = kMebi * 1024.0, kTebi = kGibi * 1024.0;
 
 static llvm::ArrayRef<Unit> unitsFor(QuantityKind kind) {
-  static const Unit bytes[] = {
-      {"B", 1},       {"KB", kKilo},  {"MB", kMega},  {"GB", kGiga},
-      {"TB", kTera},  {"KiB", kKibi}, {"MiB", kMebi}, {"GiB", kGibi},
-      {"TiB", kTebi}};
-  static const Unit bandwidth[] = {
-      {"B/s", 1},            {"KB/s", kKilo},       {"MB/s", kMega},
-      {"GB/s", kGiga},       {"TB/s", kTera},       {"KiB/s", kKibi},
-      {"MiB/s", kMebi},      {"GiB/s", kGibi},      {"TiB/s", kTebi},
-      {"bit/s", 1.0 / 8},    {"Kbit/s", kKilo / 8}, {"Mbit/s", kMega / 8},
-      {"Gbit/s", kGiga / 8}, {"Tbit/s", kTera / 8}};
+  static const Unit bytes[] = {{"B", 1},       {"KB", kKilo},  {"MB", kMega},
+                               {"GB", kGiga},  {"TB", kTera},  {"KiB", kKibi},
+                               {"MiB", kMebi}, {"GiB", kGibi}, {"TiB", kTebi}};
+  static const Unit bandwidth[] = {{"B/s", 1},
+                                   {"KB/s", kKilo},
+                                   {"MB/s", kMega},
+                                   {"GB/s", kGiga},
+                                   {"TB/s", kTera},
+                                   {"KiB/s", kKibi},
+                                   {"MiB/s", kMebi},
+                                   {"GiB/s", kGibi},
+                                   {"TiB/s", kTebi},
+                                   {"bit/s", 1.0 / 8},
+                                   {"Kbit/s", kKilo / 8},
+                                   {"Mbit/s", kMega / 8},
+                                   {"Gbit/s", kGiga / 8},
+                                   {"Tbit/s", kTera / 8}};
   static const Unit frequency[] = {
       {"Hz", 1}, {"kHz", kKilo}, {"MHz", kMega}, {"GHz", kGiga}};
-  static const Unit flops[] = {
-      {"FLOPS", 1},        {"GFLOPS", kGiga},   {"TFLOPS", kTera},
-      {"PFLOPS", kPeta},   {"FLOP/s", 1},       {"GFLOP/s", kGiga},
-      {"TFLOP/s", kTera},  {"PFLOP/s", kPeta}};
+  static const Unit flops[] = {{"FLOPS", 1},       {"GFLOPS", kGiga},
+                               {"TFLOPS", kTera},  {"PFLOPS", kPeta},
+                               {"FLOP/s", 1},      {"GFLOP/s", kGiga},
+                               {"TFLOP/s", kTera}, {"PFLOP/s", kPeta}};
   switch (kind) {
   case QuantityKind::Count:
     return {};
@@ -105,16 +112,17 @@ std::string dsm::core::formatQuantity(double value, QuantityKind kind) {
     double scale;
     const char *name;
   };
-  static const Step byteSteps[] = {{kTebi, "TiB"}, {kGibi, "GiB"},
-                                   {kMebi, "MiB"}, {kKibi, "KiB"}, {1, "B"}};
-  static const Step bwSteps[] = {
-      {kTera, "TB/s"}, {kGiga, "GB/s"}, {kMega, "MB/s"}, {kKilo, "KB/s"}, {1, "B/s"}};
+  static const Step byteSteps[] = {
+      {kTebi, "TiB"}, {kGibi, "GiB"}, {kMebi, "MiB"}, {kKibi, "KiB"}, {1, "B"}};
+  static const Step bwSteps[] = {{kTera, "TB/s"},
+                                 {kGiga, "GB/s"},
+                                 {kMega, "MB/s"},
+                                 {kKilo, "KB/s"},
+                                 {1, "B/s"}};
   static const Step freqSteps[] = {
       {kGiga, "GHz"}, {kMega, "MHz"}, {kKilo, "kHz"}, {1, "Hz"}};
-  static const Step flopSteps[] = {{kPeta, "PFLOPS"},
-                                   {kTera, "TFLOPS"},
-                                   {kGiga, "GFLOPS"},
-                                   {1, "FLOPS"}};
+  static const Step flopSteps[] = {
+      {kPeta, "PFLOPS"}, {kTera, "TFLOPS"}, {kGiga, "GFLOPS"}, {1, "FLOPS"}};
   llvm::ArrayRef<Step> steps;
   switch (kind) {
   case QuantityKind::Count:

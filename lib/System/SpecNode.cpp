@@ -87,8 +87,8 @@ public:
     // error, not a stack overflow).
     if (depth > kMaxSpecDepth)
       return llvm::make_error<SpecError>(
-          loc, "nested deeper than " + std::to_string(kMaxSpecDepth) +
-                   " levels");
+          loc,
+          "nested deeper than " + std::to_string(kMaxSpecDepth) + " levels");
     if (!node->getRawTag().empty() && node->getRawTag() != "!")
       return llvm::make_error<SpecError>(loc, "YAML tags are not supported");
 
@@ -103,8 +103,8 @@ public:
     }
     case llvm::yaml::Node::NK_BlockScalar:
       return SpecNode::scalar(
-          llvm::cast<llvm::yaml::BlockScalarNode>(node)->getValue().str(),
-          loc, /*quoted=*/true);
+          llvm::cast<llvm::yaml::BlockScalarNode>(node)->getValue().str(), loc,
+          /*quoted=*/true);
     case llvm::yaml::Node::NK_Null:
       return SpecNode::scalar("", loc);
     case llvm::yaml::Node::NK_Mapping: {
@@ -114,8 +114,8 @@ public:
         auto *keyNode =
             llvm::dyn_cast_or_null<llvm::yaml::ScalarNode>(kv.getKey());
         if (!keyNode)
-          return llvm::make_error<SpecError>(
-              locate(kv.getSourceRange().Start), "mapping keys must be scalars");
+          return llvm::make_error<SpecError>(locate(kv.getSourceRange().Start),
+                                             "mapping keys must be scalars");
         llvm::SmallString<32> keyStorage;
         std::string key = keyNode->getValue(keyStorage).str();
         SpecLocation keyLoc = locate(keyNode->getSourceRange().Start);
@@ -131,7 +131,8 @@ public:
     }
     case llvm::yaml::Node::NK_Sequence: {
       SpecNode result = SpecNode::sequence(loc);
-      for (llvm::yaml::Node &item : *llvm::cast<llvm::yaml::SequenceNode>(node)) {
+      for (llvm::yaml::Node &item :
+           *llvm::cast<llvm::yaml::SequenceNode>(node)) {
         llvm::Expected<SpecNode> value = build(&item, depth + 1);
         if (!value)
           return value.takeError();
@@ -214,9 +215,10 @@ static bool isLeafMapping(const SpecNode &node) {
 }
 
 static void printScalar(llvm::StringRef text, llvm::raw_ostream &os) {
-  bool plain = !text.empty() &&
-               text.find_first_of(":{}[],#&*!|>'\"%@`\n") == llvm::StringRef::npos &&
-               text.front() != ' ' && text.back() != ' ' && text.front() != '-';
+  bool plain =
+      !text.empty() &&
+      text.find_first_of(":{}[],#&*!|>'\"%@`\n") == llvm::StringRef::npos &&
+      text.front() != ' ' && text.back() != ' ' && text.front() != '-';
   if (plain) {
     os << text;
     return;

@@ -15,16 +15,15 @@ void SpecDiagnostics::report(const SpecLocation &loc, std::string message) {
 llvm::Error SpecDiagnostics::takeErrors() {
   llvm::Error all = llvm::Error::success();
   for (auto &[loc, message] : errors)
-    all = llvm::joinErrors(std::move(all),
-                           llvm::make_error<SpecError>(loc, std::move(message)));
+    all = llvm::joinErrors(
+        std::move(all), llvm::make_error<SpecError>(loc, std::move(message)));
   errors.clear();
   return all;
 }
 
 SpecMapReader::SpecMapReader(const SpecNode &node, std::string path,
                              SpecDiagnostics &diags)
-    : node(node), path(std::move(path)), diags(diags),
-      valid(node.isMapping()) {
+    : node(node), path(std::move(path)), diags(diags), valid(node.isMapping()) {
   if (!valid)
     diags.report(node.getLocation(),
                  (this->path.empty() ? std::string("the document")
@@ -53,8 +52,7 @@ const SpecNode *SpecMapReader::take(llvm::StringRef key, bool required) {
   read.insert(key);
   const SpecNode *value = node.lookup(key);
   if (!value && required)
-    diags.report(node.getLocation(),
-                 "missing field '" + fieldPath(key) + "'");
+    diags.report(node.getLocation(), "missing field '" + fieldPath(key) + "'");
   return value;
 }
 
@@ -86,10 +84,11 @@ SpecMapReader::integer(llvm::StringRef key, int64_t min,
   if (!value)
     return defaultValue;
   int64_t result = 0;
-  if (!value->isScalar() || value->getScalar().trim().getAsInteger(10, result)) {
-    diags.report(value->getLocation(),
-                 "field '" + fieldPath(key) + "' must be an integer, got '" +
-                     value->getScalar().str() + "'");
+  if (!value->isScalar() ||
+      value->getScalar().trim().getAsInteger(10, result)) {
+    diags.report(value->getLocation(), "field '" + fieldPath(key) +
+                                           "' must be an integer, got '" +
+                                           value->getScalar().str() + "'");
     return std::nullopt;
   }
   if (result < min) {
@@ -101,10 +100,10 @@ SpecMapReader::integer(llvm::StringRef key, int64_t min,
   // Counts multiply (rows x columns, chips x cores): bounding each keeps every
   // product far inside 64 bits.
   if (result > kMaxSpecInteger) {
-    diags.report(value->getLocation(),
-                 "field '" + fieldPath(key) + "' must be at most " +
-                     std::to_string(kMaxSpecInteger) + ", got " +
-                     std::to_string(result));
+    diags.report(value->getLocation(), "field '" + fieldPath(key) +
+                                           "' must be at most " +
+                                           std::to_string(kMaxSpecInteger) +
+                                           ", got " + std::to_string(result));
     return std::nullopt;
   }
   return result;
@@ -131,9 +130,8 @@ SpecMapReader::quantity(llvm::StringRef key, QuantityKind kind, Bound bound,
   }
   // 1e300 TB/s parses to infinity: no later arithmetic would survive it.
   if (!std::isfinite(*result) || std::fabs(*result) > kMaxSpecQuantity) {
-    diags.report(value->getLocation(),
-                 field + " is out of range, got '" + value->getScalar().str() +
-                     "'");
+    diags.report(value->getLocation(), field + " is out of range, got '" +
+                                           value->getScalar().str() + "'");
     return std::nullopt;
   }
   const char *violation = nullptr;
@@ -175,18 +173,17 @@ SpecMapReader::string(llvm::StringRef key,
   if (!value->isScalar() || isNumber) {
     diags.report(value->getLocation(),
                  "field '" + fieldPath(key) + "' must be a string" +
-                     (isNumber ? ", got the number " + value->getScalar().str() +
-                                     " (quote it to use it as a name)"
-                               : std::string()));
+                     (isNumber
+                          ? ", got the number " + value->getScalar().str() +
+                                " (quote it to use it as a name)"
+                          : std::string()));
     return std::nullopt;
   }
   return value->getScalar().str();
 }
 
-std::optional<size_t>
-SpecMapReader::choiceIndex(llvm::StringRef key,
-                           llvm::ArrayRef<llvm::StringRef> names,
-                           bool optional) {
+std::optional<size_t> SpecMapReader::choiceIndex(
+    llvm::StringRef key, llvm::ArrayRef<llvm::StringRef> names, bool optional) {
   const SpecNode *value = take(key, !optional);
   if (!value)
     return optional ? std::nullopt : std::optional<size_t>(names.size());
@@ -196,8 +193,8 @@ SpecMapReader::choiceIndex(llvm::StringRef key,
         return i;
   diags.report(value->getLocation(),
                "field '" + fieldPath(key) + "' has unknown value '" +
-                   value->getScalar().str() + "'; expected one of: " +
-                   llvm::join(names, ", "));
+                   value->getScalar().str() +
+                   "'; expected one of: " + llvm::join(names, ", "));
   return names.size();
 }
 
@@ -212,7 +209,8 @@ void SpecMapReader::finish() {
     llvm::StringRef best;
     unsigned bestDistance = 3;
     for (const auto &known : read) {
-      unsigned distance = llvm::StringRef(entry.key).edit_distance(known.getKey());
+      unsigned distance =
+          llvm::StringRef(entry.key).edit_distance(known.getKey());
       if (distance < bestDistance && !node.lookup(known.getKey())) {
         bestDistance = distance;
         best = known.getKey();

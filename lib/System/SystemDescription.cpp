@@ -42,8 +42,8 @@ static constexpr std::pair<llvm::StringLiteral, int> kTopologies[] = {
     {"torus_2d", 0}};
 
 template <typename T, size_t N>
-static llvm::StringRef nameOf(const std::pair<llvm::StringLiteral, T> (&table)[N],
-                              T value) {
+static llvm::StringRef
+nameOf(const std::pair<llvm::StringLiteral, T> (&table)[N], T value) {
   for (const auto &[name, v] : table)
     if (v == value)
       return name;
@@ -113,11 +113,13 @@ MemorySpec readMemory(SpecMapReader &parent, llvm::StringRef key,
     return memory;
   assign(memory.capacityBytes,
          reader->quantity("capacity", QuantityKind::Bytes, Bound::Positive));
-  assign(memory.bandwidthBytesPerSecond,
-         reader->quantity("bandwidth", QuantityKind::Bandwidth, Bound::Positive));
+  assign(
+      memory.bandwidthBytesPerSecond,
+      reader->quantity("bandwidth", QuantityKind::Bandwidth, Bound::Positive));
   if (withEfficiency)
-    assign(memory.efficiency, reader->quantity("efficiency", QuantityKind::Count,
-                                               Bound::Fraction, 1.0));
+    assign(memory.efficiency,
+           reader->quantity("efficiency", QuantityKind::Count, Bound::Fraction,
+                            1.0));
   reader->finish();
   return memory;
 }
@@ -137,8 +139,9 @@ CoreSpec readCore(SpecMapReader &core) {
                            ") must be a multiple of pe_array rows x columns (" +
                            std::to_string(spec.peRows * spec.peColumns) + ")");
   spec.scratchpad = readMemory(core, "scratchpad", /*withEfficiency=*/false);
-  assign(spec.sfuOpsPerCycle, core.quantity("sfu_ops_per_cycle",
-                                            QuantityKind::Count, Bound::Positive));
+  assign(
+      spec.sfuOpsPerCycle,
+      core.quantity("sfu_ops_per_cycle", QuantityKind::Count, Bound::Positive));
   assign(spec.frequencyHz,
          core.quantity("frequency", QuantityKind::Frequency, Bound::Positive));
   assign(spec.precision, core.choice<Precision>("precision", kPrecisions));
@@ -157,12 +160,12 @@ MultiChipSystem readMultiChip(SpecMapReader &root) {
       torus->finish();
       if (result.chips > 0 && result.torus.x > 0 && result.torus.y > 0 &&
           result.torus.x * result.torus.y != result.chips)
-        system->error("torus", "torus " + std::to_string(result.torus.x) + "x" +
-                                   std::to_string(result.torus.y) + " has " +
-                                   std::to_string(result.torus.x * result.torus.y) +
-                                   " chips but field '" +
-                                   system->fieldPath("chips") + "' is " +
-                                   std::to_string(result.chips));
+        system->error("torus",
+                      "torus " + std::to_string(result.torus.x) + "x" +
+                          std::to_string(result.torus.y) + " has " +
+                          std::to_string(result.torus.x * result.torus.y) +
+                          " chips but field '" + system->fieldPath("chips") +
+                          "' is " + std::to_string(result.chips));
     }
     // Links are only needed in the directions that have more than one chip.
     bool needLinks = result.torus.x > 1 || result.torus.y > 1;
@@ -203,10 +206,11 @@ MemoryHierarchySystem readMemoryHierarchy(SpecMapReader &root) {
   if (std::optional<SpecMapReader> engines = root.map("engines")) {
     assign(result.engines, engines->integer("count", 1));
     assign(result.macsPerCycle, engines->integer("macs", 1));
-    assign(result.frequencyHz, engines->quantity("frequency",
-                                                 QuantityKind::Frequency,
-                                                 Bound::Positive));
-    assign(result.precision, engines->choice<Precision>("precision", kPrecisions));
+    assign(result.frequencyHz,
+           engines->quantity("frequency", QuantityKind::Frequency,
+                             Bound::Positive));
+    assign(result.precision,
+           engines->choice<Precision>("precision", kPrecisions));
     result.sram = readMemory(*engines, "sram", /*withEfficiency=*/true);
     engines->finish();
   }
@@ -222,7 +226,8 @@ DeviceGraphSystem readDeviceGraph(SpecMapReader &root, SpecDiagnostics &diags) {
       root.error("devices", "field 'devices' must list at least one device");
     llvm::DenseSet<int64_t> ids;
     for (auto [index, item] : llvm::enumerate(devices->getItems())) {
-      SpecMapReader reader(item, "devices[" + std::to_string(index) + "]", diags);
+      SpecMapReader reader(item, "devices[" + std::to_string(index) + "]",
+                           diags);
       if (!reader.isValid())
         continue;
       Device device;
@@ -247,23 +252,24 @@ DeviceGraphSystem readDeviceGraph(SpecMapReader &root, SpecDiagnostics &diags) {
       DeviceLink link;
       assign(link.from, reader.integer("from", 0));
       assign(link.to, reader.integer("to", 0));
-      for (auto [key, id] : {std::pair<const char *, int64_t>{"from", link.from},
-                             {"to", link.to}})
+      for (auto [key, id] :
+           {std::pair<const char *, int64_t>{"from", link.from},
+            {"to", link.to}})
         if (reader.has(key) && !result.findDevice(id))
           reader.error(key, "field '" + reader.fieldPath(key) +
                                 "' names unknown device " + std::to_string(id));
       if (link.from == link.to && reader.has("from") && reader.has("to"))
         reader.error("to", "a link must join two different devices");
       assign(link.bandwidthBytesPerSecond,
-             reader.quantity("bandwidth", QuantityKind::Bandwidth, Bound::Positive));
+             reader.quantity("bandwidth", QuantityKind::Bandwidth,
+                             Bound::Positive));
       assign(link.efficiency, reader.quantity("efficiency", QuantityKind::Count,
                                               Bound::Fraction, 1.0));
       reader.finish();
       result.links.push_back(link);
     }
   }
-  if (result.devices.size() > 1 && result.links.empty() &&
-      !root.has("links"))
+  if (result.devices.size() > 1 && result.links.empty() && !root.has("links"))
     root.error("devices", "a device graph with " +
                               std::to_string(result.devices.size()) +
                               " devices needs a 'links' list");
@@ -314,7 +320,9 @@ std::string number(double value) {
 }
 
 SpecNode scalar(double value) { return SpecNode::scalar(number(value)); }
-SpecNode scalar(int64_t value) { return SpecNode::scalar(std::to_string(value)); }
+SpecNode scalar(int64_t value) {
+  return SpecNode::scalar(std::to_string(value));
+}
 SpecNode scalar(llvm::StringRef value) {
   return SpecNode::scalar(value.str(), {}, /*quoted=*/true);
 }
@@ -341,7 +349,8 @@ void writeMultiChip(const MultiChipSystem &mc, SpecNode &root) {
 
   SpecNode &chip = root.add("chip", SpecNode::mapping());
   chip.add("cores", scalar(mc.chip.cores));
-  chip.add("interconnect", scalar(stringifyChipInterconnect(mc.chip.interconnect)));
+  chip.add("interconnect",
+           scalar(stringifyChipInterconnect(mc.chip.interconnect)));
   chip.add("core_to_core_bandwidth", scalar(mc.chip.coreToCoreBandwidth));
   chip.add("external_memory", writeMemory(mc.chip.externalMemory, true));
 

@@ -232,8 +232,8 @@ Workload dsm::core::makeMatMulWorkload(int64_t batch, int64_t m, int64_t k,
   w.macs = c.product({batch, m, k, n});
   w.outputElements = c.product({batch, m, n});
   // Both operands are activations: nothing is a parameter.
-  w.inputBytes = c.mul(c.add(c.product({batch, m, k}), c.product({batch, k, n})),
-                       elementBytes);
+  w.inputBytes = c.mul(
+      c.add(c.product({batch, m, k}), c.product({batch, k, n})), elementBytes);
   w.outputBytes = c.mul(w.outputElements, elementBytes);
   w.overflow = c.overflow;
   return w;
@@ -252,7 +252,8 @@ Workload dsm::core::makeLstmWorkload(int64_t timesteps, int64_t batch,
   int64_t gates = c.mul(4, hidden);
   // Each timestep reads the layer input and its own previous output.
   setDims(w, c.add(input, hidden), gates, 1, 1, batch);
-  w.macs = c.product({timesteps, batch, directions, gates, c.add(input, hidden)});
+  w.macs =
+      c.product({timesteps, batch, directions, gates, c.add(input, hidden)});
   w.outputElements = c.product({timesteps, batch, directions, hidden});
   w.params = c.mul(directions, c.add(c.mul(gates, c.add(input, hidden)),
                                      hasBias ? c.mul(2, gates) : 0));

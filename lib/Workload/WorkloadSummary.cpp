@@ -58,18 +58,18 @@ static std::string grouped(int64_t value) {
 
 void dsm::core::printWorkloadTable(const WorkloadSummary &summary,
                                    llvm::raw_ostream &os) {
-  os << llvm::format("%-28s %-13s %6s %6s %8s %4s %6s %18s %14s %14s\n", "layer",
-                     "kind", "in", "out", "ij", "kij", "mb", "MACs", "params",
-                     "out bytes");
+  os << llvm::format("%-28s %-13s %6s %6s %8s %4s %6s %18s %14s %14s\n",
+                     "layer", "kind", "in", "out", "ij", "kij", "mb", "MACs",
+                     "params", "out bytes");
   for (const LayerRecord &layer : summary.layers) {
     const Workload &w = layer.workload;
-    os << llvm::format("%-28s %-13s %6lld %6lld %8lld %4lld %6lld %18s %14s %14s\n",
-                       layer.name.c_str(), stringifyOpKind(w.kind).str().c_str(),
-                       (long long)w.get(Dim::In), (long long)w.get(Dim::Out),
-                       (long long)w.get(Dim::IJ), (long long)w.get(Dim::KIJ),
-                       (long long)w.get(Dim::MB), grouped(w.macs).c_str(),
-                       grouped(layer.newParams).c_str(),
-                       grouped(w.outputBytes).c_str());
+    os << llvm::format(
+        "%-28s %-13s %6lld %6lld %8lld %4lld %6lld %18s %14s %14s\n",
+        layer.name.c_str(), stringifyOpKind(w.kind).str().c_str(),
+        (long long)w.get(Dim::In), (long long)w.get(Dim::Out),
+        (long long)w.get(Dim::IJ), (long long)w.get(Dim::KIJ),
+        (long long)w.get(Dim::MB), grouped(w.macs).c_str(),
+        grouped(layer.newParams).c_str(), grouped(w.outputBytes).c_str());
   }
   const WorkloadTotals &t = summary.totals;
   os << "\ntotals: " << grouped(t.macs) << " MACs, " << grouped(t.params)

@@ -23,15 +23,16 @@ static void emitSpecErrors(llvm::Error error, Location fallback) {
       [&](const core::SpecError &specError) {
         const core::SpecLocation &where = specError.getLocation();
         if (where.line == 0) {
-          emitError(fallback) << "system '" << where.file
-                              << "': " << specError.getMessage();
+          emitError(fallback)
+              << "system '" << where.file << "': " << specError.getMessage();
           return;
         }
         InFlightDiagnostic diag =
             emitError(FileLineColLoc::get(context, where.file, where.line,
                                           where.column))
             << specError.getMessage();
-        diag.attachNote(fallback) << "while attaching this system to the module";
+        diag.attachNote(fallback)
+            << "while attaching this system to the module";
       },
       [&](const llvm::ErrorInfoBase &other) {
         emitError(fallback) << other.message();
@@ -46,7 +47,8 @@ struct AttachSystemPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (system.empty()) {
-      emitError(module.getLoc()) << "--dsm-attach-system needs system=<preset|file>";
+      emitError(module.getLoc())
+          << "--dsm-attach-system needs system=<preset|file>";
       return signalPassFailure();
     }
     llvm::Expected<core::SystemDescription> description =

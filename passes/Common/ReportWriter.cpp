@@ -66,8 +66,8 @@ static std::error_code writeAtomically(llvm::StringRef path,
   int fd;
   unsigned mode =
       existing ? (existing->st_mode & 07777) : fs::all_read | fs::all_write;
-  if (std::error_code ec = fs::createUniqueFile(model, fd, tempPath,
-                                                fs::OF_None, mode))
+  if (std::error_code ec =
+          fs::createUniqueFile(model, fd, tempPath, fs::OF_None, mode))
     return ec;
   std::error_code ec = writeAll(fd, text);
   if (!ec && existing) {
@@ -75,8 +75,8 @@ static std::error_code writeAtomically(llvm::StringRef path,
     if (::fchmod(fd, existing->st_mode & 07777) != 0)
       ec = std::error_code(errno, std::generic_category());
     // Only root may give a file away; others keep their own ownership.
-    if (!ec && (existing->st_uid != ::geteuid() ||
-                existing->st_gid != ::getegid()))
+    if (!ec &&
+        (existing->st_uid != ::geteuid() || existing->st_gid != ::getegid()))
       (void)::fchown(fd, existing->st_uid, existing->st_gid);
   }
   if (::close(fd) != 0 && !ec)
@@ -106,9 +106,9 @@ dsm::writeReport(StringRef path, Location loc,
   llvm::SmallString<128> target(path);
   if (fs::is_symlink_file(path)) {
     if (std::error_code ec = fs::real_path(path, target))
-      return emitError(loc) << "cannot write '" << path
-                            << "': its link does not resolve (" << ec.message()
-                            << ")";
+      return emitError(loc)
+             << "cannot write '" << path << "': its link does not resolve ("
+             << ec.message() << ")";
   }
 
   struct stat info;

@@ -15,7 +15,6 @@ namespace dsm {
 using namespace mlir;
 using namespace dsm;
 
-
 namespace {
 struct SetBatchPass : public dsm::impl::DsmSetBatchBase<SetBatchPass> {
   using DsmSetBatchBase::DsmSetBatchBase;
@@ -89,7 +88,8 @@ struct SetBatchPass : public dsm::impl::DsmSetBatchBase<SetBatchPass> {
       auto type = dyn_cast<RankedTensorType>(arg.getType());
       if (!type)
         continue;
-      std::optional<int64_t> batchDim = findArgBatchDim(func, arg.getArgNumber());
+      std::optional<int64_t> batchDim =
+          findArgBatchDim(func, arg.getArgNumber());
       if (!batchDim)
         return func.emitError()
                << "cannot tell which dimension of argument #"
@@ -100,9 +100,9 @@ struct SetBatchPass : public dsm::impl::DsmSetBatchBase<SetBatchPass> {
       if (dim == -1 || type.getRank() == 0)
         continue;
       if (dim < 0 || dim >= type.getRank())
-        return func.emitError() << "argument #" << arg.getArgNumber() << " has "
-                                << "dsm.batch_dim = " << dim
-                                << " but rank " << type.getRank();
+        return func.emitError()
+               << "argument #" << arg.getArgNumber() << " has "
+               << "dsm.batch_dim = " << dim << " but rank " << type.getRank();
       SmallVector<int64_t> shape(type.getShape());
       shape[dim] = batch;
       retype(arg, type.clone(shape));

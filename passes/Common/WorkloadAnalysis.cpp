@@ -40,8 +40,7 @@ WorkloadAnalysis::WorkloadAnalysis(Operation *root) {
     record.workload = op.getWorkload();
     for (Value param : op.getParameterOperands())
       if (seenParams.insert(param).second)
-        record.newParams +=
-            cast<ShapedType>(param.getType()).getNumElements();
+        record.newParams += cast<ShapedType>(param.getType()).getNumElements();
     summary.layers.push_back(std::move(record));
     operations.push_back(op);
   });

@@ -1,8 +1,8 @@
 //===- WorkloadReport.cpp - --dsm-workload-report -------------------------===//
 
-#include "dsm/Passes/Passes.h"
 #include "dsm/Passes/Common/ReportWriter.h"
 #include "dsm/Passes/Common/WorkloadAnalysis.h"
+#include "dsm/Passes/Passes.h"
 
 namespace dsm {
 #define GEN_PASS_DEF_DSMWORKLOADREPORT
@@ -25,8 +25,8 @@ struct WorkloadReportPass
           "the model's total MACs, parameters or bytes overflow 64 bits");
       return signalPassFailure();
     }
-    LogicalResult written =
-        writeReport(output, getOperation().getLoc(), [&](llvm::raw_ostream &os) {
+    LogicalResult written = writeReport(
+        output, getOperation().getLoc(), [&](llvm::raw_ostream &os) {
           if (format == ReportFormat::JSON)
             core::writeWorkloadJSON(summary, os);
           else

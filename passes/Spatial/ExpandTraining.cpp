@@ -2,8 +2,8 @@
 
 #include "dsm/Core/Spatial/SpatialMapper.h"
 #include "dsm/Dialect/DsmOps.h"
-#include "dsm/Passes/Spatial/LayerFormation.h"
 #include "dsm/Passes/Passes.h"
+#include "dsm/Passes/Spatial/LayerFormation.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
@@ -17,7 +17,8 @@ using namespace mlir;
 using namespace dsm;
 
 static SmallVector<Type> typesOf(ArrayRef<Value> values) {
-  return llvm::to_vector(llvm::map_range(values, [](Value v) { return v.getType(); }));
+  return llvm::to_vector(
+      llvm::map_range(values, [](Value v) { return v.getType(); }));
 }
 
 namespace {
@@ -26,16 +27,16 @@ struct ExpandTrainingPass
   using DsmExpandTrainingBase::DsmExpandTrainingBase;
 
   void runOnOperation() override {
-    for (auto func : llvm::make_early_inc_range(getOperation().getOps<func::FuncOp>()))
+    for (auto func :
+         llvm::make_early_inc_range(getOperation().getOps<func::FuncOp>()))
       if (!func.isExternal() && failed(expand(func)))
         return signalPassFailure();
   }
 
   LogicalResult expand(func::FuncOp func) {
     bool already = false;
-    func.walk([&](Operation *op) {
-      already |= isa<LayerPassOp, TiledPassOp>(op);
-    });
+    func.walk(
+        [&](Operation *op) { already |= isa<LayerPassOp, TiledPassOp>(op); });
     if (already)
       return func.emitError() << "function @" << func.getSymName()
                               << " is already expanded into layer passes";
@@ -55,7 +56,8 @@ struct ExpandTrainingPass
         if (it == producer.end())
           continue;
         auto type = cast<RankedTensorType>(input.getType());
-        graph.edges.push_back({it->second, int(i), double(type.getNumElements())});
+        graph.edges.push_back(
+            {it->second, int(i), double(type.getNumElements())});
       }
       for (Value output : layer.outputs)
         producer[output] = int(i);
@@ -70,25 +72,29 @@ struct ExpandTrainingPass
     };
 
     MLIRContext *context = &getContext();
-    auto returnOp = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+    auto returnOp =
+        cast<func::ReturnOp>(func.getBody().front().getTerminator());
     OpBuilder builder(returnOp);
     DenseMap<Value, Value> mapped; // old activations -> FWD results
-    auto lookup = [&](Value v) { return mapped.lookup(v) ? mapped.lookup(v) : v; };
+    auto lookup = [&](Value v) {
+      return mapped.lookup(v) ? mapped.lookup(v) : v;
+    };
 
     // FWD, in program order.
     SmallVector<LayerPassOp> forward;
     for (FormedLayer &layer : layers) {
       SmallVector<Value> ins = llvm::map_to_vector(layer.inputs, lookup);
-      auto op = LayerPassOp::create(
-          builder, layer.ops.front()->getLoc(), typesOf(layer.outputs),
-          layer.name, TrainingPass::FWD, ins, layer.weights,
-          WorkloadAttr::get(context, layer.shape));
+      auto op = LayerPassOp::create(builder, layer.ops.front()->getLoc(),
+                                    typesOf(layer.outputs), layer.name,
+                                    TrainingPass::FWD, ins, layer.weights,
+                                    WorkloadAttr::get(context, layer.shape));
       for (auto [old, now] : llvm::zip_equal(layer.outputs, op.getResults()))
         mapped[old] = now;
       forward.push_back(op);
     }
 
-    SmallVector<Value> results = llvm::map_to_vector(returnOp.getOperands(), lookup);
+    SmallVector<Value> results =
+        llvm::map_to_vector(returnOp.getOperands(), lookup);
     if (training) {
       // Errors flow back from the outputs (the loss gradient is computed from
       // the FWD result) through every consumer's BWD.
@@ -110,9 +116,9 @@ struct ExpandTrainingPass
         if (node.upd) {
           SmallVector<Value> ins = forward[i].getIns();
           llvm::append_range(ins, outputErrors);
-          auto upd = LayerPassOp::create(builder, loc, typesOf(layer.parameters),
-                                         layer.name, TrainingPass::UPD, ins,
-                                         layer.parameters, workload);
+          auto upd = LayerPassOp::create(
+              builder, loc, typesOf(layer.parameters), layer.name,
+              TrainingPass::UPD, ins, layer.parameters, workload);
           // Reverse layer order collected; restored below.
           gradients.insert(gradients.begin(), upd.getResults().begin(),
                            upd.getResults().end());
@@ -122,9 +128,9 @@ struct ExpandTrainingPass
           for (Value input : layer.inputs)
             if (needsError(input))
               needed.push_back(input);
-          auto bwd = LayerPassOp::create(builder, loc, typesOf(needed), layer.name,
-                                         TrainingPass::BWD, outputErrors,
-                                         layer.weights, workload);
+          auto bwd = LayerPassOp::create(builder, loc, typesOf(needed),
+                                         layer.name, TrainingPass::BWD,
+                                         outputErrors, layer.weights, workload);
           for (auto [input, error] : llvm::zip_equal(needed, bwd.getResults()))
             errors[input].push_back(error);
         }
@@ -137,8 +143,8 @@ struct ExpandTrainingPass
     for (FormedLayer &layer : llvm::reverse(layers))
       for (Operation *op : llvm::reverse(layer.ops))
         op->erase();
-    func.setFunctionType(FunctionType::get(
-        context, func.getArgumentTypes(), typesOf(results)));
+    func.setFunctionType(
+        FunctionType::get(context, func.getArgumentTypes(), typesOf(results)));
     return success();
   }
 };

@@ -39,7 +39,8 @@ FailureOr<std::vector<FormedLayer>> dsm::formLayers(func::FuncOp func) {
   llvm::StringMap<unsigned> namesUsed; // layer names must be unique
 
   for (Operation &op : func.getBody().getOps()) {
-    if (isa<WeightOp, func::ReturnOp>(op) || op.hasTrait<OpTrait::ConstantLike>())
+    if (isa<WeightOp, func::ReturnOp>(op) ||
+        op.hasTrait<OpTrait::ConstantLike>())
       continue;
     auto workloadOp = dyn_cast<WorkloadOpInterface>(op);
     if (!workloadOp)
@@ -47,7 +48,8 @@ FailureOr<std::vector<FormedLayer>> dsm::formLayers(func::FuncOp func) {
              << "is not a dsm graph operation; import the model into the dsm "
                 "dialect before mapping it";
     core::Workload workload = workloadOp.getWorkload();
-    std::string name = getLayerName(&op, perKind[op.getName().getStringRef()]++);
+    std::string name =
+        getLayerName(&op, perKind[op.getName().getStringRef()]++);
 
     // A primary computation opens a layer; an auxiliary one joins the latest
     // layer when it reads that layer's results, else opens its own.
@@ -129,9 +131,8 @@ FailureOr<std::vector<FormedLayer>> dsm::formLayers(func::FuncOp func) {
           layer.parameters.push_back(param);
         }
     layer.shape.params = params;
-    layer.shape.hasWeights = layer.primary &&
-                             layer.shape.kind != core::OpKind::MatMul &&
-                             params > 0;
+    layer.shape.hasWeights =
+        layer.primary && layer.shape.kind != core::OpKind::MatMul && params > 0;
     for (Operation *op : layer.ops)
       for (Value result : op->getResults())
         if (llvm::any_of(result.getUsers(), [&](Operation *user) {

@@ -14,7 +14,8 @@ FailureOr<ExpandedFunction> dsm::readLayerGraph(func::FuncOp func) {
   DenseMap<Value, int> producer;
   WalkResult walk = func.walk([&](LayerPassOp op) {
     if (op.getPass() == TrainingPass::FWD) {
-      auto [it, inserted] = index.try_emplace(op.getLayer(), int(layers.size()));
+      auto [it, inserted] =
+          index.try_emplace(op.getLayer(), int(layers.size()));
       if (!inserted) {
         op.emitOpError("repeats layer name '") << op.getLayer() << "'";
         return WalkResult::interrupt();
@@ -26,7 +27,8 @@ FailureOr<ExpandedFunction> dsm::readLayerGraph(func::FuncOp func) {
     }
     auto it = index.find(op.getLayer());
     if (it == index.end()) {
-      op.emitOpError("has no fwd pass of layer '") << op.getLayer() << "' before it";
+      op.emitOpError("has no fwd pass of layer '")
+          << op.getLayer() << "' before it";
       return WalkResult::interrupt();
     }
     (op.getPass() == TrainingPass::BWD ? layers[it->second].bwd
@@ -43,14 +45,17 @@ FailureOr<ExpandedFunction> dsm::readLayerGraph(func::FuncOp func) {
     node.bwd = static_cast<bool>(ops.bwd);
     node.upd = static_cast<bool>(ops.upd);
     graph.layers.push_back(std::move(node));
-    for (Value input : ops.fwd.getIns()) {
+    for (auto [index, input] : llvm::enumerate(ops.fwd.getIns())) {
       auto it = producer.find(input);
       if (it == producer.end())
         continue;
       core::LayerEdge edge;
       edge.producer = it->second;
       edge.consumer = int(i);
-      edge.elements = double(cast<RankedTensorType>(input.getType()).getNumElements());
+      // A layer reads its primary input first (LayerFormation).
+      edge.primaryInput = index == 0;
+      edge.elements =
+          double(cast<RankedTensorType>(input.getType()).getNumElements());
       graph.edges.push_back(edge);
     }
   }

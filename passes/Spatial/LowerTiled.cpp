@@ -50,7 +50,9 @@ struct LowerTiledPass : public dsm::impl::DsmLowerTiledBase<LowerTiledPass> {
 
   /// `transfer` scaled by `fraction` (a gradient's share of its layer's).
   static TransferAttr scaled(TransferAttr transfer, double fraction) {
-    auto s = [&](int64_t v) { return int64_t(std::llround(double(v) * fraction)); };
+    auto s = [&](int64_t v) {
+      return int64_t(std::llround(double(v) * fraction));
+    };
     return TransferAttr::get(transfer.getContext(), s(transfer.getMemoryBus()),
                              s(transfer.getOnChip()), s(transfer.getTorusX()),
                              s(transfer.getTorusY()), s(transfer.getCycles()),
@@ -68,14 +70,13 @@ struct LowerTiledPass : public dsm::impl::DsmLowerTiledBase<LowerTiledPass> {
     auto relayout = [&](OpBuilder &builder, Location loc, Value value,
                         Parallelism from, Parallelism to) -> Value {
       auto type = cast<RankedTensorType>(value.getType());
-      core::TransferGroup group = model.relayout(
-          double(type.getNumElements()), toCore(from), toCore(to));
+      core::TransferGroup group = model.relayout(double(type.getNumElements()),
+                                                 toCore(from), toCore(to));
       if (group.cycles <= 0)
         return value;
-      return RelayoutOp::create(builder, loc, value,
-                                ParallelismAttr::get(context, from),
-                                ParallelismAttr::get(context, to),
-                                TransferAttr::get(context, group));
+      return RelayoutOp::create(
+          builder, loc, value, ParallelismAttr::get(context, from),
+          ParallelismAttr::get(context, to), TransferAttr::get(context, group));
     };
 
     // A layer's UPD reads the activations its FWD read, as re-laid out there.
@@ -89,7 +90,8 @@ struct LowerTiledPass : public dsm::impl::DsmLowerTiledBase<LowerTiledPass> {
       if (op.getPass() == TrainingPass::FWD) {
         // Activations arrive in their producer's layout.
         for (Value &in : ins)
-          if (std::optional<Parallelism> from = parallelismOf(in.getDefiningOp()))
+          if (std::optional<Parallelism> from =
+                  parallelismOf(in.getDefiningOp()))
             in = relayout(builder, loc, in, *from, p);
         forwardIns[op.getLayer()] = ins;
       }
@@ -100,22 +102,24 @@ struct LowerTiledPass : public dsm::impl::DsmLowerTiledBase<LowerTiledPass> {
       }
       if (op.getPass() != TrainingPass::BWD && !ins.empty())
         if (TransferAttr rotate = transferOf(op, "rotate"))
-          ins.front() = RotateOp::create(builder, loc, ins.front(),
-                                         /*overlapped=*/builder.getUnitAttr(), rotate);
+          ins.front() =
+              RotateOp::create(builder, loc, ins.front(),
+                               /*overlapped=*/builder.getUnitAttr(), rotate);
 
       auto tiled = TiledPassOp::create(
-          builder, loc, op.getResultTypes(), op.getLayerAttr(), op.getPassAttr(),
-          ins, op.getWeights(), op.getWorkloadAttr(), op.getParallelismAttr(),
-          op.getChipSplitAttr(), op.getCoreSplitAttr(), op.getArrayAttr(),
-          op.getCyclesAttr(), op.getTransfersAttr(), op.getAlternativesAttr(),
-          op.getMemoryAttr());
+          builder, loc, op.getResultTypes(), op.getLayerAttr(),
+          op.getPassAttr(), ins, op.getWeights(), op.getWorkloadAttr(),
+          op.getParallelismAttr(), op.getChipSplitAttr(), op.getCoreSplitAttr(),
+          op.getArrayAttr(), op.getCyclesAttr(), op.getTransfersAttr(),
+          op.getAlternativesAttr(), op.getMemoryAttr());
 
       builder.setInsertionPointAfter(tiled);
       SmallVector<Value> results(tiled.getResults());
       if (op.getPass() == TrainingPass::BWD) {
         // Partial errors rotate (not overlapped), then go back to their
         // producer's layout.
-        if (TransferAttr rotate = transferOf(op, "rotate"); rotate && !results.empty())
+        if (TransferAttr rotate = transferOf(op, "rotate");
+            rotate && !results.empty())
           results.front() = RotateOp::create(builder, loc, results.front(),
                                              /*overlapped=*/nullptr, rotate);
         for (auto [index, result] : llvm::enumerate(results)) {
@@ -129,27 +133,32 @@ struct LowerTiledPass : public dsm::impl::DsmLowerTiledBase<LowerTiledPass> {
         }
       }
       if (op.getPass() == TrainingPass::UPD) {
-        if (TransferAttr group = transferOf(op, "grad_reduce+weight_broadcast")) {
+        if (TransferAttr group =
+                transferOf(op, "grad_reduce+weight_broadcast")) {
           double all = 0;
           for (Value grad : results)
-            all += double(cast<RankedTensorType>(grad.getType()).getNumElements());
+            all +=
+                double(cast<RankedTensorType>(grad.getType()).getNumElements());
           for (Value &grad : results) {
             double share =
-                double(cast<RankedTensorType>(grad.getType()).getNumElements()) / all;
+                double(
+                    cast<RankedTensorType>(grad.getType()).getNumElements()) /
+                all;
             TransferAttr mine = scaled(group, share);
             // The reduction and the broadcast move the same volume; the group
             // is pipelined, so its cycles stay on the reduction.
             TransferAttr half = scaled(mine, 0.5);
             Value reduced = GradReduceOp::create(
                 builder, loc, grad,
-                TransferAttr::get(context, half.getMemoryBus(), half.getOnChip(),
-                                  half.getTorusX(), half.getTorusY(),
-                                  mine.getCycles(), mine.getBottleneck()));
+                TransferAttr::get(context, half.getMemoryBus(),
+                                  half.getOnChip(), half.getTorusX(),
+                                  half.getTorusY(), mine.getCycles(),
+                                  mine.getBottleneck()));
             grad = WeightBroadcastOp::create(
                 builder, loc, reduced,
-                TransferAttr::get(context, half.getMemoryBus(), half.getOnChip(),
-                                  half.getTorusX(), half.getTorusY(), 0,
-                                  half.getBottleneck()));
+                TransferAttr::get(context, half.getMemoryBus(),
+                                  half.getOnChip(), half.getTorusX(),
+                                  half.getTorusY(), 0, half.getBottleneck()));
           }
         }
       }

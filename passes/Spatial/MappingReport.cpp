@@ -3,8 +3,8 @@
 #include "dsm/Core/Spatial/MappingReport.h"
 #include "dsm/Core/Spatial/PerformanceModel.h"
 #include "dsm/Dialect/DsmOps.h"
-#include "dsm/Passes/Passes.h"
 #include "dsm/Passes/Common/ReportWriter.h"
+#include "dsm/Passes/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringMap.h"
@@ -44,7 +44,10 @@ struct MappingReportPass
     core::PerformanceModel model(*multiChip);
 
     core::MappingReport report;
-    report.system = module->getAttrOfType<SystemAttr>(SystemAttr::kModuleAttrName).getName().str();
+    report.system =
+        module->getAttrOfType<SystemAttr>(SystemAttr::kModuleAttrName)
+            .getName()
+            .str();
     report.frequencyHz = model.frequency();
     report.batch = batchOf(module);
     report.mode = "infer";
@@ -63,9 +66,11 @@ struct MappingReportPass
       row.chipSplit = config.chipSplit;
       row.coreSplit = config.coreSplit;
       row.memory = config.memory;
-      row.chipD = core::splitSizes(model.passDims(shape, row.pass), config.chipSplit);
+      row.chipD =
+          core::splitSizes(model.passDims(shape, row.pass), config.chipSplit);
       row.coreD = core::splitSizes(row.chipD, config.coreSplit);
-      row.arrayD = shape.hasPrimary ? config.array.arrayD() : core::DimSizes{1, 1, 1, 1, 1};
+      row.arrayD = shape.hasPrimary ? config.array.arrayD()
+                                    : core::DimSizes{1, 1, 1, 1, 1};
       row.cycles = op.getCycles().getBreakdown();
       row.macs = core::passMacs(shape, row.pass);
       if (DictionaryAttr transfers = op.getTransfersAttr()) {

@@ -8,8 +8,8 @@
 #include "dsm/Core/Spatial/SpatialMapper.h"
 #include "dsm/Core/Support/NodeError.h"
 #include "dsm/Dialect/DsmOps.h"
-#include "dsm/Passes/Spatial/LayerGraphBuilder.h"
 #include "dsm/Passes/Passes.h"
+#include "dsm/Passes/Spatial/LayerGraphBuilder.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -63,6 +63,7 @@ struct SelectMappingPass
       }
     }
     options.reuseWeightsAcrossSteps = reuse;
+    options.reuseActivations = reuse;
     // ParallelismChoice lists the core parallelisms in order after Any.
     if (parallelism != ParallelismChoice::Any) {
       core::Parallelism forced =
@@ -76,7 +77,8 @@ struct SelectMappingPass
       }
       options.parallelisms = {forced};
     } else if (!hybrid) {
-      options.parallelisms = {core::Parallelism::Data, core::Parallelism::Model};
+      options.parallelisms = {core::Parallelism::Data,
+                              core::Parallelism::Model};
     }
     core::SpatialMapper mapper(*multiChip, options);
     for (auto func : module.getOps<func::FuncOp>())
@@ -146,7 +148,8 @@ struct SelectMappingPass
                                 : 0.0);
   }
 
-  LogicalResult mapFunction(func::FuncOp func, const core::SpatialMapper &mapper) {
+  LogicalResult mapFunction(func::FuncOp func,
+                            const core::SpatialMapper &mapper) {
     FailureOr<ExpandedFunction> expanded = readLayerGraph(func);
     if (failed(expanded))
       return failure();
@@ -196,10 +199,10 @@ struct SelectMappingPass
             ParallelismAttr::get(context, fromCore(config.parallelism)));
         op.setChipSplitAttr(getSplitAttr(context, config.chipSplit));
         op.setCoreSplitAttr(getSplitAttr(context, config.coreSplit));
-        op.setArrayAttr(ArrayMapAttr::get(
-            context, fromCore(config.array.rowDim),
-            fromCore(config.array.colDim), config.array.rowTile,
-            config.array.colTile));
+        op.setArrayAttr(
+            ArrayMapAttr::get(context, fromCore(config.array.rowDim),
+                              fromCore(config.array.colDim),
+                              config.array.rowTile, config.array.colTile));
         op.setCyclesAttr(CyclesAttr::get(context, passPlan.cycles));
         if (MemoryDecisionAttr memory =
                 MemoryDecisionAttr::get(context, config.memory))

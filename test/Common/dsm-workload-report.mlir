@@ -48,7 +48,7 @@
 
 // IR: func.func @net
 
-// NODIR: error: cannot write report '{{.*}}r.json':
+// NODIR: error: cannot write '{{.*}}r.json':
 
 func.func @net(%x: tensor<2x3x224x224xf32>) -> tensor<2x10xf32> {
   %w = dsm.weight "conv1.weight" : tensor<64x3x7x7xf32>

@@ -24,7 +24,8 @@
 
 int main(int argc, char **argv) {
   if (argc != 3) {
-    llvm::errs() << "usage: map-model model.mlir \"<dsm-map-system options>\"\n";
+    llvm::errs()
+        << "usage: map-model model.mlir \"<dsm-map-system options>\"\n";
     return 2;
   }
   dsm::registerDsmPasses();

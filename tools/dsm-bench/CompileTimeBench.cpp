@@ -21,14 +21,18 @@ static void mapSystem(benchmark::State &state, const char *model,
                                      "mode=train batch=512 search=") +
                          search + "}";
   for (auto _ : state) {
-    mlir::OwningOpRef<mlir::ModuleOp> module = runPipeline(*context, path, pipeline);
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        runPipeline(*context, path, pipeline);
     benchmark::DoNotOptimize(module.get());
   }
 }
 
-BENCHMARK_CAPTURE(mapSystem, vgg16, "vgg16", "heuristic")->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(mapSystem, resnet50, "resnet50", "heuristic")->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(mapSystem, gnmt, "gnmt", "heuristic")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(mapSystem, vgg16, "vgg16", "heuristic")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(mapSystem, resnet50, "resnet50", "heuristic")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(mapSystem, gnmt, "gnmt", "heuristic")
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(mapSystem, vgg16_exhaustive, "vgg16", "exhaustive")
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);

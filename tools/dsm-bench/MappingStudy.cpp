@@ -15,8 +15,8 @@
 
 #include "ModelLoader.h"
 
-#include "dsm/Core/System/SystemLoader.h"
 #include "dsm/Core/Spatial/MappingReport.h"
+#include "dsm/Core/System/SystemLoader.h"
 #include "dsm/Passes/Spatial/LayerGraphBuilder.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -28,7 +28,6 @@
 #include <chrono>
 #include <cmath>
 #include <map>
-
 
 using namespace dsm::bench;
 using dsm::ExpandedFunction;
@@ -48,11 +47,10 @@ struct Model {
 Model expand(mlir::MLIRContext &context, llvm::StringRef name, int64_t batch,
              llvm::StringRef mode = "train") {
   Model model;
-  model.module = runPipeline(
-      context, modelPath(name),
-      ("dsm-set-batch{batch=" + std::to_string(batch) + "},dsm-expand-training{mode=" +
-       mode + "}")
-          .str());
+  model.module = runPipeline(context, modelPath(name),
+                             ("dsm-set-batch{batch=" + std::to_string(batch) +
+                              "},dsm-expand-training{mode=" + mode + "}")
+                                 .str());
   auto func = *model.module->getOps<mlir::func::FuncOp>().begin();
   mlir::FailureOr<ExpandedFunction> expanded = readLayerGraph(func);
   if (failed(expanded))
@@ -70,7 +68,8 @@ core::MultiChipSystem preset(llvm::StringRef name) {
   return *system->getIf<core::MultiChipSystem>();
 }
 
-core::MappingPlan map(const core::LayerGraph &graph, const core::MultiChipSystem &system,
+core::MappingPlan map(const core::LayerGraph &graph,
+                      const core::MultiChipSystem &system,
                       std::vector<Parallelism> allowed = {}) {
   core::MapperOptions options;
   options.parallelisms = std::move(allowed);
@@ -86,15 +85,18 @@ core::MappingPlan map(const core::LayerGraph &graph, const core::MultiChipSystem
 }
 
 double seconds(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since)
+      .count();
 }
 
 //===----------------------------------------------------------------------===//
 // 1. Heuristic against exhaustive
 //===----------------------------------------------------------------------===//
 
-void compareSearches(mlir::MLIRContext &context, const core::MultiChipSystem &system) {
-  outs() << "== Heuristic vs exhaustive search (dsm-8pf-asym, training, minibatch 512) ==\n\n";
+void compareSearches(mlir::MLIRContext &context,
+                     const core::MultiChipSystem &system) {
+  outs() << "== Heuristic vs exhaustive search (dsm-8pf-asym, training, "
+            "minibatch 512) ==\n\n";
   core::PerformanceModel model(system);
   core::DesignSpaceExplorer heuristic(model, core::SearchMode::Heuristic);
   core::DesignSpaceExplorer exhaustive(model, core::SearchMode::Exhaustive);
@@ -121,16 +123,16 @@ void compareSearches(mlir::MLIRContext &context, const core::MultiChipSystem &sy
     std::vector<core::ExplorationResult> h(cases.size()), e(cases.size());
     auto start = std::chrono::steady_clock::now();
     for (size_t c = 0; c < cases.size(); ++c)
-      h[c] = heuristic.explore(graph.layers[cases[c].layer].shape, cases[c].pass,
-                               cases[c].parallelism);
+      h[c] = heuristic.explore(graph.layers[cases[c].layer].shape,
+                               cases[c].pass, cases[c].parallelism);
     double heuristicTime = seconds(start);
     start = std::chrono::steady_clock::now();
     {
       llvm::StdThreadPool pool(llvm::hardware_concurrency());
       for (size_t c = 0; c < cases.size(); ++c)
         pool.async([&, c] {
-          e[c] = exhaustive.explore(graph.layers[cases[c].layer].shape, cases[c].pass,
-                                    cases[c].parallelism);
+          e[c] = exhaustive.explore(graph.layers[cases[c].layer].shape,
+                                    cases[c].pass, cases[c].parallelism);
         });
       pool.wait();
     }
@@ -173,11 +175,12 @@ void compareSearches(mlir::MLIRContext &context, const core::MultiChipSystem &sy
         "{0}: {1} (layer, pass, parallelism) searches; heuristic {2} "
         "configurations in {3:F2} s, exhaustive {4} in {5:F1} s\n",
         name, compared, evalH, heuristicTime, evalE, exhaustiveTime);
-    outs() << llvm::formatv("  all parallelisms:    mean gap {0:F4}%, worst {1:F4}%: {2}\n",
-                            100 * sum / compared, 100 * worst, worstCase);
-    outs() << llvm::formatv("  chosen parallelism:  mean gap {0:F4}%, worst {1:F4}%: {2}\n\n",
-                            100 * chosenSum / chosenCompared, 100 * chosenWorst,
-                            chosenWorstCase);
+    outs() << llvm::formatv(
+        "  all parallelisms:    mean gap {0:F4}%, worst {1:F4}%: {2}\n",
+        100 * sum / compared, 100 * worst, worstCase);
+    outs() << llvm::formatv(
+        "  chosen parallelism:  mean gap {0:F4}%, worst {1:F4}%: {2}\n\n",
+        100 * chosenSum / chosenCompared, 100 * chosenWorst, chosenWorstCase);
   }
 }
 
@@ -185,7 +188,8 @@ void compareSearches(mlir::MLIRContext &context, const core::MultiChipSystem &sy
 // 2-4. The paper's findings
 //===----------------------------------------------------------------------===//
 
-const core::LayerPlan *find(const core::LayerGraph &graph, const core::MappingPlan &plan,
+const core::LayerPlan *find(const core::LayerGraph &graph,
+                            const core::MappingPlan &plan,
                             llvm::StringRef name) {
   for (size_t i = 0; i < graph.layers.size(); ++i)
     if (graph.layers[i].shape.name == name)
@@ -219,8 +223,10 @@ std::string split(const core::DimSizes &s) {
 }
 
 void checkFindings(mlir::MLIRContext &context) {
-  core::MultiChipSystem asym = preset("dsm-8pf-asym"), sym = preset("dsm-8pf-sym");
-  outs() << "== 000's qualitative findings (training, minibatch 512, dsm-8pf-asym) ==\n\n";
+  core::MultiChipSystem asym = preset("dsm-8pf-asym"),
+                        sym = preset("dsm-8pf-sym");
+  outs() << "== 000's qualitative findings (training, minibatch 512, "
+            "dsm-8pf-asym) ==\n\n";
 
   Model vgg = expand(context, "vgg16", 512);
   core::MappingPlan vggPlan = map(vgg.expanded.graph, asym);
@@ -230,19 +236,23 @@ void checkFindings(mlir::MLIRContext &context) {
       ++convs;
       convData += vggPlan.layers[i].parallelism == Parallelism::Data;
     }
-  finding(convData == convs,
-          llvm::formatv("VGG16 convolutions choose data parallelism (Fig. 12): {0} of {1}",
-                        convData, convs));
-  for (auto [layer, expected] : {std::pair<const char *, Parallelism>{"fcon1", Parallelism::Model},
-                                 {"fcon2", Parallelism::DataXModelY},
-                                 {"fcon3", Parallelism::DataXModelY}}) {
+  finding(
+      convData == convs,
+      llvm::formatv(
+          "VGG16 convolutions choose data parallelism (Fig. 12): {0} of {1}",
+          convData, convs));
+  for (auto [layer, expected] :
+       {std::pair<const char *, Parallelism>{"fcon1", Parallelism::Model},
+        {"fcon2", Parallelism::DataXModelY},
+        {"fcon3", Parallelism::DataXModelY}}) {
     const core::LayerPlan *plan = find(vgg.expanded.graph, vggPlan, layer);
-    finding(plan->parallelism == expected,
-            llvm::formatv("VGG16 {0} chooses {1} (Fig. 12): chose {2}; cycles by "
-                          "parallelism: {3}",
-                          layer, core::stringifyParallelism(expected),
-                          core::stringifyParallelism(plan->parallelism),
-                          alternatives(*plan)));
+    finding(
+        plan->parallelism == expected,
+        llvm::formatv("VGG16 {0} chooses {1} (Fig. 12): chose {2}; cycles by "
+                      "parallelism: {3}",
+                      layer, core::stringifyParallelism(expected),
+                      core::stringifyParallelism(plan->parallelism),
+                      alternatives(*plan)));
   }
 
   Model resnet = expand(context, "resnet50", 512);
@@ -252,7 +262,8 @@ void checkFindings(mlir::MLIRContext &context) {
   for (size_t i = 0; i < resnet.expanded.graph.layers.size(); ++i) {
     const std::string &name = resnet.expanded.graph.layers[i].shape.name;
     if (llvm::StringRef(name).starts_with("layer4.") &&
-        resnet.expanded.graph.layers[i].shape.kind == core::OpKind::Convolution) {
+        resnet.expanded.graph.layers[i].shape.kind ==
+            core::OpKind::Convolution) {
       ++last;
       if (resnetPlan.layers[i].parallelism == Parallelism::ModelXDataY) {
         ++modelXDataY;
@@ -261,9 +272,10 @@ void checkFindings(mlir::MLIRContext &context) {
     }
   }
   finding(modelXDataY > 0,
-          llvm::formatv("ResNet-50's last convolutions choose ModelXDataY (§V-A): {0} "
-                        "of the {1} in layer4 ({2})",
-                        modelXDataY, last, chosen));
+          llvm::formatv(
+              "ResNet-50's last convolutions choose ModelXDataY (§V-A): {0} "
+              "of the {1} in layer4 ({2})",
+              modelXDataY, last, chosen));
 
   Model gnmt = expand(context, "gnmt", 512);
   core::MappingPlan gnmtPlan = map(gnmt.expanded.graph, asym);
@@ -274,8 +286,9 @@ void checkFindings(mlir::MLIRContext &context) {
       lstmMxDy += gnmtPlan.layers[i].parallelism == Parallelism::ModelXDataY;
     }
   finding(lstmMxDy == lstms,
-          llvm::formatv("GNMT's LSTM layers choose ModelXDataY (§III-A): {0} of {1}",
-                        lstmMxDy, lstms));
+          llvm::formatv(
+              "GNMT's LSTM layers choose ModelXDataY (§III-A): {0} of {1}",
+              lstmMxDy, lstms));
 
   // Utilization against the minibatch.
   outs() << "\n== Utilization by minibatch (training, dsm-8pf-asym) ==\n\n";
@@ -300,30 +313,35 @@ void checkFindings(mlir::MLIRContext &context) {
 
   // 000 Fig. 11's first two bars: the symmetric torus with data and model
   // parallelism only, then the asymmetric torus with the hybrids.
-  outs() << "\n== Asymmetric torus and hybrid parallelism (000 Fig. 11, training) ==\n\n";
-  outs() << "time per training step: symmetric torus with data/model parallelism "
-            "-> symmetric with hybrids -> asymmetric with hybrids\n\n";
+  outs() << "\n== Asymmetric torus and hybrid parallelism (000 Fig. 11, "
+            "training) ==\n\n";
+  outs()
+      << "time per training step: symmetric torus with data/model parallelism "
+         "-> symmetric with hybrids -> asymmetric with hybrids\n\n";
   for (const char *name : {"vgg16", "resnet50", "gnmt"}) {
     for (int64_t batch : {256, 512}) {
       Model m = expand(context, name, batch);
       core::MappingTotals baseTotals =
-          map(m.expanded.graph, sym, {Parallelism::Data, Parallelism::Model}).totals;
+          map(m.expanded.graph, sym, {Parallelism::Data, Parallelism::Model})
+              .totals;
       double base = baseTotals.seconds;
       double symHybrid = map(m.expanded.graph, sym).totals.seconds;
       double asymHybrid = map(m.expanded.graph, asym).totals.seconds;
-      outs() << llvm::formatv("{0,-10} mb {1,4}: {2,9:F3} ms -> {3,9:F3} ms -> {4,9:F3} ms  "
-                              "(hybrid + asymmetric: {5:F2}x; baseline utilization "
-                              "{6:F3})\n",
-                              name, batch, 1e3 * base, 1e3 * symHybrid,
-                              1e3 * asymHybrid, base / asymHybrid,
-                              baseTotals.utilization);
+      outs() << llvm::formatv(
+          "{0,-10} mb {1,4}: {2,9:F3} ms -> {3,9:F3} ms -> {4,9:F3} ms  "
+          "(hybrid + asymmetric: {5:F2}x; baseline utilization "
+          "{6:F3})\n",
+          name, batch, 1e3 * base, 1e3 * symHybrid, 1e3 * asymHybrid,
+          base / asymHybrid, baseTotals.utilization);
     }
   }
 
   // VGG16, layer by layer (like Fig. 12).
-  outs() << "\n== VGG16 per-layer configuration (training, minibatch 512, dsm-8pf-asym; "
+  outs() << "\n== VGG16 per-layer configuration (training, minibatch 512, "
+            "dsm-8pf-asym; "
             "like 000 Fig. 12) ==\n\n";
-  outs() << "| layer | parallelism | CoreD split FWD | CoreD split BWD | CoreD split UPD | "
+  outs() << "| layer | parallelism | CoreD split FWD | CoreD split BWD | CoreD "
+            "split UPD | "
             "util FWD | util BWD | util UPD | FWD limited by |\n";
   outs() << "|---|---|---|---|---|---|---|---|---|\n";
   for (size_t i = 0; i < vgg.expanded.graph.layers.size(); ++i) {
@@ -345,13 +363,14 @@ void checkFindings(mlir::MLIRContext &context) {
         limit = row.limitedBy();
       }
     }
-    outs() << llvm::formatv("| {0} | {1} | {2} | {3} | {4} | {5} | {6} | {7} | {8} |\n",
-                            shape.name, core::stringifyParallelism(layer.parallelism),
-                            splits[0], splits[1], splits[2], util[0], util[1], util[2],
-                            limit);
+    outs() << llvm::formatv(
+        "| {0} | {1} | {2} | {3} | {4} | {5} | {6} | {7} | {8} |\n", shape.name,
+        core::stringifyParallelism(layer.parallelism), splits[0], splits[1],
+        splits[2], util[0], util[1], util[2], limit);
   }
-  outs() << llvm::formatv("\nVGG16 total: {0:F3} ms per training step, utilization {1:F3}\n",
-                          1e3 * vggPlan.totals.seconds, vggPlan.totals.utilization);
+  outs() << llvm::formatv(
+      "\nVGG16 total: {0:F3} ms per training step, utilization {1:F3}\n",
+      1e3 * vggPlan.totals.seconds, vggPlan.totals.utilization);
 }
 
 } // namespace

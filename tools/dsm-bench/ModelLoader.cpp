@@ -21,9 +21,7 @@ using namespace mlir;
 
 std::unique_ptr<MLIRContext> dsm::bench::makeContext() {
   static std::once_flag registered;
-  std::call_once(registered, [] {
-    dsm::registerDsmPasses();
-  });
+  std::call_once(registered, [] { dsm::registerDsmPasses(); });
   DialectRegistry registry;
   registry.insert<dsm::DsmDialect, arith::ArithDialect, func::FuncDialect,
                   tensor::TensorDialect>();
@@ -41,8 +39,7 @@ OwningOpRef<ModuleOp> dsm::bench::runPipeline(MLIRContext &context,
     std::exit(1);
   }
   PassManager pm(&context, ModuleOp::getOperationName());
-  if (failed(parsePassPipeline(pipeline, pm,
-                               llvm::errs())) ||
+  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())) ||
       failed(pm.run(*module))) {
     llvm::errs() << "pipeline '" << pipeline << "' failed on " << path << "\n";
     std::exit(1);

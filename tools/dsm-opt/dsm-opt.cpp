@@ -33,6 +33,7 @@ int main(int argc, char **argv) {
   dsm::registerDsmPasses();
   dsm::registerDsmImportPasses();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "dsm-opt: maps deep neural networks onto accelerator systems\n",
+      argc, argv,
+      "dsm-opt: maps deep neural networks onto accelerator systems\n",
       registry));
 }

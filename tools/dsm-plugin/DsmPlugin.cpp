@@ -7,7 +7,8 @@
 //
 //   mlir-opt-22 --load-dialect-plugin=lib/DsmPlugin.so \
 //               --load-pass-plugin=lib/DsmPlugin.so \
-//     --pass-pipeline="builtin.module(dsm-map-system{system=dsm-8pf-asym})" m.mlir
+//     --pass-pipeline="builtin.module(dsm-map-system{system=dsm-8pf-asym})"
+//     m.mlir
 //
 //===----------------------------------------------------------------------===//
 

@@ -58,10 +58,12 @@ TEST(DesignSpaceExplorerTest, HeuristicSplitsOnlyTheResultWhenItCan) {
     EXPECT_EQ(s[int(Dim::In)], 1);
     EXPECT_EQ(s[int(Dim::KIJ)], 1);
   }
-  EXPECT_LT(pruned.size(),
-            exhaustive.candidateCoreSplits(layer, TrainingPass::FWD, chipD).size());
+  EXPECT_LT(
+      pruned.size(),
+      exhaustive.candidateCoreSplits(layer, TrainingPass::FWD, chipD).size());
   // UPD reduces over ij and mb instead.
-  for (const DimSizes &s : heuristic.candidateCoreSplits(layer, TrainingPass::UPD, chipD)) {
+  for (const DimSizes &s :
+       heuristic.candidateCoreSplits(layer, TrainingPass::UPD, chipD)) {
     EXPECT_EQ(s[int(Dim::IJ)], 1);
     EXPECT_EQ(s[int(Dim::MB)], 1);
   }
@@ -73,7 +75,8 @@ TEST(DesignSpaceExplorerTest, HeuristicPrefersBalancedSplits) {
   // 7x7 = 49 pixels and 8 samples per chip.
   LayerShape layer = convLayer(512, 512, 49, 9, 512);
   DimSizes chipD = splitSizes(layer.dims, {1, 1, 1, 1, 64});
-  std::vector<DimSizes> splits = heuristic.candidateCoreSplits(layer, TrainingPass::FWD, chipD);
+  std::vector<DimSizes> splits =
+      heuristic.candidateCoreSplits(layer, TrainingPass::FWD, chipD);
   auto imbalance = [&](const DimSizes &s) {
     double r = 1;
     for (int d = 0; d < kNumDims; ++d)
@@ -95,10 +98,12 @@ TEST(DesignSpaceExplorerTest, HeuristicMatchesExhaustiveOnTypicalLayers) {
   PerformanceModel model(multiChipPreset("dsm-8pf-asym"));
   DesignSpaceExplorer heuristic(model, SearchMode::Heuristic);
   DesignSpaceExplorer exhaustive(model, SearchMode::Exhaustive);
-  LayerShape layers[] = {convLayer(3, 64, 50176, 9, 512), convLayer(256, 256, 3136, 9, 512),
+  LayerShape layers[] = {convLayer(3, 64, 50176, 9, 512),
+                         convLayer(256, 256, 3136, 9, 512),
                          convLayer(512, 2048, 49, 1, 512)};
   for (const LayerShape &layer : layers)
-    for (TrainingPass pass : {TrainingPass::FWD, TrainingPass::BWD, TrainingPass::UPD}) {
+    for (TrainingPass pass :
+         {TrainingPass::FWD, TrainingPass::BWD, TrainingPass::UPD}) {
       ExplorationResult h = heuristic.explore(layer, pass, Parallelism::Data);
       ExplorationResult e = exhaustive.explore(layer, pass, Parallelism::Data);
       ASSERT_TRUE(h.best && e.best);
@@ -121,15 +126,19 @@ TEST(DesignSpaceExplorerTest, KeepsLstmWeightsWhenTheyFit) {
   lstm.params = 2048.0 * 4096;
   lstm.writtenOutputFraction = 0.25;
   DesignSpaceExplorer off(model, SearchMode::Heuristic);
-  DesignSpaceExplorer on(model, SearchMode::Heuristic, /*reuseWeightsAcrossSteps=*/true);
-  ExplorationResult a = off.explore(lstm, TrainingPass::FWD, Parallelism::ModelXDataY);
-  ExplorationResult b = on.explore(lstm, TrainingPass::FWD, Parallelism::ModelXDataY);
+  DesignSpaceExplorer on(model, SearchMode::Heuristic,
+                         /*reuseWeightsAcrossSteps=*/true);
+  ExplorationResult a =
+      off.explore(lstm, TrainingPass::FWD, Parallelism::ModelXDataY);
+  ExplorationResult b =
+      on.explore(lstm, TrainingPass::FWD, Parallelism::ModelXDataY);
   ASSERT_TRUE(a.best && b.best);
   EXPECT_FALSE(a.best->config.memory.weightsAcrossSteps);
   EXPECT_TRUE(b.best->config.memory.weightsAcrossSteps);
   EXPECT_LT(b.best->cycles.total, a.best->cycles.total);
   // UPD sums over the timesteps at once: nothing to keep across them.
-  ExplorationResult u = on.explore(lstm, TrainingPass::UPD, Parallelism::ModelXDataY);
+  ExplorationResult u =
+      on.explore(lstm, TrainingPass::UPD, Parallelism::ModelXDataY);
   ASSERT_TRUE(u.best);
   EXPECT_FALSE(u.best->config.memory.weightsAcrossSteps);
 }
@@ -138,10 +147,11 @@ TEST(DesignSpaceExplorerTest, ExplainsWhenNothingIsLegal) {
   PerformanceModel model(multiChipPreset("dsm-8pf-asym"));
   DesignSpaceExplorer explorer(model, SearchMode::Heuristic);
   // A minibatch of 8 cannot be spread over 64 chips.
-  ExplorationResult r =
-      explorer.explore(convLayer(64, 64, 3136, 9, 8), TrainingPass::FWD, Parallelism::Data);
+  ExplorationResult r = explorer.explore(convLayer(64, 64, 3136, 9, 8),
+                                         TrainingPass::FWD, Parallelism::Data);
   EXPECT_FALSE(r.best.has_value());
-  EXPECT_NE(r.whyNone.find("splits 'mb' 64 ways but it has only 8"), std::string::npos)
+  EXPECT_NE(r.whyNone.find("splits 'mb' 64 ways but it has only 8"),
+            std::string::npos)
       << r.whyNone;
 }
 
@@ -149,8 +159,10 @@ TEST(DesignSpaceExplorerTest, DeterministicChoice) {
   PerformanceModel model(multiChipPreset("dsm-8pf-sym"));
   DesignSpaceExplorer explorer(model, SearchMode::Exhaustive);
   LayerShape layer = convLayer(128, 128, 12544, 9, 256);
-  ExplorationResult a = explorer.explore(layer, TrainingPass::BWD, Parallelism::Data);
-  ExplorationResult b = explorer.explore(layer, TrainingPass::BWD, Parallelism::Data);
+  ExplorationResult a =
+      explorer.explore(layer, TrainingPass::BWD, Parallelism::Data);
+  ExplorationResult b =
+      explorer.explore(layer, TrainingPass::BWD, Parallelism::Data);
   ASSERT_TRUE(a.best && b.best);
   EXPECT_EQ(a.best->config.coreSplit, b.best->config.coreSplit);
   EXPECT_EQ(a.best->config.array, b.best->config.array);

@@ -61,9 +61,10 @@ TEST(PerformanceModelTest, ComputeBoundLayer) {
   PerformanceModel model(smallSystem());
   // 3x3 conv, 16 -> 16 channels, 64 pixels, minibatch 8, data parallel: a
   // chip has 2 samples; its 2 cores split the output channels.
-  std::optional<Evaluation> e = model.evaluate(
-      convLayer(16, 16, 64, 9, 8), TrainingPass::FWD,
-      config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 8, Dim::IJ, 8));
+  std::optional<Evaluation> e =
+      model.evaluate(convLayer(16, 16, 64, 9, 8), TrainingPass::FWD,
+                     config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                            Dim::In, 8, Dim::IJ, 8));
   ASSERT_TRUE(e.has_value());
   // CoreD = {16, 8, 64, 9, 2}: (16/8)*(64/8) array steps x 8*9*2 streamed =
   // 2304 cycles, plus 8 + 8 startup.
@@ -85,9 +86,10 @@ TEST(PerformanceModelTest, ComputeBoundLayer) {
 TEST(PerformanceModelTest, ExternalMemoryBoundLayer) {
   PerformanceModel model(smallSystem());
   // The same as a 1x1 convolution: 9x less compute, about the same traffic.
-  std::optional<Evaluation> e = model.evaluate(
-      convLayer(16, 16, 64, 1, 8), TrainingPass::FWD,
-      config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 8, Dim::IJ, 8));
+  std::optional<Evaluation> e =
+      model.evaluate(convLayer(16, 16, 64, 1, 8), TrainingPass::FWD,
+                     config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                            Dim::In, 8, Dim::IJ, 8));
   ASSERT_TRUE(e.has_value());
   EXPECT_DOUBLE_EQ(e->cycles.useful, 256);
   // (2048 + 256 + 2048) x 2 B / 16 GB/s = 544 cycles; 544 - 272 are visible.
@@ -96,15 +98,49 @@ TEST(PerformanceModelTest, ExternalMemoryBoundLayer) {
   EXPECT_DOUBLE_EQ(e->cycles.total, 544);
 }
 
+TEST(PerformanceModelTest, InputLeftOnChipByThePreviousLayer) {
+  // 000 §III-B1: "the output activations of a layer [are] retained on-chip
+  // and reused as the input activations of the next layer".
+  PerformanceModel model(smallSystem());
+  LayerShape conv = convLayer(16, 16, 64, 1, 8);
+  MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                           Dim::In, 8, Dim::IJ, 8);
+  std::optional<Evaluation> base = model.evaluate(conv, TrainingPass::FWD, c);
+  c.memory.inputOnChip = true;
+  std::optional<Evaluation> reuse = model.evaluate(conv, TrainingPass::FWD, c);
+  ASSERT_TRUE(base && reuse);
+  // Only the kernel and the output cross the memory bus: (256 + 2048) x 2 B
+  // = 288 cycles at 16 GB/s, of which 288 - 272 are visible.
+  const TransferGroup *stream = group(*reuse, "fetch_inp+fetch_ker+write_out");
+  ASSERT_NE(stream, nullptr);
+  EXPECT_DOUBLE_EQ(stream->bytes[int(Link::MemoryBus)], (256 + 2048) * 2);
+  EXPECT_DOUBLE_EQ(reuse->cycles.total, 288);
+  EXPECT_LT(reuse->cycles.total, base->cycles.total);
+  // The cores hold their whole Input share besides the working set.
+  EXPECT_GT(reuse->scratchpadBytes, base->scratchpadBytes);
+  // Only a FWD finds its input on chip.
+  std::string why;
+  EXPECT_FALSE(model.evaluate(conv, TrainingPass::BWD, c, &why));
+  EXPECT_NE(why.find("input is reused"), std::string::npos);
+  // Not when the input is rotated between chips (model parallelism).
+  EXPECT_FALSE(model.evaluate(conv, TrainingPass::FWD, [&] {
+    MappingConfig m = config(Parallelism::Model, kModelSplit, {1, 2, 1, 1, 1},
+                             Dim::In, 8, Dim::IJ, 8);
+    m.memory.inputOnChip = true;
+    return m;
+  }()));
+}
+
 TEST(PerformanceModelTest, TorusLinkBoundRotation) {
   PerformanceModel model(smallSystem());
   // Model parallelism: each chip computes 4 of the 16 output channels and the
   // input features rotate. A chip holds 1/4 of the input (16 x 64 x 8 / 4 =
   // 2048 elements = 4096 B) and passes it on fy * (fx - 1) = 2 times along X
   // and fy - 1 = 1 time along Y.
-  std::optional<Evaluation> e = model.evaluate(
-      convLayer(16, 16, 64, 1, 8), TrainingPass::FWD,
-      config(Parallelism::Model, kModelSplit, {1, 1, 1, 1, 2}, Dim::In, 8, Dim::IJ, 8));
+  std::optional<Evaluation> e =
+      model.evaluate(convLayer(16, 16, 64, 1, 8), TrainingPass::FWD,
+                     config(Parallelism::Model, kModelSplit, {1, 1, 1, 1, 2},
+                            Dim::In, 8, Dim::IJ, 8));
   ASSERT_TRUE(e.has_value());
   const TransferGroup *rotate = group(*e, "rotate");
   ASSERT_NE(rotate, nullptr);
@@ -128,9 +164,10 @@ TEST(PerformanceModelTest, TorusLinkBoundRotation) {
 
 TEST(PerformanceModelTest, BackwardRotationIsNotOverlapped) {
   PerformanceModel model(smallSystem());
-  std::optional<Evaluation> e = model.evaluate(
-      convLayer(16, 16, 64, 1, 8), TrainingPass::BWD,
-      config(Parallelism::Model, kModelSplit, {1, 1, 1, 1, 2}, Dim::In, 8, Dim::IJ, 8));
+  std::optional<Evaluation> e =
+      model.evaluate(convLayer(16, 16, 64, 1, 8), TrainingPass::BWD,
+                     config(Parallelism::Model, kModelSplit, {1, 1, 1, 1, 2},
+                            Dim::In, 8, Dim::IJ, 8));
   ASSERT_TRUE(e.has_value());
   const TransferGroup *rotate = group(*e, "rotate");
   ASSERT_NE(rotate, nullptr);
@@ -151,9 +188,10 @@ TEST(PerformanceModelTest, OddSplitUnderusesTheArray) {
   fc.dims = {32, 12, 1, 1, 8};
   fc.params = 32 * 12;
   // 12 outputs on 8 rows take two chunks, the second a third full.
-  std::optional<Evaluation> e = model.evaluate(
-      fc, TrainingPass::FWD,
-      config(Parallelism::Data, kDataSplit, {1, 1, 1, 1, 2}, Dim::Out, 8, Dim::In, 8));
+  std::optional<Evaluation> e =
+      model.evaluate(fc, TrainingPass::FWD,
+                     config(Parallelism::Data, kDataSplit, {1, 1, 1, 1, 2},
+                            Dim::Out, 8, Dim::In, 8));
   ASSERT_TRUE(e.has_value());
   // Useful: 32 x 12 x 8 MACs / (8 cores x 64) = 6; PriComp: 2 x 4 chunks
   // + 16 startup = 24.
@@ -169,8 +207,8 @@ TEST(PerformanceModelTest, ScratchpadBandwidthStarvesTheArray) {
   fc.kind = OpKind::FullyConnected;
   fc.dims = {32, 12, 1, 1, 8};
   fc.params = 32 * 12;
-  MappingConfig c =
-      config(Parallelism::Data, kDataSplit, {1, 1, 1, 1, 2}, Dim::Out, 8, Dim::In, 8);
+  MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 1, 1, 1, 2},
+                           Dim::Out, 8, Dim::In, 8);
   std::optional<Evaluation> e = model.evaluate(fc, TrainingPass::FWD, c);
   ASSERT_TRUE(e.has_value());
   // CoreD {32, 12, 1, 1, 1}: Input 32 + Kernel 384 + Output 12 = 428
@@ -194,15 +232,16 @@ TEST(PerformanceModelTest, FusedPoolingStoresThePooledOutput) {
   // and 512 written (000 Fig. 13, CONV1_2); BWD reads the pooled error.
   LayerShape layer = convLayer(16, 16, 64, 1, 8);
   layer.outputPixelRatio = 0.25;
-  MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In,
-                           8, Dim::IJ, 8);
+  MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                           Dim::In, 8, Dim::IJ, 8);
   for (TrainingPass pass : {TrainingPass::FWD, TrainingPass::BWD}) {
     std::optional<Evaluation> e = model.evaluate(layer, pass, c);
     ASSERT_TRUE(e.has_value());
     const TransferGroup *stream = group(*e, "fetch_inp+fetch_ker+write_out");
     ASSERT_NE(stream, nullptr);
     // Input (or its error) 2048 + kernel 256 + output (or its error) 512.
-    EXPECT_DOUBLE_EQ(stream->bytes[int(Link::MemoryBus)], (2048 + 256 + 512) * 2);
+    EXPECT_DOUBLE_EQ(stream->bytes[int(Link::MemoryBus)],
+                     (2048 + 256 + 512) * 2);
   }
 }
 
@@ -211,9 +250,10 @@ TEST(PerformanceModelTest, CoresSplittingAReductionAccumulatePartialSums) {
   // Splitting the input channels (a reduction in FWD) over the 2 cores: each
   // core holds a partial Output of 16 x 64 x 2 elements = 4096 B; on a ring
   // half of it crosses each link, in both directions: 1024 B at 64 GB/s.
-  std::optional<Evaluation> e = model.evaluate(
-      convLayer(16, 16, 64, 9, 8), TrainingPass::FWD,
-      config(Parallelism::Data, kDataSplit, {2, 1, 1, 1, 1}, Dim::In, 8, Dim::IJ, 8));
+  std::optional<Evaluation> e =
+      model.evaluate(convLayer(16, 16, 64, 9, 8), TrainingPass::FWD,
+                     config(Parallelism::Data, kDataSplit, {2, 1, 1, 1, 1},
+                            Dim::In, 8, Dim::IJ, 8));
   ASSERT_TRUE(e.has_value());
   const TransferGroup *sums = group(*e, "partial_sum_acc");
   ASSERT_NE(sums, nullptr);
@@ -226,9 +266,10 @@ TEST(PerformanceModelTest, DataParallelGradientsReduceAlongXThenY) {
   // UPD of a data-parallel layer: each chip's 2304 gradients (4608 B) are
   // reduced and broadcast along X (2 x 1/2 x 4608 B) and, shrunk by the X
   // reduction, along Y (2 x 1/2 x 4608 / 2 B).
-  std::optional<Evaluation> e = model.evaluate(
-      convLayer(16, 16, 64, 9, 8), TrainingPass::UPD,
-      config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 8, Dim::Out, 8));
+  std::optional<Evaluation> e =
+      model.evaluate(convLayer(16, 16, 64, 9, 8), TrainingPass::UPD,
+                     config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                            Dim::In, 8, Dim::Out, 8));
   ASSERT_TRUE(e.has_value());
   const TransferGroup *grads = group(*e, "grad_reduce+weight_broadcast");
   ASSERT_NE(grads, nullptr);
@@ -244,9 +285,10 @@ TEST(PerformanceModelTest, DataParallelGradientsReduceAlongXThenY) {
   EXPECT_DOUBLE_EQ(e->cycles.nonOvldt, 864);
   // Model parallelism owns its weights: no reduction, only the update of
   // its quarter (576 weights, 1152 B): 3 x 1152 B / 16 GB/s = 216 cycles.
-  std::optional<Evaluation> m = model.evaluate(
-      convLayer(16, 16, 64, 9, 8), TrainingPass::UPD,
-      config(Parallelism::Model, kModelSplit, {2, 1, 1, 1, 1}, Dim::In, 8, Dim::Out, 4));
+  std::optional<Evaluation> m =
+      model.evaluate(convLayer(16, 16, 64, 9, 8), TrainingPass::UPD,
+                     config(Parallelism::Model, kModelSplit, {2, 1, 1, 1, 1},
+                            Dim::In, 8, Dim::Out, 4));
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(group(*m, "grad_reduce+weight_broadcast"), nullptr);
   const TransferGroup *update = group(*m, "weight_update");
@@ -259,10 +301,10 @@ TEST(PerformanceModelTest, DataParallelGradientsReduceAlongXThenY) {
 TEST(PerformanceModelTest, HybridsReduceAndRotateAlongOneDirectionEach) {
   PerformanceModel model(smallSystem());
   // data_x_model_y: the minibatch is split along X, the features along Y.
-  std::optional<Evaluation> upd = model.evaluate(
-      convLayer(16, 16, 64, 9, 8), TrainingPass::UPD,
-      config(Parallelism::DataXModelY, {1, 2, 1, 1, 2}, {1, 2, 1, 1, 1}, Dim::In, 8,
-             Dim::Out, 4));
+  std::optional<Evaluation> upd =
+      model.evaluate(convLayer(16, 16, 64, 9, 8), TrainingPass::UPD,
+                     config(Parallelism::DataXModelY, {1, 2, 1, 1, 2},
+                            {1, 2, 1, 1, 1}, Dim::In, 8, Dim::Out, 4));
   ASSERT_TRUE(upd.has_value());
   const TransferGroup *grads = group(*upd, "grad_reduce+weight_broadcast");
   ASSERT_NE(grads, nullptr);
@@ -278,9 +320,10 @@ TEST(PerformanceModelTest, AuxComputationsRunOnTheSpecialFunctionUnits) {
   PerformanceModel model(smallSystem());
   LayerShape layer = convLayer(16, 16, 64, 9, 8);
   layer.auxOps = 16 * 64 * 8 * 2; // bias and ReLU on every output
-  std::optional<Evaluation> e = model.evaluate(
-      layer, TrainingPass::FWD,
-      config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 8, Dim::IJ, 8));
+  std::optional<Evaluation> e =
+      model.evaluate(layer, TrainingPass::FWD,
+                     config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                            Dim::In, 8, Dim::IJ, 8));
   ASSERT_TRUE(e.has_value());
   // A core's share (1/8) at 4 ops per cycle.
   EXPECT_DOUBLE_EQ(e->cycles.auxComp, 16384.0 / 8 / 4);
@@ -295,8 +338,8 @@ TEST(PerformanceModelTest, LstmStepsRunInSequenceButUpdatesOnce) {
   lstm.timesteps = 10;
   lstm.params = 16 * 32;
   lstm.writtenOutputFraction = 0.25; // writes H of its 4H gates
-  MappingConfig c =
-      config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 8, Dim::Out, 8);
+  MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                           Dim::In, 8, Dim::Out, 8);
   std::optional<Evaluation> fwd = model.evaluate(lstm, TrainingPass::FWD, c);
   ASSERT_TRUE(fwd.has_value());
   // One step: CoreD {16, 16, 1, 1, 2}: 2 x 2 chunks x 2 samples = 8 array
@@ -329,8 +372,8 @@ TEST(PerformanceModelTest, LstmWeightsKeptAcrossTimesteps) {
   lstm.timesteps = 10;
   lstm.params = 16 * 32;
   lstm.writtenOutputFraction = 0.25;
-  MappingConfig c =
-      config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 8, Dim::Out, 8);
+  MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                           Dim::In, 8, Dim::Out, 8);
   std::optional<Evaluation> base = model.evaluate(lstm, TrainingPass::FWD, c);
   c.memory.weightsAcrossSteps = true;
   std::optional<Evaluation> reuse = model.evaluate(lstm, TrainingPass::FWD, c);
@@ -351,7 +394,8 @@ TEST(PerformanceModelTest, LstmWeightsKeptAcrossTimesteps) {
   std::string why;
   EXPECT_FALSE(model.evaluate(lstm, TrainingPass::UPD, c, &why));
   EXPECT_NE(why.find("timesteps"), std::string::npos);
-  EXPECT_FALSE(model.evaluate(convLayer(16, 16, 64, 9, 8), TrainingPass::FWD, c));
+  EXPECT_FALSE(
+      model.evaluate(convLayer(16, 16, 64, 9, 8), TrainingPass::FWD, c));
   // Nor when the weights do not fit beside the working set.
   MultiChipSystem tiny = smallSystem();
   tiny.chip.core.scratchpad.capacityBytes = base->scratchpadBytes + 100;
@@ -370,10 +414,12 @@ TEST(PerformanceModelTest, RelayoutSwitchingParallelism) {
   EXPECT_DOUBLE_EQ(g.bytes[int(Link::TorusY)], 2048);
   EXPECT_DOUBLE_EQ(g.cycles, 2 * 256);
   // data -> data_x_model_y changes only the Y role.
-  TransferGroup y = model.relayout(8192, Parallelism::Data, Parallelism::DataXModelY);
+  TransferGroup y =
+      model.relayout(8192, Parallelism::Data, Parallelism::DataXModelY);
   EXPECT_DOUBLE_EQ(y.bytes[int(Link::TorusX)], 0);
   EXPECT_DOUBLE_EQ(y.cycles, 256);
-  EXPECT_DOUBLE_EQ(model.relayout(8192, Parallelism::Model, Parallelism::Model).cycles, 0);
+  EXPECT_DOUBLE_EQ(
+      model.relayout(8192, Parallelism::Model, Parallelism::Model).cycles, 0);
 }
 
 TEST(PerformanceModelTest, WorkingSetMustFitTheScratchpad) {
@@ -381,12 +427,14 @@ TEST(PerformanceModelTest, WorkingSetMustFitTheScratchpad) {
   s.chip.core.scratchpad.capacityBytes = 1024;
   PerformanceModel model(s);
   std::string why;
-  std::optional<Evaluation> e = model.evaluate(
-      convLayer(16, 16, 64, 9, 8), TrainingPass::FWD,
-      config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 8, Dim::IJ, 8),
-      &why);
+  std::optional<Evaluation> e =
+      model.evaluate(convLayer(16, 16, 64, 9, 8), TrainingPass::FWD,
+                     config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                            Dim::In, 8, Dim::IJ, 8),
+                     &why);
   EXPECT_FALSE(e.has_value());
-  EXPECT_NE(why.find("exceeds the scratchpad (1024)"), std::string::npos) << why;
+  EXPECT_NE(why.find("exceeds the scratchpad (1024)"), std::string::npos)
+      << why;
 }
 
 TEST(PerformanceModelTest, IllegalSplitsAreRejectedWithAReason) {
@@ -398,35 +446,37 @@ TEST(PerformanceModelTest, IllegalSplitsAreRejectedWithAReason) {
     EXPECT_FALSE(model.evaluate(layer, TrainingPass::FWD, c, &why).has_value());
     return why;
   };
-  EXPECT_NE(check(config(Parallelism::Data, {1, 1, 1, 1, 2}, {1, 2, 1, 1, 1}, Dim::In, 8,
-                         Dim::IJ, 8))
+  EXPECT_NE(check(config(Parallelism::Data, {1, 1, 1, 1, 2}, {1, 2, 1, 1, 1},
+                         Dim::In, 8, Dim::IJ, 8))
                 .find("chip split's product 2 is not the chip count 4"),
             std::string::npos);
-  EXPECT_NE(check(config(Parallelism::Data, kDataSplit, {1, 1, 1, 1, 1}, Dim::In, 8,
-                         Dim::IJ, 8))
+  EXPECT_NE(check(config(Parallelism::Data, kDataSplit, {1, 1, 1, 1, 1},
+                         Dim::In, 8, Dim::IJ, 8))
                 .find("core split's product 1 is not the core count 2"),
             std::string::npos);
-  EXPECT_NE(check(config(Parallelism::Data, kModelSplit, {1, 2, 1, 1, 1}, Dim::In, 8,
-                         Dim::IJ, 8))
+  EXPECT_NE(check(config(Parallelism::Data, kModelSplit, {1, 2, 1, 1, 1},
+                         Dim::In, 8, Dim::IJ, 8))
                 .find("not the one of data parallelism"),
             std::string::npos);
   layer.dims[int(Dim::KIJ)] = 1;
-  EXPECT_NE(check(config(Parallelism::Data, kDataSplit, {1, 1, 1, 2, 1}, Dim::In, 8,
-                         Dim::IJ, 8))
+  EXPECT_NE(check(config(Parallelism::Data, kDataSplit, {1, 1, 1, 2, 1},
+                         Dim::In, 8, Dim::IJ, 8))
                 .find("the core split cuts 'kij' into 2 but a chip has only 1"),
             std::string::npos);
-  EXPECT_NE(check(config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 16,
-                         Dim::IJ, 8))
+  EXPECT_NE(check(config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                         Dim::In, 16, Dim::IJ, 8))
                 .find("row tile 16 exceeds the array (8)"),
             std::string::npos);
-  EXPECT_NE(check(config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1}, Dim::In, 8,
-                         Dim::In, 8))
+  EXPECT_NE(check(config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                         Dim::In, 8, Dim::In, 8))
                 .find("same dimension"),
             std::string::npos);
   // Minibatch 2 cannot be split over 4 chips.
   layer.dims[int(Dim::MB)] = 2;
-  EXPECT_FALSE(model.chipSplit(layer, TrainingPass::FWD, Parallelism::Data, &why));
-  EXPECT_NE(why.find("splits 'mb' 4 ways but it has only 2"), std::string::npos) << why;
+  EXPECT_FALSE(
+      model.chipSplit(layer, TrainingPass::FWD, Parallelism::Data, &why));
+  EXPECT_NE(why.find("splits 'mb' 4 ways but it has only 2"), std::string::npos)
+      << why;
 }
 
 TEST(PerformanceModelTest, ParallelismsNeedTheirTorus) {

@@ -64,8 +64,9 @@ TEST(SpatialMapperTest, PlansEveryPassAndAddsUp) {
     for (const PassPlan &pass : layer.passes) {
       sum += pass.cycles.total;
       const CycleBreakdown &c = pass.cycles;
-      EXPECT_NEAR(c.useful + c.underuse + c.ovldtVisible + c.nonOvldt + c.auxComp, c.total,
-                  1e-6 * c.total);
+      EXPECT_NEAR(c.useful + c.underuse + c.ovldtVisible + c.nonOvldt +
+                      c.auxComp,
+                  c.total, 1e-6 * c.total);
     }
   EXPECT_DOUBLE_EQ(plan->totals.cycles.total, sum);
   EXPECT_GT(plan->totals.utilization, 0);
@@ -74,6 +75,50 @@ TEST(SpatialMapperTest, PlansEveryPassAndAddsUp) {
   // parallel. (Alone before fcon1, the convolution avoids a relayout.)
   EXPECT_EQ(plan->layers[1].parallelism, Parallelism::Model);
   EXPECT_NE(plan->layers[2].parallelism, Parallelism::Data);
+}
+
+TEST(SpatialMapperTest, ActivationReuseIsChosenWithTheParallelisms) {
+  SerialExecutor serial;
+  // A chain of equal 1x1 convolutions: memory-bound, so leaving each output
+  // in the scratchpads for the next layer saves its fetch.
+  LayerGraph g;
+  const int kLayers = 4;
+  for (int i = 0; i < kLayers; ++i)
+    g.layers.push_back({convLayer(256, 256, 196, 1, 512, "conv")});
+  for (int i = 0; i + 1 < kLayers; ++i) {
+    LayerEdge edge{i, i + 1, 256.0 * 196 * 512};
+    edge.primaryInput = true;
+    g.edges.push_back(edge);
+  }
+  g.assignTrainingPasses(true);
+  MapperOptions base;
+  MapperOptions reuse;
+  reuse.reuseActivations = true;
+  MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  llvm::Expected<MappingPlan> without =
+      SpatialMapper(system, base).map(g, serial);
+  llvm::Expected<MappingPlan> with =
+      SpatialMapper(system, reuse).map(g, serial);
+  ASSERT_TRUE(without && with);
+  EXPECT_LT(with->totals.cycles.total, without->totals.cycles.total);
+  int reused = 0;
+  for (size_t i = 0; i < with->layers.size(); ++i)
+    for (const PassPlan &pass : with->layers[i].passes) {
+      if (!pass.eval.config.memory.inputOnChip)
+        continue;
+      ++reused;
+      // Only a FWD, only where the producer kept the same parallelism.
+      EXPECT_EQ(pass.pass, TrainingPass::FWD);
+      ASSERT_GT(i, 0u);
+      EXPECT_EQ(with->layers[i - 1].parallelism, with->layers[i].parallelism);
+    }
+  EXPECT_GT(reused, 0);
+  // The first layer reads the network input from memory.
+  for (const PassPlan &pass : with->layers[0].passes)
+    EXPECT_FALSE(pass.eval.config.memory.inputOnChip);
+  for (const LayerPlan &layer : without->layers)
+    for (const PassPlan &pass : layer.passes)
+      EXPECT_FALSE(pass.eval.config.memory.inputOnChip);
 }
 
 TEST(SpatialMapperTest, JointChoiceWeighsRelayouts) {
@@ -97,7 +142,9 @@ TEST(SpatialMapperTest, JointChoiceWeighsRelayouts) {
     greedyCost += layer.alternatives[best];
   }
   for (const LayerEdge &e : g.edges)
-    greedyCost += 2 * model.relayout(e.elements, greedy[e.producer], greedy[e.consumer]).cycles;
+    greedyCost +=
+        2 * model.relayout(e.elements, greedy[e.producer], greedy[e.consumer])
+                .cycles;
   EXPECT_LE(plan->totals.cycles.total, greedyCost * (1 + 1e-12));
 }
 
@@ -109,7 +156,9 @@ TEST(SpatialMapperTest, ResidualShortcutsAreCharged) {
   g.layers = {{convLayer(256, 256, 196, 1, 512, "a")},
               {convLayer(256, 256, 196, 9, 512, "b")},
               {convLayer(256, 256, 196, 1, 512, "c")}};
-  g.edges = {{0, 1, 256.0 * 196 * 512}, {1, 2, 256.0 * 196 * 512}, {0, 2, 256.0 * 196 * 512}};
+  g.edges = {{0, 1, 256.0 * 196 * 512},
+             {1, 2, 256.0 * 196 * 512},
+             {0, 2, 256.0 * 196 * 512}};
   g.assignTrainingPasses(false);
   SpatialMapper mapper(multiChipPreset("dsm-8pf-asym"), MapperOptions());
   llvm::Expected<MappingPlan> plan = mapper.map(g, serial);
@@ -119,10 +168,11 @@ TEST(SpatialMapperTest, ResidualShortcutsAreCharged) {
     double relayout = 0;
     for (const LayerEdge &e : g.edges)
       if (e.consumer == int(i))
-        relayout += mapper.getModel()
-                        .relayout(e.elements, plan->layers[e.producer].parallelism,
-                                  plan->layers[i].parallelism)
-                        .cycles;
+        relayout +=
+            mapper.getModel()
+                .relayout(e.elements, plan->layers[e.producer].parallelism,
+                          plan->layers[i].parallelism)
+                .cycles;
     EXPECT_DOUBLE_EQ(plan->layers[i].passes[0].relayout.cycles, relayout);
   }
 }
@@ -143,7 +193,8 @@ TEST(SpatialMapperTest, SameResultWithAndWithoutThreads) {
     for (size_t p = 0; p < a->layers[i].passes.size(); ++p) {
       EXPECT_EQ(a->layers[i].passes[p].eval.config.coreSplit,
                 b->layers[i].passes[p].eval.config.coreSplit);
-      EXPECT_EQ(a->layers[i].passes[p].cycles.total, b->layers[i].passes[p].cycles.total);
+      EXPECT_EQ(a->layers[i].passes[p].cycles.total,
+                b->layers[i].passes[p].cycles.total);
     }
   }
 }
@@ -157,7 +208,8 @@ TEST(SpatialMapperTest, RepeatedShapesAreExploredOnce) {
     g.edges.push_back({i, i + 1, 64.0 * 3136 * 256});
   g.assignTrainingPasses(false);
   llvm::Expected<MappingPlan> plan =
-      SpatialMapper(multiChipPreset("dsm-8pf-asym"), MapperOptions()).map(g, serial);
+      SpatialMapper(multiChipPreset("dsm-8pf-asym"), MapperOptions())
+          .map(g, serial);
   ASSERT_TRUE(static_cast<bool>(plan));
   EXPECT_EQ(plan->explorations, 4u);          // one per parallelism
   EXPECT_EQ(plan->memoizedExplorations, 12u); // the three repeats
@@ -170,7 +222,8 @@ TEST(SpatialMapperTest, ImpossibleLayerIsNamed) {
   g.layers = {{fc("tiny", 16, 8, 1)}};
   g.assignTrainingPasses(false);
   llvm::Expected<MappingPlan> plan =
-      SpatialMapper(multiChipPreset("dsm-8pf-asym"), MapperOptions()).map(g, serial);
+      SpatialMapper(multiChipPreset("dsm-8pf-asym"), MapperOptions())
+          .map(g, serial);
   ASSERT_FALSE(static_cast<bool>(plan));
   std::string message;
   int64_t node = -1;
@@ -179,7 +232,9 @@ TEST(SpatialMapperTest, ImpossibleLayerIsNamed) {
     message = error.getMessage();
   });
   EXPECT_EQ(node, 0); // the error names the layer by its index, for the pass
-  EXPECT_NE(message.find("layer 'tiny' has no legal mapping"), std::string::npos) << message;
+  EXPECT_NE(message.find("layer 'tiny' has no legal mapping"),
+            std::string::npos)
+      << message;
   EXPECT_NE(message.find("data (fwd): data parallelism splits 'mb' 64 ways"),
             std::string::npos)
       << message;

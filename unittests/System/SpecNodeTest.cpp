@@ -18,14 +18,15 @@ std::string describe(llvm::Error error) {
     if (!text.empty())
       text += "\n";
     text += std::to_string(e.getLocation().line) + ":" +
-            std::to_string(e.getLocation().column) + ": " + e.getMessage().str();
+            std::to_string(e.getLocation().column) + ": " +
+            e.getMessage().str();
   });
   return text;
 }
 
 TEST(SpecNodeTest, ParsesNestedYamlWithLocations) {
-  llvm::Expected<SpecNode> tree = parseSpec("a: 1\nb:\n  c: [x, y]\n  d: {e: 2}\n",
-                                            "t.yaml");
+  llvm::Expected<SpecNode> tree =
+      parseSpec("a: 1\nb:\n  c: [x, y]\n  d: {e: 2}\n", "t.yaml");
   ASSERT_TRUE(static_cast<bool>(tree)) << llvm::toString(tree.takeError());
   ASSERT_TRUE(tree->isMapping());
   const SpecNode *b = tree->lookup("b");
@@ -66,7 +67,8 @@ TEST(SpecNodeTest, RejectsEmptyDocument) {
   for (llvm::StringRef text : {"", "# only a comment\n", "---\n"}) {
     llvm::Expected<SpecNode> tree = parseSpec(text, "empty.yaml");
     ASSERT_FALSE(static_cast<bool>(tree)) << text.str();
-    EXPECT_NE(describe(tree.takeError()).find("empty document"), std::string::npos);
+    EXPECT_NE(describe(tree.takeError()).find("empty document"),
+              std::string::npos);
   }
 }
 
@@ -78,7 +80,8 @@ TEST(SpecReaderTest, ReportsMissingUnknownAndOutOfRangeFieldsTogether) {
   SpecMapReader reader(*tree, "", diags);
   EXPECT_FALSE(reader.integer("count", 1).has_value());
   EXPECT_FALSE(
-      reader.quantity("speed", QuantityKind::Bandwidth, Bound::Positive).has_value());
+      reader.quantity("speed", QuantityKind::Bandwidth, Bound::Positive)
+          .has_value());
   EXPECT_FALSE(reader.integer("size", 1).has_value());
   reader.choice<int>("color", {{"red", 1}}, 0);
   reader.finish();

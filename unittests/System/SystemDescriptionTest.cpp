@@ -16,12 +16,14 @@ SystemDescription load(llvm::StringRef name) {
 
 /// All errors of parsing `text`, one "line: message" per line.
 std::string errorsOf(llvm::StringRef text) {
-  llvm::Expected<SystemDescription> system = parseSystemDescription(text, "s.yaml");
+  llvm::Expected<SystemDescription> system =
+      parseSystemDescription(text, "s.yaml");
   if (system)
     return "<no error>";
   std::string all;
   llvm::handleAllErrors(system.takeError(), [&](const SpecError &e) {
-    all += std::to_string(e.getLocation().line) + ": " + e.getMessage().str() + "\n";
+    all += std::to_string(e.getLocation().line) + ": " + e.getMessage().str() +
+           "\n";
   });
   return all;
 }
@@ -108,8 +110,10 @@ TEST(SystemPresetsTest, NnpiHierarchy) {
   EXPECT_DOUBLE_EQ(mh->llc.capacityBytes, 24e6);
   EXPECT_DOUBLE_EQ(mh->dram.capacityBytes, 32e9);
   // 001 App. G: LLC ~10x and SRAM ~100x the DRAM bandwidth.
-  EXPECT_DOUBLE_EQ(mh->llc.bandwidthBytesPerSecond / mh->dram.bandwidthBytesPerSecond, 10);
-  EXPECT_DOUBLE_EQ(mh->sram.bandwidthBytesPerSecond / mh->dram.bandwidthBytesPerSecond, 100);
+  EXPECT_DOUBLE_EQ(
+      mh->llc.bandwidthBytesPerSecond / mh->dram.bandwidthBytesPerSecond, 10);
+  EXPECT_DOUBLE_EQ(
+      mh->sram.bandwidthBytesPerSecond / mh->dram.bandwidthBytesPerSecond, 100);
 }
 
 TEST(SystemPresetsTest, ServersOfTable41And42) {
@@ -155,14 +159,17 @@ TEST(SystemDescriptionTest, MissingField) {
 
 TEST(SystemDescriptionTest, ZeroBandwidth) {
   std::string text = replaced(kValidMultiChip, "x: 10 GB/s", "x: 0 GB/s");
-  EXPECT_EQ(errorsOf(text),
-            "7: field 'system.link_bandwidth.x' must be positive, got '0 GB/s'\n");
+  EXPECT_EQ(
+      errorsOf(text),
+      "7: field 'system.link_bandwidth.x' must be positive, got '0 GB/s'\n");
 }
 
 TEST(SystemDescriptionTest, NegativeCapacity) {
-  std::string text = replaced(kValidMultiChip, "capacity: 64 KiB", "capacity: -1 KiB");
-  EXPECT_EQ(errorsOf(text),
-            "16: field 'core.scratchpad.capacity' must be positive, got '-1 KiB'\n");
+  std::string text =
+      replaced(kValidMultiChip, "capacity: 64 KiB", "capacity: -1 KiB");
+  EXPECT_EQ(
+      errorsOf(text),
+      "16: field 'core.scratchpad.capacity' must be positive, got '-1 KiB'\n");
 }
 
 TEST(SystemDescriptionTest, UnknownTopology) {
@@ -184,7 +191,8 @@ TEST(SystemDescriptionTest, MacsMustFillThePeArray) {
 }
 
 TEST(SystemDescriptionTest, UnknownFieldIsNotIgnored) {
-  std::string text = replaced(kValidMultiChip, "  cores: 2", "  cores: 2\n  coers: 3");
+  std::string text =
+      replaced(kValidMultiChip, "  cores: 2", "  cores: 2\n  coers: 3");
   EXPECT_EQ(errorsOf(text), "10: unknown field 'chip.coers'\n");
 }
 
@@ -202,14 +210,15 @@ TEST(SystemDescriptionTest, SingleChipNeedsNoLinks) {
 }
 
 TEST(SystemDescriptionTest, DeviceGraphChecksLinkEndpoints) {
-  EXPECT_EQ(errorsOf("name: g\nkind: device_graph\ndevices:\n"
-                     "  - {id: 0, name: a, type: gpu, peak: 1 TFLOPS, memory: 1 GB}\n"
-                     "  - {id: 0, name: b, type: tpu, peak: 1 TFLOPS, memory: 1 GB}\n"
-                     "links:\n  - {from: 0, to: 7, bandwidth: 1 GB/s}\n"),
-            "5: duplicate device id 0\n"
-            "5: field 'devices[1].type' has unknown value 'tpu'; expected one "
-            "of: cpu, gpu, accelerator\n"
-            "7: field 'links[0].to' names unknown device 7\n");
+  EXPECT_EQ(
+      errorsOf("name: g\nkind: device_graph\ndevices:\n"
+               "  - {id: 0, name: a, type: gpu, peak: 1 TFLOPS, memory: 1 GB}\n"
+               "  - {id: 0, name: b, type: tpu, peak: 1 TFLOPS, memory: 1 GB}\n"
+               "links:\n  - {from: 0, to: 7, bandwidth: 1 GB/s}\n"),
+      "5: duplicate device id 0\n"
+      "5: field 'devices[1].type' has unknown value 'tpu'; expected one "
+      "of: cpu, gpu, accelerator\n"
+      "7: field 'links[0].to' names unknown device 7\n");
 }
 
 TEST(SystemLoaderTest, MissingFileNamesItAndThePresets) {

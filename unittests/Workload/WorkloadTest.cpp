@@ -60,8 +60,8 @@ TEST(WorkloadTest, FullyConnectedWithTokens) {
 
 TEST(WorkloadTest, GnmtLstmLayerIsAbout16MFlopsPerStep) {
   // 000 §IV: 1024-unit GNMT layers take ~16M FLOPs per sample and timestep.
-  Workload w = makeLstmWorkload(/*timesteps=*/128, /*batch=*/1, 1024, 1024, 1,
-                                true, 2);
+  Workload w =
+      makeLstmWorkload(/*timesteps=*/128, /*batch=*/1, 1024, 1024, 1, true, 2);
   EXPECT_EQ(w.get(Dim::In), 2048);
   EXPECT_EQ(w.get(Dim::Out), 4096);
   EXPECT_EQ(w.timesteps, 128);
@@ -118,11 +118,12 @@ TEST(WorkloadSummaryTest, TotalsCountLayersAndSkipViews) {
   ConvShape s;
   s.inChannels = s.outChannels = s.groups = 8;
   summary.layers.push_back({"dw", "dsm.conv2d", makeConvWorkload(s, 4), 8});
+  summary.layers.push_back({"fc", "dsm.fully_connected",
+                            makeFullyConnectedWorkload(1, 1, 8, 2, false, 4),
+                            16});
   summary.layers.push_back(
-      {"fc", "dsm.fully_connected", makeFullyConnectedWorkload(1, 1, 8, 2, false, 4), 16});
-  summary.layers.push_back({"flat", "dsm.reshape",
-                            makeElementwiseWorkload(OpKind::Reshape, 1, 8, 8, 0, 0, 4),
-                            0});
+      {"flat", "dsm.reshape",
+       makeElementwiseWorkload(OpKind::Reshape, 1, 8, 8, 0, 0, 4), 0});
   summary.computeTotals();
   EXPECT_EQ(summary.totals.convLayers, 1);
   EXPECT_EQ(summary.totals.depthwiseConvLayers, 1);

@@ -290,14 +290,18 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
     Which data a mapped layer pass keeps in its cores' scratchpads instead of
     external memory. `weight_reuse`: an LSTM's FWD or BWD fetches its
     weights in the first timestep and keeps them for the others (Kernel/Weight
-    Reuse, Venkataramani et al., "DeepSpatialMatrix", §III-B2). Absent means
-    none.
+    Reuse, Venkataramani et al., "DeepSpatialMatrix", §III-B2). `input_reuse`:
+    the FWD finds its input in the scratchpads, where the previous layer (same
+    parallelism) left it, and does not read it from external memory
+    (Activation/Error Reuse, §III-B1). Absent means none.
 
     ```mlir
     #dsm.memory_decision<weight_reuse = true>
+    #dsm.memory_decision<input_reuse = true>
     ```
   }];
-  let parameters = (ins DefaultValuedParameter<"bool", "false">:$weight_reuse);
+  let parameters = (ins DefaultValuedParameter<"bool", "false">:$weight_reuse,
+                        DefaultValuedParameter<"bool", "false">:$input_reuse);
   let assemblyFormat = "`<` struct(params) `>`";
   let extraClassDeclaration = [{
     /// The attribute recording `decision`, or null when it decides nothing.

@@ -5,8 +5,9 @@
 // imported values to dsm values, producers that are only materialized when a
 // consumer needs them (pads, reshapes, constants), dsm.weight declarations,
 // strict/permissive handling of unrecognised operations, composition of
-// elementwise chains and their classification (dsm/Core/Workload/ElementwiseClass.h),
-// softmax and mean matching, the import summary, and the final clean-up.
+// elementwise chains and their classification
+// (dsm/Core/Workload/ElementwiseClass.h), softmax and mean matching, the import
+// summary, and the final clean-up.
 //
 //===----------------------------------------------------------------------===//
 

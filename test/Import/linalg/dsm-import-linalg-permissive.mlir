@@ -23,7 +23,7 @@
 // SUMMARY-NEXT:   opaque dsm-import-linalg-permissive.mlir:{{[0-9]+}}:8: linalg.generic (16 ops/element x 4 elements): neither a convolution, pooling, contraction, elementwise op nor a plain sum/max/min reduction
 // SUMMARY-NEXT:   opaque dsm-import-linalg-permissive.mlir:{{[0-9]+}}:8: scf.forall (1 ops/element x 32 elements): no dsm counterpart is known
 
-// NODIR: error: cannot write report '{{.*}}s.txt'
+// NODIR: error: cannot write '{{.*}}s.txt'
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>

@@ -45,9 +45,12 @@ public:
   DesignSpaceExplorer(const PerformanceModel &model, SearchMode mode,
                       bool reuseWeightsAcrossSteps = false);
 
-  /// The best configuration of `pass` of `layer` under `parallelism`.
+  /// The best configuration of `pass` of `layer` under `parallelism`, every
+  /// candidate with the memory decisions `memory` (and, when enabled, with
+  /// and without weight reuse across timesteps).
   ExplorationResult explore(const LayerShape &layer, TrainingPass pass,
-                            Parallelism parallelism) const;
+                            Parallelism parallelism,
+                            const MemoryDecision &memory = {}) const;
 
   /// Every ordered factorization of `n` into five factors (one per
   /// dimension), in a fixed order.

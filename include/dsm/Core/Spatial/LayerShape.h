@@ -35,7 +35,9 @@ public:
   }
   constexpr bool contains(Dim d) const { return bits & (1u << unsigned(d)); }
   constexpr DimSet operator|(DimSet o) const { return fromBits(bits | o.bits); }
-  constexpr DimSet operator-(DimSet o) const { return fromBits(bits & ~o.bits); }
+  constexpr DimSet operator-(DimSet o) const {
+    return fromBits(bits & ~o.bits);
+  }
   constexpr bool empty() const { return bits == 0; }
   constexpr bool operator==(DimSet o) const { return bits == o.bits; }
   static constexpr DimSet all() { return fromBits((1u << kNumDims) - 1); }

@@ -1,4 +1,5 @@
-//===- Mapping.h - Spatial mapping configurations and their cost -*- C++ -*-===//
+//===- Mapping.h - Spatial mapping configurations and their cost -*- C++
+//-*-===//
 //
 // The design space of 000 Fig. 4 for one layer and pass: how the work is split
 // over the chips of the torus (the parallelism fixes ChipD), over the cores of
@@ -57,9 +58,14 @@ struct MemoryDecision {
   /// BWD fetches its weights in the first timestep and keeps the cores'
   /// shares in their scratchpads for the others (once per direction).
   bool weightsAcrossSteps = false;
+  /// Activation reuse (000 §III-B1): FWD finds its Input in the cores'
+  /// scratchpads, left there by the previous layer (same parallelism), and
+  /// does not read it from external memory.
+  bool inputOnChip = false;
 
   bool operator==(const MemoryDecision &o) const {
-    return weightsAcrossSteps == o.weightsAcrossSteps;
+    return weightsAcrossSteps == o.weightsAcrossSteps &&
+           inputOnChip == o.inputOnChip;
   }
   bool operator!=(const MemoryDecision &o) const { return !(*this == o); }
 };
@@ -96,7 +102,8 @@ struct TransferGroup {
 ///            = Useful + Underuse + OvldtVisible + NonOvldt + AuxComp
 enum class CycleCategory {
   Useful,       ///< PE array busy on useful MACs
-  Underuse,     ///< rest of PriComp: under-use due to data-flow, uneven splits, startup
+  Underuse,     ///< rest of PriComp: under-use due to data-flow, uneven splits,
+                ///< startup
   OvldtVisible, ///< overlapped transfers (Ovldt) not hidden by PriComp
   NonOvldt,     ///< non-overlapped transfers (relayouts included)
   AuxComp,      ///< auxiliary computations on the special-function units
@@ -129,7 +136,8 @@ struct CycleBreakdown {
 struct Evaluation {
   MappingConfig config;
   CycleBreakdown cycles;
-  double ovldt = 0; ///< Ovldt: all overlapped transfers, before PriComp hides them
+  double ovldt =
+      0; ///< Ovldt: all overlapped transfers, before PriComp hides them
   std::vector<TransferGroup> transfers;
   double macs = 0;
   /// Fraction of the system's MAC-cycles doing useful work.

@@ -1,4 +1,5 @@
-//===- MappingReport.h - The mapping, layer by layer, and totals -*- C++ -*-===//
+//===- MappingReport.h - The mapping, layer by layer, and totals -*- C++
+//-*-===//
 //
 // The data behind --dsm-mapping-report (docs/mapping-report.md): one row per
 // layer and pass with its parallelism, ChipD/CoreD/ArrayD, cycles by the
@@ -28,7 +29,8 @@ struct MappingReportRow {
   Parallelism parallelism = Parallelism::Data;
   DimSizes chipSplit = {1, 1, 1, 1, 1}, coreSplit = {1, 1, 1, 1, 1};
   /// Work per chip, per core and on the PE array at once.
-  DimSizes chipD = {1, 1, 1, 1, 1}, coreD = {1, 1, 1, 1, 1}, arrayD = {1, 1, 1, 1, 1};
+  DimSizes chipD = {1, 1, 1, 1, 1}, coreD = {1, 1, 1, 1, 1},
+           arrayD = {1, 1, 1, 1, 1};
   CycleBreakdown cycles;
   double macs = 0;
   std::vector<TransferGroup> transfers;

@@ -1,4 +1,5 @@
-//===- SpatialMapper.h - Mapping a whole network onto the system -*- C++ -*-===//
+//===- SpatialMapper.h - Mapping a whole network onto the system -*- C++
+//-*-===//
 //
 // Maps every layer and pass of a network (000 §II): explores each (layer,
 // pass, parallelism) with the DesignSpaceExplorer -- memoized by layer shape,
@@ -41,6 +42,8 @@ struct LayerEdge {
   /// Training: the consumer's BWD sends the error of this tensor back, and
   /// it is re-laid out too when the parallelisms differ.
   bool carriesError = false;
+  /// The consumer's primary input (not a shortcut read by auxiliary work).
+  bool primaryInput = false;
 };
 
 /// Layers in a topological order (every edge goes forward).
@@ -84,7 +87,7 @@ struct MappingPlan {
   std::vector<LayerPlan> layers;
   MappingTotals totals;
   uint64_t configurationsEvaluated = 0;
-  uint64_t explorations = 0;      ///< (shape, pass, parallelism) searches run
+  uint64_t explorations = 0; ///< (shape, pass, parallelism) searches run
   uint64_t memoizedExplorations = 0; ///< served from the memo instead
 };
 
@@ -97,6 +100,12 @@ struct MapperOptions {
   /// Kernel/weight reuse across LSTM timesteps (000 §III-B2), decided per
   /// layer and pass by the explorer (MappingConfig::memory).
   bool reuseWeightsAcrossSteps = false;
+  /// Activation reuse (000 §III-B1): a layer whose only consumer comes next
+  /// and uses the same parallelism leaves its output in the scratchpads, and
+  /// the consumer's FWD does not read it from external memory. Chosen
+  /// jointly with the parallelisms (the saving is an edge term of the
+  /// selection) and recorded as MemoryDecision::inputOnChip.
+  bool reuseActivations = false;
 };
 
 /// The cost of `pass` of `shape` under `config` as the mapper records it

@@ -34,7 +34,8 @@ llvm::StringRef describeQuantityKind(QuantityKind kind);
 std::optional<double> parseQuantity(llvm::StringRef text, QuantityKind kind,
                                     std::string &error);
 
-/// Formats a value in base units with a readable unit ("1.2e+11" -> "120 GB/s").
+/// Formats a value in base units with a readable unit ("1.2e+11" -> "120
+/// GB/s").
 std::string formatQuantity(double value, QuantityKind kind);
 
 } // namespace dsm::core

@@ -3,8 +3,8 @@
 // System descriptions are written in YAML (JSON is accepted too: it is a subset
 // LLVM's YAML parser reads). They are parsed once into this small owned tree
 // that remembers where every node came from, so that every later check -- a
-// missing field, a zero bandwidth, a torus that does not match the chip count --
-// can name the file, the line and the field.
+// missing field, a zero bandwidth, a torus that does not match the chip count
+// -- can name the file, the line and the field.
 //
 // The same tree is produced from the `#dsm.system` attribute stored in the IR,
 // so one reader validates both sources.
@@ -115,8 +115,8 @@ constexpr int kMaxSpecDepth = 32;
 llvm::Expected<SpecNode> parseSpec(llvm::StringRef text,
                                    llvm::StringRef fileName);
 
-/// Prints a tree as YAML (flow style for leaf mappings), for `--dsm-dump-system`
-/// style output and tests.
+/// Prints a tree as YAML (flow style for leaf mappings), for
+/// `--dsm-dump-system` style output and tests.
 void printSpec(const SpecNode &node, llvm::raw_ostream &os);
 
 } // namespace dsm::core

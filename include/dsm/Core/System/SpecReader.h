@@ -69,8 +69,8 @@ public:
   std::optional<double> quantity(llvm::StringRef key, QuantityKind kind,
                                  Bound bound,
                                  std::optional<double> defaultValue = {});
-  std::optional<std::string> string(llvm::StringRef key,
-                                    std::optional<std::string> defaultValue = {});
+  std::optional<std::string>
+  string(llvm::StringRef key, std::optional<std::string> defaultValue = {});
 
   /// One of a fixed set of names.
   template <typename T>
@@ -81,7 +81,8 @@ public:
     std::vector<llvm::StringRef> names;
     for (const auto &c : choices)
       names.push_back(c.first);
-    std::optional<size_t> index = choiceIndex(key, names, defaultValue.has_value());
+    std::optional<size_t> index =
+        choiceIndex(key, names, defaultValue.has_value());
     if (!index)
       return defaultValue;
     if (*index == names.size())

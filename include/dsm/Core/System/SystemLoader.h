@@ -28,8 +28,8 @@ llvm::ArrayRef<SystemPreset> getSystemPresets();
 
 /// Parses and validates a description from text; `fileName` names it in
 /// errors.
-llvm::Expected<SystemDescription> parseSystemDescription(llvm::StringRef text,
-                                                         llvm::StringRef fileName);
+llvm::Expected<SystemDescription>
+parseSystemDescription(llvm::StringRef text, llvm::StringRef fileName);
 
 /// Loads a preset by name, or else a file by path. Errors are SpecErrors that
 /// name the file (and line and field where they have one).

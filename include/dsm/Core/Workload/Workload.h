@@ -76,10 +76,10 @@ struct Workload {
   OpKind kind = OpKind::Opaque;
 
   /// N{in, out, ij, kij, mb} (000 §II-A). For convolutions `ij` counts output
-  /// pixels; an LSTM's `in` is input + hidden features (each timestep also reads
-  /// the previous one) and its `out` the 4 gate pre-activations per unit; an
-  /// activation-activation matmul of [B.., M, K] x [K, N] has in = K, out = N,
-  /// ij = M, mb = product of batch dims.
+  /// pixels; an LSTM's `in` is input + hidden features (each timestep also
+  /// reads the previous one) and its `out` the 4 gate pre-activations per unit;
+  /// an activation-activation matmul of [B.., M, K] x [K, N] has in = K, out =
+  /// N, ij = M, mb = product of batch dims.
   DimSizes dims = {1, 1, 1, 1, 1};
   int64_t strideI = 1, strideJ = 1;
   int64_t timesteps = 1;  ///< N_ts

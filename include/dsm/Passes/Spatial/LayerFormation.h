@@ -42,8 +42,7 @@ struct FormedLayer {
 
 /// Forms the layers of `func`. Fails with an error at the first operation
 /// that is neither a dsm graph op, a dsm.weight, a constant nor the return.
-mlir::FailureOr<std::vector<FormedLayer>>
-formLayers(mlir::func::FuncOp func);
+mlir::FailureOr<std::vector<FormedLayer>> formLayers(mlir::func::FuncOp func);
 
 } // namespace dsm
 
