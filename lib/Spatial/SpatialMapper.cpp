@@ -277,7 +277,9 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
           s.cost[q][q] += reuseSaving(edge.consumer, Parallelism(q));
     switches.push_back(s);
   }
-  std::vector<int> choice = selectOptions(layerCost, switches).choice;
+  Selection selection = selectOptions(layerCost, switches);
+  plan.selectionExact = selection.exact;
+  std::vector<int> choice = std::move(selection.choice);
 
   //--- The plan.
   plan.layers.resize(n);

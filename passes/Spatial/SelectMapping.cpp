@@ -186,6 +186,11 @@ struct SelectMappingPass
     numConfigurations += plan->configurationsEvaluated;
     numExplorations += plan->explorations;
     numMemoized += plan->memoizedExplorations;
+    if (!plan->selectionExact)
+      emitWarning(func.getLoc())
+          << "too many layers' choices are live at once (nested skip "
+             "connections): the parallelisms are the best of the states "
+             "kept, not proven optimal";
 
     Builder builder(context);
     for (auto [ops, layerPlan] : llvm::zip_equal(layers, plan->layers)) {

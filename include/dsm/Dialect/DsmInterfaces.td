@@ -8,7 +8,7 @@ include "mlir/IR/OpBase.td"
 def Dsm_WorkloadOpInterface : OpInterface<"WorkloadOpInterface"> {
   let cppNamespace = "::dsm";
   let description = [{
-    The work an operation asks of the hardware in the terms of 000 §II-A:
+    The work an operation asks of the hardware in the terms of DeepSpatialMatrix (Venkataramani et al.) §II-A:
     N{in, out, ij, kij, mb}, stride, timesteps, MACs, auxiliary operations,
     learnable parameters and bytes moved. Cost models consume the returned
     plain `dsm::core::Workload`.

@@ -171,7 +171,7 @@ def Dsm_AddOp : Dsm_BinaryOp<"add", "addition"> {
   let description = [{
     Elementwise addition under NumPy broadcasting. When both operands have the
     result's shape it is a residual (shortcut) addition; when one is
-    broadcast, a bias addition. Both are auxiliary computations of 000 §II-A.
+    broadcast, a bias addition. Both are auxiliary computations of DeepSpatialMatrix §II-A.
   }];
 }
 def Dsm_SubOp : Dsm_BinaryOp<"sub", "subtraction">;
@@ -210,7 +210,7 @@ class Dsm_PoolOp<string mnemonic, string what> : Dsm_GraphOp<mnemonic> {
   let summary = what # " pooling over a 2D window";
   let description = [{
     }] # what # [{ pooling of [N, C, H, W] (`nchw`, default) or [N, H, W, C]
-    (`nhwc`) activations over a `kernel` window (N_ws of 000 §II-A) moved by
+    (`nhwc`) activations over a `kernel` window (N_ws of DeepSpatialMatrix §II-A) moved by
     `strides`, after `padding` [top, left, bottom, right]. `ceil_mode` rounds
     the output size up as in PyTorch.
   }];
@@ -243,7 +243,7 @@ def Dsm_SoftmaxOp : Dsm_GraphOp<"softmax"> {
   let summary = "softmax along one axis";
   let description = [{
     `exp(x) / sum(exp(x))` along `axis` (negative counts from the end). Split
-    across cores, the exponent sums are reduced between cores (000 Fig. 5).
+    across cores, the exponent sums are reduced between cores (DeepSpatialMatrix Fig. 5).
   }];
   let arguments = (ins Dsm_Tensor:$input, DefaultValuedAttr<I64Attr, "-1">:$axis);
   let results = (outs Dsm_Tensor:$result);
@@ -499,7 +499,7 @@ def Dsm_RelayoutOp : Dsm_TransferOp<"relayout",
   let description = [{
     When a consumer uses another parallelism than its producer, every chip
     sends a distinct portion of its data to the chips of its row and/or
-    column whose role changes (000 Fig. 5 RelayoutAlongX/Y; non-overlapped).
+    column whose role changes (DeepSpatialMatrix Fig. 5 RelayoutAlongX/Y; non-overlapped).
   }];
   let arguments = (ins AnyRankedTensor:$input, Dsm_ParallelismAttr:$from,
                        Dsm_ParallelismAttr:$to, Dsm_TransferAttr:$transfer);
@@ -509,7 +509,7 @@ def Dsm_RotateOp : Dsm_TransferOp<"rotate",
     "rotates features around the torus (model parallelism)"> {
   let description = [{
     Each chip passes its slice of the features to its X neighbour every
-    iteration and to its Y neighbour every M-th (000 Fig. 5
+    iteration and to its Y neighbour every M-th (DeepSpatialMatrix Fig. 5
     RotateAlongX/Y), so that every chip sees all features. Overlapped with
     the computation in FWD and UPD (`overlapped`), not in BWD.
   }];
@@ -521,7 +521,7 @@ def Dsm_GradReduceOp : Dsm_TransferOp<"grad_reduce",
     "sums weight gradients over the chips that split the minibatch"> {
   let description = [{
     Data parallelism (and the hybrids along their data direction): partial
-    weight gradients are reduced along X, then along Y, pipelined (000 Fig. 5
+    weight gradients are reduced along X, then along Y, pipelined (DeepSpatialMatrix Fig. 5
     SumofGradAlongX/Y; non-overlapped). `transfer` holds the whole pipelined
     group of the reduction and the weight broadcast that follows.
   }];
@@ -531,7 +531,7 @@ def Dsm_WeightBroadcastOp : Dsm_TransferOp<"weight_broadcast",
     "sends the updated weights back to every chip"> {
   let description = [{
     After the reduction, the updated weights go back along Y, then X
-    (000 Fig. 5 BroadcastWAlongY/X), pipelined with the reduction whose
+    (DeepSpatialMatrix Fig. 5 BroadcastWAlongY/X), pipelined with the reduction whose
     `dsm.grad_reduce` carries the group's cost; `transfer` shows the bytes
     of the broadcast alone.
   }];

@@ -89,6 +89,10 @@ struct MappingPlan {
   uint64_t configurationsEvaluated = 0;
   uint64_t explorations = 0; ///< (shape, pass, parallelism) searches run
   uint64_t memoizedExplorations = 0; ///< served from the memo instead
+  /// False when the graph-level selection had to drop states (too many
+  /// layers' choices live at once, e.g. deeply nested skips): the
+  /// parallelisms are then the best of those kept, not proven optimal.
+  bool selectionExact = true;
 };
 
 struct MapperOptions {
