@@ -11,6 +11,7 @@
 #include "dsm/Dialect/DsmOps.h"
 #include "dsm/Core/Spatial/Mapping.h"
 
+#include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OpImplementation.h"
@@ -19,6 +20,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/InterleavedRange.h"
 
 #include <numeric>
 
@@ -49,12 +51,13 @@ private:
 };
 } // namespace
 
-static std::string shapeString(ArrayRef<int64_t> shape) {
-  return "[" +
-         llvm::join(llvm::map_range(
-                        shape, [](int64_t d) { return std::to_string(d); }),
-                    ", ") +
-         "]";
+std::string dsm::formatShape(ArrayRef<int64_t> shape) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::interleaved_array(llvm::map_range(shape, [](int64_t d) {
+    return ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d);
+  }));
+  return text;
 }
 
 /// Bytes per element of a dsm tensor (int8 = 1, fp16/bf16 = 2, fp32 = 4).
@@ -162,20 +165,20 @@ windowOutput(const ShapeErrors &errors, ArrayRef<int64_t> inHW,
   for (int64_t s : strides)
     if (s <= 0)
       return errors.fail("strides must be positive, got ",
-                         shapeString(strides));
+                         formatShape(strides));
   for (int64_t p : padding)
     if (p < 0)
       return errors.fail("padding must not be negative, got ",
-                         shapeString(padding));
+                         formatShape(padding));
   for (int64_t d : dilations)
     if (d <= 0)
       return errors.fail("dilations must be positive, got ",
-                         shapeString(dilations));
+                         formatShape(dilations));
   SmallVector<int64_t, 2> out;
   for (int i = 0; i < 2; ++i) {
     if (kernelHW[i] <= 0)
       return errors.fail("window size must be positive, got ",
-                         shapeString(kernelHW));
+                         formatShape(kernelHW));
     // Attributes are arbitrary 64-bit values: every step is checked.
     core::CheckedCount count;
     int64_t padded = count.add(count.add(inHW[i], padding[i]), padding[i + 2]);
@@ -183,8 +186,8 @@ windowOutput(const ShapeErrors &errors, ArrayRef<int64_t> inHW,
     if (count.overflow)
       return errors.fail("window arithmetic overflows 64 bits (input ", inHW[i],
                          ", kernel ", kernelHW[i], ", padding ",
-                         shapeString(padding), ", dilations ",
-                         shapeString(dilations), ")");
+                         formatShape(padding), ", dilations ",
+                         formatShape(dilations), ")");
     if (effective > padded)
       return errors.fail("window of ", effective,
                          " does not fit the padded input of ", padded,
@@ -204,16 +207,10 @@ windowOutput(const ShapeErrors &errors, ArrayRef<int64_t> inHW,
 static FailureOr<SmallVector<int64_t>>
 broadcastShapes(const ShapeErrors &errors, ArrayRef<int64_t> a,
                 ArrayRef<int64_t> b) {
-  size_t rank = std::max(a.size(), b.size());
-  SmallVector<int64_t> result(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da != db && da != 1 && db != 1)
-      return errors.fail("operand shapes ", shapeString(a), " and ",
-                         shapeString(b), " are not broadcast-compatible");
-    result[i] = da == 1 ? db : da;
-  }
+  SmallVector<int64_t> result;
+  if (!OpTrait::util::getBroadcastedShape(a, b, result))
+    return errors.fail("operand shapes ", formatShape(a), " and ",
+                       formatShape(b), " are not broadcast-compatible");
   return result;
 }
 
@@ -384,7 +381,7 @@ LogicalResult FullyConnectedOp::inferReturnTypes(MLIRContext *,
   int64_t out = weight->getDimSize(0);
   if (weight->getDimSize(1) != in)
     return errors.fail(
-        "weight is [out, in] = ", shapeString(weight->getShape()),
+        "weight is [out, in] = ", formatShape(weight->getShape()),
         " but the input has ", in, " features");
   if (Value bias = adaptor.getBias()) {
     FailureOr<RankedTensorType> biasType =
@@ -448,8 +445,8 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *,
   size_t batchRank = a.size() - 2;
   if (a.take_front(batchRank) != b.take_front(batchRank))
     return errors.fail("batch dimensions ",
-                       shapeString(a.take_front(batchRank)), " and ",
-                       shapeString(b.take_front(batchRank)), " differ");
+                       formatShape(a.take_front(batchRank)), " and ",
+                       formatShape(b.take_front(batchRank)), " differ");
   bool transposed = adaptor.getTransposeRhs();
   int64_t k = b[batchRank + (transposed ? 1 : 0)];
   int64_t n = b[batchRank + (transposed ? 0 : 1)];
@@ -509,10 +506,10 @@ LogicalResult LstmOp::inferReturnTypes(MLIRContext *,
   auto expect = [&](RankedTensorType type, ArrayRef<int64_t> shape,
                     StringRef what) -> LogicalResult {
     if (type.getShape() != shape)
-      return errors.fail(what, " must be ", shapeString(shape), " for ",
+      return errors.fail(what, " must be ", formatShape(shape), " for ",
                          directions, " direction(s), ", hidden,
                          " hidden units and ", features,
-                         " input features, got ", shapeString(type.getShape()));
+                         " input features, got ", formatShape(type.getShape()));
     return success();
   };
   if (failed(expect(*recurrence, {directions, 4 * hidden, hidden},
@@ -741,9 +738,9 @@ static LogicalResult inferPool(std::optional<Location> loc,
   for (int i = 0; i < 2; ++i)
     if (adaptor.getPadding()[i] * 2 > kernel[i] ||
         adaptor.getPadding()[i + 2] * 2 > kernel[i])
-      return errors.fail("padding ", shapeString(adaptor.getPadding()),
+      return errors.fail("padding ", formatShape(adaptor.getPadding()),
                          " must be at most half the kernel ",
-                         shapeString(kernel));
+                         formatShape(kernel));
   types.push_back(
       resultLike(*input, activationShape(n, c, (*out)[0], (*out)[1], layout)));
   return success();
@@ -890,8 +887,8 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
       return failure();
     if (type->getShape() != normalized)
       return errors.fail(name, " must have the normalized shape ",
-                         shapeString(normalized), ", got ",
-                         shapeString(type->getShape()));
+                         formatShape(normalized), ", got ",
+                         formatShape(type->getShape()));
   }
   if (adaptor.getEpsilon().convertToDouble() <= 0)
     return errors.fail("epsilon must be positive");
@@ -1040,9 +1037,9 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
       if (d == *axis)
         continue;
       if (type->getDimSize(d) != shape[d])
-        return errors.fail(name, " has shape ", shapeString(type->getShape()),
+        return errors.fail(name, " has shape ", formatShape(type->getShape()),
                            ", incompatible with ",
-                           shapeString(first->getShape()), " outside axis ",
+                           formatShape(first->getShape()), " outside axis ",
                            *axis);
     }
     shape[*axis] += type->getDimSize(*axis);
@@ -1083,7 +1080,7 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
       size = input->getDimSize(index);
     } else if (size == -1) {
       if (inferred >= 0)
-        return errors.fail("shape ", shapeString(requested),
+        return errors.fail("shape ", formatShape(requested),
                            " has more than one -1");
       inferred = index;
     } else if (size < 0) {
@@ -1095,18 +1092,18 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
       known = count.mul(known, size);
   }
   if (count.overflow)
-    return errors.fail("shape ", shapeString(requested),
+    return errors.fail("shape ", formatShape(requested),
                        " has more elements than 64 bits can count");
   int64_t elements = input->getNumElements();
   if (inferred >= 0) {
     if (known == 0 || elements % known != 0)
-      return errors.fail("cannot infer the -1 in ", shapeString(requested),
+      return errors.fail("cannot infer the -1 in ", formatShape(requested),
                          " for ", elements, " elements");
     shape[inferred] = elements / known;
   } else if (known != elements) {
-    return errors.fail("shape ", shapeString(shape), " has ", known,
+    return errors.fail("shape ", formatShape(shape), " has ", known,
                        " elements but the input ",
-                       shapeString(input->getShape()), " has ", elements);
+                       formatShape(input->getShape()), " has ", elements);
   }
   types.push_back(resultLike(*input, shape));
   return success();
@@ -1131,13 +1128,13 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
     return failure();
   ArrayRef<int64_t> perm = adaptor.getPermutation();
   if (int64_t(perm.size()) != input->getRank())
-    return errors.fail("permutation ", shapeString(perm), " must have ",
+    return errors.fail("permutation ", formatShape(perm), " must have ",
                        input->getRank(), " entries");
   SmallVector<bool> seen(perm.size(), false);
   SmallVector<int64_t> shape;
   for (int64_t p : perm) {
     if (p < 0 || p >= input->getRank() || seen[p])
-      return errors.fail("permutation ", shapeString(perm),
+      return errors.fail("permutation ", formatShape(perm),
                          " is not a permutation of 0..", input->getRank() - 1);
     seen[p] = true;
     shape.push_back(input->getDimSize(p));

@@ -30,18 +30,6 @@ using namespace dsm;
 /// the role ("weight", "bias", ...).
 static constexpr StringLiteral kRoleAttr = "dsm.import_role";
 
-static std::string shapeString(ArrayRef<int64_t> shape) {
-  return "[" +
-         llvm::join(llvm::map_range(shape,
-                                    [](int64_t d) {
-                                      return ShapedType::isDynamic(d)
-                                                 ? std::string("?")
-                                                 : std::to_string(d);
-                                    }),
-                    ", ") +
-         "]";
-}
-
 static std::string locationString(Location loc) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -349,7 +337,7 @@ FailureOr<Value> Importer::getWeight(Value value, ArrayRef<int64_t> shape,
     elements *= d;
   if (!rootType.hasStaticShape() || rootType.getNumElements() != elements)
     return emitError(loc) << "cannot declare the " << role << " " << rootType
-                          << " as a weight of shape " << shapeString(shape);
+                          << " as a weight of shape " << formatShape(shape);
   if (!getDsmElementType(elementType))
     return emitError(loc) << "element type " << elementType
                           << " is not supported by dsm (f32, f16, bf16, i8)";
@@ -459,9 +447,9 @@ LogicalResult Importer::finishCreate(Operation *op, Type expected) {
     if (!same)
       return emitError(op->getLoc())
              << "internal error: imported as '" << op->getName()
-             << "' of shape " << shapeString(result.getShape()) << " but '"
+             << "' of shape " << formatShape(result.getShape()) << " but '"
              << (current ? current->getName().getStringRef() : StringRef("?"))
-             << "' produces " << shapeString(want.getShape());
+             << "' produces " << formatShape(want.getShape());
   }
   return verify(op, /*verifyRecursively=*/false);
 }

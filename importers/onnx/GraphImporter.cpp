@@ -37,14 +37,6 @@ using dsm_onnx::ValueInfoProto;
 static constexpr int64_t kMinOpset = 7;
 static constexpr int64_t kMaxOpset = 22;
 
-static std::string shapeString(ArrayRef<int64_t> shape) {
-  return "[" +
-         llvm::join(llvm::map_range(
-                        shape, [](int64_t d) { return std::to_string(d); }),
-                    ", ") +
-         "]";
-}
-
 /// Records which op type (or pattern) every created op comes from.
 class GraphImporter::Listener : public OpBuilder::Listener {
 public:
@@ -318,7 +310,7 @@ LogicalResult GraphImporter::checkDeclared(const OnnxNode &node,
   return node.emitError() << "the file declares '" << name << "' with shape ["
                           << llvm::join(written, ", ")
                           << "] but the importer infers "
-                          << shapeString(info.shape);
+                          << formatShape(info.shape);
 }
 
 //===----------------------------------------------------------------------===//
@@ -368,7 +360,7 @@ FailureOr<Value> GraphImporter::reshape(Location loc, Value input,
   // tensor) cannot be written.
   if (llvm::is_contained(ArrayRef(written).drop_front(copied), 0))
     return mlir::emitError(loc)
-           << "cannot reshape to " << shapeString(shape)
+           << "cannot reshape to " << formatShape(shape)
            << ": dsm.reshape cannot express an empty tensor";
   return create<dsm::ReshapeOp>(
       loc, {input},

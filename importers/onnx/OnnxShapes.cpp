@@ -3,6 +3,8 @@
 #include "OnnxShapes.h"
 #include "HostTensor.h"
 
+#include "mlir/Dialect/Traits.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -16,14 +18,6 @@ using llvm::SmallVector;
 
 static llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
-std::string dsm::onnx::formatShape(ArrayRef<int64_t> shape) {
-  return "[" +
-         llvm::join(llvm::map_range(
-                        shape, [](int64_t d) { return std::to_string(d); }),
-                    ", ") +
-         "]";
 }
 
 std::optional<int64_t> dsm::onnx::normalizeAxis(int64_t axis, int64_t rank) {
@@ -50,16 +44,10 @@ dsm::onnx::normalizeAxes(ArrayRef<int64_t> axes, int64_t rank) {
 
 llvm::Expected<SmallVector<int64_t>>
 dsm::onnx::broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
-  size_t rank = std::max(a.size(), b.size());
-  SmallVector<int64_t> result(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da != db && da != 1 && db != 1)
-      return error("shapes " + formatShape(a) + " and " + formatShape(b) +
-                   " do not broadcast");
-    result[i] = da == 1 ? db : da;
-  }
+  SmallVector<int64_t> result;
+  if (!mlir::OpTrait::util::getBroadcastedShape(a, b, result))
+    return error("shapes " + formatShape(a) + " and " + formatShape(b) +
+                 " do not broadcast");
   return result;
 }
 

@@ -9,6 +9,8 @@
 #ifndef DSM_IMPORTERS_ONNXSHAPES_H
 #define DSM_IMPORTERS_ONNXSHAPES_H
 
+#include "dsm/Dialect/DsmOps.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
@@ -18,6 +20,9 @@
 #include <string>
 
 namespace dsm::onnx {
+
+/// Shapes in messages print as the dialect prints them.
+using ::dsm::formatShape;
 
 /// `axis` in [-rank, rank) as [0, rank), or std::nullopt.
 std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
@@ -62,9 +67,6 @@ llvm::Expected<llvm::SmallVector<SliceRange>>
 resolveSlice(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> starts,
              llvm::ArrayRef<int64_t> ends, llvm::ArrayRef<int64_t> axes,
              llvm::ArrayRef<int64_t> steps);
-
-/// "[1, 3, 224, 224]".
-std::string formatShape(llvm::ArrayRef<int64_t> shape);
 
 } // namespace dsm::onnx
 

@@ -3,6 +3,7 @@
 #include "dsm/Core/Spatial/DesignSpaceExplorer.h"
 
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cmath>
@@ -75,8 +76,8 @@ std::vector<int64_t> DesignSpaceExplorer::usefulTiles(int64_t work,
     return tiles;
   // From the fewest chunks (largest tiles) to one element per chunk; for each
   // chunk count k the smallest tile is ceil(work / k).
-  for (int64_t chunks = (work + side - 1) / side; chunks <= work;) {
-    int64_t tile = (work + chunks - 1) / chunks;
+  for (int64_t chunks = llvm::divideCeil(work, side); chunks <= work;) {
+    int64_t tile = llvm::divideCeil(work, chunks);
     tiles.push_back(tile);
     if (tile == 1)
       break;
@@ -94,7 +95,7 @@ static constexpr double kImbalanceTolerance = 1.10;
 static double imbalance(const DimSizes &work, const DimSizes &split) {
   double ratio = 1;
   for (int d = 0; d < kNumDims; ++d)
-    ratio *= double((work[d] + split[d] - 1) / split[d] * split[d]) /
+    ratio *= double(llvm::divideCeil(work[d], split[d]) * split[d]) /
              double(work[d]);
   return ratio;
 }

@@ -3,6 +3,7 @@
 #include "dsm/Core/Spatial/Mapping.h"
 
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 
@@ -119,7 +120,7 @@ void dsm::core::mergeTransfers(std::vector<TransferGroup> &groups,
 DimSizes dsm::core::splitSizes(const DimSizes &sizes, const DimSizes &split) {
   DimSizes result;
   for (int d = 0; d < kNumDims; ++d)
-    result[d] = (sizes[d] + split[d] - 1) / split[d];
+    result[d] = llvm::divideCeil(sizes[d], split[d]);
   return result;
 }
 

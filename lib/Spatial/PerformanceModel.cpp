@@ -8,6 +8,7 @@
 #include "dsm/Core/Spatial/PerformanceModel.h"
 
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -24,8 +25,6 @@ template <typename... Args> std::string reason(const Args &...args) {
   (os << ... << args);
   return text;
 }
-
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 } // namespace
 
 PerformanceModel::PerformanceModel(const MultiChipSystem &system)
@@ -233,8 +232,9 @@ public:
     if (!layer.hasPrimary)
       return 0;
     const ArrayMapping &array = config.array;
-    double spatial = double(ceilDiv(coreD[int(array.rowDim)], array.rowTile)) *
-                     double(ceilDiv(coreD[int(array.colDim)], array.colTile));
+    double spatial =
+        double(llvm::divideCeil(coreD[int(array.rowDim)], array.rowTile)) *
+        double(llvm::divideCeil(coreD[int(array.colDim)], array.colTile));
     double temporal = 1;
     for (int d = 0; d < kNumDims; ++d)
       if (Dim(d) != array.rowDim && Dim(d) != array.colDim)

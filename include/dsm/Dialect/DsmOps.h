@@ -16,4 +16,10 @@
 #define GET_OP_CLASSES
 #include "dsm/Dialect/DsmOps.h.inc"
 
+namespace dsm {
+/// A shape as the dialect's diagnostics print it: "[1, 3, 224, 224]", a
+/// dynamic dimension as "?".
+std::string formatShape(llvm::ArrayRef<int64_t> shape);
+} // namespace dsm
+
 #endif // DSM_DIALECT_DSMOPS_H
