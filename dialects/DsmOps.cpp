@@ -352,8 +352,6 @@ SmallVector<Value> Conv2DOp::getParameterOperands() {
   return params;
 }
 
-int64_t Conv2DOp::getBatchDim() { return 0; }
-
 //===----------------------------------------------------------------------===//
 // FullyConnectedOp
 //===----------------------------------------------------------------------===//
@@ -417,8 +415,6 @@ SmallVector<Value> FullyConnectedOp::getParameterOperands() {
   return params;
 }
 
-int64_t FullyConnectedOp::getBatchDim() { return 0; }
-
 //===----------------------------------------------------------------------===//
 // MatMulOp
 //===----------------------------------------------------------------------===//
@@ -470,10 +466,6 @@ core::Workload MatMulOp::getWorkload() {
   w.overflow |= count.overflow;
   return w;
 }
-
-SmallVector<Value> MatMulOp::getParameterOperands() { return {}; }
-
-int64_t MatMulOp::getBatchDim() { return 0; }
 
 //===----------------------------------------------------------------------===//
 // LstmOp
@@ -597,7 +589,6 @@ static int64_t weightElements(Operation *op) {
   SmallVector<Value> OpTy::getParameterOperands() {                            \
     return weightOperands(getOperation());                                     \
   }                                                                            \
-  int64_t OpTy::getBatchDim() { return 0; }                                    \
   LogicalResult OpTy::verify() { return verifyShapes(*this); }                 \
   core::Workload OpTy::getWorkload() {                                         \
     return elementwiseWorkload(getOperation(), Kind,                           \
@@ -667,8 +658,6 @@ static LogicalResult inferUnary(std::optional<Location> loc,
       SmallVectorImpl<Type> &types) {                                          \
     return inferUnary<OpTy>(loc, adaptor, types);                              \
   }                                                                            \
-  SmallVector<Value> OpTy::getParameterOperands() { return {}; }               \
-  int64_t OpTy::getBatchDim() { return 0; }                                    \
   core::Workload OpTy::getWorkload() {                                         \
     return elementwiseWorkload(getOperation(), Kind);                          \
   }
@@ -768,8 +757,6 @@ static core::Workload poolWorkload(OpTy op, core::OpKind kind) {
       SmallVectorImpl<Type> &types) {                                          \
     return inferPool<OpTy>(loc, adaptor, types);                               \
   }                                                                            \
-  SmallVector<Value> OpTy::getParameterOperands() { return {}; }               \
-  int64_t OpTy::getBatchDim() { return 0; }                                    \
   LogicalResult OpTy::verify() { return verifyShapes(*this); }                 \
   core::Workload OpTy::getWorkload() { return poolWorkload(*this, Kind); }
 
@@ -804,9 +791,6 @@ core::Workload GlobalAvgPoolOp::getWorkload() {
                                     numElements(getInput().getType()), h * w,
                                     elementBytes(getInput().getType()));
 }
-
-SmallVector<Value> GlobalAvgPoolOp::getParameterOperands() { return {}; }
-int64_t GlobalAvgPoolOp::getBatchDim() { return 0; }
 
 //===----------------------------------------------------------------------===//
 // Normalization
@@ -860,8 +844,6 @@ SmallVector<Value> BatchNormOp::getParameterOperands() {
   return {getScale(), getOffset()};
 }
 
-int64_t BatchNormOp::getBatchDim() { return 0; }
-
 LogicalResult LayerNormOp::verify() { return verifyShapes(*this); }
 
 LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
@@ -904,8 +886,6 @@ core::Workload LayerNormOp::getWorkload() {
 SmallVector<Value> LayerNormOp::getParameterOperands() {
   return {getScale(), getOffset()};
 }
-
-int64_t LayerNormOp::getBatchDim() { return 0; }
 
 //===----------------------------------------------------------------------===//
 // ReduceOp
@@ -965,9 +945,6 @@ core::Workload ReduceOp::getWorkload() {
                                     elementBytes(getInput().getType()));
 }
 
-SmallVector<Value> ReduceOp::getParameterOperands() { return {}; }
-int64_t ReduceOp::getBatchDim() { return 0; }
-
 //===----------------------------------------------------------------------===//
 // EmbeddingOp
 //===----------------------------------------------------------------------===//
@@ -1002,7 +979,6 @@ core::Workload EmbeddingOp::getWorkload() {
 }
 
 SmallVector<Value> EmbeddingOp::getParameterOperands() { return {getTable()}; }
-int64_t EmbeddingOp::getBatchDim() { return 0; }
 
 //===----------------------------------------------------------------------===//
 // Data movement
@@ -1051,8 +1027,6 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
 core::Workload ConcatOp::getWorkload() {
   return elementwiseWorkload(getOperation(), core::OpKind::Concat);
 }
-SmallVector<Value> ConcatOp::getParameterOperands() { return {}; }
-int64_t ConcatOp::getBatchDim() { return 0; }
 
 LogicalResult ReshapeOp::verify() { return verifyShapes(*this); }
 
@@ -1112,8 +1086,6 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
 core::Workload ReshapeOp::getWorkload() {
   return elementwiseWorkload(getOperation(), core::OpKind::Reshape);
 }
-SmallVector<Value> ReshapeOp::getParameterOperands() { return {}; }
-int64_t ReshapeOp::getBatchDim() { return 0; }
 
 LogicalResult TransposeOp::verify() { return verifyShapes(*this); }
 
@@ -1146,7 +1118,6 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
 core::Workload TransposeOp::getWorkload() {
   return elementwiseWorkload(getOperation(), core::OpKind::Transpose);
 }
-SmallVector<Value> TransposeOp::getParameterOperands() { return {}; }
 int64_t TransposeOp::getBatchDim() {
   // Wherever the input's batch dimension went.
   auto perm = getPermutation();
@@ -1190,8 +1161,6 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
 core::Workload SliceOp::getWorkload() {
   return elementwiseWorkload(getOperation(), core::OpKind::Slice);
 }
-SmallVector<Value> SliceOp::getParameterOperands() { return {}; }
-int64_t SliceOp::getBatchDim() { return 0; }
 
 //===----------------------------------------------------------------------===//
 // OpaqueOp

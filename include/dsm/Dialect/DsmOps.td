@@ -24,11 +24,14 @@ def Dsm_IdTensor : StaticShapeTensorOf<[I32, I64]>;
 
 /// A graph op: pure, result type inferred, workload reported. The workload
 /// interface comes after type inference so that its verifier sees checked
-/// shapes.
-class Dsm_GraphOp<string mnemonic, list<Trait> traits = []>
+/// shapes. `workloadMethods` names the interface methods with a default that
+/// the op overrides (an op with parameters lists "getParameterOperands"; one
+/// whose minibatch is not dimension 0 lists "getBatchDim").
+class Dsm_GraphOp<string mnemonic, list<Trait> traits = [],
+                  list<string> workloadMethods = []>
     : Dsm_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor], traits,
                                    [DeclareOpInterfaceMethods<Dsm_WorkloadOpInterface,
-                                        ["getParameterOperands", "getBatchDim"]>])> {
+                                        workloadMethods>])> {
   // The verifier runs the shape inference first, so a bad shape or attribute
   // gets one precise error rather than a generic "failed to infer" as well.
   let hasVerifier = 1;
@@ -60,7 +63,7 @@ def Dsm_WeightOp : Dsm_Op<"weight", [Pure]> {
 // Primary computations
 //===----------------------------------------------------------------------===//
 
-def Dsm_Conv2DOp : Dsm_GraphOp<"conv2d"> {
+def Dsm_Conv2DOp : Dsm_GraphOp<"conv2d", [], ["getParameterOperands"]> {
   let summary = "2D convolution (strided, padded, dilated, grouped)";
   let description = [{
     Convolves `input` with `weight` and adds the optional per-output-channel
@@ -92,7 +95,7 @@ def Dsm_Conv2DOp : Dsm_GraphOp<"conv2d"> {
   }];
 }
 
-def Dsm_FullyConnectedOp : Dsm_GraphOp<"fully_connected"> {
+def Dsm_FullyConnectedOp : Dsm_GraphOp<"fully_connected", [], ["getParameterOperands"]> {
   let summary = "fully connected layer: activations times a weight matrix";
   let description = [{
     `result[..., o] = sum_i input[..., i] * weight[o, i] + bias[o]`: the weight
@@ -130,7 +133,7 @@ def Dsm_MatMulOp : Dsm_GraphOp<"matmul"> {
   }];
 }
 
-def Dsm_LstmOp : Dsm_GraphOp<"lstm"> {
+def Dsm_LstmOp : Dsm_GraphOp<"lstm", [], ["getParameterOperands", "getBatchDim"]> {
   let summary = "LSTM layer over all timesteps (optionally bidirectional)";
   let description = [{
     Time-major input [T, N, input]. Weights in the ONNX layout: `weights`
@@ -153,7 +156,8 @@ def Dsm_LstmOp : Dsm_GraphOp<"lstm"> {
 // Auxiliary computations: elementwise
 //===----------------------------------------------------------------------===//
 
-class Dsm_BinaryOp<string mnemonic, string what> : Dsm_GraphOp<mnemonic> {
+class Dsm_BinaryOp<string mnemonic, string what>
+    : Dsm_GraphOp<mnemonic, [], ["getParameterOperands"]> {
   let summary = "elementwise " # what # " with broadcasting";
   let description = [{
     Elementwise }] # what # [{ of two tensors of the same element type under
@@ -250,7 +254,7 @@ def Dsm_SoftmaxOp : Dsm_GraphOp<"softmax"> {
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
-def Dsm_BatchNormOp : Dsm_GraphOp<"batch_norm"> {
+def Dsm_BatchNormOp : Dsm_GraphOp<"batch_norm", [], ["getParameterOperands"]> {
   let summary = "batch normalization";
   let description = [{
     Normalizes `input` per channel (`axis`, default 1) with `mean` and
@@ -269,7 +273,7 @@ def Dsm_BatchNormOp : Dsm_GraphOp<"batch_norm"> {
   }];
 }
 
-def Dsm_LayerNormOp : Dsm_GraphOp<"layer_norm"> {
+def Dsm_LayerNormOp : Dsm_GraphOp<"layer_norm", [], ["getParameterOperands"]> {
   let summary = "layer normalization over the trailing dimensions";
   let description = [{
     Normalizes over the dimensions from `axis` (default -1, the last) to the
@@ -297,7 +301,7 @@ def Dsm_ReduceOp : Dsm_GraphOp<"reduce"> {
   let assemblyFormat = "$kind $input attr-dict `:` functional-type(operands, results)";
 }
 
-def Dsm_EmbeddingOp : Dsm_GraphOp<"embedding"> {
+def Dsm_EmbeddingOp : Dsm_GraphOp<"embedding", [], ["getParameterOperands"]> {
   let summary = "embedding lookup";
   let description = [{
     Gathers rows of `table` [V, D] for every id in `indices`: the result has
@@ -338,7 +342,7 @@ def Dsm_ReshapeOp : Dsm_GraphOp<"reshape"> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
-def Dsm_TransposeOp : Dsm_GraphOp<"transpose"> {
+def Dsm_TransposeOp : Dsm_GraphOp<"transpose", [], ["getBatchDim"]> {
   let summary = "permutation of dimensions";
   let description = [{ Result dimension i is input dimension `permutation[i]`. }];
   let arguments = (ins Dsm_Tensor:$input, DenseI64ArrayAttr:$permutation);
