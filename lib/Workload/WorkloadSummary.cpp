@@ -2,7 +2,12 @@
 
 #include "dsm/Core/Workload/WorkloadSummary.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
 
 using namespace dsm::core;
 
@@ -58,18 +63,32 @@ static std::string grouped(int64_t value) {
 
 void dsm::core::printWorkloadTable(const WorkloadSummary &summary,
                                    llvm::raw_ostream &os) {
-  os << llvm::format("%-28s %-13s %6s %6s %8s %4s %6s %18s %14s %14s\n",
-                     "layer", "kind", "in", "out", "ij", "kij", "mb", "MACs",
-                     "params", "out bytes");
+  // The name and kind columns are as wide as their longest entry (BERT's
+  // layer names are long); the numbers right-aligned under their headings.
+  size_t nameWidth = std::strlen("layer"), kindWidth = std::strlen("kind");
+  for (const LayerRecord &layer : summary.layers) {
+    nameWidth = std::max(nameWidth, layer.name.size());
+    kindWidth =
+        std::max(kindWidth, stringifyOpKind(layer.workload.kind).size());
+  }
+  auto row = [&](llvm::StringRef name, llvm::StringRef kind,
+                 llvm::ArrayRef<std::string> numbers) {
+    static constexpr size_t kWidths[] = {6, 6, 8, 4, 6, 18, 14, 14};
+    os << llvm::left_justify(name, nameWidth) << " "
+       << llvm::left_justify(kind, kindWidth);
+    for (auto [number, width] : llvm::zip_equal(numbers, kWidths))
+      os << " " << llvm::right_justify(number, width);
+    os << "\n";
+  };
+  row("layer", "kind",
+      {"in", "out", "ij", "kij", "mb", "MACs", "params", "out bytes"});
   for (const LayerRecord &layer : summary.layers) {
     const Workload &w = layer.workload;
-    os << llvm::format(
-        "%-28s %-13s %6lld %6lld %8lld %4lld %6lld %18s %14s %14s\n",
-        layer.name.c_str(), stringifyOpKind(w.kind).str().c_str(),
-        (long long)w.get(Dim::In), (long long)w.get(Dim::Out),
-        (long long)w.get(Dim::IJ), (long long)w.get(Dim::KIJ),
-        (long long)w.get(Dim::MB), grouped(w.macs).c_str(),
-        grouped(layer.newParams).c_str(), grouped(w.outputBytes).c_str());
+    row(layer.name, stringifyOpKind(w.kind),
+        {std::to_string(w.get(Dim::In)), std::to_string(w.get(Dim::Out)),
+         std::to_string(w.get(Dim::IJ)), std::to_string(w.get(Dim::KIJ)),
+         std::to_string(w.get(Dim::MB)), grouped(w.macs),
+         grouped(layer.newParams), grouped(w.outputBytes)});
   }
   const WorkloadTotals &t = summary.totals;
   os << "\ntotals: " << grouped(t.macs) << " MACs, " << grouped(t.params)

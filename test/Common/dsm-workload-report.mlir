@@ -1,4 +1,4 @@
-// RUN: dsm-opt %s --dsm-workload-report -o /dev/null | FileCheck %s --check-prefix=TABLE
+// RUN: dsm-opt %s --dsm-workload-report -o /dev/null | FileCheck %s --check-prefix=TABLE --strict-whitespace
 // RUN: dsm-opt %s --dsm-workload-report=format=json -o /dev/null | FileCheck %s --check-prefix=JSON
 // The report file is written next to the IR output.
 // RUN: rm -f %t.json
@@ -7,12 +7,13 @@
 // A report that cannot be written fails the pass.
 // RUN: not dsm-opt %s --dsm-workload-report="output=%t.missing-dir/r.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NODIR
 
-// TABLE: layer                        kind              in    out       ij  kij     mb               MACs         params      out bytes
-// TABLE: conv1                        conv               3     64    12544   49      2        236,027,904          9,408      6,422,528
-// TABLE: bn1                          batch_norm
+// The name and kind columns are as wide as their longest entry.
+// TABLE: layer             kind             in    out       ij  kij     mb               MACs         params      out bytes
+// TABLE: conv1             conv              3     64    12544   49      2        236,027,904          9,408      6,422,528
+// TABLE: bn1               batch_norm
 // TABLE-SAME:  128
-// TABLE: fc                           fc                64     10        1    1      2              1,280            650             80
-// TABLE: fc_shared                    fc                64     10        1    1      2              1,280              0             80
+// TABLE: fc                fc               64     10        1    1      2              1,280            650             80
+// TABLE: fc_shared         fc               64     10        1    1      2              1,280              0             80
 // TABLE: totals: 236,030,464 MACs, 10,186 parameters, 1 conv (0 depthwise), 2 fc, 0 matmul, 0 lstm layers
 
 // JSON:      "layers": [
