@@ -1,0 +1,116 @@
+//===- DeviceNetwork.cpp - Devices, channels and routes -------------------===//
+
+#include "dsm/Core/Devices/DeviceNetwork.h"
+#include "dsm/Core/Support/NodeError.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <cmath>
+#include <deque>
+
+using namespace dsm::core;
+using namespace dsm::core::devices;
+
+llvm::Expected<DeviceNetwork>
+DeviceNetwork::fromSystem(const DeviceGraphSystem &system) {
+  DeviceNetwork network;
+  llvm::DenseMap<int64_t, int32_t> index;
+  for (const Device &device : system.devices) {
+    index[device.id] = int32_t(network.devices.size());
+    network.addDevice({device.name, device.peakFlops, device.memoryBytes,
+                       /*memoryBandwidth=*/0, /*clockHz=*/0});
+  }
+  for (const DeviceLink &link : system.links) {
+    auto from = index.find(link.from), to = index.find(link.to);
+    if (from == index.end() || to == index.end())
+      return makeNodeError(from == index.end() ? link.from : link.to,
+                           "a link names device ",
+                           from == index.end() ? link.from : link.to,
+                           ", which the system does not have");
+    int32_t channel =
+        network.addChannel({network.devices[from->second].name + "-" +
+                                network.devices[to->second].name,
+                            link.bandwidthBytesPerSecond, link.efficiency});
+    network.connect(from->second, to->second, channel);
+  }
+  if (llvm::Error error = network.finalize())
+    return error;
+  return network;
+}
+
+int32_t DeviceNetwork::addDevice(ComputeDevice device) {
+  devices.push_back(std::move(device));
+  return int32_t(devices.size() - 1);
+}
+
+int32_t DeviceNetwork::addChannel(Channel channel) {
+  channels.push_back(std::move(channel));
+  return int32_t(channels.size() - 1);
+}
+
+void DeviceNetwork::connect(int32_t a, int32_t b, int32_t channel) {
+  connections.push_back({a, b, channel});
+}
+
+llvm::Error DeviceNetwork::finalize() {
+  size_t n = devices.size();
+  if (n == 0)
+    return makeNodeError(-1, "the system has no devices");
+  for (auto [id, device] : llvm::enumerate(devices)) {
+    if (!(device.peakFlops > 0) || !std::isfinite(device.peakFlops))
+      return makeNodeError(int64_t(id), "device '", device.name,
+                           "' has no compute (peak FLOP/s must be > 0)");
+    if (!(device.memoryBytes > 0))
+      return makeNodeError(int64_t(id), "device '", device.name,
+                           "' has no memory");
+  }
+  for (auto [id, channel] : llvm::enumerate(channels))
+    if (!(channel.effectiveBandwidth() > 0) ||
+        !std::isfinite(channel.effectiveBandwidth()))
+      return makeNodeError(int64_t(id), "channel '", channel.name,
+                           "' has zero bandwidth: nothing can cross it");
+  for (const Connection &c : connections)
+    if (c.a < 0 || c.b < 0 || size_t(c.a) >= n || size_t(c.b) >= n ||
+        c.channel < 0 || size_t(c.channel) >= channels.size())
+      return makeNodeError(-1, "a connection names a device or channel that "
+                               "does not exist");
+
+  std::vector<std::vector<std::pair<int32_t, int32_t>>> neighbours(n);
+  for (const Connection &c : connections) {
+    neighbours[c.a].push_back({c.b, c.channel});
+    neighbours[c.b].push_back({c.a, c.channel});
+  }
+  routes.assign(n * n, {});
+  routeDevices.assign(n * n, {});
+  std::vector<int32_t> parent(n), via(n);
+  for (size_t from = 0; from < n; ++from) {
+    std::fill(parent.begin(), parent.end(), -1);
+    parent[from] = int32_t(from);
+    std::deque<int32_t> frontier{int32_t(from)};
+    while (!frontier.empty()) {
+      int32_t device = frontier.front();
+      frontier.pop_front();
+      for (auto [next, channel] : neighbours[device])
+        if (parent[next] < 0) {
+          parent[next] = device;
+          via[next] = channel;
+          frontier.push_back(next);
+        }
+    }
+    for (size_t to = 0; to < n; ++to) {
+      if (parent[to] < 0)
+        return makeNodeError(int64_t(to), "device '", devices[to].name,
+                             "' cannot be reached from device '",
+                             devices[from].name,
+                             "': the device graph is disconnected");
+      std::vector<int32_t> &route = routes[from * n + to];
+      std::vector<int32_t> &visited = routeDevices[from * n + to];
+      for (int32_t at = int32_t(to); at != int32_t(from); at = parent[at]) {
+        route.insert(route.begin(), via[at]);
+        visited.insert(visited.begin(), at);
+      }
+      visited.insert(visited.begin(), int32_t(from));
+    }
+  }
+  return llvm::Error::success();
+}
