@@ -387,13 +387,15 @@ MemoryDecisionAttr::get(MLIRContext *context,
                         const core::MemoryDecision &decision) {
   if (decision == core::MemoryDecision())
     return {};
-  return get(context, decision.weightsAcrossSteps, decision.inputOnChip);
+  return get(context, decision.weightsAcrossSteps, decision.inputOnChip,
+             decision.errorOnChip);
 }
 
 core::MemoryDecision MemoryDecisionAttr::getDecision() const {
   core::MemoryDecision decision;
   decision.weightsAcrossSteps = getWeightReuse();
   decision.inputOnChip = getInputReuse();
+  decision.errorOnChip = getErrorReuse();
   return decision;
 }
 

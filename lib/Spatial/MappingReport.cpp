@@ -203,7 +203,8 @@ static llvm::json::Object rowObject(const MappingReportRow &row) {
       {"transfers", std::move(transfers)},
       {"memory",
        llvm::json::Object{{"weight_reuse", row.memory.weightsAcrossSteps},
-                          {"input_reuse", row.memory.inputOnChip}}},
+                          {"input_reuse", row.memory.inputOnChip},
+                          {"error_reuse", row.memory.errorOnChip}}},
   };
   if (!row.alternatives.empty()) {
     llvm::json::Object alternatives;

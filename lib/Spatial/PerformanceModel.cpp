@@ -321,8 +321,12 @@ public:
     // step's fetch over the pass).
     if (operand == Operand::Kernel && config.memory.weightsAcrossSteps)
       return e / double(layer.timesteps);
-    // The previous layer left the Input in the scratchpads.
+    // The previous layer left the Input in the scratchpads (FWD), the next
+    // layer's BWD left the Output's error there (BWD, UPD).
     if (operand == Operand::Input && config.memory.inputOnChip)
+      return 0;
+    if (operand == Operand::Output && pass != TrainingPass::FWD &&
+        config.memory.errorOnChip)
       return 0;
     if (operand == Operand::Input)
       return e / (featureChipsX() * featureChipsY());
@@ -490,6 +494,9 @@ public:
     // An Input left by the previous layer is there whole.
     if (config.memory.inputOnChip && operands[stationary] != Operand::Input)
       need += elements(Operand::Input, coreD);
+    // So is an Output error left by the next layer's BWD.
+    if (config.memory.errorOnChip && operands[stationary] != Operand::Output)
+      need += elements(Operand::Output, coreD);
     return need * eb;
   }
 
@@ -564,6 +571,12 @@ PerformanceModel::checkSplits(const LayerShape &layer, TrainingPass pass,
     return std::string(
         "an input is reused from the scratchpad only in the FWD "
         "of a layer that does not rotate it or step through time");
+  if (config.memory.errorOnChip &&
+      (!layer.hasPrimary || pass == TrainingPass::FWD || layer.timesteps > 1 ||
+       config.chipSplit[int(Dim::Out)] > 1))
+    return std::string(
+        "an error is reused from the scratchpad only in the BWD or UPD "
+        "of a layer that does not split its features or step through time");
   if (!layer.hasPrimary)
     return std::nullopt;
   DimSizes coreD = splitSizes(chipD, config.coreSplit);

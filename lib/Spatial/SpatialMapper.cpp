@@ -95,7 +95,7 @@ struct Task {
   int layer;
   TrainingPass pass;
   Parallelism parallelism;
-  bool inputOnChip = false;
+  MemoryDecision memory;
 };
 } // namespace
 
@@ -144,31 +144,55 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
       }
     }
   }
-  //--- Activation reuse: the FWD of a layer whose primary input comes from
-  // the layer just before it, which has no other consumer, may find that
-  // input in the scratchpads when both use the same parallelism.
+  //--- Inter-layer reuse (000 §III-B1) along an edge whose producer has no
+  // other consumer and whose consumer comes next and reads it as its primary
+  // input: when both use the same parallelism, the consumer's FWD finds its
+  // input in the scratchpads, and (training) the producer's BWD and UPD find
+  // there the error the consumer's BWD left.
   std::vector<int> outDegree(n, 0);
   for (const LayerEdge &edge : graph.edges)
     ++outDegree[edge.producer];
-  std::vector<const LayerEdge *> reusableEdge(n, nullptr);
-  std::vector<int> reuseTaskOf(n * kNumParallelisms, -1);
+  std::vector<const LayerEdge *> reusableIn(n, nullptr),
+      reusableOut(n, nullptr);
+  std::vector<int> reuseTaskOf(n * kNumPasses * kNumParallelisms, -1);
+  auto addReuseTask = [&](int layer, TrainingPass pass, Parallelism p,
+                          MemoryDecision memory, const char *what) {
+    std::string key = explorationKey(graph.layers[layer].shape, pass, p) + what;
+    auto [it, inserted] = memo.try_emplace(key, int(tasks.size()));
+    if (inserted)
+      tasks.push_back({layer, pass, p, memory});
+    else
+      ++plan.memoizedExplorations;
+    reuseTaskOf[slot(layer, pass, p)] = it->second;
+  };
   if (options.reuseActivations) {
     for (const LayerEdge &edge : graph.edges) {
-      const LayerShape &shape = graph.layers[edge.consumer].shape;
+      const LayerNode &producer = graph.layers[edge.producer];
+      const LayerNode &consumer = graph.layers[edge.consumer];
       if (!edge.primaryInput || edge.consumer != edge.producer + 1 ||
-          outDegree[edge.producer] != 1 || !shape.hasPrimary ||
-          shape.timesteps > 1)
+          outDegree[edge.producer] != 1)
         continue;
-      reusableEdge[edge.consumer] = &edge;
-      for (Parallelism p : parallelisms) {
-        std::string key =
-            explorationKey(shape, TrainingPass::FWD, p) + "/input-on-chip";
-        auto [it, inserted] = memo.try_emplace(key, int(tasks.size()));
-        if (inserted)
-          tasks.push_back({edge.consumer, TrainingPass::FWD, p, true});
-        else
-          ++plan.memoizedExplorations;
-        reuseTaskOf[edge.consumer * kNumParallelisms + int(p)] = it->second;
+      if (consumer.shape.hasPrimary && consumer.shape.timesteps == 1) {
+        reusableIn[edge.consumer] = &edge;
+        MemoryDecision input;
+        input.inputOnChip = true;
+        for (Parallelism p : parallelisms)
+          addReuseTask(edge.consumer, TrainingPass::FWD, p, input,
+                       "/input-on-chip");
+      }
+      if (edge.carriesError && consumer.bwd && producer.shape.hasPrimary &&
+          producer.shape.timesteps == 1) {
+        reusableOut[edge.producer] = &edge;
+        MemoryDecision error;
+        error.errorOnChip = true;
+        for (Parallelism p : parallelisms) {
+          if (producer.bwd)
+            addReuseTask(edge.producer, TrainingPass::BWD, p, error,
+                         "/error-on-chip");
+          if (producer.upd)
+            addReuseTask(edge.producer, TrainingPass::UPD, p, error,
+                         "/error-on-chip");
+        }
       }
     }
   }
@@ -179,10 +203,8 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
   std::vector<ExplorationResult> results(tasks.size());
   auto run = [&](size_t t) {
     const Task &task = tasks[t];
-    MemoryDecision memory;
-    memory.inputOnChip = task.inputOnChip;
     results[t] = explorer.explore(graph.layers[task.layer].shape, task.pass,
-                                  task.parallelism, memory);
+                                  task.parallelism, task.memory);
     if (results[t].best)
       addSecondOperandError(model, graph.layers[task.layer].shape, task.pass,
                             *results[t].best);
@@ -237,26 +259,35 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
     return edge.carriesError ? 2 * cycles : cycles;
   };
 
-  //--- Activation reuse: the FWD the consumer saves under parallelism p
-  // when its producer uses p too (an edge term of the selection, <= 0), and
-  // the evaluation that saves it.
-  auto reusedFwd = [&](int consumer, Parallelism p) -> const Evaluation * {
-    if (!reusableEdge[consumer])
+  //--- Reuse: the evaluation of a pass that finds its data on chip, when it
+  // is faster than the pass without, and what the edge saves under
+  // parallelism p when both ends use p (an edge term of the selection, <= 0).
+  auto reused = [&](int layer, TrainingPass pass,
+                    Parallelism p) -> const Evaluation * {
+    int task = reuseTaskOf[slot(layer, pass, p)];
+    if (task < 0)
       return nullptr;
-    int task = reuseTaskOf[consumer * kNumParallelisms + int(p)];
     const ExplorationResult &with = results[task];
-    const ExplorationResult &without = best(consumer, TrainingPass::FWD, p);
+    const ExplorationResult &without = best(layer, pass, p);
     if (!with.best || !without.best ||
         with.best->cycles.total >= without.best->cycles.total)
       return nullptr;
     return &*with.best;
   };
-  auto reuseSaving = [&](int consumer, Parallelism p) {
-    const Evaluation *with = reusedFwd(consumer, p);
+  auto saving = [&](int layer, TrainingPass pass, Parallelism p) {
+    const Evaluation *with = reused(layer, pass, p);
     if (!with)
       return 0.0;
-    return with->cycles.total -
-           best(consumer, TrainingPass::FWD, p).best->cycles.total;
+    return with->cycles.total - best(layer, pass, p).best->cycles.total;
+  };
+  auto edgeSaving = [&](const LayerEdge &edge, Parallelism p) {
+    double total = 0;
+    if (reusableIn[edge.consumer] == &edge)
+      total += saving(edge.consumer, TrainingPass::FWD, p);
+    if (reusableOut[edge.producer] == &edge)
+      total += saving(edge.producer, TrainingPass::BWD, p) +
+               saving(edge.producer, TrainingPass::UPD, p);
+    return total;
   };
 
   //--- One parallelism per layer, jointly over the graph.
@@ -271,10 +302,10 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
       for (int to = 0; to < kNumParallelisms; ++to)
         s.cost[from][to] =
             relayoutCycles(edge, Parallelism(from), Parallelism(to));
-    if (reusableEdge[edge.consumer] == &edge)
-      for (int q = 0; q < kNumParallelisms; ++q)
-        if (layerCost[edge.consumer][q] < kInfinity)
-          s.cost[q][q] += reuseSaving(edge.consumer, Parallelism(q));
+    for (int q = 0; q < kNumParallelisms; ++q)
+      if (layerCost[edge.producer][q] < kInfinity &&
+          layerCost[edge.consumer][q] < kInfinity)
+        s.cost[q][q] += edgeSaving(edge, Parallelism(q));
     switches.push_back(s);
   }
   Selection selection = selectOptions(layerCost, switches);
@@ -295,10 +326,12 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
       PassPlan pp;
       pp.pass = TrainingPass(pass);
       pp.eval = *best(int(i), pp.pass, lp.parallelism).best;
-      if (pp.pass == TrainingPass::FWD && reusableEdge[i] &&
-          choice[reusableEdge[i]->producer] == choice[i])
-        if (const Evaluation *reused = reusedFwd(int(i), lp.parallelism))
-          pp.eval = *reused;
+      const LayerEdge *reuseEdge =
+          pp.pass == TrainingPass::FWD ? reusableIn[i] : reusableOut[i];
+      if (reuseEdge &&
+          choice[reuseEdge->producer] == choice[reuseEdge->consumer])
+        if (const Evaluation *onChip = reused(int(i), pp.pass, lp.parallelism))
+          pp.eval = *onChip;
       pp.relayout.name = "relayout";
       if (pp.pass != TrainingPass::UPD) {
         for (const LayerEdge *edge : incoming[i]) {

@@ -131,6 +131,35 @@ TEST(PerformanceModelTest, InputLeftOnChipByThePreviousLayer) {
   }()));
 }
 
+TEST(PerformanceModelTest, ErrorLeftOnChipByTheNextLayersBwd) {
+  // The backward mirror of activation reuse: the Output's error, which BWD
+  // and UPD read, is in the scratchpads.
+  PerformanceModel model(smallSystem());
+  LayerShape conv = convLayer(16, 16, 64, 1, 8);
+  MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                           Dim::In, 8, Dim::IJ, 8);
+  for (TrainingPass pass : {TrainingPass::BWD, TrainingPass::UPD}) {
+    c.memory = MemoryDecision();
+    std::optional<Evaluation> base = model.evaluate(conv, pass, c);
+    c.memory.errorOnChip = true;
+    std::optional<Evaluation> reuse = model.evaluate(conv, pass, c);
+    ASSERT_TRUE(base && reuse);
+    const TransferGroup *before = group(*base, "fetch_inp+fetch_ker+write_out");
+    const TransferGroup *after = group(*reuse, "fetch_inp+fetch_ker+write_out");
+    ASSERT_TRUE(before && after);
+    // The chip's 2 samples x 16 channels x 64 pixels of error, 2 B each, no
+    // longer cross the memory bus.
+    EXPECT_DOUBLE_EQ(before->bytes[int(Link::MemoryBus)] -
+                         after->bytes[int(Link::MemoryBus)],
+                     2 * 16 * 64 * 2);
+    EXPECT_LE(reuse->cycles.total, base->cycles.total);
+  }
+  // Not in FWD, whose Output is written, not read.
+  std::string why;
+  EXPECT_FALSE(model.evaluate(conv, TrainingPass::FWD, c, &why));
+  EXPECT_NE(why.find("error is reused"), std::string::npos);
+}
+
 TEST(PerformanceModelTest, TorusLinkBoundRotation) {
   PerformanceModel model(smallSystem());
   // Model parallelism: each chip computes 4 of the 16 output channels and the

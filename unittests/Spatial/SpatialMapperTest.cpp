@@ -101,24 +101,36 @@ TEST(SpatialMapperTest, ActivationReuseIsChosenWithTheParallelisms) {
       SpatialMapper(system, reuse).map(g, serial);
   ASSERT_TRUE(without && with);
   EXPECT_LT(with->totals.cycles.total, without->totals.cycles.total);
-  int reused = 0;
+  int inputsReused = 0, errorsReused = 0;
   for (size_t i = 0; i < with->layers.size(); ++i)
     for (const PassPlan &pass : with->layers[i].passes) {
-      if (!pass.eval.config.memory.inputOnChip)
-        continue;
-      ++reused;
-      // Only a FWD, only where the producer kept the same parallelism.
-      EXPECT_EQ(pass.pass, TrainingPass::FWD);
-      ASSERT_GT(i, 0u);
-      EXPECT_EQ(with->layers[i - 1].parallelism, with->layers[i].parallelism);
+      const MemoryDecision &memory = pass.eval.config.memory;
+      if (memory.inputOnChip) {
+        ++inputsReused;
+        // Only a FWD, only where the producer kept the same parallelism.
+        EXPECT_EQ(pass.pass, TrainingPass::FWD);
+        ASSERT_GT(i, 0u);
+        EXPECT_EQ(with->layers[i - 1].parallelism, with->layers[i].parallelism);
+      }
+      if (memory.errorOnChip) {
+        ++errorsReused;
+        // Only BWD and UPD, only where the consumer kept the parallelism.
+        EXPECT_NE(pass.pass, TrainingPass::FWD);
+        ASSERT_LT(i + 1, with->layers.size());
+        EXPECT_EQ(with->layers[i + 1].parallelism, with->layers[i].parallelism);
+      }
     }
-  EXPECT_GT(reused, 0);
-  // The first layer reads the network input from memory.
-  for (const PassPlan &pass : with->layers[0].passes)
+  EXPECT_GT(inputsReused, 0);
+  EXPECT_GT(errorsReused, 0);
+  // The first layer reads the network input from memory; the last layer's
+  // error comes from the loss, in memory.
+  for (const PassPlan &pass : with->layers.front().passes)
     EXPECT_FALSE(pass.eval.config.memory.inputOnChip);
+  for (const PassPlan &pass : with->layers.back().passes)
+    EXPECT_FALSE(pass.eval.config.memory.errorOnChip);
   for (const LayerPlan &layer : without->layers)
     for (const PassPlan &pass : layer.passes)
-      EXPECT_FALSE(pass.eval.config.memory.inputOnChip);
+      EXPECT_EQ(pass.eval.config.memory, MemoryDecision());
 }
 
 TEST(SpatialMapperTest, JointChoiceWeighsRelayouts) {

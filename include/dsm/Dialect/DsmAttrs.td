@@ -293,15 +293,20 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
     Reuse, Venkataramani et al., "DeepSpatialMatrix", §III-B2). `input_reuse`:
     the FWD finds its input in the scratchpads, where the previous layer (same
     parallelism) left it, and does not read it from external memory
-    (Activation/Error Reuse, §III-B1). Absent means none.
+    (Activation/Error Reuse, §III-B1). `error_reuse`: the BWD or UPD finds
+    the error of its output in the scratchpads, where the next layer's BWD
+    (same parallelism) left it (the same optimization, backwards). Absent
+    means none.
 
     ```mlir
     #dsm.memory_decision<weight_reuse = true>
     #dsm.memory_decision<input_reuse = true>
+    #dsm.memory_decision<error_reuse = true>
     ```
   }];
   let parameters = (ins DefaultValuedParameter<"bool", "false">:$weight_reuse,
-                        DefaultValuedParameter<"bool", "false">:$input_reuse);
+                        DefaultValuedParameter<"bool", "false">:$input_reuse,
+                        DefaultValuedParameter<"bool", "false">:$error_reuse);
   let assemblyFormat = "`<` struct(params) `>`";
   let extraClassDeclaration = [{
     /// The attribute recording `decision`, or null when it decides nothing.

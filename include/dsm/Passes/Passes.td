@@ -59,7 +59,8 @@ class DsmSpatialSearchOptions {
     ListOption<"optimizations", "optimizations", "std::string",
                "Optimizations of DeepSpatialMatrix §III the mapper may use, a "
                "comma list: hybrid (the DataXModelY and ModelXDataY "
-               "parallelisms), reuse (activations left in the scratchpads for the next layer, LSTM weights kept across timesteps); "
+               "parallelisms), reuse (activations and errors left in the scratchpads for "
+               "the next layer, LSTM weights kept across timesteps); "
                "all (the default) or none (data and model parallelism, no "
                "memory optimizations). preload, dysm and pipeline are not "
                "implemented yet and are rejected">,

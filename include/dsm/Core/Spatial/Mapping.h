@@ -62,10 +62,14 @@ struct MemoryDecision {
   /// scratchpads, left there by the previous layer (same parallelism), and
   /// does not read it from external memory.
   bool inputOnChip = false;
+  /// Error reuse (000 §III-B1, the backward mirror): BWD and UPD find the
+  /// Output's error in the scratchpads, left there by the next layer's BWD
+  /// (same parallelism); UPD runs before BWD, so both read it from there.
+  bool errorOnChip = false;
 
   bool operator==(const MemoryDecision &o) const {
     return weightsAcrossSteps == o.weightsAcrossSteps &&
-           inputOnChip == o.inputOnChip;
+           inputOnChip == o.inputOnChip && errorOnChip == o.errorOnChip;
   }
   bool operator!=(const MemoryDecision &o) const { return !(*this == o); }
 };
