@@ -144,11 +144,13 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
       }
     }
   }
-  //--- Inter-layer reuse (000 §III-B1) along an edge whose producer has no
-  // other consumer and whose consumer comes next and reads it as its primary
-  // input: when both use the same parallelism, the consumer's FWD finds its
-  // input in the scratchpads, and (training) the producer's BWD and UPD find
-  // there the error the consumer's BWD left.
+  //--- Inter-layer reuse (000 §III-B1) along an edge whose consumer comes
+  // next and reads it as its primary input: when both use the same
+  // parallelism, the consumer's FWD finds its input in the scratchpads (the
+  // producer still writes it out, for BWD and UPD and any other consumer,
+  // e.g. a residual shortcut). In training, if the producer has no other
+  // consumer, its BWD and UPD find there the error the consumer's BWD left
+  // (with other consumers the error is a sum, partly in memory).
   std::vector<int> outDegree(n, 0);
   for (const LayerEdge &edge : graph.edges)
     ++outDegree[edge.producer];
@@ -169,8 +171,7 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
     for (const LayerEdge &edge : graph.edges) {
       const LayerNode &producer = graph.layers[edge.producer];
       const LayerNode &consumer = graph.layers[edge.consumer];
-      if (!edge.primaryInput || edge.consumer != edge.producer + 1 ||
-          outDegree[edge.producer] != 1)
+      if (!edge.primaryInput || edge.consumer != edge.producer + 1)
         continue;
       if (consumer.shape.hasPrimary && consumer.shape.timesteps == 1) {
         reusableIn[edge.consumer] = &edge;
@@ -180,8 +181,8 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
           addReuseTask(edge.consumer, TrainingPass::FWD, p, input,
                        "/input-on-chip");
       }
-      if (edge.carriesError && consumer.bwd && producer.shape.hasPrimary &&
-          producer.shape.timesteps == 1) {
+      if (outDegree[edge.producer] == 1 && edge.carriesError && consumer.bwd &&
+          producer.shape.hasPrimary && producer.shape.timesteps == 1) {
         reusableOut[edge.producer] = &edge;
         MemoryDecision error;
         error.errorOnChip = true;

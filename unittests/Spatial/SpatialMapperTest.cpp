@@ -133,6 +133,35 @@ TEST(SpatialMapperTest, ActivationReuseIsChosenWithTheParallelisms) {
       EXPECT_EQ(pass.eval.config.memory, MemoryDecision());
 }
 
+TEST(SpatialMapperTest, ShortcutKeepsInputReuseButNotErrorReuse) {
+  SerialExecutor serial;
+  // conv0 feeds conv1 (its primary input, next) and conv2's residual add (a
+  // shortcut). conv1 still finds conv0's output on chip (conv0 writes it out
+  // anyway, for the shortcut and for training), but conv0's error is the sum
+  // of two consumers' errors, partly in memory: no error reuse for conv0.
+  LayerGraph g;
+  for (int i = 0; i < 3; ++i)
+    g.layers.push_back({convLayer(256, 256, 196, 1, 512, "conv")});
+  double elements = 256.0 * 196 * 512;
+  LayerEdge primary01{0, 1, elements}, shortcut02{0, 2, elements},
+      primary12{1, 2, elements};
+  primary01.primaryInput = primary12.primaryInput = true;
+  g.edges = {primary01, shortcut02, primary12};
+  g.assignTrainingPasses(true);
+  MapperOptions reuse;
+  reuse.reuseActivations = true;
+  llvm::Expected<MappingPlan> plan =
+      SpatialMapper(multiChipPreset("dsm-8pf-asym"), reuse).map(g, serial);
+  ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+  ASSERT_EQ(plan->layers[0].parallelism, plan->layers[1].parallelism);
+  bool conv1InputReused = false;
+  for (const PassPlan &pass : plan->layers[1].passes)
+    conv1InputReused |= pass.eval.config.memory.inputOnChip;
+  EXPECT_TRUE(conv1InputReused);
+  for (const PassPlan &pass : plan->layers[0].passes)
+    EXPECT_FALSE(pass.eval.config.memory.errorOnChip);
+}
+
 TEST(SpatialMapperTest, JointChoiceWeighsRelayouts) {
   SerialExecutor serial;
   LayerGraph g = vggTail(512);
