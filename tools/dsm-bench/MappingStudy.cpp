@@ -68,11 +68,17 @@ core::MultiChipSystem preset(llvm::StringRef name) {
   return *system->getIf<core::MultiChipSystem>();
 }
 
+/// The memory optimizations of 000 §III a study point uses.
+enum class MemoryOptimizations { None, Reuse };
+
 core::MappingPlan map(const core::LayerGraph &graph,
                       const core::MultiChipSystem &system,
-                      std::vector<Parallelism> allowed = {}) {
+                      std::vector<Parallelism> allowed = {},
+                      MemoryOptimizations memory = MemoryOptimizations::None) {
   core::MapperOptions options;
   options.parallelisms = std::move(allowed);
+  options.reuseActivations = options.reuseWeightsAcrossSteps =
+      memory == MemoryOptimizations::Reuse;
   static llvm::StdThreadPool pool(llvm::hardware_concurrency());
   core::ThreadPoolExecutor executor(pool);
   llvm::Expected<core::MappingPlan> plan =
@@ -311,28 +317,34 @@ void checkFindings(mlir::MLIRContext &context) {
     outs() << (rising ? "   rises" : "   does not rise throughout") << "\n";
   }
 
-  // 000 Fig. 11's first two bars: the symmetric torus with data and model
-  // parallelism only, then the asymmetric torus with the hybrids.
-  outs() << "\n== Asymmetric torus and hybrid parallelism (000 Fig. 11, "
-            "training) ==\n\n";
-  outs()
-      << "time per training step: symmetric torus with data/model parallelism "
-         "-> symmetric with hybrids -> asymmetric with hybrids\n\n";
+  // 000 Fig. 11's bars, each optimization added in turn: the symmetric
+  // torus with data and model parallelism only (DSM), the asymmetric torus
+  // with the hybrids (Hybrid), inter-layer and weight reuse (Mem-Opt).
+  // Speedups are over DSM at minibatch 256, as in the figure.
+  outs() << "\n== Each optimization in turn (000 Fig. 11a-c, training; "
+            "speedup over DSM at mb 256, utilization in brackets) ==\n\n";
+  outs() << llvm::formatv("{0,-10} {1,4}  {2,-16} {3,-16} {4,-16}\n", "network",
+                          "mb", "DSM", "+Hybrid", "+Mem-Opt");
   for (const char *name : {"vgg16", "resnet50", "gnmt"}) {
-    for (int64_t batch : {256, 512}) {
+    double reference = 0;
+    for (int64_t batch : {256, 512, 1024}) {
       Model m = expand(context, name, batch);
-      core::MappingTotals baseTotals =
+      core::MappingTotals bars[] = {
           map(m.expanded.graph, sym, {Parallelism::Data, Parallelism::Model})
-              .totals;
-      double base = baseTotals.seconds;
-      double symHybrid = map(m.expanded.graph, sym).totals.seconds;
-      double asymHybrid = map(m.expanded.graph, asym).totals.seconds;
-      outs() << llvm::formatv(
-          "{0,-10} mb {1,4}: {2,9:F3} ms -> {3,9:F3} ms -> {4,9:F3} ms  "
-          "(hybrid + asymmetric: {5:F2}x; baseline utilization "
-          "{6:F3})\n",
-          name, batch, 1e3 * base, 1e3 * symHybrid, 1e3 * asymHybrid,
-          base / asymHybrid, baseTotals.utilization);
+              .totals,
+          map(m.expanded.graph, asym).totals,
+          map(m.expanded.graph, asym, {}, MemoryOptimizations::Reuse).totals};
+      // Throughput (samples per second) against DSM's at mb 256.
+      if (batch == 256)
+        reference = double(batch) / bars[0].seconds;
+      outs() << llvm::formatv("{0,-10} {1,4}", name, batch);
+      for (const core::MappingTotals &bar : bars)
+        outs() << llvm::formatv(
+            "  {0,-16}", llvm::formatv("{0:F2}x ({1:F3})",
+                                       double(batch) / bar.seconds / reference,
+                                       bar.utilization)
+                             .str());
+      outs() << "\n";
     }
   }
 
