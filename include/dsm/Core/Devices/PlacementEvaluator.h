@@ -1,0 +1,64 @@
+//===- PlacementEvaluator.h - Fitness of many placements at once -*- C++ -*-=//
+//
+// What every search calls to score placements: it runs the execution
+// simulator on each, in parallel through the caller's Executor (one simulator
+// per concurrent slot), and keeps the books the report needs -- evaluations,
+// simulated events, the best placement so far and the best fitness after each
+// improvement. Fitnesses are combined in index order, so the books and every
+// decision taken from them are the same with any executor.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSM_CORE_DEVICES_PLACEMENTEVALUATOR_H
+#define DSM_CORE_DEVICES_PLACEMENTEVALUATOR_H
+
+#include "dsm/Core/Devices/ExecutionSimulator.h"
+#include "dsm/Core/Devices/Placement.h"
+#include "dsm/Core/Support/Executor.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace dsm::core::devices {
+
+class PlacementEvaluator {
+public:
+  PlacementEvaluator(const OpGraph &graph, const DeviceNetwork &network,
+                     const SimulationOptions &options, Executor &executor);
+  ~PlacementEvaluator();
+
+  /// Simulates every placement; `fitness[i]` gets placement i's fitness.
+  void evaluate(llvm::ArrayRef<Placement> placements,
+                llvm::MutableArrayRef<double> fitness);
+  double evaluate(const Placement &placement);
+
+  /// Genes of a placement: the graph's ops.
+  size_t getOpCount() const { return graph.size(); }
+  int64_t getEvaluations() const { return evaluations; }
+  int64_t getEvents() const { return events; }
+  const Placement &getBest() const { return best; }
+  double getBestFitness() const { return bestFitness; }
+  /// (evaluations so far, best fitness) at every improvement.
+  llvm::ArrayRef<std::pair<int64_t, double>> getHistory() const {
+    return history;
+  }
+
+private:
+  const OpGraph &graph;
+  const DeviceNetwork &network;
+  SimulationOptions options;
+  Executor &executor;
+  std::vector<std::unique_ptr<ExecutionSimulator>> simulators;
+  std::vector<int64_t> slotEvents;
+  int64_t evaluations = 0, events = 0;
+  Placement best;
+  double bestFitness;
+  std::vector<std::pair<int64_t, double>> history;
+};
+
+} // namespace dsm::core::devices
+
+#endif // DSM_CORE_DEVICES_PLACEMENTEVALUATOR_H

@@ -1,0 +1,34 @@
+//===- Searches.h - The search algorithms, one entry each -------*- C++ -*-===//
+//
+// Internal to lib/Devices: PlacementSearch.cpp dispatches to these. Each runs
+// until the evaluator has spent `budget` evaluations (or, for the baselines,
+// their own few) and leaves the best in the evaluator.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSM_LIB_DEVICES_SEARCHES_H
+#define DSM_LIB_DEVICES_SEARCHES_H
+
+#include "dsm/Core/Devices/PlacementEvaluator.h"
+#include "dsm/Core/Devices/PlacementSearch.h"
+#include "dsm/Core/Devices/Random.h"
+
+namespace dsm::core::devices::detail {
+
+/// A placement with every gene drawn uniformly over the devices.
+Placement randomPlacement(size_t ops, size_t devices, Random &random);
+/// Sets one gene to a different device (no-op with a single device).
+void mutateOneGene(Placement &placement, size_t devices, Random &random);
+/// Sets a random zone of consecutive genes to one random device.
+void mutateZone(Placement &placement, size_t devices, Random &random);
+
+void runLocalSearch(PlacementEvaluator &evaluator, const SearchOptions &search,
+                    size_t devices, bool anneal);
+void runGenetic(PlacementEvaluator &evaluator, const SearchOptions &search,
+                size_t devices);
+void runMapElites(PlacementEvaluator &evaluator, const OpGraph &graph,
+                  const SearchOptions &search, size_t devices);
+
+} // namespace dsm::core::devices::detail
+
+#endif // DSM_LIB_DEVICES_SEARCHES_H
