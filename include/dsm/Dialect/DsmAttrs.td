@@ -130,6 +130,16 @@ def Dsm_SplitAttr : Dsm_Attr<"Split", "split"> {
 
 def Dsm_DeviceAttr : Dsm_Attr<"Device", "device"> {
   let summary = "a device of the target system, by id";
+  let description = [{
+    A device of a `device_graph` system, by its position in the system's
+    device list. `--dsm-place-devices` records where each operation runs as
+    `dsm.device = #dsm.device<id>` (device placement, Andreassen's thesis on
+    device placement with an execution simulator; docs/device-placement.md).
+
+    ```mlir
+    %1 = dsm.relu %0 {dsm.device = #dsm.device<1>} : tensor<8x64xf32>
+    ```
+  }];
   let parameters = (ins "int64_t":$id);
   let assemblyFormat = "`<` $id `>`";
   let genVerifyDecl = 1;

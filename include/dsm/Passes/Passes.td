@@ -279,4 +279,74 @@ def DsmMapSystem : Pass<"dsm-map-system", "mlir::ModuleOp">,
   let dependentDialects = ["dsm::DsmDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// Devices: device placement with an execution simulator
+//===----------------------------------------------------------------------===//
+
+// The options of device placement, shared with --dsm-map-system.
+class DsmDevicePlacementOptions {
+  list<Option> devicePlacementOptions = [
+    Option<"placement", "placement", "std::string", /*default=*/"\"ga\"",
+           "Placement search: single-device, expert, hc, sa, ga, map-elites "
+           "(docs/device-placement.md)">,
+    Option<"evaluations", "evaluations", "int64_t", /*default=*/"20000",
+           "Budget of the search in simulated placements">,
+    Option<"seed", "seed", "uint64_t", /*default=*/"1",
+           "Seed of the search (same seed, same placement)">,
+    Option<"batches", "batches", "int32_t", /*default=*/"1",
+           "Batches in flight at once (pipelined when > 1)">,
+    Option<"simulatedBatches", "simulated-batches", "int32_t",
+           /*default=*/"-1",
+           "Batches simulated per evaluation; the step time is their "
+           "average (-1: 1, or 10 when pipelined, as the thesis)">,
+    Option<"computeEfficiency", "compute-efficiency", "double",
+           /*default=*/"0.9",
+           "Fraction of peak FLOP/s an op achieves (the thesis's computation "
+           "penalty)">,
+    Option<"memoryFraction", "memory-fraction", "double", /*default=*/"1.0",
+           "Fraction of each device's memory a placement may use">,
+    Option<"trace", "trace", "std::string", /*default=*/"\"\"",
+           "Write the best placement's simulated schedule here as a "
+           "Chrome/Perfetto trace (none if empty)">,
+  ];
+}
+
+def DsmPlaceDevices : Pass<"dsm-place-devices", "mlir::ModuleOp">,
+    DsmSystemOption, DsmModeOption, DsmDevicePlacementOptions,
+    DsmReportFormatOption<"docs/device-placement.md"> {
+  let summary = "Place every operation on a device of a device-graph system";
+  let description = [{
+    Device placement as in Andreassen, "Device placement with an execution
+    simulator and evolutionary optimisation" (NTNU master's thesis): the
+    module's operations become a graph with forward, backward (data and
+    weight gradients) and update FLOPs, weights and output bytes from their
+    workloads; a discrete-event execution simulator (the thesis's Algorithms
+    4-7) times a training step of a placement on the system's devices and
+    channels; a search (`placement=`) looks for the placement with the
+    smallest step time, a memory overflow adding its MB to the milliseconds.
+
+    Each op gets `dsm.device = #dsm.device<id>`, id being the device's
+    position in the system. The report (`report=`, table or JSON,
+    docs/device-placement.md) gives the step time, per-device busy time and
+    peak memory, transfers, the best fitness by evaluation, and the rates of
+    evaluations and simulated events; `trace=` writes the schedule for
+    ui.perfetto.dev. When no placement found fits in memory the report says
+    so and the pass warns.
+
+    ```
+    dsm-opt --dsm-place-devices="system=malvik placement=ga evaluations=20000 seed=1 report=-" model.mlir
+    ```
+
+    Impossible problems are errors: a system that is not a device graph, a
+    disconnected device graph, a channel without bandwidth, an op larger
+    than every device's memory, an unknown search name.
+  }];
+  let options = systemOption # modeOption # devicePlacementOptions #
+                reportFormatOption # [
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write the placement report here ('-' for stdout; none if empty)">,
+  ];
+  let dependentDialects = ["dsm::DsmDialect"];
+}
+
 #endif // DSM_PASSES_PASSES_TD

@@ -1,0 +1,203 @@
+//===- PlaceDevices.cpp - --dsm-place-devices -----------------------------===//
+//
+// Reads the module into the core's OpGraph and the attached device-graph
+// system into a DeviceNetwork, runs the named placement search against the
+// execution simulator, records each op's device, and writes the report and
+// the trace of the best placement.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsm/Core/Devices/ChromeTrace.h"
+#include "dsm/Core/Devices/PlacementReport.h"
+#include "dsm/Core/Devices/PlacementSearch.h"
+#include "dsm/Core/Support/NodeError.h"
+#include "dsm/Dialect/DsmAttrs.h"
+#include "dsm/Passes/Common/ReportWriter.h"
+#include "dsm/Passes/Common/WorkloadAnalysis.h"
+#include "dsm/Passes/Devices/OpGraphBuilder.h"
+#include "dsm/Passes/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <chrono>
+#include <optional>
+
+namespace dsm {
+#define GEN_PASS_DEF_DSMPLACEDEVICES
+#include "dsm/Passes/Passes.h.inc"
+} // namespace dsm
+
+using namespace mlir;
+using namespace dsm;
+namespace devices = dsm::core::devices;
+
+namespace {
+struct PlaceDevicesPass
+    : public dsm::impl::DsmPlaceDevicesBase<PlaceDevicesPass> {
+  using DsmPlaceDevicesBase::DsmPlaceDevicesBase;
+
+  /// Emits a core error at the op it names, or at `fallback`.
+  void emitCoreError(llvm::Error error, llvm::ArrayRef<Operation *> operations,
+                     Location fallback, StringRef what) {
+    llvm::handleAllErrors(
+        std::move(error),
+        [&](const core::NodeError &nodeError) {
+          int64_t node = nodeError.getNode();
+          Location loc = node >= 0 && size_t(node) < operations.size()
+                             ? operations[node]->getLoc()
+                             : fallback;
+          emitError(loc) << what << nodeError.getMessage();
+        },
+        [&](const llvm::ErrorInfoBase &other) {
+          emitError(fallback) << what << other.message();
+        });
+  }
+
+  LogicalResult validateOptions(Location loc) {
+    if (evaluations < 1)
+      return emitError(loc)
+             << "evaluations must be at least 1, got " << int64_t(evaluations);
+    if (batches < 1)
+      return emitError(loc)
+             << "batches must be at least 1, got " << int32_t(batches);
+    if (simulatedBatches != -1 && simulatedBatches < batches)
+      return emitError(loc)
+             << "simulated-batches must be at least batches ("
+             << int32_t(batches) << "), got " << int32_t(simulatedBatches);
+    if (!(computeEfficiency > 0 && computeEfficiency <= 1))
+      return emitError(loc) << "compute-efficiency must be in (0, 1], got "
+                            << double(computeEfficiency);
+    if (!(memoryFraction > 0 && memoryFraction <= 1))
+      return emitError(loc) << "memory-fraction must be in (0, 1], got "
+                            << double(memoryFraction);
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    Location loc = module.getLoc();
+    if (!system.empty()) {
+      OpPassManager attach(ModuleOp::getOperationName());
+      attach.addPass(createDsmAttachSystem(DsmAttachSystemOptions{system}));
+      if (failed(runPipeline(attach, module)))
+        return signalPassFailure();
+    }
+    std::optional<devices::SearchKind> kind =
+        devices::symbolizeSearchKind(placement);
+    if (!kind) {
+      emitError(loc) << "unknown placement search '" << placement
+                     << "'; expected one of " << devices::getSearchKindNames();
+      return signalPassFailure();
+    }
+    if (failed(validateOptions(loc)))
+      return signalPassFailure();
+
+    FailureOr<core::SystemDescription> description = getModuleSystem(module);
+    if (failed(description))
+      return signalPassFailure();
+    const auto *deviceGraph = description->getIf<core::DeviceGraphSystem>();
+    if (!deviceGraph) {
+      emitError(loc) << "device placement needs a device_graph system; '"
+                     << description->name << "' is a "
+                     << core::stringifySystemKind(description->getKind());
+      return signalPassFailure();
+    }
+    llvm::Expected<devices::DeviceNetwork> network =
+        devices::DeviceNetwork::fromSystem(*deviceGraph);
+    if (!network) {
+      emitCoreError(network.takeError(), {}, loc,
+                    "system '" + description->name +
+                        "' cannot run a placement: ");
+      return signalPassFailure();
+    }
+
+    FailureOr<OpGraphWithOps> built =
+        buildOpGraph(module, getAnalysis<WorkloadAnalysis>());
+    if (failed(built))
+      return signalPassFailure();
+    if (built->operations.empty()) {
+      emitError(loc) << "the module has no operations to place";
+      return signalPassFailure();
+    }
+
+    devices::SimulationOptions simulation;
+    simulation.training = mode == ExecutionMode::Train;
+    simulation.batchesInFlight = batches;
+    simulation.batches =
+        simulatedBatches != -1 ? simulatedBatches : (batches > 1 ? 10 : 1);
+    simulation.computeEfficiency = computeEfficiency;
+    simulation.usableMemoryFraction = memoryFraction;
+    if (llvm::Error error = built->graph.verify(simulation.batches)) {
+      emitCoreError(std::move(error), built->operations, loc, "cannot place: ");
+      return signalPassFailure();
+    }
+
+    devices::SearchOptions search;
+    search.kind = *kind;
+    search.evaluations = evaluations;
+    search.seed = seed;
+
+    // Populations are simulated on the context's thread pool, or on this
+    // thread with --mlir-disable-threading; the result is the same.
+    MLIRContext *context = &getContext();
+    core::SerialExecutor serial;
+    std::optional<core::ThreadPoolExecutor> pooled;
+    if (context->isMultithreadingEnabled())
+      pooled.emplace(context->getThreadPool());
+    core::Executor &executor =
+        pooled ? static_cast<core::Executor &>(*pooled) : serial;
+
+    auto start = std::chrono::steady_clock::now();
+    llvm::Expected<devices::SearchResult> outcome = devices::searchPlacement(
+        built->graph, *network, simulation, search, executor);
+    std::chrono::duration<double> elapsed =
+        std::chrono::steady_clock::now() - start;
+    if (!outcome) {
+      emitCoreError(outcome.takeError(), built->operations, loc,
+                    "cannot place: ");
+      return signalPassFailure();
+    }
+
+    devices::PlacementReport placementReport;
+    placementReport.systemName = description->name;
+    placementReport.graph = &built->graph;
+    placementReport.network = &*network;
+    placementReport.simulation = simulation;
+    placementReport.search = search;
+    placementReport.outcome = std::move(*outcome);
+    placementReport.searchSeconds = elapsed.count();
+    devices::SimulationOptions tracing = simulation;
+    tracing.recordTrace = !trace.empty();
+    devices::ExecutionSimulator simulator(built->graph, *network, tracing);
+    placementReport.best = simulator.run(placementReport.outcome.best);
+
+    Builder builder(context);
+    StringAttr deviceName = builder.getStringAttr("dsm.device");
+    for (auto [op, device] :
+         llvm::zip_equal(built->operations, placementReport.outcome.best))
+      op->setAttr(deviceName, DeviceAttr::get(context, device));
+
+    if (placementReport.best.memoryOverflowBytes > 0)
+      emitWarning(loc) << "the best placement found does not fit: devices "
+                          "exceed their usable memory by "
+                       << placementReport.best.memoryOverflowBytes
+                       << " bytes in total";
+
+    if (!trace.empty() &&
+        failed(writeReport(trace, loc, [&](llvm::raw_ostream &os) {
+          devices::writeChromeTrace(built->graph, *network,
+                                    placementReport.best, os);
+        })))
+      return signalPassFailure();
+    if (!report.empty() &&
+        failed(writeReport(report, loc, [&](llvm::raw_ostream &os) {
+          if (format == ReportFormat::JSON)
+            devices::writePlacementJSON(placementReport, os);
+          else
+            devices::printPlacementTable(placementReport, os);
+        })))
+      return signalPassFailure();
+  }
+};
+} // namespace
