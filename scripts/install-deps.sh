@@ -9,6 +9,7 @@ packages=(
   libmlir-22-dev mlir-22-tools            # MLIR 22: libMLIR, headers, mlir-tblgen
   libgtest-dev libbenchmark-dev           # unit tests and benchmarks
   libprotobuf-dev protobuf-compiler       # ONNX model import (onnx.proto is compiled in the build)
+  libglpk-dev                             # exact memory placement (placement=ilp, DSM_ENABLE_GLPK)
   chromium                                # the HTML report's screenshot test
 )
 

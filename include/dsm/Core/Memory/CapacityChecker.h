@@ -1,0 +1,59 @@
+//===- CapacityChecker.h - Does a memory map fit? ---------------*- C++ -*-===//
+//
+// "Valid" made precise: at every step of the schedule (one node per step),
+// the bytes of the tensors live at each level must fit its capacity. Weights
+// are live for the whole run (inference reuses them for every input);
+// activations from their producer's step to their last consumer's. The SRAM's
+// capacity is the engines' SRAMs together (a layer's tensor is spread over all
+// engines, App. G of Khadka et al.), the LLC is shared, DRAM holds the rest.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSM_CORE_MEMORY_CAPACITYCHECKER_H
+#define DSM_CORE_MEMORY_CAPACITYCHECKER_H
+
+#include "dsm/Core/Memory/MemoryGraph.h"
+#include "dsm/Core/Memory/MemoryMap.h"
+#include "dsm/Core/System/SystemDescription.h"
+
+#include <array>
+#include <vector>
+
+namespace dsm::core::memory {
+
+/// The outcome of a check: valid, or the first overflow in schedule order.
+struct CapacityVerdict {
+  bool valid = true;
+  /// When invalid: the first step (node index) and level that overflow.
+  int64_t step = -1;
+  MemoryLevel level = MemoryLevel::DRAM;
+  int64_t usedBytes = 0;
+  int64_t capacityBytes = 0;
+  /// Peak bytes live at each level over the run.
+  std::array<int64_t, kNumMemoryLevels> peakBytes{};
+};
+
+class CapacityChecker {
+public:
+  /// Fails when a level has no capacity or a single tensor is larger than
+  /// DRAM (a NodeError on its node): no map could run.
+  static llvm::Expected<CapacityChecker>
+  create(const MemoryGraph &graph, const MemoryHierarchySystem &system);
+
+  int64_t getCapacity(MemoryLevel level) const { return capacity[int(level)]; }
+
+  CapacityVerdict check(const MemoryMap &map) const;
+  bool isValid(const MemoryMap &map) const;
+
+  const MemoryGraph &getGraph() const { return *graph; }
+
+private:
+  CapacityChecker(const MemoryGraph &graph) : graph(&graph) {}
+
+  const MemoryGraph *graph;
+  std::array<int64_t, kNumMemoryLevels> capacity{};
+};
+
+} // namespace dsm::core::memory
+
+#endif // DSM_CORE_MEMORY_CAPACITYCHECKER_H

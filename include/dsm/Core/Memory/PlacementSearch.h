@@ -1,0 +1,87 @@
+//===- PlacementSearch.h - Searches for a memory map ------------*- C++ -*-===//
+//
+// The searches of Khadka et al. (EGRL), §4 "Baselines", each selected by name
+// and seeded, with a budget of iterations = maps evaluated (the paper's
+// "inference process on the physical hardware", counted across the
+// population):
+//
+//   compiler   the rule-based baseline: every tensor asks for SRAM and the
+//              rectifier's first-come-first-served allocation in topological
+//              order (activation before weights) demotes what does not fit --
+//              greedy by reuse and by the order of need, as a compiler's
+//              allocator would; deterministic, one evaluation
+//   greedy-dp  the paper's greedy dynamic programming: from the all-DRAM map
+//              (App. B, "initial mapping action"), for each node in turn try
+//              its 9 maps with the rest fixed and keep the best reward;
+//              repeat passes until the budget ends or a pass changes nothing
+//   ea         the evolutionary algorithm alone (App. B/C: population 20,
+//              elites, tournament selection, single-point crossover with an
+//              elite, mutation)
+//   ilp        the exact optimum of the same cost model as a mixed-integer
+//              program (GLPK), which none of the paper's methods had
+//
+// Results depend only on the inputs, the options and the seed: populations
+// are evaluated through the Executor into per-index slots.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSM_CORE_MEMORY_PLACEMENTSEARCH_H
+#define DSM_CORE_MEMORY_PLACEMENTSEARCH_H
+
+#include "dsm/Core/Memory/PlacementEvaluator.h"
+#include "dsm/Core/Support/Executor.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace dsm::core::memory {
+
+enum class PlacementSearchKind { Compiler, GreedyDP, EA, ILP };
+
+llvm::StringRef stringifyPlacementSearchKind(PlacementSearchKind kind);
+std::optional<PlacementSearchKind>
+symbolizePlacementSearchKind(llvm::StringRef name);
+/// "compiler, greedy-dp, ea, ilp" (for error messages and help).
+llvm::StringRef getPlacementSearchNames();
+
+struct PlacementSearchOptions {
+  /// Maps evaluated at most (ignored by compiler and ilp).
+  int64_t iterations = 4000;
+  uint64_t seed = 1;
+  /// Wall-clock limit of the ILP solver; past it the best map found so far
+  /// is returned with `optimal` false.
+  double ilpTimeLimitSeconds = 60;
+};
+
+struct PlacementSearchResult {
+  /// The map returned: always valid (an invalid best is rectified).
+  MemoryMap map;
+  Evaluation evaluation;
+  /// The search's best map was invalid and had to be rectified.
+  bool rectified = false;
+  /// Best speedup over the compiler among the maps evaluated so far, after
+  /// each evaluation (0 until a valid map was seen).
+  std::vector<double> bestSpeedupByIteration;
+  int64_t evaluations = 0;
+  /// ilp only: proved optimal, and the solver's lower bound on the latency.
+  bool optimal = false;
+  double latencyLowerBound = 0;
+};
+
+/// Runs the search `kind`. Fails only for `ilp` when the solver is missing or
+/// gives up without any solution.
+llvm::Expected<PlacementSearchResult>
+runPlacementSearch(PlacementSearchKind kind,
+                   const PlacementEvaluator &evaluator,
+                   const PlacementSearchOptions &options, Executor &executor);
+
+/// Whether dsm-opt was built with the ILP solver (DSM_ENABLE_GLPK).
+bool isIlpSolverAvailable();
+
+} // namespace dsm::core::memory
+
+#endif // DSM_CORE_MEMORY_PLACEMENTSEARCH_H

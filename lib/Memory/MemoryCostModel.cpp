@@ -1,0 +1,77 @@
+//===- MemoryCostModel.cpp - Latency of a memory map ----------------------===//
+
+#include "dsm/Core/Memory/MemoryCostModel.h"
+
+#include <cmath>
+
+using namespace dsm::core;
+using namespace dsm::core::memory;
+
+llvm::Expected<MemoryCostModel>
+MemoryCostModel::create(const MemoryGraph &graph,
+                        const MemoryHierarchySystem &system) {
+  double opsPerSecond =
+      double(system.engines) * double(system.macsPerCycle) * system.frequencyHz;
+  if (!(opsPerSecond > 0) || !std::isfinite(opsPerSecond))
+    return llvm::createStringError(
+        "the system's engines have no compute (engines x MACs x frequency "
+        "must be positive)");
+  MemoryCostModel model(graph);
+  model.bandwidth[int(MemoryLevel::DRAM)] = system.dram.effectiveBandwidth();
+  model.bandwidth[int(MemoryLevel::LLC)] = system.llc.effectiveBandwidth();
+  // A layer runs on every engine, each streaming its share from its own SRAM.
+  model.bandwidth[int(MemoryLevel::SRAM)] =
+      double(system.engines) * system.sram.effectiveBandwidth();
+  for (MemoryLevel level : kMemoryLevels)
+    if (!(model.bandwidth[int(level)] > 0) ||
+        !std::isfinite(model.bandwidth[int(level)]))
+      return llvm::createStringError(llvm::Twine("the system's ") +
+                                     stringifyMemoryLevel(level) +
+                                     " has no bandwidth");
+
+  size_t count = graph.size();
+  model.computeTime.resize(count);
+  model.weightTime.resize(count);
+  model.activationTime.resize(count);
+  model.externalTime.resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    const MemoryNode &node = graph.getNode(i);
+    model.computeTime[i] = (double(node.macs) + node.auxOps) / opsPerSecond;
+    for (MemoryLevel level : kMemoryLevels) {
+      double perByte = 1.0 / model.bandwidth[int(level)];
+      model.weightTime[i][int(level)] = double(node.weightBytes) * perByte;
+      model.activationTime[i][int(level)] = double(node.outputBytes) * perByte;
+    }
+    model.externalTime[i] = double(node.externalInputBytes) /
+                            model.bandwidth[int(MemoryLevel::DRAM)];
+  }
+  return model;
+}
+
+NodeCost MemoryCostModel::getNodeCost(const MemoryMap &map, size_t node) const {
+  NodeCost cost;
+  cost.compute = computeTime[node];
+  cost.weightRead = weightTime[node][int(map[node].weights)];
+  cost.outputWrite = activationTime[node][int(map[node].activations)];
+  cost.inputRead = externalTime[node];
+  for (int32_t input : graph->getInputsOf(node))
+    cost.inputRead += activationTime[input][int(map[input].activations)];
+  return cost;
+}
+
+double MemoryCostModel::getNodeLatency(const MemoryMap &map,
+                                       size_t node) const {
+  double transfer = weightTime[node][int(map[node].weights)] +
+                    activationTime[node][int(map[node].activations)] +
+                    externalTime[node];
+  for (int32_t input : graph->getInputsOf(node))
+    transfer += activationTime[input][int(map[input].activations)];
+  return std::max(computeTime[node], transfer);
+}
+
+double MemoryCostModel::getNetworkLatency(const MemoryMap &map) const {
+  double total = 0;
+  for (size_t i = 0, e = graph->size(); i < e; ++i)
+    total += getNodeLatency(map, i);
+  return total;
+}

@@ -1,0 +1,91 @@
+//===- PlacementSearch.cpp - Searches for a memory map --------------------===//
+
+#include "dsm/Core/Memory/PlacementSearch.h"
+
+#include "Searches.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace dsm::core;
+using namespace dsm::core::memory;
+using namespace dsm::core::memory::detail;
+
+llvm::StringRef memory::stringifyPlacementSearchKind(PlacementSearchKind kind) {
+  switch (kind) {
+  case PlacementSearchKind::Compiler:
+    return "compiler";
+  case PlacementSearchKind::GreedyDP:
+    return "greedy-dp";
+  case PlacementSearchKind::EA:
+    return "ea";
+  case PlacementSearchKind::ILP:
+    return "ilp";
+  }
+  return "";
+}
+
+std::optional<PlacementSearchKind>
+memory::symbolizePlacementSearchKind(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<PlacementSearchKind>>(name)
+      .Case("compiler", PlacementSearchKind::Compiler)
+      .Case("greedy-dp", PlacementSearchKind::GreedyDP)
+      .Case("ea", PlacementSearchKind::EA)
+      .Case("ilp", PlacementSearchKind::ILP)
+      .Default(std::nullopt);
+}
+
+llvm::StringRef memory::getPlacementSearchNames() {
+  return "compiler, greedy-dp, ea, ilp";
+}
+
+void SearchTracker::record(const MemoryMap &map, const Evaluation &evaluation) {
+  ++result.evaluations;
+  if (evaluation.valid && evaluation.latency < bestValidLatency) {
+    bestValidLatency = evaluation.latency;
+    bestValid = map;
+  }
+  if (evaluation.reward > bestReward) {
+    bestReward = evaluation.reward;
+    bestAny = map;
+  }
+  double best =
+      bestValid.empty() && evaluator.getGraph().size() > 0
+          ? 0.0
+          : evaluator.getCompilerLatency() / std::max(bestValidLatency, 1e-300);
+  if (evaluator.getGraph().size() == 0)
+    best = 1.0;
+  result.bestSpeedupByIteration.push_back(best);
+}
+
+PlacementSearchResult SearchTracker::finish() {
+  size_t count = evaluator.getGraph().size();
+  if (bestValidLatency < std::numeric_limits<double>::infinity() ||
+      count == 0) {
+    result.map = count == 0 ? MemoryMap() : bestValid;
+  } else {
+    result.map = evaluator.rectify(bestAny).map;
+    result.rectified = true;
+  }
+  result.evaluation = evaluator.evaluate(result.map);
+  return std::move(result);
+}
+
+llvm::Expected<PlacementSearchResult> memory::runPlacementSearch(
+    PlacementSearchKind kind, const PlacementEvaluator &evaluator,
+    const PlacementSearchOptions &options, Executor &executor) {
+  switch (kind) {
+  case PlacementSearchKind::Compiler: {
+    SearchTracker tracker(evaluator);
+    const MemoryMap &map = evaluator.getCompilerMap();
+    tracker.record(map, evaluator.evaluate(map));
+    return tracker.finish();
+  }
+  case PlacementSearchKind::GreedyDP:
+    return runGreedyDP(evaluator, options, executor);
+  case PlacementSearchKind::EA:
+    return runEvolution(evaluator, options, executor);
+  case PlacementSearchKind::ILP:
+    return runIlp(evaluator, options);
+  }
+  return llvm::createStringError("unknown placement search");
+}

@@ -1,0 +1,197 @@
+//===- PlacementSearchTest.cpp - Searches against brute force -------------===//
+
+#include "dsm/Core/Memory/PlacementSearch.h"
+
+#include "MemoryTestHelpers.h"
+
+#include "llvm/Support/ThreadPool.h"
+
+#include <limits>
+#include <random>
+
+using namespace dsm::core;
+using namespace dsm::core::memory;
+using namespace dsm::core::memory::test;
+
+namespace {
+
+/// A random graph of `n` nodes whose tensors compete for SRAM and LLC: each
+/// node reads its predecessor and sometimes an earlier node (a skip).
+MemoryGraph randomGraph(std::mt19937_64 &rng, int n) {
+  std::vector<MemoryNode> nodes;
+  for (int i = 0; i < n; ++i) {
+    std::vector<int32_t> inputs;
+    if (i > 0)
+      inputs.push_back(i - 1);
+    if (i > 1 && rng() % 2)
+      inputs.push_back(int32_t(rng() % (i - 1)));
+    nodes.push_back(makeNode("n" + std::to_string(i), int64_t(rng() % 25),
+                             int64_t(rng() % 15 + 1), int64_t(rng() % 400),
+                             inputs, i == 0 ? 5 : 0));
+  }
+  nodes.back().isModelOutput = true;
+  return makeGraph(std::move(nodes));
+}
+
+struct BruteForce {
+  double latency = std::numeric_limits<double>::infinity();
+  MemoryMap map;
+};
+
+BruteForce bruteForce(const PlacementEvaluator &evaluator) {
+  size_t n = evaluator.getGraph().size();
+  BruteForce best;
+  MemoryMap map(n);
+  size_t total = 1;
+  for (size_t i = 0; i < n; ++i)
+    total *= 9;
+  for (size_t code = 0; code < total; ++code) {
+    size_t rest = code;
+    for (size_t i = 0; i < n; ++i, rest /= 9)
+      map[i] = {MemoryLevel(rest % 3), MemoryLevel(rest / 3 % 3)};
+    if (!evaluator.getChecker().isValid(map))
+      continue;
+    double latency = evaluator.getCostModel().getNetworkLatency(map);
+    if (latency < best.latency) {
+      best.latency = latency;
+      best.map = map;
+    }
+  }
+  return best;
+}
+
+PlacementSearchResult run(PlacementSearchKind kind,
+                          const PlacementEvaluator &evaluator,
+                          int64_t iterations, uint64_t seed,
+                          Executor &executor) {
+  PlacementSearchOptions options;
+  options.iterations = iterations;
+  options.seed = seed;
+  auto result = runPlacementSearch(kind, evaluator, options, executor);
+  EXPECT_TRUE(bool(result)) << llvm::toString(result.takeError());
+  return std::move(*result);
+}
+
+TEST(PlacementSearchTest, NamesRoundTrip) {
+  for (auto kind :
+       {PlacementSearchKind::Compiler, PlacementSearchKind::GreedyDP,
+        PlacementSearchKind::EA, PlacementSearchKind::ILP})
+    EXPECT_EQ(symbolizePlacementSearchKind(stringifyPlacementSearchKind(kind)),
+              kind);
+  EXPECT_FALSE(symbolizePlacementSearchKind("egrl-typo"));
+}
+
+TEST(PlacementSearchTest, IlpEqualsBruteForceAndNoSearchBeatsIt) {
+  ASSERT_TRUE(isIlpSolverAvailable());
+  std::mt19937_64 rng(42);
+  SerialExecutor serial;
+  for (int trial = 0; trial < 12; ++trial) {
+    int n = 2 + trial % 3; // 2..4 nodes: up to 9^4 maps
+    MemoryGraph graph = randomGraph(rng, n);
+    auto evaluator = PlacementEvaluator::create(graph, makeTinySystem());
+    ASSERT_TRUE(bool(evaluator)) << llvm::toString(evaluator.takeError());
+    BruteForce best = bruteForce(*evaluator);
+    ASSERT_FALSE(best.map.empty());
+
+    PlacementSearchResult ilp =
+        run(PlacementSearchKind::ILP, *evaluator, 0, 1, serial);
+    EXPECT_TRUE(ilp.optimal);
+    EXPECT_TRUE(ilp.evaluation.valid);
+    EXPECT_NEAR(ilp.evaluation.latency, best.latency, 1e-9 * best.latency)
+        << "trial " << trial;
+    EXPECT_NEAR(ilp.latencyLowerBound, best.latency, 1e-6 * best.latency);
+
+    for (auto kind : {PlacementSearchKind::Compiler,
+                      PlacementSearchKind::GreedyDP, PlacementSearchKind::EA}) {
+      PlacementSearchResult result = run(kind, *evaluator, 2000, 3, serial);
+      EXPECT_TRUE(evaluator->getChecker().isValid(result.map));
+      EXPECT_TRUE(result.evaluation.valid);
+      EXPECT_GE(result.evaluation.latency, best.latency * (1 - 1e-12));
+      EXPECT_LE(result.evaluations, 2000);
+    }
+  }
+}
+
+TEST(PlacementSearchTest, EvolutionFindsTheOptimumOfSmallGraphs) {
+  // 2000 maps cover a good part of 9^3 = 729: the EA must land on the best.
+  std::mt19937_64 rng(5);
+  SerialExecutor serial;
+  for (int trial = 0; trial < 5; ++trial) {
+    MemoryGraph graph = randomGraph(rng, 3);
+    auto evaluator = PlacementEvaluator::create(graph, makeTinySystem());
+    ASSERT_TRUE(bool(evaluator));
+    BruteForce best = bruteForce(*evaluator);
+    PlacementSearchResult ea =
+        run(PlacementSearchKind::EA, *evaluator, 2000, 1, serial);
+    EXPECT_NEAR(ea.evaluation.latency, best.latency, 1e-9 * best.latency);
+  }
+}
+
+TEST(PlacementSearchTest, CompilerMapIsTheBaselineAndValid) {
+  std::mt19937_64 rng(9);
+  MemoryGraph graph = randomGraph(rng, 4);
+  auto evaluator = PlacementEvaluator::create(graph, makeTinySystem());
+  ASSERT_TRUE(bool(evaluator));
+  SerialExecutor serial;
+  PlacementSearchResult compiler =
+      run(PlacementSearchKind::Compiler, *evaluator, 10, 1, serial);
+  EXPECT_EQ(compiler.map, evaluator->getCompilerMap());
+  EXPECT_DOUBLE_EQ(compiler.evaluation.speedup, 1.0);
+  EXPECT_EQ(compiler.evaluations, 1);
+}
+
+TEST(PlacementSearchTest, InvalidMapRewardIsMinusReassignedRatio) {
+  MemoryGraph graph =
+      makeGraph({makeNode("a", 15, 0, 0), makeNode("b", 15, 0, 0, {0})});
+  auto evaluator = PlacementEvaluator::create(graph, makeTinySystem());
+  ASSERT_TRUE(bool(evaluator));
+  Evaluation invalid =
+      evaluator->evaluate(makeUniformMap(2, MemoryLevel::SRAM));
+  EXPECT_FALSE(invalid.valid);
+  EXPECT_EQ(invalid.speedup, 0);
+  EXPECT_DOUBLE_EQ(invalid.reward, -0.5);
+  Evaluation valid = evaluator->evaluate(evaluator->getCompilerMap());
+  EXPECT_DOUBLE_EQ(valid.reward, 1.0);
+}
+
+TEST(PlacementSearchTest, SameSeedSameMapWithOrWithoutThreads) {
+  std::mt19937_64 rng(11);
+  MemoryGraph graph = randomGraph(rng, 30);
+  auto evaluator = PlacementEvaluator::create(graph, makeTinySystem(40, 60));
+  ASSERT_TRUE(bool(evaluator));
+  SerialExecutor serial;
+  llvm::StdThreadPool pool(llvm::hardware_concurrency(4));
+  ThreadPoolExecutor threads(pool);
+  for (auto kind : {PlacementSearchKind::GreedyDP, PlacementSearchKind::EA}) {
+    PlacementSearchResult a = run(kind, *evaluator, 1500, 7, serial);
+    PlacementSearchResult b = run(kind, *evaluator, 1500, 7, threads);
+    EXPECT_EQ(a.map, b.map);
+    EXPECT_EQ(a.bestSpeedupByIteration, b.bestSpeedupByIteration);
+    EXPECT_EQ(a.evaluations, b.evaluations);
+    // greedy-dp stops early after a pass that changes nothing.
+    if (kind == PlacementSearchKind::EA) {
+      EXPECT_EQ(a.evaluations, 1500);
+    }
+  }
+  PlacementSearchResult other =
+      run(PlacementSearchKind::EA, *evaluator, 1500, 8, serial);
+  PlacementSearchResult same =
+      run(PlacementSearchKind::EA, *evaluator, 1500, 7, serial);
+  EXPECT_NE(other.bestSpeedupByIteration, same.bestSpeedupByIteration);
+}
+
+TEST(PlacementSearchTest, BestSoFarNeverDecreases) {
+  std::mt19937_64 rng(13);
+  MemoryGraph graph = randomGraph(rng, 20);
+  auto evaluator = PlacementEvaluator::create(graph, makeTinySystem(40, 60));
+  ASSERT_TRUE(bool(evaluator));
+  SerialExecutor serial;
+  PlacementSearchResult ea =
+      run(PlacementSearchKind::EA, *evaluator, 800, 2, serial);
+  ASSERT_EQ(ea.bestSpeedupByIteration.size(), 800u);
+  for (size_t i = 1; i < ea.bestSpeedupByIteration.size(); ++i)
+    EXPECT_GE(ea.bestSpeedupByIteration[i], ea.bestSpeedupByIteration[i - 1]);
+  EXPECT_DOUBLE_EQ(ea.bestSpeedupByIteration.back(), ea.evaluation.speedup);
+}
+
+} // namespace
