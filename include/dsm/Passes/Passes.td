@@ -316,11 +316,11 @@ def DsmPlaceDevices : Pass<"dsm-place-devices", "mlir::ModuleOp">,
     DsmReportFormatOption<"docs/device-placement.md"> {
   let summary = "Place every operation on a device of a device-graph system";
   let description = [{
-    Device placement as in Andreassen, "Device placement with an execution
-    simulator and evolutionary optimisation" (NTNU master's thesis): the
-    module's operations become a graph with forward, backward (data and
-    weight gradients) and update FLOPs, weights and output bytes from their
-    workloads; a discrete-event execution simulator (the thesis's Algorithms
+    Device placement as in Andreassen, "Automatic Model Parallelism for Deep
+    Learning Using Execution Time Modelling and Evolutionary Computation"
+    (NTNU master's thesis, 2020): the module's operations become a graph
+    with forward, backward (data and weight gradients) and update FLOPs,
+    weights and output bytes from their workloads; a discrete-event execution simulator (the thesis's Algorithms
     4-7) times a training step of a placement on the system's devices and
     channels; a search (`placement=`) looks for the placement with the
     smallest step time, a memory overflow adding its MB to the milliseconds.

@@ -1,9 +1,10 @@
 //===- OpGraph.h - Operations to place on devices ---------------*- C++ -*-===//
 //
-// The computation graph of device placement (Andreassen, "Device placement
-// with an execution simulator and evolutionary optimisation", §3.1): one node
-// per operation with what it costs to run forward and backward, the weights it
-// holds and the tensor it produces. Operations are kept in topological order,
+// The computation graph of device placement (Andreassen, "Automatic Model
+// Parallelism for Deep Learning Using Execution Time Modelling and
+// Evolutionary Computation", §3.1): one node per operation with what it costs
+// to run forward and backward, the weights it holds and the tensor it
+// produces. Operations are kept in topological order,
 // which is also the order of the placement encoding (§3.2.1).
 //
 //===----------------------------------------------------------------------===//
