@@ -388,7 +388,7 @@ MemoryDecisionAttr::get(MLIRContext *context,
   if (decision == core::MemoryDecision())
     return {};
   return get(context, decision.weightsAcrossSteps, decision.inputOnChip,
-             decision.errorOnChip);
+             decision.errorOnChip, decision.spatialMinibatches);
 }
 
 core::MemoryDecision MemoryDecisionAttr::getDecision() const {
@@ -396,6 +396,7 @@ core::MemoryDecision MemoryDecisionAttr::getDecision() const {
   decision.weightsAcrossSteps = getWeightReuse();
   decision.inputOnChip = getInputReuse();
   decision.errorOnChip = getErrorReuse();
+  decision.spatialMinibatches = getDysm();
   return decision;
 }
 

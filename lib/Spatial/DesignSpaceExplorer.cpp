@@ -168,7 +168,8 @@ DesignSpaceExplorer::explore(const LayerShape &layer, TrainingPass pass,
       model.chipSplit(layer, pass, parallelism, &result.whyNone);
   if (!chipSplit)
     return result;
-  DimSizes chipD = splitSizes(model.passDims(layer, pass), *chipSplit);
+  DimSizes chipD =
+      splitSizes(model.spatialPassDims(layer, pass, memory), *chipSplit);
   std::vector<DimSizes> coreSplits = candidateCoreSplits(layer, pass, chipD);
   if (coreSplits.empty()) {
     result.whyNone = "no split of a chip's work over its " +

@@ -204,7 +204,8 @@ static llvm::json::Object rowObject(const MappingReportRow &row) {
       {"memory",
        llvm::json::Object{{"weight_reuse", row.memory.weightsAcrossSteps},
                           {"input_reuse", row.memory.inputOnChip},
-                          {"error_reuse", row.memory.errorOnChip}}},
+                          {"error_reuse", row.memory.errorOnChip},
+                          {"dysm_factor", row.memory.spatialMinibatches}}},
   };
   if (!row.alternatives.empty()) {
     llvm::json::Object alternatives;

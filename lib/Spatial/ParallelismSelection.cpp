@@ -12,8 +12,9 @@ using namespace dsm::core;
 
 Selection dsm::core::selectOptions(const std::vector<OptionCosts> &nodeCost,
                                    const std::vector<SelectionEdge> &edges,
-                                   size_t maxStates) {
+                                   size_t maxStates, int farClasses) {
   const size_t n = nodeCost.size();
+  const int numOptions = n ? int(nodeCost.front().size()) : 0;
   std::vector<int> lastUse(n, -1);
   std::vector<std::vector<const SelectionEdge *>> incoming(n);
   for (const SelectionEdge &edge : edges) {
@@ -37,7 +38,7 @@ Selection dsm::core::selectOptions(const std::vector<OptionCosts> &nodeCost,
     std::vector<State> &next = stages[i + 1];
     for (size_t s = 0; s < stages[i].size(); ++s) {
       const State &state = stages[i][s];
-      for (int option = 0; option < kNumOptions; ++option) {
+      for (int option = 0; option < numOptions; ++option) {
         if (!std::isfinite(nodeCost[i][option]))
           continue;
         double cost = state.cost + nodeCost[i][option];
@@ -48,10 +49,13 @@ Selection dsm::core::selectOptions(const std::vector<OptionCosts> &nodeCost,
           if (it != state.live.end())
             cost += edge->cost[it->second][option];
         }
+        // Nodes before i are read from here on only by nodes at least two
+        // after them: their class is all that matters.
         Live live;
         for (auto l : state.live)
           if (lastUse[l.first] > int(i))
-            live.push_back(l);
+            live.push_back(
+                {l.first, farClasses > 0 ? l.second % farClasses : l.second});
         if (lastUse[i] > int(i))
           live.push_back({int(i), option});
         auto [it, inserted] = index.try_emplace(live, int(next.size()));

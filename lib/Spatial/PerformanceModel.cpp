@@ -53,6 +53,16 @@ DimSizes PerformanceModel::passDims(const LayerShape &layer,
   return dims;
 }
 
+DimSizes PerformanceModel::spatialPassDims(const LayerShape &layer,
+                                           TrainingPass pass,
+                                           const MemoryDecision &memory) const {
+  DimSizes dims = passDims(layer, pass);
+  if (memory.spatialMinibatches > 1)
+    dims[int(Dim::MB)] =
+        llvm::divideCeil(dims[int(Dim::MB)], memory.spatialMinibatches);
+  return dims;
+}
+
 std::optional<DimSizes> PerformanceModel::chipSplit(const LayerShape &layer,
                                                     TrainingPass pass,
                                                     Parallelism p,
@@ -184,10 +194,11 @@ public:
   const DimSizes &getCoreD() const { return coreD; }
 
   /// Sequential steps: timesteps of FWD and BWD (UPD sums over them at
-  /// once) and the directions of a bidirectional LSTM.
+  /// once), the directions of a bidirectional LSTM, the spatial minibatches
+  /// of DySM.
   double steps() const {
     return double(pass != TrainingPass::UPD ? layer.timesteps : 1) *
-           double(layer.directions);
+           double(layer.directions) * double(config.memory.spatialMinibatches);
   }
 
   /// Elements of one data structure at the sizes `s`.
@@ -505,7 +516,8 @@ public:
   /// the timesteps) and its parameters.
   double externalMemoryBytes() const {
     double copies = double(pass != TrainingPass::UPD ? layer.timesteps : 1) *
-                    double(layer.directions);
+                    double(layer.directions) *
+                    double(config.memory.spatialMinibatches);
     return ((elements(Operand::Input, chipD) +
              elements(Operand::Output, chipD)) *
                 copies +
@@ -554,7 +566,18 @@ PerformanceModel::checkSplits(const LayerShape &layer, TrainingPass pass,
                   stringifyParallelism(config.parallelism).str(),
                   " parallelism on a ", system.torus.x, "x", system.torus.y,
                   " torus");
-  DimSizes chipD = splitSizes(dims, config.chipSplit);
+  const int64_t spatial = config.memory.spatialMinibatches;
+  if (spatial != 1) {
+    int64_t share = splitSizes(dims, config.chipSplit)[int(Dim::MB)];
+    if (spatial < 1 || !layer.hasPrimary || layer.timesteps > 1 ||
+        share % spatial != 0)
+      return reason("a chip's minibatch share of ", share, " is not run as ",
+                    spatial,
+                    " spatial minibatches: DySM divides the share of a "
+                    "layer that does not step through time");
+  }
+  DimSizes chipD =
+      splitSizes(spatialPassDims(layer, pass, config.memory), config.chipSplit);
   for (int d = 0; d < kNumDims; ++d)
     if (config.coreSplit[d] > chipD[d])
       return reason("the core split cuts '", stringifyDim(Dim(d)).str(),
@@ -606,7 +629,8 @@ PerformanceModel::evaluate(const LayerShape &layer, TrainingPass pass,
   };
   if (std::optional<std::string> illegal = checkSplits(layer, pass, config))
     return fail(*illegal);
-  PassCost cost(*this, layer, pass, config, passDims(layer, pass));
+  PassCost cost(*this, layer, pass, config,
+                spatialPassDims(layer, pass, config.memory));
 
   Evaluation eval;
   eval.config = config;

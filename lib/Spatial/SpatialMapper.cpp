@@ -16,9 +16,6 @@
 
 using namespace dsm::core;
 
-// Selection options are the parallelisms.
-static_assert(kNumOptions == kNumParallelisms);
-
 static constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 void LayerGraph::assignTrainingPasses(bool training) {
@@ -118,55 +115,73 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
     return llvm::createStringError(
         "none of the allowed parallelisms is available on this system");
 
-  //--- Explore every (layer, pass, parallelism), once per distinct shape.
-  std::vector<Task> tasks;
-  std::vector<int> taskOf; // per (layer, pass, parallelism) slot -> task
-  llvm::StringMap<int> memo;
-  auto slot = [&](int layer, TrainingPass pass, Parallelism p) {
-    return (layer * kNumPasses + int(pass)) * kNumParallelisms + int(p);
+  // A layer's option: a parallelism and a DySM factor (000 §III-C), chosen
+  // jointly over the graph because reuse between two layers needs both.
+  std::vector<int64_t> factors = {1};
+  if (options.spatialMinibatching)
+    factors = {1, 2, 4, 8};
+  const int numOptions = kNumParallelisms * int(factors.size());
+  auto parallelismOf = [](int option) {
+    return Parallelism(option % kNumParallelisms);
   };
-  taskOf.assign(n * kNumPasses * kNumParallelisms, -1);
+  auto factorOf = [&](int option) {
+    return factors[option / kNumParallelisms];
+  };
+  // DySM divides a layer with a primary computation that does not step
+  // through time (000: the feature-dominant layers of image models).
+  auto optionApplies = [&](const LayerShape &shape, int option) {
+    return factorOf(option) == 1 || (shape.hasPrimary && shape.timesteps == 1);
+  };
+
+  //--- Explore every (layer, pass, option), once per distinct shape.
+  std::vector<Task> tasks;
+  std::vector<int> taskOf; // per (layer, pass, option) slot -> task
+  llvm::StringMap<int> memo;
+  auto slot = [&](int layer, TrainingPass pass, int option) {
+    return (size_t(layer) * kNumPasses + int(pass)) * numOptions + option;
+  };
+  taskOf.assign(n * kNumPasses * numOptions, -1);
   MappingPlan plan;
-  for (size_t i = 0; i < n; ++i) {
-    const LayerNode &layer = graph.layers[i];
-    bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
-    for (int pass = 0; pass < kNumPasses; ++pass) {
-      if (!runs[pass])
-        continue;
-      for (Parallelism p : parallelisms) {
-        std::string key = explorationKey(layer.shape, TrainingPass(pass), p);
-        auto [it, inserted] = memo.try_emplace(key, int(tasks.size()));
-        if (inserted)
-          tasks.push_back({int(i), TrainingPass(pass), p});
-        else
-          ++plan.memoizedExplorations;
-        taskOf[slot(int(i), TrainingPass(pass), p)] = it->second;
-      }
-    }
-  }
-  //--- Inter-layer reuse (000 §III-B1) along an edge whose consumer comes
-  // next and reads it as its primary input: when both use the same
-  // parallelism, the consumer's FWD finds its input in the scratchpads (the
-  // producer still writes it out, for BWD and UPD and any other consumer,
-  // e.g. a residual shortcut). In training, if the producer has no other
-  // consumer, its BWD and UPD find there the error the consumer's BWD left
-  // (with other consumers the error is a sum, partly in memory).
-  std::vector<int> outDegree(n, 0);
-  for (const LayerEdge &edge : graph.edges)
-    ++outDegree[edge.producer];
-  std::vector<const LayerEdge *> reusableIn(n, nullptr),
-      reusableOut(n, nullptr);
-  std::vector<int> reuseTaskOf(n * kNumPasses * kNumParallelisms, -1);
-  auto addReuseTask = [&](int layer, TrainingPass pass, Parallelism p,
-                          MemoryDecision memory, const char *what) {
-    std::string key = explorationKey(graph.layers[layer].shape, pass, p) + what;
+  auto addTask = [&](std::vector<int> &index, int layer, TrainingPass pass,
+                     int option, MemoryDecision memory, const char *what) {
+    memory.spatialMinibatches = factorOf(option);
+    Parallelism p = parallelismOf(option);
+    std::string key = explorationKey(graph.layers[layer].shape, pass, p) +
+                      what + std::to_string(memory.spatialMinibatches);
     auto [it, inserted] = memo.try_emplace(key, int(tasks.size()));
     if (inserted)
       tasks.push_back({layer, pass, p, memory});
     else
       ++plan.memoizedExplorations;
-    reuseTaskOf[slot(layer, pass, p)] = it->second;
+    index[slot(layer, pass, option)] = it->second;
   };
+  std::vector<bool> allowed(numOptions, false);
+  for (Parallelism p : parallelisms)
+    for (size_t f = 0; f < factors.size(); ++f)
+      allowed[int(f) * kNumParallelisms + int(p)] = true;
+  for (size_t i = 0; i < n; ++i) {
+    const LayerNode &layer = graph.layers[i];
+    bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
+    for (int pass = 0; pass < kNumPasses; ++pass)
+      if (runs[pass])
+        for (int o = 0; o < numOptions; ++o)
+          if (allowed[o] && optionApplies(layer.shape, o))
+            addTask(taskOf, int(i), TrainingPass(pass), o, MemoryDecision(),
+                    "/");
+  }
+  //--- Inter-layer reuse (000 §III-B1) along an edge whose consumer comes
+  // next and reads it as its primary input: when both use the same option,
+  // the consumer's FWD finds its input in the scratchpads (the producer
+  // still writes it out, for BWD and UPD and any other consumer, e.g. a
+  // residual shortcut). In training, if the producer has no other consumer,
+  // its BWD and UPD find there the error the consumer's BWD left (with other
+  // consumers the error is a sum, partly in memory).
+  std::vector<int> outDegree(n, 0);
+  for (const LayerEdge &edge : graph.edges)
+    ++outDegree[edge.producer];
+  std::vector<const LayerEdge *> reusableIn(n, nullptr),
+      reusableOut(n, nullptr);
+  std::vector<int> reuseTaskOf(n * kNumPasses * numOptions, -1);
   if (options.reuseActivations) {
     for (const LayerEdge &edge : graph.edges) {
       const LayerNode &producer = graph.layers[edge.producer];
@@ -177,22 +192,25 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
         reusableIn[edge.consumer] = &edge;
         MemoryDecision input;
         input.inputOnChip = true;
-        for (Parallelism p : parallelisms)
-          addReuseTask(edge.consumer, TrainingPass::FWD, p, input,
-                       "/input-on-chip");
+        for (int o = 0; o < numOptions; ++o)
+          if (allowed[o] && optionApplies(consumer.shape, o))
+            addTask(reuseTaskOf, edge.consumer, TrainingPass::FWD, o, input,
+                    "/input-on-chip/");
       }
       if (outDegree[edge.producer] == 1 && edge.carriesError && consumer.bwd &&
           producer.shape.hasPrimary && producer.shape.timesteps == 1) {
         reusableOut[edge.producer] = &edge;
         MemoryDecision error;
         error.errorOnChip = true;
-        for (Parallelism p : parallelisms) {
+        for (int o = 0; o < numOptions; ++o) {
+          if (!allowed[o] || !optionApplies(producer.shape, o))
+            continue;
           if (producer.bwd)
-            addReuseTask(edge.producer, TrainingPass::BWD, p, error,
-                         "/error-on-chip");
+            addTask(reuseTaskOf, edge.producer, TrainingPass::BWD, o, error,
+                    "/error-on-chip/");
           if (producer.upd)
-            addReuseTask(edge.producer, TrainingPass::UPD, p, error,
-                         "/error-on-chip");
+            addTask(reuseTaskOf, edge.producer, TrainingPass::UPD, o, error,
+                    "/error-on-chip/");
         }
       }
     }
@@ -216,36 +234,37 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
   for (const ExplorationResult &r : results)
     plan.configurationsEvaluated += r.evaluated;
 
-  //--- Cost of each layer under each parallelism (all its passes).
+  //--- Cost of each layer under each option (all its passes).
   auto best = [&](int layer, TrainingPass pass,
-                  Parallelism p) -> const ExplorationResult & {
-    return results[taskOf[slot(layer, pass, p)]];
+                  int option) -> const ExplorationResult & {
+    return results[taskOf[slot(layer, pass, option)]];
   };
-  std::vector<OptionCosts> layerCost(n);
+  std::vector<OptionCosts> layerCost(n, OptionCosts(numOptions, kInfinity));
   for (size_t i = 0; i < n; ++i) {
     const LayerNode &layer = graph.layers[i];
     bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
     std::string reasons;
-    for (int q = 0; q < kNumParallelisms; ++q) {
-      double &cost = layerCost[i][q];
-      cost = kInfinity;
-      if (taskOf[slot(int(i), TrainingPass::FWD, Parallelism(q))] < 0)
+    for (int o = 0; o < numOptions; ++o) {
+      if (taskOf[slot(int(i), TrainingPass::FWD, o)] < 0)
         continue;
-      cost = 0;
+      double cost = 0;
       for (int pass = 0; pass < kNumPasses; ++pass) {
         if (!runs[pass])
           continue;
-        const ExplorationResult &r =
-            best(int(i), TrainingPass(pass), Parallelism(q));
+        const ExplorationResult &r = best(int(i), TrainingPass(pass), o);
         if (!r.best) {
           cost = kInfinity;
-          reasons += "; " + stringifyParallelism(Parallelism(q)).str() + " (" +
-                     stringifyTrainingPass(TrainingPass(pass)).str() +
-                     "): " + r.whyNone;
+          // Why a DySM factor does not apply is no news; why a parallelism
+          // does not is.
+          if (factorOf(o) == 1)
+            reasons += "; " + stringifyParallelism(parallelismOf(o)).str() +
+                       " (" + stringifyTrainingPass(TrainingPass(pass)).str() +
+                       "): " + r.whyNone;
           break;
         }
         cost += r.best->cycles.total;
       }
+      layerCost[i][o] = cost;
     }
     if (std::all_of(layerCost[i].begin(), layerCost[i].end(),
                     [](double c) { return c == kInfinity; }))
@@ -261,55 +280,56 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
   };
 
   //--- Reuse: the evaluation of a pass that finds its data on chip, when it
-  // is faster than the pass without, and what the edge saves under
-  // parallelism p when both ends use p (an edge term of the selection, <= 0).
+  // is faster than the pass without, and what the edge saves under an
+  // option both ends use (an edge term of the selection, <= 0).
   auto reused = [&](int layer, TrainingPass pass,
-                    Parallelism p) -> const Evaluation * {
-    int task = reuseTaskOf[slot(layer, pass, p)];
+                    int option) -> const Evaluation * {
+    int task = reuseTaskOf[slot(layer, pass, option)];
     if (task < 0)
       return nullptr;
     const ExplorationResult &with = results[task];
-    const ExplorationResult &without = best(layer, pass, p);
+    const ExplorationResult &without = best(layer, pass, option);
     if (!with.best || !without.best ||
         with.best->cycles.total >= without.best->cycles.total)
       return nullptr;
     return &*with.best;
   };
-  auto saving = [&](int layer, TrainingPass pass, Parallelism p) {
-    const Evaluation *with = reused(layer, pass, p);
+  auto saving = [&](int layer, TrainingPass pass, int option) {
+    const Evaluation *with = reused(layer, pass, option);
     if (!with)
       return 0.0;
-    return with->cycles.total - best(layer, pass, p).best->cycles.total;
+    return with->cycles.total - best(layer, pass, option).best->cycles.total;
   };
-  auto edgeSaving = [&](const LayerEdge &edge, Parallelism p) {
+  auto edgeSaving = [&](const LayerEdge &edge, int option) {
     double total = 0;
     if (reusableIn[edge.consumer] == &edge)
-      total += saving(edge.consumer, TrainingPass::FWD, p);
+      total += saving(edge.consumer, TrainingPass::FWD, option);
     if (reusableOut[edge.producer] == &edge)
-      total += saving(edge.producer, TrainingPass::BWD, p) +
-               saving(edge.producer, TrainingPass::UPD, p);
+      total += saving(edge.producer, TrainingPass::BWD, option) +
+               saving(edge.producer, TrainingPass::UPD, option);
     return total;
   };
 
-  //--- One parallelism per layer, jointly over the graph.
+  //--- One option per layer, jointly over the graph.
   std::vector<std::vector<const LayerEdge *>> incoming(n);
   std::vector<SelectionEdge> switches;
   for (const LayerEdge &edge : graph.edges) {
     incoming[edge.consumer].push_back(&edge);
-    SelectionEdge s;
-    s.from = edge.producer;
-    s.to = edge.consumer;
-    for (int from = 0; from < kNumParallelisms; ++from)
-      for (int to = 0; to < kNumParallelisms; ++to)
+    SelectionEdge s{edge.producer, edge.consumer, makeSwitchCosts(numOptions)};
+    for (int from = 0; from < numOptions; ++from)
+      for (int to = 0; to < numOptions; ++to)
         s.cost[from][to] =
-            relayoutCycles(edge, Parallelism(from), Parallelism(to));
-    for (int q = 0; q < kNumParallelisms; ++q)
-      if (layerCost[edge.producer][q] < kInfinity &&
-          layerCost[edge.consumer][q] < kInfinity)
-        s.cost[q][q] += edgeSaving(edge, Parallelism(q));
-    switches.push_back(s);
+            relayoutCycles(edge, parallelismOf(from), parallelismOf(to));
+    for (int o = 0; o < numOptions; ++o)
+      if (layerCost[edge.producer][o] < kInfinity &&
+          layerCost[edge.consumer][o] < kInfinity)
+        s.cost[o][o] += edgeSaving(edge, o);
+    switches.push_back(std::move(s));
   }
-  Selection selection = selectOptions(layerCost, switches);
+  // A shortcut's cost depends on the parallelisms alone (only the next layer
+  // reuses on chip): remembering the parallelism keeps the state space small.
+  Selection selection = selectOptions(layerCost, switches, /*maxStates=*/4096,
+                                      /*farClasses=*/kNumParallelisms);
   plan.selectionExact = selection.exact;
   std::vector<int> choice = std::move(selection.choice);
 
@@ -318,20 +338,26 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
   for (size_t i = 0; i < n; ++i) {
     const LayerNode &layer = graph.layers[i];
     LayerPlan &lp = plan.layers[i];
-    lp.parallelism = Parallelism(choice[i]);
-    lp.alternatives = layerCost[i];
+    const int option = choice[i];
+    lp.parallelism = parallelismOf(option);
+    // Each parallelism's cost with its best DySM factor.
+    lp.alternatives.fill(kInfinity);
+    for (int o = 0; o < numOptions; ++o) {
+      double &alternative = lp.alternatives[int(parallelismOf(o))];
+      alternative = std::min(alternative, layerCost[i][o]);
+    }
     bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
     for (int pass = 0; pass < kNumPasses; ++pass) {
       if (!runs[pass])
         continue;
       PassPlan pp;
       pp.pass = TrainingPass(pass);
-      pp.eval = *best(int(i), pp.pass, lp.parallelism).best;
+      pp.eval = *best(int(i), pp.pass, option).best;
       const LayerEdge *reuseEdge =
           pp.pass == TrainingPass::FWD ? reusableIn[i] : reusableOut[i];
       if (reuseEdge &&
           choice[reuseEdge->producer] == choice[reuseEdge->consumer])
-        if (const Evaluation *onChip = reused(int(i), pp.pass, lp.parallelism))
+        if (const Evaluation *onChip = reused(int(i), pp.pass, option))
           pp.eval = *onChip;
       pp.relayout.name = "relayout";
       if (pp.pass != TrainingPass::UPD) {
@@ -339,7 +365,7 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
           if (pp.pass == TrainingPass::BWD && !edge->carriesError)
             continue;
           TransferGroup group = model.relayout(
-              edge->elements, Parallelism(choice[edge->producer]),
+              edge->elements, parallelismOf(choice[edge->producer]),
               lp.parallelism);
           for (int l = 0; l < kNumLinks; ++l)
             pp.relayout.bytes[l] += group.bytes[l];

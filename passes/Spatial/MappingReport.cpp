@@ -66,8 +66,10 @@ struct MappingReportPass
       row.chipSplit = config.chipSplit;
       row.coreSplit = config.coreSplit;
       row.memory = config.memory;
-      row.chipD =
-          core::splitSizes(model.passDims(shape, row.pass), config.chipSplit);
+      // Under DySM, ChipD and CoreD of one spatial minibatch.
+      row.chipD = core::splitSizes(
+          model.spatialPassDims(shape, row.pass, config.memory),
+          config.chipSplit);
       row.coreD = core::splitSizes(row.chipD, config.coreSplit);
       row.arrayD = shape.hasPrimary ? config.array.arrayD()
                                     : core::DimSizes{1, 1, 1, 1, 1};

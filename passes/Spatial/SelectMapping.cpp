@@ -37,22 +37,24 @@ struct SelectMappingPass
     core::MapperOptions options;
     options.search = search;
     //--- optimizations=: which of 000 §III the mapper may use.
-    bool hybrid = true, reuse = true;
+    bool hybrid = true, reuse = true, dysm = true;
     if (!optimizations.empty()) {
-      hybrid = reuse = false;
+      hybrid = reuse = dysm = false;
       for (const std::string &name : optimizations) {
         if (name == "all") {
-          hybrid = reuse = true;
+          hybrid = reuse = dysm = true;
         } else if (name == "none") {
           continue;
         } else if (name == "hybrid") {
           hybrid = true;
         } else if (name == "reuse") {
           reuse = true;
-        } else if (name == "preload" || name == "dysm" || name == "pipeline") {
+        } else if (name == "dysm") {
+          dysm = true;
+        } else if (name == "preload" || name == "pipeline") {
           module.emitError() << "optimization '" << name
                              << "' is not implemented yet (implemented: "
-                                "hybrid, reuse)";
+                                "hybrid, reuse, dysm)";
           return signalPassFailure();
         } else {
           module.emitError() << "unknown optimization '" << name
@@ -64,6 +66,7 @@ struct SelectMappingPass
     }
     options.reuseWeightsAcrossSteps = reuse;
     options.reuseActivations = reuse;
+    options.spatialMinibatching = dysm;
     // ParallelismChoice lists the core parallelisms in order after Any.
     if (parallelism != ParallelismChoice::Any) {
       core::Parallelism forced =

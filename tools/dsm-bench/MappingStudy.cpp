@@ -69,7 +69,7 @@ core::MultiChipSystem preset(llvm::StringRef name) {
 }
 
 /// The memory optimizations of 000 §III a study point uses.
-enum class MemoryOptimizations { None, Reuse };
+enum class MemoryOptimizations { None, Reuse, ReuseAndDysm };
 
 core::MappingPlan map(const core::LayerGraph &graph,
                       const core::MultiChipSystem &system,
@@ -78,7 +78,8 @@ core::MappingPlan map(const core::LayerGraph &graph,
   core::MapperOptions options;
   options.parallelisms = std::move(allowed);
   options.reuseActivations = options.reuseWeightsAcrossSteps =
-      memory == MemoryOptimizations::Reuse;
+      memory != MemoryOptimizations::None;
+  options.spatialMinibatching = memory == MemoryOptimizations::ReuseAndDysm;
   static llvm::StdThreadPool pool(llvm::hardware_concurrency());
   core::ThreadPoolExecutor executor(pool);
   llvm::Expected<core::MappingPlan> plan =
@@ -319,12 +320,14 @@ void checkFindings(mlir::MLIRContext &context) {
 
   // 000 Fig. 11's bars, each optimization added in turn: the symmetric
   // torus with data and model parallelism only (DSM), the asymmetric torus
-  // with the hybrids (Hybrid), inter-layer and weight reuse (Mem-Opt).
+  // with the hybrids (Hybrid), inter-layer and weight reuse (Mem-Opt),
+  // dynamic spatial minibatching (DySM).
   // Speedups are over DSM at minibatch 256, as in the figure.
   outs() << "\n== Each optimization in turn (000 Fig. 11a-c, training; "
             "speedup over DSM at mb 256, utilization in brackets) ==\n\n";
-  outs() << llvm::formatv("{0,-10} {1,4}  {2,-16} {3,-16} {4,-16}\n", "network",
-                          "mb", "DSM", "+Hybrid", "+Mem-Opt");
+  outs() << llvm::formatv("{0,-10} {1,4}  {2,-16} {3,-16} {4,-16} {5,-16}\n",
+                          "network", "mb", "DSM", "+Hybrid", "+Mem-Opt",
+                          "+DySM");
   for (const char *name : {"vgg16", "resnet50", "gnmt"}) {
     double reference = 0;
     for (int64_t batch : {256, 512, 1024}) {
@@ -333,7 +336,9 @@ void checkFindings(mlir::MLIRContext &context) {
           map(m.expanded.graph, sym, {Parallelism::Data, Parallelism::Model})
               .totals,
           map(m.expanded.graph, asym).totals,
-          map(m.expanded.graph, asym, {}, MemoryOptimizations::Reuse).totals};
+          map(m.expanded.graph, asym, {}, MemoryOptimizations::Reuse).totals,
+          map(m.expanded.graph, asym, {}, MemoryOptimizations::ReuseAndDysm)
+              .totals};
       // Throughput (samples per second) against DSM's at mb 256.
       if (batch == 256)
         reference = double(batch) / bars[0].seconds;

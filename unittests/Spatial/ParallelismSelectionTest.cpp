@@ -13,9 +13,10 @@ using namespace dsm::core;
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr int kNumOptions = 4;
 
 SwitchCosts uniformSwitch(double cost) {
-  SwitchCosts s{};
+  SwitchCosts s = makeSwitchCosts(kNumOptions);
   for (int a = 0; a < kNumOptions; ++a)
     for (int b = 0; b < kNumOptions; ++b)
       s[a][b] = a == b ? 0 : cost;
@@ -67,20 +68,20 @@ TEST(ParallelismSelectionTest, ExactOnRandomResidualGraphs) {
   std::uniform_real_distribution<double> cost(0, 10);
   for (int trial = 0; trial < 50; ++trial) {
     const int n = 6;
-    std::vector<OptionCosts> nodes(n);
+    std::vector<OptionCosts> nodes(n, OptionCosts(kNumOptions));
     for (OptionCosts &c : nodes)
       for (double &v : c)
         v = cost(random);
     nodes[trial % n][trial % kNumOptions] = kInf; // an impossible option
     std::vector<SelectionEdge> edges;
     for (int i = 1; i < n; ++i) {
-      SelectionEdge chain{i - 1, i, {}};
+      SelectionEdge chain{i - 1, i, makeSwitchCosts(kNumOptions)};
       for (auto &row : chain.cost)
         for (double &v : row)
           v = cost(random);
       edges.push_back(chain);
       if (i >= 2 && trial % 2) { // residual shortcuts
-        SelectionEdge skip{i - 2, i, {}};
+        SelectionEdge skip{i - 2, i, makeSwitchCosts(kNumOptions)};
         for (auto &row : skip.cost)
           for (double &v : row)
             v = cost(random);
@@ -101,6 +102,49 @@ TEST(ParallelismSelectionTest, ExactOnRandomResidualGraphs) {
     EXPECT_NEAR(costOf(nodes, edges, s.choice), s.cost, 1e-9);
     for (int i = 0; i < n; ++i)
       EXPECT_TRUE(std::isfinite(nodes[i][s.choice[i]]));
+  }
+}
+
+TEST(ParallelismSelectionTest, FarEdgesRememberOnlyTheClass) {
+  // Four options in two classes (option % 2); shortcuts (i-2 -> i) cost the
+  // same for producer options of one class, adjacent edges do not. The
+  // result stays the brute-force optimum.
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> cost(0, 10);
+  for (int trial = 0; trial < 30; ++trial) {
+    const int n = 6;
+    std::vector<OptionCosts> nodes(n, OptionCosts(kNumOptions));
+    for (OptionCosts &c : nodes)
+      for (double &v : c)
+        v = cost(random);
+    std::vector<SelectionEdge> edges;
+    for (int i = 1; i < n; ++i) {
+      SelectionEdge chain{i - 1, i, makeSwitchCosts(kNumOptions)};
+      for (auto &row : chain.cost)
+        for (double &v : row)
+          v = cost(random);
+      edges.push_back(chain);
+      if (i >= 2) {
+        SelectionEdge skip{i - 2, i, makeSwitchCosts(kNumOptions)};
+        for (int to = 0; to < kNumOptions; ++to)
+          for (int cls = 0; cls < 2; ++cls) {
+            double v = cost(random);
+            skip.cost[cls][to] = skip.cost[cls + 2][to] = v;
+          }
+        edges.push_back(skip);
+      }
+    }
+    double best = kInf;
+    std::vector<int> choice(n, 0);
+    for (int code = 0; code < 1 << (2 * n); ++code) {
+      for (int i = 0; i < n; ++i)
+        choice[i] = (code >> (2 * i)) & 3;
+      best = std::min(best, costOf(nodes, edges, choice));
+    }
+    Selection s = selectOptions(nodes, edges, 4096, /*farClasses=*/2);
+    EXPECT_TRUE(s.exact);
+    EXPECT_NEAR(s.cost, best, 1e-9) << "trial " << trial;
+    EXPECT_NEAR(costOf(nodes, edges, s.choice), s.cost, 1e-9);
   }
 }
 

@@ -160,6 +160,52 @@ TEST(PerformanceModelTest, ErrorLeftOnChipByTheNextLayersBwd) {
   EXPECT_NE(why.find("error is reused"), std::string::npos);
 }
 
+TEST(PerformanceModelTest, SpatialMinibatchesRefetchTheKernelOnly) {
+  // 000 §III-C: DySM runs the chip's minibatch share as spatial minibatches;
+  // "the choice of S_mb cannot be arbitrarily small, as that would reduce
+  // ... the reuse factor for weights", and "gradient reduction is done only
+  // after all spatial minibatch iterations are complete".
+  PerformanceModel model(smallSystem());
+  LayerShape conv = convLayer(16, 16, 64, 9, 8);
+  MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                           Dim::In, 8, Dim::IJ, 8);
+  std::optional<Evaluation> whole = model.evaluate(conv, TrainingPass::FWD, c);
+  c.memory.spatialMinibatches = 2;
+  std::optional<Evaluation> halves = model.evaluate(conv, TrainingPass::FWD, c);
+  ASSERT_TRUE(whole && halves);
+  EXPECT_DOUBLE_EQ(halves->macs, whole->macs);
+  // Per chip: Input 2048 and Output 2048 elements as before, the Kernel
+  // (2304) twice: (2048 + 2 x 2304 + 2048) x 2 B.
+  const TransferGroup *stream = group(*halves, "fetch_inp+fetch_ker+write_out");
+  ASSERT_NE(stream, nullptr);
+  EXPECT_DOUBLE_EQ(stream->bytes[int(Link::MemoryBus)],
+                   (2048 + 2 * 2304 + 2048) * 2);
+  // The same useful cycles, one more array startup (16 cycles).
+  EXPECT_DOUBLE_EQ(halves->cycles.useful, whole->cycles.useful);
+  EXPECT_DOUBLE_EQ(halves->cycles.underuse, 2 * 16);
+  // A smaller working set per core.
+  EXPECT_LT(halves->scratchpadBytes, whole->scratchpadBytes);
+  // UPD: the gradients are reduced once, whatever the factor.
+  c.array.colDim = Dim::Out;
+  c.memory.spatialMinibatches = 1;
+  std::optional<Evaluation> upd = model.evaluate(conv, TrainingPass::UPD, c);
+  c.memory.spatialMinibatches = 2;
+  std::optional<Evaluation> updHalves =
+      model.evaluate(conv, TrainingPass::UPD, c);
+  ASSERT_TRUE(upd && updHalves);
+  const TransferGroup *grads = group(*upd, "grad_reduce+weight_broadcast");
+  const TransferGroup *gradsHalves =
+      group(*updHalves, "grad_reduce+weight_broadcast");
+  ASSERT_TRUE(grads && gradsHalves);
+  EXPECT_DOUBLE_EQ(gradsHalves->cycles, grads->cycles);
+  // The factor divides the chip's share (2 samples here), and only of a
+  // layer that does not step through time.
+  std::string why;
+  c.memory.spatialMinibatches = 4;
+  EXPECT_FALSE(model.evaluate(conv, TrainingPass::FWD, c, &why));
+  EXPECT_NE(why.find("spatial minibatches"), std::string::npos);
+}
+
 TEST(PerformanceModelTest, TorusLinkBoundRotation) {
   PerformanceModel model(smallSystem());
   // Model parallelism: each chip computes 4 of the 16 output channels and the

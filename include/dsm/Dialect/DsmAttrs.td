@@ -306,17 +306,20 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
     (Activation/Error Reuse, §III-B1). `error_reuse`: the BWD or UPD finds
     the error of its output in the scratchpads, where the next layer's BWD
     (same parallelism) left it (the same optimization, backwards). Absent
-    means none.
+    means none. `dysm`: dynamic spatial minibatching (§III-C), the chip's
+    minibatch share runs as this many spatial minibatches (1: off).
 
     ```mlir
     #dsm.memory_decision<weight_reuse = true>
     #dsm.memory_decision<input_reuse = true>
     #dsm.memory_decision<error_reuse = true>
+    #dsm.memory_decision<input_reuse = true, dysm = 4>
     ```
   }];
   let parameters = (ins DefaultValuedParameter<"bool", "false">:$weight_reuse,
                         DefaultValuedParameter<"bool", "false">:$input_reuse,
-                        DefaultValuedParameter<"bool", "false">:$error_reuse);
+                        DefaultValuedParameter<"bool", "false">:$error_reuse,
+                        DefaultValuedParameter<"int64_t", "1">:$dysm);
   let assemblyFormat = "`<` struct(params) `>`";
   let extraClassDeclaration = [{
     /// The attribute recording `decision`, or null when it decides nothing.

@@ -66,10 +66,16 @@ struct MemoryDecision {
   /// Output's error in the scratchpads, left there by the next layer's BWD
   /// (same parallelism); UPD runs before BWD, so both read it from there.
   bool errorOnChip = false;
+  /// Dynamic spatial minibatching (000 §III-C): the chip's share of the
+  /// minibatch runs as this many spatial minibatches, one after the other,
+  /// each through the layer (the DySM factor; 1: off). Smaller working sets,
+  /// the kernel fetched once per spatial minibatch, gradients reduced once.
+  int64_t spatialMinibatches = 1;
 
   bool operator==(const MemoryDecision &o) const {
     return weightsAcrossSteps == o.weightsAcrossSteps &&
-           inputOnChip == o.inputOnChip && errorOnChip == o.errorOnChip;
+           inputOnChip == o.inputOnChip && errorOnChip == o.errorOnChip &&
+           spatialMinibatches == o.spatialMinibatches;
   }
   bool operator!=(const MemoryDecision &o) const { return !(*this == o); }
 };

@@ -14,22 +14,26 @@
 #ifndef DSM_CORE_PARALLELISMSELECTION_H
 #define DSM_CORE_PARALLELISMSELECTION_H
 
-#include <array>
 #include <cstddef>
 #include <vector>
 
 namespace dsm::core {
 
-/// Options per node (the four parallelisms).
-constexpr int kNumOptions = 4;
-using OptionCosts = std::array<double, kNumOptions>;
+/// The cost of each option of one node (every node has the same options:
+/// the mapper's are a parallelism with a DySM factor).
+using OptionCosts = std::vector<double>;
 /// cost[from option][to option] of one edge.
-using SwitchCosts = std::array<OptionCosts, kNumOptions>;
+using SwitchCosts = std::vector<OptionCosts>;
+
+/// `numOptions` x `numOptions` switching costs, all `value`.
+inline SwitchCosts makeSwitchCosts(size_t numOptions, double value = 0) {
+  return SwitchCosts(numOptions, OptionCosts(numOptions, value));
+}
 
 struct SelectionEdge {
   int from = 0; ///< producer node; from < to
   int to = 0;
-  SwitchCosts cost{};
+  SwitchCosts cost;
 };
 
 struct Selection {
@@ -38,12 +42,21 @@ struct Selection {
   bool exact = true;       ///< false if states had to be pruned
 };
 
-/// Chooses an option per node. `nodeCost[i][o]` is infinity where option o
+/// Chooses an option per node. Every node has nodeCost[0].size() options and
+/// every edge that many squared; `nodeCost[i][o]` is infinity where option o
 /// is not possible for node i; every node must have a finite option.
 /// `maxStates` bounds the live-state set per step.
+///
+/// `farClasses` (0: none) says that an edge between nodes more than one
+/// apart costs the same for every producer option of one class (option %
+/// farClasses) -- the mapper's options are a parallelism and a DySM factor,
+/// and only the next layer can reuse data on chip, so a shortcut's cost
+/// depends on the parallelism alone. A node still read by such an edge is
+/// then remembered by its class, keeping the state space that of the
+/// classes on graphs with shortcuts.
 Selection selectOptions(const std::vector<OptionCosts> &nodeCost,
                         const std::vector<SelectionEdge> &edges,
-                        size_t maxStates = 4096);
+                        size_t maxStates = 4096, int farClasses = 0);
 
 } // namespace dsm::core
 

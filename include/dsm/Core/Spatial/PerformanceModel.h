@@ -51,6 +51,12 @@ public:
   /// timesteps at once, so its minibatch grows by the timestep count.
   DimSizes passDims(const LayerShape &layer, TrainingPass pass) const;
 
+  /// The dimensions one spatial minibatch of `pass` works on: passDims with
+  /// the minibatch divided by the DySM factor (000 §III-C); what ChipD and
+  /// CoreD are computed from.
+  DimSizes spatialPassDims(const LayerShape &layer, TrainingPass pass,
+                           const MemoryDecision &memory) const;
+
   /// Evaluates one configuration; nullopt (with the reason) if it is not
   /// legal: split products that do not match the chip and core counts, a
   /// split larger than its dimension, an array tile larger than the array or

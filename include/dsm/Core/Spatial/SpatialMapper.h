@@ -110,6 +110,11 @@ struct MapperOptions {
   /// jointly with the parallelisms (the saving is an edge term of the
   /// selection) and recorded as MemoryDecision::inputOnChip.
   bool reuseActivations = false;
+  /// Dynamic spatial minibatching (000 §III-C): a layer may run its chips'
+  /// minibatch shares as 2, 4 or 8 spatial minibatches, chosen jointly with
+  /// the parallelisms (reuse between two layers needs the same factor) and
+  /// recorded as MemoryDecision::spatialMinibatches.
+  bool spatialMinibatching = false;
 };
 
 /// The cost of `pass` of `shape` under `config` as the mapper records it
