@@ -12,6 +12,7 @@
 #include "dsm/Core/Devices/PlacementSearch.h"
 #include "dsm/Core/Support/NodeError.h"
 #include "dsm/Dialect/DsmAttrs.h"
+#include "dsm/Dialect/DsmOps.h"
 #include "dsm/Passes/Common/ReportWriter.h"
 #include "dsm/Passes/Common/WorkloadAnalysis.h"
 #include "dsm/Passes/Devices/OpGraphBuilder.h"
@@ -74,6 +75,42 @@ struct PlaceDevicesPass
     return success();
   }
 
+  /// Sets `dsm.device` on every op and makes each value that changes device
+  /// go through one `dsm.device_transfer` per destination device.
+  void recordPlacement(llvm::ArrayRef<Operation *> operations,
+                       llvm::ArrayRef<int32_t> placement) {
+    MLIRContext *context = &getContext();
+    OpBuilder builder(context);
+    StringAttr deviceName = builder.getStringAttr("dsm.device");
+    llvm::DenseMap<Operation *, int32_t> deviceOf;
+    for (auto [op, device] : llvm::zip_equal(operations, placement)) {
+      op->setAttr(deviceName, DeviceAttr::get(context, device));
+      deviceOf[op] = device;
+    }
+    for (auto [op, device] : llvm::zip_equal(operations, placement)) {
+      Operation *insertAfter = op;
+      for (Value result : op->getResults()) {
+        llvm::SmallDenseMap<int32_t, Value> moved;
+        for (OpOperand &use : llvm::make_early_inc_range(result.getUses())) {
+          auto consumer = deviceOf.find(use.getOwner());
+          if (consumer == deviceOf.end() || consumer->second == device)
+            continue;
+          Value &copy = moved[consumer->second];
+          if (!copy) {
+            builder.setInsertionPointAfter(insertAfter);
+            auto transfer = DeviceTransferOp::create(
+                builder, op->getLoc(), result.getType(), result,
+                DeviceAttr::get(context, device),
+                DeviceAttr::get(context, consumer->second));
+            insertAfter = transfer;
+            copy = transfer.getResult();
+          }
+          use.set(copy);
+        }
+      }
+    }
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Location loc = module.getLoc();
@@ -111,6 +148,12 @@ struct PlaceDevicesPass
                         "' cannot run a placement: ");
       return signalPassFailure();
     }
+
+    // Transfers of an earlier placement go: this one decides afresh.
+    module.walk([](DeviceTransferOp transfer) {
+      transfer.getResult().replaceAllUsesWith(transfer.getInput());
+      transfer.erase();
+    });
 
     FailureOr<OpGraphWithOps> built =
         buildOpGraph(module, getAnalysis<WorkloadAnalysis>());
@@ -172,11 +215,7 @@ struct PlaceDevicesPass
     devices::ExecutionSimulator simulator(built->graph, *network, tracing);
     placementReport.best = simulator.run(placementReport.outcome.best);
 
-    Builder builder(context);
-    StringAttr deviceName = builder.getStringAttr("dsm.device");
-    for (auto [op, device] :
-         llvm::zip_equal(built->operations, placementReport.outcome.best))
-      op->setAttr(deviceName, DeviceAttr::get(context, device));
+    recordPlacement(built->operations, placementReport.outcome.best);
 
     if (placementReport.best.memoryOverflowBytes > 0)
       emitWarning(loc) << "the best placement found does not fit: devices "

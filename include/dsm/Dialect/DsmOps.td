@@ -541,4 +541,30 @@ def Dsm_WeightBroadcastOp : Dsm_TransferOp<"weight_broadcast",
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Device placement
+//===----------------------------------------------------------------------===//
+
+def Dsm_DeviceTransferOp : Dsm_Op<"device_transfer",
+    [Pure, SameOperandsAndResultType]> {
+  let summary = "moves a tensor from the device that produced it to another";
+  let description = [{
+    Inserted by `--dsm-place-devices` where an operation reads a value
+    produced on another device: one per (producer, destination device),
+    shared by every consumer on that device, as the execution simulator sends
+    it (Andreassen, "Automatic Model Parallelism for Deep Learning Using
+    Execution Time Modelling and Evolutionary Computation", Algorithm 6). The
+    tensor travels the fewest-hop route between the two devices of the
+    system; its gradient goes back the same way in training.
+
+    ```mlir
+    %1 = dsm.device_transfer %0 {from = #dsm.device<1>, to = #dsm.device<2>} : tensor<8x64xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, Dsm_DeviceAttr:$from,
+                       Dsm_DeviceAttr:$to);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
 #endif // DSM_DIALECT_DSMOPS_TD
