@@ -4,7 +4,8 @@
 //  1. the heuristic search against the exhaustive one, for every layer, pass
 //     and parallelism of VGG16 and ResNet-50 (training, minibatch 512, the
 //     8-PFLOP asymmetric torus): the gap in estimated cycles, worst and mean;
-//  2. 000's qualitative findings, each reported as holding or not;
+//  2. DeepSpatialMatrix's qualitative findings, each reported as holding or
+//  not;
 //  3. utilization against the minibatch, and symmetric against asymmetric
 //     torus;
 //  4. VGG16's per-layer configuration, like 000 Fig. 12.
@@ -232,7 +233,8 @@ std::string split(const core::DimSizes &s) {
 void checkFindings(mlir::MLIRContext &context) {
   core::MultiChipSystem asym = preset("dsm-8pf-asym"),
                         sym = preset("dsm-8pf-sym");
-  outs() << "== 000's qualitative findings (training, minibatch 512, "
+  outs() << "== DeepSpatialMatrix's qualitative findings (training, minibatch "
+            "512, "
             "dsm-8pf-asym) ==\n\n";
 
   Model vgg = expand(context, "vgg16", 512);
@@ -323,7 +325,8 @@ void checkFindings(mlir::MLIRContext &context) {
   // with the hybrids (Hybrid), inter-layer and weight reuse (Mem-Opt),
   // dynamic spatial minibatching (DySM).
   // Speedups are over DSM at minibatch 256, as in the figure.
-  outs() << "\n== Each optimization in turn (000 Fig. 11a-c, training; "
+  outs() << "\n== Each optimization in turn (DeepSpatialMatrix Fig. 11a-c, "
+            "training; "
             "speedup over DSM at mb 256, utilization in brackets) ==\n\n";
   outs() << llvm::formatv("{0,-10} {1,4}  {2,-16} {3,-16} {4,-16} {5,-16}\n",
                           "network", "mb", "DSM", "+Hybrid", "+Mem-Opt",
@@ -356,7 +359,7 @@ void checkFindings(mlir::MLIRContext &context) {
   // VGG16, layer by layer (like Fig. 12).
   outs() << "\n== VGG16 per-layer configuration (training, minibatch 512, "
             "dsm-8pf-asym; "
-            "like 000 Fig. 12) ==\n\n";
+            "like DeepSpatialMatrix Fig. 12) ==\n\n";
   outs() << "| layer | parallelism | CoreD split FWD | CoreD split BWD | CoreD "
             "split UPD | "
             "util FWD | util BWD | util UPD | FWD limited by |\n";

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_PASSES_IMPORTER_H
-#define DSM_PASSES_IMPORTER_H
+#ifndef DSM_IMPORT_IMPORTER_H
+#define DSM_IMPORT_IMPORTER_H
 
 #include "dsm/Core/Workload/ElementwiseClass.h"
 #include "dsm/Dialect/DsmOps.h"
@@ -343,4 +343,4 @@ runImport(mlir::ModuleOp module, llvm::StringRef passName,
 
 } // namespace dsm
 
-#endif // DSM_PASSES_IMPORTER_H
+#endif // DSM_IMPORT_IMPORTER_H

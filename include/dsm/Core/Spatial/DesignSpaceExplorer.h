@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_CORE_DESIGNSPACEEXPLORER_H
-#define DSM_CORE_DESIGNSPACEEXPLORER_H
+#ifndef DSM_CORE_SPATIAL_DESIGNSPACEEXPLORER_H
+#define DSM_CORE_SPATIAL_DESIGNSPACEEXPLORER_H
 
 #include "dsm/Core/Spatial/PerformanceModel.h"
 
@@ -77,4 +77,4 @@ private:
 
 } // namespace dsm::core
 
-#endif // DSM_CORE_DESIGNSPACEEXPLORER_H
+#endif // DSM_CORE_SPATIAL_DESIGNSPACEEXPLORER_H

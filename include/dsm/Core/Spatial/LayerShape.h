@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_CORE_LAYERSHAPE_H
-#define DSM_CORE_LAYERSHAPE_H
+#ifndef DSM_CORE_SPATIAL_LAYERSHAPE_H
+#define DSM_CORE_SPATIAL_LAYERSHAPE_H
 
 #include "dsm/Core/Workload/Workload.h"
 
@@ -132,4 +132,4 @@ LayerShape makeLayerShape(const Workload &primary, llvm::StringRef name);
 
 } // namespace dsm::core
 
-#endif // DSM_CORE_LAYERSHAPE_H
+#endif // DSM_CORE_SPATIAL_LAYERSHAPE_H

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_CORE_MAPPING_H
-#define DSM_CORE_MAPPING_H
+#ifndef DSM_CORE_SPATIAL_MAPPING_H
+#define DSM_CORE_SPATIAL_MAPPING_H
 
 #include "dsm/Core/Spatial/LayerShape.h"
 
@@ -167,4 +167,4 @@ int64_t product(const DimSizes &sizes);
 
 } // namespace dsm::core
 
-#endif // DSM_CORE_MAPPING_H
+#endif // DSM_CORE_SPATIAL_MAPPING_H

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_CORE_MAPPINGREPORT_H
-#define DSM_CORE_MAPPINGREPORT_H
+#ifndef DSM_CORE_SPATIAL_MAPPINGREPORT_H
+#define DSM_CORE_SPATIAL_MAPPINGREPORT_H
 
 #include "dsm/Core/Spatial/Mapping.h"
 
@@ -72,4 +72,4 @@ void writeMappingHTML(const MappingReport &report, llvm::raw_ostream &os);
 
 } // namespace dsm::core
 
-#endif // DSM_CORE_MAPPINGREPORT_H
+#endif // DSM_CORE_SPATIAL_MAPPINGREPORT_H

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_CORE_PARALLELISMSELECTION_H
-#define DSM_CORE_PARALLELISMSELECTION_H
+#ifndef DSM_CORE_SPATIAL_PARALLELISMSELECTION_H
+#define DSM_CORE_SPATIAL_PARALLELISMSELECTION_H
 
 #include <cstddef>
 #include <vector>
@@ -60,4 +60,4 @@ Selection selectOptions(const std::vector<OptionCosts> &nodeCost,
 
 } // namespace dsm::core
 
-#endif // DSM_CORE_PARALLELISMSELECTION_H
+#endif // DSM_CORE_SPATIAL_PARALLELISMSELECTION_H

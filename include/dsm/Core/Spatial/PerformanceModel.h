@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_CORE_PERFORMANCEMODEL_H
-#define DSM_CORE_PERFORMANCEMODEL_H
+#ifndef DSM_CORE_SPATIAL_PERFORMANCEMODEL_H
+#define DSM_CORE_SPATIAL_PERFORMANCEMODEL_H
 
 #include "dsm/Core/Spatial/Mapping.h"
 #include "dsm/Core/System/SystemDescription.h"
@@ -95,4 +95,4 @@ void timeGroup(const PerformanceModel &model, TransferGroup &group);
 
 } // namespace dsm::core
 
-#endif // DSM_CORE_PERFORMANCEMODEL_H
+#endif // DSM_CORE_SPATIAL_PERFORMANCEMODEL_H

@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_CORE_SPATIALMAPPER_H
-#define DSM_CORE_SPATIALMAPPER_H
+#ifndef DSM_CORE_SPATIAL_SPATIALMAPPER_H
+#define DSM_CORE_SPATIAL_SPATIALMAPPER_H
 
 #include "dsm/Core/Spatial/DesignSpaceExplorer.h"
 #include "dsm/Core/Support/Executor.h"
@@ -146,4 +146,4 @@ private:
 
 } // namespace dsm::core
 
-#endif // DSM_CORE_SPATIALMAPPER_H
+#endif // DSM_CORE_SPATIAL_SPATIALMAPPER_H

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_CORE_QUANTITY_H
-#define DSM_CORE_QUANTITY_H
+#ifndef DSM_CORE_SYSTEM_QUANTITY_H
+#define DSM_CORE_SYSTEM_QUANTITY_H
 
 #include "llvm/ADT/StringRef.h"
 
@@ -40,4 +40,4 @@ std::string formatQuantity(double value, QuantityKind kind);
 
 } // namespace dsm::core
 
-#endif // DSM_CORE_QUANTITY_H
+#endif // DSM_CORE_SYSTEM_QUANTITY_H

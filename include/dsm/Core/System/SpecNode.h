@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_CORE_SPECNODE_H
-#define DSM_CORE_SPECNODE_H
+#ifndef DSM_CORE_SYSTEM_SPECNODE_H
+#define DSM_CORE_SYSTEM_SPECNODE_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -121,4 +121,4 @@ void printSpec(const SpecNode &node, llvm::raw_ostream &os);
 
 } // namespace dsm::core
 
-#endif // DSM_CORE_SPECNODE_H
+#endif // DSM_CORE_SYSTEM_SPECNODE_H

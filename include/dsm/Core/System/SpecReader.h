@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_CORE_SPECREADER_H
-#define DSM_CORE_SPECREADER_H
+#ifndef DSM_CORE_SYSTEM_SPECREADER_H
+#define DSM_CORE_SYSTEM_SPECREADER_H
 
 #include "dsm/Core/System/Quantity.h"
 #include "dsm/Core/System/SpecNode.h"
@@ -115,4 +115,4 @@ private:
 
 } // namespace dsm::core
 
-#endif // DSM_CORE_SPECREADER_H
+#endif // DSM_CORE_SYSTEM_SPECREADER_H

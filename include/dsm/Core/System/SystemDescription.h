@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_CORE_SYSTEMDESCRIPTION_H
-#define DSM_CORE_SYSTEMDESCRIPTION_H
+#ifndef DSM_CORE_SYSTEM_SYSTEMDESCRIPTION_H
+#define DSM_CORE_SYSTEM_SYSTEMDESCRIPTION_H
 
 #include "dsm/Core/System/SpecNode.h"
 
@@ -188,4 +188,4 @@ SpecNode writeSystemDescription(const SystemDescription &system);
 
 } // namespace dsm::core
 
-#endif // DSM_CORE_SYSTEMDESCRIPTION_H
+#endif // DSM_CORE_SYSTEM_SYSTEMDESCRIPTION_H

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_CORE_SYSTEMLOADER_H
-#define DSM_CORE_SYSTEMLOADER_H
+#ifndef DSM_CORE_SYSTEM_SYSTEMLOADER_H
+#define DSM_CORE_SYSTEM_SYSTEMLOADER_H
 
 #include "dsm/Core/System/SystemDescription.h"
 
@@ -37,4 +37,4 @@ llvm::Expected<SystemDescription> loadSystem(llvm::StringRef nameOrPath);
 
 } // namespace dsm::core
 
-#endif // DSM_CORE_SYSTEMLOADER_H
+#endif // DSM_CORE_SYSTEM_SYSTEMLOADER_H

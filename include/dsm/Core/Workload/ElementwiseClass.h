@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_CORE_ELEMENTWISECLASS_H
-#define DSM_CORE_ELEMENTWISECLASS_H
+#ifndef DSM_CORE_WORKLOAD_ELEMENTWISECLASS_H
+#define DSM_CORE_WORKLOAD_ELEMENTWISECLASS_H
 
 #include "dsm/Core/Workload/ScalarFunction.h"
 
@@ -71,4 +71,4 @@ bool agreesWith(const ScalarFunction &function, llvm::ArrayRef<unsigned> inputs,
 
 } // namespace dsm::core
 
-#endif // DSM_CORE_ELEMENTWISECLASS_H
+#endif // DSM_CORE_WORKLOAD_ELEMENTWISECLASS_H

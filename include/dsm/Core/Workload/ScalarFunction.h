@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_CORE_SCALARFUNCTION_H
-#define DSM_CORE_SCALARFUNCTION_H
+#ifndef DSM_CORE_WORKLOAD_SCALARFUNCTION_H
+#define DSM_CORE_WORKLOAD_SCALARFUNCTION_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -123,4 +123,4 @@ private:
 
 } // namespace dsm::core
 
-#endif // DSM_CORE_SCALARFUNCTION_H
+#endif // DSM_CORE_WORKLOAD_SCALARFUNCTION_H

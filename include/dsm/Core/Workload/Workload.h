@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_CORE_WORKLOAD_H
-#define DSM_CORE_WORKLOAD_H
+#ifndef DSM_CORE_WORKLOAD_WORKLOAD_H
+#define DSM_CORE_WORKLOAD_WORKLOAD_H
 
 #include "llvm/ADT/StringRef.h"
 
@@ -165,4 +165,4 @@ Workload makeWindowedWorkload(OpKind kind, int64_t batch, int64_t channels,
 
 } // namespace dsm::core
 
-#endif // DSM_CORE_WORKLOAD_H
+#endif // DSM_CORE_WORKLOAD_WORKLOAD_H

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_CORE_WORKLOADSUMMARY_H
-#define DSM_CORE_WORKLOADSUMMARY_H
+#ifndef DSM_CORE_WORKLOAD_WORKLOADSUMMARY_H
+#define DSM_CORE_WORKLOAD_WORKLOADSUMMARY_H
 
 #include "dsm/Core/Workload/Workload.h"
 
@@ -62,4 +62,4 @@ void writeWorkloadJSON(const WorkloadSummary &summary, llvm::raw_ostream &os);
 
 } // namespace dsm::core
 
-#endif // DSM_CORE_WORKLOADSUMMARY_H
+#endif // DSM_CORE_WORKLOAD_WORKLOADSUMMARY_H

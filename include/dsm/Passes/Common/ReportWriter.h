@@ -1,7 +1,7 @@
 //===- ReportWriter.h - Reports to stdout or to a file ----------*- C++ -*-===//
 
-#ifndef DSM_PASSES_REPORTWRITER_H
-#define DSM_PASSES_REPORTWRITER_H
+#ifndef DSM_PASSES_COMMON_REPORTWRITER_H
+#define DSM_PASSES_COMMON_REPORTWRITER_H
 
 #include "mlir/IR/Location.h"
 #include "mlir/Support/LLVM.h"
@@ -23,4 +23,4 @@ writeReport(llvm::StringRef path, mlir::Location loc,
 
 } // namespace dsm
 
-#endif // DSM_PASSES_REPORTWRITER_H
+#endif // DSM_PASSES_COMMON_REPORTWRITER_H

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_PASSES_WORKLOADANALYSIS_H
-#define DSM_PASSES_WORKLOADANALYSIS_H
+#ifndef DSM_PASSES_COMMON_WORKLOADANALYSIS_H
+#define DSM_PASSES_COMMON_WORKLOADANALYSIS_H
 
 #include "dsm/Core/Workload/WorkloadSummary.h"
 
@@ -36,4 +36,4 @@ private:
 
 } // namespace dsm
 
-#endif // DSM_PASSES_WORKLOADANALYSIS_H
+#endif // DSM_PASSES_COMMON_WORKLOADANALYSIS_H

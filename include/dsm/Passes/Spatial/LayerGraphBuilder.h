@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_PASSES_LAYERGRAPHBUILDER_H
-#define DSM_PASSES_LAYERGRAPHBUILDER_H
+#ifndef DSM_PASSES_SPATIAL_LAYERGRAPHBUILDER_H
+#define DSM_PASSES_SPATIAL_LAYERGRAPHBUILDER_H
 
 #include "dsm/Core/Spatial/SpatialMapper.h"
 #include "dsm/Dialect/DsmOps.h"
@@ -35,4 +35,4 @@ mlir::FailureOr<ExpandedFunction> readLayerGraph(mlir::func::FuncOp func);
 
 } // namespace dsm
 
-#endif // DSM_PASSES_LAYERGRAPHBUILDER_H
+#endif // DSM_PASSES_SPATIAL_LAYERGRAPHBUILDER_H
