@@ -64,8 +64,8 @@ static std::error_code writeAtomically(llvm::StringRef path,
   model += ".tmp-%%%%%%";
   llvm::SmallString<128> tempPath;
   int fd;
-  unsigned mode =
-      existing ? (existing->st_mode & 07777) : fs::all_read | fs::all_write;
+  unsigned mode = existing ? unsigned(existing->st_mode & 07777)
+                           : unsigned(fs::all_read | fs::all_write);
   if (std::error_code ec =
           fs::createUniqueFile(model, fd, tempPath, fs::OF_None, mode))
     return ec;
