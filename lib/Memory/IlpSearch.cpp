@@ -229,6 +229,7 @@ detail::runIlp(const PlacementEvaluator &evaluator,
   glp_smcp simplex;
   glp_init_smcp(&simplex);
   simplex.msg_lev = GLP_MSG_OFF;
+  glp_term_out(GLP_OFF); // the scaler prints even with msg_lev off
   glp_scale_prob(problem, GLP_SF_AUTO);
   if (glp_simplex(problem, &simplex) != 0 || glp_get_status(problem) != GLP_OPT)
     return llvm::createStringError(

@@ -63,8 +63,10 @@ PlacementSearchResult SearchTracker::finish() {
       count == 0) {
     result.map = count == 0 ? MemoryMap() : bestValid;
   } else {
-    result.map = evaluator.rectify(bestAny).map;
+    Rectification fixed = evaluator.rectify(bestAny);
+    result.map = std::move(fixed.map);
     result.rectified = true;
+    result.reassignedRatio = fixed.reassignedRatio;
   }
   result.evaluation = evaluator.evaluate(result.map);
   return std::move(result);

@@ -5,13 +5,13 @@
 // CHECK-LABEL: func.func @vocabulary
 // CHECK-SAME: dsm.chip_split = #dsm.split<in = 1, out = 4, ij = 8, kij = 1, mb = 2>
 // CHECK-SAME: dsm.device = #dsm.device<3>
-// CHECK-SAME: dsm.memory = #dsm.memory<sram>
+// CHECK-SAME: dsm.memory = #dsm.memory<weights = sram, activations = llc>
 // CHECK-SAME: dsm.parallelism = #dsm.parallelism<data_x_model_y>
 // CHECK-SAME: dsm.pass = #dsm.pass<bwd>
 func.func @vocabulary() attributes {
     dsm.chip_split = #dsm.split<mb = 2, in = 1, out = 4, ij = 8, kij = 1>,
     dsm.parallelism = #dsm.parallelism<data_x_model_y>,
-    dsm.memory = #dsm.memory<sram>,
+    dsm.memory = #dsm.memory<activations = llc, weights = sram>,
     dsm.pass = #dsm.pass<bwd>,
     dsm.device = #dsm.device<3>} {
   return
@@ -21,12 +21,12 @@ func.func @vocabulary() attributes {
 
 // Every enumerator parses.
 // CHECK-LABEL: func.func @enumerators
-// CHECK-SAME: m = [#dsm.memory<dram>, #dsm.memory<llc>]
+// CHECK-SAME: m = [#dsm.memory_level<dram>, #dsm.memory_level<llc>, #dsm.memory_level<sram>]
 // CHECK-SAME: p = [#dsm.parallelism<data>, #dsm.parallelism<model>, #dsm.parallelism<model_x_data_y>]
 // CHECK-SAME: t = [#dsm.pass<fwd>, #dsm.pass<upd>]
 func.func @enumerators() attributes {
     p = [#dsm.parallelism<data>, #dsm.parallelism<model>, #dsm.parallelism<model_x_data_y>],
-    m = [#dsm.memory<dram>, #dsm.memory<llc>],
+    m = [#dsm.memory_level<dram>, #dsm.memory_level<llc>, #dsm.memory_level<sram>],
     t = [#dsm.pass<fwd>, #dsm.pass<upd>]} {
   return
 }

@@ -85,9 +85,28 @@ def Dsm_MemoryLevel : I32EnumAttr<"MemoryLevel",
   let genSpecializedAttr = 0;
   let cppNamespace = "::dsm";
 }
-def Dsm_MemoryLevelAttr : EnumAttr<Dsm_Dialect, Dsm_MemoryLevel, "memory"> {
+def Dsm_MemoryLevelAttr : EnumAttr<Dsm_Dialect, Dsm_MemoryLevel, "memory_level"> {
   let summary = "memory level: dram, llc or sram";
   let assemblyFormat = "`<` $value `>`";
+}
+
+def Dsm_MemoryPlacementAttr : Dsm_Attr<"MemoryPlacement", "memory"> {
+  let summary = "where a layer's weights and output activation live";
+  let description = [{
+    The memory placement of Khadka et al., "Optimizing Memory Placement using
+    Evolutionary Graph Reinforcement Learning": on a `memory_hierarchy`
+    system every layer's weights and output activation each live in DRAM,
+    the shared LLC or the engines' SRAM. `--dsm-place-memory` records the
+    decision as `dsm.memory` on every op of the layer
+    (docs/memory-placement.md).
+
+    ```mlir
+    %1 = dsm.conv2d %0, %w {dsm.memory = #dsm.memory<weights = sram, activations = llc>} : ...
+    ```
+  }];
+  let parameters = (ins EnumParameter<Dsm_MemoryLevel>:$weights,
+                        EnumParameter<Dsm_MemoryLevel>:$activations);
+  let assemblyFormat = "`<` struct(params) `>`";
 }
 
 def Dsm_TrainingPass : I32EnumAttr<"TrainingPass",

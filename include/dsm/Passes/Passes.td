@@ -350,4 +350,63 @@ def DsmPlaceDevices : Pass<"dsm-place-devices", "mlir::ModuleOp">,
   let dependentDialects = ["dsm::DsmDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// Memory: tensor placement on a memory hierarchy
+//===----------------------------------------------------------------------===//
+
+// The options of memory placement, shared with --dsm-map-system.
+class DsmMemoryPlacementOptions {
+  list<Option> memoryPlacementOptions = [
+    Option<"placement", "placement", "std::string", /*default=*/"\"ea\"",
+           "Memory placement search: compiler, greedy-dp, ea, ilp "
+           "(docs/memory-placement.md)">,
+    Option<"iterations", "iterations", "int64_t", /*default=*/"4000",
+           "Budget of the search in maps evaluated (the paper's iterations)">,
+    Option<"seed", "seed", "uint64_t", /*default=*/"1",
+           "Seed of the search (same seed, same map)">,
+    Option<"ilpTimeLimit", "ilp-time-limit", "double", /*default=*/"60",
+           "Seconds the ILP solver may run before returning its best map">,
+  ];
+}
+
+def DsmPlaceMemory : Pass<"dsm-place-memory", "mlir::ModuleOp">,
+    DsmSystemOption, DsmMemoryPlacementOptions,
+    DsmReportFormatOption<"docs/memory-placement.md"> {
+  let summary = "Place every layer's weights and activations in DRAM, LLC or "
+                "SRAM of a memory-hierarchy system";
+  let description = [{
+    Memory placement as in Khadka et al., "Optimizing Memory Placement using
+    Evolutionary Graph Reinforcement Learning": each function's operations
+    are grouped into layers (the layer formation of the spatial mapper: a
+    primary computation with the auxiliary ones that follow it), each layer
+    a node with weight and output-activation bytes at the system's
+    precision, MACs and auxiliary operations from its workloads. A cost
+    model gives single-batch inference latency (per layer, compute overlapped
+    with the transfers at each level's bandwidth; layers in program order);
+    liveness decides whether a map fits; a search (`placement=`) looks for
+    the fastest valid map: `compiler` (the rule-based baseline every
+    speedup is relative to), `greedy-dp` and `ea` (the paper's baselines),
+    `ilp` (the exact optimum with GLPK).
+
+    Every op of a layer gets `dsm.memory = #dsm.memory<weights = ..,
+    activations = ..>`. The report (`report=`, table or JSON,
+    docs/memory-placement.md) lists every tensor with its bytes, level and
+    live range, the latency, the speedup over `compiler`, validity and the
+    re-assigned ratio, and the best speedup by iteration.
+
+    ```
+    dsm-opt --dsm-place-memory="system=nnp-i placement=ea iterations=4000 seed=1 report=-" model.mlir
+    ```
+
+    Impossible problems are errors: a system that is not a memory hierarchy,
+    a level without capacity or bandwidth, a tensor larger than DRAM, an
+    unknown search name.
+  }];
+  let options = systemOption # memoryPlacementOptions # reportFormatOption # [
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write the placement report here ('-' for stdout; none if empty)">,
+  ];
+  let dependentDialects = ["dsm::DsmDialect"];
+}
+
 #endif // DSM_PASSES_PASSES_TD

@@ -61,8 +61,10 @@ struct PlacementSearchResult {
   /// The map returned: always valid (an invalid best is rectified).
   MemoryMap map;
   Evaluation evaluation;
-  /// The search's best map was invalid and had to be rectified.
+  /// The search's best map was invalid and had to be rectified...
   bool rectified = false;
+  /// ...re-assigning this ratio of the model's bytes (0 when not rectified).
+  double reassignedRatio = 0;
   /// Best speedup over the compiler among the maps evaluated so far, after
   /// each evaluation (0 until a valid map was seen).
   std::vector<double> bestSpeedupByIteration;

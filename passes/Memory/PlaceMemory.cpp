@@ -1,0 +1,186 @@
+//===- PlaceMemory.cpp - --dsm-place-memory -------------------------------===//
+//
+// Reads each function into the core's MemoryGraph (one node per layer), runs
+// the named placement search against the memory-hierarchy cost model,
+// records each layer's decision on its ops as #dsm.memory and writes the
+// report.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsm/Core/Memory/PlacementReport.h"
+#include "dsm/Core/Memory/PlacementSearch.h"
+#include "dsm/Core/Support/NodeError.h"
+#include "dsm/Dialect/DsmAttrs.h"
+#include "dsm/Passes/Common/ReportWriter.h"
+#include "dsm/Passes/Memory/MemoryGraphBuilder.h"
+#include "dsm/Passes/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <deque>
+#include <optional>
+
+namespace dsm {
+#define GEN_PASS_DEF_DSMPLACEMEMORY
+#include "dsm/Passes/Passes.h.inc"
+} // namespace dsm
+
+using namespace mlir;
+using namespace dsm;
+namespace memory = dsm::core::memory;
+
+// The dialect's enum and the core's share their numbering.
+static_assert(
+    uint32_t(MemoryLevel::DRAM) == uint32_t(memory::MemoryLevel::DRAM) &&
+    uint32_t(MemoryLevel::LLC) == uint32_t(memory::MemoryLevel::LLC) &&
+    uint32_t(MemoryLevel::SRAM) == uint32_t(memory::MemoryLevel::SRAM));
+
+static MemoryLevel toAttrLevel(memory::MemoryLevel level) {
+  return static_cast<MemoryLevel>(uint32_t(level));
+}
+
+namespace {
+/// What one function needs to outlive the search: the graph the evaluator
+/// points into.
+struct PlacedFunction {
+  MemoryGraphWithLayers built;
+  std::optional<memory::PlacementEvaluator> evaluator;
+};
+
+struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
+  using DsmPlaceMemoryBase::DsmPlaceMemoryBase;
+
+  /// Emits a core error at the layer it names, or at `fallback`.
+  void emitCoreError(llvm::Error error, const MemoryGraphWithLayers *built,
+                     Location fallback, StringRef what) {
+    llvm::handleAllErrors(
+        std::move(error),
+        [&](const core::NodeError &nodeError) {
+          int64_t node = nodeError.getNode();
+          Location loc =
+              built && node >= 0 && size_t(node) < built->layers.size()
+                  ? built->getAnchor(size_t(node))->getLoc()
+                  : fallback;
+          emitError(loc) << what << nodeError.getMessage();
+        },
+        [&](const llvm::ErrorInfoBase &other) {
+          emitError(fallback) << what << other.message();
+        });
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    Location loc = module.getLoc();
+    if (!system.empty()) {
+      OpPassManager attach(ModuleOp::getOperationName());
+      attach.addPass(createDsmAttachSystem(DsmAttachSystemOptions{system}));
+      if (failed(runPipeline(attach, module)))
+        return signalPassFailure();
+    }
+    std::optional<memory::PlacementSearchKind> kind =
+        memory::symbolizePlacementSearchKind(placement);
+    if (!kind) {
+      emitError(loc) << "unknown memory placement '" << placement
+                     << "'; expected one of "
+                     << memory::getPlacementSearchNames();
+      return signalPassFailure();
+    }
+    if (iterations < 1) {
+      emitError(loc) << "iterations must be at least 1, got "
+                     << int64_t(iterations);
+      return signalPassFailure();
+    }
+    if (!(ilpTimeLimit > 0)) {
+      emitError(loc) << "ilp-time-limit must be positive, got "
+                     << double(ilpTimeLimit);
+      return signalPassFailure();
+    }
+    FailureOr<core::SystemDescription> description = getModuleSystem(module);
+    if (failed(description))
+      return signalPassFailure();
+    const auto *hierarchy = description->getIf<core::MemoryHierarchySystem>();
+    if (!hierarchy) {
+      emitError(loc) << "memory placement needs a memory_hierarchy system; '"
+                     << description->name << "' is a "
+                     << core::stringifySystemKind(description->getKind());
+      return signalPassFailure();
+    }
+
+    memory::PlacementSearchOptions options;
+    options.iterations = iterations;
+    options.seed = seed;
+    options.ilpTimeLimitSeconds = ilpTimeLimit;
+
+    // Populations are evaluated on the context's thread pool, or on this
+    // thread with --mlir-disable-threading; the result is the same.
+    MLIRContext *context = &getContext();
+    core::SerialExecutor serial;
+    std::optional<core::ThreadPoolExecutor> pooled;
+    if (context->isMultithreadingEnabled())
+      pooled.emplace(context->getThreadPool());
+    core::Executor &executor =
+        pooled ? static_cast<core::Executor &>(*pooled) : serial;
+
+    int64_t elementBytes = core::bytesPerElement(hierarchy->precision);
+    std::deque<PlacedFunction> placed; // stable addresses for the evaluators
+    std::vector<memory::PlacementReport> reports;
+    StringAttr attrName = StringAttr::get(context, "dsm.memory");
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      FailureOr<MemoryGraphWithLayers> built =
+          buildMemoryGraph(func, elementBytes);
+      if (failed(built))
+        return signalPassFailure();
+      if (built->graph.size() == 0)
+        continue;
+      PlacedFunction &function = placed.emplace_back();
+      function.built = std::move(*built);
+      llvm::Expected<memory::PlacementEvaluator> evaluator =
+          memory::PlacementEvaluator::create(function.built.graph, *hierarchy);
+      if (!evaluator) {
+        emitCoreError(evaluator.takeError(), &function.built, func.getLoc(),
+                      "cannot place memory: ");
+        return signalPassFailure();
+      }
+      function.evaluator.emplace(std::move(*evaluator));
+      llvm::Expected<memory::PlacementSearchResult> result =
+          memory::runPlacementSearch(*kind, *function.evaluator, options,
+                                     executor);
+      if (!result) {
+        emitCoreError(result.takeError(), &function.built, func.getLoc(),
+                      "cannot place memory: ");
+        return signalPassFailure();
+      }
+      for (auto [layer, decision] :
+           llvm::zip_equal(function.built.layers, result->map)) {
+        auto attr =
+            MemoryPlacementAttr::get(context, toAttrLevel(decision.weights),
+                                     toAttrLevel(decision.activations));
+        for (Operation *op : layer.ops)
+          op->setAttr(attrName, attr);
+      }
+      memory::PlacementReport &report = reports.emplace_back();
+      report.systemName = description->name;
+      report.graphName = func.getSymName().str();
+      report.evaluator = &*function.evaluator;
+      report.kind = *kind;
+      report.options = options;
+      report.result = std::move(*result);
+    }
+    if (reports.empty()) {
+      emitError(loc) << "the module has no operations to place in memory";
+      return signalPassFailure();
+    }
+    if (!report.empty() &&
+        failed(writeReport(report, loc, [&](llvm::raw_ostream &os) {
+          if (format == ReportFormat::JSON)
+            memory::writePlacementJSON(reports, os);
+          else
+            memory::printPlacementTable(reports, os);
+        })))
+      return signalPassFailure();
+  }
+};
+} // namespace
