@@ -21,6 +21,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
@@ -167,8 +168,10 @@ struct PlaceDevicesPass
     devices::SimulationOptions simulation;
     simulation.training = mode == ExecutionMode::Train;
     simulation.batchesInFlight = batches;
-    simulation.batches =
-        simulatedBatches != -1 ? simulatedBatches : (batches > 1 ? 10 : 1);
+    // The thesis's pipelined runs simulate 10 batches.
+    simulation.batches = simulatedBatches != -1 ? int32_t(simulatedBatches)
+                         : batches > 1          ? std::max<int32_t>(batches, 10)
+                                                : 1;
     simulation.computeEfficiency = computeEfficiency;
     simulation.usableMemoryFraction = memoryFraction;
     if (llvm::Error error = built->graph.verify(simulation.batches)) {

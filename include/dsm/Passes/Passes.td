@@ -299,7 +299,8 @@ class DsmDevicePlacementOptions {
     Option<"simulatedBatches", "simulated-batches", "int32_t",
            /*default=*/"-1",
            "Batches simulated per evaluation; the step time is their "
-           "average (-1: 1, or 10 when pipelined, as the thesis)">,
+           "average (-1: 1, or when pipelined 10 as the thesis, at least "
+           "batches)">,
     Option<"computeEfficiency", "compute-efficiency", "double",
            /*default=*/"0.9",
            "Fraction of peak FLOP/s an op achieves (the thesis's computation "
