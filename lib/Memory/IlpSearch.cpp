@@ -240,6 +240,9 @@ detail::runIlp(const PlacementEvaluator &evaluator,
   integer.cb_func = ilpCallback;
   integer.cb_info = &state;
   integer.mir_cuts = GLP_ON;
+  integer.cov_cuts = GLP_ON;
+  integer.gmi_cuts = GLP_ON;
+  integer.clq_cuts = GLP_ON;
   integer.tm_lim =
       int(std::clamp(options.ilpTimeLimitSeconds, 0.001, 1e6) * 1000.0);
   glp_intopt(problem, &integer);
