@@ -1,12 +1,16 @@
 //===- MapSystem.cpp - --dsm-map-system -----------------------------------===//
 //
 // The main job as one pass: attach the system, set the batch, then run the
-// capability the system calls for. A pass (not a registered pipeline) so that
-// its options are the passes' own, declared once in Passes.td.
+// capability the system's kind calls for -- spatial mapping on a multi-chip
+// system, memory placement on a memory hierarchy, device placement on a
+// device graph. A pass (not a registered pipeline) so that its options are
+// the passes' own, declared once in Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Passes/Passes.h"
+
+#include "dsm/Dialect/DsmAttrs.h"
 
 #include "mlir/Pass/PassManager.h"
 
@@ -29,6 +33,17 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
       pm.addPass(createDsmSetBatch(DsmSetBatchOptions{batch}));
   }
 
+  /// The report format: the one asked for, else by the file's extension.
+  ReportFormat format() const {
+    if (reportFormat.hasValue())
+      return reportFormat;
+    if (StringRef(report).ends_with(".json"))
+      return ReportFormat::JSON;
+    if (StringRef(report).ends_with(".html"))
+      return ReportFormat::HTML;
+    return ReportFormat::Table;
+  }
+
   /// Spatial mapping onto a multi-chip system.
   void buildSpatialMapping(OpPassManager &pm) const {
     pm.addPass(createDsmExpandTraining(DsmExpandTrainingOptions{mode}));
@@ -37,20 +52,46 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
         SmallVector<std::string>(optimizations.begin(), optimizations.end())}));
     pm.addPass(createDsmLowerTiled());
     pm.addPass(createDsmVerifyMapping());
-    if (report.empty())
-      return;
-    ReportFormat format = reportFormat;
-    if (!reportFormat.hasValue() && StringRef(report).ends_with(".json"))
-      format = ReportFormat::JSON;
-    if (!reportFormat.hasValue() && StringRef(report).ends_with(".html"))
-      format = ReportFormat::HTML;
-    pm.addPass(createDsmMappingReport(DsmMappingReportOptions{format, report}));
+    if (!report.empty())
+      pm.addPass(
+          createDsmMappingReport(DsmMappingReportOptions{format(), report}));
+  }
+
+  /// Memory placement on a memory hierarchy (inference).
+  void buildMemoryPlacement(OpPassManager &pm) const {
+    DsmPlaceMemoryOptions options;
+    options.placement = placement;
+    options.seed = seed;
+    options.iterations = iterations;
+    options.ilpTimeLimit = ilpTimeLimit;
+    options.report = report;
+    options.format = format();
+    pm.addPass(createDsmPlaceMemory(options));
+  }
+
+  /// Device placement on a device graph.
+  void buildDevicePlacement(OpPassManager &pm) const {
+    DsmPlaceDevicesOptions options;
+    options.mode = mode;
+    options.placement = placement;
+    options.seed = seed;
+    options.evaluations = evaluations;
+    options.batches = batches;
+    options.simulatedBatches = simulatedBatches;
+    options.computeEfficiency = computeEfficiency;
+    options.memoryFraction = memoryFraction;
+    options.trace = trace;
+    options.report = report;
+    options.format = format();
+    pm.addPass(createDsmPlaceDevices(options));
   }
 
   void getDependentDialects(DialectRegistry &registry) const override {
     OpPassManager pm(ModuleOp::getOperationName());
     buildPreparation(pm);
     buildSpatialMapping(pm);
+    buildMemoryPlacement(pm);
+    buildDevicePlacement(pm);
     pm.getDependentDialects(registry);
   }
 
@@ -60,9 +101,40 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
     buildPreparation(preparation);
     if (failed(runPipeline(preparation, module)))
       return signalPassFailure();
-    OpPassManager mapping(ModuleOp::getOperationName());
-    buildSpatialMapping(mapping);
-    if (failed(runPipeline(mapping, module)))
+    FailureOr<core::SystemDescription> description = getModuleSystem(module);
+    if (failed(description))
+      return signalPassFailure();
+
+    OpPassManager job(ModuleOp::getOperationName());
+    switch (description->getKind()) {
+    case core::SystemKind::MultiChip:
+      buildSpatialMapping(job);
+      break;
+    case core::SystemKind::MemoryHierarchy:
+      // The memory-placement paper places tensors for inference.
+      if (mode.hasValue() && mode == ExecutionMode::Train) {
+        module.emitError()
+            << "memory placement on '" << description->name
+            << "' models inference: use mode=infer (or leave mode out)";
+        return signalPassFailure();
+      }
+      if (format() == ReportFormat::HTML) {
+        module.emitError() << "an HTML report exists for spatial mapping "
+                              "only; use a .json file or report-format=table";
+        return signalPassFailure();
+      }
+      buildMemoryPlacement(job);
+      break;
+    case core::SystemKind::DeviceGraph:
+      if (format() == ReportFormat::HTML) {
+        module.emitError() << "an HTML report exists for spatial mapping "
+                              "only; use a .json file or report-format=table";
+        return signalPassFailure();
+      }
+      buildDevicePlacement(job);
+      break;
+    }
+    if (failed(runPipeline(job, module)))
       return signalPassFailure();
   }
 };

@@ -121,8 +121,9 @@ struct PlaceDevicesPass
       if (failed(runPipeline(attach, module)))
         return signalPassFailure();
     }
-    std::optional<devices::SearchKind> kind =
-        devices::symbolizeSearchKind(placement);
+    // The thesis's best search is the default.
+    std::optional<devices::SearchKind> kind = devices::symbolizeSearchKind(
+        placement.empty() ? StringRef("ga") : StringRef(placement));
     if (!kind) {
       emitError(loc) << "unknown placement search '" << placement
                      << "'; expected one of " << devices::getSearchKindNames();

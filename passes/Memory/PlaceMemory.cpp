@@ -78,8 +78,10 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
       if (failed(runPipeline(attach, module)))
         return signalPassFailure();
     }
+    // The paper's evolutionary search is the default.
     std::optional<memory::PlacementSearchKind> kind =
-        memory::symbolizePlacementSearchKind(placement);
+        memory::symbolizePlacementSearchKind(
+            placement.empty() ? StringRef("ea") : StringRef(placement));
     if (!kind) {
       emitError(loc) << "unknown memory placement '" << placement
                      << "'; expected one of "

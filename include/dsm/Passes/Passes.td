@@ -246,38 +246,26 @@ def DsmMappingReport : Pass<"dsm-mapping-report", "mlir::ModuleOp">,
 // The pipeline
 //===----------------------------------------------------------------------===//
 
-def DsmMapSystem : Pass<"dsm-map-system", "mlir::ModuleOp">,
-    DsmSystemOption, DsmModeOption, DsmSpatialSearchOptions {
-  let summary = "Map a network onto a system: attach it, set the batch, "
-                "decide, lower, verify, report";
-  let description = [{
-    The main job. Runs, as one pass pipeline on the module:
-    `--dsm-attach-system`, `--dsm-set-batch` (when `batch` is given),
-    `--dsm-expand-training`, `--dsm-select-mapping`, `--dsm-lower-tiled`,
-    `--dsm-verify-mapping` and, when `report` names a file (or `-`),
-    `--dsm-mapping-report`. Its options are those passes' own (declared once
-    in Passes.td), so they mean the same here as there.
 
-    ```
-    dsm-opt --dsm-map-system="system=dsm-8pf-asym mode=train batch=512 report=-" model.mlir
-    ```
-  }];
-  let options = systemOption # modeOption # spatialSearchOptions # [
-    Option<"batch", "batch", "int64_t", /*default=*/"-1",
-           "Minibatch size (-1 keeps the model's)">,
-    Option<"report", "report", "std::string", /*default=*/"",
-           "Write the mapping report here ('-' for stdout; none if empty)">,
-    Option<"reportFormat", "report-format", "::dsm::ReportFormat",
-           /*default=*/"::dsm::ReportFormat::Table",
-           "Report format (default: json for *.json, html for *.html, else table)",
-           [{::llvm::cl::values(
-               clEnumValN(::dsm::ReportFormat::Table, "table", "readable table"),
-               clEnumValN(::dsm::ReportFormat::JSON, "json",
-                          "JSON (docs/mapping-report.md)"),
-               clEnumValN(::dsm::ReportFormat::HTML, "html",
-                          "one self-contained web page with charts"))}]>,
+//===----------------------------------------------------------------------===//
+// Placement searches (memory and devices)
+//===----------------------------------------------------------------------===//
+
+// The search that decides a placement, shared by --dsm-place-memory,
+// --dsm-place-devices and --dsm-map-system. `placement` is a string, not an
+// enum option: which names exist depends on the system's kind (one option
+// of --dsm-map-system serves both), and an unknown name gets a located error
+// listing the known ones.
+class DsmPlacementSearchOptions {
+  list<Option> placementSearchOptions = [
+    Option<"placement", "placement", "std::string", /*default=*/"\"\"",
+           "Placement search, empty for the default. Devices "
+           "(docs/device-placement.md): single-device, expert, hc, sa, ga "
+           "(default), map-elites. Memory (docs/memory-placement.md): "
+           "compiler, greedy-dp, ea (default), ilp">,
+    Option<"seed", "seed", "uint64_t", /*default=*/"1",
+           "Seed of the search (same seed, same placement)">,
   ];
-  let dependentDialects = ["dsm::DsmDialect"];
 }
 
 //===----------------------------------------------------------------------===//
@@ -287,13 +275,8 @@ def DsmMapSystem : Pass<"dsm-map-system", "mlir::ModuleOp">,
 // The options of device placement, shared with --dsm-map-system.
 class DsmDevicePlacementOptions {
   list<Option> devicePlacementOptions = [
-    Option<"placement", "placement", "std::string", /*default=*/"\"ga\"",
-           "Placement search: single-device, expert, hc, sa, ga, map-elites "
-           "(docs/device-placement.md)">,
     Option<"evaluations", "evaluations", "int64_t", /*default=*/"20000",
            "Budget of the search in simulated placements">,
-    Option<"seed", "seed", "uint64_t", /*default=*/"1",
-           "Seed of the search (same seed, same placement)">,
     Option<"batches", "batches", "int32_t", /*default=*/"1",
            "Batches in flight at once (pipelined when > 1)">,
     Option<"simulatedBatches", "simulated-batches", "int32_t",
@@ -314,7 +297,8 @@ class DsmDevicePlacementOptions {
 }
 
 def DsmPlaceDevices : Pass<"dsm-place-devices", "mlir::ModuleOp">,
-    DsmSystemOption, DsmModeOption, DsmDevicePlacementOptions,
+    DsmSystemOption, DsmModeOption, DsmPlacementSearchOptions,
+    DsmDevicePlacementOptions,
     DsmReportFormatOption<"docs/device-placement.md"> {
   let summary = "Place every operation on a device of a device-graph system";
   let description = [{
@@ -343,8 +327,8 @@ def DsmPlaceDevices : Pass<"dsm-place-devices", "mlir::ModuleOp">,
     disconnected device graph, a channel without bandwidth, an op larger
     than every device's memory, an unknown search name.
   }];
-  let options = systemOption # modeOption # devicePlacementOptions #
-                reportFormatOption # [
+  let options = systemOption # modeOption # placementSearchOptions #
+                devicePlacementOptions # reportFormatOption # [
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write the placement report here ('-' for stdout; none if empty)">,
   ];
@@ -358,20 +342,15 @@ def DsmPlaceDevices : Pass<"dsm-place-devices", "mlir::ModuleOp">,
 // The options of memory placement, shared with --dsm-map-system.
 class DsmMemoryPlacementOptions {
   list<Option> memoryPlacementOptions = [
-    Option<"placement", "placement", "std::string", /*default=*/"\"ea\"",
-           "Memory placement search: compiler, greedy-dp, ea, ilp "
-           "(docs/memory-placement.md)">,
     Option<"iterations", "iterations", "int64_t", /*default=*/"4000",
            "Budget of the search in maps evaluated (the paper's iterations)">,
-    Option<"seed", "seed", "uint64_t", /*default=*/"1",
-           "Seed of the search (same seed, same map)">,
     Option<"ilpTimeLimit", "ilp-time-limit", "double", /*default=*/"60",
            "Seconds the ILP solver may run before returning its best map">,
   ];
 }
 
 def DsmPlaceMemory : Pass<"dsm-place-memory", "mlir::ModuleOp">,
-    DsmSystemOption, DsmMemoryPlacementOptions,
+    DsmSystemOption, DsmPlacementSearchOptions, DsmMemoryPlacementOptions,
     DsmReportFormatOption<"docs/memory-placement.md"> {
   let summary = "Place every layer's weights and activations in DRAM, LLC or "
                 "SRAM of a memory-hierarchy system";
@@ -403,9 +382,68 @@ def DsmPlaceMemory : Pass<"dsm-place-memory", "mlir::ModuleOp">,
     a level without capacity or bandwidth, a tensor larger than DRAM, an
     unknown search name.
   }];
-  let options = systemOption # memoryPlacementOptions # reportFormatOption # [
+  let options = systemOption # placementSearchOptions # memoryPlacementOptions #
+                reportFormatOption # [
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write the placement report here ('-' for stdout; none if empty)">,
+  ];
+  let dependentDialects = ["dsm::DsmDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// The main job
+//===----------------------------------------------------------------------===//
+
+def DsmMapSystem : Pass<"dsm-map-system", "mlir::ModuleOp">,
+    DsmSystemOption, DsmModeOption, DsmSpatialSearchOptions,
+    DsmPlacementSearchOptions, DsmDevicePlacementOptions,
+    DsmMemoryPlacementOptions {
+  let summary = "Map a network onto a system: attach it, set the batch, "
+                "decide, record, report";
+  let description = [{
+    The main job, as one pass pipeline on the module: `--dsm-attach-system`,
+    `--dsm-set-batch` (when `batch` is given), then the capability the
+    system's kind calls for:
+
+    - `multi_chip` -- spatial mapping (Venkataramani et al., "Memory and
+      Interconnect Optimizations for Peta-Scale Deep Learning Systems"):
+      `--dsm-expand-training`, `--dsm-select-mapping`, `--dsm-lower-tiled`,
+      `--dsm-verify-mapping` and, when `report` is given,
+      `--dsm-mapping-report`;
+    - `memory_hierarchy` -- memory placement (Khadka et al., "Optimizing
+      Memory Placement using Evolutionary Graph Reinforcement Learning"),
+      inference: `--dsm-place-memory`;
+    - `device_graph` -- device placement (Andreassen, "Automatic Model
+      Parallelism for Deep Learning Using Execution Time Modelling and
+      Evolutionary Computation"): `--dsm-place-devices`.
+
+    Its options are those passes' own (declared once in Passes.td), so they
+    mean the same here as there; the ones of another capability are ignored.
+
+    ```
+    dsm-opt --dsm-map-system="system=dsm-8pf-asym mode=train batch=512 report=-" model.mlir
+    dsm-opt --dsm-map-system="system=nnp-i mode=infer batch=1 placement=ilp report=r.json" model.mlir
+    dsm-opt --dsm-map-system="system=malvik batch=64 placement=ga seed=1 report=r.json trace=t.json" model.mlir
+    ```
+  }];
+  let options = systemOption # modeOption # spatialSearchOptions #
+                placementSearchOptions # devicePlacementOptions #
+                memoryPlacementOptions # [
+    Option<"batch", "batch", "int64_t", /*default=*/"-1",
+           "Minibatch size (-1 keeps the model's)">,
+    Option<"report", "report", "std::string", /*default=*/"",
+           "Write the report here ('-' for stdout; none if empty)">,
+    Option<"reportFormat", "report-format", "::dsm::ReportFormat",
+           /*default=*/"::dsm::ReportFormat::Table",
+           "Report format (default: json for *.json, html for *.html, else "
+           "table; html for spatial mapping only)",
+           [{::llvm::cl::values(
+               clEnumValN(::dsm::ReportFormat::Table, "table", "readable table"),
+               clEnumValN(::dsm::ReportFormat::JSON, "json",
+                          "JSON (docs/mapping-report.md, "
+                          "docs/memory-placement.md, docs/device-placement.md)"),
+               clEnumValN(::dsm::ReportFormat::HTML, "html",
+                          "one self-contained web page with charts"))}]>,
   ];
   let dependentDialects = ["dsm::DsmDialect"];
 }
