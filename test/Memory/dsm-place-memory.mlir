@@ -23,6 +23,10 @@
 // RUN: dsm-opt %s --mlir-disable-threading --dsm-place-memory="system=%S/Inputs/small.yaml placement=ea iterations=300 seed=5 report=%t.serial.json format=json" -o %t.serial.mlir
 // RUN: diff %t.threads.json %t.serial.json
 // RUN: diff %t.threads.mlir %t.serial.mlir
+// RUN: dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=greedy-dp report=%t.gdp.threads.json format=json" -o %t.gdp.threads.mlir
+// RUN: dsm-opt %s --mlir-disable-threading --dsm-place-memory="system=%S/Inputs/small.yaml placement=greedy-dp report=%t.gdp.serial.json format=json" -o %t.gdp.serial.mlir
+// RUN: diff %t.gdp.threads.json %t.gdp.serial.json
+// RUN: diff %t.gdp.threads.mlir %t.gdp.serial.mlir
 
 // COMPILER-LABEL: func.func @two_layers
 // COMPILER: dsm.fully_connected {{.*}}dsm.memory = #dsm.memory<weights = llc, activations = sram>
