@@ -56,7 +56,7 @@ def Dsm_ReduceKindAttr : EnumAttr<Dsm_Dialect, Dsm_ReduceKind, "reduce"> {
 //===----------------------------------------------------------------------===//
 
 def Dsm_Parallelism : I32EnumAttr<"Parallelism",
-    "how a layer is spread over the chips of the 2D torus (000 §II-D, §III-A)", [
+    "how a layer is spread over the chips of the 2D torus (DeepSpatialMatrix §II-D, §III-A)", [
   I32EnumAttrCase<"Data", 0, "data">,
   I32EnumAttrCase<"Model", 1, "model">,
   I32EnumAttrCase<"DataXModelY", 2, "data_x_model_y">,
@@ -69,7 +69,7 @@ def Dsm_ParallelismAttr : EnumAttr<Dsm_Dialect, Dsm_Parallelism, "parallelism"> 
   let summary = "parallelism on the torus: data, model, data_x_model_y, model_x_data_y";
   let description = [{
     `data` splits the minibatch over all chips, `model` the features. The
-    hybrids of 000 §III-A split the minibatch along one torus direction and the
+    hybrids of DeepSpatialMatrix §III-A split the minibatch along one torus direction and the
     features along the other: `data_x_model_y` reduces gradients along X and
     rotates features along Y; `model_x_data_y` the converse.
   }];
@@ -77,7 +77,7 @@ def Dsm_ParallelismAttr : EnumAttr<Dsm_Dialect, Dsm_Parallelism, "parallelism"> 
 }
 
 def Dsm_MemoryLevel : I32EnumAttr<"MemoryLevel",
-    "where a tensor lives (001: DRAM, LLC or SRAM)", [
+    "where a tensor lives (DRAM, LLC or SRAM, as in the EGRL memory-placement paper)", [
   I32EnumAttrCase<"DRAM", 0, "dram">,
   I32EnumAttrCase<"LLC", 1, "llc">,
   I32EnumAttrCase<"SRAM", 2, "sram">
@@ -110,7 +110,7 @@ def Dsm_MemoryPlacementAttr : Dsm_Attr<"MemoryPlacement", "memory"> {
 }
 
 def Dsm_TrainingPass : I32EnumAttr<"TrainingPass",
-    "the three passes of training a layer (000 §II)", [
+    "the three passes of training a layer (DeepSpatialMatrix §II)", [
   I32EnumAttrCase<"FWD", 0, "fwd">,
   I32EnumAttrCase<"BWD", 1, "bwd">,
   I32EnumAttrCase<"UPD", 2, "upd">
@@ -126,7 +126,7 @@ def Dsm_TrainingPassAttr : EnumAttr<Dsm_Dialect, Dsm_TrainingPass, "pass"> {
 def Dsm_SplitAttr : Dsm_Attr<"Split", "split"> {
   let summary = "a work split over the dimensions {in, out, ij, kij, mb}";
   let description = [{
-    How many parts each of the five workload dimensions of 000 Fig. 4 is cut
+    How many parts each of the five workload dimensions of DeepSpatialMatrix Fig. 4 is cut
     into at one level of the hierarchy: across chips (ChipD), across the cores
     of a chip (CoreD) or across the PE array of a core (ArrayD). Every factor
     is at least 1.
@@ -193,7 +193,7 @@ def Dsm_SystemAttr : Dsm_Attr<"System", "system"> {
 }
 
 
-def Dsm_Dim : I32EnumAttr<"Dim", "a workload dimension of 000 Fig. 2", [
+def Dsm_Dim : I32EnumAttr<"Dim", "a workload dimension of DeepSpatialMatrix Fig. 2", [
   I32EnumAttrCase<"In", 0, "in">,
   I32EnumAttrCase<"Out", 1, "out">,
   I32EnumAttrCase<"IJ", 2, "ij">,
@@ -208,7 +208,7 @@ def Dsm_WorkloadAttr : Dsm_Attr<"Workload", "workload"> {
   let summary = "what one layer computes, for the performance model";
   let description = [{
     The workload of a layer -- a primary computation with its fused auxiliary
-    computations, or auxiliary computations alone -- in the terms of 000
+    computations, or auxiliary computations alone -- in the terms of DeepSpatialMatrix
     §II-A: the operation kind, N{in, out, ij, kij, mb} for one timestep and
     direction, the input pixels `ij_in` (strided convolutions read more than
     they write; 0 means `ij`), the output pixels `ij_out` the layer stores
@@ -297,7 +297,7 @@ def Dsm_TransferAttr : Dsm_Attr<"Transfer", "transfer"> {
   let summary = "a data-transfer group: bytes per link (per chip) and its cycles";
   let description = [{
     What the performance model charged for a group of simultaneous transfers
-    (000 §II-D): the bytes each link of a chip carries, the group's cycles
+    (DeepSpatialMatrix §II-D): the bytes each link of a chip carries, the group's cycles
     (set by its slowest link) and that link.
   }];
   let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$memory_bus,
