@@ -382,13 +382,26 @@ core::LayerShape WorkloadAttr::getShape(StringRef name) const {
 // MemoryDecisionAttr
 //===----------------------------------------------------------------------===//
 
+LogicalResult
+MemoryDecisionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           bool weightReuse, bool inputReuse, bool errorReuse,
+                           int64_t dysm, int64_t preload) {
+  if (dysm < 1)
+    return emitError() << "dysm factor must be at least 1, got " << dysm;
+  if (preload < 0)
+    return emitError() << "preloaded weight bytes must not be negative, got "
+                       << preload;
+  return success();
+}
+
 MemoryDecisionAttr
 MemoryDecisionAttr::get(MLIRContext *context,
                         const core::MemoryDecision &decision) {
   if (decision == core::MemoryDecision())
     return {};
   return get(context, decision.weightsAcrossSteps, decision.inputOnChip,
-             decision.errorOnChip, decision.spatialMinibatches);
+             decision.errorOnChip, decision.spatialMinibatches,
+             decision.preloadedWeightBytes);
 }
 
 core::MemoryDecision MemoryDecisionAttr::getDecision() const {
@@ -397,6 +410,7 @@ core::MemoryDecision MemoryDecisionAttr::getDecision() const {
   decision.inputOnChip = getInputReuse();
   decision.errorOnChip = getErrorReuse();
   decision.spatialMinibatches = getDysm();
+  decision.preloadedWeightBytes = getPreload();
   return decision;
 }
 

@@ -212,6 +212,11 @@ DesignSpaceExplorer::explore(const LayerShape &layer, TrainingPass pass,
 
   for (const DimSizes &coreSplit : coreSplits) {
     config.coreSplit = coreSplit;
+    // A preload budget: each split preloads as much of its weights as fits.
+    if (memory.preloadedWeightBytes > 0)
+      config.memory.preloadedWeightBytes =
+          std::min(memory.preloadedWeightBytes,
+                   model.weightBytesPerCore(layer, pass, config));
     if (!layer.hasPrimary) {
       consider(config);
       continue;

@@ -202,10 +202,13 @@ static llvm::json::Object rowObject(const MappingReportRow &row) {
       {"limited_by", row.limitedBy()},
       {"transfers", std::move(transfers)},
       {"memory",
-       llvm::json::Object{{"weight_reuse", row.memory.weightsAcrossSteps},
-                          {"input_reuse", row.memory.inputOnChip},
-                          {"error_reuse", row.memory.errorOnChip},
-                          {"dysm_factor", row.memory.spatialMinibatches}}},
+       llvm::json::Object{
+           {"weight_reuse", row.memory.weightsAcrossSteps},
+           {"input_reuse", row.memory.inputOnChip},
+           {"error_reuse", row.memory.errorOnChip},
+           {"dysm_factor", row.memory.spatialMinibatches},
+           {"preloaded_weight_bytes", row.memory.preloadedWeightBytes},
+           {"resident_weight_fraction", row.residentWeightFraction}}},
   };
   if (!row.alternatives.empty()) {
     llvm::json::Object alternatives;

@@ -327,11 +327,15 @@ public:
   /// reading CONV1_1's output and writing the pooled one).
   double inMemory(Operand operand) const {
     double e = elements(operand, chipD);
-    // Weights kept across timesteps: fetched once per direction, i.e.
-    // 1/timesteps of them per step (double buffering spreads the first
-    // step's fetch over the pass).
-    if (operand == Operand::Kernel && config.memory.weightsAcrossSteps)
-      return e / double(layer.timesteps);
+    if (operand == Operand::Kernel) {
+      // Preloaded weights are never fetched (000 §III-B2).
+      e *= 1 - residentWeightFraction();
+      // Weights kept across timesteps: fetched once per direction, i.e.
+      // 1/timesteps of them per step (double buffering spreads the first
+      // step's fetch over the pass).
+      if (config.memory.weightsAcrossSteps)
+        return e / double(layer.timesteps);
+    }
     // The previous layer left the Input in the scratchpads (FWD), the next
     // layer's BWD left the Output's error there (BWD, UPD).
     if (operand == Operand::Input && config.memory.inputOnChip)
@@ -473,10 +477,26 @@ public:
     return ops / system.chip.core.sfuOpsPerCycle;
   }
 
+  /// Bytes of the Kernel a core works with (its CoreD share).
+  double weightBytesPerCore() const {
+    if (!layer.hasPrimary || !layer.hasWeights)
+      return 0;
+    return elements(Operand::Kernel, coreD) * eb;
+  }
+
+  /// The part of the core's weight share preloaded in its scratchpad.
+  double residentWeightFraction() const {
+    double share = weightBytesPerCore();
+    if (config.memory.preloadedWeightBytes <= 0 || share <= 0)
+      return 0;
+    return std::min(1.0, double(config.memory.preloadedWeightBytes) / share);
+  }
+
   /// Bytes a core's scratchpad needs: the smallest data structure kept
   /// stationary and double-buffered blocks of the other two (a block spans
   /// ArrayD on the array's dimensions, up to a chunk of `rows` on the
-  /// others); an auxiliary-only layer only streams.
+  /// others); an auxiliary-only layer only streams. Wholly preloaded
+  /// weights live in the space reserved for preloading, not here.
   double scratchpadBytes() const {
     DimSizes block = coreD;
     for (int d = 0; d < kNumDims; ++d)
@@ -487,9 +507,11 @@ public:
     }
     Operand operands[3] = {roles.first, roles.second, roles.result};
     double sizes[3], blocks[3];
+    const bool weightsResident = residentWeightFraction() >= 1;
     for (int i = 0; i < 3; ++i) {
-      sizes[i] = elements(operands[i], coreD);
-      blocks[i] = elements(operands[i], block);
+      bool resident = weightsResident && operands[i] == Operand::Kernel;
+      sizes[i] = resident ? 0 : elements(operands[i], coreD);
+      blocks[i] = resident ? 0 : elements(operands[i], block);
     }
     if (!layer.hasPrimary)
       return 2 * (blocks[0] + blocks[2]) * eb;
@@ -499,7 +521,7 @@ public:
       if (i != stationary)
         need += 2 * blocks[i];
     // Weights kept across timesteps stay whole (if not already stationary).
-    if (config.memory.weightsAcrossSteps &&
+    if (config.memory.weightsAcrossSteps && !weightsResident &&
         operands[stationary] != Operand::Kernel)
       need += elements(Operand::Kernel, coreD);
     // An Input left by the previous layer is there whole.
@@ -600,6 +622,17 @@ PerformanceModel::checkSplits(const LayerShape &layer, TrainingPass pass,
     return std::string(
         "an error is reused from the scratchpad only in the BWD or UPD "
         "of a layer that does not split its features or step through time");
+  if (config.memory.preloadedWeightBytes < 0 ||
+      (config.memory.preloadedWeightBytes > 0 &&
+       (!layer.hasPrimary || !layer.hasWeights || pass != TrainingPass::FWD)))
+    return std::string("weights are preloaded only for the FWD of a layer "
+                       "with weights");
+  if (config.memory.preloadedWeightBytes > 0 &&
+      config.memory.preloadedWeightBytes >
+          weightBytesPerCore(layer, pass, config))
+    return reason("preloading ", config.memory.preloadedWeightBytes,
+                  " bytes per core exceeds the core's share of the weights (",
+                  weightBytesPerCore(layer, pass, config), ")");
   if (!layer.hasPrimary)
     return std::nullopt;
   DimSizes coreD = splitSizes(chipD, config.coreSplit);
@@ -616,6 +649,15 @@ PerformanceModel::checkSplits(const LayerShape &layer, TrainingPass pass,
     return reason("column tile ", array.colTile, " exceeds the array (",
                   columns, ") or its work (", coreD[int(array.colDim)], ")");
   return std::nullopt;
+}
+
+int64_t
+PerformanceModel::weightBytesPerCore(const LayerShape &layer, TrainingPass pass,
+                                     const MappingConfig &config) const {
+  PassCost cost(*this, layer, pass, config,
+                spatialPassDims(layer, pass, config.memory));
+  double bytes = std::ceil(cost.weightBytesPerCore());
+  return bytes < 9.0e18 ? int64_t(bytes) : std::numeric_limits<int64_t>::max();
 }
 
 std::optional<Evaluation>

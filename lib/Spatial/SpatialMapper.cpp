@@ -98,6 +98,116 @@ struct Task {
 
 llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
                                                Executor &executor) const {
+  bool inference = llvm::none_of(graph.layers, [](const LayerNode &layer) {
+    return layer.bwd || layer.upd;
+  });
+  bool anyWeights = llvm::any_of(graph.layers, [](const LayerNode &layer) {
+    return layer.shape.hasPrimary && layer.shape.hasWeights;
+  });
+  if (options.preloadWeights && inference && anyWeights)
+    return mapWithPreloading(graph, executor);
+  return mapWithModel(model, graph, executor, /*preloadBudgets=*/{});
+}
+
+/// Scratchpad reservations tried for preloaded weights: k/8 of the
+/// scratchpad for k = 0..7 (0: no preloading; the whole scratchpad would
+/// leave no room to work).
+static constexpr int kPreloadSweepSteps = 8;
+
+llvm::Expected<MappingPlan>
+SpatialMapper::mapWithPreloading(const LayerGraph &graph,
+                                 Executor &executor) const {
+  // 000 §III-B2: "we sort the layers based on how sensitive their
+  // utilization is to fetching weights. Then, we sweep through scenarios
+  // where different fractions of weights are preloaded on to the scratchpad
+  // (with appropriate replication based on CoreD), and identify which
+  // configuration yields the best performance." Each scenario reserves part
+  // of every core's scratchpad for weights; the layers' working sets (and
+  // the activations they leave for the next layer) get the rest, which is
+  // how preloading can preclude activation reuse.
+  llvm::Expected<MappingPlan> best =
+      mapWithModel(model, graph, executor, /*preloadBudgets=*/{});
+  if (!best)
+    return best.takeError();
+  const size_t n = graph.layers.size();
+  const int64_t capacity =
+      int64_t(model.getSystem().chip.core.scratchpad.capacityBytes);
+  uint64_t configurations = best->configurationsEvaluated,
+           explorations = best->explorations,
+           memoized = best->memoizedExplorations;
+  // Maps with a reduced scratchpad; a scenario whose working sets no longer
+  // fit is skipped.
+  auto attempt =
+      [&](const PerformanceModel &reduced,
+          llvm::ArrayRef<int64_t> budgets) -> std::optional<MappingPlan> {
+    llvm::Expected<MappingPlan> plan =
+        mapWithModel(reduced, graph, executor, budgets);
+    if (!plan) {
+      llvm::consumeError(plan.takeError());
+      return std::nullopt;
+    }
+    configurations += plan->configurationsEvaluated;
+    explorations += plan->explorations;
+    memoized += plan->memoizedExplorations;
+    return std::move(*plan);
+  };
+  for (int step = 1; step < kPreloadSweepSteps; ++step) {
+    const int64_t reserved = capacity / kPreloadSweepSteps * step;
+    MultiChipSystem system = model.getSystem();
+    system.chip.core.scratchpad.capacityBytes = double(capacity - reserved);
+    PerformanceModel reduced(system);
+    // Each layer's FWD without preloading and with as much of its weights
+    // preloaded as the reservation holds: the cycles saved per byte rank
+    // the layers.
+    std::optional<MappingPlan> without =
+        attempt(reduced, std::vector<int64_t>(n, 0));
+    std::optional<MappingPlan> whole =
+        attempt(reduced, std::vector<int64_t>(n, reserved));
+    if (!without || !whole)
+      continue;
+    struct Candidate {
+      size_t layer;
+      double savedPerByte;
+      int64_t bytes;
+    };
+    std::vector<Candidate> candidates;
+    for (size_t i = 0; i < n; ++i) {
+      if (!graph.layers[i].fwd || whole->layers[i].passes.empty())
+        continue;
+      const PassPlan &with = whole->layers[i].passes.front();
+      int64_t bytes = with.eval.config.memory.preloadedWeightBytes;
+      double saved =
+          without->layers[i].passes.front().cycles.total - with.cycles.total;
+      if (bytes > 0 && saved > 0)
+        candidates.push_back({i, saved / double(bytes), bytes});
+    }
+    llvm::stable_sort(candidates, [](const Candidate &a, const Candidate &b) {
+      return a.savedPerByte > b.savedPerByte;
+    });
+    std::vector<int64_t> budgets(n, 0);
+    int64_t left = reserved;
+    for (const Candidate &c : candidates) {
+      budgets[c.layer] = std::min(c.bytes, left);
+      left -= budgets[c.layer];
+      if (left == 0)
+        break;
+    }
+    std::optional<MappingPlan> plan = attempt(reduced, budgets);
+    if (plan && plan->totals.cycles.total < best->totals.cycles.total) {
+      plan->preloadReservedBytes = reserved;
+      *best = std::move(*plan);
+    }
+  }
+  best->configurationsEvaluated = configurations;
+  best->explorations = explorations;
+  best->memoizedExplorations = memoized;
+  return best;
+}
+
+llvm::Expected<MappingPlan>
+SpatialMapper::mapWithModel(const PerformanceModel &costModel,
+                            const LayerGraph &graph, Executor &executor,
+                            llvm::ArrayRef<int64_t> preloadBudgets) const {
   const size_t n = graph.layers.size();
   for (const LayerEdge &edge : graph.edges)
     if (edge.producer < 0 || edge.consumer <= edge.producer ||
@@ -107,7 +217,7 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
 
   std::vector<Parallelism> parallelisms;
   for (int q = 0; q < kNumParallelisms; ++q)
-    if (model.isAvailable(Parallelism(q)) &&
+    if (costModel.isAvailable(Parallelism(q)) &&
         (options.parallelisms.empty() ||
          llvm::is_contained(options.parallelisms, Parallelism(q))))
       parallelisms.push_back(Parallelism(q));
@@ -145,9 +255,13 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
   auto addTask = [&](std::vector<int> &index, int layer, TrainingPass pass,
                      int option, MemoryDecision memory, const char *what) {
     memory.spatialMinibatches = factorOf(option);
+    if (pass == TrainingPass::FWD && !preloadBudgets.empty() &&
+        graph.layers[layer].shape.hasWeights)
+      memory.preloadedWeightBytes = preloadBudgets[layer];
     Parallelism p = parallelismOf(option);
     std::string key = explorationKey(graph.layers[layer].shape, pass, p) +
-                      what + std::to_string(memory.spatialMinibatches);
+                      what + std::to_string(memory.spatialMinibatches) + '/' +
+                      std::to_string(memory.preloadedWeightBytes);
     auto [it, inserted] = memo.try_emplace(key, int(tasks.size()));
     if (inserted)
       tasks.push_back({layer, pass, p, memory});
@@ -217,7 +331,7 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
   }
   plan.explorations = tasks.size();
 
-  DesignSpaceExplorer explorer(model, options.search,
+  DesignSpaceExplorer explorer(costModel, options.search,
                                options.reuseWeightsAcrossSteps);
   std::vector<ExplorationResult> results(tasks.size());
   auto run = [&](size_t t) {
@@ -225,8 +339,8 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
     results[t] = explorer.explore(graph.layers[task.layer].shape, task.pass,
                                   task.parallelism, task.memory);
     if (results[t].best)
-      addSecondOperandError(model, graph.layers[task.layer].shape, task.pass,
-                            *results[t].best);
+      addSecondOperandError(costModel, graph.layers[task.layer].shape,
+                            task.pass, *results[t].best);
   };
   // Each task writes its own slot, so the plan does not depend on the
   // executor.
@@ -275,7 +389,7 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
   //--- Relayout cost of an edge for each pair of parallelisms.
   auto relayoutCycles = [&](const LayerEdge &edge, Parallelism from,
                             Parallelism to) {
-    double cycles = model.relayout(edge.elements, from, to).cycles;
+    double cycles = costModel.relayout(edge.elements, from, to).cycles;
     return edge.carriesError ? 2 * cycles : cycles;
   };
 
@@ -364,7 +478,7 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
         for (const LayerEdge *edge : incoming[i]) {
           if (pp.pass == TrainingPass::BWD && !edge->carriesError)
             continue;
-          TransferGroup group = model.relayout(
+          TransferGroup group = costModel.relayout(
               edge->elements, parallelismOf(choice[edge->producer]),
               lp.parallelism);
           for (int l = 0; l < kNumLinks; ++l)
@@ -395,7 +509,7 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
     return llvm::createStringError(
         "the network would take more than 2^62 cycles: the system's "
         "bandwidths, efficiencies or frequency are too small");
-  plan.totals.seconds = plan.totals.cycles.total / model.frequency();
+  plan.totals.seconds = plan.totals.cycles.total / costModel.frequency();
   plan.totals.utilization =
       plan.totals.cycles.total > 0
           ? plan.totals.cycles.useful / plan.totals.cycles.total

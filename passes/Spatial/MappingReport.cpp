@@ -66,6 +66,9 @@ struct MappingReportPass
       row.chipSplit = config.chipSplit;
       row.coreSplit = config.coreSplit;
       row.memory = config.memory;
+      if (int64_t share = model.weightBytesPerCore(shape, row.pass, config))
+        row.residentWeightFraction =
+            double(config.memory.preloadedWeightBytes) / double(share);
       // Under DySM, ChipD and CoreD of one spatial minibatch.
       row.chipD = core::splitSizes(
           model.spatialPassDims(shape, row.pass, config.memory),

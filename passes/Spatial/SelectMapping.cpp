@@ -37,24 +37,26 @@ struct SelectMappingPass
     core::MapperOptions options;
     options.search = search;
     //--- optimizations=: which of 000 §III the mapper may use.
-    bool hybrid = true, reuse = true, dysm = true;
+    bool hybrid = true, reuse = true, preload = true, dysm = true;
     if (!optimizations.empty()) {
-      hybrid = reuse = dysm = false;
+      hybrid = reuse = preload = dysm = false;
       for (const std::string &name : optimizations) {
         if (name == "all") {
-          hybrid = reuse = dysm = true;
+          hybrid = reuse = preload = dysm = true;
         } else if (name == "none") {
           continue;
         } else if (name == "hybrid") {
           hybrid = true;
         } else if (name == "reuse") {
           reuse = true;
+        } else if (name == "preload") {
+          preload = true;
         } else if (name == "dysm") {
           dysm = true;
-        } else if (name == "preload" || name == "pipeline") {
+        } else if (name == "pipeline") {
           module.emitError() << "optimization '" << name
                              << "' is not implemented yet (implemented: "
-                                "hybrid, reuse, dysm)";
+                                "hybrid, reuse, preload, dysm)";
           return signalPassFailure();
         } else {
           module.emitError() << "unknown optimization '" << name
@@ -66,6 +68,7 @@ struct SelectMappingPass
     }
     options.reuseWeightsAcrossSteps = reuse;
     options.reuseActivations = reuse;
+    options.preloadWeights = preload;
     options.spatialMinibatching = dysm;
     // ParallelismChoice lists the core parallelisms in order after Any.
     if (parallelism != ParallelismChoice::Any) {

@@ -11,6 +11,7 @@
 #include "dsm/Dialect/DsmOps.h"
 #include "dsm/Passes/Passes.h"
 
+#include <cmath>
 #include <cstdlib>
 
 namespace dsm {
@@ -37,9 +38,18 @@ struct VerifyMappingPass
     if (failed(multiChip))
       return signalPassFailure();
     core::PerformanceModel model(*multiChip);
+    // Preloaded weights (inference) stay in the scratchpads for the whole
+    // job: every pass of the function works beside all of them.
+    DenseMap<Operation *, int64_t> preloadedPerFunction;
+    module.walk([&](TiledPassOp op) {
+      if (MemoryDecisionAttr memory = op.getMemoryAttr())
+        preloadedPerFunction[op->getParentOp()] += memory.getPreload();
+    });
     WalkResult result = module.walk([&](TiledPassOp op) {
-      return succeeded(verify(op, model)) ? WalkResult::advance()
-                                          : WalkResult::interrupt();
+      return succeeded(verify(op, model,
+                              preloadedPerFunction.lookup(op->getParentOp())))
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
     });
     if (result.wasInterrupted())
       return signalPassFailure();
@@ -47,13 +57,22 @@ struct VerifyMappingPass
   }
 
   static LogicalResult verify(TiledPassOp op,
-                              const core::PerformanceModel &model) {
+                              const core::PerformanceModel &model,
+                              int64_t preloadedBytes) {
     std::string whyNot;
     std::optional<core::Evaluation> eval = core::evaluateMappedPass(
         model, op.getWorkload().getShape(op.getLayer()), toCore(op.getPass()),
         op.getConfig(), &whyNot);
     if (!eval)
       return op.emitOpError("has an illegal mapping: ") << whyNot;
+    double capacity = model.getSystem().chip.core.scratchpad.capacityBytes;
+    if (preloadedBytes > 0 &&
+        eval->scratchpadBytes + double(preloadedBytes) > capacity)
+      return op.emitOpError("needs ")
+             << int64_t(std::ceil(eval->scratchpadBytes))
+             << " bytes of scratchpad per core beside the " << preloadedBytes
+             << " bytes of preloaded weights, more than its "
+             << int64_t(capacity);
     // What the mapper records: the evaluation plus the relayout of the
     // layer's inputs (FWD) or errors (BWD), a non-overlapped transfer. The
     // relayout is recorded rounded to whole cycles, so the non-overlapped

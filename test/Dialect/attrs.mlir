@@ -40,3 +40,12 @@ module attributes {dsm.system = #dsm.system<"two-gpus", {kind = "device_graph",
                {id = 1, name = "b", type = "gpu", peak = 1.0e13, memory = 16000000000}],
     links = [{from = 0, to = 1, bandwidth = 25000000000, efficiency = 0.5}]}>} {
 }
+
+// -----
+
+// CHECK-LABEL: func.func @memory_decisions
+// CHECK-SAME: a = #dsm.memory_decision<input_reuse = true, dysm = 4>
+// CHECK-SAME: b = #dsm.memory_decision<preload = 65536>
+func.func @memory_decisions() attributes {a = #dsm.memory_decision<input_reuse = true, dysm = 4>, b = #dsm.memory_decision<preload = 65536>} {
+  return
+}

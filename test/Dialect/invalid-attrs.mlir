@@ -42,3 +42,17 @@ module attributes {dsm.system = #dsm.system<"bad", {kind = "device_graph",
 // expected-error @+1 {{invalid #dsm.system 'x': missing field 'kind';}}
 module attributes {dsm.system = #dsm.system<"x", {}>} {
 }
+
+// -----
+
+// expected-error @+1 {{dysm factor must be at least 1, got 0}}
+func.func @zero_dysm() attributes {m = #dsm.memory_decision<dysm = 0>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{preloaded weight bytes must not be negative, got -1}}
+func.func @negative_preload() attributes {m = #dsm.memory_decision<preload = -1>} {
+  return
+}

@@ -478,6 +478,51 @@ TEST(PerformanceModelTest, LstmWeightsKeptAcrossTimesteps) {
               std::nullopt);
 }
 
+TEST(PerformanceModelTest, PreloadedWeightsAreNotFetched) {
+  // 000 §III-B2, weight preloading for inference: weights held in the
+  // scratchpads from before the job are not fetched from external memory.
+  PerformanceModel model(smallSystem());
+  LayerShape fc;
+  fc.kind = OpKind::FullyConnected;
+  fc.dims = {64, 32, 1, 1, 4};
+  fc.params = 64 * 32;
+  // Data parallel: one sample per chip; the 2 cores split the outputs, so
+  // each works with 64 x 16 weights (2048 B).
+  MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                           Dim::In, 8, Dim::Out, 8);
+  EXPECT_EQ(model.weightBytesPerCore(fc, TrainingPass::FWD, c), 2048);
+  auto memoryBytes = [&](int64_t preloaded) {
+    c.memory.preloadedWeightBytes = preloaded;
+    std::optional<Evaluation> e = model.evaluate(fc, TrainingPass::FWD, c);
+    EXPECT_TRUE(e.has_value());
+    const TransferGroup *stream = group(*e, "fetch_inp+fetch_ker+write_out");
+    return stream ? stream->bytes[int(Link::MemoryBus)] : -1.0;
+  };
+  // Input 64 + Kernel 2048 + Output 32 elements x 2 B; half the weights
+  // preloaded halve their fetch; all of them, none is fetched.
+  EXPECT_DOUBLE_EQ(memoryBytes(0), (64 + 2048 + 32) * 2);
+  EXPECT_DOUBLE_EQ(memoryBytes(1024), (64 + 1024 + 32) * 2);
+  EXPECT_DOUBLE_EQ(memoryBytes(2048), (64 + 32) * 2);
+  // Wholly preloaded weights live in the reserved space, not in the
+  // working set: they are the stationary data, and double-buffered blocks
+  // of the Input and the Output (8 elements each, a chunk of the array)
+  // remain.
+  c.memory.preloadedWeightBytes = 0;
+  double streamed = model.evaluate(fc, TrainingPass::FWD, c)->scratchpadBytes;
+  c.memory.preloadedWeightBytes = 2048;
+  double resident = model.evaluate(fc, TrainingPass::FWD, c)->scratchpadBytes;
+  EXPECT_LT(resident, streamed);
+  EXPECT_DOUBLE_EQ(resident, (2 * 8 + 2 * 8) * 2);
+  // More than the core's share, or outside an inference FWD, is illegal.
+  std::string why;
+  c.memory.preloadedWeightBytes = 2049;
+  EXPECT_FALSE(model.evaluate(fc, TrainingPass::FWD, c, &why));
+  EXPECT_NE(why.find("exceeds the core's share"), std::string::npos) << why;
+  c.memory.preloadedWeightBytes = 1024;
+  EXPECT_FALSE(model.evaluate(fc, TrainingPass::BWD, c, &why));
+  EXPECT_NE(why.find("preloaded only for the FWD"), std::string::npos) << why;
+}
+
 TEST(PerformanceModelTest, RelayoutSwitchingParallelism) {
   PerformanceModel model(smallSystem());
   // 8192 elements, 4096 B per chip. Data -> model changes both directions:

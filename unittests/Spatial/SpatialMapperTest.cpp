@@ -133,6 +133,47 @@ TEST(SpatialMapperTest, ActivationReuseIsChosenWithTheParallelisms) {
       EXPECT_EQ(pass.eval.config.memory, MemoryDecision());
 }
 
+TEST(SpatialMapperTest, PreloadingSweepsTheReservationForInference) {
+  SerialExecutor serial;
+  // Inference at minibatch 1 on one chip (DeepSpatialMatrix Fig. 11d-f):
+  // the fully connected layers wait on their weights.
+  MultiChipSystem system = multiChipPreset("dsm-128tf");
+  LayerGraph g = vggTail(1);
+  g.assignTrainingPasses(false);
+  MapperOptions base;
+  MapperOptions preload;
+  preload.preloadWeights = true;
+  llvm::Expected<MappingPlan> without =
+      SpatialMapper(system, base).map(g, serial);
+  llvm::Expected<MappingPlan> with =
+      SpatialMapper(system, preload).map(g, serial);
+  ASSERT_TRUE(without && with);
+  EXPECT_EQ(without->preloadReservedBytes, 0);
+  ASSERT_GT(with->preloadReservedBytes, 0);
+  EXPECT_LT(with->totals.cycles.total, without->totals.cycles.total);
+  // What the layers preload fits the reservation; every working set fits
+  // what is left of the scratchpad.
+  const double capacity = system.chip.core.scratchpad.capacityBytes;
+  int64_t preloaded = 0;
+  for (const LayerPlan &layer : with->layers)
+    for (const PassPlan &pass : layer.passes) {
+      preloaded += pass.eval.config.memory.preloadedWeightBytes;
+      EXPECT_LE(pass.eval.scratchpadBytes,
+                capacity - double(with->preloadReservedBytes));
+    }
+  EXPECT_GT(preloaded, 0);
+  EXPECT_LE(preloaded, with->preloadReservedBytes);
+  // Training weights change every step: nothing to preload.
+  g.assignTrainingPasses(true);
+  llvm::Expected<MappingPlan> training =
+      SpatialMapper(system, preload).map(g, serial);
+  ASSERT_TRUE(static_cast<bool>(training));
+  EXPECT_EQ(training->preloadReservedBytes, 0);
+  for (const LayerPlan &layer : training->layers)
+    for (const PassPlan &pass : layer.passes)
+      EXPECT_EQ(pass.eval.config.memory.preloadedWeightBytes, 0);
+}
+
 TEST(SpatialMapperTest, ShortcutKeepsInputReuseButNotErrorReuse) {
   SerialExecutor serial;
   // conv0 feeds conv1 (its primary input, next) and conv2's residual add (a

@@ -327,19 +327,25 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
     (same parallelism) left it (the same optimization, backwards). Absent
     means none. `dysm`: dynamic spatial minibatching (§III-C), the chip's
     minibatch share runs as this many spatial minibatches (1: off).
+    `preload`: inference weight preloading (§III-B2), the bytes of the
+    layer's weights each core holds in its scratchpad from before the job
+    (never fetched from external memory; 0: none).
 
     ```mlir
     #dsm.memory_decision<weight_reuse = true>
     #dsm.memory_decision<input_reuse = true>
     #dsm.memory_decision<error_reuse = true>
     #dsm.memory_decision<input_reuse = true, dysm = 4>
+    #dsm.memory_decision<preload = 65536>
     ```
   }];
   let parameters = (ins DefaultValuedParameter<"bool", "false">:$weight_reuse,
                         DefaultValuedParameter<"bool", "false">:$input_reuse,
                         DefaultValuedParameter<"bool", "false">:$error_reuse,
-                        DefaultValuedParameter<"int64_t", "1">:$dysm);
+                        DefaultValuedParameter<"int64_t", "1">:$dysm,
+                        DefaultValuedParameter<"int64_t", "0">:$preload);
   let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The attribute recording `decision`, or null when it decides nothing.
     static MemoryDecisionAttr get(::mlir::MLIRContext *context,

@@ -60,10 +60,11 @@ class DsmSpatialSearchOptions {
                "Optimizations of DeepSpatialMatrix §III the mapper may use, a "
                "comma list: hybrid (the DataXModelY and ModelXDataY "
                "parallelisms), reuse (activations and errors left in the scratchpads for "
-               "the next layer, LSTM weights kept across timesteps), dysm "
-               "(dynamic spatial minibatching); all (the default) or none "
-               "(data and model parallelism, no memory optimizations). "
-               "preload and pipeline are not implemented yet and are "
+               "the next layer, LSTM weights kept across timesteps), preload "
+               "(inference: weights kept in the scratchpads from before the "
+               "job), dysm (dynamic spatial minibatching); all (the default) "
+               "or none (data and model parallelism, no memory "
+               "optimizations). pipeline is not implemented yet and is "
                "rejected">,
   ];
 }

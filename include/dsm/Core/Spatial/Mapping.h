@@ -71,11 +71,20 @@ struct MemoryDecision {
   /// each through the layer (the DySM factor; 1: off). Smaller working sets,
   /// the kernel fetched once per spatial minibatch, gradients reduced once.
   int64_t spatialMinibatches = 1;
+  /// Weight preloading for inference (000 §III-B2): bytes of this layer's
+  /// weights each core holds in its scratchpad from before the inference
+  /// job, replicated where cores share weights (CoreD); that part is never
+  /// fetched from external memory. At most the core's share of the weights;
+  /// the space is taken from every layer's working set (the mapper reserves
+  /// it). Given to the explorer, it is a budget: each split preloads as much
+  /// of its share as fits.
+  int64_t preloadedWeightBytes = 0;
 
   bool operator==(const MemoryDecision &o) const {
     return weightsAcrossSteps == o.weightsAcrossSteps &&
            inputOnChip == o.inputOnChip && errorOnChip == o.errorOnChip &&
-           spatialMinibatches == o.spatialMinibatches;
+           spatialMinibatches == o.spatialMinibatches &&
+           preloadedWeightBytes == o.preloadedWeightBytes;
   }
   bool operator!=(const MemoryDecision &o) const { return !(*this == o); }
 };

@@ -38,6 +38,9 @@ struct MappingReportRow {
   std::vector<std::pair<Parallelism, double>> alternatives;
   /// The memory optimizations of 000 §III the row's mapping uses.
   MemoryDecision memory;
+  /// The part of the core's weight share that memory.preloadedWeightBytes
+  /// keeps resident (0..1).
+  double residentWeightFraction = 0;
 
   double utilization() const {
     return cycles.total > 0 ? cycles.useful / cycles.total : 0;

@@ -71,6 +71,12 @@ public:
   TransferGroup relayout(double elements, Parallelism from,
                          Parallelism to) const;
 
+  /// Bytes of the layer's weights one core works with under `config` (its
+  /// CoreD share, whole where cores share it): what weight preloading can
+  /// keep resident. Zero for a layer without weights.
+  int64_t weightBytesPerCore(const LayerShape &layer, TrainingPass pass,
+                             const MappingConfig &config) const;
+
   /// Cycles to move `bytes` over one `link` of one chip.
   double linkCycles(double bytes, Link link) const;
 

@@ -19,6 +19,7 @@
 #include "dsm/Core/Spatial/DesignSpaceExplorer.h"
 #include "dsm/Core/Support/Executor.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
 #include <optional>
@@ -93,6 +94,9 @@ struct MappingPlan {
   /// layers' choices live at once, e.g. deeply nested skips): the
   /// parallelisms are then the best of those kept, not proven optimal.
   bool selectionExact = true;
+  /// Weight preloading (inference): scratchpad bytes per core the plan
+  /// reserves for preloaded weights (0: none).
+  int64_t preloadReservedBytes = 0;
 };
 
 struct MapperOptions {
@@ -115,6 +119,12 @@ struct MapperOptions {
   /// the parallelisms (reuse between two layers needs the same factor) and
   /// recorded as MemoryDecision::spatialMinibatches.
   bool spatialMinibatching = false;
+  /// Weight preloading for inference (000 §III-B2): part of every core's
+  /// scratchpad holds weights from before the job, the layers most
+  /// sensitive to fetching weights first; the reservation is swept and the
+  /// best plan kept (MemoryDecision::preloadedWeightBytes). No effect in
+  /// training, whose weights change every step.
+  bool preloadWeights = false;
 };
 
 /// The cost of `pass` of `shape` under `config` as the mapper records it
@@ -140,6 +150,17 @@ public:
                                   Executor &executor) const;
 
 private:
+  /// One mapping with `costModel` (the system's, or one whose scratchpad
+  /// is reduced by a preload reservation); `preloadBudgets`, when given,
+  /// caps each layer's preloaded weight bytes per core.
+  llvm::Expected<MappingPlan>
+  mapWithModel(const PerformanceModel &costModel, const LayerGraph &graph,
+               Executor &executor,
+               llvm::ArrayRef<int64_t> preloadBudgets) const;
+  /// Inference with weight preloading: the sweep of 000 §III-B2.
+  llvm::Expected<MappingPlan> mapWithPreloading(const LayerGraph &graph,
+                                                Executor &executor) const;
+
   PerformanceModel model;
   MapperOptions options;
 };
