@@ -10,6 +10,7 @@
 
 #include "dsm/Dialect/DsmOps.h"
 #include "dsm/Core/Spatial/Mapping.h"
+#include "dsm/Core/Workload/Window.h"
 
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Builders.h"
@@ -192,13 +193,10 @@ windowOutput(const ShapeErrors &errors, ArrayRef<int64_t> inHW,
       return errors.fail("window of ", effective,
                          " does not fit the padded input of ", padded,
                          " along ", i == 0 ? "H" : "W");
-    int64_t span = padded - effective;
-    int64_t steps =
-        ceilMode ? llvm::divideCeil(span, strides[i]) : span / strides[i];
-    // PyTorch's ceil mode drops a last window that starts in the padding.
-    if (ceilMode && steps * strides[i] >= inHW[i] + padding[i])
-      --steps;
-    out.push_back(steps + 1);
+    out.push_back(
+        *core::windowOutputExtent({inHW[i], kernelHW[i], strides[i],
+                                   dilations[i], padding[i], padding[i + 2]},
+                                  ceilMode));
   }
   return out;
 }

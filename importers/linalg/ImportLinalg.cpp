@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dsm/Core/Workload/Window.h"
 #include "dsm/Import/Importer.h"
 #include "dsm/Import/Passes.h"
 
@@ -294,6 +295,17 @@ protected:
 
 private:
   FailureOr<bool> importWindow(linalg::LinalgOp op);
+  /// Writes a window over `activation` (`padding` [top, left, bottom,
+  /// right] folded from a pad) so that the dsm op's shape rule gives the
+  /// `declared` [H, W] the linalg op iterates over, which may be less than
+  /// the padded input allows: changes the high padding, sets `ceilMode`
+  /// (pooling) or slices off an input tail no window reads. Returns false
+  /// when no attributes give the declared extents.
+  FailureOr<bool>
+  fitWindow(Location loc, Value &activation, dsm::DataLayout layout,
+            ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+            ArrayRef<int64_t> dilations, ArrayRef<int64_t> declared,
+            SmallVectorImpl<int64_t> &padding, bool &ceilMode, bool pooling);
   FailureOr<bool> importContraction(linalg::LinalgOp op);
   FailureOr<bool> importReduce(Operation *op, const ReduceView &reduce);
 
@@ -991,6 +1003,47 @@ static int64_t positionOf(AffineMap map, unsigned dim) {
   return -1;
 }
 
+FailureOr<bool> LinalgImporter::fitWindow(
+    Location loc, Value &activation, dsm::DataLayout layout,
+    ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+    ArrayRef<int64_t> dilations, ArrayRef<int64_t> declared,
+    SmallVectorImpl<int64_t> &padding, bool &ceilMode, bool pooling) {
+  auto type = cast<RankedTensorType>(activation.getType());
+  int64_t first = layout == dsm::DataLayout::NCHW ? 2 : 1;
+  SmallVector<core::WindowDim, 2> dims;
+  SmallVector<int64_t, 2> outputs;
+  for (int i = 0; i < 2; ++i) {
+    dims.push_back({type.getDimSize(first + i), kernel[i], strides[i],
+                    dilations[i], padding[i], padding[i + 2]});
+    // A dynamic declared extent is whatever the padding as written gives.
+    std::optional<int64_t> written = core::windowOutputExtent(dims[i], false);
+    outputs.push_back(
+        ShapedType::isDynamic(declared[i]) && written ? *written : declared[i]);
+  }
+  std::optional<core::WindowFit> fit =
+      core::fitDeclaredOutput(dims, outputs, /*allowCeilMode=*/pooling,
+                              /*padAtMostHalfKernel=*/pooling);
+  if (!fit)
+    return false;
+  padding[2] = fit->padHigh[0];
+  padding[3] = fit->padHigh[1];
+  ceilMode = fit->ceilMode;
+  if (fit->input[0] == dims[0].input && fit->input[1] == dims[1].input)
+    return true;
+  // The windows never read the input's tail: slice it off.
+  SmallVector<int64_t> offsets(type.getRank(), 0), sizes(type.getShape());
+  sizes[0] = -1;
+  sizes[first] = fit->input[0];
+  sizes[first + 1] = fit->input[1];
+  FailureOr<SliceOp> sliced = create<SliceOp>(
+      loc, Type(), activation, builder.getDenseI64ArrayAttr(offsets),
+      builder.getDenseI64ArrayAttr(sizes));
+  if (failed(sliced))
+    return failure();
+  activation = sliced->getResult();
+  return true;
+}
+
 FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
   FailureOr<linalg::ConvolutionDimensions> dims =
       linalg::inferConvolutionDims(op);
@@ -1147,6 +1200,11 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
     return emitError(loc) << "element type " << activationType.getElementType()
                           << " is not supported by dsm (f32, f16, bf16, i8)";
   Type expected = op->getResult(0).getType();
+  // What the op iterates over: its declared output, not a recomputed one.
+  SmallVector<int64_t, 2> declaredHW;
+  for (unsigned d : image)
+    declaredHW.push_back(
+        cast<RankedTensorType>(expected).getDimSize(positionOf(outMap, d)));
 
   if (kind != Conv) {
     // The window tensor only gives the window's shape.
@@ -1158,15 +1216,27 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
       return reject("dilated pooling is not supported");
     if (!getSplatValue(init->get()))
       return reject("pooling must accumulate into a filled tensor");
-    // dsm pools pad at most half the window; otherwise keep the pad apart.
-    for (int i = 0; i < 2; ++i)
-      if (padding[i] * 2 > kernel[i] || padding[i + 2] * 2 > kernel[i]) {
-        padding = {0, 0, 0, 0};
-        activation = getActivation(input);
-        if (failed(activation))
-          return failure();
-        break;
-      }
+    // The declared output, with dsm's padding of at most half the window;
+    // otherwise keep the pad apart.
+    bool ceilMode = false;
+    FailureOr<bool> fitted =
+        fitWindow(loc, *activation, *layout, kernel, strides, dilations,
+                  declaredHW, padding, ceilMode, /*pooling=*/true);
+    if (failed(fitted))
+      return failure();
+    if (!*fitted && source != input) {
+      padding = {0, 0, 0, 0};
+      source = input;
+      activation = getActivation(input);
+      if (failed(activation))
+        return failure();
+      // Left as written if nothing fits: the result check then reports it.
+      if (failed(fitWindow(loc, *activation, *layout, kernel, strides,
+                           dilations, declaredHW, padding, ceilMode,
+                           /*pooling=*/true)))
+        return failure();
+    }
+    UnitAttr ceilAttr = ceilMode ? builder.getUnitAttr() : UnitAttr();
     auto layoutAttr = DataLayoutAttr::get(getContext(), *layout);
     auto shape = cast<RankedTensorType>(activation->getType()).getShape();
     int64_t h = shape[*layout == dsm::DataLayout::NCHW ? 2 : 1];
@@ -1177,7 +1247,7 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
       FailureOr<MaxPoolOp> pool = create<MaxPoolOp>(
           loc, expected, *activation, builder.getDenseI64ArrayAttr(kernel),
           builder.getDenseI64ArrayAttr(strides),
-          builder.getDenseI64ArrayAttr(padding), UnitAttr(), layoutAttr);
+          builder.getDenseI64ArrayAttr(padding), ceilAttr, layoutAttr);
       if (failed(pool))
         return failure();
       result = pool->getResult();
@@ -1187,7 +1257,7 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
       std::optional<SmallVector<Operation *>> divisor;
       if (area > 1)
         divisor = matchScaleBy(op->getResult(0), 1.0 / double(area));
-      bool global = kernel[0] == h && kernel[1] == w &&
+      bool global = kernel[0] == h && kernel[1] == w && !ceilMode &&
                     padding == SmallVector<int64_t>{0, 0, 0, 0};
       if (global && (divisor || area == 1)) {
         FailureOr<GlobalAvgPoolOp> pool =
@@ -1200,7 +1270,7 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
         FailureOr<AvgPoolOp> pool = create<AvgPoolOp>(
             loc, expected, *activation, builder.getDenseI64ArrayAttr(kernel),
             builder.getDenseI64ArrayAttr(strides),
-            builder.getDenseI64ArrayAttr(padding), UnitAttr(), layoutAttr);
+            builder.getDenseI64ArrayAttr(padding), ceilAttr, layoutAttr);
         if (failed(pool))
           return failure();
         result = pool->getResult();
@@ -1282,6 +1352,12 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
       return failure();
     biasWeight = *declared;
   }
+  // The declared output; left as written if nothing fits (the result
+  // check then reports it).
+  bool ceilMode = false;
+  if (failed(fitWindow(loc, *activation, *layout, {kh, kw}, strides, dilations,
+                       declaredHW, padding, ceilMode, /*pooling=*/false)))
+    return failure();
   auto outType = cast<RankedTensorType>(expected);
   bool grouped = outChannels.size() == 2;
   FailureOr<Conv2DOp> conv =
