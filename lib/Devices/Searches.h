@@ -11,7 +11,7 @@
 
 #include "dsm/Core/Devices/PlacementEvaluator.h"
 #include "dsm/Core/Devices/PlacementSearch.h"
-#include "dsm/Core/Devices/Random.h"
+#include "dsm/Core/Support/Random.h"
 
 namespace dsm::core::devices::detail {
 

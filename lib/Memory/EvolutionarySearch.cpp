@@ -11,11 +11,11 @@
 
 #include "Searches.h"
 
+#include "dsm/Core/Support/Random.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
 #include <numeric>
-#include <random>
 
 using namespace dsm::core;
 using namespace dsm::core::memory;
@@ -36,8 +36,8 @@ struct Individual {
 };
 } // namespace
 
-static MemoryLevel randomLevel(std::mt19937_64 &rng) {
-  return MemoryLevel(std::uniform_int_distribution<int>(0, 2)(rng));
+static MemoryLevel randomLevel(Random &rng) {
+  return MemoryLevel(rng.below(3));
 }
 
 PlacementSearchResult
@@ -46,8 +46,8 @@ detail::runEvolution(const PlacementEvaluator &evaluator,
                      Executor &executor) {
   SearchTracker tracker(evaluator);
   size_t count = evaluator.getGraph().size();
-  std::mt19937_64 rng(options.seed);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  // The same seed gives the same search on every platform (Random.h).
+  Random rng(options.seed);
 
   // The paper's initial action (all DRAM) and random maps.
   std::vector<Individual> population(kPopulation);
@@ -94,30 +94,30 @@ detail::runEvolution(const PlacementEvaluator &evaluator,
     size_t elites = std::min(kElites, population.size());
     std::vector<Individual> next(population.begin(),
                                  population.begin() + elites);
-    std::uniform_int_distribution<size_t> pick(0, population.size() - 1);
-    std::uniform_int_distribution<size_t> pickElite(0, elites - 1);
+    auto pick = [&] { return size_t(rng.below(population.size())); };
+    auto pickElite = [&] { return size_t(rng.below(elites)); };
     while (next.size() < kPopulation) {
       // Tournament selection with replacement.
-      size_t winner = pick(rng);
+      size_t winner = pick();
       for (size_t t = 1; t < kTournament; ++t) {
-        size_t rival = pick(rng);
+        size_t rival = pick();
         if (population[rival].evaluation.reward >
             population[winner].evaluation.reward)
           winner = rival;
       }
       // Single-point crossover of an elite and the winner (Alg. 2 l. 12-14).
-      const MemoryMap &elite = population[pickElite(rng)].map;
+      const MemoryMap &elite = population[pickElite()].map;
       Individual child;
       child.map = population[winner].map;
       if (count > 1) {
-        size_t cut = std::uniform_int_distribution<size_t>(1, count - 1)(rng);
+        size_t cut = 1 + size_t(rng.below(count - 1));
         std::copy(elite.begin(), elite.begin() + cut, child.map.begin());
       }
-      if (unit(rng) < kMutationProb)
+      if (rng.uniform() < kMutationProb)
         for (NodePlacement &placement : child.map) {
-          if (unit(rng) < geneRate)
+          if (rng.uniform() < geneRate)
             placement.weights = randomLevel(rng);
-          if (unit(rng) < geneRate)
+          if (rng.uniform() < geneRate)
             placement.activations = randomLevel(rng);
         }
       next.push_back(std::move(child));

@@ -82,10 +82,10 @@ struct PlaceDevicesPass
                        llvm::ArrayRef<int32_t> placement) {
     MLIRContext *context = &getContext();
     OpBuilder builder(context);
-    StringAttr deviceName = builder.getStringAttr("dsm.device");
+    DsmDialect::DeviceAttrHelper deviceAttr(context);
     llvm::DenseMap<Operation *, int32_t> deviceOf;
     for (auto [op, device] : llvm::zip_equal(operations, placement)) {
-      op->setAttr(deviceName, DeviceAttr::get(context, device));
+      deviceAttr.setAttr(op, DeviceAttr::get(context, device));
       deviceOf[op] = device;
     }
     for (auto [op, device] : llvm::zip_equal(operations, placement)) {

@@ -127,7 +127,7 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
     int64_t elementBytes = core::bytesPerElement(hierarchy->precision);
     std::deque<PlacedFunction> placed; // stable addresses for the evaluators
     std::vector<memory::PlacementReport> reports;
-    StringAttr attrName = StringAttr::get(context, "dsm.memory");
+    DsmDialect::MemoryAttrHelper memoryAttr(context);
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
@@ -161,7 +161,7 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
             MemoryPlacementAttr::get(context, toAttrLevel(decision.weights),
                                      toAttrLevel(decision.activations));
         for (Operation *op : layer.ops)
-          op->setAttr(attrName, attr);
+          memoryAttr.setAttr(op, attr);
       }
       memory::PlacementReport &report = reports.emplace_back();
       report.systemName = description->name;

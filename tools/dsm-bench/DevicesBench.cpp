@@ -11,7 +11,7 @@
 #include "ModelLoader.h"
 
 #include "dsm/Core/Devices/PlacementSearch.h"
-#include "dsm/Core/Devices/Random.h"
+#include "dsm/Core/Support/Random.h"
 #include "dsm/Dialect/DsmAttrs.h"
 #include "dsm/Passes/Common/WorkloadAnalysis.h"
 #include "dsm/Passes/Devices/OpGraphBuilder.h"
@@ -54,7 +54,7 @@ void simulateRandomPlacements(benchmark::State &state, const char *model) {
   devices::SimulationOptions options;
   devices::ExecutionSimulator simulator(problem.graph, problem.network,
                                         options);
-  devices::Random random(1);
+  core::Random random(1);
   std::vector<devices::Placement> placements(64);
   for (devices::Placement &placement : placements)
     for (size_t op = 0; op < problem.graph.size(); ++op)

@@ -3,10 +3,12 @@
 #ifndef DSM_DIALECT_DSMDIALECT_H
 #define DSM_DIALECT_DSMDIALECT_H
 
+#include "dsm/Dialect/DsmAttrs.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/Operation.h"
 
+// After DsmAttrs.h: the discardable attribute helpers name attribute classes.
 #include "dsm/Dialect/DsmDialect.h.inc"
 
 namespace mlir {

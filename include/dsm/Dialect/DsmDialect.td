@@ -27,15 +27,21 @@ def Dsm_Dialect : Dialect {
     pass reads the same description.
   }];
   let useDefaultAttributePrinterParser = 1;
-  // Attributes the dialect's passes read from ops of other dialects (here:
-  // function arguments), declared so that each has one name and one type.
+  // Attributes the dialect's passes put on or read from ops of any dialect
+  // (function arguments, placed ops), declared so that each has one name and
+  // one type.
   let discardableAttrs = (ins
     // The dimension of a function argument that holds the minibatch (default
     // 0; -1: none), read by --dsm-set-batch and the reports.
     "::mlir::IntegerAttr":$batch_dim,
     // While an importer runs: what a constant it materialised is for
     // ("weight", "bias", ...); removed before the import ends.
-    "::mlir::StringAttr":$import_role
+    "::mlir::StringAttr":$import_role,
+    // Memory placement (--dsm-place-memory): the levels of a layer's weights
+    // and activations, on every op of the layer.
+    "::dsm::MemoryPlacementAttr":$memory,
+    // Device placement (--dsm-place-devices): the device that runs the op.
+    "::dsm::DeviceAttr":$device
   );
   let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{

@@ -6,13 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_CORE_DEVICES_RANDOM_H
-#define DSM_CORE_DEVICES_RANDOM_H
+#ifndef DSM_CORE_SUPPORT_RANDOM_H
+#define DSM_CORE_SUPPORT_RANDOM_H
 
 #include <cmath>
 #include <cstdint>
 
-namespace dsm::core::devices {
+namespace dsm::core {
 
 class Random {
 public:
@@ -58,6 +58,6 @@ private:
   uint64_t state[4];
 };
 
-} // namespace dsm::core::devices
+} // namespace dsm::core
 
-#endif // DSM_CORE_DEVICES_RANDOM_H
+#endif // DSM_CORE_SUPPORT_RANDOM_H
