@@ -8,7 +8,10 @@
 //  not;
 //  3. utilization against the minibatch, and symmetric against asymmetric
 //     torus;
-//  4. VGG16's per-layer configuration, like 000 Fig. 12.
+//  4. each optimization in turn (Fig. 11a-c), inference on one chip
+//     (Fig. 11d-f), scaling with the chip count (Fig. 14), the scratchpad
+//     capacity (Fig. 15);
+//  5. VGG16's per-layer configuration, like 000 Fig. 12.
 //
 //   dsm-study [--quick]      (--quick skips the exhaustive search)
 //
@@ -69,18 +72,31 @@ core::MultiChipSystem preset(llvm::StringRef name) {
   return *system->getIf<core::MultiChipSystem>();
 }
 
-/// The memory optimizations of 000 §III a study point uses.
-enum class MemoryOptimizations { None, Reuse, ReuseAndDysm };
+/// The memory optimizations of 000 §III a study point uses: the bars of
+/// Fig. 11. Training: inter-layer and weight reuse, then DySM. Inference:
+/// feature (activation) reuse, then the weights kept on chip -- across
+/// timesteps and, preloaded, across inputs.
+enum class MemoryOptimizations {
+  None,
+  Reuse,
+  ReuseAndDysm,
+  Features,
+  FeaturesAndWeights
+};
 
 core::MappingPlan map(const core::LayerGraph &graph,
                       const core::MultiChipSystem &system,
                       std::vector<Parallelism> allowed = {},
                       MemoryOptimizations memory = MemoryOptimizations::None) {
+  using M = MemoryOptimizations;
   core::MapperOptions options;
   options.parallelisms = std::move(allowed);
-  options.reuseActivations = options.reuseWeightsAcrossSteps =
-      memory != MemoryOptimizations::None;
-  options.spatialMinibatching = memory == MemoryOptimizations::ReuseAndDysm;
+  options.reuseActivations = memory != M::None;
+  options.reuseWeightsAcrossSteps = memory == M::Reuse ||
+                                    memory == M::ReuseAndDysm ||
+                                    memory == M::FeaturesAndWeights;
+  options.spatialMinibatching = memory == M::ReuseAndDysm;
+  options.preloadWeights = memory == M::FeaturesAndWeights;
   static llvm::StdThreadPool pool(llvm::hardware_concurrency());
   core::ThreadPoolExecutor executor(pool);
   llvm::Expected<core::MappingPlan> plan =
@@ -352,6 +368,104 @@ void checkFindings(mlir::MLIRContext &context) {
                                        double(batch) / bar.seconds / reference,
                                        bar.utilization)
                              .str());
+      outs() << "\n";
+    }
+  }
+
+  // 000 Fig. 11d-f: inference on one 128-TFLOP chip, minibatch 1-16.
+  outs() << "\n== Inference on one chip (DeepSpatialMatrix Fig. 11d-f, "
+            "dsm-128tf; speedup over DSM at the same minibatch, utilization "
+            "in brackets) ==\n\n";
+  outs() << llvm::formatv("{0,-10} {1,4}  {2,-16} {3,-16} {4,-16} {5}\n",
+                          "network", "mb", "DSM", "+Features", "+Weights",
+                          "preloaded per core");
+  core::MultiChipSystem chip = preset("dsm-128tf");
+  for (const char *name : {"vgg16", "resnet50", "gnmt"}) {
+    for (int64_t batch : {1, 2, 4, 8, 16}) {
+      Model m = expand(context, name, batch, "infer");
+      core::MappingPlan bars[] = {
+          map(m.expanded.graph, chip),
+          map(m.expanded.graph, chip, {}, MemoryOptimizations::Features),
+          map(m.expanded.graph, chip, {},
+              MemoryOptimizations::FeaturesAndWeights)};
+      outs() << llvm::formatv("{0,-10} {1,4}", name, batch);
+      for (const core::MappingPlan &bar : bars)
+        outs() << llvm::formatv(
+            "  {0,-16}",
+            llvm::formatv("{0:F2}x ({1:F3})",
+                          bars[0].totals.seconds / bar.totals.seconds,
+                          bar.totals.utilization)
+                .str());
+      outs() << llvm::formatv(
+          "  {0} KiB of {1} KiB\n", bars[2].preloadReservedBytes / 1024,
+          int64_t(chip.chip.core.scratchpad.capacityBytes) / 1024);
+    }
+  }
+
+  // 000 Fig. 14: 16 to 256 chips (2 to 32 PFLOPs), 4 chips along X.
+  outs() << "\n== Scaling with the chip count (DeepSpatialMatrix Fig. 14, "
+            "training, minibatch 512; speedup over DSM on 16 chips, "
+            "utilization in brackets) ==\n\n";
+  const int64_t chipCounts[] = {16, 32, 64, 128, 256};
+  outs() << llvm::formatv("{0,-10} {1,-10}", "network", "");
+  for (int64_t chips : chipCounts)
+    outs() << llvm::formatv("{0,-16}", llvm::formatv("{0} chips", chips).str());
+  outs() << "\n";
+  auto withChips = [](core::MultiChipSystem system, int64_t chips) {
+    system.chips = chips;
+    system.torus.x = 4;
+    system.torus.y = chips / 4;
+    return system;
+  };
+  for (const char *name : {"vgg16", "resnet50", "gnmt"}) {
+    Model m = expand(context, name, 512);
+    double reference = 0;
+    for (bool optimized : {false, true}) {
+      outs() << llvm::formatv("{0,-10} {1,-10}", name,
+                              optimized ? "all" : "DSM");
+      for (int64_t chips : chipCounts) {
+        core::MappingTotals totals =
+            optimized ? map(m.expanded.graph, withChips(asym, chips), {},
+                            MemoryOptimizations::ReuseAndDysm)
+                            .totals
+                      : map(m.expanded.graph, withChips(sym, chips),
+                            {Parallelism::Data, Parallelism::Model})
+                            .totals;
+        if (!optimized && chips == chipCounts[0])
+          reference = totals.seconds;
+        outs() << llvm::formatv("{0,-16}",
+                                llvm::formatv("{0:F2}x ({1:F3})",
+                                              reference / totals.seconds,
+                                              totals.utilization)
+                                    .str());
+      }
+      outs() << "\n";
+    }
+  }
+
+  // 000 Fig. 15: the scratchpad from 0.5 to 4 MB.
+  outs() << "\n== Scratchpad capacity (DeepSpatialMatrix Fig. 15, training, "
+            "minibatch 512, dsm-8pf-asym; utilization) ==\n\n";
+  const double capacities[] = {0.5, 1, 2, 4};
+  outs() << llvm::formatv("{0,-10} {1,-10}", "network", "");
+  for (double mb : capacities)
+    outs() << llvm::formatv("{0,-9}", llvm::formatv("{0} MB", mb).str());
+  outs() << "\n";
+  for (const char *name : {"vgg16", "resnet50", "gnmt"}) {
+    Model m = expand(context, name, 512);
+    for (auto [label, memory] :
+         {std::pair<const char *, MemoryOptimizations>{
+              "none", MemoryOptimizations::None},
+          {"+Mem-Opt", MemoryOptimizations::Reuse},
+          {"+DySM", MemoryOptimizations::ReuseAndDysm}}) {
+      outs() << llvm::formatv("{0,-10} {1,-10}", name, label);
+      for (double mb : capacities) {
+        core::MultiChipSystem system = asym;
+        system.chip.core.scratchpad.capacityBytes = mb * 1024 * 1024;
+        outs() << llvm::formatv(
+            "{0,-9:F3}",
+            map(m.expanded.graph, system, {}, memory).totals.utilization);
+      }
       outs() << "\n";
     }
   }
