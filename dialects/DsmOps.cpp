@@ -339,6 +339,8 @@ core::Workload Conv2DOp::getWorkload() {
   shape.strideH = getStrides()[0];
   shape.strideW = getStrides()[1];
   shape.groups = getGroupsAttr() ? getGroupsAttr().getInt() : 1;
+  shape.padTop = getPadding()[0];
+  shape.padLeft = getPadding()[1];
   shape.hasBias = static_cast<bool>(getBias());
   return core::makeConvWorkload(shape, elementBytes(getInput().getType()));
 }

@@ -80,6 +80,7 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
     options.simulatedBatches = simulatedBatches;
     options.computeEfficiency = computeEfficiency;
     options.memoryFraction = memoryFraction;
+    options.conventions = conventions;
     options.trace = trace;
     options.report = report;
     options.format = format();

@@ -18,8 +18,10 @@ DeviceNetwork::fromSystem(const DeviceGraphSystem &system) {
   for (const Device &device : system.devices) {
     index[device.id] = int32_t(network.devices.size());
     network.addDevice({device.name, device.peakFlops, device.memoryBytes,
-                       /*memoryBandwidth=*/0, /*clockHz=*/0});
+                       device.memoryBandwidth, device.clockHz});
   }
+  // Links naming one shared channel get one Channel, named after its id.
+  llvm::DenseMap<int64_t, int32_t> shared;
   for (const DeviceLink &link : system.links) {
     auto from = index.find(link.from), to = index.find(link.to);
     if (from == index.end() || to == index.end())
@@ -27,10 +29,18 @@ DeviceNetwork::fromSystem(const DeviceGraphSystem &system) {
                            "a link names device ",
                            from == index.end() ? link.from : link.to,
                            ", which the system does not have");
+    auto known = link.channel >= 0 ? shared.find(link.channel) : shared.end();
     int32_t channel =
-        network.addChannel({network.devices[from->second].name + "-" +
-                                network.devices[to->second].name,
-                            link.bandwidthBytesPerSecond, link.efficiency});
+        known != shared.end()
+            ? known->second
+            : network.addChannel(
+                  {link.channel >= 0
+                       ? "channel" + std::to_string(link.channel)
+                       : network.devices[from->second].name + "-" +
+                             network.devices[to->second].name,
+                   link.bandwidthBytesPerSecond, link.efficiency});
+    if (link.channel >= 0)
+      shared[link.channel] = channel;
     network.connect(from->second, to->second, channel);
   }
   if (llvm::Error error = network.finalize())
@@ -75,11 +85,13 @@ llvm::Error DeviceNetwork::finalize() {
       return makeNodeError(-1, "a connection names a device or channel that "
                                "does not exist");
 
+  // A device's own links (it is `a`) before those naming it: between two
+  // devices joined twice, the sender's link carries the tensor.
   std::vector<std::vector<std::pair<int32_t, int32_t>>> neighbours(n);
-  for (const Connection &c : connections) {
+  for (const Connection &c : connections)
     neighbours[c.a].push_back({c.b, c.channel});
+  for (const Connection &c : connections)
     neighbours[c.b].push_back({c.a, c.channel});
-  }
   routes.assign(n * n, {});
   routeDevices.assign(n * n, {});
   std::vector<int32_t> parent(n), via(n);

@@ -25,6 +25,7 @@ ExecutionSimulator::ExecutionSimulator(const OpGraph &graph,
       numOps(int32_t(graph.size())),
       numDevices(int32_t(network.getNumDevices())),
       passes(options.training ? 2 : 1) {
+  const Conventions &conventions = options.conventions;
   for (std::vector<double> &times : taskTime)
     times.resize(size_t(numOps) * size_t(numDevices));
   for (int32_t op = 0; op < numOps; ++op) {
@@ -32,12 +33,38 @@ ExecutionSimulator::ExecutionSimulator(const OpGraph &graph,
     if (o.inputs.empty())
       inputOps.push_back(op);
     for (int32_t d = 0; d < numDevices; ++d) {
-      double rate = network.getDevice(d).peakFlops * options.computeEfficiency;
+      const ComputeDevice &device = network.getDevice(d);
+      double rate = device.peakFlops * options.computeEfficiency;
       size_t slot = size_t(op) * size_t(numDevices) + size_t(d);
-      taskTime[0][slot] = o.forwardFlops / rate;
-      taskTime[1][slot] = (o.backwardFlops + o.updateFlops) / rate;
+      if (!conventions.paleoOpTimes) {
+        taskTime[0][slot] = o.forwardFlops / rate;
+        taskTime[1][slot] = (o.backwardFlops + o.updateFlops) / rate;
+        continue;
+      }
+      // Paleo: (FLOPs / peak + each array / memory bandwidth) / penalty,
+      // every term at least a clock cycle; no FLOPs, no compute term.
+      double cycle = device.clockHz > 0 ? 1.0 / device.clockHz : 0;
+      double traffic = device.memoryBandwidth * conventions.bandwidthScale *
+                       options.computeEfficiency;
+      auto time = [&](double flops, llvm::ArrayRef<double> arrays) {
+        double t = flops > 0 ? std::max(cycle, flops / rate) : 0;
+        for (double bytes : arrays)
+          t += std::max(cycle, traffic > 0 ? bytes / traffic : 0);
+        return t;
+      };
+      taskTime[0][slot] = time(o.forwardFlops, o.forwardTraffic);
+      taskTime[1][slot] =
+          time(o.backwardFlops + o.updateFlops, o.backwardTraffic);
     }
   }
+  for (const Channel &channel : network.getChannels())
+    channelRate.push_back(
+        channel.bandwidthBytesPerSecond * conventions.bandwidthScale *
+        conventions.channelEfficiency.value_or(channel.efficiency));
+  for (const ComputeDevice &device : network.getDevices())
+    minTransferTime.push_back(conventions.paleoOpTimes && device.clockHz > 0
+                                  ? 1.0 / device.clockHz
+                                  : 0);
 }
 
 void ExecutionSimulator::push(EventKind kind, double start, double end,
@@ -75,8 +102,9 @@ void ExecutionSimulator::startTask(int32_t device, double now) {
 
 void ExecutionSimulator::startTransfer(int32_t channel, double now) {
   int32_t transfer = channelQueues[channel].pop();
-  double duration = double(transfers[transfer].bytes) /
-                    network.getChannel(channel).effectiveBandwidth();
+  const PendingTransfer &t = transfers[transfer];
+  double duration =
+      std::max(minTransferTime[t.at], double(t.bytes) / channelRate[channel]);
   push(TransferDone, now, now + duration, channel, transfer);
 }
 
@@ -297,6 +325,7 @@ ExecutionSimulator::run(llvm::ArrayRef<int32_t> newPlacement) {
   result.memoryOverflowBytes = result.transfers = result.transferredBytes = 0;
   result.events = 0;
   result.schedule.clear();
+  result.overflowMsPerByte = options.conventions.overflowMsPerByte;
 
   heap.clear();
   sequence = 0;

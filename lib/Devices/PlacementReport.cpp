@@ -28,11 +28,12 @@ void devices::printPlacementTable(const PlacementReport &report,
   double makespan = best.makespan;
   os << llvm::formatv(
       "device placement on {0}: {1}, {2} evaluations, seed "
-      "{3}, {4}, {5} batch(es) in flight, {6} simulated\n",
+      "{3}, {4}, {5} batch(es) in flight, {6} simulated, {7} conventions\n",
       report.systemName, stringifySearchKind(report.search.kind),
       report.outcome.evaluations, report.search.seed,
       report.simulation.training ? "training" : "inference",
-      report.simulation.batchesInFlight, report.simulation.batches);
+      report.simulation.batchesInFlight, report.simulation.batches,
+      stringifyConventionsKind(report.simulation.conventions.kind));
   os << llvm::formatv("step time {0:f3} ms (fitness {1:f3})\n",
                       best.stepTime * 1e3, best.fitness());
   if (best.memoryOverflowBytes > 0)
@@ -84,6 +85,8 @@ void devices::writePlacementJSON(const PlacementReport &report,
     json.attribute("mode", report.simulation.training ? "train" : "infer");
     json.attribute("batches_in_flight", report.simulation.batchesInFlight);
     json.attribute("simulated_batches", report.simulation.batches);
+    json.attribute("conventions", stringifyConventionsKind(
+                                      report.simulation.conventions.kind));
     json.attribute("step_time_ms", best.stepTime * 1e3);
     json.attribute("makespan_ms", best.makespan * 1e3);
     json.attribute("fitness", best.fitness());

@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 using namespace dsm::core;
 
@@ -22,7 +23,9 @@ dsm::core::parseSystemDescription(llvm::StringRef text,
   llvm::Expected<SpecNode> tree = parseSpec(text, fileName);
   if (!tree)
     return tree.takeError();
-  return readSystemDescription(*tree);
+  // A file without a name of its own (the peer's device graphs) is named
+  // after the file.
+  return readSystemDescription(*tree, llvm::sys::path::stem(fileName));
 }
 
 llvm::Expected<SystemDescription>

@@ -199,6 +199,7 @@ Workload dsm::core::makeConvWorkload(const ConvShape &s, int64_t elementBytes) {
   w.weightBytes = c.mul(w.params, elementBytes);
   w.outputBytes = c.mul(w.outputElements, elementBytes);
   w.overflow = c.overflow;
+  w.conv = s;
   return w;
 }
 

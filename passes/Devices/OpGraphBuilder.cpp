@@ -8,8 +8,9 @@
 using namespace mlir;
 using namespace dsm;
 
-FailureOr<OpGraphWithOps> dsm::buildOpGraph(Operation *root,
-                                            const WorkloadAnalysis &analysis) {
+FailureOr<OpGraphWithOps>
+dsm::buildOpGraph(Operation *root, const WorkloadAnalysis &analysis,
+                  const core::devices::Conventions &conventions) {
   OpGraphWithOps result;
   llvm::DenseMap<Operation *, int32_t> index;
   for (auto [i, op] : llvm::enumerate(analysis.getOperations()))
@@ -50,10 +51,13 @@ FailureOr<OpGraphWithOps> dsm::buildOpGraph(Operation *root,
           "has a workload whose counts overflow 64 bits: it cannot be placed");
       return WalkResult::interrupt();
     }
-    core::devices::Op node =
-        core::devices::makeOpFromWorkload(record.name, record.workload);
+    llvm::SmallVector<int32_t, 2> inputs;
     for (Value operand : op->getOperands())
-      producersOf(operand, node.inputs);
+      producersOf(operand, inputs);
+    core::devices::Op node = core::devices::makeOpFromWorkload(
+        record.name, record.workload, conventions,
+        /*hasProducers=*/!inputs.empty());
+    node.inputs = std::move(inputs);
     // Ids follow the walk, which is the analysis's order.
     index[op] = int32_t(result.graph.addOp(std::move(node)));
     result.operations.push_back(op);

@@ -157,8 +157,20 @@ struct PlaceDevicesPass
       transfer.erase();
     });
 
+    devices::Conventions rules = devices::getConventions(conventions);
+    if (rules.paleoOpTimes)
+      for (const devices::ComputeDevice &device : network->getDevices())
+        if (!(device.memoryBandwidth > 0) || !(device.clockHz > 0)) {
+          emitError(loc) << "conventions="
+                         << devices::stringifyConventionsKind(conventions)
+                         << " time memory traffic and clock cycles, but "
+                            "device '"
+                         << device.name << "' of system '" << description->name
+                         << "' gives no memory_bandwidth or clock";
+          return signalPassFailure();
+        }
     FailureOr<OpGraphWithOps> built =
-        buildOpGraph(module, getAnalysis<WorkloadAnalysis>());
+        buildOpGraph(module, getAnalysis<WorkloadAnalysis>(), rules);
     if (failed(built))
       return signalPassFailure();
     if (built->operations.empty()) {
@@ -175,6 +187,7 @@ struct PlaceDevicesPass
                                                 : 1;
     simulation.computeEfficiency = computeEfficiency;
     simulation.usableMemoryFraction = memoryFraction;
+    simulation.conventions = rules;
     if (llvm::Error error = built->graph.verify(simulation.batches)) {
       emitCoreError(std::move(error), built->operations, loc, "cannot place: ");
       return signalPassFailure();

@@ -1,14 +1,17 @@
 //===- dsm-translate.cpp - The dsm-translate driver -----------------------===//
 //
 // mlir-translate with the dsm importers: `dsm-translate --import-onnx
-// model.onnx` writes the model as dsm MLIR. Layer names are locations, so
-// they are printed by default (--mlir-print-debuginfo=false turns them off).
+// model.onnx` or `--import-paleo net.json` writes the model as dsm MLIR. Layer
+// names are locations, so they are printed by default
+// (--mlir-print-debuginfo=false turns them off).
 //
 //===----------------------------------------------------------------------===//
 
 #ifdef DSM_ENABLE_ONNX
 #include "dsm/Import/OnnxTranslation.h"
 #endif
+
+#include "dsm/Import/PaleoTranslation.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
@@ -18,6 +21,7 @@ int main(int argc, char **argv) {
 #ifdef DSM_ENABLE_ONNX
   dsm::registerImportOnnxTranslation();
 #endif
+  dsm::registerImportPaleoTranslation();
   mlir::registerAsmPrinterCLOptions();
   auto &options = llvm::cl::getRegisteredOptions();
   if (llvm::cl::Option *debugInfo = options.lookup("mlir-print-debuginfo"))

@@ -3,6 +3,7 @@
 #ifndef DSM_PASSES_PASSES_H
 #define DSM_PASSES_PASSES_H
 
+#include "dsm/Core/Devices/Conventions.h"
 #include "dsm/Core/Spatial/DesignSpaceExplorer.h"
 #include "dsm/Dialect/DsmDialect.h"
 

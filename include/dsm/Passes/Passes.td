@@ -291,6 +291,19 @@ class DsmDevicePlacementOptions {
            "penalty)">,
     Option<"memoryFraction", "memory-fraction", "double", /*default=*/"1.0",
            "Fraction of each device's memory a placement may use">,
+    Option<"conventions", "conventions",
+           "::dsm::core::devices::ConventionsKind",
+           /*default=*/"::dsm::core::devices::ConventionsKind::Thesis",
+           "How the simulator turns work into time "
+           "(docs/device-placement.md)",
+           [{::llvm::cl::values(
+               clEnumValN(::dsm::core::devices::ConventionsKind::Thesis,
+                          "thesis", "the thesis's model: FLOPs at the peak, "
+                          "data and weight gradients, updates, the module's "
+                          "batch"),
+               clEnumValN(::dsm::core::devices::ConventionsKind::Exprimo,
+                          "exprimo", "the peer tool's: Paleo's op times with "
+                          "memory traffic, data gradients only, batch 128"))}]>,
     Option<"trace", "trace", "std::string", /*default=*/"\"\"",
            "Write the best placement's simulated schedule here as a "
            "Chrome/Perfetto trace (none if empty)">,

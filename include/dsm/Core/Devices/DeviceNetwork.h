@@ -74,8 +74,9 @@ public:
   llvm::ArrayRef<Connection> getConnections() const { return connections; }
 
   /// Channels from `from` to `to`, in order (empty when from == to). The
-  /// fewest hops; among equals, the first found visiting connections in the
-  /// order they were added.
+  /// fewest hops; among equals, the first found visiting from each device
+  /// the connections it was added as `a` of, then those it was added as `b`
+  /// of, each in the order they were added.
   llvm::ArrayRef<int32_t> getRoute(int32_t from, int32_t to) const {
     return routes[size_t(from) * devices.size() + size_t(to)];
   }

@@ -14,7 +14,9 @@
 //  - the event queue is ordered by end time, then by creation order, so equal
 //    times are handled in a fixed order and a run is deterministic;
 //  - op time = FLOPs / (peak x computeEfficiency); transfer time = bytes /
-//    (bandwidth x efficiency), per hop, store and forward;
+//    (bandwidth x efficiency), per hop, store and forward (the thesis's
+//    conventions; SimulationOptions::conventions may select the peer's,
+//    Conventions.h);
 //  - memory: weights for the whole step, activations from the forward op
 //    until the backward ops that read them are done, gradients from their
 //    production until their consumer's backward op is done;
@@ -31,6 +33,7 @@
 #ifndef DSM_CORE_DEVICES_EXECUTIONSIMULATOR_H
 #define DSM_CORE_DEVICES_EXECUTIONSIMULATOR_H
 
+#include "dsm/Core/Devices/Conventions.h"
 #include "dsm/Core/Devices/DeviceNetwork.h"
 #include "dsm/Core/Devices/OpGraph.h"
 
@@ -55,6 +58,9 @@ struct SimulationOptions {
   double usableMemoryFraction = 1.0;
   /// Keep every op and transfer for a trace.
   bool recordTrace = false;
+  /// How work becomes time (the graph's op costs must have been made with
+  /// the same conventions).
+  Conventions conventions;
 };
 
 enum class PassKind : uint8_t { Forward, Backward };
@@ -98,10 +104,14 @@ struct SimulationResult {
   /// Filled when SimulationOptions::recordTrace.
   std::vector<ScheduledItem> schedule;
 
+  /// Fitness per byte of overflow, in ms (Conventions::overflowMsPerByte).
+  double overflowMsPerByte = 1e-6;
+
   /// The fitness the searches minimise (§3.2.2): the step time in
-  /// milliseconds plus the memory overflow in MB.
+  /// milliseconds plus the memory overflow in MB (the thesis) or in bytes
+  /// (Exprimo).
   double fitness() const {
-    return stepTime * 1e3 + double(memoryOverflowBytes) * 1e-6;
+    return stepTime * 1e3 + double(memoryOverflowBytes) * overflowMsPerByte;
   }
 };
 
@@ -178,6 +188,9 @@ private:
   int32_t numOps, numDevices, passes;
   /// Seconds of each pass of op o on device d: [pass][o * numDevices + d].
   std::vector<double> taskTime[2];
+  /// Bytes per second each channel moves, and the least time of a transfer
+  /// leaving each device (one clock cycle under Paleo's conventions).
+  std::vector<double> channelRate, minTransferTime;
   std::vector<int32_t> inputOps;
 
   // Per-run state.

@@ -12,6 +12,7 @@
 #ifndef DSM_CORE_DEVICES_OPGRAPH_H
 #define DSM_CORE_DEVICES_OPGRAPH_H
 
+#include "dsm/Core/Devices/Conventions.h"
 #include "dsm/Core/Workload/Workload.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -39,16 +40,32 @@ struct Op {
   int64_t weightBytes = 0;
   /// Bytes of the op's output (and of the gradient flowing back into it).
   int64_t outputBytes = 0;
+  /// Bytes of each array the forward / backward pass reads or writes in
+  /// device memory, each timed on its own; charged only by conventions that
+  /// model memory traffic (Conventions::paleoOpTimes).
+  llvm::SmallVector<double, 3> forwardTraffic, backwardTraffic;
   /// Producer ops whose outputs this op reads; always earlier in the graph.
   llvm::SmallVector<int32_t, 2> inputs;
 };
 
-/// Forward, backward and update FLOPs of a dsm workload: a multiply-accumulate
-/// is two FLOPs; the backward pass of a primary computation computes the data
-/// gradient and the weight (or second operand) gradient, each as many MACs as
-/// the forward pass; an auxiliary op's backward costs as much as its forward;
-/// data movement is free; SGD updates cost two FLOPs per parameter.
-Op makeOpFromWorkload(std::string name, const Workload &workload);
+/// Forward, backward and update costs of a dsm workload under `conventions`.
+///
+/// Thesis: a multiply-accumulate is two FLOPs; the backward pass of a primary
+/// computation computes the data gradient and the weight (or second operand)
+/// gradient, each as many MACs as the forward pass; an auxiliary op's
+/// backward costs as much as its forward; data movement is free; SGD updates
+/// cost two FLOPs per parameter.
+///
+/// Exprimo (Paleo's FLOP profiler at Conventions::batch): convolutions by the
+/// GEMM formula reading the padded input, the filter and writing the output,
+/// their backward the convolution computing the data gradient (none when
+/// `hasProducers` is false: the first layer); fully connected layers as a
+/// GEMM, forward and data gradient alike; pooling 2 FLOPs per window element
+/// and opaque ops (dropout) their auxiliary operations, each reading its
+/// input and writing its output, backward as forward; every other op free.
+Op makeOpFromWorkload(std::string name, const Workload &workload,
+                      const Conventions &conventions = {},
+                      bool hasProducers = true);
 
 class OpGraph {
 public:

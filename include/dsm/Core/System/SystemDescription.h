@@ -133,9 +133,18 @@ struct Device {
   DeviceType type = DeviceType::GPU;
   double peakFlops = 0;
   double memoryBytes = 0;
+  /// Bytes/s between the device and its memory; 0 when not given. Only cost
+  /// models that charge memory traffic (Paleo's) use it.
+  double memoryBandwidth = 0;
+  /// Hz; 0 when not given. Paleo charges at least one cycle per term.
+  double clockHz = 0;
 };
 
-/// A bidirectional link between two devices.
+/// A bidirectional link between two devices. Links that name the same
+/// `channel` share it: one bus, one queue of transfers (the peer's device
+/// graphs put a GPU's traffic with the CPU and with the other GPU on the
+/// GPU's PCIe bus). A link without one has a channel of its own. Between
+/// two devices, the links the sender lists (`from`) are taken first.
 struct DeviceLink {
   int64_t from = 0;
   int64_t to = 0;
@@ -143,6 +152,9 @@ struct DeviceLink {
   /// Fraction of the theoretical bandwidth achieved (002 §4.3.1 measured
   /// 17-28% on PCIe3 and simulates 25%).
   double efficiency = 1.0;
+
+  /// Shared channel id, or -1: a channel of its own.
+  int64_t channel = -1;
 
   double effectiveBandwidth() const {
     return bandwidthBytesPerSecond * efficiency;
@@ -180,7 +192,16 @@ struct SystemDescription {
 /// Reads and validates a description from its YAML/JSON tree. Every problem is
 /// reported with the location and dotted path of the offending field; all of
 /// them are returned together (joined llvm::Errors of SpecError).
-llvm::Expected<SystemDescription> readSystemDescription(const SpecNode &root);
+///
+/// A tree with `devices` and `comm_channels` and no `kind` is a device graph
+/// in the format of Exprimo (the device-placement thesis's tool; its
+/// device_graphs/*.json): devices with `model`, `clock` (MHz), `peak_gflops`,
+/// `memory` (GB), `mem_bandwidth` (GB/s), `type` (cpu, gpu) and `neighbours`
+/// [{`device`, `comm_channel`}], channels with `type` and `bandwidth`
+/// (Gbit/s). Devices are numbered by position; a PCIe3 channel achieves 25%
+/// of its bandwidth, as the thesis measured (E1). `name` names the system.
+llvm::Expected<SystemDescription>
+readSystemDescription(const SpecNode &root, llvm::StringRef name = "");
 
 /// The inverse of readSystemDescription: a tree in base units that reads back
 /// to an equal description. Used to store a system in the IR.

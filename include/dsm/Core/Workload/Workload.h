@@ -72,6 +72,19 @@ llvm::StringRef stringifyDim(Dim dim);
 /// Sizes along the five dimensions.
 using DimSizes = std::array<int64_t, kNumDims>;
 
+/// 2D convolution (any layout): output [batch, outChannels, outH, outW] from
+/// input [batch, inChannels, inH, inW] and a kernel of
+/// [outChannels, inChannels / groups, kernelH, kernelW].
+struct ConvShape {
+  int64_t batch = 1, inChannels = 1, inH = 1, inW = 1;
+  int64_t outChannels = 1, outH = 1, outW = 1;
+  int64_t kernelH = 1, kernelW = 1, strideH = 1, strideW = 1, groups = 1;
+  /// Zero padding before the first row and column (after the last ones is
+  /// implied by the output size).
+  int64_t padTop = 0, padLeft = 0;
+  bool hasBias = false;
+};
+
 struct Workload {
   OpKind kind = OpKind::Opaque;
 
@@ -105,6 +118,10 @@ struct Workload {
   /// Set when any count overflowed 64 bits; such a workload is unusable.
   bool overflow = false;
 
+  /// Convolutions: the geometry the counts came from (cost models that need
+  /// more than the five dimensions, such as Paleo's data gradient, read it).
+  std::optional<ConvShape> conv;
+
   int64_t get(Dim d) const { return dims[int(d)]; }
   ComputeClass getComputeClass() const { return core::getComputeClass(kind); }
   bool isPrimary() const { return getComputeClass() == ComputeClass::Primary; }
@@ -124,15 +141,6 @@ struct CheckedCount {
 // the IR and calls these, so the formulas are unit-tested without MLIR.
 //===----------------------------------------------------------------------===//
 
-/// 2D convolution (any layout): output [batch, outChannels, outH, outW] from
-/// input [batch, inChannels, inH, inW] and a kernel of
-/// [outChannels, inChannels / groups, kernelH, kernelW].
-struct ConvShape {
-  int64_t batch = 1, inChannels = 1, inH = 1, inW = 1;
-  int64_t outChannels = 1, outH = 1, outW = 1;
-  int64_t kernelH = 1, kernelW = 1, strideH = 1, strideW = 1, groups = 1;
-  bool hasBias = false;
-};
 Workload makeConvWorkload(const ConvShape &shape, int64_t elementBytes);
 
 /// Fully connected layer: `batch` samples of `rows` rows (tokens) each, every

@@ -27,10 +27,12 @@ struct OpGraphWithOps {
   std::vector<mlir::Operation *> operations;
 };
 
-/// Reads the workloads `analysis` collected under `root` into an OpGraph.
-/// Fails (with an error on the op) on a workload whose counts overflowed.
-mlir::FailureOr<OpGraphWithOps> buildOpGraph(mlir::Operation *root,
-                                             const WorkloadAnalysis &analysis);
+/// Reads the workloads `analysis` collected under `root` into an OpGraph,
+/// costed under `conventions`. Fails (with an error on the op) on a workload
+/// whose counts overflowed.
+mlir::FailureOr<OpGraphWithOps>
+buildOpGraph(mlir::Operation *root, const WorkloadAnalysis &analysis,
+             const core::devices::Conventions &conventions = {});
 
 } // namespace dsm
 
