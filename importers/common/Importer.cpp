@@ -4,7 +4,26 @@
 #include "dsm/Passes/Common/ReportWriter.h"
 #include "dsm/Passes/Common/WorkloadAnalysis.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Shape/IR/Shape.h"
+#include "mlir/Dialect/SparseTensor/IR/SparseTensor.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
@@ -12,8 +31,12 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/CastInterfaces.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -62,6 +85,135 @@ void ImportSummary::print(llvm::raw_ostream &os) const {
          << " elements): " << opaque.reason << "\n";
     }
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Dialects
+//===----------------------------------------------------------------------===//
+
+void dsm::registerImportDialects(DialectRegistry &registry) {
+  // What front ends emit (linalg on tensors, TOSA, ml_program globals) and
+  // what partially lowered programs mix in: loops, buffers, vectors,
+  // GPU kernels, LLVM, quantized types, sparse tensors, shape computations.
+  registry.insert<DsmDialect, affine::AffineDialect, arith::ArithDialect,
+                  bufferization::BufferizationDialect, cf::ControlFlowDialect,
+                  complex::ComplexDialect, func::FuncDialect, gpu::GPUDialect,
+                  index::IndexDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
+                  math::MathDialect, memref::MemRefDialect,
+                  ml_program::MLProgramDialect, quant::QuantDialect,
+                  scf::SCFDialect, shape::ShapeDialect,
+                  sparse_tensor::SparseTensorDialect, tensor::TensorDialect,
+                  tosa::TosaDialect, ub::UBDialect, vector::VectorDialect>();
+}
+
+//===----------------------------------------------------------------------===//
+// What operations outside the dsm vocabulary do
+//===----------------------------------------------------------------------===//
+
+/// The tensor type a value that carries data but is no tensor is charged as
+/// when kept opaque: a vector or a statically shaped buffer by its shape, an
+/// integer or float scalar as a 0-d tensor. None for other values (index
+/// scalars, tokens, dynamic buffers).
+static std::optional<RankedTensorType> getDataType(Type type) {
+  auto isData = [](Type element) {
+    return isa<IntegerType, FloatType>(element);
+  };
+  if (auto vector = dyn_cast<VectorType>(type))
+    return isData(vector.getElementType())
+               ? std::optional(RankedTensorType::get(vector.getShape(),
+                                                     vector.getElementType()))
+               : std::nullopt;
+  if (auto buffer = dyn_cast<MemRefType>(type))
+    return isData(buffer.getElementType()) && buffer.hasStaticShape()
+               ? std::optional(RankedTensorType::get(buffer.getShape(),
+                                                     buffer.getElementType()))
+               : std::nullopt;
+  if (isData(type))
+    return RankedTensorType::get({}, type);
+  return std::nullopt;
+}
+
+/// The buffers of the function's body that `op` writes, directly or in its
+/// regions, seen through views (a loop writing tiles of a buffer writes the
+/// buffer): its memref inits if it is in destination style, else what its
+/// memory effects say.
+static SmallVector<Value> getWrittenBuffers(Operation *op) {
+  SmallVector<Value> written;
+  auto add = [&](Value buffer) {
+    while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+      buffer = view.getViewSource();
+    if (isa<MemRefType>(buffer.getType()) &&
+        !op->isProperAncestor(buffer.getParentBlock()->getParentOp()) &&
+        !llvm::is_contained(written, buffer))
+      written.push_back(buffer);
+  };
+  if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
+    for (OpOperand &init : dps.getDpsInitsMutable())
+      add(init.get());
+    return written;
+  }
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(op);
+  if (!effects)
+    return written;
+  for (const MemoryEffects::EffectInstance &effect : *effects)
+    if (isa<MemoryEffects::Write>(effect.getEffect()))
+      if (Value value = effect.getValue())
+        add(value);
+  return written;
+}
+
+/// Whether `op` does nothing but allocate, free or view memory.
+static bool onlyAllocates(Operation *op) {
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(op);
+  return effects &&
+         llvm::all_of(*effects, [](const MemoryEffects::EffectInstance &e) {
+           return isa<MemoryEffects::Allocate, MemoryEffects::Free>(
+               e.getEffect());
+         });
+}
+
+/// Operations `op` executes: 1, the elements of a vector it produces, a
+/// linalg op's body per iteration; what its regions execute, times the trip
+/// count of a loop with constant bounds.
+static double countExecutedOperations(Operation *op) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    double iterations = 1;
+    for (int64_t range : linalgOp.getStaticLoopRanges())
+      if (!ShapedType::isDynamic(range))
+        iterations *= range;
+    Block *body = linalgOp.getBlock();
+    double perIteration =
+        body ? std::max<double>(1, body->getOperations().size() - 1) : 1;
+    return iterations * perIteration;
+  }
+  double inner = 0;
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (Operation &nested : block)
+        if (!nested.hasTrait<OpTrait::IsTerminator>())
+          inner += countExecutedOperations(&nested);
+  if (op->getNumRegions() == 0) {
+    double elements = 1;
+    for (Type type : op->getResultTypes())
+      if (auto vector = dyn_cast<VectorType>(type))
+        elements = std::max<double>(elements, vector.getNumElements());
+    return elements;
+  }
+  if (auto loop = dyn_cast<LoopLikeOpInterface>(op)) {
+    auto lower = loop.getLoopLowerBounds(), upper = loop.getLoopUpperBounds(),
+         steps = loop.getLoopSteps();
+    if (lower && upper && steps)
+      for (auto [lb, ub, step] : llvm::zip_equal(*lower, *upper, *steps)) {
+        std::optional<int64_t> l = getConstantIntValue(lb),
+                               u = getConstantIntValue(ub),
+                               s = getConstantIntValue(step);
+        if (l && u && s && *s > 0)
+          inner *= std::max<int64_t>(0, llvm::divideCeil(*u - *l, *s));
+      }
+  }
+  return inner;
 }
 
 //===----------------------------------------------------------------------===//
@@ -121,13 +273,31 @@ LogicalResult Importer::run() {
   Block &body = func.getBody().front();
   for (Operation &op : body.without_terminator())
     originals.push_back(&op);
-  // Shapes must be known (TOSA allows unranked tensors before inference).
+  // Shapes must be known (TOSA allows unranked tensors before inference),
+  // elements numbers (quantized types parse, but dsm computes on plain
+  // integers and floats).
+  auto isNumber = [](Type element) {
+    return isa<IntegerType, FloatType, IndexType>(element);
+  };
+  for (BlockArgument arg : body.getArguments())
+    if (auto tensor = dyn_cast<TensorType>(arg.getType());
+        tensor && !isNumber(tensor.getElementType()))
+      return func.emitError()
+             << "argument #" << arg.getArgNumber() << " has element type "
+             << tensor.getElementType()
+             << ", which dsm does not compute in (integers and floats)";
   for (Operation *op : originals)
-    for (Type type : op->getResultTypes())
+    for (Type type : op->getResultTypes()) {
       if (isa<UnrankedTensorType>(type))
         return op->emitError()
                << "has an unranked result (" << type
                << "); dsm needs ranked, static shapes (infer them first)";
+      if (auto tensor = dyn_cast<TensorType>(type);
+          tensor && !isNumber(tensor.getElementType()))
+        return op->emitError()
+               << "has a result of element type " << tensor.getElementType()
+               << ", which dsm does not compute in (integers and floats)";
+    }
   summary().sourceOps = originals.size();
 
   for (Operation *op : originals) {
@@ -154,14 +324,35 @@ LogicalResult Importer::run() {
       continue;
     }
     // Runtime checks (cf.assert) and scalar bookkeeping (arith on scalars,
-    // tensor.dim) carry no tensor work: they are dropped, and what consumers
-    // need of them is read as constants.
-    bool producesTensors = llvm::any_of(
-        op->getResultTypes(), [](Type type) { return isa<TensorType>(type); });
-    if (op->getName().getStringRef() == "cf.assert" ||
-        (!producesTensors && op->getNumRegions() == 0 &&
-         isMemoryEffectFree(op) && op->getNumResults() > 0)) {
+    // tensor.dim, affine.apply) carry no tensor work: they are dropped, and
+    // what consumers need of them is read as constants. Vectors are data:
+    // an op producing or reading one is work (vector.reduction).
+    auto isShaped = [](Type type) { return isa<ShapedType>(type); };
+    bool scalarOnly = op->getNumResults() > 0 && op->getNumRegions() == 0 &&
+                      isMemoryEffectFree(op) &&
+                      llvm::none_of(op->getResultTypes(), isShaped) &&
+                      llvm::none_of(op->getOperandTypes(), [](Type type) {
+                        return isa<VectorType>(type);
+                      });
+    if (op->getName().getStringRef() == "cf.assert" || scalarOnly) {
       setOutcome(op, "(dropped)");
+      continue;
+    }
+    // Conversions between tensors and buffers carry the same data: a buffer
+    // stands for the tensor it was made from, a tensor read from a buffer
+    // for what was last written into it.
+    if (auto toBuffer = dyn_cast<bufferization::ToBufferOp>(op)) {
+      FailureOr<Value> tensor = getActivation(toBuffer.getTensor());
+      if (failed(tensor))
+        return failure();
+      map(toBuffer.getResult(), *tensor);
+      setOutcome(op, "(pass-through)");
+      continue;
+    }
+    if (auto toTensor = dyn_cast<bufferization::ToTensorOp>(op);
+        toTensor && isMapped(toTensor.getBuffer())) {
+      map(toTensor.getResult(), mapping.lookup(toTensor.getBuffer()));
+      setOutcome(op, "(pass-through)");
       continue;
     }
     rejection.clear();
@@ -535,8 +726,14 @@ FailureOr<Value> Importer::createOpaque(Operation *op, unsigned index,
       staticType(op->getLoc(), op->getResult(index).getType());
   if (failed(type))
     return failure();
+  return createOpaque(op, *type, inputs, opsPerElement, reason);
+}
+
+FailureOr<Value> Importer::createOpaque(Operation *op, RankedTensorType type,
+                                        ValueRange inputs, double opsPerElement,
+                                        StringRef reason) {
   auto opaque =
-      OpaqueOp::create(builder, op->getLoc(), *type,
+      OpaqueOp::create(builder, op->getLoc(), type,
                        builder.getStringAttr(op->getName().getStringRef()),
                        inputs, builder.getF64FloatAttr(opsPerElement));
   if (failed(verify(opaque, /*verifyRecursively=*/false)))
@@ -546,9 +743,18 @@ FailureOr<Value> Importer::createOpaque(Operation *op, unsigned index,
   entry.origin = op->getName().getStringRef().str();
   entry.reason = reason.str();
   entry.opsPerElement = opsPerElement;
-  entry.elements = type->getNumElements();
+  entry.elements = type.getNumElements();
   summary().opaque.push_back(std::move(entry));
   return opaque.getResult();
+}
+
+double Importer::estimateWork(Operation *op, RankedTensorType charged) {
+  if (op->getNumRegions() == 0 || isa<linalg::LinalgOp>(op))
+    return estimateOpsPerElement(op);
+  // A loop nest or other region: what it executes, per element it yields or
+  // writes.
+  return countExecutedOperations(op) /
+         double(std::max<int64_t>(1, charged.getNumElements()));
 }
 
 SmallVector<Value> Importer::getOpaqueInputs(Operation *op) {
@@ -569,29 +775,68 @@ LogicalResult Importer::unrecognised(Operation *op, StringRef reason) {
                          "dsm.opaque";
     return failure();
   }
+  llvm::SetVector<Value> sources;
+  for (Value operand : getOpaqueInputs(op))
+    sources.insert(operand);
+  // Vectors, scalars computed from them and buffers written by operations
+  // kept opaque are read as the dsm values that stand for them.
+  for (Value operand : op->getOperands())
+    if (!isa<TensorType>(operand.getType()) && isMapped(operand))
+      sources.insert(operand);
+  // A loop or other region reads what its body uses from outside: values
+  // already imported and the function's arguments.
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(op->getRegions(), captured);
+  for (Value value : captured)
+    if (isMapped(value) ||
+        (isa<RankedTensorType>(value.getType()) && isa<BlockArgument>(value) &&
+         value.getParentBlock() == &func.getBody().front()))
+      sources.insert(value);
   SmallVector<Value> inputs;
-  for (Value operand : getOpaqueInputs(op)) {
+  for (Value operand : sources) {
     FailureOr<Value> value = getActivation(operand);
     if (failed(value))
       return failure();
     inputs.push_back(*value);
   }
+  StringRef why = reason.empty() ? "not recognised" : reason;
   bool any = false;
-  for (OpResult result : op->getResults()) {
-    if (!isa<TensorType>(result.getType()))
-      continue;
+  auto keep = [&](Value original, RankedTensorType type) -> LogicalResult {
     FailureOr<Value> value =
-        createOpaque(op, result.getResultNumber(), inputs,
-                     any ? 0.0 : estimateOpsPerElement(op),
-                     reason.empty() ? "not recognised" : reason);
+        createOpaque(op, type, inputs, any ? 0.0 : estimateWork(op, type), why);
     if (failed(value))
       return failure();
-    map(result, *value);
+    map(original, *value);
     any = true;
+    return success();
+  };
+  for (OpResult result : op->getResults()) {
+    Type type = result.getType();
+    // Buffers are charged where they are written, not where they are made.
+    if (isa<BaseMemRefType>(type))
+      continue;
+    if (isa<TensorType>(type)) {
+      FailureOr<RankedTensorType> tensor = staticType(op->getLoc(), type);
+      if (failed(tensor) || failed(keep(result, *tensor)))
+        return failure();
+    } else if (std::optional<RankedTensorType> data = getDataType(type)) {
+      if (failed(keep(result, *data)))
+        return failure();
+    }
   }
+  // An operation on buffers (linalg after bufferization, a loop nest, a
+  // copy) is charged as what it writes; later readers of a buffer read it.
+  if (!any)
+    for (Value buffer : getWrittenBuffers(op))
+      if (std::optional<RankedTensorType> data = getDataType(buffer.getType()))
+        if (failed(keep(buffer, *data)))
+          return failure();
   if (!any) {
-    op->emitWarning() << "dropping '" << op->getName()
-                      << "': it produces no tensor for dsm to keep";
+    // Allocations, views and deallocations do no work; other side effects
+    // without data dsm could keep are worth a warning.
+    if (!onlyAllocates(op))
+      op->emitWarning() << "dropping '" << op->getName()
+                        << "': it produces no tensor for dsm to keep";
     setOutcome(op, "(dropped, no tensor result)");
     return success();
   }

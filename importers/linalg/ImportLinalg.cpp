@@ -347,6 +347,10 @@ bool LinalgImporter::isDataMovement(linalg::LinalgOp op) {
 }
 
 bool LinalgImporter::isLazy(Operation *op) {
+  // On buffers a fill or a copy writes memory: it is work, charged opaque.
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+      linalgOp && !linalgOp.hasPureTensorSemantics())
+    return false;
   if (op->hasTrait<OpTrait::ConstantLike>() ||
       isa<ml_program::GlobalLoadConstOp, tensor::EmptyOp, tensor::PadOp,
           tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::ReshapeOp,

@@ -202,9 +202,23 @@ protected:
                                             mlir::ValueRange inputs,
                                             double opsPerElement,
                                             llvm::StringRef reason);
+  /// Keeps `op` as a dsm.opaque of `type` over `inputs`.
+  mlir::FailureOr<mlir::Value> createOpaque(mlir::Operation *op,
+                                            mlir::RankedTensorType type,
+                                            mlir::ValueRange inputs,
+                                            double opsPerElement,
+                                            llvm::StringRef reason);
   /// Handles an op `handle` did not recognise: a located error in strict
-  /// mode, else dsm.opaque over its tensor operands.
+  /// mode; else dsm.opaque over its tensor operands (and the vectors and
+  /// buffers already kept opaque), one per result that carries data --
+  /// tensors, vectors as tensors of their shape, numeric scalars as 0-d
+  /// tensors -- or, for an op on buffers, one per buffer it writes, which
+  /// later readers of the buffer read.
   mlir::LogicalResult unrecognised(mlir::Operation *op, llvm::StringRef reason);
+  /// Ops per element of `charged` for `op` kept opaque: estimateOpsPerElement,
+  /// or for a loop nest or other op with regions what it executes (loops
+  /// with constant bounds times their trip counts) per charged element.
+  double estimateWork(mlir::Operation *op, mlir::RankedTensorType charged);
 
   /// The static shape of an imported result type, with a dynamic batch
   /// dimension fixed by the `batch` option; failure (with an error at `loc`)

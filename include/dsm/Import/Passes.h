@@ -16,6 +16,13 @@ enum class ImportMode {
   Permissive, ///< it is kept as dsm.opaque, charged by its element count
 };
 
+/// Registers the dialects models arrive in: what front ends emit (linalg on
+/// tensors, TOSA, ml_program) and every upstream dialect that partially
+/// lowered programs mix in (affine, scf, memref, vector, bufferization, gpu,
+/// llvm, ...), so that such files parse and the importers take what they
+/// recognise.
+void registerImportDialects(mlir::DialectRegistry &registry);
+
 #define GEN_PASS_DECL
 #include "dsm/Import/Passes.h.inc"
 

@@ -67,3 +67,21 @@ func.func @dynamic(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
   %y = tosa.sigmoid %x : (tensor<?x8xf32>) -> tensor<?x8xf32>
   return %y : tensor<?x8xf32>
 }
+
+// -----
+
+// Legacy quantized element types parse (the quant dialect is loaded) but dsm
+// computes on plain integers and floats (TOSA 1.0 int8 is i8 with rescales).
+// expected-error @+1 {{argument #0 has element type '!quant.uniform<i8:f32, 5.000000e-01>', which dsm does not compute in (integers and floats)}}
+func.func @quantized_argument(%a: tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4x!quant.uniform<i8:f32, 0.5>> {
+  %0 = tosa.abs %a : (tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4x!quant.uniform<i8:f32, 0.5>>
+  return %0 : tensor<4x!quant.uniform<i8:f32, 0.5>>
+}
+
+// -----
+
+func.func @quantized_result(%a: tensor<4xi8>) -> tensor<4x!quant.uniform<i8:f32, 0.5>> {
+  // expected-error @+1 {{has a result of element type '!quant.uniform<i8:f32, 5.000000e-01>', which dsm does not compute in}}
+  %0 = tosa.cast %a : (tensor<4xi8>) -> tensor<4x!quant.uniform<i8:f32, 0.5>>
+  return %0 : tensor<4x!quant.uniform<i8:f32, 0.5>>
+}
