@@ -3,7 +3,8 @@
 // mlir-translate with the dsm importers: `dsm-translate --import-onnx
 // model.onnx` or `--import-paleo net.json` writes the model as dsm MLIR. Layer
 // names are locations, so they are printed by default
-// (--mlir-print-debuginfo=false turns them off).
+// (--mlir-print-debuginfo=false turns them off). `--upgrade-mlir old.mlir`
+// rewrites MLIR written before the current syntax into it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 #endif
 
 #include "dsm/Import/PaleoTranslation.h"
+#include "dsm/Import/UpgradeMlir.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
@@ -22,6 +24,7 @@ int main(int argc, char **argv) {
   dsm::registerImportOnnxTranslation();
 #endif
   dsm::registerImportPaleoTranslation();
+  dsm::registerUpgradeMlirTranslation();
   mlir::registerAsmPrinterCLOptions();
   auto &options = llvm::cl::getRegisteredOptions();
   if (llvm::cl::Option *debugInfo = options.lookup("mlir-print-debuginfo"))

@@ -1,0 +1,376 @@
+//===- UpgradeMlir.cpp - Older MLIR spellings into the current ones -------===//
+//
+// The upgrade works on the text, not on parsed IR: a file in an older
+// spelling does not parse, and a textual rewrite keeps the file as its
+// author wrote it (comments, resources, locations) apart from the changed
+// spellings. A small scanner finds operations outside comments and string
+// literals and steps over balanced brackets.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsm/Import/UpgradeMlir.h"
+#include "dsm/Import/Passes.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <vector>
+
+using namespace mlir;
+
+namespace {
+
+/// One rewrite of the text: `length` characters at `offset` become `text`.
+struct Edit {
+  size_t offset;
+  size_t length;
+  std::string text;
+};
+
+/// Reads MLIR text: steps over trivia, comments, string literals and
+/// balanced brackets, and locates offsets as file:line:column.
+class Scanner {
+public:
+  Scanner(StringRef text, StringRef bufferName, MLIRContext *context)
+      : text(text), bufferName(bufferName), context(context) {}
+
+  StringRef text;
+
+  /// The offset of the first character at or after `i` that is neither
+  /// whitespace nor in a `//` comment.
+  size_t skipTrivia(size_t i) const {
+    while (i < text.size()) {
+      if (llvm::isSpace(text[i])) {
+        ++i;
+      } else if (text.substr(i).starts_with("//")) {
+        i = text.find('\n', i);
+        if (i == StringRef::npos)
+          return text.size();
+      } else {
+        break;
+      }
+    }
+    return i;
+  }
+
+  /// The offset just past the string literal that starts at `i` (a quote).
+  size_t skipString(size_t i) const {
+    for (++i; i < text.size(); ++i) {
+      if (text[i] == '\\')
+        ++i;
+      else if (text[i] == '"')
+        return i + 1;
+    }
+    return text.size();
+  }
+
+  /// The offset just past the bracket that closes the one at `i` (one of
+  /// `([{<`), stepping over strings; `->` is no closing angle bracket.
+  /// npos when it is not closed.
+  size_t skipBalanced(size_t i) const {
+    std::vector<char> closers;
+    for (; i < text.size(); ++i) {
+      char c = text[i];
+      switch (c) {
+      case '"':
+        i = skipString(i) - 1;
+        continue;
+      case '(':
+        closers.push_back(')');
+        continue;
+      case '[':
+        closers.push_back(']');
+        continue;
+      case '{':
+        closers.push_back('}');
+        continue;
+      case '<':
+        closers.push_back('>');
+        continue;
+      case '>':
+        if (i > 0 && text[i - 1] == '-')
+          continue;
+        [[fallthrough]];
+      case ')':
+      case ']':
+      case '}':
+        if (closers.empty() || closers.back() != c)
+          return StringRef::npos;
+        closers.pop_back();
+        if (closers.empty())
+          return i + 1;
+        continue;
+      default:
+        continue;
+      }
+    }
+    return StringRef::npos;
+  }
+
+  /// The offset just past a type written at `i` (`tensor<...>`, `f32`,
+  /// `!alias`), or npos.
+  size_t skipType(size_t i) const {
+    size_t end = i;
+    if (end < text.size() && text[end] == '!')
+      ++end;
+    while (end < text.size() &&
+           (llvm::isAlnum(text[end]) || text[end] == '_' || text[end] == '.'))
+      ++end;
+    if (end == i)
+      return StringRef::npos;
+    if (end < text.size() && text[end] == '<')
+      return skipBalanced(end);
+    return end;
+  }
+
+  /// The code offsets where the operation name `name` (or a string literal
+  /// equal to it, for the generic form, when `quoted`) occurs as a whole
+  /// word: not in comments, not inside other words or string literals.
+  std::vector<size_t> findOperation(StringRef name, bool quoted) const {
+    std::vector<size_t> found;
+    auto isWordChar = [](char c) {
+      return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$';
+    };
+    for (size_t i = 0; i < text.size();) {
+      char c = text[i];
+      if (c == '/' && text.substr(i).starts_with("//")) {
+        i = text.find('\n', i);
+        if (i == StringRef::npos)
+          break;
+        continue;
+      }
+      if (c == '"') {
+        size_t end = skipString(i);
+        if (quoted && text.slice(i + 1, end - 1) == name)
+          found.push_back(i);
+        i = end;
+        continue;
+      }
+      if (!quoted && text.substr(i).starts_with(name) &&
+          (i == 0 || !isWordChar(text[i - 1])) &&
+          (i + name.size() >= text.size() ||
+           !isWordChar(text[i + name.size()])))
+        found.push_back(i);
+      i = isWordChar(c) ? skipWord(i) : i + 1;
+    }
+    return found;
+  }
+
+  /// An error at the line and column of `offset`.
+  InFlightDiagnostic error(size_t offset) const {
+    unsigned line = 1 + text.take_front(offset).count('\n');
+    size_t lineStart = text.take_front(offset).rfind('\n');
+    unsigned column =
+        offset - (lineStart == StringRef::npos ? 0 : lineStart + 1) + 1;
+    return emitError(FileLineColLoc::get(context, bufferName, line, column));
+  }
+
+private:
+  size_t skipWord(size_t i) const {
+    while (i < text.size() && (llvm::isAlnum(text[i]) || text[i] == '_' ||
+                               text[i] == '.' || text[i] == '$'))
+      ++i;
+    return i;
+  }
+
+  StringRef bufferName;
+  MLIRContext *context;
+};
+
+} // namespace
+
+/// Adds `output_shape [..]` to the expand_shape named at `at` if it has none:
+/// `tensor.expand_shape %src [[0, 1], [2]] : T into R` (before MLIR 19).
+static LogicalResult upgradeExpandShape(const Scanner &scanner, size_t at,
+                                        StringRef name, MLIRContext *context,
+                                        std::vector<Edit> &edits) {
+  StringRef text = scanner.text;
+  auto malformed = [&](StringRef what) {
+    return scanner.error(at)
+           << "cannot upgrade '" << name << "': expected " << what;
+  };
+  size_t i = scanner.skipTrivia(at + name.size());
+  if (i >= text.size() || text[i] != '%')
+    return malformed("its source operand");
+  while (i < text.size() && !llvm::isSpace(text[i]) && text[i] != '[')
+    ++i;
+  i = scanner.skipTrivia(i);
+  if (i >= text.size() || text[i] != '[')
+    return malformed("its reassociation ([[0, 1], ...])");
+  size_t reassociationEnd = scanner.skipBalanced(i);
+  if (reassociationEnd == StringRef::npos)
+    return malformed("a closed reassociation");
+  i = scanner.skipTrivia(reassociationEnd);
+  if (text.substr(i).starts_with("output_shape"))
+    return success();
+  if (i < text.size() && text[i] == '{') {
+    i = scanner.skipBalanced(i);
+    if (i == StringRef::npos)
+      return malformed("a closed attribute dictionary");
+    i = scanner.skipTrivia(i);
+  }
+  if (i >= text.size() || text[i] != ':')
+    return malformed("':' and its types");
+  i = scanner.skipTrivia(i + 1);
+  size_t sourceEnd = scanner.skipType(i);
+  if (sourceEnd == StringRef::npos)
+    return malformed("its source type");
+  i = scanner.skipTrivia(sourceEnd);
+  if (!text.substr(i).starts_with("into"))
+    return malformed("'into' and its result type");
+  i = scanner.skipTrivia(i + 4);
+  size_t resultEnd = scanner.skipType(i);
+  if (resultEnd == StringRef::npos)
+    return malformed("its result type");
+  StringRef resultText = text.slice(i, resultEnd);
+
+  Type resultType;
+  {
+    // The type is read on its own; its own errors would point nowhere.
+    ScopedDiagnosticHandler quiet(context, [](Diagnostic &) {});
+    resultType = parseType(resultText, context);
+  }
+  auto shaped = dyn_cast_or_null<ShapedType>(resultType);
+  if (!shaped || !shaped.hasRank())
+    return scanner.error(at)
+           << "cannot upgrade '" << name << "': cannot read its result type '"
+           << resultText << "' (type aliases are not resolved)";
+  if (!shaped.hasStaticShape())
+    return scanner.error(at)
+           << "cannot upgrade '" << name << "' to " << resultText
+           << ": a dynamic result dimension needs its size as an SSA value "
+              "in output_shape; write it by hand (output_shape [%d0, 4, ..])";
+  std::string shape;
+  llvm::raw_string_ostream os(shape);
+  os << " output_shape [";
+  llvm::interleaveComma(shaped.getShape(), os);
+  os << "]";
+  edits.push_back({reassociationEnd, 0, std::move(shape)});
+  return success();
+}
+
+/// Renames the `value` attribute of the generic `"tosa.const"` at `at` to
+/// `values` (MLIR 21 renamed it).
+static void upgradeTosaConst(const Scanner &scanner, size_t at,
+                             std::vector<Edit> &edits) {
+  StringRef text = scanner.text;
+  size_t i = scanner.skipTrivia(scanner.skipString(at));
+  if (i >= text.size() || text[i] != '(')
+    return;
+  i = scanner.skipBalanced(i);
+  if (i == StringRef::npos)
+    return;
+  i = scanner.skipTrivia(i);
+  // Properties `<{..}>` (MLIR 18 and later) or an attribute dictionary.
+  if (text.substr(i).starts_with("<{"))
+    ++i;
+  if (i >= text.size() || text[i] != '{')
+    return;
+  size_t end = scanner.skipBalanced(i);
+  if (end == StringRef::npos)
+    return;
+  // Top-level keys of the dictionary: after `{` and after each `,`.
+  for (size_t key = scanner.skipTrivia(i + 1); key < end - 1;) {
+    size_t keyEnd = key;
+    while (keyEnd < end && (llvm::isAlnum(text[keyEnd]) ||
+                            text[keyEnd] == '_' || text[keyEnd] == '.'))
+      ++keyEnd;
+    size_t equals = scanner.skipTrivia(keyEnd);
+    if (text.slice(key, keyEnd) == "value" && equals < text.size() &&
+        text[equals] == '=')
+      edits.push_back({key, keyEnd - key, "values"});
+    // On to the next top-level comma.
+    size_t j = keyEnd;
+    while (j < end - 1 && text[j] != ',') {
+      if (StringRef("([{<\"").contains(text[j])) {
+        size_t next =
+            text[j] == '"' ? scanner.skipString(j) : scanner.skipBalanced(j);
+        if (next == StringRef::npos)
+          return;
+        j = next;
+      } else {
+        ++j;
+      }
+    }
+    key = scanner.skipTrivia(j + 1);
+  }
+}
+
+FailureOr<std::string> dsm::upgradeMlirText(StringRef text,
+                                            StringRef bufferName,
+                                            MLIRContext *context,
+                                            unsigned *upgrades) {
+  Scanner scanner(text, bufferName, context);
+  std::vector<Edit> edits;
+  for (StringRef name : {"tensor.expand_shape", "memref.expand_shape"})
+    for (size_t at : scanner.findOperation(name, /*quoted=*/false))
+      if (failed(upgradeExpandShape(scanner, at, name, context, edits)))
+        return failure();
+  for (size_t at : scanner.findOperation("tosa.const", /*quoted=*/true))
+    upgradeTosaConst(scanner, at, edits);
+
+  llvm::sort(edits,
+             [](const Edit &a, const Edit &b) { return a.offset < b.offset; });
+  std::string result;
+  size_t from = 0;
+  for (const Edit &edit : edits) {
+    result += text.slice(from, edit.offset);
+    result += edit.text;
+    from = edit.offset + edit.length;
+  }
+  result += text.substr(from);
+  if (upgrades)
+    *upgrades = edits.size();
+  return result;
+}
+
+void dsm::registerUpgradeMlirTranslation() {
+  static bool registered = false;
+  if (registered)
+    return;
+  registered = true;
+  TranslateRegistration registration(
+      "upgrade-mlir",
+      "rewrite MLIR written before the current syntax (expand_shape without "
+      "output_shape, tosa.const value) into it",
+      [](const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
+         llvm::raw_ostream &output, MLIRContext *context) -> LogicalResult {
+        const llvm::MemoryBuffer *buffer =
+            sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
+        StringRef name = buffer->getBufferIdentifier();
+        FailureOr<std::string> upgraded =
+            upgradeMlirText(buffer->getBuffer(), name, context);
+        if (failed(upgraded))
+          return failure();
+        // The upgraded file must parse, with the dialects models arrive in;
+        // its lines are the original's, so errors point into the input.
+        DialectRegistry registry;
+        registerImportDialects(registry);
+        context->appendDialectRegistry(registry);
+        llvm::SourceMgr check;
+        check.AddNewSourceBuffer(
+            llvm::MemoryBuffer::getMemBuffer(*upgraded, name), llvm::SMLoc());
+        // An error left is in a spelling the step does not know: say so,
+        // then let the driver report it.
+        ScopedDiagnosticHandler explain(context, [](Diagnostic &diag) {
+          if (diag.getSeverity() == DiagnosticSeverity::Error)
+            diag.attachNote()
+                << "--upgrade-mlir rewrites expand_shape without output_shape "
+                   "and tosa.const with value; this spelling is not one of "
+                   "them";
+          return failure();
+        });
+        if (!parseSourceFile<ModuleOp>(check, ParserConfig(context)))
+          return failure();
+        output << *upgraded;
+        return success();
+      });
+}

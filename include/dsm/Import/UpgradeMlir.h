@@ -1,0 +1,44 @@
+//===- UpgradeMlir.h - Older MLIR spellings into the current ones -*- C++
+//-*-===//
+//
+// Many public dumps (torch-mlir, TensorFlow, model zoos) were written by an
+// MLIR older than the one dsm-opt is built with, and some operations have
+// changed their spelling since. The upgrade step rewrites those spellings in
+// the text, so that the file parses; `dsm-translate --upgrade-mlir` runs it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSM_IMPORT_UPGRADEMLIR_H
+#define DSM_IMPORT_UPGRADEMLIR_H
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace dsm {
+
+/// Rewrites the spellings that changed since MLIR 19 that it knows into the
+/// current ones, in the text and in place (every line stays where it was, so
+/// that locations in the upgraded file are those of the original):
+/// - `tensor.expand_shape` and `memref.expand_shape` without `output_shape`
+///   (before MLIR 19): the output shape is written from the result type;
+/// - `"tosa.const"` with a `value` attribute (before MLIR 21): `values`.
+/// Comments and string literals are left alone. Returns the upgraded text, or
+/// failure after an error located in `bufferName` for a spelling it
+/// recognises but cannot upgrade (an expand_shape with a dynamic result
+/// dimension, whose size `output_shape` needs as a value). `upgrades`, when
+/// given, receives how many operations were rewritten.
+mlir::FailureOr<std::string> upgradeMlirText(llvm::StringRef text,
+                                             llvm::StringRef bufferName,
+                                             mlir::MLIRContext *context,
+                                             unsigned *upgrades = nullptr);
+
+/// Registers the `--upgrade-mlir` translation: reads an MLIR file, upgrades
+/// it, checks that the result parses with the dialects models arrive in, and
+/// writes the upgraded text.
+void registerUpgradeMlirTranslation();
+
+} // namespace dsm
+
+#endif // DSM_IMPORT_UPGRADEMLIR_H
