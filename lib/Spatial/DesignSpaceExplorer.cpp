@@ -125,15 +125,23 @@ std::vector<DimSizes> DesignSpaceExplorer::candidateCoreSplits(
     if (!reduces)
       outputOnly.push_back(split);
   }
-  std::vector<DimSizes> &pool = outputOnly.empty() ? legal : outputOnly;
-
   // Principle: balance the work across cores; when the dimensions do not
   // divide, keep the splits with the least imbalance -- or close to it: a
   // few percent more PE-array work can buy a better spread of the auxiliary
   // work or of the transfers.
-  double least = 1e300;
-  for (const DimSizes &split : pool)
-    least = std::min(least, imbalance(chipD, split));
+  auto leastImbalance = [&](const std::vector<DimSizes> &splits) {
+    double least = 1e300;
+    for (const DimSizes &split : splits)
+      least = std::min(least, imbalance(chipD, split));
+    return least;
+  };
+  // A result too unevenly divisible to keep the cores busy (e.g. the 3 x 49
+  // x 64 kernel of ResNet-50's conv1 in UPD on 32 cores) is worth a
+  // reduction: then reduction splits compete too.
+  bool outputOnlyBalances =
+      !outputOnly.empty() && leastImbalance(outputOnly) <= kImbalanceTolerance;
+  std::vector<DimSizes> &pool = outputOnlyBalances ? outputOnly : legal;
+  double least = leastImbalance(pool);
   std::vector<DimSizes> balanced;
   for (const DimSizes &split : pool)
     if (imbalance(chipD, split) <= least * kImbalanceTolerance)

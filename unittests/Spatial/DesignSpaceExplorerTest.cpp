@@ -94,6 +94,22 @@ TEST(DesignSpaceExplorerTest, HeuristicPrefersBalancedSplits) {
   EXPECT_TRUE(anyBalanced);
 }
 
+TEST(DesignSpaceExplorerTest, HeuristicReducesWhenTheResultCannotBalance) {
+  PerformanceModel model(multiChipPreset("dsm-8pf-asym"));
+  DesignSpaceExplorer heuristic(model, SearchMode::Heuristic);
+  // ResNet-50's conv1 in UPD under model parallelism: each chip's kernel
+  // share is 3 x 1 x 49, which no split over 32 cores divides within 10%
+  // (3 x 49 = 147 is odd), so the cores also split the reduction (pixels,
+  // samples) and accumulate partial sums.
+  LayerShape layer = convLayer(3, 64, 12544, 49, 512);
+  DimSizes chipD = splitSizes(layer.dims, {1, 64, 1, 1, 1});
+  bool anyReduction = false;
+  for (const DimSizes &s :
+       heuristic.candidateCoreSplits(layer, TrainingPass::UPD, chipD))
+    anyReduction |= s[int(Dim::IJ)] > 1 || s[int(Dim::MB)] > 1;
+  EXPECT_TRUE(anyReduction);
+}
+
 TEST(DesignSpaceExplorerTest, HeuristicMatchesExhaustiveOnTypicalLayers) {
   PerformanceModel model(multiChipPreset("dsm-8pf-asym"));
   DesignSpaceExplorer heuristic(model, SearchMode::Heuristic);
