@@ -1053,8 +1053,11 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
       linalg::inferConvolutionDims(op);
   if (failed(dims) || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return reject("convolution-like op with an unsupported structure");
-  if (dims->outputImage.size() != 2 || dims->filterLoop.size() != 2)
-    return reject("only 2-D convolutions and pooling are supported");
+  // 1-D windows are 2-D ones over a unit height (exact work, dsm ops).
+  bool oneD = dims->outputImage.size() == 1;
+  if (dims->outputImage.size() > 2 ||
+      dims->filterLoop.size() != dims->outputImage.size())
+    return reject("only 1-D and 2-D convolutions and pooling are supported");
   Location loc = op.getLoc();
   Value input = op.getDpsInputOperand(0)->get();
   Value filter = op.getDpsInputOperand(1)->get();
@@ -1116,7 +1119,7 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
   // H and W in output order.
   SmallVector<unsigned> image(dims->outputImage.begin(),
                               dims->outputImage.end());
-  if (positionOf(outMap, image[0]) > positionOf(outMap, image[1]))
+  if (!oneD && positionOf(outMap, image[0]) > positionOf(outMap, image[1]))
     std::swap(image[0], image[1]);
   SmallVector<int64_t> strides, dilations;
   for (unsigned d : image) {
@@ -1143,25 +1146,34 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
       [&](AffineMap map,
           ArrayRef<unsigned> channels) -> std::optional<dsm::DataLayout> {
     int64_t n = positionOf(map, batchDims[0]);
-    int64_t h = positionOf(map, image[0]), w = positionOf(map, image[1]);
+    int64_t w = positionOf(map, image.back());
+    int64_t h = oneD ? -1 : positionOf(map, image[0]);
     SmallVector<int64_t> c;
     for (unsigned d : channels)
       c.push_back(positionOf(map, d));
-    if (int64_t(map.getNumResults()) != 3 + int64_t(c.size()))
+    if (int64_t(map.getNumResults()) !=
+        1 + int64_t(image.size()) + int64_t(c.size()))
       return std::nullopt;
     for (size_t i = 1; i < c.size(); ++i)
       if (c[i] != c[i - 1] + 1)
         return std::nullopt;
-    if (n == 0 && c.front() == 1 && h == c.back() + 1 && w == h + 1)
+    // [N, C.., (H,) W] or [N, (H,) W, C..].
+    int64_t firstSpatial = oneD ? w : h;
+    if (n == 0 && c.front() == 1 && firstSpatial == c.back() + 1 &&
+        (oneD || w == h + 1))
       return dsm::DataLayout::NCHW;
-    if (n == 0 && h == 1 && w == 2 && c.front() == 3)
+    if (n == 0 && firstSpatial == 1 && (oneD || w == 2) && c.front() == w + 1)
       return dsm::DataLayout::NHWC;
     return std::nullopt;
   };
   std::optional<dsm::DataLayout> layout = layoutOf(inMap, inChannels);
   if (!layout || layoutOf(outMap, outChannels) != layout)
-    return reject("only NCHW and NHWC layouts are supported");
-  int64_t channelPosition = *layout == dsm::DataLayout::NCHW ? 1 : 3;
+    return reject("only NCHW and NHWC (1-D: NCW and NWC) layouts are "
+                  "supported");
+  int64_t channelPosition =
+      *layout == dsm::DataLayout::NCHW ? 1 : (oneD ? 2 : 3);
+
+  Type expected = op->getResult(0).getType();
 
   // Fold a preceding pad of the spatial dimensions.
   SmallVector<int64_t> padding = {0, 0, 0, 0};
@@ -1172,48 +1184,71 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
       value = getScalarConstant(padValue);
     bool neutral = value && (kind == MaxPool ? *value <= -3.4e38 : *value == 0);
     ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
-    int64_t h = positionOf(inMap, image[0]), w = positionOf(inMap, image[1]);
+    int64_t h = oneD ? -1 : positionOf(inMap, image[0]);
+    int64_t w = positionOf(inMap, image.back());
     bool spatialOnly =
         !ShapedType::isDynamicShape(low) && !ShapedType::isDynamicShape(high);
     for (int64_t d = 0; spatialOnly && d < int64_t(low.size()); ++d)
       if (d != h && d != w)
         spatialOnly = low[d] == 0 && high[d] == 0;
     if (neutral && spatialOnly) {
-      padding = {low[h], low[w], high[h], high[w]};
+      padding = {oneD ? 0 : low[h], low[w], oneD ? 0 : high[h], high[w]};
       source = pad.getSource();
     }
   }
 
-  FailureOr<Value> activation = getActivation(source);
-  if (failed(activation))
-    return failure();
-  // Grouped convolutions index the input as [.., G, C, ..]: merge the block.
-  if (inChannels.size() == 2) {
-    auto type = cast<RankedTensorType>(activation->getType());
-    SmallVector<int64_t> shape(type.getShape());
-    int64_t c = positionOf(inMap, inChannels[0]);
-    shape[c] *= shape[c + 1];
-    shape.erase(shape.begin() + c + 1);
-    activation = reshape(loc, *activation, shape);
+  // The dsm value the window reads: grouped convolutions index the input as
+  // [.., G, C, ..] (the block is merged), 1-D windows get a unit height.
+  auto activationOf = [&](Value value) -> FailureOr<Value> {
+    FailureOr<Value> activation = getActivation(value);
     if (failed(activation))
       return failure();
-  }
+    auto type = cast<RankedTensorType>(activation->getType());
+    SmallVector<int64_t> shape(type.getShape());
+    if (inChannels.size() == 2) {
+      int64_t c = positionOf(inMap, inChannels[0]);
+      shape[c] *= shape[c + 1];
+      shape.erase(shape.begin() + c + 1);
+    }
+    if (oneD)
+      shape.insert(shape.begin() + (*layout == dsm::DataLayout::NCHW ? 2 : 1),
+                   1);
+    return reshape(loc, *activation, shape);
+  };
+  // Back from the dsm op's result to the imported op's shape.
+  auto restore = [&](Value result) -> FailureOr<Value> {
+    SmallVector<int64_t> shape(cast<RankedTensorType>(expected).getShape());
+    shape[0] = cast<RankedTensorType>(result.getType()).getDimSize(0);
+    FailureOr<Value> restored = reshape(loc, result, shape);
+    if (failed(restored) || failed(checkShape(loc, *restored, expected)))
+      return failure();
+    return restored;
+  };
+  FailureOr<Value> activation = activationOf(source);
+  if (failed(activation))
+    return failure();
   auto activationType = cast<RankedTensorType>(activation->getType());
   Type elementType = getDsmElementType(activationType);
   if (!elementType)
     return emitError(loc) << "element type " << activationType.getElementType()
                           << " is not supported by dsm (f32, f16, bf16, i8)";
-  Type expected = op->getResult(0).getType();
   // What the op iterates over: its declared output, not a recomputed one.
   SmallVector<int64_t, 2> declaredHW;
   for (unsigned d : image)
     declaredHW.push_back(
         cast<RankedTensorType>(expected).getDimSize(positionOf(outMap, d)));
+  // The dsm op's type, checked against the imported op's unless reshaped.
+  Type dsmExpected = oneD || outChannels.size() == 2 ? Type() : expected;
+  if (oneD) {
+    declaredHW.insert(declaredHW.begin(), 1);
+    strides.insert(strides.begin(), 1);
+    dilations.insert(dilations.begin(), 1);
+  }
 
   if (kind != Conv) {
     // The window tensor only gives the window's shape.
     auto windowType = cast<RankedTensorType>(filter.getType());
-    SmallVector<int64_t> kernel;
+    SmallVector<int64_t> kernel(oneD ? 1 : 0, 1);
     for (unsigned f : window)
       kernel.push_back(windowType.getDimSize(positionOf(filterMap, f)));
     if (dilations != SmallVector<int64_t>{1, 1})
@@ -1231,7 +1266,7 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
     if (!*fitted && source != input) {
       padding = {0, 0, 0, 0};
       source = input;
-      activation = getActivation(input);
+      activation = activationOf(input);
       if (failed(activation))
         return failure();
       // Left as written if nothing fits: the result check then reports it.
@@ -1249,13 +1284,19 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
     std::string outcome;
     if (kind == MaxPool) {
       FailureOr<MaxPoolOp> pool = create<MaxPoolOp>(
-          loc, expected, *activation, builder.getDenseI64ArrayAttr(kernel),
+          loc, dsmExpected, *activation, builder.getDenseI64ArrayAttr(kernel),
           builder.getDenseI64ArrayAttr(strides),
           builder.getDenseI64ArrayAttr(padding), ceilAttr, layoutAttr);
       if (failed(pool))
         return failure();
       result = pool->getResult();
       outcome = MaxPoolOp::getOperationName();
+      if (oneD) {
+        FailureOr<Value> restored = restore(result);
+        if (failed(restored))
+          return failure();
+        result = *restored;
+      }
     } else {
       int64_t area = kernel[0] * kernel[1];
       std::optional<SmallVector<Operation *>> divisor;
@@ -1265,14 +1306,14 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
                     padding == SmallVector<int64_t>{0, 0, 0, 0};
       if (global && (divisor || area == 1)) {
         FailureOr<GlobalAvgPoolOp> pool =
-            create<GlobalAvgPoolOp>(loc, expected, *activation, layoutAttr);
+            create<GlobalAvgPoolOp>(loc, dsmExpected, *activation, layoutAttr);
         if (failed(pool))
           return failure();
         result = pool->getResult();
         outcome = GlobalAvgPoolOp::getOperationName();
       } else {
         FailureOr<AvgPoolOp> pool = create<AvgPoolOp>(
-            loc, expected, *activation, builder.getDenseI64ArrayAttr(kernel),
+            loc, dsmExpected, *activation, builder.getDenseI64ArrayAttr(kernel),
             builder.getDenseI64ArrayAttr(strides),
             builder.getDenseI64ArrayAttr(padding), ceilAttr, layoutAttr);
         if (failed(pool))
@@ -1281,6 +1322,12 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
         outcome = AvgPoolOp::getOperationName();
         if (!divisor && area > 1)
           outcome += " (sum pooling, no divisor)";
+      }
+      if (oneD) {
+        FailureOr<Value> restored = restore(result);
+        if (failed(restored))
+          return failure();
+        result = *restored;
       }
       if (divisor) {
         for (Operation *member : *divisor)
@@ -1309,9 +1356,9 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
   int64_t perGroupOut =
       dims->outputChannel.empty() ? 1 : sizeOf(dims->outputChannel[0]);
   int64_t outChannelCount = groups * perGroupOut;
-  int64_t kh = sizeOf(window[0]), kw = sizeOf(window[1]);
-  int64_t firstSpatial = std::min(positionOf(filterMap, window[0]),
-                                  positionOf(filterMap, window[1]));
+  int64_t kh = oneD ? 1 : sizeOf(window[0]), kw = sizeOf(window.back());
+  int64_t firstSpatial = std::min(positionOf(filterMap, window.front()),
+                                  positionOf(filterMap, window.back()));
   int64_t firstOut = filterMap.getNumResults(), inPosition = -1;
   for (unsigned d : outChannels)
     firstOut = std::min(firstOut, positionOf(filterMap, d));
@@ -1362,11 +1409,10 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
   if (failed(fitWindow(loc, *activation, *layout, {kh, kw}, strides, dilations,
                        declaredHW, padding, ceilMode, /*pooling=*/false)))
     return failure();
-  auto outType = cast<RankedTensorType>(expected);
   bool grouped = outChannels.size() == 2;
   FailureOr<Conv2DOp> conv =
-      create<Conv2DOp>(loc, grouped ? Type() : expected, *activation, *weight,
-                       biasWeight, builder.getDenseI64ArrayAttr(strides),
+      create<Conv2DOp>(loc, dsmExpected, *activation, *weight, biasWeight,
+                       builder.getDenseI64ArrayAttr(strides),
                        builder.getDenseI64ArrayAttr(padding),
                        builder.getDenseI64ArrayAttr(dilations),
                        builder.getI64IntegerAttr(groups),
@@ -1375,15 +1421,12 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
   if (failed(conv))
     return failure();
   Value result = conv->getResult();
-  if (grouped) {
-    // Back to the [.., G, F, ..] result the op produced.
-    SmallVector<int64_t> shape(outType.getShape());
-    auto convShape = cast<RankedTensorType>(result.getType()).getShape();
-    shape[0] = convShape[0];
-    FailureOr<Value> split = reshape(loc, result, shape);
-    if (failed(split) || failed(checkShape(loc, *split, expected)))
+  if (grouped || oneD) {
+    // Back to the [.., G, F, ..] or 1-D result the op produced.
+    FailureOr<Value> restored = restore(result);
+    if (failed(restored))
       return failure();
-    result = *split;
+    result = *restored;
   }
   if (initValue) {
     FailureOr<Value> addend = getActivation(initValue);

@@ -51,7 +51,7 @@ func.func @conv1d(%x: tensor<1x10xf32>) -> tensor<1x8xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x8xf32>
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8xf32>) -> tensor<1x8xf32>
-  // expected-error @+2 {{cannot import 'linalg.generic': only 2-D convolutions and pooling are supported}}
+  // expected-error @+2 {{cannot import 'linalg.generic': convolution without channels}}
   // expected-note @+1 {{mode=permissive}}
   %y = linalg.generic {indexing_maps = [#in, #fl, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x10xf32>, tensor<3xf32>) outs(%f : tensor<1x8xf32>) {
   ^bb0(%a: f32, %b: f32, %c: f32):
@@ -60,6 +60,20 @@ func.func @conv1d(%x: tensor<1x10xf32>) -> tensor<1x8xf32> {
     linalg.yield %s : f32
   } -> tensor<1x8xf32>
   return %y : tensor<1x8xf32>
+}
+
+// -----
+
+// dsm has no 3-D window.
+func.func @conv3d(%x: tensor<1x2x4x6x6xf32>) -> tensor<1x4x2x4x4xf32> {
+  %w = arith.constant dense_resource<__elided__> : tensor<4x2x3x3x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x2x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x2x4x4xf32>) -> tensor<1x4x2x4x4xf32>
+  // expected-error @+2 {{cannot import 'linalg.conv_3d_ncdhw_fcdhw': only 1-D and 2-D convolutions and pooling are supported}}
+  // expected-note @+1 {{mode=permissive}}
+  %y = linalg.conv_3d_ncdhw_fcdhw {dilations = dense<1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>} ins(%x, %w : tensor<1x2x4x6x6xf32>, tensor<4x2x3x3x3xf32>) outs(%f : tensor<1x4x2x4x4xf32>) -> tensor<1x4x2x4x4xf32>
+  return %y : tensor<1x4x2x4x4xf32>
 }
 
 // -----
