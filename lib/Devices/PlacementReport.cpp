@@ -129,10 +129,10 @@ void devices::writePlacementJSON(const PlacementReport &report,
           "events_per_second",
           perSecond(double(report.outcome.events), report.searchSeconds));
       json.attributeArray("best_by_evaluation", [&] {
-        for (auto [evaluation, fitness] : report.outcome.bestByEvaluation)
+        for (const auto &best : report.outcome.bestByEvaluation)
           json.array([&] {
-            json.value(evaluation);
-            json.value(fitness);
+            json.value(best.first);
+            json.value(best.second);
           });
       });
     });

@@ -161,10 +161,10 @@ void memory::writePlacementJSON(llvm::ArrayRef<PlacementReport> reports,
               });
           });
           json.attributeArray("best_speedup_by_iteration", [&] {
-            for (auto [iteration, speedup] : getBestSoFarSteps(result))
+            for (const auto &step : getBestSoFarSteps(result))
               json.array([&] {
-                json.value(iteration);
-                json.value(speedup);
+                json.value(step.first);
+                json.value(step.second);
               });
           });
         });

@@ -42,7 +42,10 @@ FailureOr<MemoryGraphWithLayers> dsm::buildMemoryGraph(func::FuncOp func,
 
   std::vector<memory::MemoryNode> nodes;
   llvm::DenseSet<Value> weightsSeen; // a shared weight is one tensor
-  for (auto [index, layer] : llvm::enumerate(result.layers)) {
+  for (auto [index, formed] : llvm::enumerate(result.layers)) {
+    // A reference the lambdas below may capture (C++17 cannot capture a
+    // structured binding).
+    const auto &layer = formed;
     Operation *anchor = result.getAnchor(index);
     memory::MemoryNode node;
     node.name = layer.name;
