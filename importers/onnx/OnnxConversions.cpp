@@ -127,6 +127,8 @@ LogicalResult elementwiseOpaque(GraphImporter &imp, const OnnxNode &node,
 
 /// Kernel/pool window attributes shared by Conv, MaxPool and AveragePool:
 /// strides, [top, left, bottom, right] padding (auto_pad resolved), dilations.
+/// A 1-D window is lifted to 2-D over a unit height (kernel, stride and
+/// dilation 1, no padding), as the dsm op computes it.
 struct Window {
   SmallVector<int64_t> kernel, strides, padding, dilations;
 };
@@ -135,16 +137,20 @@ FailureOr<Window> readWindow(GraphImporter &imp, const OnnxNode &node,
                              ArrayRef<int64_t> inHW, ArrayRef<int64_t> kernel) {
   Window w;
   w.kernel.assign(kernel.begin(), kernel.end());
-  FailureOr<SmallVector<int64_t>> strides = node.getInts("strides", {{1, 1}});
+  size_t rank = kernel.size();
+  FailureOr<SmallVector<int64_t>> strides =
+      node.getInts("strides", SmallVector<int64_t>(rank, 1));
   FailureOr<SmallVector<int64_t>> dilations =
-      node.getInts("dilations", {{1, 1}});
-  FailureOr<SmallVector<int64_t>> pads = node.getInts("pads", {{0, 0, 0, 0}});
+      node.getInts("dilations", SmallVector<int64_t>(rank, 1));
+  FailureOr<SmallVector<int64_t>> pads =
+      node.getInts("pads", SmallVector<int64_t>(2 * rank, 0));
   FailureOr<std::string> autoPad = node.getString("auto_pad", "NOTSET");
   if (failed(strides) || failed(dilations) || failed(pads) || failed(autoPad))
     return failure();
-  if (strides->size() != 2 || dilations->size() != 2 || pads->size() != 4)
-    return node.emitError()
-           << "strides, dilations and pads must have 2, 2 and 4 values";
+  if (strides->size() != rank || dilations->size() != rank ||
+      pads->size() != 2 * rank || inHW.size() != rank)
+    return node.emitError() << "strides, dilations and pads must have " << rank
+                            << ", " << rank << " and " << 2 * rank << " values";
   for (int64_t s : *strides)
     if (s <= 0)
       return node.emitError() << "strides must be positive";
@@ -155,9 +161,9 @@ FailureOr<Window> readWindow(GraphImporter &imp, const OnnxNode &node,
   w.dilations = *dilations;
   w.padding = *pads;
   if (*autoPad == "VALID") {
-    w.padding = {0, 0, 0, 0};
+    w.padding.assign(2 * rank, 0);
   } else if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER") {
-    for (int i = 0; i < 2; ++i) {
+    for (size_t i = 0; i < rank; ++i) {
       int64_t out = (inHW[i] + w.strides[i] - 1) / w.strides[i];
       int64_t effective = (w.kernel[i] - 1) * w.dilations[i] + 1;
       int64_t total =
@@ -165,12 +171,35 @@ FailureOr<Window> readWindow(GraphImporter &imp, const OnnxNode &node,
       int64_t small = total / 2, large = total - small;
       bool upper = *autoPad == "SAME_UPPER";
       w.padding[i] = upper ? small : large;
-      w.padding[i + 2] = upper ? large : small;
+      w.padding[i + rank] = upper ? large : small;
     }
   } else if (*autoPad != "NOTSET") {
     return node.emitError() << "unknown auto_pad '" << *autoPad << "'";
   }
+  if (rank == 1) {
+    w.kernel.insert(w.kernel.begin(), 1);
+    w.strides.insert(w.strides.begin(), 1);
+    w.dilations.insert(w.dilations.begin(), 1);
+    w.padding = {0, w.padding[0], 0, w.padding[1]};
+  }
   return w;
+}
+
+/// [N, C, W] as [N, C, 1, W]: a 1-D window's input for the 2-D dsm op.
+FailureOr<Value> liftTo2D(GraphImporter &imp, Location loc, Value x) {
+  SmallVector<int64_t> shape(typeOf(x).getShape());
+  shape.insert(shape.begin() + 2, 1);
+  return imp.reshape(loc, x, shape);
+}
+
+/// The 2-D dsm op's [N, C, 1, W] result of a 1-D window as [N, C, W].
+FailureOr<Value> lowerTo1D(GraphImporter &imp, Location loc,
+                           FailureOr<Value> y) {
+  if (failed(y))
+    return failure();
+  SmallVector<int64_t> shape(typeOf(*y).getShape());
+  shape.erase(shape.begin() + 2);
+  return imp.reshape(loc, *y, shape);
 }
 
 //===----------------------------------------------------------------------===//
@@ -323,25 +352,45 @@ LogicalResult convertConv(GraphImporter &imp, const OnnxNode &node) {
   FailureOr<Value> x = input(imp, node, 0);
   if (failed(x))
     return failure();
-  FailureOr<Value> w = input(imp, node, 1);
+  // The weight's shape decides how it is declared (read before it is).
+  if (!node.hasInput(1) || !imp.isDefined(node.getInput(1)))
+    return input(imp, node, 1);
+  auto xType = typeOf(*x);
+  ArrayRef<int64_t> wShape = imp.get(node.getInput(1)).shape;
+  if ((xType.getRank() != 3 && xType.getRank() != 4) ||
+      int64_t(wShape.size()) != xType.getRank())
+    return imp.unsupported(node, "only 1-D and 2-D convolutions (rank-3 or "
+                                 "rank-4 input and weight) are supported");
+  // A 1-D convolution is the 2-D one over a unit height: its weight is
+  // declared [O, C / group, 1, K].
+  bool oneD = xType.getRank() == 3;
+  FailureOr<Value> w;
+  if (!oneD) {
+    w = input(imp, node, 1);
+  } else if (imp.isParameter(node.getInput(1))) {
+    w = imp.materializeParameter(node, node.getInput(1),
+                                 {wShape[0], wShape[1], 1, wShape[2]},
+                                 /*transposed=*/false);
+  } else {
+    return imp.unsupported(node, "a 1-D convolution's weight must be an "
+                                 "initializer");
+  }
   if (failed(w))
     return failure();
-  auto xType = typeOf(*x), wType = typeOf(*w);
-  if (xType.getRank() != 4 || wType.getRank() != 4)
-    return imp.unsupported(node, "only 2-D convolutions (rank-4 input and "
-                                 "weight) are supported");
   FailureOr<int64_t> group = node.getInt("group", 1);
   FailureOr<SmallVector<int64_t>> kernelShape =
-      node.getInts("kernel_shape", wType.getShape().drop_front(2));
+      node.getInts("kernel_shape", wShape.drop_front(2));
   if (failed(group) || failed(kernelShape))
     return failure();
-  if (ArrayRef<int64_t>(*kernelShape) != wType.getShape().drop_front(2))
+  if (ArrayRef<int64_t>(*kernelShape) != wShape.drop_front(2))
     return node.emitError()
            << "kernel_shape " << formatShape(*kernelShape)
-           << " does not match the weight " << formatShape(wType.getShape());
+           << " does not match the weight " << formatShape(wShape);
   FailureOr<Window> window =
       readWindow(imp, node, xType.getShape().drop_front(2), *kernelShape);
   if (failed(window))
+    return failure();
+  if (oneD && failed(x = liftTo2D(imp, node.getLoc(), *x)))
     return failure();
   SmallVector<Value> operands{*x, *w};
   if (node.hasInput(2)) {
@@ -360,8 +409,9 @@ LogicalResult convertConv(GraphImporter &imp, const OnnxNode &node) {
     attrs.push_back(attr(imp, "dilations", i64Array(imp, window->dilations)));
   if (*group != 1)
     attrs.push_back(attr(imp, "groups", b.getI64IntegerAttr(*group)));
-  return defineOutput(
-      imp, node, imp.create<dsm::Conv2DOp>(node.getLoc(), operands, attrs));
+  FailureOr<Value> y =
+      imp.create<dsm::Conv2DOp>(node.getLoc(), operands, attrs);
+  return defineOutput(imp, node, oneD ? lowerTo1D(imp, node.getLoc(), y) : y);
 }
 
 /// If the only reader of `node`'s output is an Add of a 1-D parameter of
@@ -705,20 +755,26 @@ LogicalResult convertPool(GraphImporter &imp, const OnnxNode &node) {
   FailureOr<Value> x = input(imp, node, 0);
   if (failed(x))
     return failure();
-  if (typeOf(*x).getRank() != 4)
-    return imp.unsupported(node,
-                           "only 2-D pooling (rank-4 input) is supported");
+  int64_t rank = typeOf(*x).getRank();
+  if (rank != 3 && rank != 4)
+    return imp.unsupported(
+        node, "only 1-D and 2-D pooling (rank-3 or rank-4 input) is supported");
   if (usesExtraOutputs(imp, node))
     return imp.unsupported(node, "pooling indices are not supported");
   FailureOr<SmallVector<int64_t>> kernel = node.getInts("kernel_shape");
   FailureOr<int64_t> ceilMode = node.getInt("ceil_mode", 0);
   if (failed(kernel) || failed(ceilMode))
     return failure();
-  if (kernel->size() != 2)
-    return node.emitError() << "kernel_shape must have 2 values";
+  if (int64_t(kernel->size()) != rank - 2)
+    return node.emitError()
+           << "kernel_shape must have " << rank - 2 << " values";
   FailureOr<Window> window =
       readWindow(imp, node, typeOf(*x).getShape().drop_front(2), *kernel);
   if (failed(window))
+    return failure();
+  // A 1-D pool is the 2-D one over a unit height.
+  bool oneD = rank == 3;
+  if (oneD && failed(x = liftTo2D(imp, node.getLoc(), *x)))
     return failure();
   if (window->dilations != SmallVector<int64_t>{1, 1})
     return imp.unsupported(node, "dilated pooling is not supported");
@@ -735,7 +791,8 @@ LogicalResult convertPool(GraphImporter &imp, const OnnxNode &node) {
     attrs.push_back(attr(imp, "padding", i64Array(imp, window->padding)));
   if (*ceilMode)
     attrs.push_back(attr(imp, "ceil_mode", imp.getBuilder().getUnitAttr()));
-  return defineOutput(imp, node, imp.create<OpTy>(node.getLoc(), {*x}, attrs));
+  FailureOr<Value> y = imp.create<OpTy>(node.getLoc(), {*x}, attrs);
+  return defineOutput(imp, node, oneD ? lowerTo1D(imp, node.getLoc(), y) : y);
 }
 
 FailureOr<Value> buildReduce(GraphImporter &imp, Location loc, Value x,

@@ -428,6 +428,19 @@ def write_snippets(out):
     s.save("stripped-shape", [s.node("Reshape", ["x", "shape"], ["y"], "reshape")],
            [s.vi("x", [2, 3])], [s.vi("y", [3, 2])], [shape])
 
+    # 1-D windows (sequence models): Conv with bias and pads, MaxPool with
+    # pads, a depthwise Conv, AveragePool. Last, so that the snippets above
+    # keep their random initializers.
+    s.save("conv1d", [
+        s.node("Conv", ["x", "w1", "b1"], ["c1"], "conv1", pads=[1, 1]),
+        s.node("MaxPool", ["c1"], ["m"], "maxpool", kernel_shape=[3],
+               strides=[2], pads=[1, 1]),
+        s.node("Conv", ["m", "w2"], ["c2"], "depthwise", group=8),
+        s.node("AveragePool", ["c2"], ["y"], "avgpool", kernel_shape=[2],
+               strides=[2]),
+    ], [s.vi("x", [2, 4, 16])], [s.vi("y", [2, 8, 3])],
+        [s.init("w1", [8, 4, 3]), s.init("b1", [8]), s.init("w2", [8, 1, 3])])
+
 
 # ----------------------------------------------------------------------------
 # Torch exports
