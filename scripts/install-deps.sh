@@ -19,6 +19,12 @@ if [ "${DSM_WITH_CLANG:-0}" = 1 ]; then
   packages+=(clang-22 libclang-rt-22-dev)
 fi
 
+# The papers' figures from the studies (tools/dsm-bench/plot_studies.py);
+# the build never needs it, and its lit test is UNSUPPORTED without it.
+if [ "${DSM_WITH_PLOTS:-0}" = 1 ]; then
+  packages+=(python3-matplotlib)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -33,6 +33,15 @@ if shutil.which("chromium"):
     config.available_features.add("chromium")
 if config.dsm_onnx:
     config.available_features.add("onnx")
+# The studies' figures (tools/dsm-bench/plot_studies.py): dsm-study is built
+# with the benchmarks; matplotlib is optional (DSM_WITH_PLOTS=1
+# scripts/install-deps.sh), and lit's own Python must import it.
+if config.dsm_benchmarks:
+    config.available_features.add("dsm-study")
+import subprocess
+if subprocess.run([config.python_executable, "-c", "import matplotlib"],
+                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("matplotlib")
 if config.sanitizers:
     # Uninstrumented tools (mlir-opt) cannot load instrumented plugins.
     config.available_features.add("sanitized")
@@ -47,4 +56,6 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.dsm_tools_dir, config.llvm_tools_dir]
 tools = [ToolSubst("dsm-opt", unresolved="fatal"),
          ToolSubst("dsm-translate", unresolved="fatal")]
+if config.dsm_benchmarks:
+    tools.append(ToolSubst("dsm-study", unresolved="fatal"))
 llvm_config.add_tool_substitutions(tools, tool_dirs)

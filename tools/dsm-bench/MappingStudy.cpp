@@ -13,7 +13,11 @@
 //     capacity (Fig. 15);
 //  5. VGG16's per-layer configuration, like 000 Fig. 12.
 //
-//   dsm-study [--quick]      (--quick skips the exhaustive search)
+//   dsm-study [--quick] [--json <file>]
+//
+// --quick skips the exhaustive search; --json also writes the tables of 2-4
+// as JSON (the input of tools/dsm-bench/plot_studies.py, which draws the
+// paper's figures from it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +28,9 @@
 #include "dsm/Passes/Spatial/LayerGraphBuilder.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
@@ -107,6 +113,35 @@ core::MappingPlan map(const core::LayerGraph &graph,
   }
   return std::move(*plan);
 }
+
+/// One line of a study table: a network's bars (Fig. 11) or points (Figs. 14,
+/// 15) under one minibatch or configuration, kept for --json.
+struct StudyRow {
+  std::string network;
+  std::string label;
+  int64_t minibatch = 0;
+  std::vector<double> speedup, utilization;
+  int64_t preloadedKiB = -1;
+};
+
+/// The tables of the study as the printed ones show them, with what each
+/// column is (the bars' names or the x values).
+struct StudyTables {
+  std::vector<std::pair<bool, std::string>> findings;
+  std::vector<int64_t> minibatches;
+  std::vector<StudyRow> byMinibatch;
+  std::vector<std::string> trainingBars;
+  std::vector<StudyRow> training;
+  std::vector<std::string> inferenceBars;
+  int64_t scratchpadKiB = 0;
+  std::vector<StudyRow> inference;
+  std::vector<int64_t> chipCounts;
+  std::vector<StudyRow> chips;
+  std::vector<double> capacitiesMB;
+  std::vector<StudyRow> scratchpad;
+};
+
+StudyTables tables;
 
 double seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since)
@@ -223,6 +258,7 @@ const core::LayerPlan *find(const core::LayerGraph &graph,
 
 void finding(bool holds, const llvm::Twine &text) {
   outs() << (holds ? "[holds]          " : "[does not hold]  ") << text << "\n";
+  tables.findings.emplace_back(holds, text.str());
 }
 
 std::string alternatives(const core::LayerPlan &layer) {
@@ -321,6 +357,7 @@ void checkFindings(mlir::MLIRContext &context) {
   outs() << "\n== Utilization by minibatch (training, dsm-8pf-asym) ==\n\n";
   outs() << llvm::formatv("{0,-10}", "minibatch");
   const int64_t batches[] = {256, 512, 1024, 2048, 4096};
+  tables.minibatches.assign(std::begin(batches), std::end(batches));
   for (int64_t b : batches)
     outs() << llvm::formatv("{0,10}", b);
   outs() << "\n";
@@ -328,9 +365,12 @@ void checkFindings(mlir::MLIRContext &context) {
     outs() << llvm::formatv("{0,-10}", name);
     double previous = 0;
     bool rising = true;
+    StudyRow &row = tables.byMinibatch.emplace_back();
+    row.network = name;
     for (int64_t b : batches) {
       Model m = expand(context, name, b);
       double u = map(m.expanded.graph, asym).totals.utilization;
+      row.utilization.push_back(u);
       rising &= u >= previous;
       previous = u;
       outs() << llvm::formatv("{0,10:F3}", u);
@@ -349,6 +389,7 @@ void checkFindings(mlir::MLIRContext &context) {
   outs() << llvm::formatv("{0,-10} {1,4}  {2,-16} {3,-16} {4,-16} {5,-16}\n",
                           "network", "mb", "DSM", "+Hybrid", "+Mem-Opt",
                           "+DySM");
+  tables.trainingBars = {"DSM", "+Hybrid", "+Mem-Opt", "+DySM"};
   for (const char *name : {"vgg16", "resnet50", "gnmt"}) {
     double reference = 0;
     for (int64_t batch : {256, 512, 1024}) {
@@ -364,12 +405,17 @@ void checkFindings(mlir::MLIRContext &context) {
       if (batch == 256)
         reference = double(batch) / bars[0].seconds;
       outs() << llvm::formatv("{0,-10} {1,4}", name, batch);
-      for (const core::MappingTotals &bar : bars)
+      StudyRow &row = tables.training.emplace_back();
+      row.network = name;
+      row.minibatch = batch;
+      for (const core::MappingTotals &bar : bars) {
+        double speedup = double(batch) / bar.seconds / reference;
+        row.speedup.push_back(speedup);
+        row.utilization.push_back(bar.utilization);
         outs() << llvm::formatv(
-            "  {0,-16}", llvm::formatv("{0:F2}x ({1:F3})",
-                                       double(batch) / bar.seconds / reference,
-                                       bar.utilization)
-                             .str());
+            "  {0,-16}",
+            llvm::formatv("{0:F2}x ({1:F3})", speedup, bar.utilization).str());
+      }
       outs() << "\n";
     }
   }
@@ -382,6 +428,9 @@ void checkFindings(mlir::MLIRContext &context) {
                           "network", "mb", "DSM", "+Features", "+Weights",
                           "preloaded per core");
   core::MultiChipSystem chip = preset("dsm-128tf");
+  tables.inferenceBars = {"DSM", "+Features", "+Weights"};
+  tables.scratchpadKiB =
+      int64_t(chip.chip.core.scratchpad.capacityBytes) / 1024;
   for (const char *name : {"vgg16", "resnet50", "gnmt"}) {
     for (int64_t batch : {1, 2, 4, 8, 16}) {
       Model m = expand(context, name, batch, "infer");
@@ -391,13 +440,19 @@ void checkFindings(mlir::MLIRContext &context) {
           map(m.expanded.graph, chip, {},
               MemoryOptimizations::FeaturesAndWeights)};
       outs() << llvm::formatv("{0,-10} {1,4}", name, batch);
-      for (const core::MappingPlan &bar : bars)
+      StudyRow &row = tables.inference.emplace_back();
+      row.network = name;
+      row.minibatch = batch;
+      row.preloadedKiB = bars[2].preloadReservedBytes / 1024;
+      for (const core::MappingPlan &bar : bars) {
+        double speedup = bars[0].totals.seconds / bar.totals.seconds;
+        row.speedup.push_back(speedup);
+        row.utilization.push_back(bar.totals.utilization);
         outs() << llvm::formatv(
             "  {0,-16}",
-            llvm::formatv("{0:F2}x ({1:F3})",
-                          bars[0].totals.seconds / bar.totals.seconds,
-                          bar.totals.utilization)
+            llvm::formatv("{0:F2}x ({1:F3})", speedup, bar.totals.utilization)
                 .str());
+      }
       outs() << llvm::formatv(
           "  {0} KiB of {1} KiB\n", bars[2].preloadReservedBytes / 1024,
           int64_t(chip.chip.core.scratchpad.capacityBytes) / 1024);
@@ -409,6 +464,7 @@ void checkFindings(mlir::MLIRContext &context) {
             "training, minibatch 512; speedup over DSM on 16 chips, "
             "utilization in brackets) ==\n\n";
   const int64_t chipCounts[] = {16, 32, 64, 128, 256};
+  tables.chipCounts.assign(std::begin(chipCounts), std::end(chipCounts));
   outs() << llvm::formatv("{0,-10} {1,-10}", "network", "");
   for (int64_t chips : chipCounts)
     outs() << llvm::formatv("{0,-16}", llvm::formatv("{0} chips", chips).str());
@@ -425,6 +481,10 @@ void checkFindings(mlir::MLIRContext &context) {
     for (bool optimized : {false, true}) {
       outs() << llvm::formatv("{0,-10} {1,-10}", name,
                               optimized ? "all" : "DSM");
+      StudyRow &row = tables.chips.emplace_back();
+      row.network = name;
+      row.label = optimized ? "all" : "DSM";
+      row.minibatch = 512;
       for (int64_t chips : chipCounts) {
         core::MappingTotals totals =
             optimized ? map(m.expanded.graph, withChips(asym, chips), {},
@@ -435,6 +495,8 @@ void checkFindings(mlir::MLIRContext &context) {
                             .totals;
         if (!optimized && chips == chipCounts[0])
           reference = totals.seconds;
+        row.speedup.push_back(reference / totals.seconds);
+        row.utilization.push_back(totals.utilization);
         outs() << llvm::formatv("{0,-16}",
                                 llvm::formatv("{0:F2}x ({1:F3})",
                                               reference / totals.seconds,
@@ -449,6 +511,7 @@ void checkFindings(mlir::MLIRContext &context) {
   outs() << "\n== Scratchpad capacity (DeepSpatialMatrix Fig. 15, training, "
             "minibatch 512, dsm-8pf-asym; utilization) ==\n\n";
   const double capacities[] = {0.5, 1, 2, 4};
+  tables.capacitiesMB.assign(std::begin(capacities), std::end(capacities));
   outs() << llvm::formatv("{0,-10} {1,-10}", "network", "");
   for (double mb : capacities)
     outs() << llvm::formatv("{0,-9}", llvm::formatv("{0} MB", mb).str());
@@ -461,12 +524,16 @@ void checkFindings(mlir::MLIRContext &context) {
           {"+Mem-Opt", MemoryOptimizations::Reuse},
           {"+DySM", MemoryOptimizations::ReuseAndDysm}}) {
       outs() << llvm::formatv("{0,-10} {1,-10}", name, label);
+      StudyRow &row = tables.scratchpad.emplace_back();
+      row.network = name;
+      row.label = label;
+      row.minibatch = 512;
       for (double mb : capacities) {
         core::MultiChipSystem system = asym;
         system.chip.core.scratchpad.capacityBytes = mb * 1024 * 1024;
-        outs() << llvm::formatv(
-            "{0,-9:F3}",
-            map(m.expanded.graph, system, {}, memory).totals.utilization);
+        double u = map(m.expanded.graph, system, {}, memory).totals.utilization;
+        row.utilization.push_back(u);
+        outs() << llvm::formatv("{0,-9:F3}", u);
       }
       outs() << "\n";
     }
@@ -511,13 +578,115 @@ void checkFindings(mlir::MLIRContext &context) {
       1e3 * vggPlan.totals.seconds, vggPlan.totals.utilization);
 }
 
+template <typename T>
+void writeArray(llvm::json::OStream &json, llvm::StringRef key,
+                const std::vector<T> &values) {
+  json.attributeArray(key, [&] {
+    for (const T &value : values)
+      json.value(value);
+  });
+}
+
+void writeRows(llvm::json::OStream &json, const std::vector<StudyRow> &rows) {
+  json.attributeArray("rows", [&] {
+    for (const StudyRow &row : rows)
+      json.object([&] {
+        json.attribute("network", row.network);
+        if (!row.label.empty())
+          json.attribute("label", row.label);
+        if (row.minibatch)
+          json.attribute("minibatch", row.minibatch);
+        if (!row.speedup.empty())
+          writeArray(json, "speedup", row.speedup);
+        writeArray(json, "utilization", row.utilization);
+        if (row.preloadedKiB >= 0)
+          json.attribute("preloaded_kib", row.preloadedKiB);
+      });
+  });
+}
+
+/// The tables as JSON: each figure names what its columns are ("bars" or the
+/// x values) and lists one row per network and bar group or line; speedup
+/// and utilization hold one value per column, in order.
+void writeJson(llvm::raw_ostream &os) {
+  llvm::json::OStream json(os, /*IndentSize=*/2);
+  json.object([&] {
+    json.attributeArray("findings", [&] {
+      for (const std::pair<bool, std::string> &finding : tables.findings)
+        json.object([&] {
+          json.attribute("holds", finding.first);
+          json.attribute("text", finding.second);
+        });
+    });
+    json.attributeObject("utilization_by_minibatch", [&] {
+      json.attribute("system", "dsm-8pf-asym");
+      writeArray(json, "minibatches", tables.minibatches);
+      writeRows(json, tables.byMinibatch);
+    });
+    json.attributeObject("fig11_training", [&] {
+      json.attribute("system", "dsm-8pf-asym");
+      json.attribute("speedup_over", "DSM at minibatch 256");
+      writeArray(json, "bars", tables.trainingBars);
+      writeRows(json, tables.training);
+    });
+    json.attributeObject("fig11_inference", [&] {
+      json.attribute("system", "dsm-128tf");
+      json.attribute("speedup_over", "DSM at the same minibatch");
+      json.attribute("scratchpad_kib", tables.scratchpadKiB);
+      writeArray(json, "bars", tables.inferenceBars);
+      writeRows(json, tables.inference);
+    });
+    json.attributeObject("fig14_chips", [&] {
+      json.attribute("system", "dsm-8pf-asym");
+      json.attribute("speedup_over", "DSM on 16 chips");
+      writeArray(json, "chips", tables.chipCounts);
+      writeRows(json, tables.chips);
+    });
+    json.attributeObject("fig15_scratchpad", [&] {
+      json.attribute("system", "dsm-8pf-asym");
+      writeArray(json, "capacity_mb", tables.capacitiesMB);
+      writeRows(json, tables.scratchpad);
+    });
+  });
+  os << "\n";
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
-  bool quick = argc > 1 && llvm::StringRef(argv[1]) == "--quick";
+  bool quick = false;
+  std::optional<std::string> jsonPath;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    if (arg == "--quick") {
+      quick = true;
+    } else if (arg == "--json" && i + 1 < argc) {
+      jsonPath = argv[++i];
+    } else if (arg.consume_front("--json=")) {
+      jsonPath = arg.str();
+    } else {
+      llvm::errs() << "usage: dsm-study [--quick] [--json <file>]\n";
+      return 1;
+    }
+  }
+  // Opened before the study runs, so a bad path fails in a second, not after
+  // minutes of mapping.
+  std::unique_ptr<llvm::raw_fd_ostream> json;
+  if (jsonPath) {
+    std::error_code error;
+    json = std::make_unique<llvm::raw_fd_ostream>(*jsonPath, error,
+                                                  llvm::sys::fs::OF_Text);
+    if (error) {
+      llvm::errs() << "dsm-study: cannot open '" << *jsonPath
+                   << "': " << error.message() << "\n";
+      return 1;
+    }
+  }
   std::unique_ptr<mlir::MLIRContext> context = makeContext();
   if (!quick)
     compareSearches(*context, preset("dsm-8pf-asym"));
   checkFindings(*context);
+  if (json)
+    writeJson(*json);
   return 0;
 }
