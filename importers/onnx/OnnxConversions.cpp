@@ -1244,6 +1244,91 @@ LogicalResult convertExpand(GraphImporter &imp, const OnnxNode &node) {
       "broadcast copy");
 }
 
+/// Resize has no dsm operation: a dsm.opaque of the output shape (static
+/// `sizes`, or the input times static `scales` rounded down, over `axes`),
+/// charged per output element with the input elements it interpolates:
+/// nearest 0 (a copy), linear 2^k, cubic 4^k over the k resized axes.
+LogicalResult convertResize(GraphImporter &imp, const OnnxNode &node) {
+  FailureOr<Value> x = input(imp, node, 0);
+  FailureOr<std::string> mode = node.getString("mode", "nearest");
+  FailureOr<std::string> policy =
+      node.getString("keep_aspect_ratio_policy", "stretch");
+  if (failed(x) || failed(mode) || failed(policy))
+    return failure();
+  RankedTensorType type = typeOf(*x);
+  int64_t rank = type.getRank();
+  auto all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  FailureOr<SmallVector<int64_t>> axes = node.getInts("axes", all);
+  if (failed(axes))
+    return failure();
+  for (int64_t &axis : *axes) {
+    if (axis < -rank || axis >= rank)
+      return node.emitError()
+             << "axis " << axis << " is out of range for rank " << rank;
+    axis = axis < 0 ? axis + rank : axis;
+  }
+  double taps;
+  if (*mode == "nearest")
+    taps = 1;
+  else if (*mode == "linear")
+    taps = 2;
+  else if (*mode == "cubic")
+    taps = 4;
+  else
+    return node.emitError() << "unknown mode '" << *mode << "'";
+  if (*policy != "stretch")
+    return imp.unsupported(node, "keep_aspect_ratio_policy '" + *policy +
+                                     "' is not supported");
+  // Opset 10: (X, scales); from 11: (X, roi, scales, sizes), either of the
+  // last two possibly empty.
+  unsigned scalesIndex = imp.getOpset() < 11 ? 1 : 2, sizesIndex = 3;
+  auto present = [&](unsigned index) {
+    if (!node.hasInput(index))
+      return false;
+    const HostTensor *contents = imp.getContents(node.getInput(index));
+    return !contents || contents->getNumElements() > 0;
+  };
+  SmallVector<int64_t> shape(type.getShape());
+  if (present(sizesIndex)) {
+    FailureOr<SmallVector<int64_t>> sizes =
+        getStaticInts(imp, node, sizesIndex, "sizes");
+    if (failed(sizes))
+      return failure();
+    if (sizes->size() != axes->size())
+      return node.emitError() << "sizes has " << sizes->size() << " values for "
+                              << axes->size() << " axes";
+    for (auto [axis, size] : llvm::zip_equal(*axes, *sizes))
+      shape[axis] = size;
+  } else if (present(scalesIndex)) {
+    const HostTensor *scales = imp.getContents(node.getInput(scalesIndex));
+    if (!scales || !scales->isFloat())
+      return node.emitError() << "its scales ('" << node.getInput(scalesIndex)
+                              << "') must be statically known floats";
+    if (scales->getNumElements() != int64_t(axes->size()))
+      return node.emitError() << "scales has " << scales->getNumElements()
+                              << " values for " << axes->size() << " axes";
+    for (auto [i, axis] : llvm::enumerate(*axes))
+      shape[axis] = int64_t(
+          std::floor(double(shape[axis]) * scales->getFloat(int64_t(i))));
+  } else {
+    return node.emitError() << "needs static scales or sizes";
+  }
+  for (int64_t size : shape)
+    if (size <= 0)
+      return node.emitError() << "resizes " << formatShape(type.getShape())
+                              << " to " << formatShape(shape);
+  double ops = 0;
+  if (taps > 1) {
+    ops = 1;
+    for (int64_t axis : *axes)
+      if (shape[axis] != type.getDimSize(axis))
+        ops *= taps;
+  }
+  return imp.opaque(node, ops,
+                    {RankedTensorType::get(shape, type.getElementType())},
+                    "resize (" + *mode + ")");
+}
+
 //===----------------------------------------------------------------------===//
 // No-ops
 //===----------------------------------------------------------------------===//
@@ -1356,6 +1441,7 @@ const llvm::StringMap<ConversionFn> &conversionTable() {
       {"Split", convertSplit},
       {"Gather", convertGather},
       {"Expand", convertExpand},
+      {"Resize", convertResize},
       // No-ops.
       {"Identity", convertIdentity},
       {"Dropout", convertIdentity},

@@ -441,6 +441,54 @@ def write_snippets(out):
     ], [s.vi("x", [2, 4, 16])], [s.vi("y", [2, 8, 3])],
         [s.init("w1", [8, 4, 3]), s.init("b1", [8]), s.init("w2", [8, 1, 3])])
 
+    # Resize (opset 13: X, roi, scales, sizes): nearest by scales (as
+    # torch.onnx writes nn.Upsample), linear by sizes; opset 10 (X, scales)
+    # cubic.
+    s.save("resize", [
+        s.const("scales", [1.0, 1.0, 2.0, 2.0]),
+        s.node("Resize", ["x", "", "scales"], ["up"], "upsample",
+               mode="nearest"),
+        s.const("sizes", [1, 3, 24, 20]),
+        s.node("Resize", ["up", "", "", "sizes"], ["y"], "bilinear",
+               mode="linear"),
+    ], [s.vi("x", [1, 3, 8, 8])], [s.vi("y", [1, 3, 24, 20])], opset=13)
+    s.save("resize-opset10", [
+        s.const("scales", [1.0, 1.0, 1.5, 1.0]),
+        s.node("Resize", ["x", "scales"], ["y"], "bicubic", mode="cubic"),
+    ], [s.vi("x", [1, 3, 8, 8])], [s.vi("y", [1, 3, 12, 8])], opset=10)
+    # Resize error cases, one per diagnostic.
+    x8, y8 = [s.vi("x", [1, 3, 8, 8])], [s.vi("y", [1, 3, 16, 16])]
+    s.save("resize-bad-mode", [
+        s.const("scales", [1.0, 1.0, 2.0, 2.0]),
+        s.node("Resize", ["x", "", "scales"], ["y"], "resize", mode="area"),
+    ], x8, y8, opset=13)
+    s.save("resize-dynamic-scales", [
+        s.node("Resize", ["x", "", "scales"], ["y"], "resize"),
+    ], x8 + [s.vi("scales", [4])], y8, opset=13)
+    s.save("resize-no-scales", [s.node("Resize", ["x"], ["y"], "resize")],
+           x8, y8, opset=13)
+    s.save("resize-sizes-count", [
+        s.const("sizes", [16, 16]),
+        s.node("Resize", ["x", "", "", "sizes"], ["y"], "resize"),
+    ], x8, y8, opset=13)
+    s.save("resize-scales-count", [
+        s.const("scales", [2.0, 2.0]),
+        s.node("Resize", ["x", "", "scales"], ["y"], "resize"),
+    ], x8, y8, opset=13)
+    s.save("resize-bad-axis", [
+        s.const("sizes", [16, 16]),
+        s.node("Resize", ["x", "", "", "sizes"], ["y"], "resize", axes=[2, 4]),
+    ], x8, y8, opset=18)
+    s.save("resize-empty", [
+        s.const("scales", [1.0, 1.0, 0.05, 1.0]),
+        s.node("Resize", ["x", "", "scales"], ["y"], "resize"),
+    ], x8, [s.vi("y", [1, 3, 0, 8])], opset=13)
+    s.save("resize-aspect", [
+        s.const("sizes", [16, 16]),
+        s.node("Resize", ["x", "", "", "sizes"], ["y"], "resize", axes=[2, 3],
+               keep_aspect_ratio_policy="not_larger"),
+    ], x8, y8, opset=18)
+
 
 # ----------------------------------------------------------------------------
 # Torch exports
