@@ -164,8 +164,9 @@ TEST(WindowTest, EveryFitProducesTheDeclaredExtent) {
       written.padHigh = fit->padHigh[0];
       EXPECT_EQ(windowOutputExtent(written, fit->ceilMode), output);
       EXPECT_LE(written.input, d.input);
-      if (pooling)
+      if (pooling) {
         EXPECT_LE(written.padHigh * 2, written.kernel);
+      }
     }
   }
 }
