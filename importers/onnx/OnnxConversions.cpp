@@ -1307,9 +1307,17 @@ LogicalResult convertResize(GraphImporter &imp, const OnnxNode &node) {
     if (scales->getNumElements() != int64_t(axes->size()))
       return node.emitError() << "scales has " << scales->getNumElements()
                               << " values for " << axes->size() << " axes";
-    for (auto [i, axis] : llvm::enumerate(*axes))
-      shape[axis] = int64_t(
-          std::floor(double(shape[axis]) * scales->getFloat(int64_t(i))));
+    for (auto [i, axis] : llvm::enumerate(*axes)) {
+      double scale = scales->getFloat(int64_t(i));
+      double size = std::floor(double(shape[axis]) * scale);
+      // Checked before the cast: a huge, negative or NaN scale is an error,
+      // not an out-of-range conversion.
+      if (!(size >= 0 && size < 0x1p62))
+        return node.emitError()
+               << "scale " << scale << " for axis " << axis << " of "
+               << formatShape(type.getShape()) << " gives no size in [0, 2^62)";
+      shape[axis] = int64_t(size);
+    }
   } else {
     return node.emitError() << "needs static scales or sizes";
   }
