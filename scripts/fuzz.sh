@@ -7,9 +7,20 @@
 #
 #   scripts/fuzz.sh 1800     # the 30-minute campaign per target
 #   scripts/fuzz.sh 15       # the smoke run CI does
+#   scripts/fuzz.sh 1800 onnx model   # only these targets (one instance per
+#                                     # core runs a campaign in parallel)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-60}"
+shift || true
+targets="${*:-system model onnx pass-options}"
+for target in $targets; do
+  case "$target" in
+    system|model|onnx|pass-options) ;;
+    *) echo "fuzz.sh: unknown target '$target' (system, model, onnx, pass-options)" >&2
+       exit 2 ;;
+  esac
+done
 build="${DSM_SANITIZED_BUILD_DIR:-$root/build-sanitized}"
 "$root/scripts/build-sanitized.sh" --target dsm-fuzzers > /dev/null
 
@@ -45,7 +56,7 @@ work="$build/fuzz-work"
 mkdir -p "$work"
 cd "$work"
 status=0
-for target in system model onnx pass-options; do
+for target in $targets; do
   echo "== dsm-fuzz-$target: ${seconds}s"
   if ! "$build/bin/dsm-fuzz-$target" "$corpus/$target" \
       -max_total_time="$seconds" -timeout=25 -rss_limit_mb=4096 \
