@@ -385,10 +385,10 @@ DeviceGraphSystem readExprimoDeviceGraph(SpecMapReader &root,
             size_t(*channel) >= channels.size())
           continue;
         // Each side lists the link; keep it once per channel.
+        const int64_t self = int64_t(index); // (C++17 cannot capture `index`)
         bool known = llvm::any_of(result.links, [&](const DeviceLink &l) {
-          return l.channel == *channel &&
-                 ((l.from == int64_t(index) && l.to == *to) ||
-                  (l.from == *to && l.to == int64_t(index)));
+          return l.channel == *channel && ((l.from == self && l.to == *to) ||
+                                           (l.from == *to && l.to == self));
         });
         if (known)
           continue;
