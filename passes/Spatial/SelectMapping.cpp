@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace dsm {
@@ -152,6 +153,23 @@ struct SelectMappingPass
                             cycles.total > 0
                                 ? 100 * cycles.get(largest) / cycles.total
                                 : 0.0);
+    // The memory decisions (DeepSpatialMatrix §III), in the attribute's
+    // words.
+    const core::MemoryDecision &memory = config.memory;
+    SmallVector<std::string> decisions;
+    if (memory.weightsAcrossSteps)
+      decisions.push_back("weight_reuse");
+    if (memory.inputOnChip)
+      decisions.push_back("input_reuse");
+    if (memory.errorOnChip)
+      decisions.push_back("error_reuse");
+    if (memory.spatialMinibatches > 1)
+      decisions.push_back("dysm " + std::to_string(memory.spatialMinibatches));
+    if (memory.preloadedWeightBytes > 0)
+      decisions.push_back("preload " +
+                          std::to_string(memory.preloadedWeightBytes) + " B");
+    if (!decisions.empty())
+      remark << "; memory: " << llvm::join(decisions, ", ");
   }
 
   LogicalResult mapFunction(func::FuncOp func,
