@@ -55,7 +55,8 @@ class DsmSpatialSearchOptions {
                           "model_x_data_y", "force model along X, data along Y"))}]>,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark on every layer pass saying why it got its "
-           "parallelism (with the runner-up and its cost) and its splits">,
+           "parallelism (with the runner-up and its cost), its splits and "
+           "its memory decisions">,
     ListOption<"optimizations", "optimizations", "std::string",
                "Optimizations of DeepSpatialMatrix §III the mapper may use, a "
                "comma list: hybrid (the DataXModelY and ModelXDataY "
