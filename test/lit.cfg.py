@@ -38,6 +38,9 @@ if config.dsm_onnx:
 # scripts/install-deps.sh), and lit's own Python must import it.
 if config.dsm_benchmarks:
     config.available_features.add("dsm-study")
+# placement=ilp and the memory study's ILP line need GLPK (DSM_ENABLE_GLPK).
+if config.dsm_glpk:
+    config.available_features.add("glpk")
 import subprocess
 if subprocess.run([config.python_executable, "-c", "import matplotlib"],
                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
@@ -58,4 +61,5 @@ tools = [ToolSubst("dsm-opt", unresolved="fatal"),
          ToolSubst("dsm-translate", unresolved="fatal")]
 if config.dsm_benchmarks:
     tools.append(ToolSubst("dsm-study", unresolved="fatal"))
+    tools.append(ToolSubst("dsm-memory-study", unresolved="fatal"))
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -10,6 +10,7 @@
 // records the output.
 //
 //   dsm-memory-study [iterations=4000] [seeds=5] [ilp-time-limit=60]
+//                    [json=<file>]   (the curves, for plot_studies.py)
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,11 +20,15 @@
 #include "dsm/Dialect/DsmAttrs.h"
 #include "dsm/Passes/Memory/MemoryGraphBuilder.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 #include <cmath>
+#include <optional>
+#include <tuple>
 
 using namespace dsm;
 using namespace dsm::core;
@@ -34,6 +39,17 @@ struct Options {
   int64_t iterations = 4000;
   int seeds = 5;
   double ilpTimeLimit = 60;
+};
+
+/// One model's curves, kept for json=<file> (plot_studies.py draws them).
+struct ModelCurves {
+  std::string model;
+  std::vector<int64_t> iterations;
+  /// (search, mean speedup at each checkpoint, standard deviation)
+  std::vector<std::tuple<std::string, std::vector<double>, std::vector<double>>>
+      searches;
+  double ilpSpeedup = 0;
+  bool ilpOptimal = false;
 };
 
 /// Weight bytes in DRAM / all weight bytes.
@@ -57,8 +73,10 @@ double contiguity(const MemoryMap &map) {
   return double(same) / double(map.size() - 1);
 }
 
-void study(mlir::MLIRContext &context, llvm::StringRef model,
-           const Options &options, Executor &executor) {
+ModelCurves study(mlir::MLIRContext &context, llvm::StringRef model,
+                  const Options &options, Executor &executor) {
+  ModelCurves kept;
+  kept.model = model.str();
   mlir::OwningOpRef<mlir::ModuleOp> module = bench::runPipeline(
       context, bench::modelPath(model), "dsm-attach-system{system=nnp-i}");
   mlir::FailureOr<SystemDescription> description = getModuleSystem(*module);
@@ -102,6 +120,9 @@ void study(mlir::MLIRContext &context, llvm::StringRef model,
     if (at < options.iterations)
       checkpoints.push_back(at);
   checkpoints.push_back(options.iterations);
+  kept.iterations = checkpoints;
+  kept.ilpSpeedup = ilp->evaluation.speedup;
+  kept.ilpOptimal = ilp->optimal;
   llvm::outs() << llvm::formatv("  {0,-10}", "iterations");
   for (int64_t at : checkpoints)
     llvm::outs() << llvm::formatv(" {0,15}", at);
@@ -128,6 +149,8 @@ void study(mlir::MLIRContext &context, llvm::StringRef model,
     }
     llvm::outs() << llvm::formatv("  {0,-10}",
                                   stringifyPlacementSearchKind(kind));
+    auto &[name, means, deviations] = kept.searches.emplace_back();
+    name = stringifyPlacementSearchKind(kind).str();
     for (int64_t at : checkpoints) {
       double sum = 0, squares = 0;
       for (const std::vector<double> &curve : curves) {
@@ -145,6 +168,8 @@ void study(mlir::MLIRContext &context, llvm::StringRef model,
           std::max(0.0, squares / double(curves.size()) - mean * mean);
       llvm::outs() << llvm::formatv(" {0,7:f4}+-{1,-6:f4}", mean,
                                     std::sqrt(variance));
+      means.push_back(mean);
+      deviations.push_back(std::sqrt(variance));
     }
     llvm::outs() << llvm::formatv(" {0,8:f2} {1,10:f3} {2,8:f3}\n",
                                   seconds / options.seeds, dram / options.seeds,
@@ -155,11 +180,58 @@ void study(mlir::MLIRContext &context, llvm::StringRef model,
       "compiler", dramWeightShare(graph, evaluator->getCompilerMap()),
       contiguity(evaluator->getCompilerMap()), dramWeightShare(graph, ilp->map),
       contiguity(ilp->map));
+  return kept;
+}
+
+/// The curves as JSON, in the shape plot_studies.py reads (like dsm-study
+/// --json's figures): one row per (model, search), the ILP's map as a flat
+/// line.
+void writeJson(llvm::raw_ostream &os, const std::vector<ModelCurves> &all) {
+  llvm::json::OStream json(os, /*IndentSize=*/2);
+  json.object([&] {
+    json.attributeObject("memory_speedup_by_iterations", [&] {
+      json.attribute("system", "nnp-i");
+      json.attribute("speedup_over", "compiler");
+      json.attributeArray("iterations", [&] {
+        for (int64_t at :
+             all.empty() ? std::vector<int64_t>() : all.front().iterations)
+          json.value(at);
+      });
+      json.attributeArray("rows", [&] {
+        for (const ModelCurves &curves : all) {
+          for (const auto &[name, means, deviations] : curves.searches)
+            json.object([&] {
+              json.attribute("network", curves.model);
+              json.attribute("label", name);
+              json.attributeArray("speedup", [&] {
+                for (double mean : means)
+                  json.value(mean);
+              });
+              json.attributeArray("std", [&] {
+                for (double deviation : deviations)
+                  json.value(deviation);
+              });
+            });
+          json.object([&] {
+            json.attribute("network", curves.model);
+            json.attribute("label", curves.ilpOptimal ? "ilp (optimal)"
+                                                      : "ilp (best found)");
+            json.attributeArray("speedup", [&] {
+              for (size_t i = 0; i < curves.iterations.size(); ++i)
+                json.value(curves.ilpSpeedup);
+            });
+          });
+        }
+      });
+    });
+  });
+  os << "\n";
 }
 } // namespace
 
 int main(int argc, char **argv) {
   Options options;
+  std::optional<std::string> jsonPath;
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg(argv[i]);
     auto [key, value] = arg.split('=');
@@ -172,11 +244,25 @@ int main(int argc, char **argv) {
     else if (key == "ilp-time-limit")
       bad = value.getAsDouble(options.ilpTimeLimit) ||
             !(options.ilpTimeLimit > 0);
+    else if (key == "json")
+      bad = (jsonPath = value.str())->empty();
     else
       bad = true;
     if (bad) {
       llvm::errs() << "usage: dsm-memory-study [iterations=N] [seeds=N] "
-                      "[ilp-time-limit=S]\n";
+                      "[ilp-time-limit=S] [json=<file>]\n";
+      return 1;
+    }
+  }
+  // Opened first, so a bad path fails before minutes of searching.
+  std::unique_ptr<llvm::raw_fd_ostream> json;
+  if (jsonPath) {
+    std::error_code error;
+    json = std::make_unique<llvm::raw_fd_ostream>(*jsonPath, error,
+                                                  llvm::sys::fs::OF_Text);
+    if (error) {
+      llvm::errs() << "dsm-memory-study: cannot open '" << *jsonPath
+                   << "': " << error.message() << "\n";
       return 1;
     }
   }
@@ -186,7 +272,10 @@ int main(int argc, char **argv) {
       "Memory placement on nnp-i: speedup over the compiler's map by "
       "iterations, mean+-std over seeds 1..{0}\n",
       options.seeds);
+  std::vector<ModelCurves> all;
   for (llvm::StringRef model : {"resnet50", "resnet101", "bert_base_s128"})
-    study(*context, model, options, serial);
+    all.push_back(study(*context, model, options, serial));
+  if (json)
+    writeJson(*json, all);
   return 0;
 }

@@ -14,6 +14,11 @@ writes into figures/ (created if missing), each as .png and .svg:
                    optimizations
   fig15-scratchpad Fig. 15: utilization against the scratchpad capacity
 
+and from `dsm-memory-study json=memory.json` (memory placement, the EGRL
+paper's speedup-against-iterations figure):
+  memory-speedup   speedup over the compiler's map against iterations, a
+                   line per search, the ILP's map as a flat line
+
 Needs Debian's python3-matplotlib (DSM_WITH_PLOTS=1 scripts/install-deps.sh);
 draws without a display. docs/spatial-mapping-results.md shows the commands.
 """
@@ -32,7 +37,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402 (after the backend is chosen)
 
 FORMATS = ("png", "svg")
-NETWORK_TITLES = {"vgg16": "VGG16", "resnet50": "ResNet-50", "gnmt": "GNMT"}
+NETWORK_TITLES = {"vgg16": "VGG16", "resnet50": "ResNet-50", "gnmt": "GNMT",
+                  "resnet101": "ResNet-101", "bert_base_s128": "BERT-base"}
 
 
 class StudyError(Exception):
@@ -158,12 +164,19 @@ def plot(study, outdir):
             "Scratchpad capacity (training, minibatch 512, "
             f"{t.get('system', '')})", "scratchpad per core (MB)",
             "utilization", logx=True),
+        "memory_speedup_by_iterations": lambda t: lines(
+            t, "memory_speedup_by_iterations", "iterations", "speedup",
+            outdir, "memory-speedup",
+            f"Memory placement on {t.get('system', '')} (speedup over the "
+            f"{t.get('speedup_over', '')}'s map, mean over seeds)",
+            "iterations", "speedup", logx=True),
     }
     present = [key for key in figures
                if isinstance(study, dict) and key in study]
     if not present:
         raise StudyError("none of " + ", ".join(figures) +
-                         " in the input: is it dsm-study --json output?")
+                         " in the input: is it the JSON of dsm-study --json "
+                         "or dsm-memory-study json=?")
     os.makedirs(outdir, exist_ok=True)
     written = []
     for key in present:
