@@ -13,11 +13,12 @@
 //   total 133.44 ns, speedup 2.1355. 81 maps: greedy-dp and ea find it too.
 
 // RUN: dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=compiler" | FileCheck %s --check-prefix=COMPILER
-// RUN: dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ilp" | FileCheck %s --check-prefix=BEST
+// placement=ilp needs GLPK (DSM_ENABLE_GLPK, the default).
+// RUN: %if glpk %{ dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ilp" | FileCheck %s --check-prefix=BEST %}
 // RUN: dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=greedy-dp iterations=200" | FileCheck %s --check-prefix=BEST
 // RUN: dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ea iterations=400 seed=3" | FileCheck %s --check-prefix=BEST
 // RUN: dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=compiler report=-" -o /dev/null | FileCheck %s --check-prefix=TABLE
-// RUN: dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ilp report=- format=json" -o /dev/null | FileCheck %s --check-prefix=JSON
+// RUN: %if glpk %{ dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ilp report=- format=json" -o /dev/null | FileCheck %s --check-prefix=JSON %}
 // Same seed, same map and report, with or without threads.
 // RUN: dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ea iterations=300 seed=5 report=%t.threads.json format=json" -o %t.threads.mlir
 // RUN: dsm-opt %s --mlir-disable-threading --dsm-place-memory="system=%S/Inputs/small.yaml placement=ea iterations=300 seed=5 report=%t.serial.json format=json" -o %t.serial.mlir
