@@ -19,6 +19,11 @@ paper's speedup-against-iterations figure):
   memory-speedup   speedup over the compiler's map against iterations, a
                    line per search, the ILP's map as a flat line
 
+and from `tools/dsm-bench/devices/e3.py ... --json e3.json` (device
+placement, the thesis's experiment E3):
+  e3-step-times    best step time per search and network, a panel per
+                   version, with the 95% interval
+
 Needs Debian's python3-matplotlib (DSM_WITH_PLOTS=1 scripts/install-deps.sh);
 draws without a display. docs/spatial-mapping-results.md shows the commands.
 """
@@ -38,7 +43,8 @@ import matplotlib.pyplot as plt  # noqa: E402 (after the backend is chosen)
 
 FORMATS = ("png", "svg")
 NETWORK_TITLES = {"vgg16": "VGG16", "resnet50": "ResNet-50", "gnmt": "GNMT",
-                  "resnet101": "ResNet-101", "bert_base_s128": "BERT-base"}
+                  "resnet101": "ResNet-101", "bert_base_s128": "BERT-base",
+                  "alexnet": "AlexNet", "inception_v3": "Inception-v3"}
 
 
 class StudyError(Exception):
@@ -142,6 +148,45 @@ def lines(table, figure, xkey, ykey, outdir, name, title, xlabel, ylabel,
     return save(fig, outdir, name)
 
 
+def e3_bars(table, outdir):
+    """One panel per version (normal, limited, pipelined): a group of bars
+    per network, a bar per search, the single device first."""
+    versions = field(table, "versions", "e3")
+    fig, axes = panels(len(versions))
+    for ax, version in zip(axes, versions):
+        rows = field(version, "rows", "e3")
+        nets = networks(rows)
+        labels = []
+        for row in rows:
+            if row["label"] not in labels:
+                labels.append(row["label"])
+        width = 0.8 / len(labels)
+        for b, label in enumerate(labels):
+            xs, heights, errors = [], [], []
+            for i, net in enumerate(nets):
+                for row in rows:
+                    if row["network"] == net and row["label"] == label:
+                        xs.append(i + (b - (len(labels) - 1) / 2) * width)
+                        heights.append(field(row, "step_ms", "e3"))
+                        errors.append(row.get("half", 0.0))
+            ax.bar(xs, heights, width, yerr=errors, capsize=2, label=label)
+        ax.set_xticks(range(len(nets)))
+        ax.set_xticklabels([NETWORK_TITLES.get(n, n) for n in nets],
+                           fontsize=8)
+        # Hill climbing lands an order of magnitude above the optimum.
+        ax.set_yscale("log")
+        ax.set_ylabel("best step time (ms)")
+        ax.set_title(field(version, "version", "e3"))
+        ax.grid(axis="y", alpha=0.3)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels),
+               fontsize=8, frameon=False)
+    fig.suptitle("Experiment E3: device placement on Malvik (training, "
+                 f"minibatch 64, {table.get('evaluations', '')} evaluations; "
+                 "mean over seeds, 95% interval)", fontsize=10)
+    return save(fig, outdir, "e3-step-times", bottom=0.07)
+
+
 def plot(study, outdir):
     figures = {
         "fig11_training": lambda t: grouped_bars(
@@ -170,13 +215,14 @@ def plot(study, outdir):
             f"Memory placement on {t.get('system', '')} (speedup over the "
             f"{t.get('speedup_over', '')}'s map, mean over seeds)",
             "iterations", "speedup", logx=True),
+        "e3": lambda t: e3_bars(t, outdir),
     }
     present = [key for key in figures
                if isinstance(study, dict) and key in study]
     if not present:
         raise StudyError("none of " + ", ".join(figures) +
-                         " in the input: is it the JSON of dsm-study --json "
-                         "or dsm-memory-study json=?")
+                         " in the input: is it the JSON of dsm-study --json, "
+                         "dsm-memory-study json= or e3.py --json?")
     os.makedirs(outdir, exist_ok=True)
     written = []
     for key in present:

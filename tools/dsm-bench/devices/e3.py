@@ -10,6 +10,10 @@ single-GPU time, and the evaluation rate. docs/device-placement.md records the
 output with the command that produced it.
 
 usage: e3.py <dsm-opt> [--seeds N] [--pipeline-seeds N] [--versions ...]
+             [--json FILE]
+
+--json also writes the tables as JSON, which tools/dsm-bench/plot_studies.py
+draws as the thesis's E3 bars (e3-step-times.png, .svg).
 """
 import argparse, json, math, os, statistics, subprocess, sys, tempfile
 
@@ -63,8 +67,14 @@ def main():
     parser.add_argument("--evaluations", type=int, default=20000)
     parser.add_argument("--versions", nargs="*",
                         default=["normal", "limited", "pipelined"])
+    parser.add_argument("--json", help="also write the tables here")
     args = parser.parse_args()
+    # Opened first: a bad path fails before an hour of searching.
+    out = open(args.json, "w") if args.json else None
+    tables = []
     for version in args.versions:
+        table = {"version": version, "rows": []}
+        tables.append(table)
         seeds = args.pipeline_seeds if version == "pipelined" else args.seeds
         print(f"\n== {version}: {seeds} seeds, {args.evaluations} evaluations "
               "(step time ms, mean +- 95% interval; fits: runs whose best "
@@ -78,6 +88,11 @@ def main():
                   f"{single['step_time_ms']:>10.3f} {'':>8} "
                   f"{int(single['fits_memory']):>5} {'':>7} {'':>8} {'':>9}"
                   f"   (one V100 unlimited: {one_gpu['step_time_ms']:.3f})")
+            table["rows"].append({"network": model, "label": "single-device",
+                                  "step_ms": single["step_time_ms"],
+                                  "half": 0.0,
+                                  "fits": int(single["fits_memory"]),
+                                  "runs": 1})
             for search in SEARCHES:
                 runs = [place(args.dsm_opt, version, model, search, seed,
                               args.evaluations) for seed in range(1, seeds + 1)]
@@ -90,7 +105,15 @@ def main():
                 print(f"{model:<13} {search:<14} {mean:>10.3f} {half:>8.3f} "
                       f"{fits:>3}/{len(runs):<1} {used:>7.1f} {rate:>8.0f} "
                       f"{events / 1e6:>9.1f}")
+                table["rows"].append({"network": model, "label": search,
+                                      "step_ms": mean, "half": half,
+                                      "fits": fits, "runs": len(runs)})
             sys.stdout.flush()
+    if out:
+        json.dump({"e3": {"evaluations": args.evaluations,
+                          "versions": tables}}, out, indent=2)
+        out.write("\n")
+        out.close()
 
 
 if __name__ == "__main__":
