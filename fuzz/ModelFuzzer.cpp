@@ -16,12 +16,15 @@
 #include "mlir/Pass/PassRegistry.h"
 
 #include <cstdint>
+#include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static mlir::MLIRContext &context = dsm::fuzz::getContext();
   mlir::ScopedDiagnosticHandler quiet(
       &context, [](mlir::Diagnostic &) { return mlir::success(); });
-  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // A copy: MLIR's lexer reads up to a NUL terminator, which every file the
+  // tools read has (llvm::MemoryBuffer guarantees it) and fuzzer data has not.
+  std::string text(reinterpret_cast<const char *>(data), size);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(text, &context);
   if (!module)
