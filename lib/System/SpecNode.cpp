@@ -154,8 +154,73 @@ private:
 };
 } // namespace
 
+/// The offset of the second ',' of the first empty entry in a flow
+/// collection ("[a,,b]", "{a: 1,,}"), or npos. YAML and JSON forbid empty
+/// entries, and llvm::yaml recurses once per consecutive ',', so a long run
+/// of them would overflow the stack before any error is reported: they are
+/// rejected before parsing. Outside flow collections (a block scalar such as
+/// "name: a,,b") commas are text.
+static size_t findEmptyFlowEntry(llvm::StringRef text) {
+  int flowDepth = 0;
+  char quote = 0; // inside a '...' or "..." scalar
+  bool lastWasComma = false;
+  char previous = '\n'; // the last character that is not a space
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (quote) {
+      if (c == '\\' && quote == '"')
+        ++i; // an escaped character
+      else if (c == quote)
+        quote = 0;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r')
+      continue;
+    if (c == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' ||
+                     text[i - 1] == '\n')) {
+      size_t end = text.find('\n', i);
+      i = end == llvm::StringRef::npos ? text.size() : end - 1;
+      continue;
+    }
+    if (c == '\n') {
+      previous = c;
+      continue;
+    }
+    // A collection opens where a value starts; elsewhere '[' is text.
+    bool valueStart = llvm::StringRef(":-,[{\n").contains(previous) ||
+                      (previous == '\n' && flowDepth == 0);
+    if ((c == '[' || c == '{') && (valueStart || flowDepth > 0)) {
+      ++flowDepth;
+    } else if ((c == ']' || c == '}') && flowDepth > 0) {
+      --flowDepth;
+    } else if ((c == '"' || c == '\'') && (valueStart || flowDepth > 0)) {
+      quote = c;
+    } else if (c == ',' && flowDepth > 0) {
+      if (lastWasComma)
+        return i;
+      lastWasComma = true;
+      previous = c;
+      continue;
+    }
+    lastWasComma = false;
+    previous = c;
+  }
+  return llvm::StringRef::npos;
+}
+
 llvm::Expected<SpecNode> dsm::core::parseSpec(llvm::StringRef text,
                                               llvm::StringRef fileName) {
+  if (size_t at = findEmptyFlowEntry(text); at != llvm::StringRef::npos) {
+    SpecLocation loc;
+    loc.file = fileName.str();
+    llvm::StringRef before = text.take_front(at);
+    loc.line = unsigned(before.count('\n') + 1);
+    size_t lineStart = before.rfind('\n');
+    loc.column = unsigned(
+        at - (lineStart == llvm::StringRef::npos ? 0 : lineStart + 1) + 1);
+    return llvm::make_error<SpecError>(
+        loc, "empty entry in a flow collection (',' after ',')");
+  }
   llvm::SourceMgr sourceMgr;
   // Syntax errors arrive through the diagnostic handler; keep the first one.
   struct FirstError {
