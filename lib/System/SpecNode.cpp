@@ -186,14 +186,16 @@ static size_t findEmptyFlowEntry(llvm::StringRef text) {
       previous = c;
       continue;
     }
-    // A collection opens where a value starts; elsewhere '[' is text.
-    bool valueStart = llvm::StringRef(":-,[{\n").contains(previous) ||
-                      (previous == '\n' && flowDepth == 0);
-    if ((c == '[' || c == '{') && (valueStart || flowDepth > 0)) {
+    // A scalar starts after an indicator: only there does a quote open
+    // one. A collection opens there too, after a tag or an anchor (a
+    // space), or anywhere inside another; elsewhere '[' is text.
+    bool valueStart = llvm::StringRef(":-,[{?\n").contains(previous);
+    bool afterSpace = i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t');
+    if ((c == '[' || c == '{') && (valueStart || afterSpace || flowDepth > 0)) {
       ++flowDepth;
     } else if ((c == ']' || c == '}') && flowDepth > 0) {
       --flowDepth;
-    } else if ((c == '"' || c == '\'') && (valueStart || flowDepth > 0)) {
+    } else if ((c == '"' || c == '\'') && valueStart) {
       quote = c;
     } else if (c == ',' && flowDepth > 0) {
       if (lastWasComma)
@@ -208,9 +210,40 @@ static size_t findEmptyFlowEntry(llvm::StringRef text) {
   return llvm::StringRef::npos;
 }
 
+/// The offset of a ',' that follows kMaxCommaRun others separated only by
+/// spaces and comments, wherever they are, or npos: whatever the context,
+/// llvm::yaml must never see such a run (see findEmptyFlowEntry).
+static size_t findCommaRun(llvm::StringRef text) {
+  constexpr int kMaxCommaRun = 64;
+  int run = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' ||
+                     text[i - 1] == '\n')) {
+      size_t end = text.find('\n', i);
+      i = end == llvm::StringRef::npos ? text.size() : end;
+      continue;
+    }
+    if (c == ',') {
+      if (++run > kMaxCommaRun)
+        return i;
+    } else if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+      run = 0;
+    }
+  }
+  return llvm::StringRef::npos;
+}
+
 llvm::Expected<SpecNode> dsm::core::parseSpec(llvm::StringRef text,
                                               llvm::StringRef fileName) {
-  if (size_t at = findEmptyFlowEntry(text); at != llvm::StringRef::npos) {
+  // Commas llvm::yaml must not see (it recurses once per ',').
+  const char *why = "empty entry in a flow collection (',' after ',')";
+  size_t at = findEmptyFlowEntry(text);
+  if (at == llvm::StringRef::npos) {
+    why = "more than 64 ',' in a row";
+    at = findCommaRun(text);
+  }
+  if (at != llvm::StringRef::npos) {
     SpecLocation loc;
     loc.file = fileName.str();
     llvm::StringRef before = text.take_front(at);
@@ -218,8 +251,7 @@ llvm::Expected<SpecNode> dsm::core::parseSpec(llvm::StringRef text,
     size_t lineStart = before.rfind('\n');
     loc.column = unsigned(
         at - (lineStart == llvm::StringRef::npos ? 0 : lineStart + 1) + 1);
-    return llvm::make_error<SpecError>(
-        loc, "empty entry in a flow collection (',' after ',')");
+    return llvm::make_error<SpecError>(loc, why);
   }
   llvm::SourceMgr sourceMgr;
   // Syntax errors arrive through the diagnostic handler; keep the first one.
