@@ -28,7 +28,6 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
-#include <tuple>
 
 using namespace dsm;
 using namespace dsm::core;
@@ -45,9 +44,12 @@ struct Options {
 struct ModelCurves {
   std::string model;
   std::vector<int64_t> iterations;
-  /// (search, mean speedup at each checkpoint, standard deviation)
-  std::vector<std::tuple<std::string, std::vector<double>, std::vector<double>>>
-      searches;
+  /// A search's mean speedup at each checkpoint and its standard deviation.
+  struct SearchCurve {
+    std::string name;
+    std::vector<double> means, deviations;
+  };
+  std::vector<SearchCurve> searches;
   double ilpSpeedup = 0;
   bool ilpOptimal = false;
 };
@@ -149,8 +151,8 @@ ModelCurves study(mlir::MLIRContext &context, llvm::StringRef model,
     }
     llvm::outs() << llvm::formatv("  {0,-10}",
                                   stringifyPlacementSearchKind(kind));
-    auto &[name, means, deviations] = kept.searches.emplace_back();
-    name = stringifyPlacementSearchKind(kind).str();
+    ModelCurves::SearchCurve &searchCurve = kept.searches.emplace_back();
+    searchCurve.name = stringifyPlacementSearchKind(kind).str();
     for (int64_t at : checkpoints) {
       double sum = 0, squares = 0;
       for (const std::vector<double> &curve : curves) {
@@ -168,8 +170,8 @@ ModelCurves study(mlir::MLIRContext &context, llvm::StringRef model,
           std::max(0.0, squares / double(curves.size()) - mean * mean);
       llvm::outs() << llvm::formatv(" {0,7:f4}+-{1,-6:f4}", mean,
                                     std::sqrt(variance));
-      means.push_back(mean);
-      deviations.push_back(std::sqrt(variance));
+      searchCurve.means.push_back(mean);
+      searchCurve.deviations.push_back(std::sqrt(variance));
     }
     llvm::outs() << llvm::formatv(" {0,8:f2} {1,10:f3} {2,8:f3}\n",
                                   seconds / options.seeds, dram / options.seeds,
@@ -199,16 +201,16 @@ void writeJson(llvm::raw_ostream &os, const std::vector<ModelCurves> &all) {
       });
       json.attributeArray("rows", [&] {
         for (const ModelCurves &curves : all) {
-          for (const auto &[name, means, deviations] : curves.searches)
+          for (const ModelCurves::SearchCurve &search : curves.searches)
             json.object([&] {
               json.attribute("network", curves.model);
-              json.attribute("label", name);
+              json.attribute("label", search.name);
               json.attributeArray("speedup", [&] {
-                for (double mean : means)
+                for (double mean : search.means)
                   json.value(mean);
               });
               json.attributeArray("std", [&] {
-                for (double deviation : deviations)
+                for (double deviation : search.deviations)
                   json.value(deviation);
               });
             });
