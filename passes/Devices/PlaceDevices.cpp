@@ -13,6 +13,7 @@
 #include "dsm/Core/Support/NodeError.h"
 #include "dsm/Dialect/DsmAttrs.h"
 #include "dsm/Dialect/DsmOps.h"
+#include "dsm/Passes/Common/ContextExecutor.h"
 #include "dsm/Passes/Common/ReportWriter.h"
 #include "dsm/Passes/Common/WorkloadAnalysis.h"
 #include "dsm/Passes/Devices/OpGraphBuilder.h"
@@ -201,12 +202,8 @@ struct PlaceDevicesPass
     // Populations are simulated on the context's thread pool, or on this
     // thread with --mlir-disable-threading; the result is the same.
     MLIRContext *context = &getContext();
-    core::SerialExecutor serial;
-    std::optional<core::ThreadPoolExecutor> pooled;
-    if (context->isMultithreadingEnabled())
-      pooled.emplace(context->getThreadPool());
-    core::Executor &executor =
-        pooled ? static_cast<core::Executor &>(*pooled) : serial;
+    ContextExecutor contextExecutor(context);
+    core::Executor &executor = contextExecutor.get();
 
     auto start = std::chrono::steady_clock::now();
     llvm::Expected<devices::SearchResult> outcome = devices::searchPlacement(

@@ -11,6 +11,7 @@
 #include "dsm/Core/Memory/PlacementSearch.h"
 #include "dsm/Core/Support/NodeError.h"
 #include "dsm/Dialect/DsmAttrs.h"
+#include "dsm/Passes/Common/ContextExecutor.h"
 #include "dsm/Passes/Common/ReportWriter.h"
 #include "dsm/Passes/Memory/MemoryGraphBuilder.h"
 #include "dsm/Passes/Passes.h"
@@ -117,12 +118,8 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
     // Populations are evaluated on the context's thread pool, or on this
     // thread with --mlir-disable-threading; the result is the same.
     MLIRContext *context = &getContext();
-    core::SerialExecutor serial;
-    std::optional<core::ThreadPoolExecutor> pooled;
-    if (context->isMultithreadingEnabled())
-      pooled.emplace(context->getThreadPool());
-    core::Executor &executor =
-        pooled ? static_cast<core::Executor &>(*pooled) : serial;
+    ContextExecutor contextExecutor(context);
+    core::Executor &executor = contextExecutor.get();
 
     int64_t elementBytes = core::bytesPerElement(hierarchy->precision);
     std::deque<PlacedFunction> placed; // stable addresses for the evaluators

@@ -8,6 +8,7 @@
 #include "dsm/Core/Spatial/SpatialMapper.h"
 #include "dsm/Core/Support/NodeError.h"
 #include "dsm/Dialect/DsmOps.h"
+#include "dsm/Passes/Common/ContextExecutor.h"
 #include "dsm/Passes/Passes.h"
 #include "dsm/Passes/Spatial/LayerGraphBuilder.h"
 
@@ -185,12 +186,8 @@ struct SelectMappingPass
     // Explorations run on the context's thread pool, or on this thread when
     // threading is disabled (--mlir-disable-threading).
     MLIRContext *context = &getContext();
-    core::SerialExecutor serial;
-    std::optional<core::ThreadPoolExecutor> pooled;
-    if (context->isMultithreadingEnabled())
-      pooled.emplace(context->getThreadPool());
-    core::Executor &executor =
-        pooled ? static_cast<core::Executor &>(*pooled) : serial;
+    ContextExecutor contextExecutor(context);
+    core::Executor &executor = contextExecutor.get();
     llvm::Expected<core::MappingPlan> plan = mapper.map(graph, executor);
     if (!plan) {
       // A layer's error goes to that layer's FWD op; any other to the function.
