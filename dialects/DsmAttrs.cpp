@@ -385,12 +385,22 @@ core::LayerShape WorkloadAttr::getShape(StringRef name) const {
 LogicalResult
 MemoryDecisionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            bool weightReuse, bool inputReuse, bool errorReuse,
-                           int64_t dysm, int64_t preload) {
+                           int64_t dysm, int64_t preload, int64_t pipeGroup,
+                           int64_t pipeFirstRow, int64_t pipeRows) {
   if (dysm < 1)
     return emitError() << "dysm factor must be at least 1, got " << dysm;
   if (preload < 0)
     return emitError() << "preloaded weight bytes must not be negative, got "
                        << preload;
+  if (pipeGroup < -1 || pipeFirstRow < 0 || pipeRows < 0)
+    return emitError() << "pipe group, first row and rows must not be "
+                          "negative (pipe_group = -1: not pipelined)";
+  if ((pipeGroup >= 0) != (pipeRows > 0))
+    return emitError() << "a pipe stage has a pipe group and at least one "
+                          "row, got pipe_group = "
+                       << pipeGroup << " and pipe_rows = " << pipeRows;
+  if (pipeGroup < 0 && pipeFirstRow != 0)
+    return emitError() << "pipe_first_row without a pipe group";
   return success();
 }
 
@@ -401,7 +411,8 @@ MemoryDecisionAttr::get(MLIRContext *context,
     return {};
   return get(context, decision.weightsAcrossSteps, decision.inputOnChip,
              decision.errorOnChip, decision.spatialMinibatches,
-             decision.preloadedWeightBytes);
+             decision.preloadedWeightBytes, decision.pipeGroup,
+             decision.pipeFirstRow, decision.pipeRows);
 }
 
 core::MemoryDecision MemoryDecisionAttr::getDecision() const {
@@ -411,6 +422,9 @@ core::MemoryDecision MemoryDecisionAttr::getDecision() const {
   decision.errorOnChip = getErrorReuse();
   decision.spatialMinibatches = getDysm();
   decision.preloadedWeightBytes = getPreload();
+  decision.pipeGroup = int(getPipeGroup());
+  decision.pipeFirstRow = getPipeFirstRow();
+  decision.pipeRows = getPipeRows();
   return decision;
 }
 

@@ -3,6 +3,8 @@
 #include "dsm/Core/Spatial/LayerShape.h"
 
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 
@@ -107,4 +109,18 @@ LayerShape dsm::core::makeLayerShape(const Workload &w, llvm::StringRef name) {
                                outputs;
   }
   return layer;
+}
+
+std::string dsm::core::layerShapeKey(const LayerShape &s) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << int(s.kind) << '/';
+  for (int64_t d : s.dims)
+    os << d << ',';
+  os << llvm::format("%a/", s.inputPixelRatio) << s.groups << '/' << s.timesteps
+     << '/' << s.directions << '/' << s.hasWeights << s.hasPrimary
+     << s.reducesStatistics << s.reducesFeatures
+     << llvm::format("/%a/%a/%a/%a/%a", s.auxOps, s.auxInputsPerOutput,
+                     s.params, s.writtenOutputFraction, s.outputPixelRatio);
+  return key;
 }

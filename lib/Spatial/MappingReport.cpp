@@ -208,7 +208,10 @@ static llvm::json::Object rowObject(const MappingReportRow &row) {
            {"error_reuse", row.memory.errorOnChip},
            {"dysm_factor", row.memory.spatialMinibatches},
            {"preloaded_weight_bytes", row.memory.preloadedWeightBytes},
-           {"resident_weight_fraction", row.residentWeightFraction}}},
+           {"resident_weight_fraction", row.residentWeightFraction},
+           {"pipe_group", row.memory.pipeGroup},
+           {"pipe_first_row", row.memory.pipeFirstRow},
+           {"pipe_rows", row.memory.pipeRows}}},
   };
   if (!row.alternatives.empty()) {
     llvm::json::Object alternatives;

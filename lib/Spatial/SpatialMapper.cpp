@@ -74,18 +74,8 @@ namespace {
 /// have the same best configuration.
 std::string explorationKey(const LayerShape &s, TrainingPass pass,
                            Parallelism p) {
-  std::string key;
-  llvm::raw_string_ostream os(key);
-  os << int(s.kind) << '/';
-  for (int64_t d : s.dims)
-    os << d << ',';
-  os << llvm::format("%a/", s.inputPixelRatio) << s.groups << '/' << s.timesteps
-     << '/' << s.directions << '/' << s.hasWeights << s.hasPrimary
-     << s.reducesStatistics << s.reducesFeatures
-     << llvm::format("/%a/%a/%a/%a/%a/", s.auxOps, s.auxInputsPerOutput,
-                     s.params, s.writtenOutputFraction, s.outputPixelRatio)
-     << int(pass) << '/' << int(p);
-  return key;
+  return layerShapeKey(s) + '/' + std::to_string(int(pass)) + '/' +
+         std::to_string(int(p));
 }
 
 struct Task {
@@ -447,6 +437,61 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
   plan.selectionExact = selection.exact;
   std::vector<int> choice = std::move(selection.choice);
 
+  //--- Timestep pipelining (000 §III-D): a candidate pipe group replaces
+  // its layers -- and the relayouts or reuse on the edges that touch them --
+  // when it is faster.
+  std::vector<const PipeStagePlan *> stageOf(n, nullptr);
+  std::vector<PipeGroupPlan> adopted;
+  if (options.pipelineTimesteps) {
+    const int64_t torusRows = costModel.getSystem().torus.y;
+    TimestepPipeliner pipeliner(costModel, options.search,
+                                options.reuseWeightsAcrossSteps, parallelisms);
+    std::vector<std::vector<int>> candidates =
+        findPipeGroupCandidates(graph, torusRows);
+    adopted.reserve(candidates.size()); // stageOf points into it
+    for (const std::vector<int> &group : candidates) {
+      PipeGroupRecord record;
+      record.layers = group;
+      for (int layer : group)
+        record.cyclesUnpipelined += layerCost[layer][choice[layer]];
+      for (size_t e = 0; e < graph.edges.size(); ++e) {
+        const LayerEdge &edge = graph.edges[e];
+        if (llvm::is_contained(group, edge.producer) ||
+            llvm::is_contained(group, edge.consumer))
+          record.cyclesUnpipelined +=
+              switches[e].cost[choice[edge.producer]][choice[edge.consumer]];
+      }
+      record.cycles = kInfinity;
+      std::optional<PipeGroupPlan> planned =
+          pipeliner.plan(graph, group, executor);
+      if (planned) {
+        plan.configurationsEvaluated += planned->configurationsEvaluated;
+        plan.explorations += planned->explorations;
+        record.cycles = planned->cycles;
+        record.forward = planned->forward;
+        record.backward = planned->backward;
+        record.update = planned->update;
+        for (const PipeStagePlan &stage : planned->stages)
+          record.rows.push_back(stage.assignment.rows);
+        record.adopted = planned->cycles < record.cyclesUnpipelined;
+      }
+      if (record.adopted) {
+        int groupIndex = int(adopted.size());
+        adopted.push_back(std::move(*planned));
+        for (PipeStagePlan &stage : adopted.back().stages) {
+          stage.assignment.group = groupIndex;
+          for (Evaluation &eval : stage.passes) {
+            eval.config.memory.pipeGroup = groupIndex;
+            eval.config.memory.pipeFirstRow = stage.assignment.firstRow;
+            eval.config.memory.pipeRows = stage.assignment.rows;
+          }
+          stageOf[stage.layer] = &stage;
+        }
+      }
+      plan.pipeGroups.push_back(std::move(record));
+    }
+  }
+
   //--- The plan.
   plan.layers.resize(n);
   for (size_t i = 0; i < n; ++i) {
@@ -461,22 +506,35 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
       alternative = std::min(alternative, layerCost[i][o]);
     }
     bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
-    for (int pass = 0; pass < kNumPasses; ++pass) {
+    const PipeStagePlan *stage = stageOf[i];
+    if (stage)
+      lp.parallelism = stage->passes.front().config.parallelism;
+    for (int pass = 0, stagePass = 0; pass < kNumPasses; ++pass) {
       if (!runs[pass])
         continue;
       PassPlan pp;
       pp.pass = TrainingPass(pass);
-      pp.eval = *best(int(i), pp.pass, option).best;
-      const LayerEdge *reuseEdge =
-          pp.pass == TrainingPass::FWD ? reusableIn[i] : reusableOut[i];
-      if (reuseEdge &&
-          choice[reuseEdge->producer] == choice[reuseEdge->consumer])
-        if (const Evaluation *onChip = reused(int(i), pp.pass, option))
-          pp.eval = *onChip;
       pp.relayout.name = "relayout";
-      if (pp.pass != TrainingPass::UPD) {
+      if (stage) {
+        // A pipe stage: its own chips, the group's schedule; its edges are
+        // streamed timestep by timestep instead of re-laid out.
+        pp.eval = stage->passes[stagePass];
+        pp.cycles = stage->cycles[stagePass];
+        ++stagePass;
+      } else {
+        pp.eval = *best(int(i), pp.pass, option).best;
+        const LayerEdge *reuseEdge =
+            pp.pass == TrainingPass::FWD ? reusableIn[i] : reusableOut[i];
+        if (reuseEdge &&
+            choice[reuseEdge->producer] == choice[reuseEdge->consumer] &&
+            !stageOf[reuseEdge->producer] && !stageOf[reuseEdge->consumer])
+          if (const Evaluation *onChip = reused(int(i), pp.pass, option))
+            pp.eval = *onChip;
+      }
+      if (!stage && pp.pass != TrainingPass::UPD) {
         for (const LayerEdge *edge : incoming[i]) {
-          if (pp.pass == TrainingPass::BWD && !edge->carriesError)
+          if ((pp.pass == TrainingPass::BWD && !edge->carriesError) ||
+              stageOf[edge->producer])
             continue;
           TransferGroup group = costModel.relayout(
               edge->elements, parallelismOf(choice[edge->producer]),
@@ -488,9 +546,11 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
           pp.relayout.cycles += group.cycles;
         }
       }
-      pp.cycles = pp.eval.cycles;
-      pp.cycles.nonOvldt += pp.relayout.cycles;
-      pp.cycles.total += pp.relayout.cycles;
+      if (!stage) {
+        pp.cycles = pp.eval.cycles;
+        pp.cycles.nonOvldt += pp.relayout.cycles;
+        pp.cycles.total += pp.relayout.cycles;
+      }
       // Cycle counts are recorded as 64-bit integers; a system with absurdly
       // slow memories or links must be an error, not a wrapped count.
       if (!(pp.cycles.total <= kMaxCycles))

@@ -31,15 +31,23 @@ struct LowerTiledPass : public dsm::impl::DsmLowerTiledBase<LowerTiledPass> {
         return signalPassFailure();
   }
 
-  /// The parallelism of the layer that defines or will read `value`.
-  static std::optional<Parallelism> parallelismOf(Operation *op) {
+  /// The chip layout in which the layer that defines or will read a value
+  /// keeps it: its parallelism's, or none for a pipe stage, whose tensors
+  /// stream between chip groups timestep by timestep (DeepSpatialMatrix
+  /// §III-D) and are never re-laid out.
+  static std::optional<Parallelism> layoutOf(Operation *op) {
+    auto layout = [](Parallelism p, MemoryDecisionAttr memory) {
+      return memory && memory.getPipeGroup() >= 0
+                 ? std::nullopt
+                 : std::optional<Parallelism>(p);
+    };
     if (!op)
       return std::nullopt;
     if (auto layerPass = dyn_cast<LayerPassOp>(op))
       if (layerPass.isMapped())
-        return layerPass.getParallelism();
+        return layout(*layerPass.getParallelism(), layerPass.getMemoryAttr());
     if (auto tiled = dyn_cast<TiledPassOp>(op))
-      return tiled.getParallelism();
+      return layout(tiled.getParallelism(), tiled.getMemoryAttr());
     return std::nullopt;
   }
 
@@ -84,14 +92,15 @@ struct LowerTiledPass : public dsm::impl::DsmLowerTiledBase<LowerTiledPass> {
     for (LayerPassOp op : passes) {
       OpBuilder builder(op);
       Location loc = op.getLoc();
-      Parallelism p = *parallelismOf(op);
+      Parallelism p = *op.getParallelism();
+      bool pipeStage = !layoutOf(op);
       SmallVector<Value> ins(op.getIns());
 
       if (op.getPass() == TrainingPass::FWD) {
         // Activations arrive in their producer's layout.
         for (Value &in : ins)
-          if (std::optional<Parallelism> from =
-                  parallelismOf(in.getDefiningOp()))
+          if (std::optional<Parallelism> from = layoutOf(in.getDefiningOp());
+              from && !pipeStage)
             in = relayout(builder, loc, in, *from, p);
         forwardIns[op.getLayer()] = ins;
       }
@@ -126,9 +135,9 @@ struct LowerTiledPass : public dsm::impl::DsmLowerTiledBase<LowerTiledPass> {
           Value original = op.getResult(index);
           std::optional<Parallelism> to;
           for (Operation *user : original.getUsers())
-            if ((to = parallelismOf(user)))
+            if ((to = layoutOf(user)))
               break;
-          if (to)
+          if (to && !pipeStage)
             result = relayout(builder, loc, result, p, *to);
         }
       }

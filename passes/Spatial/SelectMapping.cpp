@@ -39,12 +39,13 @@ struct SelectMappingPass
     core::MapperOptions options;
     options.search = search;
     //--- optimizations=: which of 000 §III the mapper may use.
-    bool hybrid = true, reuse = true, preload = true, dysm = true;
+    bool hybrid = true, reuse = true, preload = true, dysm = true,
+         pipeline = true;
     if (!optimizations.empty()) {
-      hybrid = reuse = preload = dysm = false;
+      hybrid = reuse = preload = dysm = pipeline = false;
       for (const std::string &name : optimizations) {
         if (name == "all") {
-          hybrid = reuse = preload = dysm = true;
+          hybrid = reuse = preload = dysm = pipeline = true;
         } else if (name == "none") {
           continue;
         } else if (name == "hybrid") {
@@ -56,10 +57,7 @@ struct SelectMappingPass
         } else if (name == "dysm") {
           dysm = true;
         } else if (name == "pipeline") {
-          module.emitError() << "optimization '" << name
-                             << "' is not implemented yet (implemented: "
-                                "hybrid, reuse, preload, dysm)";
-          return signalPassFailure();
+          pipeline = true;
         } else {
           module.emitError() << "unknown optimization '" << name
                              << "' (expected hybrid, reuse, preload, dysm, "
@@ -72,6 +70,7 @@ struct SelectMappingPass
     options.reuseActivations = reuse;
     options.preloadWeights = preload;
     options.spatialMinibatching = dysm;
+    options.pipelineTimesteps = pipeline;
     // ParallelismChoice lists the core parallelisms in order after Any.
     if (parallelism != ParallelismChoice::Any) {
       core::Parallelism forced =
@@ -94,13 +93,56 @@ struct SelectMappingPass
         return signalPassFailure();
   }
 
+  /// The remark --dsm-select-mapping=explain puts on the first layer of a
+  /// candidate pipe group (timestep pipelining): its schedule against the
+  /// same layers one after another on the whole torus.
+  static void explainPipeGroup(ArrayRef<LayerPassOps> layers,
+                               const core::PipeGroupRecord &group) {
+    LayerPassOp first = layers[group.layers.front()].fwd,
+                last = layers[group.layers.back()].fwd;
+    InFlightDiagnostic remark = first.emitRemark();
+    remark << "pipe group of " << group.layers.size() << " layers ("
+           << first.getLayer() << " to " << last.getLayer() << "): ";
+    if (group.rows.empty()) {
+      remark << "no block of torus rows holds every stage; not pipelined";
+      return;
+    }
+    auto timing = [](const core::PipelineTiming &t) {
+      return llvm::formatv("fill {0:F0} + period {1:F0} per timestep ({2})",
+                           t.fill, t.period,
+                           t.period > t.computePeriod ? "link-bound"
+                                                      : "compute-bound")
+          .str();
+    };
+    remark << "rows "
+           << llvm::join(
+                  llvm::map_range(group.rows,
+                                  [](int64_t r) { return std::to_string(r); }),
+                  "+")
+           << "; FWD " << timing(group.forward);
+    if (group.backward.total > 0)
+      remark << ", BWD " << timing(group.backward) << ", UPD "
+             << llvm::formatv("{0:F0}", group.update);
+    remark << "; " << llvm::formatv("{0:F0}", group.cycles)
+           << " cycles pipelined against "
+           << llvm::formatv("{0:F0}", group.cyclesUnpipelined)
+           << (group.adopted ? " one after another: pipelined"
+                             : " one after another: not pipelined");
+  }
+
   /// The remark --dsm-select-mapping=explain puts on each layer pass: why
   /// this parallelism (FWD: against the runner-up) and what bounds the pass.
   static void explainPass(LayerPassOp op, const core::LayerPlan &layerPlan,
                           const core::PassPlan &passPlan) {
     const core::MappingConfig &config = passPlan.eval.config;
     InFlightDiagnostic remark = op.emitRemark();
-    if (passPlan.pass == core::TrainingPass::FWD) {
+    if (passPlan.pass == core::TrainingPass::FWD && config.memory.pipelined()) {
+      // The alternatives are the whole torus's; a stage chose on its rows.
+      remark << "pipe stage on " << core::product(config.chipSplit)
+             << " chips: parallelism "
+             << core::stringifyParallelism(layerPlan.parallelism)
+             << " was the fastest there over the layer's passes; ";
+    } else if (passPlan.pass == core::TrainingPass::FWD) {
       int chosen = int(layerPlan.parallelism);
       remark << "parallelism "
              << core::stringifyParallelism(layerPlan.parallelism) << ": "
@@ -169,6 +211,12 @@ struct SelectMappingPass
     if (memory.preloadedWeightBytes > 0)
       decisions.push_back("preload " +
                           std::to_string(memory.preloadedWeightBytes) + " B");
+    if (memory.pipelined())
+      decisions.push_back(
+          llvm::formatv("pipe group {0} on torus rows {1}-{2}",
+                        memory.pipeGroup, memory.pipeFirstRow,
+                        memory.pipeFirstRow + memory.pipeRows - 1)
+              .str());
     if (!decisions.empty())
       remark << "; memory: " << llvm::join(decisions, ", ");
   }
@@ -212,6 +260,10 @@ struct SelectMappingPass
           << "too many layers' choices are live at once (nested skip "
              "connections): the parallelisms are the best of the states "
              "kept, not proven optimal";
+
+    if (explain)
+      for (const core::PipeGroupRecord &group : plan->pipeGroups)
+        explainPipeGroup(layers, group);
 
     Builder builder(context);
     for (auto [ops, layerPlan] : llvm::zip_equal(layers, plan->layers)) {

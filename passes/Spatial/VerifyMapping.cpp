@@ -8,11 +8,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Core/Spatial/SpatialMapper.h"
+#include "dsm/Core/Spatial/TimestepPipelining.h"
 #include "dsm/Dialect/DsmOps.h"
 #include "dsm/Passes/Passes.h"
 
 #include <cmath>
 #include <cstdlib>
+#include <map>
+#include <tuple>
 
 namespace dsm {
 #define GEN_PASS_DEF_DSMVERIFYMAPPING
@@ -51,18 +54,59 @@ struct VerifyMappingPass
                  ? WalkResult::advance()
                  : WalkResult::interrupt();
     });
-    if (result.wasInterrupted())
+    if (result.wasInterrupted() || failed(verifyPipeGroups(module)))
       return signalPassFailure();
     markAllAnalysesPreserved();
+  }
+
+  /// The stages of one pipe group run at once, each on its own chips: no
+  /// two stages of a group (in one function and pass) share a torus row.
+  static LogicalResult verifyPipeGroups(ModuleOp module) {
+    using StageKey = std::tuple<Operation *, int64_t, int>;
+    std::map<StageKey, SmallVector<TiledPassOp>> stages;
+    module.walk([&](TiledPassOp op) {
+      if (MemoryDecisionAttr memory = op.getMemoryAttr();
+          memory && memory.getPipeGroup() >= 0)
+        stages[{op->getParentOp(), memory.getPipeGroup(), int(op.getPass())}]
+            .push_back(op);
+    });
+    for (auto &[key, ops] : stages)
+      for (size_t a = 0; a < ops.size(); ++a)
+        for (size_t b = a + 1; b < ops.size(); ++b) {
+          MemoryDecisionAttr first = ops[a].getMemoryAttr(),
+                             second = ops[b].getMemoryAttr();
+          if (first.getPipeFirstRow() <
+                  second.getPipeFirstRow() + second.getPipeRows() &&
+              second.getPipeFirstRow() <
+                  first.getPipeFirstRow() + first.getPipeRows())
+            return ops[b].emitOpError("shares torus rows with '")
+                   << ops[a].getLayer() << "', another stage of pipe group "
+                   << std::get<1>(key);
+        }
+    return success();
   }
 
   static LogicalResult verify(TiledPassOp op,
                               const core::PerformanceModel &model,
                               int64_t preloadedBytes) {
+    // A pipe stage (timestep pipelining) runs on its block of torus rows.
+    core::MappingConfig config = op.getConfig();
+    const core::MultiChipSystem &system = model.getSystem();
+    std::optional<core::PerformanceModel> stageModel;
+    if (config.memory.pipelined()) {
+      int64_t first = config.memory.pipeFirstRow, rows = config.memory.pipeRows;
+      if (rows >= system.torus.y || first + rows > system.torus.y)
+        return op.emitOpError("is a pipe stage on torus rows ")
+               << first << "-" << first + rows - 1 << ", but a stage leaves "
+               << "rows to the others of a torus of " << system.torus.y
+               << " rows";
+      stageModel.emplace(core::pipeStageSystem(system, rows));
+    }
     std::string whyNot;
-    std::optional<core::Evaluation> eval = core::evaluateMappedPass(
-        model, op.getWorkload().getShape(op.getLayer()), toCore(op.getPass()),
-        op.getConfig(), &whyNot);
+    std::optional<core::Evaluation> eval =
+        core::evaluateMappedPass(stageModel ? *stageModel : model,
+                                 op.getWorkload().getShape(op.getLayer()),
+                                 toCore(op.getPass()), config, &whyNot);
     if (!eval)
       return op.emitOpError("has an illegal mapping: ") << whyNot;
     double capacity = model.getSystem().chip.core.scratchpad.capacityBytes;
@@ -73,6 +117,9 @@ struct VerifyMappingPass
              << " bytes of scratchpad per core beside the " << preloadedBytes
              << " bytes of preloaded weights, more than its "
              << int64_t(capacity);
+    if (stageModel)
+      return verifyPipeStageCycles(
+          op, *eval, double(config.memory.pipeRows) / double(system.torus.y));
     // What the mapper records: the evaluation plus the relayout of the
     // layer's inputs (FWD) or errors (BWD), a non-overlapped transfer. The
     // relayout is recorded rounded to whole cycles, so the non-overlapped
@@ -100,6 +147,27 @@ struct VerifyMappingPass
     if (!same)
       return op.emitOpError("records ")
              << recorded << " but the performance model gives " << recomputed;
+    return success();
+  }
+
+  /// A pipe stage records its share (`share` of the torus's rows) of its
+  /// group's wall-clock time: its own work scaled to the system, plus the
+  /// time it waits for the pipeline (fill, drain, slower stages, links).
+  /// That the group's schedule adds up is the mapper's; here, the stage's
+  /// work must be what the model gives and fit in what it records.
+  static LogicalResult verifyPipeStageCycles(TiledPassOp op,
+                                             const core::Evaluation &eval,
+                                             double share) {
+    CyclesAttr recorded = op.getCyclesAttr();
+    int64_t useful = int64_t(std::llround(eval.cycles.useful * share));
+    int64_t busy = int64_t(std::llround(eval.cycles.total * share));
+    // Each category is rounded on its own: a few cycles of slack.
+    if (std::abs(recorded.getUseful() - useful) > 1 ||
+        recorded.getTotal() + core::kNumCycleCategories < busy)
+      return op.emitOpError("records ")
+             << recorded << " as a pipe stage, but the performance model "
+             << "gives " << useful << " useful cycles and " << busy
+             << " busy cycles as its share of the system";
     return success();
   }
 };

@@ -56,3 +56,24 @@ func.func @zero_dysm() attributes {m = #dsm.memory_decision<dysm = 0>} {
 func.func @negative_preload() attributes {m = #dsm.memory_decision<preload = -1>} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{a pipe stage has a pipe group and at least one row, got pipe_group = 0 and pipe_rows = 0}}
+func.func @pipe_group_without_rows() attributes {m = #dsm.memory_decision<pipe_group = 0>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{pipe_first_row without a pipe group}}
+func.func @pipe_row_without_group() attributes {m = #dsm.memory_decision<pipe_first_row = 2>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{pipe group, first row and rows must not be negative (pipe_group = -1: not pipelined)}}
+func.func @negative_pipe_rows() attributes {m = #dsm.memory_decision<pipe_group = 0, pipe_rows = -2>} {
+  return
+}

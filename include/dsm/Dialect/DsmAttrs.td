@@ -329,7 +329,12 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
     minibatch share runs as this many spatial minibatches (1: off).
     `preload`: inference weight preloading (§III-B2), the bytes of the
     layer's weights each core holds in its scratchpad from before the job
-    (never fetched from external memory; 0: none).
+    (never fetched from external memory; 0: none). `pipe_group`,
+    `pipe_first_row`, `pipe_rows`: timestep pipelining (§III-D), the layer is
+    a stage of that pipe group (-1: none) and runs on the torus rows
+    [pipe_first_row, pipe_first_row + pipe_rows), every X column, one
+    timestep behind the stage before it; its chip split covers those chips
+    only.
 
     ```mlir
     #dsm.memory_decision<weight_reuse = true>
@@ -337,13 +342,17 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
     #dsm.memory_decision<error_reuse = true>
     #dsm.memory_decision<input_reuse = true, dysm = 4>
     #dsm.memory_decision<preload = 65536>
+    #dsm.memory_decision<weight_reuse = true, pipe_group = 0, pipe_first_row = 2, pipe_rows = 3>
     ```
   }];
   let parameters = (ins DefaultValuedParameter<"bool", "false">:$weight_reuse,
                         DefaultValuedParameter<"bool", "false">:$input_reuse,
                         DefaultValuedParameter<"bool", "false">:$error_reuse,
                         DefaultValuedParameter<"int64_t", "1">:$dysm,
-                        DefaultValuedParameter<"int64_t", "0">:$preload);
+                        DefaultValuedParameter<"int64_t", "0">:$preload,
+                        DefaultValuedParameter<"int64_t", "-1">:$pipe_group,
+                        DefaultValuedParameter<"int64_t", "0">:$pipe_first_row,
+                        DefaultValuedParameter<"int64_t", "0">:$pipe_rows);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -63,10 +63,10 @@ class DsmSpatialSearchOptions {
                "parallelisms), reuse (activations and errors left in the scratchpads for "
                "the next layer, LSTM weights kept across timesteps), preload "
                "(inference: weights kept in the scratchpads from before the "
-               "job), dysm (dynamic spatial minibatching); all (the default) "
-               "or none (data and model parallelism, no memory "
-               "optimizations). pipeline is not implemented yet and is "
-               "rejected">,
+               "job), dysm (dynamic spatial minibatching), pipeline (timestep "
+               "pipelining: runs of unidirectional LSTM layers as pipe groups "
+               "on blocks of torus rows); all (the default) or none (data and "
+               "model parallelism, no memory optimizations)">,
   ];
 }
 

@@ -127,6 +127,10 @@ DimSet reductionDims(const LayerShape &layer, TrainingPass pass);
 /// computation.
 double passMacs(const LayerShape &layer, TrainingPass pass);
 
+/// Identifies a shape for memoizing explorations: two layers whose keys are
+/// equal (their names aside) have the same best configurations.
+std::string layerShapeKey(const LayerShape &shape);
+
 /// Builds the performance model's view of one operation's workload.
 LayerShape makeLayerShape(const Workload &primary, llvm::StringRef name);
 

@@ -79,12 +79,22 @@ struct MemoryDecision {
   /// it). Given to the explorer, it is a budget: each split preloads as much
   /// of its share as fits.
   int64_t preloadedWeightBytes = 0;
+  /// Timestep pipelining (000 §III-D): the layer is a stage of pipe group
+  /// `pipeGroup` (-1: not pipelined) and runs on the torus rows
+  /// [pipeFirstRow, pipeFirstRow + pipeRows), every X column; its
+  /// configuration splits the work over those chips only.
+  int pipeGroup = -1;
+  int64_t pipeFirstRow = 0;
+  int64_t pipeRows = 0;
 
+  bool pipelined() const { return pipeGroup >= 0; }
   bool operator==(const MemoryDecision &o) const {
     return weightsAcrossSteps == o.weightsAcrossSteps &&
            inputOnChip == o.inputOnChip && errorOnChip == o.errorOnChip &&
            spatialMinibatches == o.spatialMinibatches &&
-           preloadedWeightBytes == o.preloadedWeightBytes;
+           preloadedWeightBytes == o.preloadedWeightBytes &&
+           pipeGroup == o.pipeGroup && pipeFirstRow == o.pipeFirstRow &&
+           pipeRows == o.pipeRows;
   }
   bool operator!=(const MemoryDecision &o) const { return !(*this == o); }
 };

@@ -17,6 +17,7 @@
 #define DSM_CORE_SPATIAL_SPATIALMAPPER_H
 
 #include "dsm/Core/Spatial/DesignSpaceExplorer.h"
+#include "dsm/Core/Spatial/TimestepPipelining.h"
 #include "dsm/Core/Support/Executor.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -84,8 +85,26 @@ struct MappingTotals {
   double utilization = 0;
 };
 
+/// A candidate pipe group (000 §III-D) and the mapper's verdict on it.
+struct PipeGroupRecord {
+  std::vector<int> layers; ///< stage order
+  /// Whether the plan pipelines it: only when faster than the same layers
+  /// on the whole torus.
+  bool adopted = false;
+  /// Torus rows per stage (empty when no block of rows could hold a stage).
+  std::vector<int64_t> rows;
+  PipelineTiming forward, backward;
+  double update = 0;
+  double cycles = 0; ///< all passes, wall clock (infinity: impossible)
+  /// The same layers on the whole torus, one after another, with the
+  /// relayouts (or reuse) on the edges that touch them.
+  double cyclesUnpipelined = 0;
+};
+
 struct MappingPlan {
   std::vector<LayerPlan> layers;
+  /// Every candidate pipe group, adopted or not (pipelining enabled only).
+  std::vector<PipeGroupRecord> pipeGroups;
   MappingTotals totals;
   uint64_t configurationsEvaluated = 0;
   uint64_t explorations = 0; ///< (shape, pass, parallelism) searches run
@@ -125,6 +144,11 @@ struct MapperOptions {
   /// best plan kept (MemoryDecision::preloadedWeightBytes). No effect in
   /// training, whose weights change every step.
   bool preloadWeights = false;
+  /// Timestep pipelining (000 §III-D): runs of unidirectional LSTM layers
+  /// become pipe groups on blocks of torus rows when that is faster than
+  /// running them one after another on the whole torus. Decided after the
+  /// parallelism selection, per group (MemoryDecision::pipeGroup).
+  bool pipelineTimesteps = false;
 };
 
 /// The cost of `pass` of `shape` under `config` as the mapper records it

@@ -1,0 +1,498 @@
+//===- TimestepPipelining.cpp - LSTM pipe groups (000 §III-D) -------------===//
+
+#include "dsm/Core/Spatial/TimestepPipelining.h"
+#include "dsm/Core/Spatial/SpatialMapper.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+
+using namespace dsm::core;
+
+static constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+MultiChipSystem dsm::core::pipeStageSystem(const MultiChipSystem &system,
+                                           int64_t rows) {
+  MultiChipSystem stage = system;
+  stage.torus.y = rows;
+  stage.chips = system.torus.x * rows;
+  if (rows == 1)
+    stage.torus.linkBandwidthY = 0;
+  else if (rows < system.torus.y)
+    stage.torus.linkBandwidthY = system.torus.linkBandwidthY / 2;
+  return stage;
+}
+
+/// A layer that runs its timesteps one after another in one direction.
+static bool isPipelinable(const LayerNode &layer) {
+  const LayerShape &shape = layer.shape;
+  return shape.kind == OpKind::Lstm && shape.hasPrimary &&
+         shape.timesteps > 1 && shape.directions == 1;
+}
+
+std::vector<std::vector<int>>
+dsm::core::findPipeGroupCandidates(const LayerGraph &graph, int64_t maxStages) {
+  std::vector<std::vector<int>> groups;
+  if (maxStages < 2)
+    return groups;
+  const int n = int(graph.layers.size());
+  // readsPrevious[i]: layer i's primary input is layer i-1's output.
+  std::vector<bool> readsPrevious(n, false);
+  for (const LayerEdge &edge : graph.edges)
+    if (edge.primaryInput && edge.consumer == edge.producer + 1)
+      readsPrevious[edge.consumer] = true;
+  // The stages step through the same timesteps. (Their passes may differ:
+  // the first layer of a stack may need no BWD; it then idles in the BWD
+  // pipeline.)
+  auto sameTimesteps = [](const LayerNode &a, const LayerNode &b) {
+    return a.shape.timesteps == b.shape.timesteps;
+  };
+  std::vector<int> run;
+  auto flush = [&] {
+    // Pieces of at most maxStages layers, as even as possible.
+    const int64_t size = int64_t(run.size());
+    if (size >= 2) {
+      int64_t pieces = (size + maxStages - 1) / maxStages;
+      int64_t begin = 0;
+      for (int64_t p = 0; p < pieces; ++p) {
+        int64_t end = size * (p + 1) / pieces;
+        if (end - begin >= 2)
+          groups.emplace_back(run.begin() + begin, run.begin() + end);
+        begin = end;
+      }
+    }
+    run.clear();
+  };
+  for (int i = 0; i < n; ++i) {
+    const LayerNode &layer = graph.layers[i];
+    if (!isPipelinable(layer)) {
+      flush();
+      continue;
+    }
+    if (!run.empty() &&
+        (!readsPrevious[i] || !sameTimesteps(graph.layers[run.back()], layer)))
+      flush();
+    run.push_back(i);
+  }
+  flush();
+  return groups;
+}
+
+std::vector<int64_t> dsm::core::rowsByWork(llvm::ArrayRef<double> work,
+                                           int64_t rows) {
+  const size_t k = work.size();
+  assert(k >= 1 && int64_t(k) <= rows && "one row per stage at least");
+  double total = 0;
+  for (double w : work)
+    total += std::max(w, 0.0);
+  // Each stage's first row is fixed; the others go by work, largest
+  // remainder first (ties to the earlier stage).
+  const int64_t spare = rows - int64_t(k);
+  std::vector<int64_t> result(k, 1);
+  std::vector<double> remainder(k, 0);
+  int64_t given = 0;
+  for (size_t i = 0; i < k; ++i) {
+    double exact = total > 0 ? double(spare) * std::max(work[i], 0.0) / total
+                             : double(spare) / double(k);
+    int64_t whole = int64_t(std::floor(exact));
+    result[i] += whole;
+    given += whole;
+    remainder[i] = exact - double(whole);
+  }
+  std::vector<size_t> order(k);
+  for (size_t i = 0; i < k; ++i)
+    order[i] = i;
+  llvm::stable_sort(
+      order, [&](size_t a, size_t b) { return remainder[a] > remainder[b]; });
+  for (size_t i = 0; given < spare; ++i, ++given)
+    ++result[order[i % k]];
+  return result;
+}
+
+PipelineTiming
+dsm::core::pipelineTiming(llvm::ArrayRef<double> stageStepCycles,
+                          llvm::ArrayRef<double> boundaryStepCycles,
+                          int64_t timesteps) {
+  PipelineTiming timing;
+  for (double s : stageStepCycles) {
+    timing.fill += s;
+    timing.computePeriod = std::max(timing.computePeriod, s);
+  }
+  timing.period = timing.computePeriod;
+  for (size_t j = 0; j < boundaryStepCycles.size(); ++j) {
+    if (j + 1 < stageStepCycles.size())
+      timing.fill += boundaryStepCycles[j];
+    timing.period = std::max(timing.period, boundaryStepCycles[j]);
+  }
+  timing.total =
+      timing.fill + double(std::max<int64_t>(timesteps - 1, 0)) * timing.period;
+  return timing;
+}
+
+//===----------------------------------------------------------------------===//
+// PipeFlows
+//===----------------------------------------------------------------------===//
+
+PipeFlows::PipeFlows(llvm::ArrayRef<int64_t> stageRows)
+    : rows(stageRows.begin(), stageRows.end()), forward(stageRows.size(), 0.0),
+      backward(stageRows.size(), 0.0) {
+  for (int64_t r : rows)
+    totalRows += r;
+}
+
+void PipeFlows::addBetweenStages(int from, int to, double bytes) {
+  // Boundary j lies between stage j and j+1.
+  for (int j = std::min(from, to); j < std::max(from, to); ++j)
+    (from < to ? forward : backward)[j] += bytes;
+}
+
+void PipeFlows::addFromOutside(int to, double bytes) {
+  const int k = int(rows.size());
+  double arriving = bytes * (1.0 - double(rows[to]) /
+                                       double(std::max<int64_t>(totalRows, 1)));
+  // Half through the boundary above the stage (entering forward), half
+  // through the one below (entering backward).
+  forward[(to + k - 1) % k] += arriving / 2;
+  backward[to] += arriving / 2;
+}
+
+void PipeFlows::addToOutside(int from, double bytes) {
+  const int k = int(rows.size());
+  double leaving = bytes * (1.0 - double(rows[from]) /
+                                      double(std::max<int64_t>(totalRows, 1)));
+  forward[from] += leaving / 2;
+  backward[(from + k - 1) % k] += leaving / 2;
+}
+
+std::vector<double>
+PipeFlows::boundaryCycles(const MultiChipSystem &system) const {
+  // A boundary between two blocks of rows has one Y link per X column in
+  // each direction; a chip's Y bandwidth covers its two Y links.
+  double perDirection =
+      double(system.torus.x) * system.torus.linkBandwidthY / 2.0;
+  std::vector<double> cycles(rows.size(), 0.0);
+  for (size_t j = 0; j < rows.size(); ++j) {
+    double bytes = std::max(forward[j], backward[j]);
+    if (bytes <= 0)
+      continue;
+    cycles[j] = perDirection > 0
+                    ? bytes / perDirection * system.chip.core.frequencyHz
+                    : kInfinity;
+  }
+  return cycles;
+}
+
+//===----------------------------------------------------------------------===//
+// TimestepPipeliner
+//===----------------------------------------------------------------------===//
+
+TimestepPipeliner::TimestepPipeliner(const PerformanceModel &model,
+                                     SearchMode search,
+                                     bool reuseWeightsAcrossSteps,
+                                     std::vector<Parallelism> parallelisms)
+    : model(model), search(search),
+      reuseWeightsAcrossSteps(reuseWeightsAcrossSteps),
+      parallelisms(std::move(parallelisms)) {}
+
+namespace {
+/// A stage layer's best mapping on a block of rows: one parallelism for all
+/// its passes, each pass's evaluation.
+struct StageOption {
+  double cycles = kInfinity; ///< all passes, on the stage's own chips
+  std::array<std::optional<Evaluation>, kNumPasses> passes;
+};
+} // namespace
+
+std::optional<PipeGroupPlan> TimestepPipeliner::plan(const LayerGraph &graph,
+                                                     llvm::ArrayRef<int> group,
+                                                     Executor &executor) const {
+  const MultiChipSystem &system = model.getSystem();
+  const int k = int(group.size());
+  const int64_t torusRows = system.torus.y;
+  if (k < 2 || k > torusRows)
+    return std::nullopt;
+  const int64_t maxRows = torusRows - k + 1;
+  const int64_t timesteps = graph.layers[group.front()].shape.timesteps;
+
+  //--- Every stage layer on every block of rows it could get, under every
+  // parallelism that block offers: explored once per distinct shape.
+  std::vector<std::unique_ptr<PerformanceModel>> models;
+  for (int64_t r = 1; r <= maxRows; ++r)
+    models.push_back(
+        std::make_unique<PerformanceModel>(pipeStageSystem(system, r)));
+  struct Task {
+    int layer;
+    int64_t rows;
+    TrainingPass pass;
+    Parallelism parallelism;
+  };
+  std::vector<Task> tasks;
+  llvm::StringMap<int> memo;
+  // taskOf[((stage * maxRows + r-1) * kNumPasses + pass) * kNumParallelisms
+  // + q]
+  std::vector<int> taskOf(
+      size_t(k) * size_t(maxRows) * kNumPasses * kNumParallelisms, -1);
+  auto slot = [&](int stage, int64_t rows, int pass, int q) {
+    return ((size_t(stage) * size_t(maxRows) + size_t(rows - 1)) * kNumPasses +
+            size_t(pass)) *
+               kNumParallelisms +
+           size_t(q);
+  };
+  for (int stage = 0; stage < k; ++stage) {
+    const LayerNode &layer = graph.layers[group[stage]];
+    bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
+    for (int64_t r = 1; r <= maxRows; ++r)
+      for (int pass = 0; pass < kNumPasses; ++pass) {
+        if (!runs[pass])
+          continue;
+        for (int q = 0; q < kNumParallelisms; ++q) {
+          Parallelism p = Parallelism(q);
+          if (!models[r - 1]->isAvailable(p) ||
+              (!parallelisms.empty() && !llvm::is_contained(parallelisms, p)))
+            continue;
+          std::string key = layerShapeKey(layer.shape) + '/' +
+                            std::to_string(r) + '/' + std::to_string(pass) +
+                            '/' + std::to_string(q);
+          auto [it, inserted] = memo.try_emplace(key, int(tasks.size()));
+          if (inserted)
+            tasks.push_back({group[stage], r, TrainingPass(pass), p});
+          taskOf[slot(stage, r, pass, q)] = it->second;
+        }
+      }
+  }
+  std::vector<std::unique_ptr<DesignSpaceExplorer>> explorers;
+  for (const auto &m : models)
+    explorers.push_back(std::make_unique<DesignSpaceExplorer>(
+        *m, search, reuseWeightsAcrossSteps));
+  std::vector<ExplorationResult> results(tasks.size());
+  executor.parallelFor(tasks.size(), [&](size_t t) {
+    const Task &task = tasks[t];
+    results[t] = explorers[task.rows - 1]->explore(
+        graph.layers[task.layer].shape, task.pass, task.parallelism);
+  });
+  PipeGroupPlan best;
+  best.explorations = tasks.size();
+  for (const ExplorationResult &r : results)
+    best.configurationsEvaluated += r.evaluated;
+
+  //--- Each stage's best parallelism on each block of rows.
+  std::vector<std::vector<StageOption>> options(
+      k, std::vector<StageOption>(size_t(maxRows)));
+  for (int stage = 0; stage < k; ++stage) {
+    const LayerNode &layer = graph.layers[group[stage]];
+    bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
+    for (int64_t r = 1; r <= maxRows; ++r) {
+      StageOption &option = options[stage][r - 1];
+      for (int q = 0; q < kNumParallelisms; ++q) {
+        StageOption candidate;
+        candidate.cycles = 0;
+        for (int pass = 0; pass < kNumPasses && candidate.cycles < kInfinity;
+             ++pass) {
+          if (!runs[pass])
+            continue;
+          int task = taskOf[slot(stage, r, pass, q)];
+          if (task < 0 || !results[task].best) {
+            candidate.cycles = kInfinity;
+            break;
+          }
+          candidate.passes[pass] = results[task].best;
+          candidate.cycles += results[task].best->cycles.total;
+        }
+        if (candidate.cycles < option.cycles)
+          option = std::move(candidate);
+      }
+    }
+  }
+
+  //--- The group's edges: per-timestep bytes between stages and with the
+  // rest of the network.
+  std::vector<int> stageOf(graph.layers.size(), -1);
+  for (int stage = 0; stage < k; ++stage)
+    stageOf[group[stage]] = stage;
+  const double stepBytes = model.bytesPerElement() / double(timesteps);
+  const bool anyBackward =
+      llvm::any_of(group, [&](int layer) { return graph.layers[layer].bwd; });
+  // A tensor crosses each boundary once however many stages read it (a
+  // stage passes it on), and leaves the group once; errors flow back from
+  // each consumer separately (they are partial sums).
+  struct Tensor {
+    double elements = 0;
+    int farthestStage = -1; ///< the last stage reading it (in-group producer)
+    bool readOutside = false;
+    std::vector<int> readingStages; ///< distinct, for outside producers
+  };
+  std::map<int, Tensor> tensors;                // by producer, in layer order
+  std::map<std::pair<int, int>, double> errors; // (producer, consumer)
+  for (const LayerEdge &edge : graph.edges) {
+    int from = stageOf[edge.producer], to = stageOf[edge.consumer];
+    if (from < 0 && to < 0)
+      continue;
+    Tensor &tensor = tensors[edge.producer];
+    tensor.elements = std::max(tensor.elements, edge.elements);
+    if (to < 0)
+      tensor.readOutside = true;
+    else if (from >= 0)
+      tensor.farthestStage = std::max(tensor.farthestStage, to);
+    else if (!llvm::is_contained(tensor.readingStages, to))
+      tensor.readingStages.push_back(to);
+    if (edge.carriesError) {
+      double &error = errors[{edge.producer, edge.consumer}];
+      error = std::max(error, edge.elements);
+    }
+  }
+  auto flowsOf = [&](llvm::ArrayRef<int64_t> rows, bool backward) {
+    PipeFlows flows(rows);
+    if (!backward) {
+      for (const auto &[producer, tensor] : tensors) {
+        double bytes = tensor.elements * stepBytes;
+        int from = stageOf[producer];
+        if (from < 0) {
+          for (int to : tensor.readingStages)
+            flows.addFromOutside(to, bytes);
+          continue;
+        }
+        if (tensor.farthestStage > from)
+          flows.addBetweenStages(from, tensor.farthestStage, bytes);
+        if (tensor.readOutside)
+          flows.addToOutside(from, bytes);
+      }
+    } else {
+      for (const auto &[edge, elements] : errors) {
+        // Errors go from the consumer back to the producer.
+        int from = stageOf[edge.second], to = stageOf[edge.first];
+        double bytes = elements * stepBytes;
+        if (from >= 0 && to >= 0)
+          flows.addBetweenStages(from, to, bytes);
+        else if (to >= 0)
+          flows.addFromOutside(to, bytes);
+        else
+          flows.addToOutside(from, bytes);
+      }
+    }
+    return flows.boundaryCycles(system);
+  };
+
+  //--- The group's wall-clock time for a row allocation.
+  struct Schedule {
+    PipelineTiming forward, backward;
+    double update = 0;
+    double cycles = kInfinity;
+  };
+  auto schedule = [&](llvm::ArrayRef<int64_t> rows) {
+    Schedule s;
+    std::vector<double> fwd, bwd;
+    for (int stage = 0; stage < k; ++stage) {
+      const StageOption &option = options[stage][rows[stage] - 1];
+      if (option.cycles == kInfinity)
+        return s;
+      auto perStep = [&](int pass) {
+        return option.passes[pass]
+                   ? option.passes[pass]->cycles.total / double(timesteps)
+                   : 0.0;
+      };
+      fwd.push_back(perStep(int(TrainingPass::FWD)));
+      bwd.push_back(perStep(int(TrainingPass::BWD)));
+      if (const auto &upd = option.passes[int(TrainingPass::UPD)])
+        s.update = std::max(s.update, upd->cycles.total);
+    }
+    s.forward = pipelineTiming(fwd, flowsOf(rows, false), timesteps);
+    if (anyBackward)
+      s.backward = pipelineTiming(bwd, flowsOf(rows, true), timesteps);
+    s.cycles = s.forward.total + s.backward.total + s.update;
+    return s;
+  };
+
+  //--- Rows by work, then single-row moves while the group gets faster.
+  std::vector<double> work;
+  for (int layer : group)
+    work.push_back(graph.layers[layer].shape.macs());
+  std::vector<int64_t> rows = rowsByWork(work, torusRows);
+  Schedule current = schedule(rows);
+  for (int64_t move = 0; move < 4 * torusRows; ++move) {
+    std::vector<int64_t> bestRows;
+    Schedule bestMove = current;
+    for (int from = 0; from < k; ++from) {
+      if (rows[from] == 1)
+        continue;
+      for (int to = 0; to < k; ++to) {
+        if (to == from)
+          continue;
+        std::vector<int64_t> candidate = rows;
+        --candidate[from];
+        ++candidate[to];
+        Schedule s = schedule(candidate);
+        if (s.cycles < bestMove.cycles) {
+          bestMove = s;
+          bestRows = candidate;
+        }
+      }
+    }
+    if (bestRows.empty())
+      break;
+    rows = std::move(bestRows);
+    current = bestMove;
+  }
+  if (current.cycles == kInfinity)
+    return std::nullopt;
+
+  //--- The plan: each stage's evaluations and its share of the wall time.
+  best.forward = current.forward;
+  best.backward = current.backward;
+  best.update = current.update;
+  best.cycles = current.cycles;
+  int64_t firstRow = 0;
+  for (int stage = 0; stage < k; ++stage) {
+    const LayerNode &layer = graph.layers[group[stage]];
+    const StageOption &option = options[stage][rows[stage] - 1];
+    PipeStagePlan stagePlan;
+    stagePlan.layer = group[stage];
+    stagePlan.assignment.firstRow = firstRow;
+    stagePlan.assignment.rows = rows[stage];
+    stagePlan.assignment.stage = stage;
+    firstRow += rows[stage];
+    const double share = double(rows[stage]) / double(torusRows);
+    bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
+    for (int pass = 0; pass < kNumPasses; ++pass) {
+      if (!runs[pass])
+        continue;
+      const Evaluation &eval = *option.passes[pass];
+      CycleBreakdown cycles;
+      cycles.useful = eval.cycles.useful * share;
+      cycles.underuse = eval.cycles.underuse * share;
+      cycles.ovldtVisible = eval.cycles.ovldtVisible * share;
+      cycles.nonOvldt = eval.cycles.nonOvldt * share;
+      cycles.auxComp = eval.cycles.auxComp * share;
+      double wall = current.update;
+      double linkBound = 0;
+      if (pass != int(TrainingPass::UPD)) {
+        const PipelineTiming &timing =
+            pass == int(TrainingPass::FWD) ? current.forward : current.backward;
+        wall = timing.total;
+        // Boundary transfers on a timestep's way through the group, and the
+        // steady state's excess over the slowest stage: links, not compute.
+        double stagesFill = 0;
+        for (int other = 0; other < k; ++other)
+          if (const auto &eval = options[other][rows[other] - 1].passes[pass])
+            stagesFill += eval->cycles.total / double(timesteps);
+        linkBound =
+            (timing.fill - stagesFill) +
+            double(timesteps - 1) * (timing.period - timing.computePeriod);
+      }
+      cycles.ovldtVisible += linkBound * share;
+      cycles.underuse +=
+          std::max(0.0, (wall - eval.cycles.total - linkBound) * share);
+      cycles.total = cycles.useful + cycles.underuse + cycles.ovldtVisible +
+                     cycles.nonOvldt + cycles.auxComp;
+      stagePlan.passes.push_back(eval);
+      stagePlan.cycles.push_back(cycles);
+    }
+    best.stages.push_back(std::move(stagePlan));
+  }
+  return best;
+}
