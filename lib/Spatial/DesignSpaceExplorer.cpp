@@ -2,6 +2,7 @@
 
 #include "dsm/Core/Spatial/DesignSpaceExplorer.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -195,41 +196,118 @@ DesignSpaceExplorer::explore(const LayerShape &layer, TrainingPass pass,
   const bool tryWeightReuse = reuseWeightsAcrossSteps && layer.hasPrimary &&
                               layer.hasWeights && layer.timesteps > 1 &&
                               pass != TrainingPass::UPD;
+  // The exhaustive search visits the splits by increasing lower bound
+  // (SplitCycles::lowerBound: the transfers and auxiliary work do not
+  // depend on the array mapping) and stops at the first split whose
+  // bound exceeds the best so far by more than isBetter's tolerance: no
+  // array mapping of it, or of any later split, can win. Every candidate
+  // keeps its place in the plain enumeration order, which breaks exact ties
+  // and picks the reason reported when nothing is legal, so the result is
+  // the one full enumeration finds.
+  using Order = std::pair<size_t, uint64_t>; // (split, candidate within it)
+  Order bestOrder, reasonOrder;
+  bool anyReason = false;
+  uint64_t inSplit = 0;
+  size_t splitIndex = 0;
   auto evaluateOne = [&](const MappingConfig &candidate, bool keepReason) {
     ++result.evaluated;
+    Order order{splitIndex, inSplit++};
     std::string why;
     std::optional<Evaluation> eval =
         model.evaluate(layer, pass, candidate, &why);
     if (!eval) {
-      if (keepReason)
+      if (keepReason && (!anyReason || order > reasonOrder)) {
         result.whyNone = std::move(why);
+        reasonOrder = order;
+        anyReason = true;
+      }
       return;
     }
     ++result.legal;
-    if (!result.best || isBetter(*eval, *result.best))
+    if (!result.best || isBetter(*eval, *result.best) ||
+        (!isBetter(*result.best, *eval) && order < bestOrder)) {
       result.best = std::move(eval);
+      bestOrder = order;
+    }
   };
+  // A candidate whose total cannot beat the best so far (the split's
+  // terms with this array mapping's PriComp: only its working set is left
+  // to check) is not evaluated.
+  auto cannotWin = [&](const std::optional<SplitCycles> &split,
+                       const ArrayMapping &array) {
+    return split && result.best &&
+           split->totalCycles(array) > result.best->cycles.total * (1 + 1e-6);
+  };
+  std::optional<SplitCycles> plainCycles, reuseCycles;
   auto consider = [&](const MappingConfig &candidate) {
-    evaluateOne(candidate, /*keepReason=*/true);
+    if (cannotWin(plainCycles, candidate.array)) {
+      ++inSplit;
+      ++result.pruned;
+    } else {
+      evaluateOne(candidate, /*keepReason=*/true);
+    }
     if (!tryWeightReuse)
       return;
     MappingConfig reuse = candidate;
     reuse.memory.weightsAcrossSteps = true;
+    if (cannotWin(reuseCycles, reuse.array)) {
+      ++inSplit;
+      ++result.pruned;
+      return;
+    }
     evaluateOne(reuse, /*keepReason=*/false);
   };
 
+  // Each split's configuration (with its preload budget: each split
+  // preloads as much of its weights as fits) and, when searching
+  // exhaustively, its bound.
+  struct Split {
+    MappingConfig config;
+    std::optional<SplitCycles> plain, reuse; // exhaustive search only
+    double bound = 0;
+  };
+  std::vector<Split> splits;
   for (const DimSizes &coreSplit : coreSplits) {
-    config.coreSplit = coreSplit;
-    // A preload budget: each split preloads as much of its weights as fits.
+    Split split{config};
+    split.config.coreSplit = coreSplit;
     if (memory.preloadedWeightBytes > 0)
-      config.memory.preloadedWeightBytes =
+      split.config.memory.preloadedWeightBytes =
           std::min(memory.preloadedWeightBytes,
-                   model.weightBytesPerCore(layer, pass, config));
+                   model.weightBytesPerCore(layer, pass, split.config));
+    if (mode == SearchMode::Exhaustive && layer.hasPrimary) {
+      split.plain = model.splitCycles(layer, pass, split.config);
+      split.bound = split.plain->lowerBound();
+      if (tryWeightReuse) {
+        MappingConfig reuse = split.config;
+        reuse.memory.weightsAcrossSteps = true;
+        split.reuse = model.splitCycles(layer, pass, reuse);
+        split.bound = std::min(split.bound, split.reuse->lowerBound());
+      }
+    }
+    splits.push_back(std::move(split));
+  }
+  std::vector<size_t> visit(splits.size());
+  for (size_t i = 0; i < visit.size(); ++i)
+    visit[i] = i;
+  llvm::stable_sort(visit, [&](size_t a, size_t b) {
+    return splits[a].bound < splits[b].bound;
+  });
+
+  for (size_t position = 0; position < visit.size(); ++position) {
+    splitIndex = visit[position];
+    inSplit = 0;
+    const Split &split = splits[splitIndex];
+    if (result.best && split.bound > result.best->cycles.total * (1 + 1e-6)) {
+      break;
+    }
+    config = split.config;
+    plainCycles = split.plain;
+    reuseCycles = split.reuse;
     if (!layer.hasPrimary) {
       consider(config);
       continue;
     }
-    DimSizes coreD = splitSizes(chipD, coreSplit);
+    DimSizes coreD = splitSizes(chipD, config.coreSplit);
     for (int row = 0; row < kNumDims; ++row) {
       for (int col = 0; col < kNumDims; ++col) {
         if (row == col)

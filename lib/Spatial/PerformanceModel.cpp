@@ -236,23 +236,15 @@ public:
                      double(model.arrayRows() * model.arrayColumns()));
   }
 
-  /// PriComp: the busiest core's ArrayD chunks, the streamed dimensions and
-  /// the startup (the first data crossing the systolic array), once per
-  /// step since a timestep waits for the previous one.
-  double primaryCycles() const {
-    if (!layer.hasPrimary)
-      return 0;
-    const ArrayMapping &array = config.array;
-    double spatial =
-        double(llvm::divideCeil(coreD[int(array.rowDim)], array.rowTile)) *
-        double(llvm::divideCeil(coreD[int(array.colDim)], array.colTile));
-    double temporal = 1;
-    for (int d = 0; d < kNumDims; ++d)
-      if (Dim(d) != array.rowDim && Dim(d) != array.colDim)
-        temporal *= double(coreD[d]);
-    double startup = double(model.arrayRows() + model.arrayColumns());
-    return steps() *
-           (std::max(spatial * temporal, scratchpadFeedCycles()) + startup);
+  /// What PriComp needs besides the array mapping (SplitCycles).
+  void describePrimary(SplitCycles &split) const {
+    split.hasPrimary = layer.hasPrimary;
+    split.coreD = coreD;
+    split.steps = steps();
+    split.feedCycles = scratchpadFeedCycles();
+    split.startupCycles = double(model.arrayRows() + model.arrayColumns());
+    split.arrayRows = model.arrayRows();
+    split.arrayColumns = model.arrayColumns();
   }
 
   /// Cycles per step the core's scratchpad port needs to take in the core's
@@ -660,6 +652,43 @@ PerformanceModel::weightBytesPerCore(const LayerShape &layer, TrainingPass pass,
   return bytes < 9.0e18 ? int64_t(bytes) : std::numeric_limits<int64_t>::max();
 }
 
+namespace {
+/// The terms of TotCy a configuration's splits fix whatever its array
+/// mapping: the data-transfer groups (Ovldt, NonOvldt) and AuxComp. Only
+/// PriComp and the working set depend on how the core's work goes onto the
+/// PE array -- which is what makes lowerBoundCycles() a bound.
+struct SplitTerms {
+  TransferGroup stream, rotation, partialSums, gradients;
+  double ovldt = 0, nonOvldt = 0, auxComp = 0;
+
+  SplitTerms(const PerformanceModel &model, const PassCost &cost)
+      : stream(cost.memoryStreams()), rotation(cost.rotation()),
+        partialSums(cost.partialSums()), gradients(cost.gradients()),
+        auxComp(cost.auxCycles()) {
+    // FWD/UPD rotations run with the memory streams: one overlapped group.
+    TransferGroup overlapped = stream;
+    if (rotation.overlapped)
+      for (int l = 0; l < kNumLinks; ++l)
+        overlapped.bytes[l] += rotation.bytes[l];
+    timeGroup(model, overlapped);
+    const double steps = cost.steps();
+    ovldt = steps * overlapped.cycles;
+    nonOvldt = steps * (partialSums.cycles +
+                        (rotation.overlapped ? 0 : rotation.cycles)) +
+               gradients.cycles;
+  }
+
+  SplitCycles cycles(const PassCost &cost) const {
+    SplitCycles split;
+    split.ovldt = ovldt;
+    split.nonOvldt = nonOvldt;
+    split.auxComp = auxComp;
+    cost.describePrimary(split);
+    return split;
+  }
+};
+} // namespace
+
 std::optional<Evaluation>
 PerformanceModel::evaluate(const LayerShape &layer, TrainingPass pass,
                            const MappingConfig &config,
@@ -689,31 +718,21 @@ PerformanceModel::evaluate(const LayerShape &layer, TrainingPass pass,
                        " bytes exceeds its external memory (",
                        int64_t(system.chip.externalMemory.capacityBytes), ")"));
 
-  TransferGroup stream = cost.memoryStreams();
-  TransferGroup rotation = cost.rotation();
-  TransferGroup partialSums = cost.partialSums();
-  TransferGroup gradients = cost.gradients();
-  // FWD/UPD rotations run with the memory streams: one overlapped group.
-  TransferGroup overlapped = stream;
-  if (rotation.overlapped)
-    for (int l = 0; l < kNumLinks; ++l)
-      overlapped.bytes[l] += rotation.bytes[l];
-  timeGroup(*this, overlapped);
+  SplitTerms terms(*this, cost);
+  SplitCycles split = terms.cycles(cost);
 
   //--- TotCy = MAX(PriComp, Ovldt) + AuxComp + NonOvldt.
   const double steps = cost.steps();
-  double priComp = cost.primaryCycles();
-  double ovl = steps * overlapped.cycles;
-  double nonOvldt = steps * (partialSums.cycles +
-                             (rotation.overlapped ? 0 : rotation.cycles)) +
-                    gradients.cycles;
+  double priComp = split.primaryCycles(config.array);
+  double ovl = terms.ovldt;
+  double nonOvldt = terms.nonOvldt;
   double useful = cost.usefulCycles();
   CycleBreakdown &c = eval.cycles;
   c.useful = useful;
   c.underuse = std::max(0.0, priComp - useful);
   c.ovldtVisible = std::max(0.0, ovl - priComp);
   c.nonOvldt = nonOvldt;
-  c.auxComp = cost.auxCycles();
+  c.auxComp = terms.auxComp;
   c.total = std::max(priComp, ovl) + c.auxComp + nonOvldt;
   eval.ovldt = ovl;
   eval.utilization = c.total > 0 ? useful / c.total : 0;
@@ -729,9 +748,48 @@ PerformanceModel::evaluate(const LayerShape &layer, TrainingPass pass,
     if (any)
       eval.transfers.push_back(std::move(group));
   };
-  record(stream, steps);
-  record(rotation, steps);
-  record(partialSums, steps);
-  record(gradients, 1);
+  record(terms.stream, steps);
+  record(terms.rotation, steps);
+  record(terms.partialSums, steps);
+  record(terms.gradients, 1);
   return eval;
+}
+
+SplitCycles PerformanceModel::splitCycles(const LayerShape &layer,
+                                          TrainingPass pass,
+                                          const MappingConfig &config) const {
+  PassCost cost(*this, layer, pass, config,
+                spatialPassDims(layer, pass, config.memory));
+  return SplitTerms(*this, cost).cycles(cost);
+}
+
+double SplitCycles::primaryCycles(const ArrayMapping &array) const {
+  if (!hasPrimary)
+    return 0;
+  // The busiest core's ArrayD chunks, the streamed dimensions and the
+  // startup (the first data crossing the systolic array), once per step
+  // since a timestep waits for the previous one; the array waits for its
+  // operands when the scratchpad cannot feed it (000 Fig. 13).
+  double spatial =
+      double(llvm::divideCeil(coreD[int(array.rowDim)], array.rowTile)) *
+      double(llvm::divideCeil(coreD[int(array.colDim)], array.colTile));
+  double temporal = 1;
+  for (int d = 0; d < kNumDims; ++d)
+    if (Dim(d) != array.rowDim && Dim(d) != array.colDim)
+      temporal *= double(coreD[d]);
+  return steps * (std::max(spatial * temporal, feedCycles) + startupCycles);
+}
+
+double SplitCycles::lowerBound() const {
+  double priComp = 0;
+  if (hasPrimary) {
+    // However it is tiled (a tile is at most the array), the busiest core's
+    // work needs at least work / (rows x columns) array passes.
+    double work = 1;
+    for (int64_t d : coreD)
+      work *= double(d);
+    double chunks = work / double(arrayRows * arrayColumns);
+    priComp = steps * (std::max(chunks, feedCycles) + startupCycles);
+  }
+  return std::max(priComp, ovldt) + auxComp + nonOvldt;
 }

@@ -34,6 +34,10 @@ struct ExplorationResult {
   std::optional<Evaluation> best;
   uint64_t evaluated = 0; ///< configurations costed
   uint64_t legal = 0;     ///< of which legal
+  /// Configurations the exhaustive search costed without evaluating them,
+  /// as slower than the best so far (SplitCycles), not counting the splits
+  /// it stopped before, whose lower bound exceeded the best.
+  uint64_t pruned = 0;
   /// Why nothing was legal (the reason of the last rejection), if so.
   std::string whyNone;
 };

@@ -19,10 +19,36 @@
 #include "dsm/Core/Spatial/Mapping.h"
 #include "dsm/Core/System/SystemDescription.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
 namespace dsm::core {
+
+/// The terms of TotCy a configuration's chip and core splits fix whatever
+/// its array mapping: the data-transfer groups (Ovldt, NonOvldt), AuxComp,
+/// and what PriComp needs besides the mapping. Only PriComp and the working
+/// set depend on how a core's work goes onto the PE array, so the
+/// exhaustive search costs every mapping of a split from one of these and
+/// skips the mappings -- and the splits -- that cannot beat its best.
+struct SplitCycles {
+  double ovldt = 0, nonOvldt = 0, auxComp = 0;
+  bool hasPrimary = false;
+  DimSizes coreD = {1, 1, 1, 1, 1};
+  double steps = 1, feedCycles = 0, startupCycles = 0;
+  int64_t arrayRows = 1, arrayColumns = 1;
+
+  /// PriComp under `array` (000 §II-D), as evaluate() charges it.
+  double primaryCycles(const ArrayMapping &array) const;
+  /// TotCy under `array`, were its working set to fit: evaluate()'s total.
+  double totalCycles(const ArrayMapping &array) const {
+    return std::max(primaryCycles(array), ovldt) + auxComp + nonOvldt;
+  }
+  /// At most totalCycles() for every array mapping: PriComp is at least the
+  /// busiest core's work in whole-array passes, with the scratchpad feed
+  /// and the startup.
+  double lowerBound() const;
+};
 
 class PerformanceModel {
 public:
@@ -64,6 +90,11 @@ public:
   std::optional<Evaluation> evaluate(const LayerShape &layer, TrainingPass pass,
                                      const MappingConfig &config,
                                      std::string *whyNot = nullptr) const;
+
+  /// What `config`'s chip and core splits fix of evaluate()'s cycles,
+  /// whatever its array mapping (which it ignores, like capacity).
+  SplitCycles splitCycles(const LayerShape &layer, TrainingPass pass,
+                          const MappingConfig &config) const;
 
   /// Re-laying out an activation (or error) tensor of `elements` elements
   /// between the chip layouts of two parallelisms (non-overlapped; 000 Fig. 5
