@@ -402,7 +402,8 @@ void checkFindings(mlir::MLIRContext &context) {
               .totals,
           map(m.expanded.graph, asym).totals,
           map(m.expanded.graph, asym, {}, MemoryOptimizations::Reuse).totals,
-          map(m.expanded.graph, asym, {}, MemoryOptimizations::ReuseDysmAndPipelining)
+          map(m.expanded.graph, asym, {},
+              MemoryOptimizations::ReuseDysmAndPipelining)
               .totals};
       // Throughput (samples per second) against DSM's at mb 256.
       if (batch == 256)
@@ -672,24 +673,16 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  // Opened before the study runs, so a bad path fails in a second, not after
-  // minutes of mapping.
-  std::unique_ptr<llvm::raw_fd_ostream> json;
-  if (jsonPath) {
-    std::error_code error;
-    json = std::make_unique<llvm::raw_fd_ostream>(*jsonPath, error,
-                                                  llvm::sys::fs::OF_Text);
-    if (error) {
-      llvm::errs() << "dsm-study: cannot open '" << *jsonPath
-                   << "': " << error.message() << "\n";
-      return 1;
-    }
-  }
+  // Checked before the study runs, so a bad path fails in a second, not
+  // after minutes of mapping.
+  if (jsonPath && !checkOutputPath("dsm-study", *jsonPath))
+    return 1;
   std::unique_ptr<mlir::MLIRContext> context = makeContext();
   if (!quick)
     compareSearches(*context, preset("dsm-8pf-asym"));
   checkFindings(*context);
-  if (json)
-    writeJson(*json);
+  if (jsonPath && !writeOutput(*context, "dsm-study", *jsonPath,
+                               [](llvm::raw_ostream &os) { writeJson(os); }))
+    return 1;
   return 0;
 }

@@ -256,18 +256,9 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  // Opened first, so a bad path fails before minutes of searching.
-  std::unique_ptr<llvm::raw_fd_ostream> json;
-  if (jsonPath) {
-    std::error_code error;
-    json = std::make_unique<llvm::raw_fd_ostream>(*jsonPath, error,
-                                                  llvm::sys::fs::OF_Text);
-    if (error) {
-      llvm::errs() << "dsm-memory-study: cannot open '" << *jsonPath
-                   << "': " << error.message() << "\n";
-      return 1;
-    }
-  }
+  // Checked first, so a bad path fails before minutes of searching.
+  if (jsonPath && !bench::checkOutputPath("dsm-memory-study", *jsonPath))
+    return 1;
   std::unique_ptr<mlir::MLIRContext> context = bench::makeContext();
   SerialExecutor serial;
   llvm::outs() << llvm::formatv(
@@ -277,7 +268,9 @@ int main(int argc, char **argv) {
   std::vector<ModelCurves> all;
   for (llvm::StringRef model : {"resnet50", "resnet101", "bert_base_s128"})
     all.push_back(study(*context, model, options, serial));
-  if (json)
-    writeJson(*json, all);
+  if (jsonPath &&
+      !bench::writeOutput(*context, "dsm-memory-study", *jsonPath,
+                          [&](llvm::raw_ostream &os) { writeJson(os, all); }))
+    return 1;
   return 0;
 }

@@ -3,6 +3,7 @@
 #include "ModelLoader.h"
 
 #include "dsm/Dialect/DsmDialect.h"
+#include "dsm/Passes/Common/ReportWriter.h"
 #include "dsm/Passes/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -12,6 +13,8 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -49,4 +52,35 @@ OwningOpRef<ModuleOp> dsm::bench::runPipeline(MLIRContext &context,
 
 std::string dsm::bench::modelPath(StringRef name) {
   return (DSM_MODELS_DIR "/" + name + ".mlir").str();
+}
+
+bool dsm::bench::checkOutputPath(llvm::StringRef tool, llvm::StringRef path) {
+  if (path == "-")
+    return true;
+  llvm::StringRef directory = llvm::sys::path::parent_path(path);
+  if (directory.empty())
+    directory = ".";
+  std::error_code error;
+  bool isLink = false;
+  if (!llvm::sys::fs::is_directory(directory))
+    error = std::make_error_code(std::errc::no_such_file_or_directory);
+  else if (!llvm::sys::fs::is_symlink_file(path, isLink) && isLink &&
+           !llvm::sys::fs::exists(path))
+    error = std::make_error_code(std::errc::no_such_file_or_directory);
+  else if (llvm::sys::fs::exists(path))
+    error = llvm::sys::fs::access(path, llvm::sys::fs::AccessMode::Write);
+  else
+    error = llvm::sys::fs::access(directory, llvm::sys::fs::AccessMode::Write);
+  if (!error)
+    return true;
+  llvm::errs() << tool << ": cannot write '" << path << "': " << error.message()
+               << "\n";
+  return false;
+}
+
+bool dsm::bench::writeOutput(
+    MLIRContext &context, llvm::StringRef tool, llvm::StringRef path,
+    llvm::function_ref<void(llvm::raw_ostream &)> print) {
+  return succeeded(dsm::writeReport(
+      path, NameLoc::get(StringAttr::get(&context, tool)), print));
 }

@@ -11,7 +11,9 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <memory>
 #include <string>
@@ -29,6 +31,18 @@ mlir::OwningOpRef<mlir::ModuleOp> runPipeline(mlir::MLIRContext &context,
 
 /// models/<name>.mlir in the source tree.
 std::string modelPath(llvm::StringRef name);
+
+/// A study's output file (`--json` and the like). checkOutputPath says
+/// before the study runs whether `path` can be written (its directory
+/// exists and is writable, and so is the file if it exists; a symbolic
+/// link resolves), printing why
+/// not as `tool: ...`; writeOutput writes it at the end through
+/// dsm::writeReport, like every report the passes write (links followed,
+/// devices written straight, nothing written on failure).
+bool checkOutputPath(llvm::StringRef tool, llvm::StringRef path);
+bool writeOutput(mlir::MLIRContext &context, llvm::StringRef tool,
+                 llvm::StringRef path,
+                 llvm::function_ref<void(llvm::raw_ostream &)> print);
 
 } // namespace dsm::bench
 
