@@ -139,8 +139,17 @@ std::vector<DimSizes> DesignSpaceExplorer::candidateCoreSplits(
   // A result too unevenly divisible to keep the cores busy (e.g. the 3 x 49
   // x 64 kernel of ResNet-50's conv1 in UPD on 32 cores) is worth a
   // reduction: then reduction splits compete too.
-  bool outputOnlyBalances =
-      !outputOnly.empty() && leastImbalance(outputOnly) <= kImbalanceTolerance;
+  // Weights kept across timesteps (000 §III-B2) stay in the cores for the
+  // whole pass, and every timestep streams the other operand past them:
+  // splitting the weights' reduction dimension too shrinks both each core's
+  // weight share and its share of the stream through the scratchpad port
+  // (the "under-use due to data-flow" of Fig. 13), which can outweigh the
+  // partial sums. Recurrent layers are few: their reduction splits compete.
+  bool weightsStay = reuseWeightsAcrossSteps && layer.hasPrimary &&
+                     layer.hasWeights && layer.timesteps > 1 &&
+                     pass != TrainingPass::UPD;
+  bool outputOnlyBalances = !weightsStay && !outputOnly.empty() &&
+                            leastImbalance(outputOnly) <= kImbalanceTolerance;
   std::vector<DimSizes> &pool = outputOnlyBalances ? outputOnly : legal;
   double least = leastImbalance(pool);
   std::vector<DimSizes> balanced;

@@ -95,9 +95,11 @@ enum class MemoryOptimizations {
 core::MappingPlan map(const core::LayerGraph &graph,
                       const core::MultiChipSystem &system,
                       std::vector<Parallelism> allowed = {},
-                      MemoryOptimizations memory = MemoryOptimizations::None) {
+                      MemoryOptimizations memory = MemoryOptimizations::None,
+                      core::SearchMode search = core::SearchMode::Heuristic) {
   using M = MemoryOptimizations;
   core::MapperOptions options;
+  options.search = search;
   options.parallelisms = std::move(allowed);
   options.reuseActivations = memory != M::None;
   options.reuseWeightsAcrossSteps = memory == M::Reuse ||
@@ -244,6 +246,30 @@ void compareSearches(mlir::MLIRContext &context,
         "  chosen parallelism:  mean gap {0:F4}%, worst {1:F4}%: {2}\n\n",
         100 * chosenSum / chosenCompared, 100 * chosenWorst, chosenWorstCase);
   }
+
+  // The whole mapping with every optimization, as dsm-opt runs it by
+  // default: the options (parallelism, DySM factor, reuse, pipe groups)
+  // chosen over each search's explorations.
+  outs() << "Whole plans, every optimization (heuristic against exhaustive "
+            "search):\n";
+  for (const char *name : {"vgg16", "resnet50", "gnmt"}) {
+    Model m = expand(context, name, 512);
+    const auto all = MemoryOptimizations::ReuseDysmAndPipelining;
+    auto start = std::chrono::steady_clock::now();
+    core::MappingPlan h = map(m.expanded.graph, system, {}, all);
+    double heuristicTime = seconds(start);
+    start = std::chrono::steady_clock::now();
+    core::MappingPlan e =
+        map(m.expanded.graph, system, {}, all, core::SearchMode::Exhaustive);
+    double exhaustiveTime = seconds(start);
+    outs() << llvm::formatv(
+        "  {0,-9} heuristic {1:F0} cycles ({2:F3} s), exhaustive {3:F0} "
+        "cycles ({4:F1} s): heuristic {5:F3}% slower\n",
+        name, h.totals.cycles.total, heuristicTime, e.totals.cycles.total,
+        exhaustiveTime,
+        100 * (h.totals.cycles.total / e.totals.cycles.total - 1));
+  }
+  outs() << "\n";
 }
 
 //===----------------------------------------------------------------------===//

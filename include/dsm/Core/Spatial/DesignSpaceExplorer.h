@@ -8,7 +8,8 @@
 // `Exhaustive` tries every legal core split, every (row, column) dimension
 // pair and every useful tile size. `Heuristic` applies the paper's principles
 // as pruning: split only dimensions of the pass's result (no core-to-core
-// reductions) unless that is impossible; among those, only the splits with the
+// reductions) unless that is impossible or the layer keeps its weights across
+// timesteps; among those, only the splits with the
 // least work imbalance; tiles in whole chunks of the array (min(P, work)).
 // Both are deterministic: ties keep the first configuration in enumeration
 // order.
