@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <numeric>
+#include <unordered_map>
 #include <utility>
 
 using namespace dsm::core;
@@ -23,9 +23,19 @@ Selection dsm::core::selectOptions(const std::vector<OptionCosts> &nodeCost,
   }
 
   // A state: the option of every node still to be read, sorted by node.
+  // Only the current stage's live lists are kept; every stage keeps its
+  // states' cost, parent and option for the way back.
   using Live = std::vector<std::pair<int, int>>;
+  struct LiveHash {
+    size_t operator()(const Live &live) const {
+      size_t h = live.size();
+      for (auto [node, option] : live)
+        h = (h ^ (size_t(node) * 0x9e3779b97f4a7c15ULL + size_t(option))) *
+            0xff51afd7ed558ccdULL;
+      return h;
+    }
+  };
   struct State {
-    Live live;
     double cost = 0;
     int parent = -1; ///< index in the previous stage
     int option = -1; ///< this node's option
@@ -33,36 +43,52 @@ Selection dsm::core::selectOptions(const std::vector<OptionCosts> &nodeCost,
   Selection result;
   std::vector<std::vector<State>> stages(n + 1);
   stages[0].push_back(State());
+  std::vector<Live> lives(1);
   for (size_t i = 0; i < n; ++i) {
-    std::map<Live, int> index;
+    std::unordered_map<Live, int, LiveHash> index;
+    index.reserve(stages[i].size() * size_t(numOptions));
     std::vector<State> &next = stages[i + 1];
+    std::vector<Live> nextLives;
+    std::vector<int> producerOption(incoming[i].size());
+    Live staying, live;
     for (size_t s = 0; s < stages[i].size(); ++s) {
       const State &state = stages[i][s];
+      const Live &stateLive = lives[s];
+      // What this state says of node i's producers, and what stays live
+      // past node i whatever its option. Nodes before i are read from here
+      // on only by nodes at least two after them: their class is all that
+      // matters.
+      for (size_t e = 0; e < incoming[i].size(); ++e) {
+        auto it =
+            std::find_if(stateLive.begin(), stateLive.end(), [&](auto &l) {
+              return l.first == incoming[i][e]->from;
+            });
+        producerOption[e] = it != stateLive.end() ? it->second : -1;
+      }
+      staying.clear();
+      for (auto l : stateLive)
+        if (lastUse[l.first] > int(i))
+          staying.push_back(
+              {l.first, farClasses > 0 ? l.second % farClasses : l.second});
       for (int option = 0; option < numOptions; ++option) {
         if (!std::isfinite(nodeCost[i][option]))
           continue;
         double cost = state.cost + nodeCost[i][option];
-        for (const SelectionEdge *edge : incoming[i]) {
-          auto it =
-              std::find_if(state.live.begin(), state.live.end(),
-                           [&](auto &l) { return l.first == edge->from; });
-          if (it != state.live.end())
-            cost += edge->cost[it->second][option];
-        }
-        // Nodes before i are read from here on only by nodes at least two
-        // after them: their class is all that matters.
-        Live live;
-        for (auto l : state.live)
-          if (lastUse[l.first] > int(i))
-            live.push_back(
-                {l.first, farClasses > 0 ? l.second % farClasses : l.second});
+        for (size_t e = 0; e < incoming[i].size(); ++e)
+          if (producerOption[e] >= 0)
+            cost += incoming[i][e]->cost[producerOption[e]][option];
+        // The key is built in a reused buffer and copied only when new.
+        live.assign(staying.begin(), staying.end());
         if (lastUse[i] > int(i))
           live.push_back({int(i), option});
-        auto [it, inserted] = index.try_emplace(live, int(next.size()));
-        if (inserted)
-          next.push_back({std::move(live), cost, int(s), option});
-        else if (cost < next[it->second].cost)
-          next[it->second] = {next[it->second].live, cost, int(s), option};
+        auto it = index.find(live);
+        if (it == index.end()) {
+          index.emplace(live, int(next.size()));
+          next.push_back({cost, int(s), option});
+          nextLives.push_back(live);
+        } else if (cost < next[it->second].cost) {
+          next[it->second] = {cost, int(s), option};
+        }
       }
     }
     if (next.size() > maxStates) {
@@ -77,12 +103,18 @@ Selection dsm::core::selectOptions(const std::vector<OptionCosts> &nodeCost,
       });
       order.resize(maxStates);
       std::vector<State> kept;
+      std::vector<Live> keptLives;
       kept.reserve(maxStates);
-      for (size_t i : order)
-        kept.push_back(std::move(next[i]));
+      keptLives.reserve(maxStates);
+      for (size_t k : order) {
+        kept.push_back(next[k]);
+        keptLives.push_back(std::move(nextLives[k]));
+      }
       next = std::move(kept);
+      nextLives = std::move(keptLives);
       result.exact = false;
     }
+    lives = std::move(nextLives);
   }
 
   const std::vector<State> &last = stages[n];
