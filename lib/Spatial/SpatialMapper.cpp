@@ -490,6 +490,25 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
       }
       plan.pipeGroups.push_back(std::move(record));
     }
+    // The neighbours of adopted groups were chosen for unpipelined layers:
+    // choose again with the pipe stages fixed and their edges streamed (no
+    // relayout, no reuse), which can only lower the total.
+    if (!adopted.empty()) {
+      std::vector<OptionCosts> fixedCost = layerCost;
+      for (size_t i = 0; i < n; ++i)
+        if (stageOf[i]) {
+          fixedCost[i].assign(numOptions, kInfinity);
+          fixedCost[i][choice[i]] = 0;
+        }
+      std::vector<SelectionEdge> streamed = switches;
+      for (SelectionEdge &edge : streamed)
+        if (stageOf[edge.from] || stageOf[edge.to])
+          edge.cost = makeSwitchCosts(numOptions);
+      Selection again = selectOptions(fixedCost, streamed, /*maxStates=*/4096,
+                                      /*farClasses=*/kNumParallelisms);
+      plan.selectionExact = plan.selectionExact && again.exact;
+      choice = std::move(again.choice);
+    }
   }
 
   //--- The plan.
