@@ -205,7 +205,7 @@ DesignSpaceExplorer::explore(const LayerShape &layer, TrainingPass pass,
   const bool tryWeightReuse = reuseWeightsAcrossSteps && layer.hasPrimary &&
                               layer.hasWeights && layer.timesteps > 1 &&
                               pass != TrainingPass::UPD;
-  // The exhaustive search visits the splits by increasing lower bound
+  // Both searches visit their splits by increasing lower bound
   // (SplitCycles::lowerBound: the transfers and auxiliary work do not
   // depend on the array mapping) and stops at the first split whose
   // bound exceeds the best so far by more than isBetter's tolerance: no
@@ -268,11 +268,11 @@ DesignSpaceExplorer::explore(const LayerShape &layer, TrainingPass pass,
   };
 
   // Each split's configuration (with its preload budget: each split
-  // preloads as much of its weights as fits) and, when searching
-  // exhaustively, its bound.
+  // preloads as much of its weights as fits) and, with a primary
+  // computation, its terms and bound.
   struct Split {
     MappingConfig config;
-    std::optional<SplitCycles> plain, reuse; // exhaustive search only
+    std::optional<SplitCycles> plain, reuse; // with a primary computation
     double bound = 0;
   };
   std::vector<Split> splits;
@@ -283,7 +283,7 @@ DesignSpaceExplorer::explore(const LayerShape &layer, TrainingPass pass,
       split.config.memory.preloadedWeightBytes =
           std::min(memory.preloadedWeightBytes,
                    model.weightBytesPerCore(layer, pass, split.config));
-    if (mode == SearchMode::Exhaustive && layer.hasPrimary) {
+    if (layer.hasPrimary) {
       split.plain = model.splitCycles(layer, pass, split.config);
       split.bound = split.plain->lowerBound();
       if (tryWeightReuse) {

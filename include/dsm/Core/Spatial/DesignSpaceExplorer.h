@@ -35,7 +35,7 @@ struct ExplorationResult {
   std::optional<Evaluation> best;
   uint64_t evaluated = 0; ///< configurations costed
   uint64_t legal = 0;     ///< of which legal
-  /// Configurations the exhaustive search costed without evaluating them,
+  /// Configurations the search costed without evaluating them,
   /// as slower than the best so far (SplitCycles), not counting the splits
   /// it stopped before, whose lower bound exceeded the best.
   uint64_t pruned = 0;
