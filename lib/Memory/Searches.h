@@ -85,6 +85,13 @@ PlacementSearchResult runGreedyDP(const PlacementEvaluator &evaluator,
 PlacementSearchResult runEvolution(const PlacementEvaluator &evaluator,
                                    const PlacementSearchOptions &options,
                                    Executor &executor);
+/// egrl and pg (EgrlSearch.cpp): fail when built without libtorch.
+llvm::Expected<PlacementSearchResult>
+runEgrl(const PlacementEvaluator &evaluator,
+        const PlacementSearchOptions &options, Executor &executor);
+llvm::Expected<PlacementSearchResult>
+runPolicyGradient(const PlacementEvaluator &evaluator,
+                  const PlacementSearchOptions &options, Executor &executor);
 llvm::Expected<PlacementSearchResult>
 runIlp(const PlacementEvaluator &evaluator,
        const PlacementSearchOptions &options);
