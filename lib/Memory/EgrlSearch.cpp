@@ -50,10 +50,8 @@ bool memory::isPolicyLearnerAvailable() {
 
 #ifndef DSM_HAVE_TORCH
 static llvm::Error missingTorch(llvm::StringRef name) {
-  return llvm::createStringError(
-      "placement '" + name +
-      "' needs libtorch: install libtorch-dev (scripts/install-deps.sh) and "
-      "configure with DSM_ENABLE_TORCH=ON");
+  return makeMissingLibraryError(name, "libtorch", "libtorch-dev",
+                                 "DSM_ENABLE_TORCH");
 }
 
 llvm::Expected<PlacementSearchResult>
@@ -268,8 +266,6 @@ struct Member {
   bool evaluated = false;
 };
 
-SacHyperParameters getHyperParameters() { return SacHyperParameters(); }
-
 /// Evaluates `maps` in parallel and records them in order, in the tracker
 /// and in the replay buffer (Alg. 2 l. 6-7: every policy's experience).
 std::vector<Evaluation> evaluateAndRemember(const PlacementEvaluator &evaluator,
@@ -287,18 +283,12 @@ std::vector<Evaluation> evaluateAndRemember(const PlacementEvaluator &evaluator,
   }
   return evaluations;
 }
-} // namespace
-
-llvm::Expected<PlacementSearchResult>
-detail::runEgrl(const PlacementEvaluator &evaluator,
-                const PlacementSearchOptions &options, Executor &executor) {
-  SearchTracker tracker(evaluator);
+/// Algorithm 2 until the budget ends.
+void evolveWithPolicy(const PlacementEvaluator &evaluator,
+                      const PlacementSearchOptions &options, Executor &executor,
+                      SearchTracker &tracker, Random &rng,
+                      GraphPolicyLearner &learner) {
   size_t count = evaluator.getGraph().size();
-  if (count == 0)
-    return tracker.finish();
-  Random rng(options.seed);
-  GraphPolicyLearner learner(buildPolicyGraph(evaluator), getHyperParameters(),
-                             options.seed ^ kLearnerSeedSalt);
 
   // A mixed population with random parameters (App. C); the first map is
   // App. B's initial action, all DRAM.
@@ -395,20 +385,14 @@ detail::runEgrl(const PlacementEvaluator &evaluator,
     migrant.map = greedyPolicy(posterior);
     population = std::move(next);
   }
-  return tracker.finish();
 }
 
-llvm::Expected<PlacementSearchResult>
-detail::runPolicyGradient(const PlacementEvaluator &evaluator,
-                          const PlacementSearchOptions &options,
-                          Executor &executor) {
-  SearchTracker tracker(evaluator);
+/// The learner alone until the budget ends.
+void trainPolicyAlone(const PlacementEvaluator &evaluator,
+                      const PlacementSearchOptions &options, Executor &executor,
+                      SearchTracker &tracker, Random &rng,
+                      GraphPolicyLearner &learner) {
   size_t count = evaluator.getGraph().size();
-  if (count == 0)
-    return tracker.finish();
-  Random rng(options.seed);
-  GraphPolicyLearner learner(buildPolicyGraph(evaluator), getHyperParameters(),
-                             options.seed ^ kLearnerSeedSalt);
   // App. B's initial action first, then one rollout of the policy and one
   // gradient step per iteration (App. B "PG rollout size" 1).
   MemoryMap map = makeUniformMap(count, MemoryLevel::DRAM);
@@ -417,7 +401,39 @@ detail::runPolicyGradient(const PlacementEvaluator &evaluator,
     learner.train();
     map = samplePolicy(learner.getLogProbabilities(), rng);
   }
+}
+
+/// Runs `search` with the tracker, the search's generator and a learner on
+/// the evaluator's graph (an empty graph needs none).
+PlacementSearchResult runWithLearner(
+    const PlacementEvaluator &evaluator, const PlacementSearchOptions &options,
+    Executor &executor,
+    void (*search)(const PlacementEvaluator &, const PlacementSearchOptions &,
+                   Executor &, SearchTracker &, Random &,
+                   GraphPolicyLearner &)) {
+  SearchTracker tracker(evaluator);
+  if (evaluator.getGraph().size() > 0) {
+    Random rng(options.seed);
+    GraphPolicyLearner learner(buildPolicyGraph(evaluator),
+                               SacHyperParameters(),
+                               options.seed ^ kLearnerSeedSalt);
+    search(evaluator, options, executor, tracker, rng, learner);
+  }
   return tracker.finish();
+}
+} // namespace
+
+llvm::Expected<PlacementSearchResult>
+detail::runEgrl(const PlacementEvaluator &evaluator,
+                const PlacementSearchOptions &options, Executor &executor) {
+  return runWithLearner(evaluator, options, executor, evolveWithPolicy);
+}
+
+llvm::Expected<PlacementSearchResult>
+detail::runPolicyGradient(const PlacementEvaluator &evaluator,
+                          const PlacementSearchOptions &options,
+                          Executor &executor) {
+  return runWithLearner(evaluator, options, executor, trainPolicyAlone);
 }
 
 #endif // DSM_HAVE_TORCH

@@ -44,6 +44,16 @@ llvm::StringRef memory::getPlacementSearchNames() {
   return "compiler, greedy-dp, ea, egrl, pg, ilp";
 }
 
+llvm::Error detail::makeMissingLibraryError(llvm::StringRef placement,
+                                            llvm::StringRef library,
+                                            llvm::StringRef package,
+                                            llvm::StringRef option) {
+  return llvm::createStringError(
+      llvm::Twine("placement '") + placement + "' needs " + library +
+      ": install " + package +
+      " (scripts/install-deps.sh) and configure with " + option + "=ON");
+}
+
 void SearchTracker::record(const MemoryMap &map, const Evaluation &evaluation) {
   ++result.evaluations;
   result.rewardByIteration.push_back(evaluation.reward);

@@ -85,6 +85,14 @@ PlacementSearchResult runGreedyDP(const PlacementEvaluator &evaluator,
 PlacementSearchResult runEvolution(const PlacementEvaluator &evaluator,
                                    const PlacementSearchOptions &options,
                                    Executor &executor);
+/// The error of a search built without the library it needs: "placement
+/// '<placement>' needs <library>: install <package> (scripts/install-deps.sh)
+/// and configure with <option>=ON".
+llvm::Error makeMissingLibraryError(llvm::StringRef placement,
+                                    llvm::StringRef library,
+                                    llvm::StringRef package,
+                                    llvm::StringRef option);
+
 /// egrl and pg (EgrlSearch.cpp): fail when built without libtorch.
 llvm::Expected<PlacementSearchResult>
 runEgrl(const PlacementEvaluator &evaluator,

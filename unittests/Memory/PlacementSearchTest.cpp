@@ -72,6 +72,24 @@ PlacementSearchResult run(PlacementSearchKind kind,
   return std::move(*result);
 }
 
+/// Runs `kind` with seed 7 serially and on a thread pool: the same search
+/// (map, curve, rewards, count), which it returns.
+PlacementSearchResult
+expectSameWithOrWithoutThreads(PlacementSearchKind kind,
+                               const PlacementEvaluator &evaluator,
+                               int64_t iterations) {
+  SerialExecutor serial;
+  llvm::StdThreadPool pool(llvm::hardware_concurrency(4));
+  ThreadPoolExecutor threads(pool);
+  PlacementSearchResult a = run(kind, evaluator, iterations, 7, serial);
+  PlacementSearchResult b = run(kind, evaluator, iterations, 7, threads);
+  EXPECT_EQ(a.map, b.map);
+  EXPECT_EQ(a.bestSpeedupByIteration, b.bestSpeedupByIteration);
+  EXPECT_EQ(a.rewardByIteration, b.rewardByIteration);
+  EXPECT_EQ(a.evaluations, b.evaluations);
+  return a;
+}
+
 TEST(PlacementSearchTest, NamesRoundTrip) {
   for (auto kind :
        {PlacementSearchKind::Compiler, PlacementSearchKind::GreedyDP,
@@ -114,19 +132,26 @@ TEST(PlacementSearchTest, IlpEqualsBruteForceAndNoSearchBeatsIt) {
   }
 }
 
-TEST(PlacementSearchTest, EvolutionFindsTheOptimumOfSmallGraphs) {
-  // 2000 maps cover a good part of 9^3 = 729: the EA must land on the best.
+/// `kind` with 2000 evaluations, a good part of 9^3 = 729 maps, lands on
+/// the brute-force optimum of `trials` random 3-node graphs.
+void expectOptimumOfTinyGraphs(PlacementSearchKind kind, int trials) {
   std::mt19937_64 rng(5);
   SerialExecutor serial;
-  for (int trial = 0; trial < 5; ++trial) {
+  for (int trial = 0; trial < trials; ++trial) {
     MemoryGraph graph = randomGraph(rng, 3);
     auto evaluator = PlacementEvaluator::create(graph, makeTinySystem());
     ASSERT_TRUE(bool(evaluator));
     BruteForce best = bruteForce(*evaluator);
-    PlacementSearchResult ea =
-        run(PlacementSearchKind::EA, *evaluator, 2000, 1, serial);
-    EXPECT_NEAR(ea.evaluation.latency, best.latency, 1e-9 * best.latency);
+    PlacementSearchResult result = run(kind, *evaluator, 2000, 1, serial);
+    EXPECT_EQ(result.evaluations, 2000);
+    EXPECT_TRUE(result.evaluation.valid);
+    EXPECT_NEAR(result.evaluation.latency, best.latency, 1e-9 * best.latency)
+        << stringifyPlacementSearchKind(kind).str() << ", trial " << trial;
   }
+}
+
+TEST(PlacementSearchTest, EvolutionFindsTheOptimumOfSmallGraphs) {
+  expectOptimumOfTinyGraphs(PlacementSearchKind::EA, 5);
 }
 
 TEST(PlacementSearchTest, CompilerMapIsTheBaselineAndValid) {
@@ -162,14 +187,9 @@ TEST(PlacementSearchTest, SameSeedSameMapWithOrWithoutThreads) {
   auto evaluator = PlacementEvaluator::create(graph, makeTinySystem(40, 60));
   ASSERT_TRUE(bool(evaluator));
   SerialExecutor serial;
-  llvm::StdThreadPool pool(llvm::hardware_concurrency(4));
-  ThreadPoolExecutor threads(pool);
   for (auto kind : {PlacementSearchKind::GreedyDP, PlacementSearchKind::EA}) {
-    PlacementSearchResult a = run(kind, *evaluator, 1500, 7, serial);
-    PlacementSearchResult b = run(kind, *evaluator, 1500, 7, threads);
-    EXPECT_EQ(a.map, b.map);
-    EXPECT_EQ(a.bestSpeedupByIteration, b.bestSpeedupByIteration);
-    EXPECT_EQ(a.evaluations, b.evaluations);
+    PlacementSearchResult a =
+        expectSameWithOrWithoutThreads(kind, *evaluator, 1500);
     // greedy-dp stops early after a pass that changes nothing.
     if (kind == PlacementSearchKind::EA) {
       EXPECT_EQ(a.evaluations, 1500);
@@ -203,22 +223,8 @@ TEST(PlacementSearchTest, BestSoFarNeverDecreases) {
 
 TEST(LearnedSearchTest, EgrlFindsTheOptimumOfTinyGraphs) {
   SKIP_WITHOUT_TORCH();
-  // 9^3 = 729 maps; 2000 evaluations must land on the best, as for the EA
-  // alone above (on the first graph egrl needs 1477).
-  std::mt19937_64 rng(5);
-  SerialExecutor serial;
-  for (int trial = 0; trial < 3; ++trial) {
-    MemoryGraph graph = randomGraph(rng, 3);
-    auto evaluator = PlacementEvaluator::create(graph, makeTinySystem());
-    ASSERT_TRUE(bool(evaluator));
-    BruteForce best = bruteForce(*evaluator);
-    PlacementSearchResult egrl =
-        run(PlacementSearchKind::EGRL, *evaluator, 2000, 1, serial);
-    EXPECT_EQ(egrl.evaluations, 2000);
-    EXPECT_TRUE(egrl.evaluation.valid);
-    EXPECT_NEAR(egrl.evaluation.latency, best.latency, 1e-9 * best.latency)
-        << "trial " << trial;
-  }
+  // The EA's test (on the first graph egrl needs 1477 evaluations).
+  expectOptimumOfTinyGraphs(PlacementSearchKind::EGRL, 3);
 }
 
 TEST(LearnedSearchTest, SameSeedSameMapWithOrWithoutThreads) {
@@ -228,13 +234,9 @@ TEST(LearnedSearchTest, SameSeedSameMapWithOrWithoutThreads) {
   auto evaluator = PlacementEvaluator::create(graph, makeTinySystem(40, 60));
   ASSERT_TRUE(bool(evaluator));
   SerialExecutor serial;
-  llvm::StdThreadPool pool(llvm::hardware_concurrency(4));
-  ThreadPoolExecutor threads(pool);
   for (auto kind : {PlacementSearchKind::EGRL, PlacementSearchKind::PG}) {
-    PlacementSearchResult a = run(kind, *evaluator, 100, 7, serial);
-    PlacementSearchResult b = run(kind, *evaluator, 100, 7, threads);
-    EXPECT_EQ(a.map, b.map);
-    EXPECT_EQ(a.rewardByIteration, b.rewardByIteration);
+    PlacementSearchResult a =
+        expectSameWithOrWithoutThreads(kind, *evaluator, 100);
     EXPECT_EQ(a.evaluations, 100);
     PlacementSearchResult other = run(kind, *evaluator, 100, 8, serial);
     EXPECT_NE(other.rewardByIteration, a.rewardByIteration);
