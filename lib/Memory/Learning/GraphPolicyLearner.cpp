@@ -6,9 +6,9 @@
 // graph attention (App. B: 4 heads, width 128, depth 4 = two attention
 // layers down with a gPool after each, one at the bottom, one up after a
 // gUnpool, skip connections by addition), a linear head giving each node 2 x
-// 3 logits. Critic: graph attention over the node features concatenated
-// with the (noisy one-hot) action, mean and max readout, two Q heads (App.
-// D: "the minimum of two heads from the Q-Network").
+// 3 logits. Critic: two residual graph convolutions over the node features
+// concatenated with the (noisy one-hot) action, mean and max readout, two Q
+// heads (App. D: "the minimum of two heads from the Q-Network").
 //
 // SAC as App. D modifies it: entropy computed exactly and averaged over the
 // nodes, the critic regressed on a noisy one-hot action, the actor trained

@@ -61,8 +61,8 @@ struct SacHyperParameters {
   double poolingRatio = 0.5;
 };
 
-/// The actor (Graph U-Net policy), the critic with two Q heads and its
-/// target copy, their optimizers and the shared replay buffer. Not
+/// The actor (Graph U-Net policy), the critic with two Q heads, their
+/// optimizers and the shared replay buffer. Not
 /// thread-safe; every random draw comes from the seed, and libtorch runs on
 /// one intra-op thread, so the same seed gives the same training.
 class GraphPolicyLearner {
