@@ -11,8 +11,9 @@
 //         learner's replay buffer; after each generation the learner takes
 //         one SAC gradient step per map evaluated (App. B "gradient steps
 //         per environment step" 1) and migrates into the population (Alg. 2
-//         l. 32). A crossover between a map and a Boltzmann chromosome seeds
-//         the child's prior from the policy's posterior (Alg. 2 l. 15-17).
+//         l. 32). A Boltzmann chromosome bred with a map elite (different
+//         encodings) has its prior seeded from the policy's posterior (Alg.
+//         2 l. 15-17).
 //   pg    the learner alone: each iteration one rollout of the policy into
 //         the buffer and one gradient step -- the paper's "PG" baseline.
 //
