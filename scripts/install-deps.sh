@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libbenchmark-dev           # unit tests and benchmarks
   libprotobuf-dev protobuf-compiler       # ONNX model import (onnx.proto is compiled in the build)
   libglpk-dev                             # exact memory placement (placement=ilp, DSM_ENABLE_GLPK)
+  libtorch-dev libopenblas0-serial        # learned memory placement (placement=egrl, pg, DSM_ENABLE_TORCH); libtorch's BLAS
   chromium                                # the HTML report's screenshot test
 )
 

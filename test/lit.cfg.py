@@ -41,6 +41,9 @@ if config.dsm_benchmarks:
 # placement=ilp and the memory study's ILP line need GLPK (DSM_ENABLE_GLPK).
 if config.dsm_glpk:
     config.available_features.add("glpk")
+# placement=egrl and pg need libtorch (DSM_ENABLE_TORCH).
+if config.dsm_torch:
+    config.available_features.add("torch")
 import subprocess
 if subprocess.run([config.python_executable, "-c", "import matplotlib"],
                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:

@@ -3,9 +3,7 @@
 // The EA of Khadka et al. (EGRL), Algorithm 2 without the GNN policies, the
 // Boltzmann chromosomes and the PG learner -- the paper's "EA" baseline. A
 // chromosome is the memory map itself (2 genes per node, 3 alleles each).
-// App. B fixes the population (20); the elite count, tournament size and
-// mutation rates are not in its table and are ours (documented in
-// docs/memory-placement.md).
+// Its operators (Searches.h, namespace evolution) serve egrl too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,14 +19,9 @@ using namespace dsm::core;
 using namespace dsm::core::memory;
 using namespace dsm::core::memory::detail;
 
-namespace {
-constexpr size_t kPopulation = 20;    ///< App. B, "EA population size"
-constexpr size_t kElites = 2;         ///< top 10% survive unchanged
-constexpr size_t kTournament = 3;     ///< tournament selection with replacement
-constexpr double kMutationProb = 0.9; ///< chance an offspring is mutated
-/// Genes resampled in a mutated offspring, on average.
-constexpr double kMutatedGenes = 2.0;
+using namespace dsm::core::memory::detail::evolution;
 
+namespace {
 struct Individual {
   MemoryMap map;
   Evaluation evaluation;
@@ -36,8 +29,34 @@ struct Individual {
 };
 } // namespace
 
-static MemoryLevel randomLevel(Random &rng) {
-  return MemoryLevel(rng.below(3));
+MemoryMap evolution::randomMap(size_t count, Random &rng) {
+  MemoryMap map(count);
+  for (NodePlacement &placement : map)
+    placement = {randomLevel(rng), randomLevel(rng)};
+  return map;
+}
+
+size_t evolution::selectByTournament(llvm::ArrayRef<double> rewards,
+                                     Random &rng) {
+  size_t winner = size_t(rng.below(rewards.size()));
+  for (size_t t = 1; t < kTournament; ++t) {
+    size_t rival = size_t(rng.below(rewards.size()));
+    if (rewards[rival] > rewards[winner])
+      winner = rival;
+  }
+  return winner;
+}
+
+void evolution::mutate(MemoryMap &map, Random &rng) {
+  if (map.empty() || !(rng.uniform() < kMutationProb))
+    return;
+  double geneRate = std::min(1.0, kMutatedGenes / double(2 * map.size()));
+  for (NodePlacement &placement : map) {
+    if (rng.uniform() < geneRate)
+      placement.weights = randomLevel(rng);
+    if (rng.uniform() < geneRate)
+      placement.activations = randomLevel(rng);
+  }
 }
 
 PlacementSearchResult
@@ -52,14 +71,9 @@ detail::runEvolution(const PlacementEvaluator &evaluator,
   // The paper's initial action (all DRAM) and random maps.
   std::vector<Individual> population(kPopulation);
   population[0].map = makeUniformMap(count, MemoryLevel::DRAM);
-  for (size_t k = 1; k < kPopulation; ++k) {
-    population[k].map.resize(count);
-    for (NodePlacement &placement : population[k].map)
-      placement = {randomLevel(rng), randomLevel(rng)};
-  }
+  for (size_t k = 1; k < kPopulation; ++k)
+    population[k].map = randomMap(count, rng);
 
-  double geneRate =
-      count ? std::min(1.0, kMutatedGenes / double(2 * count)) : 0.0;
   std::vector<size_t> pending;
   while (true) {
     // Evaluate the new individuals, at most the budget left, in parallel.
@@ -94,32 +108,17 @@ detail::runEvolution(const PlacementEvaluator &evaluator,
     size_t elites = std::min(kElites, population.size());
     std::vector<Individual> next(population.begin(),
                                  population.begin() + elites);
-    auto pick = [&] { return size_t(rng.below(population.size())); };
-    auto pickElite = [&] { return size_t(rng.below(elites)); };
+    std::vector<double> rewards;
+    for (const Individual &individual : population)
+      rewards.push_back(individual.evaluation.reward);
     while (next.size() < kPopulation) {
-      // Tournament selection with replacement.
-      size_t winner = pick();
-      for (size_t t = 1; t < kTournament; ++t) {
-        size_t rival = pick();
-        if (population[rival].evaluation.reward >
-            population[winner].evaluation.reward)
-          winner = rival;
-      }
+      size_t winner = selectByTournament(rewards, rng);
       // Single-point crossover of an elite and the winner (Alg. 2 l. 12-14).
-      const MemoryMap &elite = population[pickElite()].map;
+      const MemoryMap &elite = population[size_t(rng.below(elites))].map;
       Individual child;
       child.map = population[winner].map;
-      if (count > 1) {
-        size_t cut = 1 + size_t(rng.below(count - 1));
-        std::copy(elite.begin(), elite.begin() + cut, child.map.begin());
-      }
-      if (rng.uniform() < kMutationProb)
-        for (NodePlacement &placement : child.map) {
-          if (rng.uniform() < geneRate)
-            placement.weights = randomLevel(rng);
-          if (rng.uniform() < geneRate)
-            placement.activations = randomLevel(rng);
-        }
+      crossOver(child.map, elite, rng);
+      mutate(child.map, rng);
       next.push_back(std::move(child));
     }
     population = std::move(next);

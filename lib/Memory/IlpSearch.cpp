@@ -52,9 +52,8 @@ bool memory::isIlpSolverAvailable() {
 #ifndef DSM_HAVE_GLPK
 llvm::Expected<PlacementSearchResult>
 detail::runIlp(const PlacementEvaluator &, const PlacementSearchOptions &) {
-  return llvm::createStringError(
-      "placement 'ilp' needs GLPK: install libglpk-dev "
-      "(scripts/install-deps.sh) and configure with DSM_ENABLE_GLPK=ON");
+  return makeMissingLibraryError("ilp", "GLPK", "libglpk-dev",
+                                 "DSM_ENABLE_GLPK");
 }
 #else
 

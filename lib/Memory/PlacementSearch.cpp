@@ -18,6 +18,10 @@ llvm::StringRef memory::stringifyPlacementSearchKind(PlacementSearchKind kind) {
     return "greedy-dp";
   case PlacementSearchKind::EA:
     return "ea";
+  case PlacementSearchKind::EGRL:
+    return "egrl";
+  case PlacementSearchKind::PG:
+    return "pg";
   case PlacementSearchKind::ILP:
     return "ilp";
   }
@@ -30,16 +34,29 @@ memory::symbolizePlacementSearchKind(llvm::StringRef name) {
       .Case("compiler", PlacementSearchKind::Compiler)
       .Case("greedy-dp", PlacementSearchKind::GreedyDP)
       .Case("ea", PlacementSearchKind::EA)
+      .Case("egrl", PlacementSearchKind::EGRL)
+      .Case("pg", PlacementSearchKind::PG)
       .Case("ilp", PlacementSearchKind::ILP)
       .Default(std::nullopt);
 }
 
 llvm::StringRef memory::getPlacementSearchNames() {
-  return "compiler, greedy-dp, ea, ilp";
+  return "compiler, greedy-dp, ea, egrl, pg, ilp";
+}
+
+llvm::Error detail::makeMissingLibraryError(llvm::StringRef placement,
+                                            llvm::StringRef library,
+                                            llvm::StringRef package,
+                                            llvm::StringRef option) {
+  return llvm::createStringError(
+      llvm::Twine("placement '") + placement + "' needs " + library +
+      ": install " + package +
+      " (scripts/install-deps.sh) and configure with " + option + "=ON");
 }
 
 void SearchTracker::record(const MemoryMap &map, const Evaluation &evaluation) {
   ++result.evaluations;
+  result.rewardByIteration.push_back(evaluation.reward);
   if (evaluation.valid && evaluation.latency < bestValidLatency) {
     bestValidLatency = evaluation.latency;
     bestValid = map;
@@ -86,6 +103,10 @@ llvm::Expected<PlacementSearchResult> memory::runPlacementSearch(
     return runGreedyDP(evaluator, options, executor);
   case PlacementSearchKind::EA:
     return runEvolution(evaluator, options, executor);
+  case PlacementSearchKind::EGRL:
+    return runEgrl(evaluator, options, executor);
+  case PlacementSearchKind::PG:
+    return runPolicyGradient(evaluator, options, executor);
   case PlacementSearchKind::ILP:
     return runIlp(evaluator, options);
   }

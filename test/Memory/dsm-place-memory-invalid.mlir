@@ -9,7 +9,7 @@
 // ZERO: zero-llc.yaml:{{[0-9]+}}:17: error: field 'llc.capacity' must be positive, got '0 B'
 // DRAM: dsm-place-memory-invalid.mlir:[[@LINE+6]]:10: error: cannot place memory: the weights of 'fully_connected_0' (2048 bytes) do not fit in DRAM (1024 bytes)
 
-// expected-error @below {{unknown memory placement 'egrl-typo'; expected one of compiler, greedy-dp, ea, ilp}}
+// expected-error @below {{unknown memory placement 'egrl-typo'; expected one of compiler, greedy-dp, ea, egrl, pg, ilp}}
 module {
   func.func @f(%arg0: tensor<1x64xf32>) -> tensor<1x32xf32> {
     %w0 = dsm.weight "fc1.weight" : tensor<32x64xf32>

@@ -17,6 +17,10 @@
 // RUN: %if glpk %{ dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ilp" | FileCheck %s --check-prefix=BEST %}
 // RUN: dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=greedy-dp iterations=200" | FileCheck %s --check-prefix=BEST
 // RUN: dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ea iterations=400 seed=3" | FileCheck %s --check-prefix=BEST
+// placement=egrl and pg need libtorch (DSM_ENABLE_TORCH, the default).
+// RUN: %if torch %{ dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=egrl iterations=300 seed=2" | FileCheck %s --check-prefix=BEST %}
+// pg alone (the paper's weakest) need not find the optimum: a valid map.
+// RUN: %if torch %{ dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=pg iterations=300 seed=2 report=-" | FileCheck %s --check-prefix=PG %}
 // RUN: dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=compiler report=-" -o /dev/null | FileCheck %s --check-prefix=TABLE
 // RUN: %if glpk %{ dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ilp report=- format=json" -o /dev/null | FileCheck %s --check-prefix=JSON %}
 // Same seed, same map and report, with or without threads.
@@ -28,11 +32,24 @@
 // RUN: dsm-opt %s --mlir-disable-threading --dsm-place-memory="system=%S/Inputs/small.yaml placement=greedy-dp report=%t.gdp.serial.json format=json" -o %t.gdp.serial.mlir
 // RUN: diff %t.gdp.threads.json %t.gdp.serial.json
 // RUN: diff %t.gdp.threads.mlir %t.gdp.serial.mlir
+// RUN: %if torch %{ dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=egrl iterations=200 seed=4 report=%t.egrl.threads.json format=json" -o %t.egrl.threads.mlir %}
+// RUN: %if torch %{ dsm-opt %s --mlir-disable-threading --dsm-place-memory="system=%S/Inputs/small.yaml placement=egrl iterations=200 seed=4 report=%t.egrl.serial.json format=json" -o %t.egrl.serial.mlir %}
+// RUN: %if torch %{ diff %t.egrl.threads.json %t.egrl.serial.json %}
+// RUN: %if torch %{ diff %t.egrl.threads.mlir %t.egrl.serial.mlir %}
+// --dsm-map-system runs it on a memory_hierarchy system.
+// RUN: %if torch %{ dsm-opt %s --dsm-map-system="system=%S/Inputs/small.yaml mode=infer batch=1 placement=egrl iterations=200 report=%t.map-system.json" -o /dev/null %}
+// RUN: %if torch %{ FileCheck %s --check-prefix=MAPSYSTEM --input-file=%t.map-system.json %}
+// MAPSYSTEM: "placement": "egrl",
 
 // COMPILER-LABEL: func.func @two_layers
 // COMPILER: dsm.fully_connected {{.*}}dsm.memory = #dsm.memory<weights = llc, activations = sram>
 // COMPILER: dsm.relu {{.*}}dsm.memory = #dsm.memory<weights = llc, activations = sram>
 // COMPILER: dsm.fully_connected {{.*}}dsm.memory = #dsm.memory<weights = sram, activations = sram>
+
+// PG: memory placement of @two_layers on small: placement=pg iterations=300 seed=2, 2 layers, 300 maps evaluated
+// PG-NEXT: latency {{.*}}, valid yes
+// PG-LABEL: func.func @two_layers
+// PG: dsm.fully_connected {{.*}}dsm.memory = #dsm.memory<weights = {{dram|llc|sram}}, activations = {{dram|llc|sram}}>
 
 // BEST-LABEL: func.func @two_layers
 // BEST: dsm.fully_connected {{.*}}dsm.memory = #dsm.memory<weights = sram, activations = llc>

@@ -3,14 +3,16 @@
 // Khadka et al., "Optimizing Memory Placement using Evolutionary Graph
 // Reinforcement Learning", Fig. 3: speedup over the compiler's map against
 // iterations (maps evaluated) for ResNet-50, ResNet-101 and BERT-base on
-// NNP-I, 5 seeds, mean and standard deviation, for greedy-dp and ea, with the
-// ILP's optimum as a line. Also the two properties §5 reports of good maps:
+// NNP-I, 5 seeds, mean and standard deviation, for greedy-dp, ea, egrl and
+// pg (the last two when built with libtorch), with the ILP's optimum as a
+// line. Also the two properties §5 reports of good maps:
 // the share of weight bytes left in DRAM and how often neighbouring layers
 // keep their activations at the same level. docs/memory-placement.md
 // records the output.
 //
 //   dsm-memory-study [iterations=4000] [seeds=5] [ilp-time-limit=60]
 //                    [json=<file>]   (the curves, for plot_studies.py)
+//                    [searches=greedy-dp,ea,egrl,pg] [models=resnet50,...]
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +40,8 @@ struct Options {
   int64_t iterations = 4000;
   int seeds = 5;
   double ilpTimeLimit = 60;
+  std::vector<PlacementSearchKind> searches;
+  std::vector<std::string> models = {"resnet50", "resnet101", "bert_base_s128"};
 };
 
 /// One model's curves, kept for json=<file> (plot_studies.py draws them).
@@ -130,7 +134,7 @@ ModelCurves study(mlir::MLIRContext &context, llvm::StringRef model,
     llvm::outs() << llvm::formatv(" {0,15}", at);
   llvm::outs() << llvm::formatv(" {0,8} {1,10} {2,8}\n", "s/run", "DRAM wts",
                                 "contig.");
-  for (auto kind : {PlacementSearchKind::GreedyDP, PlacementSearchKind::EA}) {
+  for (PlacementSearchKind kind : options.searches) {
     std::vector<std::vector<double>> curves;
     double seconds = 0, dram = 0, contiguous = 0;
     for (int seed = 1; seed <= options.seeds; ++seed) {
@@ -233,6 +237,11 @@ void writeJson(llvm::raw_ostream &os, const std::vector<ModelCurves> &all) {
 
 int main(int argc, char **argv) {
   Options options;
+  // The paper's searches; egrl and pg need libtorch (DSM_ENABLE_TORCH).
+  options.searches = {PlacementSearchKind::GreedyDP, PlacementSearchKind::EA};
+  if (isPolicyLearnerAvailable())
+    options.searches.insert(options.searches.end(), {PlacementSearchKind::EGRL,
+                                                     PlacementSearchKind::PG});
   std::optional<std::string> jsonPath;
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg(argv[i]);
@@ -248,11 +257,32 @@ int main(int argc, char **argv) {
             !(options.ilpTimeLimit > 0);
     else if (key == "json")
       bad = (jsonPath = value.str())->empty();
-    else
+    else if (key == "searches") {
+      llvm::SmallVector<llvm::StringRef> names;
+      value.split(names, ',');
+      options.searches.clear();
+      for (llvm::StringRef name : names) {
+        std::optional<PlacementSearchKind> kind =
+            symbolizePlacementSearchKind(name);
+        bad |= !kind || *kind == PlacementSearchKind::Compiler ||
+               *kind == PlacementSearchKind::ILP;
+        if (kind)
+          options.searches.push_back(*kind);
+      }
+    } else if (key == "models") {
+      llvm::SmallVector<llvm::StringRef> names;
+      value.split(names, ',');
+      options.models.assign(names.begin(), names.end());
+      bad = llvm::any_of(names, [](llvm::StringRef name) {
+        return !llvm::sys::fs::exists(bench::modelPath(name));
+      });
+    } else
       bad = true;
     if (bad) {
       llvm::errs() << "usage: dsm-memory-study [iterations=N] [seeds=N] "
-                      "[ilp-time-limit=S] [json=<file>]\n";
+                      "[ilp-time-limit=S] [json=<file>] "
+                      "[searches=greedy-dp,ea,egrl,pg] "
+                      "[models=resnet50,resnet101,bert_base_s128]\n";
       return 1;
     }
   }
@@ -266,7 +296,7 @@ int main(int argc, char **argv) {
       "iterations, mean+-std over seeds 1..{0}\n",
       options.seeds);
   std::vector<ModelCurves> all;
-  for (llvm::StringRef model : {"resnet50", "resnet101", "bert_base_s128"})
+  for (const std::string &model : options.models)
     all.push_back(study(*context, model, options, serial));
   if (jsonPath &&
       !bench::writeOutput(*context, "dsm-memory-study", *jsonPath,

@@ -264,7 +264,7 @@ class DsmPlacementSearchOptions {
            "Placement search, empty for the default. Devices "
            "(docs/device-placement.md): single-device, expert, hc, sa, ga "
            "(default), map-elites. Memory (docs/memory-placement.md): "
-           "compiler, greedy-dp, ea (default), ilp">,
+           "compiler, greedy-dp, ea (default), egrl, pg, ilp">,
     Option<"seed", "seed", "uint64_t", /*default=*/"1",
            "Seed of the search (same seed, same placement)">,
   ];
@@ -381,7 +381,9 @@ def DsmPlaceMemory : Pass<"dsm-place-memory", "mlir::ModuleOp">,
     liveness decides whether a map fits; a search (`placement=`) looks for
     the fastest valid map: `compiler` (the rule-based baseline every
     speedup is relative to), `greedy-dp` and `ea` (the paper's baselines),
-    `ilp` (the exact optimum with GLPK).
+    `egrl` (the paper's method: the EA with Boltzmann chromosomes and a
+    graph neural network policy trained by SAC, with libtorch), `pg` (that
+    policy alone), `ilp` (the exact optimum with GLPK).
 
     Every op of a layer gets `dsm.memory = #dsm.memory<weights = ..,
     activations = ..>`. The report (`report=`, table or JSON,

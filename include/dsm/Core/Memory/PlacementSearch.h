@@ -17,6 +17,11 @@
 //   ea         the evolutionary algorithm alone (App. B/C: population 20,
 //              elites, tournament selection, single-point crossover with an
 //              elite, mutation)
+//   egrl       the paper's Algorithm 2: the EA's population with Boltzmann
+//              chromosomes, a Graph U-Net policy trained by discrete SAC
+//              from a replay buffer of every map evaluated, migrated into
+//              the population (App. C-E; needs libtorch, DSM_ENABLE_TORCH)
+//   pg         that policy-gradient learner alone, the paper's "PG"
 //   ilp        the exact optimum of the same cost model as a mixed-integer
 //              program (GLPK), which none of the paper's methods had
 //
@@ -40,12 +45,12 @@
 
 namespace dsm::core::memory {
 
-enum class PlacementSearchKind { Compiler, GreedyDP, EA, ILP };
+enum class PlacementSearchKind { Compiler, GreedyDP, EA, EGRL, PG, ILP };
 
 llvm::StringRef stringifyPlacementSearchKind(PlacementSearchKind kind);
 std::optional<PlacementSearchKind>
 symbolizePlacementSearchKind(llvm::StringRef name);
-/// "compiler, greedy-dp, ea, ilp" (for error messages and help).
+/// "compiler, greedy-dp, ea, egrl, pg, ilp" (for error messages and help).
 llvm::StringRef getPlacementSearchNames();
 
 struct PlacementSearchOptions {
@@ -68,6 +73,8 @@ struct PlacementSearchResult {
   /// Best speedup over the compiler among the maps evaluated so far, after
   /// each evaluation (0 until a valid map was seen).
   std::vector<double> bestSpeedupByIteration;
+  /// The reward of each map evaluated, in order (what a learner sees).
+  std::vector<double> rewardByIteration;
   int64_t evaluations = 0;
   /// ilp only: proved optimal, and the solver's lower bound on the latency.
   bool optimal = false;
@@ -75,7 +82,8 @@ struct PlacementSearchResult {
 };
 
 /// Runs the search `kind`. Fails only for `ilp` when the solver is missing or
-/// gives up without any solution.
+/// gives up without any solution, and for `egrl` and `pg` when built without
+/// libtorch.
 llvm::Expected<PlacementSearchResult>
 runPlacementSearch(PlacementSearchKind kind,
                    const PlacementEvaluator &evaluator,
@@ -83,6 +91,10 @@ runPlacementSearch(PlacementSearchKind kind,
 
 /// Whether dsm-opt was built with the ILP solver (DSM_ENABLE_GLPK).
 bool isIlpSolverAvailable();
+
+/// Whether dsm-opt was built with the learned searches, egrl and pg
+/// (DSM_ENABLE_TORCH).
+bool isPolicyLearnerAvailable();
 
 } // namespace dsm::core::memory
 
