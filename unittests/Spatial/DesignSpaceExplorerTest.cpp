@@ -9,6 +9,7 @@
 
 using namespace dsm::core;
 using dsm::core::testing::convLayer;
+using dsm::core::testing::lstmLayer;
 using dsm::core::testing::multiChipPreset;
 
 namespace {
@@ -135,13 +136,7 @@ TEST(DesignSpaceExplorerTest, KeepsLstmWeightsWhenTheyFit) {
   // minibatch 512 over 128 timesteps under ModelXDataY: each chip holds 1/4
   // of the 8M weights, each core 1/32 of that (128 KiB), which fits 1 MiB.
   PerformanceModel model(multiChipPreset("dsm-8pf-asym"));
-  LayerShape lstm;
-  lstm.name = "lstm";
-  lstm.kind = OpKind::Lstm;
-  lstm.dims = {2048, 4096, 1, 1, 512};
-  lstm.timesteps = 128;
-  lstm.params = 2048.0 * 4096;
-  lstm.writtenOutputFraction = 0.25;
+  LayerShape lstm = lstmLayer(2048, 4096, 512, 128);
   DesignSpaceExplorer off(model, SearchMode::Heuristic);
   DesignSpaceExplorer on(model, SearchMode::Heuristic,
                          /*reuseWeightsAcrossSteps=*/true);
@@ -271,13 +266,7 @@ TEST(DesignSpaceExplorerTest, PrunedExhaustiveSearchFindsTheEnumerationsBest) {
   PerformanceModel model(smallSystem());
   DesignSpaceExplorer exhaustive(model, SearchMode::Exhaustive,
                                  /*reuseWeightsAcrossSteps=*/true);
-  LayerShape lstm;
-  lstm.name = "lstm";
-  lstm.kind = OpKind::Lstm;
-  lstm.dims = {96, 128, 1, 1, 8};
-  lstm.timesteps = 6;
-  lstm.params = 96.0 * 128;
-  lstm.writtenOutputFraction = 0.25;
+  LayerShape lstm = lstmLayer(96, 128, 8, 6);
   LayerShape layers[] = {convLayer(16, 32, 64, 9, 8),
                          convLayer(3, 8, 256, 9, 4), lstm};
   uint64_t pruned = 0;

@@ -28,6 +28,20 @@ inline LayerShape convLayer(int64_t in, int64_t out, int64_t ij, int64_t kij,
   return l;
 }
 
+/// One direction of an LSTM layer over `timesteps` steps: 4H gates (`out`)
+/// over the input and hidden state (`in`), storing H of them.
+inline LayerShape lstmLayer(int64_t in, int64_t out, int64_t mb,
+                            int64_t timesteps, const char *name = "lstm") {
+  LayerShape l;
+  l.name = name;
+  l.kind = OpKind::Lstm;
+  l.dims = {in, out, 1, 1, mb};
+  l.timesteps = timesteps;
+  l.params = double(in) * double(out);
+  l.writtenOutputFraction = 0.25;
+  return l;
+}
+
 } // namespace dsm::core::testing
 
 #endif // DSM_UNITTESTS_TESTHELPERS_H

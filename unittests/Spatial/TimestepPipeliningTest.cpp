@@ -10,6 +10,7 @@
 #include <numeric>
 
 using namespace dsm::core;
+using dsm::core::testing::lstmLayer;
 using dsm::core::testing::multiChipPreset;
 
 namespace {
@@ -19,14 +20,9 @@ namespace {
 LayerNode lstm(const char *name, int64_t input, int64_t mb,
                int64_t timesteps = 128, int64_t directions = 1) {
   LayerNode node;
-  LayerShape &l = node.shape;
-  l.name = name;
-  l.kind = OpKind::Lstm;
-  l.dims = {input + 1024, 4096, 1, 1, mb};
-  l.timesteps = timesteps;
-  l.directions = directions;
-  l.params = double((input + 1024) * 4096 * directions);
-  l.writtenOutputFraction = 0.25;
+  node.shape = lstmLayer(input + 1024, 4096, mb, timesteps, name);
+  node.shape.directions = directions;
+  node.shape.params *= double(directions);
   return node;
 }
 
