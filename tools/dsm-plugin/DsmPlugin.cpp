@@ -14,6 +14,7 @@
 
 #include "dsm/Dialect/DsmDialect.h"
 #include "dsm/Import/Passes.h"
+#include "dsm/Import/ShardingModels.h"
 #include "dsm/Passes/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -26,6 +27,9 @@ mlirGetDialectPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "dsm", LLVM_VERSION_STRING,
           [](mlir::DialectRegistry *registry) {
             registry->insert<dsm::DsmDialect>();
+            // After mlir-opt's own sharding models: only the tensor models
+            // (pad, reshapes) add anything; linalg's refuse convolutions.
+            dsm::registerShardingModels(*registry);
           }};
 }
 

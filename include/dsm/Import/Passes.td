@@ -94,4 +94,49 @@ def DsmImportTosa : Pass<"dsm-import-tosa", "mlir::ModuleOp">, DsmImportOptions 
   let dependentDialects = ["dsm::DsmDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// The way back: decisions onto the program that was imported
+//===----------------------------------------------------------------------===//
+
+def DsmExportShard : Pass<"dsm-export-shard", "mlir::ModuleOp"> {
+  let summary = "Write the spatial mapping onto the imported linalg program "
+                "as upstream `shard` annotations";
+  let description = [{
+    Runs after `--dsm-map-system` on a model imported with
+    `--dsm-import-linalg`. It reads the original program again (`source=`),
+    finds the operation each layer was imported from (a layer keeps that
+    operation's location), and writes the program with the mapping in
+    upstream MLIR's `shard` dialect to `output=`: a `shard.grid` for the
+    chip torus (X x Y) and, around every layer's anchor (its convolution or
+    contraction), `shard.sharding`/`shard.shard` annotations that split its
+    minibatch and output features over the grid axes as the layer's
+    parallelism does (forward pass):
+
+    | parallelism | minibatch | output features |
+    |---|---|---|
+    | data | axes 0, 1 | -- |
+    | model | -- | axes 0, 1 |
+    | DataXModelY | axis 0 | axis 1 |
+    | ModelXDataY | axis 1 | axis 0 |
+
+    Upstream's `--sharding-propagation` and `--shard-partition` then turn the
+    program into SPMD form, with a per-chip share equal to the layer's ChipD
+    and resharding collectives where consecutive layers' parallelisms differ.
+    Registering `dsm::registerShardingModels` (dsm-opt and the plugin do)
+    lets them partition convolutions, pooling, `tensor.pad` and reshapes,
+    which upstream's models refuse. The dsm module passes through unchanged;
+    the output is written only if every layer found its anchor.
+    docs/shard-export.md says what `shard` cannot express (the rotation
+    schedule, pipe stages, DySM, memory decisions).
+  }];
+  let options = [
+    Option<"source", "source", "std::string", /*default=*/"",
+           "The linalg program the model was imported from">,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Where to write the annotated program ('-' for stdout)">,
+    Option<"grid", "grid", "std::string", /*default=*/"\"chips\"",
+           "Name of the shard.grid symbol for the chip torus">,
+  ];
+}
+
 #endif // DSM_IMPORT_PASSES_TD

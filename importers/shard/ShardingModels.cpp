@@ -1,0 +1,519 @@
+//===- ShardingModels.cpp - Sharding models upstream lacks ----------------===//
+//
+// Each model lets upstream's sharding propagation use its default rules (from
+// the indexing maps) and partitions an operation by cloning it on its local
+// operands (partitionTriviallyShardableOperation) once it has checked that
+// no split crosses what a clone cannot compute alone: a window, a reduction,
+// a padded dimension, or a reshape group split anywhere but evenly on its
+// leading dimension.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsm/Import/ShardingModels.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/ShardingInterfaceImpl.h"
+#include "mlir/Dialect/Func/Extensions/ShardingExtensions.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/ShardingInterfaceImpl.h"
+#include "mlir/Dialect/Shard/IR/ShardDialect.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Dialect/Shard/Interfaces/ShardingInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/ShardingInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/ShardingInterfaceImpl.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+
+namespace {
+
+/// The grid axes a value's sharding splits dimension `dim` over (none when
+/// unsharded or replicated).
+ArrayRef<shard::GridAxis> splitAxesOf(const shard::Sharding &sharding,
+                                      int64_t dim) {
+  if (!sharding || dim >= int64_t(sharding.getSplitAxes().size()))
+    return {};
+  return sharding.getSplitAxes()[dim].asArrayRef();
+}
+
+/// The number of shards `axes` make of a dimension on `grid`.
+int64_t shardCount(shard::GridOp grid, ArrayRef<shard::GridAxis> axes) {
+  int64_t count = 1;
+  for (shard::GridAxis axis : axes)
+    count *= grid.getShape()[axis];
+  return count;
+}
+
+/// Halos and uneven offsets are never produced by a spatial mapping; a
+/// sharding that has them is left to upstream's refusal.
+bool isPlainSplit(const shard::Sharding &sharding) {
+  return !sharding || (sharding.getStaticHaloSizes().empty() &&
+                       sharding.getDynamicHaloSizes().empty() &&
+                       sharding.getStaticShardedDimsOffsets().empty() &&
+                       sharding.getDynamicShardedDimsOffsets().empty());
+}
+
+/// Upstream's partitioner hands a null operand when it could not reshard it
+/// (LLVM 22 changes a multi-axis sharding one trailing axis at a time).
+LogicalResult checkResharded(Operation *op,
+                             ArrayRef<Value> partitionedOperands) {
+  for (auto [index, operand] : llvm::enumerate(op->getOperands()))
+    if (isa<RankedTensorType>(operand.getType()) &&
+        !partitionedOperands[index])
+      return op->emitOpError("operand ")
+             << index
+             << " could not be resharded by upstream's partitioner (it "
+                "changes a sharding one trailing grid axis at a time)";
+  return success();
+}
+
+shard::GridOp gridOf(Operation *op, ArrayRef<shard::Sharding> shardings,
+                     SymbolTableCollection &symbolTable) {
+  for (const shard::Sharding &sharding : shardings)
+    if (sharding)
+      return shard::getGrid(op, sharding.getGridAttr(), symbolTable);
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Convolutions and pooling
+//===----------------------------------------------------------------------===//
+
+/// A linalg convolution or pooling: its input is read through window
+/// expressions (oh * stride + kh), which upstream's linalg model refuses to
+/// partition. A split of a loop that every operand reads plainly (the
+/// minibatch, the input channels of a depthwise convolution, the output
+/// channels) partitions by cloning; a split of a window loop would need
+/// halos and a split of a reduction partial results, and is refused.
+template <typename ConcreteOp, shard::ReductionKind Reduction>
+struct WindowedOpShardingModel
+    : public shard::ShardingInterface::ExternalModel<
+          WindowedOpShardingModel<ConcreteOp, Reduction>, ConcreteOp> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    return cast<linalg::LinalgOp>(op).getIteratorTypesArray();
+  }
+
+  SmallVector<shard::ReductionKind>
+  getReductionLoopIteratorKinds(Operation *op) const {
+    return SmallVector<shard::ReductionKind>(
+        cast<linalg::LinalgOp>(op).getNumReductionLoops(), Reduction);
+  }
+
+  /// One map per operand, then one per result (its init's).
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    SmallVector<AffineMap> maps = linalgOp.getIndexingMapsArray();
+    for (OpOperand &init : linalgOp.getDpsInitsMutable())
+      maps.push_back(linalgOp.getMatchingIndexingMap(&init));
+    return maps;
+  }
+
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<shard::Sharding> operandShardings,
+                          ArrayRef<shard::Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &builder) const {
+    if (failed(checkResharded(op, partitionedOperands)))
+      return failure();
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    SmallVector<utils::IteratorType> iterators =
+        linalgOp.getIteratorTypesArray();
+    SmallVector<AffineMap> maps = getIndexingMaps(op);
+    // Loops some operand reads through a compound expression (a window).
+    llvm::SmallBitVector windowed(iterators.size());
+    for (AffineMap map : maps)
+      for (AffineExpr expr : map.getResults())
+        if (!isa<AffineDimExpr, AffineConstantExpr>(expr))
+          expr.walk([&](AffineExpr sub) {
+            if (auto dim = dyn_cast<AffineDimExpr>(sub))
+              windowed.set(dim.getPosition());
+          });
+    auto check = [&](const shard::Sharding &sharding,
+                     AffineMap map) -> LogicalResult {
+      if (!isPlainSplit(sharding))
+        return op->emitOpError(
+            "cannot be partitioned with halos or uneven shards");
+      for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
+        if (splitAxesOf(sharding, dim).empty())
+          continue;
+        auto loop = dyn_cast<AffineDimExpr>(expr);
+        if (!loop || windowed.test(loop.getPosition()) ||
+            iterators[loop.getPosition()] != utils::IteratorType::parallel)
+          return op->emitOpError("cannot be partitioned along dimension ")
+                 << dim << " of a " << (loop ? "window or reduction" : "window")
+                 << " (it would need halos or partial results); split the "
+                    "minibatch or the channels";
+      }
+      return success();
+    };
+    for (auto [sharding, map] : llvm::zip(operandShardings, maps))
+      if (failed(check(sharding, map)))
+        return failure();
+    for (auto [index, sharding] : llvm::enumerate(resultShardings))
+      if (failed(check(sharding, maps[op->getNumOperands() + index])))
+        return failure();
+    shard::partitionTriviallyShardableOperation(
+        *op, partitionedOperands, operandShardings, resultShardings,
+        partitionMap, symbolTable, builder);
+    return success();
+  }
+};
+
+template <shard::ReductionKind Reduction, typename... Ops>
+void attachWindowed(MLIRContext *ctx) {
+  (Ops::template attachInterface<WindowedOpShardingModel<Ops, Reduction>>(*ctx),
+   ...);
+}
+
+//===----------------------------------------------------------------------===//
+// linalg.generic with broadcast constants
+//===----------------------------------------------------------------------===//
+
+/// Front ends index a size-one dimension by the constant 0 (torch-mlir's
+/// `(d0, d1, d2, d3) -> (0, d1, d2, d3)` for a batch-1 broadcast), which
+/// upstream's propagation rejects. Here each such constant is indexed by a
+/// loop of its own that nothing else reads, so it is never split, and the
+/// generic partitions by cloning. A split reduction would need partial
+/// results combined across shards: refused.
+struct BroadcastGenericShardingModel
+    : public shard::ShardingInterface::ExternalModel<
+          BroadcastGenericShardingModel, linalg::GenericOp> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    auto generic = cast<linalg::GenericOp>(op);
+    SmallVector<utils::IteratorType> iterators =
+        generic.getIteratorTypesArray();
+    iterators.append(countConstants(generic), utils::IteratorType::parallel);
+    return iterators;
+  }
+
+  SmallVector<shard::ReductionKind>
+  getReductionLoopIteratorKinds(Operation *op) const {
+    return SmallVector<shard::ReductionKind>(
+        cast<linalg::GenericOp>(op).getNumReductionLoops(),
+        shard::ReductionKind::Generic);
+  }
+
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    auto generic = cast<linalg::GenericOp>(op);
+    MLIRContext *ctx = op->getContext();
+    unsigned loops = generic.getNumLoops();
+    unsigned numDims = loops + countConstants(generic);
+    unsigned nextDummy = loops;
+    SmallVector<AffineMap> maps;
+    auto widen = [&](AffineMap map) {
+      SmallVector<AffineExpr> results;
+      for (AffineExpr expr : map.getResults())
+        results.push_back(isa<AffineConstantExpr>(expr)
+                              ? getAffineDimExpr(nextDummy++, ctx)
+                              : expr);
+      return AffineMap::get(numDims, 0, results, ctx);
+    };
+    for (AffineMap map : generic.getIndexingMapsArray())
+      maps.push_back(widen(map));
+    // Results are indexed as their inits (already widened above).
+    for (OpOperand &init : generic.getDpsInitsMutable())
+      maps.push_back(maps[init.getOperandNumber()]);
+    return maps;
+  }
+
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<shard::Sharding> operandShardings,
+                          ArrayRef<shard::Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &builder) const {
+    if (failed(checkResharded(op, partitionedOperands)))
+      return failure();
+    SmallVector<utils::IteratorType> iterators = getLoopIteratorTypes(op);
+    SmallVector<AffineMap> maps = getIndexingMaps(op);
+    SmallVector<shard::Sharding, 4> all(operandShardings);
+    all.append(resultShardings.begin(), resultShardings.end());
+    for (auto [sharding, map] : llvm::zip(all, maps)) {
+      if (!isPlainSplit(sharding))
+        return op->emitOpError(
+            "cannot be partitioned with halos or uneven shards");
+      for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
+        auto loop = dyn_cast<AffineDimExpr>(expr);
+        if (!splitAxesOf(sharding, dim).empty() &&
+            (!loop ||
+             iterators[loop.getPosition()] != utils::IteratorType::parallel))
+          return op->emitOpError("cannot be partitioned along dimension ")
+                 << dim << ", which it reduces";
+      }
+    }
+    shard::partitionTriviallyShardableOperation(
+        *op, partitionedOperands, operandShardings, resultShardings,
+        partitionMap, symbolTable, builder);
+    return success();
+  }
+
+private:
+  static unsigned countConstants(linalg::GenericOp generic) {
+    unsigned count = 0;
+    for (AffineMap map : generic.getIndexingMapsArray())
+      count += llvm::count_if(map.getResults(), [](AffineExpr expr) {
+        return isa<AffineConstantExpr>(expr);
+      });
+    return count;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// arith.constant
+//===----------------------------------------------------------------------===//
+
+/// A weight constant stays whole on every chip and its consumers take their
+/// slices of it (an all_slice, which moves nothing). Upstream's model lets
+/// propagation shard a constant and then cannot slice a dense (non-splat)
+/// one, which leaves a full weight where a slice is expected.
+struct ReplicatedConstantShardingModel
+    : public shard::ShardingInterface::ExternalModel<
+          ReplicatedConstantShardingModel, arith::ConstantOp> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    return SmallVector<utils::IteratorType>(type ? type.getRank() : 0,
+                                            utils::IteratorType::parallel);
+  }
+
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    return {AffineMap::getMultiDimIdentityMap(type ? type.getRank() : 0,
+                                              op->getContext())};
+  }
+
+  FailureOr<shard::ShardingOption>
+  getShardingOption(Operation *op, ArrayRef<shard::Sharding> operandShardings,
+                    ArrayRef<shard::Sharding> resultShardings) const {
+    // Replicated on the grid its users are sharded on: said explicitly,
+    // since the partitioner takes an unannotated value to be sharded as its
+    // users want it.
+    for (const shard::Sharding &sharding : resultShardings)
+      if (sharding)
+        return shard::ShardingOption(
+            shard::ShardingArray(getLoopIteratorTypes(op).size()),
+            sharding.getGridAttr());
+    return shard::ShardingOption::makeEmpty();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// tensor.pad
+//===----------------------------------------------------------------------===//
+
+/// Elementwise over the result's dimensions: a dimension without padding
+/// splits as the source does; a padded one must stay whole (each shard would
+/// pad its own edges).
+struct PadShardingModel
+    : public shard::ShardingInterface::ExternalModel<PadShardingModel,
+                                                     tensor::PadOp> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    return SmallVector<utils::IteratorType>(
+        cast<tensor::PadOp>(op).getResultType().getRank(),
+        utils::IteratorType::parallel);
+  }
+
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    auto pad = cast<tensor::PadOp>(op);
+    int64_t rank = pad.getResultType().getRank();
+    MLIRContext *ctx = op->getContext();
+    SmallVector<AffineMap> maps(op->getNumOperands(),
+                                AffineMap::get(rank, 0, ctx));
+    maps[0] = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+    return maps;
+  }
+
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<shard::Sharding> operandShardings,
+                          ArrayRef<shard::Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &builder) const {
+    if (failed(checkResharded(op, partitionedOperands)))
+      return failure();
+    auto pad = cast<tensor::PadOp>(op);
+    ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
+    for (const shard::Sharding &sharding :
+         {operandShardings.front(), resultShardings.front()}) {
+      if (!isPlainSplit(sharding))
+        return op->emitOpError(
+            "cannot be partitioned with halos or uneven shards");
+      for (int64_t dim = 0; dim < int64_t(low.size()); ++dim)
+        if (!splitAxesOf(sharding, dim).empty() &&
+            (low[dim] != 0 || high[dim] != 0))
+          return op->emitOpError("cannot be partitioned along padded "
+                                 "dimension ")
+                 << dim;
+    }
+    shard::partitionTriviallyShardableOperation(
+        *op, partitionedOperands, operandShardings, resultShardings,
+        partitionMap, symbolTable, builder);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// tensor.collapse_shape and tensor.expand_shape
+//===----------------------------------------------------------------------===//
+
+/// A reshape over the dimensions of its larger side: a group of dimensions
+/// that becomes one is indexed by its leading dimension. Splitting the merged
+/// dimension in k contiguous shards is splitting the leading one in k when k
+/// divides it, which partition checks; any other dimension of a group stays
+/// whole.
+template <typename ReshapeOp>
+struct ReshapeShardingModel
+    : public shard::ShardingInterface::ExternalModel<
+          ReshapeShardingModel<ReshapeOp>, ReshapeOp> {
+  static constexpr bool kCollapse =
+      std::is_same_v<ReshapeOp, tensor::CollapseShapeOp>;
+
+  static RankedTensorType expandedType(ReshapeOp op) {
+    if constexpr (kCollapse)
+      return op.getSrcType();
+    else
+      return op.getResultType();
+  }
+
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    return SmallVector<utils::IteratorType>(
+        expandedType(cast<ReshapeOp>(op)).getRank(),
+        utils::IteratorType::parallel);
+  }
+
+  /// The expanded side indexed by the identity, the collapsed side by each
+  /// group's leading dimension; scalar operands (expand's output sizes) by
+  /// nothing.
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    auto reshape = cast<ReshapeOp>(op);
+    MLIRContext *ctx = op->getContext();
+    int64_t rank = expandedType(reshape).getRank();
+    SmallVector<AffineExpr> leading;
+    for (const ReassociationIndices &group :
+         reshape.getReassociationIndices())
+      leading.push_back(getAffineDimExpr(group.front(), ctx));
+    AffineMap expanded = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    AffineMap collapsed = AffineMap::get(rank, 0, leading, ctx);
+    SmallVector<AffineMap> maps(op->getNumOperands(),
+                                AffineMap::get(rank, 0, ctx));
+    maps[0] = kCollapse ? expanded : collapsed;
+    maps.push_back(kCollapse ? collapsed : expanded);
+    return maps;
+  }
+
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<shard::Sharding> operandShardings,
+                          ArrayRef<shard::Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &builder) const {
+    if (failed(checkResharded(op, partitionedOperands)))
+      return failure();
+    auto reshape = cast<ReshapeOp>(op);
+    RankedTensorType expanded = expandedType(reshape);
+    if (!expanded.hasStaticShape())
+      return op->emitOpError("with dynamic shapes cannot be partitioned");
+    shard::Sharding expandedSharding =
+        kCollapse ? operandShardings.front() : resultShardings.front();
+    shard::Sharding collapsedSharding =
+        kCollapse ? resultShardings.front() : operandShardings.front();
+    if (!isPlainSplit(expandedSharding) || !isPlainSplit(collapsedSharding))
+      return op->emitOpError(
+          "cannot be partitioned with halos or uneven shards");
+    shard::GridOp grid =
+        gridOf(op, {expandedSharding, collapsedSharding}, symbolTable);
+    if (!grid) {
+      shard::partitionTriviallyShardableOperation(
+          *op, partitionedOperands, operandShardings, resultShardings,
+          partitionMap, symbolTable, builder);
+      return success();
+    }
+    for (auto [index, group] :
+         llvm::enumerate(reshape.getReassociationIndices())) {
+      ArrayRef<shard::GridAxis> merged =
+          splitAxesOf(collapsedSharding, index);
+      ArrayRef<shard::GridAxis> lead =
+          splitAxesOf(expandedSharding, group.front());
+      if (merged != lead)
+        return op->emitOpError("splits dimension ")
+               << index << " of its collapsed side unlike its leading "
+               << "dimension " << group.front();
+      for (int64_t dim : ArrayRef(group).drop_front())
+        if (!splitAxesOf(expandedSharding, dim).empty())
+          return op->emitOpError("cannot split dimension ")
+                 << dim << ", which is merged behind dimension "
+                 << group.front();
+      if (!lead.empty() &&
+          expanded.getDimSize(group.front()) % shardCount(grid, lead) != 0)
+        return op->emitOpError("cannot split dimension ")
+               << group.front() << " of size "
+               << expanded.getDimSize(group.front()) << " evenly in "
+               << shardCount(grid, lead) << " shards";
+    }
+    // The local result type follows from the result's sharding; an expand
+    // rebuilds its static output sizes from it.
+    auto localType = cast<RankedTensorType>(shard::shardType(
+        op->getResult(0).getType(), grid, resultShardings.front()));
+    Value local;
+    if constexpr (kCollapse)
+      local = tensor::CollapseShapeOp::create(
+          builder, op->getLoc(), localType, partitionedOperands.front(),
+          reshape.getReassociationIndices());
+    else
+      local = tensor::ExpandShapeOp::create(
+          builder, op->getLoc(), localType, partitionedOperands.front(),
+          reshape.getReassociationIndices());
+    partitionMap.map(op->getResult(0), local);
+    partitionMap.map(op, local.getDefiningOp());
+    return success();
+  }
+};
+
+} // namespace
+
+void dsm::registerShardingModels(DialectRegistry &registry) {
+  registry.insert<shard::ShardDialect>();
+  registry.addExtension(+[](MLIRContext *ctx, linalg::LinalgDialect *) {
+    using namespace linalg;
+    using shard::ReductionKind;
+    attachWindowed<
+        ReductionKind::Sum, Conv1DOp, Conv1DNwcWcfOp, Conv1DNcwFcwOp, Conv2DOp,
+        Conv2DNchwFchwOp, Conv2DNhwcHwcfOp, Conv2DNhwcFhwcOp,
+        Conv2DNgchwFgchwOp, Conv2DNgchwGfchwOp, Conv2DNhwgcGfhwcOp, Conv3DOp,
+        Conv3DNdhwcDhwcfOp, Conv3DNcdhwFcdhwOp, DepthwiseConv1DNwcWcOp,
+        DepthwiseConv1DNcwCwOp, DepthwiseConv1DNwcWcmOp,
+        DepthwiseConv2DNchwChwOp, DepthwiseConv2DNhwcHwcOp,
+        DepthwiseConv2DNhwcHwcmOp, DepthwiseConv3DNdhwcDhwcOp,
+        DepthwiseConv3DNcdhwCdhwOp, DepthwiseConv3DNdhwcDhwcmOp,
+        PoolingNchwSumOp, PoolingNhwcSumOp, PoolingNcwSumOp, PoolingNwcSumOp,
+        PoolingNdhwcSumOp>(ctx);
+    attachWindowed<ReductionKind::Max, PoolingNchwMaxOp, PoolingNhwcMaxOp,
+                   PoolingNcwMaxOp, PoolingNwcMaxOp, PoolingNdhwcMaxOp,
+                   PoolingNhwcMaxUnsignedOp, PoolingNwcMaxUnsignedOp>(ctx);
+    attachWindowed<ReductionKind::Min, PoolingNhwcMinOp, PoolingNwcMinOp,
+                   PoolingNdhwcMinOp, PoolingNhwcMinUnsignedOp,
+                   PoolingNwcMinUnsignedOp>(ctx);
+  });
+  registry.addExtension(+[](MLIRContext *ctx, linalg::LinalgDialect *) {
+    linalg::GenericOp::attachInterface<BroadcastGenericShardingModel>(*ctx);
+  });
+  registry.addExtension(+[](MLIRContext *ctx, arith::ArithDialect *) {
+    arith::ConstantOp::attachInterface<ReplicatedConstantShardingModel>(*ctx);
+  });
+  registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
+    tensor::PadOp::attachInterface<PadShardingModel>(*ctx);
+    tensor::CollapseShapeOp::attachInterface<
+        ReshapeShardingModel<tensor::CollapseShapeOp>>(*ctx);
+    tensor::ExpandShapeOp::attachInterface<
+        ReshapeShardingModel<tensor::ExpandShapeOp>>(*ctx);
+  });
+  linalg::registerShardingInterfaceExternalModels(registry);
+  tensor::registerShardingInterfaceExternalModels(registry);
+  arith::registerShardingInterfaceExternalModels(registry);
+  func::registerShardingInterfaceExternalModels(registry);
+  tosa::registerShardingInterfaceExternalModels(registry);
+}
