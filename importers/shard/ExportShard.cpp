@@ -165,8 +165,7 @@ struct ExportShardPass : public dsm::impl::DsmExportShardBase<ExportShardPass> {
     }
 
     ParserConfig config(&getContext());
-    OwningOpRef<ModuleOp> program =
-        parseSourceFile<ModuleOp>(source, config);
+    OwningOpRef<ModuleOp> program = parseSourceFile<ModuleOp>(source, config);
     if (!program) {
       module.emitError("cannot read the source program '") << source << "'";
       return signalPassFailure();
@@ -197,9 +196,8 @@ struct ExportShardPass : public dsm::impl::DsmExportShardBase<ExportShardPass> {
         return signalPassFailure();
     }
 
-    if (failed(writeReport(output, module.getLoc(), [&](raw_ostream &os) {
-          program->print(os);
-        })))
+    if (failed(writeReport(output, module.getLoc(),
+                           [&](raw_ostream &os) { program->print(os); })))
       return signalPassFailure();
     markAllAnalysesPreserved();
   }
@@ -241,8 +239,7 @@ struct ExportShardPass : public dsm::impl::DsmExportShardBase<ExportShardPass> {
     // The plan must be for the program's minibatch, or its splits mean
     // nothing here.
     if (loops.minibatch) {
-      int64_t programBatch =
-          linalgOp.getStaticLoopRanges()[*loops.minibatch];
+      int64_t programBatch = linalgOp.getStaticLoopRanges()[*loops.minibatch];
       int64_t mappedBatch = layer.getWorkload().getMb();
       if (programBatch != mappedBatch)
         return anchor->emitOpError("has a minibatch of ")
@@ -284,9 +281,10 @@ struct ExportShardPass : public dsm::impl::DsmExportShardBase<ExportShardPass> {
     }
     builder.setInsertionPointAfter(anchor);
     Value result = anchor->getResult(0);
-    auto sharding = shard::ShardingOp::create(
-        builder, loc, gridRef,
-        splitFor(linalgOp.getMatchingIndexingMap(linalgOp.getDpsInitOperand(0))));
+    auto sharding =
+        shard::ShardingOp::create(builder, loc, gridRef,
+                                  splitFor(linalgOp.getMatchingIndexingMap(
+                                      linalgOp.getDpsInitOperand(0))));
     auto annotated = shard::ShardOp::create(builder, loc, result, sharding,
                                             /*annotate_for_users=*/false);
     result.replaceAllUsesExcept(annotated, annotated);

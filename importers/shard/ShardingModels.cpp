@@ -61,8 +61,7 @@ bool isPlainSplit(const shard::Sharding &sharding) {
 LogicalResult checkResharded(Operation *op,
                              ArrayRef<Value> partitionedOperands) {
   for (auto [index, operand] : llvm::enumerate(op->getOperands()))
-    if (isa<RankedTensorType>(operand.getType()) &&
-        !partitionedOperands[index])
+    if (isa<RankedTensorType>(operand.getType()) && !partitionedOperands[index])
       return op->emitOpError("operand ")
              << index
              << " could not be resharded by upstream's partitioner (it "
@@ -76,6 +75,39 @@ shard::GridOp gridOf(Operation *op, ArrayRef<shard::Sharding> shardings,
     if (sharding)
       return shard::getGrid(op, sharding.getGridAttr(), symbolTable);
   return nullptr;
+}
+
+/// Partitions a linalg-like operation by cloning it on its local operands,
+/// after refusing any split of a dimension that is not read through a plain
+/// loop `canSplit` accepts (`what` names what such a split would cross).
+LogicalResult
+partitionSplitLoops(Operation *op, ArrayRef<AffineMap> maps,
+                    llvm::function_ref<bool(unsigned loop)> canSplit,
+                    StringRef what, ArrayRef<Value> partitionedOperands,
+                    ArrayRef<shard::Sharding> operandShardings,
+                    ArrayRef<shard::Sharding> resultShardings,
+                    IRMapping &partitionMap, SymbolTableCollection &symbolTable,
+                    OpBuilder &builder) {
+  if (failed(checkResharded(op, partitionedOperands)))
+    return failure();
+  SmallVector<shard::Sharding, 4> shardings(operandShardings);
+  shardings.append(resultShardings.begin(), resultShardings.end());
+  for (auto [sharding, map] : llvm::zip(shardings, maps)) {
+    if (!isPlainSplit(sharding))
+      return op->emitOpError(
+          "cannot be partitioned with halos or uneven shards");
+    for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
+      auto loop = dyn_cast<AffineDimExpr>(expr);
+      if (!splitAxesOf(sharding, dim).empty() &&
+          (!loop || !canSplit(loop.getPosition())))
+        return op->emitOpError("cannot be partitioned along dimension ")
+               << dim << ", " << what;
+    }
+  }
+  shard::partitionTriviallyShardableOperation(
+      *op, partitionedOperands, operandShardings, resultShardings, partitionMap,
+      symbolTable, builder);
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -117,11 +149,8 @@ struct WindowedOpShardingModel
                           IRMapping &partitionMap,
                           SymbolTableCollection &symbolTable,
                           OpBuilder &builder) const {
-    if (failed(checkResharded(op, partitionedOperands)))
-      return failure();
-    auto linalgOp = cast<linalg::LinalgOp>(op);
     SmallVector<utils::IteratorType> iterators =
-        linalgOp.getIteratorTypesArray();
+        cast<linalg::LinalgOp>(op).getIteratorTypesArray();
     SmallVector<AffineMap> maps = getIndexingMaps(op);
     // Loops some operand reads through a compound expression (a window).
     llvm::SmallBitVector windowed(iterators.size());
@@ -132,34 +161,16 @@ struct WindowedOpShardingModel
             if (auto dim = dyn_cast<AffineDimExpr>(sub))
               windowed.set(dim.getPosition());
           });
-    auto check = [&](const shard::Sharding &sharding,
-                     AffineMap map) -> LogicalResult {
-      if (!isPlainSplit(sharding))
-        return op->emitOpError(
-            "cannot be partitioned with halos or uneven shards");
-      for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
-        if (splitAxesOf(sharding, dim).empty())
-          continue;
-        auto loop = dyn_cast<AffineDimExpr>(expr);
-        if (!loop || windowed.test(loop.getPosition()) ||
-            iterators[loop.getPosition()] != utils::IteratorType::parallel)
-          return op->emitOpError("cannot be partitioned along dimension ")
-                 << dim << " of a " << (loop ? "window or reduction" : "window")
-                 << " (it would need halos or partial results); split the "
-                    "minibatch or the channels";
-      }
-      return success();
-    };
-    for (auto [sharding, map] : llvm::zip(operandShardings, maps))
-      if (failed(check(sharding, map)))
-        return failure();
-    for (auto [index, sharding] : llvm::enumerate(resultShardings))
-      if (failed(check(sharding, maps[op->getNumOperands() + index])))
-        return failure();
-    shard::partitionTriviallyShardableOperation(
-        *op, partitionedOperands, operandShardings, resultShardings,
-        partitionMap, symbolTable, builder);
-    return success();
+    return partitionSplitLoops(
+        op, maps,
+        [&](unsigned loop) {
+          return !windowed.test(loop) &&
+                 iterators[loop] == utils::IteratorType::parallel;
+        },
+        "a window or a reduction (it would need halos or partial results); "
+        "split the minibatch or the channels",
+        partitionedOperands, operandShardings, resultShardings, partitionMap,
+        symbolTable, builder);
   }
 };
 
@@ -226,29 +237,14 @@ struct BroadcastGenericShardingModel
                           IRMapping &partitionMap,
                           SymbolTableCollection &symbolTable,
                           OpBuilder &builder) const {
-    if (failed(checkResharded(op, partitionedOperands)))
-      return failure();
     SmallVector<utils::IteratorType> iterators = getLoopIteratorTypes(op);
-    SmallVector<AffineMap> maps = getIndexingMaps(op);
-    SmallVector<shard::Sharding, 4> all(operandShardings);
-    all.append(resultShardings.begin(), resultShardings.end());
-    for (auto [sharding, map] : llvm::zip(all, maps)) {
-      if (!isPlainSplit(sharding))
-        return op->emitOpError(
-            "cannot be partitioned with halos or uneven shards");
-      for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
-        auto loop = dyn_cast<AffineDimExpr>(expr);
-        if (!splitAxesOf(sharding, dim).empty() &&
-            (!loop ||
-             iterators[loop.getPosition()] != utils::IteratorType::parallel))
-          return op->emitOpError("cannot be partitioned along dimension ")
-                 << dim << ", which it reduces";
-      }
-    }
-    shard::partitionTriviallyShardableOperation(
-        *op, partitionedOperands, operandShardings, resultShardings,
-        partitionMap, symbolTable, builder);
-    return success();
+    return partitionSplitLoops(
+        op, getIndexingMaps(op),
+        [&](unsigned loop) {
+          return iterators[loop] == utils::IteratorType::parallel;
+        },
+        "which it reduces", partitionedOperands, operandShardings,
+        resultShardings, partitionMap, symbolTable, builder);
   }
 
 private:
@@ -366,9 +362,8 @@ struct PadShardingModel
 /// divides it, which partition checks; any other dimension of a group stays
 /// whole.
 template <typename ReshapeOp>
-struct ReshapeShardingModel
-    : public shard::ShardingInterface::ExternalModel<
-          ReshapeShardingModel<ReshapeOp>, ReshapeOp> {
+struct ReshapeShardingModel : public shard::ShardingInterface::ExternalModel<
+                                  ReshapeShardingModel<ReshapeOp>, ReshapeOp> {
   static constexpr bool kCollapse =
       std::is_same_v<ReshapeOp, tensor::CollapseShapeOp>;
 
@@ -393,8 +388,7 @@ struct ReshapeShardingModel
     MLIRContext *ctx = op->getContext();
     int64_t rank = expandedType(reshape).getRank();
     SmallVector<AffineExpr> leading;
-    for (const ReassociationIndices &group :
-         reshape.getReassociationIndices())
+    for (const ReassociationIndices &group : reshape.getReassociationIndices())
       leading.push_back(getAffineDimExpr(group.front(), ctx));
     AffineMap expanded = AffineMap::getMultiDimIdentityMap(rank, ctx);
     AffineMap collapsed = AffineMap::get(rank, 0, leading, ctx);
@@ -434,8 +428,7 @@ struct ReshapeShardingModel
     }
     for (auto [index, group] :
          llvm::enumerate(reshape.getReassociationIndices())) {
-      ArrayRef<shard::GridAxis> merged =
-          splitAxesOf(collapsedSharding, index);
+      ArrayRef<shard::GridAxis> merged = splitAxesOf(collapsedSharding, index);
       ArrayRef<shard::GridAxis> lead =
           splitAxesOf(expandedSharding, group.front());
       if (merged != lead)
@@ -464,9 +457,9 @@ struct ReshapeShardingModel
           builder, op->getLoc(), localType, partitionedOperands.front(),
           reshape.getReassociationIndices());
     else
-      local = tensor::ExpandShapeOp::create(
-          builder, op->getLoc(), localType, partitionedOperands.front(),
-          reshape.getReassociationIndices());
+      local = tensor::ExpandShapeOp::create(builder, op->getLoc(), localType,
+                                            partitionedOperands.front(),
+                                            reshape.getReassociationIndices());
     partitionMap.map(op->getResult(0), local);
     partitionMap.map(op, local.getDefiningOp());
     return success();
@@ -480,17 +473,17 @@ void dsm::registerShardingModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, linalg::LinalgDialect *) {
     using namespace linalg;
     using shard::ReductionKind;
-    attachWindowed<
-        ReductionKind::Sum, Conv1DOp, Conv1DNwcWcfOp, Conv1DNcwFcwOp, Conv2DOp,
-        Conv2DNchwFchwOp, Conv2DNhwcHwcfOp, Conv2DNhwcFhwcOp,
-        Conv2DNgchwFgchwOp, Conv2DNgchwGfchwOp, Conv2DNhwgcGfhwcOp, Conv3DOp,
-        Conv3DNdhwcDhwcfOp, Conv3DNcdhwFcdhwOp, DepthwiseConv1DNwcWcOp,
-        DepthwiseConv1DNcwCwOp, DepthwiseConv1DNwcWcmOp,
-        DepthwiseConv2DNchwChwOp, DepthwiseConv2DNhwcHwcOp,
-        DepthwiseConv2DNhwcHwcmOp, DepthwiseConv3DNdhwcDhwcOp,
-        DepthwiseConv3DNcdhwCdhwOp, DepthwiseConv3DNdhwcDhwcmOp,
-        PoolingNchwSumOp, PoolingNhwcSumOp, PoolingNcwSumOp, PoolingNwcSumOp,
-        PoolingNdhwcSumOp>(ctx);
+    attachWindowed<ReductionKind::Sum, Conv1DOp, Conv1DNwcWcfOp, Conv1DNcwFcwOp,
+                   Conv2DOp, Conv2DNchwFchwOp, Conv2DNhwcHwcfOp,
+                   Conv2DNhwcFhwcOp, Conv2DNgchwFgchwOp, Conv2DNgchwGfchwOp,
+                   Conv2DNhwgcGfhwcOp, Conv3DOp, Conv3DNdhwcDhwcfOp,
+                   Conv3DNcdhwFcdhwOp, DepthwiseConv1DNwcWcOp,
+                   DepthwiseConv1DNcwCwOp, DepthwiseConv1DNwcWcmOp,
+                   DepthwiseConv2DNchwChwOp, DepthwiseConv2DNhwcHwcOp,
+                   DepthwiseConv2DNhwcHwcmOp, DepthwiseConv3DNdhwcDhwcOp,
+                   DepthwiseConv3DNcdhwCdhwOp, DepthwiseConv3DNdhwcDhwcmOp,
+                   PoolingNchwSumOp, PoolingNhwcSumOp, PoolingNcwSumOp,
+                   PoolingNwcSumOp, PoolingNdhwcSumOp>(ctx);
     attachWindowed<ReductionKind::Max, PoolingNchwMaxOp, PoolingNhwcMaxOp,
                    PoolingNcwMaxOp, PoolingNwcMaxOp, PoolingNdhwcMaxOp,
                    PoolingNhwcMaxUnsignedOp, PoolingNwcMaxUnsignedOp>(ctx);
