@@ -4,7 +4,7 @@
 // many layers' options) and too many choices are live at once for the
 // dynamic program, which keeps the cheapest states. The mapper says its
 // choice is not proven optimal instead of presenting it as exact.
-// expected-warning @+1 {{too many layers' choices are live at once (nested skip connections): the parallelisms are the best of the states kept, not proven optimal}}
+// expected-warning @+1 {{the layer graph is too dense to select exactly (skip connections): the parallelisms are the best of the 4096 cheapest states kept per layer, not proven optimal}}
 func.func @dense(%x: tensor<512x64xf32>) -> tensor<512x64xf32> {
   %w0 = dsm.weight "w0" : tensor<64x64xf32>
   %f0 = dsm.fully_connected %x, %w0 : (tensor<512x64xf32>, tensor<64x64xf32>) -> tensor<512x64xf32> loc("fc0")
