@@ -8,8 +8,9 @@
 // consumer costs a relayout of the activations (and, in training, of the
 // errors flowing back). The choice is an exact dynamic program over the layers
 // in order whose state is the parallelism of every layer whose output is
-// still to be read (residual shortcuts, attention memories); see
-// docs/performance-model.md.
+// still to be read (residual shortcuts, attention memories), or, where those
+// states are too many (nested skips), variable elimination
+// (ParallelismSelection.h); see docs/performance-model.md.
 //
 //===----------------------------------------------------------------------===//
 
