@@ -432,7 +432,8 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
   }
   // A shortcut's cost depends on the parallelisms alone (only the next layer
   // reuses on chip): remembering the parallelism keeps the state space small.
-  Selection selection = selectOptions(layerCost, switches, /*maxStates=*/4096,
+  const size_t maxStates = 4096;
+  Selection selection = selectOptions(layerCost, switches, maxStates,
                                       /*farClasses=*/kNumParallelisms);
   plan.selectionExact = selection.exact;
   std::vector<int> choice = std::move(selection.choice);
@@ -504,12 +505,15 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
       for (SelectionEdge &edge : streamed)
         if (stageOf[edge.from] || stageOf[edge.to])
           edge.cost = makeSwitchCosts(numOptions);
-      Selection again = selectOptions(fixedCost, streamed, /*maxStates=*/4096,
+      Selection again = selectOptions(fixedCost, streamed, maxStates,
                                       /*farClasses=*/kNumParallelisms);
       plan.selectionExact = plan.selectionExact && again.exact;
       choice = std::move(again.choice);
     }
   }
+
+  if (!plan.selectionExact)
+    plan.selectionStatesKept = maxStates;
 
   //--- The plan.
   plan.layers.resize(n);

@@ -257,9 +257,10 @@ struct SelectMappingPass
     numMemoized += plan->memoizedExplorations;
     if (!plan->selectionExact)
       emitWarning(func.getLoc())
-          << "too many layers' choices are live at once (nested skip "
-             "connections): the parallelisms are the best of the states "
-             "kept, not proven optimal";
+          << "the layer graph is too dense to select exactly (skip "
+             "connections): the parallelisms are the best of the "
+          << plan->selectionStatesKept
+          << " cheapest states kept per layer, not proven optimal";
 
     if (explain)
       for (const core::PipeGroupRecord &group : plan->pipeGroups)

@@ -13,7 +13,9 @@ Each point is one process, training at minibatch 512 on dsm-8pf-asym with a
 JSON report, timed with the process's own rusage (user + system CPU, peak
 RSS). The exponent k fits time ~ N^k (least squares in log-log).
 
-usage: scaling.py DSM_OPT [--quick] [--family NAME ...]
+usage: scaling.py DSM_OPT [--quick] [--family NAME ...] [--depths N,N,...]
+  --depths replaces the depths of every family chosen (e.g. --family
+  transformer --depths 1000,3000,10000).
 """
 
 import math
@@ -121,10 +123,10 @@ FAMILIES = {
     "plain": (lambda n: fc_chain(n, False), [1000, 3000, 10000]),
     "residual": (lambda n: fc_chain(n, True), [1000, 3000, 10000]),
     "transformer": (transformer, [100, 300, 1000]),
-    "nested": (nested, [40, 80, 160, 320]),
+    "nested": (nested, [1000, 3000, 10000]),
 }
 QUICK = {"plain": [300, 1000], "residual": [300, 1000],
-         "transformer": [30, 100], "nested": [20, 40]}
+         "transformer": [30, 100], "nested": [300, 1000]}
 
 
 def run(dsm_opt, text, workdir):
@@ -161,6 +163,7 @@ def main(argv):
     dsm_opt = argv[1]
     quick = "--quick" in argv
     chosen = [argv[i + 1] for i, a in enumerate(argv) if a == "--family"]
+    given = [argv[i + 1] for i, a in enumerate(argv) if a == "--depths"]
     print("family        blocks   cpu s   wall s   peak MB")
     summary = []
     with tempfile.TemporaryDirectory() as workdir:
@@ -169,6 +172,8 @@ def main(argv):
                 continue
             if quick:
                 depths = QUICK[family]
+            if given:
+                depths = [int(d) for d in given[-1].split(",")]
             times, memory = [], []
             for n in depths:
                 cpu, wall, mb = run(dsm_opt, generate(n), workdir)

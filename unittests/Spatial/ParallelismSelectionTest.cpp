@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -148,16 +149,164 @@ TEST(ParallelismSelectionTest, FarEdgesRememberOnlyTheClass) {
   }
 }
 
-TEST(ParallelismSelectionTest, PrunesWhenTooManyLayersAreLive) {
-  // Every node feeds the last one: all are live until the end.
+TEST(ParallelismSelectionTest, ManyLiveLayersAreStillExact) {
+  // Every node feeds the last one: all are live until the end, more states
+  // than the dynamic program keeps, but a star is easy to eliminate.
   const int n = 8;
   std::vector<OptionCosts> nodes(n, OptionCosts{1, 2, 3, 4});
   std::vector<SelectionEdge> edges;
   for (int i = 0; i + 1 < n; ++i)
     edges.push_back({i, n - 1, uniformSwitch(1)});
   Selection s = selectOptions(nodes, edges, /*maxStates=*/16);
+  EXPECT_TRUE(s.exact);
+  EXPECT_EQ(s.choice, std::vector<int>(n, 0));
+  EXPECT_DOUBLE_EQ(s.cost, n * 1.0);
+}
+
+/// Random costs in [0, 10), some impossible (infinite) where `infinities`.
+OptionCosts randomCosts(std::mt19937 &random, int numOptions, bool infinities) {
+  std::uniform_real_distribution<double> cost(0, 10);
+  OptionCosts c(numOptions);
+  for (double &v : c)
+    v = infinities && random() % 5 == 0 ? kInf : cost(random);
+  return c;
+}
+
+SelectionEdge randomEdge(std::mt19937 &random, int from, int to,
+                         bool infinities) {
+  SelectionEdge e{from, to, makeSwitchCosts(kNumOptions)};
+  for (OptionCosts &row : e.cost)
+    row = randomCosts(random, kNumOptions, infinities);
+  return e;
+}
+
+/// Every choice of n nodes of kNumOptions options: the least cost.
+double bruteForce(const std::vector<OptionCosts> &nodes,
+                  const std::vector<SelectionEdge> &edges) {
+  const int n = int(nodes.size());
+  double best = kInf;
+  std::vector<int> choice(n, 0);
+  for (int code = 0; code < 1 << (2 * n); ++code) {
+    for (int i = 0; i < n; ++i)
+      choice[i] = (code >> (2 * i)) & 3;
+    best = std::min(best, costOf(nodes, edges, choice));
+  }
+  return best;
+}
+
+/// `half` layers down, `half` up, up layer i also reading down layer
+/// half - 1 - i (the scaling bench's `nested` family without the adds).
+std::vector<SelectionEdge> nestedSkips(std::mt19937 &random, int half) {
+  std::vector<SelectionEdge> edges;
+  for (int i = 1; i < 2 * half; ++i)
+    edges.push_back(randomEdge(random, i - 1, i, false));
+  for (int i = 0; i < half; ++i)
+    edges.push_back(randomEdge(random, half - 1 - i, half + i, false));
+  return edges;
+}
+
+TEST(ParallelismSelectionTest, EliminationMatchesBruteForceOnRandomGraphs) {
+  // Chains, residual graphs, nested skips and random DAGs, with impossible
+  // options and infinite switches; maxStates = 1 sends every graph with a
+  // shortcut to elimination, the default keeps the dynamic program.
+  std::mt19937 random(23);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int n = 3 + trial % 5;
+    const bool infinities = trial % 3 == 0;
+    std::vector<OptionCosts> nodes(n);
+    for (OptionCosts &c : nodes) {
+      c = randomCosts(random, kNumOptions, infinities);
+      c[random() % kNumOptions] = 1; // a finite option
+    }
+    std::vector<SelectionEdge> edges;
+    switch (trial % 4) {
+    case 0: // chain
+      for (int i = 1; i < n; ++i)
+        edges.push_back(randomEdge(random, i - 1, i, infinities));
+      break;
+    case 1: // residual
+      for (int i = 1; i < n; ++i) {
+        edges.push_back(randomEdge(random, i - 1, i, infinities));
+        if (i >= 2 && i % 2 == 0)
+          edges.push_back(randomEdge(random, i - 2, i, infinities));
+      }
+      break;
+    case 2: // nested skips
+      edges = nestedSkips(random, n / 2);
+      break;
+    default: // random DAG, parallel edges included
+      for (int k = 0; k < 2 * n; ++k) {
+        int a = int(random() % n), b = int(random() % n);
+        if (a != b)
+          edges.push_back(
+              randomEdge(random, std::min(a, b), std::max(a, b), infinities));
+      }
+    }
+    double best = bruteForce(nodes, edges);
+    for (size_t maxStates : {size_t(1), size_t(4096)}) {
+      Selection s = selectOptions(nodes, edges, maxStates);
+      EXPECT_TRUE(s.exact);
+      if (std::isfinite(best)) {
+        EXPECT_NEAR(s.cost, best, 1e-9) << "trial " << trial;
+        EXPECT_NEAR(costOf(nodes, edges, s.choice), s.cost, 1e-9);
+      } else {
+        EXPECT_EQ(s.cost, best) << "trial " << trial;
+      }
+      for (int i = 0; i < n; ++i)
+        EXPECT_TRUE(std::isfinite(nodes[i][s.choice[i]]));
+    }
+  }
+}
+
+TEST(ParallelismSelectionTest, DeepNestedSkipsAreExactAndAgree) {
+  // Seven nested skips: 4^7 live states, more than 4096 (the dynamic program
+  // would prune); elimination agrees with the unpruned dynamic program.
+  std::mt19937 random(5);
+  const int half = 7;
+  std::vector<OptionCosts> nodes(2 * half);
+  for (OptionCosts &c : nodes)
+    c = randomCosts(random, kNumOptions, false);
+  std::vector<SelectionEdge> edges = nestedSkips(random, half);
+  Selection eliminated = selectOptions(nodes, edges);
+  Selection unpruned = selectOptions(nodes, edges, /*maxStates=*/1 << 16);
+  EXPECT_TRUE(eliminated.exact);
+  EXPECT_TRUE(unpruned.exact);
+  EXPECT_NEAR(eliminated.cost, unpruned.cost, 1e-9);
+  EXPECT_NEAR(costOf(nodes, edges, eliminated.choice), eliminated.cost, 1e-9);
+}
+
+TEST(ParallelismSelectionTest, ThousandsOfNestedSkipsAreExact) {
+  std::mt19937 random(9);
+  const int half = 2000;
+  std::vector<OptionCosts> nodes(2 * half);
+  for (OptionCosts &c : nodes) {
+    c = randomCosts(random, kNumOptions, true);
+    c[random() % kNumOptions] = 1;
+  }
+  std::vector<SelectionEdge> edges = nestedSkips(random, half);
+  Selection s = selectOptions(nodes, edges);
+  EXPECT_TRUE(s.exact);
+  EXPECT_NEAR(costOf(nodes, edges, s.choice), s.cost, 1e-6);
+}
+
+TEST(ParallelismSelectionTest, TooWideGraphsArePrunedAndSaySo) {
+  // Every node feeds every later one (a clique): eliminating any node leaves
+  // a table over all the others, wider than allowed here, so the dynamic
+  // program prunes.
+  const int n = 8;
+  std::vector<OptionCosts> nodes(n, OptionCosts{1, 2, 3, 4});
+  std::vector<SelectionEdge> edges;
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j)
+      edges.push_back({i, j, uniformSwitch(1)});
+  Selection s = selectOptions(nodes, edges, /*maxStates=*/16,
+                              /*farClasses=*/0, /*maxFactorEntries=*/1024);
   EXPECT_FALSE(s.exact);
   EXPECT_DOUBLE_EQ(s.cost, n * 1.0); // the obvious optimum survives pruning
+  // With room for its tables, elimination is exact.
+  Selection wide = selectOptions(nodes, edges, 16, 0, size_t(1) << 16);
+  EXPECT_TRUE(wide.exact);
+  EXPECT_EQ(wide.choice, std::vector<int>(n, 0));
 }
 
 } // namespace

@@ -4,10 +4,22 @@
 // producer and its consumer costs a relayout, so the best choice per layer is
 // not always the best for the network. This picks one option per node of a
 // DAG (layers in topological order) minimizing the nodes' costs plus the
-// edges' switching costs, by dynamic programming over the nodes in order.
-// The state is the option of every node whose output a later node still
-// reads (a residual shortcut, an attention memory), which makes the result
-// exact; when too many are live at once the cheapest states are kept.
+// edges' switching costs (a pairwise min-sum problem), in one of two exact
+// ways:
+//
+// - a dynamic program over the nodes in order whose state is the option of
+//   every node a later node still reads (a residual shortcut, an attention
+//   memory), when those states never number more than `maxStates`: linear
+//   in the nodes on chains, residual and transformer graphs;
+// - otherwise variable elimination (bucket elimination): nodes are
+//   eliminated fewest-neighbours first, each leaving a table over its
+//   neighbours minimized over its options, and the choices are read back in
+//   reverse. Nested (U-Net) skips are series-parallel, so every table spans
+//   at most two nodes: O(N K^3) time and O(N K^2) memory for K options.
+//
+// Only a graph too wide for elimination (a table of more than
+// `maxFactorEntries`) goes to the dynamic program anyway, which then keeps
+// the `maxStates` cheapest states per step and says the result is not exact.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,13 +51,15 @@ struct SelectionEdge {
 struct Selection {
   std::vector<int> choice; ///< an option per node
   double cost = 0;         ///< nodes' and edges' costs of that choice
-  bool exact = true;       ///< false if states had to be pruned
+  bool exact = true;       ///< false if states had to be pruned to maxStates
 };
 
 /// Chooses an option per node. Every node has nodeCost[0].size() options and
 /// every edge that many squared; `nodeCost[i][o]` is infinity where option o
 /// is not possible for node i; every node must have a finite option.
-/// `maxStates` bounds the live-state set per step.
+/// `maxStates` bounds the live-state set per step, `maxFactorEntries` the
+/// tables of variable elimination (see the file comment). Ties are broken
+/// by a fixed order (never a hash order): the same input, the same choice.
 ///
 /// `farClasses` (0: none) says that an edge between nodes more than one
 /// apart costs the same for every producer option of one class (option %
@@ -53,10 +67,12 @@ struct Selection {
 /// and only the next layer can reuse data on chip, so a shortcut's cost
 /// depends on the parallelism alone. A node still read by such an edge is
 /// then remembered by its class, keeping the state space that of the
-/// classes on graphs with shortcuts.
+/// classes on graphs with shortcuts. (Elimination reads the full tables and
+/// needs no such promise.)
 Selection selectOptions(const std::vector<OptionCosts> &nodeCost,
                         const std::vector<SelectionEdge> &edges,
-                        size_t maxStates = 4096, int farClasses = 0);
+                        size_t maxStates = 4096, int farClasses = 0,
+                        size_t maxFactorEntries = size_t(1) << 16);
 
 } // namespace dsm::core
 

@@ -8,8 +8,9 @@
 // consumer costs a relayout of the activations (and, in training, of the
 // errors flowing back). The choice is an exact dynamic program over the layers
 // in order whose state is the parallelism of every layer whose output is
-// still to be read (residual shortcuts, attention memories); see
-// docs/performance-model.md.
+// still to be read (residual shortcuts, attention memories), or, where those
+// states are too many (nested skips), variable elimination
+// (ParallelismSelection.h); see docs/performance-model.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -109,10 +110,12 @@ struct MappingPlan {
   uint64_t configurationsEvaluated = 0;
   uint64_t explorations = 0; ///< (shape, pass, parallelism) searches run
   uint64_t memoizedExplorations = 0; ///< served from the memo instead
-  /// False when the graph-level selection had to drop states (too many
-  /// layers' choices live at once, e.g. deeply nested skips): the
+  /// False when the graph-level selection had to drop states (a layer
+  /// graph too dense for exact selection, docs/scaling.md): the
   /// parallelisms are then the best of those kept, not proven optimal.
   bool selectionExact = true;
+  /// When not exact: the states the selection kept per layer (the bound).
+  size_t selectionStatesKept = 0;
   /// Weight preloading (inference): scratchpad bytes per core the plan
   /// reserves for preloaded weights (0: none).
   int64_t preloadReservedBytes = 0;
