@@ -75,7 +75,7 @@ void detail::runGenetic(PlacementEvaluator &evaluator,
   };
 
   std::vector<size_t> order(population.size());
-  while (evaluator.getEvaluations() < budget) {
+  while (evaluator.getEvaluations() < budget && !evaluator.shouldStop()) {
     order.resize(population.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {

@@ -53,7 +53,8 @@ void detail::runLocalSearch(PlacementEvaluator &evaluator,
   double startT = search.annealing.startTemperature * fitness;
   double endT = search.annealing.endTemperature * fitness;
   int64_t budget = search.evaluations;
-  for (int64_t step = 1; evaluator.getEvaluations() < budget; ++step) {
+  for (int64_t step = 1;
+       evaluator.getEvaluations() < budget && !evaluator.shouldStop(); ++step) {
     Placement neighbour = current;
     mutateOneGene(neighbour, devices, random);
     double candidate = evaluator.evaluate(neighbour);

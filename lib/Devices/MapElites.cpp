@@ -71,7 +71,7 @@ void detail::runMapElites(PlacementEvaluator &evaluator, const OpGraph &graph,
   size_t batch = size_t(std::max(1, options.batchSize));
   std::vector<Placement> candidates;
   std::vector<double> fitness;
-  while (evaluator.getEvaluations() < budget) {
+  while (evaluator.getEvaluations() < budget && !evaluator.shouldStop()) {
     size_t count = size_t(
         std::min<int64_t>(int64_t(batch), budget - evaluator.getEvaluations()));
     candidates.clear();

@@ -3,6 +3,7 @@
 #include "dsm/Core/Devices/PlacementEvaluator.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 using namespace dsm::core;
@@ -47,6 +48,14 @@ void PlacementEvaluator::evaluate(llvm::ArrayRef<Placement> placements,
       history.push_back({evaluations, bestFitness});
     }
   }
+  progress->step(evaluations, budget,
+                 std::isfinite(bestFitness) ? bestFitness : Progress::kNoBest);
+}
+
+bool PlacementEvaluator::shouldStop() {
+  if (!interrupted && evaluations < budget && progress->shouldStop())
+    interrupted = true;
+  return interrupted;
 }
 
 double PlacementEvaluator::evaluate(const Placement &placement) {

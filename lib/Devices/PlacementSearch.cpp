@@ -135,6 +135,10 @@ devices::searchPlacement(const OpGraph &graph, const DeviceNetwork &network,
   if (llvm::Error error = checkPlaceable(graph, network, simulation))
     return error;
   PlacementEvaluator evaluator(graph, network, simulation, executor);
+  // The baselines' few evaluations are not worth a progress line.
+  if (search.kind != SearchKind::SingleDevice &&
+      search.kind != SearchKind::Expert)
+    evaluator.setProgress(*search.progress, search.evaluations);
   size_t devices = network.getNumDevices();
   std::optional<Placement> chosen;
   switch (search.kind) {
@@ -162,6 +166,7 @@ devices::searchPlacement(const OpGraph &graph, const DeviceNetwork &network,
   result.bestFitness = evaluator.getBestFitness();
   result.evaluations = evaluator.getEvaluations();
   result.events = evaluator.getEvents();
+  result.interrupted = evaluator.wasInterrupted();
   result.bestByEvaluation.assign(evaluator.getHistory().begin(),
                                  evaluator.getHistory().end());
   if (chosen && *chosen != result.best) {

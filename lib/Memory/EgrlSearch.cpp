@@ -308,7 +308,8 @@ void evolveWithPolicy(const PlacementEvaluator &evaluator,
 
   std::vector<size_t> rolledOut;
   std::vector<MemoryMap> maps;
-  while (tracker.getEvaluations() < options.iterations) {
+  while (tracker.getEvaluations() < options.iterations &&
+         !tracker.shouldStop()) {
     // Rollouts (Alg. 2 l. 5-7): new map chromosomes, a fresh sample of every
     // Boltzmann chromosome, and one noisy rollout of the policy -- within
     // the budget left.
@@ -397,7 +398,8 @@ void trainPolicyAlone(const PlacementEvaluator &evaluator,
   // App. B's initial action first, then one rollout of the policy and one
   // gradient step per iteration (App. B "PG rollout size" 1).
   MemoryMap map = makeUniformMap(count, MemoryLevel::DRAM);
-  while (tracker.getEvaluations() < options.iterations) {
+  while (tracker.getEvaluations() < options.iterations &&
+         !tracker.shouldStop()) {
     evaluateAndRemember(evaluator, map, tracker, learner, executor);
     learner.train();
     map = samplePolicy(learner.getLogProbabilities(), rng);
@@ -412,7 +414,7 @@ PlacementSearchResult runWithLearner(
     void (*search)(const PlacementEvaluator &, const PlacementSearchOptions &,
                    Executor &, SearchTracker &, Random &,
                    GraphPolicyLearner &)) {
-  SearchTracker tracker(evaluator);
+  SearchTracker tracker(evaluator, options);
   if (evaluator.getGraph().size() > 0) {
     Random rng(options.seed);
     GraphPolicyLearner learner(buildPolicyGraph(evaluator),

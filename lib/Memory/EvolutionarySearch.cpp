@@ -63,7 +63,7 @@ PlacementSearchResult
 detail::runEvolution(const PlacementEvaluator &evaluator,
                      const PlacementSearchOptions &options,
                      Executor &executor) {
-  SearchTracker tracker(evaluator);
+  SearchTracker tracker(evaluator, options);
   size_t count = evaluator.getGraph().size();
   // The same seed gives the same search on every platform (Random.h).
   Random rng(options.seed);
@@ -75,7 +75,7 @@ detail::runEvolution(const PlacementEvaluator &evaluator,
     population[k].map = randomMap(count, rng);
 
   std::vector<size_t> pending;
-  while (true) {
+  while (!tracker.shouldStop()) {
     // Evaluate the new individuals, at most the budget left, in parallel.
     pending.clear();
     for (size_t k = 0; k < population.size(); ++k)

@@ -16,7 +16,7 @@ using namespace dsm::core::memory::detail;
 PlacementSearchResult detail::runGreedyDP(const PlacementEvaluator &evaluator,
                                           const PlacementSearchOptions &options,
                                           Executor &executor) {
-  SearchTracker tracker(evaluator);
+  SearchTracker tracker(evaluator, options);
   size_t count = evaluator.getGraph().size();
   // App. B: the initial mapping action is DRAM.
   MemoryMap map = makeUniformMap(count, MemoryLevel::DRAM);
@@ -30,7 +30,7 @@ PlacementSearchResult detail::runGreedyDP(const PlacementEvaluator &evaluator,
     changed = false;
     for (size_t node = 0; node < count; ++node) {
       int64_t left = options.iterations - tracker.getEvaluations();
-      if (left <= 0)
+      if (left <= 0 || tracker.shouldStop())
         break;
       candidates.clear();
       for (MemoryLevel weights : kMemoryLevels)

@@ -31,6 +31,7 @@
 #include "llvm/ADT/ScopeExit.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #ifdef DSM_HAVE_GLPK
@@ -94,6 +95,10 @@ struct CallbackState {
   std::vector<double> incumbent; ///< 1-based, the compiler's map
   bool offered = false;
   double bound = -HUGE_VAL;
+  Progress *progress = nullptr;
+  std::chrono::steady_clock::time_point start;
+  int64_t timeLimitSeconds = 0;
+  bool interrupted = false;
 };
 
 void ilpCallback(glp_tree *tree, void *info) {
@@ -104,6 +109,17 @@ void ilpCallback(glp_tree *tree, void *info) {
   }
   if (int node = glp_ios_best_node(tree))
     state->bound = std::max(state->bound, glp_ios_node_bound(tree, node));
+  std::chrono::duration<double> elapsed =
+      std::chrono::steady_clock::now() - state->start;
+  state->progress->step(
+      std::min(int64_t(elapsed.count()), state->timeLimitSeconds),
+      state->timeLimitSeconds, Progress::kNoBest);
+  // Stopped like the time limit: the incumbent (at worst the compiler's map,
+  // offered above) is the result.
+  if (!state->interrupted && state->progress->shouldStop()) {
+    state->interrupted = true;
+    glp_ios_terminate(tree);
+  }
 }
 } // namespace
 
@@ -237,6 +253,7 @@ detail::runIlp(const PlacementEvaluator &evaluator,
   glp_init_iocp(&integer);
   integer.msg_lev = GLP_MSG_OFF;
   integer.cb_func = ilpCallback;
+  state.progress = options.progress;
   integer.cb_info = &state;
   integer.mir_cuts = GLP_ON;
   integer.cov_cuts = GLP_ON;
@@ -244,11 +261,15 @@ detail::runIlp(const PlacementEvaluator &evaluator,
   integer.clq_cuts = GLP_ON;
   integer.tm_lim =
       int(std::clamp(options.ilpTimeLimitSeconds, 0.001, 1e6) * 1000.0);
+  state.start = std::chrono::steady_clock::now();
+  state.timeLimitSeconds = int64_t(std::ceil(integer.tm_lim / 1000.0));
   glp_intopt(problem, &integer);
   int status = glp_mip_status(problem);
   if (status != GLP_OPT && status != GLP_FEAS)
     return llvm::createStringError(
-        "the ILP solver found no solution within its time limit");
+        state.interrupted
+            ? "interrupted before the ILP solver found a solution"
+            : "the ILP solver found no solution within its time limit");
 
   MemoryMap map(graph.size());
   auto chosen = [&](auto column) {
@@ -268,6 +289,7 @@ detail::runIlp(const PlacementEvaluator &evaluator,
   tracker.record(map, evaluator.evaluate(map));
   PlacementSearchResult result = tracker.finish();
   result.optimal = status == GLP_OPT;
+  result.interrupted = state.interrupted && !result.optimal;
   result.latencyLowerBound =
       (result.optimal ? glp_mip_obj_val(problem) : state.bound) / timeScale;
   return result;

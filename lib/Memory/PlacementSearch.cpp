@@ -72,6 +72,14 @@ void SearchTracker::record(const MemoryMap &map, const Evaluation &evaluation) {
   if (evaluator.getGraph().size() == 0)
     best = 1.0;
   result.bestSpeedupByIteration.push_back(best);
+  progress.step(result.evaluations, total, best > 0 ? best : Progress::kNoBest);
+}
+
+bool SearchTracker::shouldStop() {
+  if (!result.interrupted && result.evaluations < total &&
+      progress.shouldStop())
+    result.interrupted = true;
+  return result.interrupted;
 }
 
 PlacementSearchResult SearchTracker::finish() {
@@ -111,4 +119,16 @@ llvm::Expected<PlacementSearchResult> memory::runPlacementSearch(
     return runIlp(evaluator, options);
   }
   return llvm::createStringError("unknown placement search");
+}
+
+llvm::Error memory::checkNotInterrupted(PlacementSearchKind kind,
+                                        const PlacementSearchResult &result,
+                                        const PlacementSearchOptions &options) {
+  if (!result.interrupted)
+    return llvm::Error::success();
+  if (kind == PlacementSearchKind::ILP)
+    return llvm::createStringError(
+        "interrupted before the ILP solver finished");
+  return llvm::make_error<InterruptedError>(result.evaluations,
+                                            options.iterations, "iterations");
 }

@@ -19,19 +19,31 @@
 namespace dsm::core::memory::detail {
 
 /// Records every evaluation in order: the best valid map (smallest latency,
-/// first found on ties), the best reward overall, the best-so-far speedup.
+/// first found on ties), the best reward overall, the best-so-far speedup;
+/// reports each to the options' Progress when given them.
 class SearchTracker {
 public:
+  /// Reports nothing and never stops (a search of one evaluation).
   explicit SearchTracker(const PlacementEvaluator &evaluator)
       : evaluator(evaluator) {}
+  /// Reports to `options.progress`, in steps of `options.iterations`.
+  SearchTracker(const PlacementEvaluator &evaluator,
+                const PlacementSearchOptions &options)
+      : evaluator(evaluator), progress(*options.progress),
+        total(options.iterations) {}
 
   void record(const MemoryMap &map, const Evaluation &evaluation);
   int64_t getEvaluations() const { return result.evaluations; }
+  /// Whether the search should stop here (asked while budget is left):
+  /// the result is then marked interrupted.
+  bool shouldStop();
   /// The best valid map, or the rectified best-reward map if none was valid.
   PlacementSearchResult finish();
 
 private:
   const PlacementEvaluator &evaluator;
+  Progress &progress = Progress::none();
+  int64_t total = 0;
   PlacementSearchResult result;
   MemoryMap bestValid;
   double bestValidLatency = std::numeric_limits<double>::infinity();

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 
 using namespace dsm::core;
 
@@ -86,6 +87,58 @@ struct Task {
 };
 } // namespace
 
+/// Scratchpad reservations tried for preloaded weights: k/8 of the
+/// scratchpad for k = 0..7 (0: no preloading; the whole scratchpad would
+/// leave no room to work).
+static constexpr int kPreloadSweepSteps = 8;
+/// The mappings of a preloading sweep: one without, then three per
+/// reservation (a scenario whose working sets do not fit stops early).
+static constexpr int kPreloadSweepMappings = 1 + 3 * (kPreloadSweepSteps - 1);
+
+/// Explorations run over one map(), reported to the options' Progress from
+/// whichever thread ran them, one at a time. The total is the first
+/// mapping's explorations times the mappings planned: an estimate when a
+/// preloading sweep's mappings differ, so `done` is capped below it until
+/// the plan is finished.
+struct SpatialMapper::ExplorationProgress {
+  ExplorationProgress(Progress &sink, int64_t mappings)
+      : sink(sink), mappings(mappings) {}
+
+  /// Called with the explorations of each mapping before they run.
+  void plan(size_t explorations) {
+    if (total == 0)
+      total = int64_t(explorations) * mappings;
+  }
+  /// Whether to skip an exploration: the sink asked to stop.
+  bool shouldStop() {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!stopped && sink.shouldStop())
+      stopped = true;
+    return stopped;
+  }
+  void explored() {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++done;
+    sink.step(std::min(done, total - 1), total, Progress::kNoBest);
+  }
+  void finish() {
+    if (total > 0)
+      sink.step(total, total, Progress::kNoBest);
+  }
+  bool wasStopped() const { return stopped; }
+  llvm::Error makeError() const {
+    return llvm::make_error<InterruptedError>(std::min(done, total), total,
+                                              "explorations");
+  }
+
+private:
+  Progress &sink;
+  int64_t mappings;
+  std::mutex mutex;
+  int64_t done = 0, total = 0;
+  bool stopped = false;
+};
+
 llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
                                                Executor &executor) const {
   bool inference = llvm::none_of(graph.layers, [](const LayerNode &layer) {
@@ -94,19 +147,21 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
   bool anyWeights = llvm::any_of(graph.layers, [](const LayerNode &layer) {
     return layer.shape.hasPrimary && layer.shape.hasWeights;
   });
-  if (options.preloadWeights && inference && anyWeights)
-    return mapWithPreloading(graph, executor);
-  return mapWithModel(model, graph, executor, /*preloadBudgets=*/{});
+  bool preloading = options.preloadWeights && inference && anyWeights;
+  ExplorationProgress progress(*options.progress,
+                               preloading ? kPreloadSweepMappings : 1);
+  llvm::Expected<MappingPlan> plan =
+      preloading ? mapWithPreloading(graph, executor, progress)
+                 : mapWithModel(model, graph, executor,
+                                /*preloadBudgets=*/{}, progress);
+  if (plan)
+    progress.finish();
+  return plan;
 }
 
-/// Scratchpad reservations tried for preloaded weights: k/8 of the
-/// scratchpad for k = 0..7 (0: no preloading; the whole scratchpad would
-/// leave no room to work).
-static constexpr int kPreloadSweepSteps = 8;
-
 llvm::Expected<MappingPlan>
-SpatialMapper::mapWithPreloading(const LayerGraph &graph,
-                                 Executor &executor) const {
+SpatialMapper::mapWithPreloading(const LayerGraph &graph, Executor &executor,
+                                 ExplorationProgress &progress) const {
   // 000 §III-B2: "we sort the layers based on how sensitive their
   // utilization is to fetching weights. Then, we sweep through scenarios
   // where different fractions of weights are preloaded on to the scratchpad
@@ -116,7 +171,7 @@ SpatialMapper::mapWithPreloading(const LayerGraph &graph,
   // the activations they leave for the next layer) get the rest, which is
   // how preloading can preclude activation reuse.
   llvm::Expected<MappingPlan> best =
-      mapWithModel(model, graph, executor, /*preloadBudgets=*/{});
+      mapWithModel(model, graph, executor, /*preloadBudgets=*/{}, progress);
   if (!best)
     return best.takeError();
   const size_t n = graph.layers.size();
@@ -131,7 +186,7 @@ SpatialMapper::mapWithPreloading(const LayerGraph &graph,
       [&](const PerformanceModel &reduced,
           llvm::ArrayRef<int64_t> budgets) -> std::optional<MappingPlan> {
     llvm::Expected<MappingPlan> plan =
-        mapWithModel(reduced, graph, executor, budgets);
+        mapWithModel(reduced, graph, executor, budgets, progress);
     if (!plan) {
       llvm::consumeError(plan.takeError());
       return std::nullopt;
@@ -153,6 +208,8 @@ SpatialMapper::mapWithPreloading(const LayerGraph &graph,
         attempt(reduced, std::vector<int64_t>(n, 0));
     std::optional<MappingPlan> whole =
         attempt(reduced, std::vector<int64_t>(n, reserved));
+    if (progress.wasStopped())
+      return progress.makeError();
     if (!without || !whole)
       continue;
     struct Candidate {
@@ -183,6 +240,8 @@ SpatialMapper::mapWithPreloading(const LayerGraph &graph,
         break;
     }
     std::optional<MappingPlan> plan = attempt(reduced, budgets);
+    if (progress.wasStopped())
+      return progress.makeError();
     if (plan && plan->totals.cycles.total < best->totals.cycles.total) {
       plan->preloadReservedBytes = reserved;
       *best = std::move(*plan);
@@ -197,7 +256,8 @@ SpatialMapper::mapWithPreloading(const LayerGraph &graph,
 llvm::Expected<MappingPlan>
 SpatialMapper::mapWithModel(const PerformanceModel &costModel,
                             const LayerGraph &graph, Executor &executor,
-                            llvm::ArrayRef<int64_t> preloadBudgets) const {
+                            llvm::ArrayRef<int64_t> preloadBudgets,
+                            ExplorationProgress &progress) const {
   const size_t n = graph.layers.size();
   for (const LayerEdge &edge : graph.edges)
     if (edge.producer < 0 || edge.consumer <= edge.producer ||
@@ -324,17 +384,23 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
   DesignSpaceExplorer explorer(costModel, options.search,
                                options.reuseWeightsAcrossSteps);
   std::vector<ExplorationResult> results(tasks.size());
+  progress.plan(tasks.size());
   auto run = [&](size_t t) {
+    if (progress.shouldStop())
+      return;
     const Task &task = tasks[t];
     results[t] = explorer.explore(graph.layers[task.layer].shape, task.pass,
                                   task.parallelism, task.memory);
     if (results[t].best)
       addSecondOperandError(costModel, graph.layers[task.layer].shape,
                             task.pass, *results[t].best);
+    progress.explored();
   };
   // Each task writes its own slot, so the plan does not depend on the
   // executor.
   executor.parallelFor(tasks.size(), run);
+  if (progress.wasStopped())
+    return progress.makeError();
   for (const ExplorationResult &r : results)
     plan.configurationsEvaluated += r.evaluated;
 

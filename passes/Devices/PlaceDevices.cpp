@@ -10,6 +10,7 @@
 #include "dsm/Core/Devices/ChromeTrace.h"
 #include "dsm/Core/Devices/PlacementReport.h"
 #include "dsm/Core/Devices/PlacementSearch.h"
+#include "dsm/Core/Support/ConsoleProgress.h"
 #include "dsm/Core/Support/NodeError.h"
 #include "dsm/Dialect/DsmAttrs.h"
 #include "dsm/Dialect/DsmOps.h"
@@ -205,11 +206,21 @@ struct PlaceDevicesPass
     ContextExecutor contextExecutor(context);
     core::Executor &executor = contextExecutor.get();
 
+    // A line on a terminal; Ctrl-C returns the best so far, which fails.
+    core::ConsoleProgress progress(
+        (devices::stringifySearchKind(search.kind) + " device placement").str(),
+        "fitness");
+    search.progress = &progress;
     auto start = std::chrono::steady_clock::now();
     llvm::Expected<devices::SearchResult> outcome = devices::searchPlacement(
         built->graph, *network, simulation, search, executor);
     std::chrono::duration<double> elapsed =
         std::chrono::steady_clock::now() - start;
+    progress.finish();
+    search.progress = &core::Progress::none();
+    if (outcome && outcome->interrupted)
+      outcome = llvm::make_error<core::InterruptedError>(
+          outcome->evaluations, search.evaluations, "evaluations");
     if (!outcome) {
       emitCoreError(outcome.takeError(), built->operations, loc,
                     "cannot place: ");

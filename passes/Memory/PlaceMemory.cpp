@@ -9,6 +9,7 @@
 
 #include "dsm/Core/Memory/PlacementReport.h"
 #include "dsm/Core/Memory/PlacementSearch.h"
+#include "dsm/Core/Support/ConsoleProgress.h"
 #include "dsm/Core/Support/NodeError.h"
 #include "dsm/Dialect/DsmAttrs.h"
 #include "dsm/Passes/Common/ContextExecutor.h"
@@ -144,9 +145,22 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
         return signalPassFailure();
       }
       function.evaluator.emplace(std::move(*evaluator));
+      // A line on a terminal; Ctrl-C returns the best so far, which fails.
+      core::ConsoleProgress progress(
+          (memory::stringifyPlacementSearchKind(*kind) +
+           " memory placement of @" + func.getSymName())
+              .str(),
+          "speedup");
+      options.progress = &progress;
       llvm::Expected<memory::PlacementSearchResult> result =
           memory::runPlacementSearch(*kind, *function.evaluator, options,
                                      executor);
+      progress.finish();
+      options.progress = &core::Progress::none();
+      if (result)
+        if (llvm::Error error =
+                memory::checkNotInterrupted(*kind, *result, options))
+          result = std::move(error);
       if (!result) {
         emitCoreError(result.takeError(), &function.built, func.getLoc(),
                       "cannot place memory: ");

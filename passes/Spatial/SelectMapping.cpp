@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Core/Spatial/SpatialMapper.h"
+#include "dsm/Core/Support/ConsoleProgress.h"
 #include "dsm/Core/Support/NodeError.h"
 #include "dsm/Dialect/DsmOps.h"
 #include "dsm/Passes/Common/ContextExecutor.h"
@@ -87,9 +88,8 @@ struct SelectMappingPass
       options.parallelisms = {core::Parallelism::Data,
                               core::Parallelism::Model};
     }
-    core::SpatialMapper mapper(*multiChip, options);
     for (auto func : module.getOps<func::FuncOp>())
-      if (failed(mapFunction(func, mapper)))
+      if (failed(mapFunction(func, *multiChip, options)))
         return signalPassFailure();
   }
 
@@ -222,7 +222,8 @@ struct SelectMappingPass
   }
 
   LogicalResult mapFunction(func::FuncOp func,
-                            const core::SpatialMapper &mapper) {
+                            const core::MultiChipSystem &system,
+                            core::MapperOptions options) {
     FailureOr<ExpandedFunction> expanded = readLayerGraph(func);
     if (failed(expanded))
       return failure();
@@ -236,7 +237,15 @@ struct SelectMappingPass
     MLIRContext *context = &getContext();
     ContextExecutor contextExecutor(context);
     core::Executor &executor = contextExecutor.get();
-    llvm::Expected<core::MappingPlan> plan = mapper.map(graph, executor);
+    // A line on a terminal; Ctrl-C stops the explorations, which fails.
+    core::ConsoleProgress progress((core::stringifySearchMode(options.search) +
+                                    " spatial mapping of @" + func.getSymName())
+                                       .str(),
+                                   "");
+    options.progress = &progress;
+    llvm::Expected<core::MappingPlan> plan =
+        core::SpatialMapper(system, options).map(graph, executor);
+    progress.finish();
     if (!plan) {
       // A layer's error goes to that layer's FWD op; any other to the function.
       LogicalResult reported = failure();

@@ -24,6 +24,7 @@
 #include "ModelLoader.h"
 
 #include "dsm/Core/Spatial/MappingReport.h"
+#include "dsm/Core/Support/ConsoleProgress.h"
 #include "dsm/Core/System/SystemLoader.h"
 #include "dsm/Passes/Spatial/LayerGraphBuilder.h"
 
@@ -110,10 +111,15 @@ core::MappingPlan map(const core::LayerGraph &graph,
   options.preloadWeights = memory == M::FeaturesAndWeights;
   static llvm::StdThreadPool pool(llvm::hardware_concurrency());
   core::ThreadPoolExecutor executor(pool);
+  // A line on a terminal; Ctrl-C stops the study, writing nothing.
+  core::ConsoleProgress progress(
+      (core::stringifySearchMode(search) + " mapping").str(), "");
+  options.progress = &progress;
   llvm::Expected<core::MappingPlan> plan =
       core::SpatialMapper(system, options).map(graph, executor);
+  progress.finish();
   if (!plan) {
-    llvm::errs() << llvm::toString(plan.takeError()) << "\n";
+    llvm::errs() << "dsm-study: " << llvm::toString(plan.takeError()) << "\n";
     std::exit(1);
   }
   return std::move(*plan);

@@ -19,6 +19,7 @@
 #include "ModelLoader.h"
 
 #include "dsm/Core/Memory/PlacementSearch.h"
+#include "dsm/Core/Support/ConsoleProgress.h"
 #include "dsm/Dialect/DsmAttrs.h"
 #include "dsm/Passes/Memory/MemoryGraphBuilder.h"
 
@@ -79,6 +80,33 @@ double contiguity(const MemoryMap &map) {
   return double(same) / double(map.size() - 1);
 }
 
+/// Runs one search with a progress line on a terminal; stops the study
+/// (writing nothing) when it fails or is interrupted (Ctrl-C).
+PlacementSearchResult search(PlacementSearchKind kind, llvm::StringRef model,
+                             const PlacementEvaluator &evaluator,
+                             PlacementSearchOptions options,
+                             Executor &executor) {
+  ConsoleProgress progress(llvm::formatv("{0} on {1}, seed {2}",
+                                         stringifyPlacementSearchKind(kind),
+                                         model, options.seed)
+                               .str(),
+                           "speedup");
+  options.progress = &progress;
+  llvm::Expected<PlacementSearchResult> result =
+      runPlacementSearch(kind, evaluator, options, executor);
+  progress.finish();
+  if (result)
+    if (llvm::Error error = checkNotInterrupted(kind, *result, options))
+      result = std::move(error);
+  if (!result) {
+    llvm::errs() << "dsm-memory-study: " << stringifyPlacementSearchKind(kind)
+                 << " on " << model << ": "
+                 << llvm::toString(result.takeError()) << "\n";
+    std::exit(1);
+  }
+  return std::move(*result);
+}
+
 ModelCurves study(mlir::MLIRContext &context, llvm::StringRef model,
                   const Options &options, Executor &executor) {
   ModelCurves kept;
@@ -103,12 +131,10 @@ ModelCurves study(mlir::MLIRContext &context, llvm::StringRef model,
   PlacementSearchOptions ilpOptions;
   ilpOptions.ilpTimeLimitSeconds = options.ilpTimeLimit;
   auto start = std::chrono::steady_clock::now();
-  auto ilp = runPlacementSearch(PlacementSearchKind::ILP, *evaluator,
-                                ilpOptions, executor);
+  auto ilp =
+      search(PlacementSearchKind::ILP, model, *evaluator, ilpOptions, executor);
   std::chrono::duration<double> ilpSeconds =
       std::chrono::steady_clock::now() - start;
-  if (!ilp)
-    llvm::report_fatal_error(ilp.takeError());
   llvm::outs() << llvm::formatv(
       "\n{0}: {1} layers, {2:f1} MB of weights (int8), compiler {3:f2} us\n",
       model, graph.size(), weights / 1e6,
@@ -116,10 +142,10 @@ ModelCurves study(mlir::MLIRContext &context, llvm::StringRef model,
   llvm::outs() << llvm::formatv(
       "  ilp: {0:f2} us, speedup {1:f4}, {2} in {3:f1} s (lower bound {4:f2} "
       "us, speedup <= {5:f4})\n",
-      ilp->evaluation.latency * 1e6, ilp->evaluation.speedup,
-      ilp->optimal ? "optimal" : "NOT proved optimal", ilpSeconds.count(),
-      ilp->latencyLowerBound * 1e6,
-      evaluator->getCompilerLatency() / ilp->latencyLowerBound);
+      ilp.evaluation.latency * 1e6, ilp.evaluation.speedup,
+      ilp.optimal ? "optimal" : "NOT proved optimal", ilpSeconds.count(),
+      ilp.latencyLowerBound * 1e6,
+      evaluator->getCompilerLatency() / ilp.latencyLowerBound);
 
   std::vector<int64_t> checkpoints;
   for (int64_t at : {100, 250, 500, 1000, 2000, 4000, 10000, 20000})
@@ -127,8 +153,8 @@ ModelCurves study(mlir::MLIRContext &context, llvm::StringRef model,
       checkpoints.push_back(at);
   checkpoints.push_back(options.iterations);
   kept.iterations = checkpoints;
-  kept.ilpSpeedup = ilp->evaluation.speedup;
-  kept.ilpOptimal = ilp->optimal;
+  kept.ilpSpeedup = ilp.evaluation.speedup;
+  kept.ilpOptimal = ilp.optimal;
   llvm::outs() << llvm::formatv("  {0,-10}", "iterations");
   for (int64_t at : checkpoints)
     llvm::outs() << llvm::formatv(" {0,15}", at);
@@ -142,16 +168,13 @@ ModelCurves study(mlir::MLIRContext &context, llvm::StringRef model,
       searchOptions.iterations = options.iterations;
       searchOptions.seed = uint64_t(seed);
       auto begin = std::chrono::steady_clock::now();
-      auto result =
-          runPlacementSearch(kind, *evaluator, searchOptions, executor);
+      auto result = search(kind, model, *evaluator, searchOptions, executor);
       seconds += std::chrono::duration<double>(
                      std::chrono::steady_clock::now() - begin)
                      .count();
-      if (!result)
-        llvm::report_fatal_error(result.takeError());
-      curves.push_back(result->bestSpeedupByIteration);
-      dram += dramWeightShare(graph, result->map);
-      contiguous += contiguity(result->map);
+      curves.push_back(result.bestSpeedupByIteration);
+      dram += dramWeightShare(graph, result.map);
+      contiguous += contiguity(result.map);
     }
     llvm::outs() << llvm::formatv("  {0,-10}",
                                   stringifyPlacementSearchKind(kind));
@@ -184,8 +207,8 @@ ModelCurves study(mlir::MLIRContext &context, llvm::StringRef model,
   llvm::outs() << llvm::formatv(
       "  {0,-10} DRAM weights {1:f3}, contiguity {2:f3}; ilp: {3:f3}, {4:f3}\n",
       "compiler", dramWeightShare(graph, evaluator->getCompilerMap()),
-      contiguity(evaluator->getCompilerMap()), dramWeightShare(graph, ilp->map),
-      contiguity(ilp->map));
+      contiguity(evaluator->getCompilerMap()), dramWeightShare(graph, ilp.map),
+      contiguity(ilp.map));
   return kept;
 }
 

@@ -4,6 +4,7 @@
 #include "dsm/Core/Support/NodeError.h"
 
 #include "DeviceTestHelpers.h"
+#include "Support/RecordingProgress.h"
 
 #include "llvm/Support/ThreadPool.h"
 
@@ -182,6 +183,60 @@ TEST(PlacementSearch, ThreadsGiveTheSameResultAsOneThread) {
     EXPECT_EQ(one.bestFitness, many.bestFitness);
     EXPECT_EQ(one.bestByEvaluation, many.bestByEvaluation);
     EXPECT_EQ(one.events, many.events);
+  }
+}
+
+TEST(PlacementSearch, ProgressDoesNotChangeTheSearch) {
+  SerialExecutor serial;
+  for (SearchKind kind : {SearchKind::Genetic, SearchKind::MapElites,
+                          SearchKind::SimulatedAnnealing}) {
+    SearchResult silent = search(kind, 600, 11, serial);
+    dsm::core::testing::RecordingProgress progress;
+    SearchOptions options;
+    options.kind = kind;
+    options.evaluations = 600;
+    options.seed = 11;
+    options.progress = &progress;
+    llvm::Expected<SearchResult> watched = searchPlacement(
+        makeBranchyGraph(), makeServer(), trainingOptions(), options, serial);
+    ASSERT_TRUE(bool(watched));
+    progress.expectMonotoneUpTo(600, 600);
+    EXPECT_EQ(progress.steps.back().best, silent.bestFitness);
+    EXPECT_FALSE(watched->interrupted);
+    EXPECT_EQ(watched->best, silent.best);
+    EXPECT_EQ(watched->bestByEvaluation, silent.bestByEvaluation);
+    EXPECT_EQ(watched->events, silent.events);
+  }
+}
+
+TEST(PlacementSearch, StopsWhenAskedWithTheBestSoFar) {
+  SerialExecutor serial;
+  // Each checks at its boundary: a step (sa), a generation of 45 children
+  // (ga), a batch of 50 (map-elites).
+  for (auto [kind, boundary] : {std::pair(SearchKind::SimulatedAnnealing, 1),
+                                std::pair(SearchKind::Genetic, 45),
+                                std::pair(SearchKind::MapElites, 50)}) {
+    SearchResult whole = search(kind, 2000, 5, serial);
+    dsm::core::testing::RecordingProgress progress(/*stopAt=*/300);
+    SearchOptions options;
+    options.kind = kind;
+    options.evaluations = 2000;
+    options.seed = 5;
+    options.progress = &progress;
+    llvm::Expected<SearchResult> stopped = searchPlacement(
+        makeBranchyGraph(), makeServer(), trainingOptions(), options, serial);
+    ASSERT_TRUE(bool(stopped));
+    EXPECT_TRUE(stopped->interrupted) << stringifySearchKind(kind).str();
+    EXPECT_GE(stopped->evaluations, 300);
+    EXPECT_LT(stopped->evaluations, 300 + boundary);
+    progress.expectMonotoneUpTo(stopped->evaluations, 2000);
+    // The whole run's history until then, and its best so far.
+    std::vector<std::pair<int64_t, double>> prefix;
+    for (auto entry : whole.bestByEvaluation)
+      if (entry.first <= stopped->evaluations)
+        prefix.push_back(entry);
+    EXPECT_EQ(stopped->bestByEvaluation, prefix);
+    EXPECT_EQ(stopped->bestFitness, prefix.back().second);
   }
 }
 

@@ -3,6 +3,7 @@
 #include "dsm/Core/Memory/PlacementSearch.h"
 
 #include "MemoryTestHelpers.h"
+#include "Support/RecordingProgress.h"
 
 #include "llvm/Support/ThreadPool.h"
 
@@ -216,6 +217,78 @@ TEST(PlacementSearchTest, BestSoFarNeverDecreases) {
   EXPECT_DOUBLE_EQ(ea.bestSpeedupByIteration.back(), ea.evaluation.speedup);
 }
 
+TEST(PlacementSearchTest, ProgressSeesEveryMapUpToTheBudget) {
+  std::mt19937_64 rng(13);
+  MemoryGraph graph = randomGraph(rng, 20);
+  auto evaluator = PlacementEvaluator::create(graph, makeTinySystem(40, 60));
+  ASSERT_TRUE(bool(evaluator));
+  SerialExecutor serial;
+  PlacementSearchResult silent =
+      run(PlacementSearchKind::EA, *evaluator, 500, 2, serial);
+  dsm::core::testing::RecordingProgress progress;
+  PlacementSearchOptions options;
+  options.iterations = 500;
+  options.seed = 2;
+  options.progress = &progress;
+  auto watched =
+      runPlacementSearch(PlacementSearchKind::EA, *evaluator, options, serial);
+  ASSERT_TRUE(bool(watched));
+  // One step per map, with the best speedup so far; the search is the same.
+  ASSERT_EQ(progress.steps.size(), 500u);
+  progress.expectMonotoneUpTo(500, 500);
+  for (size_t i = 0; i < progress.steps.size(); ++i)
+    if (silent.bestSpeedupByIteration[i] > 0) {
+      EXPECT_EQ(progress.steps[i].best, silent.bestSpeedupByIteration[i]);
+    }
+  EXPECT_FALSE(watched->interrupted);
+  EXPECT_EQ(watched->map, silent.map);
+  EXPECT_EQ(watched->rewardByIteration, silent.rewardByIteration);
+  EXPECT_FALSE(
+      bool(checkNotInterrupted(PlacementSearchKind::EA, *watched, options)));
+}
+
+/// Asks `kind` to stop after 60 maps: it stops at its next generation or
+/// node with the best of the maps it evaluated, marked interrupted.
+void expectStopsWithTheBestSoFar(PlacementSearchKind kind) {
+  std::mt19937_64 rng(13);
+  MemoryGraph graph = randomGraph(rng, 20);
+  auto evaluator = PlacementEvaluator::create(graph, makeTinySystem(40, 60));
+  ASSERT_TRUE(bool(evaluator));
+  SerialExecutor serial;
+  PlacementSearchResult whole = run(kind, *evaluator, 200, 3, serial);
+  dsm::core::testing::RecordingProgress progress(/*stopAt=*/60);
+  PlacementSearchOptions options;
+  options.iterations = 200;
+  options.seed = 3;
+  options.progress = &progress;
+  auto stopped = runPlacementSearch(kind, *evaluator, options, serial);
+  ASSERT_TRUE(bool(stopped));
+  EXPECT_TRUE(stopped->interrupted);
+  // Stopped at the first boundary past 60 maps: within a generation (20
+  // maps, egrl's 21 with the policy's rollout) or a node's 8 alternatives.
+  EXPECT_GE(stopped->evaluations, 60);
+  EXPECT_LE(stopped->evaluations, 60 + 21);
+  progress.expectMonotoneUpTo(stopped->evaluations, 200);
+  // The same maps as the whole run until then; the best of them returned.
+  std::vector<double> prefix(whole.rewardByIteration.begin(),
+                             whole.rewardByIteration.begin() +
+                                 stopped->evaluations);
+  EXPECT_EQ(stopped->rewardByIteration, prefix);
+  if (!stopped->rectified) {
+    EXPECT_DOUBLE_EQ(stopped->evaluation.speedup,
+                     stopped->bestSpeedupByIteration.back());
+  }
+  llvm::Error error = checkNotInterrupted(kind, *stopped, options);
+  EXPECT_EQ(llvm::toString(std::move(error)),
+            "interrupted after " + std::to_string(stopped->evaluations) +
+                " of 200 iterations");
+}
+
+TEST(PlacementSearchTest, StopsWhenAskedWithTheBestSoFar) {
+  expectStopsWithTheBestSoFar(PlacementSearchKind::EA);
+  expectStopsWithTheBestSoFar(PlacementSearchKind::GreedyDP);
+}
+
 /// egrl and pg need libtorch (DSM_ENABLE_TORCH).
 #define SKIP_WITHOUT_TORCH()                                                   \
   if (!isPolicyLearnerAvailable())                                             \
@@ -241,6 +314,12 @@ TEST(LearnedSearchTest, SameSeedSameMapWithOrWithoutThreads) {
     PlacementSearchResult other = run(kind, *evaluator, 100, 8, serial);
     EXPECT_NE(other.rewardByIteration, a.rewardByIteration);
   }
+}
+
+TEST(LearnedSearchTest, StopsWhenAskedWithTheBestSoFar) {
+  SKIP_WITHOUT_TORCH();
+  expectStopsWithTheBestSoFar(PlacementSearchKind::EGRL);
+  expectStopsWithTheBestSoFar(PlacementSearchKind::PG);
 }
 
 /// Mean of `values[begin, end)`.

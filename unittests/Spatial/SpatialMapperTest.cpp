@@ -3,9 +3,11 @@
 #include "dsm/Core/Spatial/SpatialMapper.h"
 #include "dsm/Core/System/SystemLoader.h"
 
+#include "Support/RecordingProgress.h"
 #include "TestHelpers.h"
 
 #include "dsm/Core/Support/NodeError.h"
+#include "dsm/Core/Support/Progress.h"
 #include "llvm/Support/ThreadPool.h"
 
 #include <gtest/gtest.h>
@@ -279,6 +281,58 @@ TEST(SpatialMapperTest, SameResultWithAndWithoutThreads) {
                 b->layers[i].passes[p].cycles.total);
     }
   }
+}
+
+TEST(SpatialMapperTest, ProgressCountsTheExplorations) {
+  LayerGraph g = vggTail(1024);
+  g.assignTrainingPasses(true);
+  SerialExecutor serial;
+  llvm::Expected<MappingPlan> silent =
+      SpatialMapper(multiChipPreset("dsm-8pf-asym"), MapperOptions())
+          .map(g, serial);
+  dsm::core::testing::RecordingProgress progress;
+  MapperOptions options;
+  options.progress = &progress;
+  llvm::Expected<MappingPlan> watched =
+      SpatialMapper(multiChipPreset("dsm-8pf-asym"), options).map(g, serial);
+  ASSERT_TRUE(silent && watched);
+  int64_t explorations = int64_t(watched->explorations);
+  progress.expectMonotoneUpTo(explorations, explorations);
+  EXPECT_EQ(watched->totals.cycles.total, silent->totals.cycles.total);
+
+  // A preloading sweep maps many times: still monotone, ending at its total.
+  LayerGraph inference = vggTail(1);
+  inference.assignTrainingPasses(false);
+  dsm::core::testing::RecordingProgress sweep;
+  options.preloadWeights = true;
+  options.progress = &sweep;
+  watched = SpatialMapper(multiChipPreset("dsm-128tf"), options)
+                .map(inference, serial);
+  ASSERT_TRUE(static_cast<bool>(watched));
+  ASSERT_FALSE(sweep.steps.empty());
+  sweep.expectMonotoneUpTo(sweep.steps.back().total, sweep.steps.front().total);
+}
+
+TEST(SpatialMapperTest, StoppedMappingFailsWithWhereItStopped) {
+  LayerGraph g = vggTail(1024);
+  g.assignTrainingPasses(true);
+  SerialExecutor serial;
+  dsm::core::testing::RecordingProgress progress(/*stopAt=*/3);
+  MapperOptions options;
+  options.search = SearchMode::Exhaustive;
+  options.progress = &progress;
+  llvm::Expected<MappingPlan> plan =
+      SpatialMapper(multiChipPreset("dsm-8pf-asym"), options).map(g, serial);
+  ASSERT_FALSE(static_cast<bool>(plan));
+  std::string message;
+  llvm::handleAllErrors(plan.takeError(), [&](const InterruptedError &error) {
+    EXPECT_EQ(error.getDone(), 3);
+    message = error.message();
+  });
+  ASSERT_FALSE(progress.steps.empty());
+  EXPECT_EQ(message, "interrupted after 3 of " +
+                         std::to_string(progress.steps.back().total) +
+                         " explorations");
 }
 
 TEST(SpatialMapperTest, RepeatedShapesAreExploredOnce) {

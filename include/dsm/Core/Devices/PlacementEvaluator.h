@@ -5,7 +5,8 @@
 // per concurrent slot), and keeps the books the report needs -- evaluations,
 // simulated events, the best placement so far and the best fitness after each
 // improvement. Fitnesses are combined in index order, so the books and every
-// decision taken from them are the same with any executor.
+// decision taken from them are the same with any executor. It also tells the
+// search's Progress of every batch and relays its request to stop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 #include "dsm/Core/Devices/ExecutionSimulator.h"
 #include "dsm/Core/Devices/Placement.h"
 #include "dsm/Core/Support/Executor.h"
+#include "dsm/Core/Support/Progress.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -29,6 +31,16 @@ public:
   PlacementEvaluator(const OpGraph &graph, const DeviceNetwork &network,
                      const SimulationOptions &options, Executor &executor);
   ~PlacementEvaluator();
+
+  /// Reports every batch to `progress` as steps of `budget` evaluations.
+  void setProgress(Progress &progress, int64_t budget) {
+    this->progress = &progress;
+    this->budget = budget;
+  }
+  /// Whether the search should stop here (asked while budget is left);
+  /// the search is then interrupted.
+  bool shouldStop();
+  bool wasInterrupted() const { return interrupted; }
 
   /// Simulates every placement; `fitness[i]` gets placement i's fitness.
   void evaluate(llvm::ArrayRef<Placement> placements,
@@ -57,6 +69,9 @@ private:
   Placement best;
   double bestFitness;
   std::vector<std::pair<int64_t, double>> history;
+  Progress *progress = &Progress::none();
+  int64_t budget = 0;
+  bool interrupted = false;
 };
 
 } // namespace dsm::core::devices

@@ -14,7 +14,10 @@
 //   map-elites     MAP-Elites of §3.2.3 with Table 4.4
 //
 // Populations are evaluated through the caller's Executor; the outcome is a
-// function of the inputs and the seed only.
+// function of the inputs and the seed only. hc, sa, ga and map-elites report
+// every batch of evaluations to the options' Progress and, asked to stop,
+// return at the next step, generation or batch with the best so far, marked
+// `interrupted`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +27,7 @@
 #include "dsm/Core/Devices/ExecutionSimulator.h"
 #include "dsm/Core/Devices/Placement.h"
 #include "dsm/Core/Support/Executor.h"
+#include "dsm/Core/Support/Progress.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -87,6 +91,9 @@ struct SearchOptions {
   GeneticOptions genetic;
   MapElitesOptions mapElites;
   AnnealingOptions annealing;
+  /// Told of every batch evaluated (steps of `evaluations`, the best
+  /// fitness) and asked whether to stop.
+  Progress *progress = &Progress::none();
 };
 
 struct SearchResult {
@@ -97,6 +104,8 @@ struct SearchResult {
   int64_t events = 0;
   /// (evaluations so far, best fitness) at every improvement.
   std::vector<std::pair<int64_t, double>> bestByEvaluation;
+  /// The search stopped early because its Progress asked it to.
+  bool interrupted = false;
 };
 
 /// Errors that no placement can avoid: an op whose weights and output do not

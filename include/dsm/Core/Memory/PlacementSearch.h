@@ -26,7 +26,10 @@
 //              program (GLPK), which none of the paper's methods had
 //
 // Results depend only on the inputs, the options and the seed: populations
-// are evaluated through the Executor into per-index slots.
+// are evaluated through the Executor into per-index slots. The searches
+// report each map evaluated to the options' Progress and, asked to stop,
+// return at the next generation (egrl, ea), node (greedy-dp) or branch
+// (ilp) with the best map so far, marked `interrupted`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +38,7 @@
 
 #include "dsm/Core/Memory/PlacementEvaluator.h"
 #include "dsm/Core/Support/Executor.h"
+#include "dsm/Core/Support/Progress.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -60,6 +64,10 @@ struct PlacementSearchOptions {
   /// Wall-clock limit of the ILP solver; past it the best map found so far
   /// is returned with `optimal` false.
   double ilpTimeLimitSeconds = 60;
+  /// Told of every map evaluated (steps of `iterations`, the best speedup
+  /// over the compiler; ilp: seconds of its time limit) and asked whether
+  /// to stop.
+  Progress *progress = &Progress::none();
 };
 
 struct PlacementSearchResult {
@@ -76,6 +84,8 @@ struct PlacementSearchResult {
   /// The reward of each map evaluated, in order (what a learner sees).
   std::vector<double> rewardByIteration;
   int64_t evaluations = 0;
+  /// The search stopped early because its Progress asked it to.
+  bool interrupted = false;
   /// ilp only: proved optimal, and the solver's lower bound on the latency.
   bool optimal = false;
   double latencyLowerBound = 0;
@@ -88,6 +98,13 @@ llvm::Expected<PlacementSearchResult>
 runPlacementSearch(PlacementSearchKind kind,
                    const PlacementEvaluator &evaluator,
                    const PlacementSearchOptions &options, Executor &executor);
+
+/// The error of a result its Progress interrupted: "interrupted after <n> of
+/// <iterations> iterations" (an InterruptedError), for ilp "interrupted
+/// before the ILP solver finished"; success when it was not interrupted.
+llvm::Error checkNotInterrupted(PlacementSearchKind kind,
+                                const PlacementSearchResult &result,
+                                const PlacementSearchOptions &options);
 
 /// Whether dsm-opt was built with the ILP solver (DSM_ENABLE_GLPK).
 bool isIlpSolverAvailable();

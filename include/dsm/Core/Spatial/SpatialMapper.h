@@ -20,6 +20,7 @@
 #include "dsm/Core/Spatial/DesignSpaceExplorer.h"
 #include "dsm/Core/Spatial/TimestepPipelining.h"
 #include "dsm/Core/Support/Executor.h"
+#include "dsm/Core/Support/Progress.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -152,6 +153,10 @@ struct MapperOptions {
   /// running them one after another on the whole torus. Decided after the
   /// parallelism selection, per group (MemoryDecision::pipeGroup).
   bool pipelineTimesteps = false;
+  /// Told of every (layer, pass, parallelism) exploration done, in steps of
+  /// those planned, and asked before each whether to stop; stopped, map()
+  /// fails with an InterruptedError (a partial plan is no plan).
+  Progress *progress = &Progress::none();
 };
 
 /// The cost of `pass` of `shape` under `config` as the mapper records it
@@ -177,16 +182,21 @@ public:
                                   Executor &executor) const;
 
 private:
+  /// Explorations done of those planned over one map() (ExplorationProgress
+  /// in SpatialMapper.cpp).
+  struct ExplorationProgress;
+
   /// One mapping with `costModel` (the system's, or one whose scratchpad
   /// is reduced by a preload reservation); `preloadBudgets`, when given,
   /// caps each layer's preloaded weight bytes per core.
   llvm::Expected<MappingPlan>
   mapWithModel(const PerformanceModel &costModel, const LayerGraph &graph,
-               Executor &executor,
-               llvm::ArrayRef<int64_t> preloadBudgets) const;
+               Executor &executor, llvm::ArrayRef<int64_t> preloadBudgets,
+               ExplorationProgress &progress) const;
   /// Inference with weight preloading: the sweep of 000 §III-B2.
-  llvm::Expected<MappingPlan> mapWithPreloading(const LayerGraph &graph,
-                                                Executor &executor) const;
+  llvm::Expected<MappingPlan>
+  mapWithPreloading(const LayerGraph &graph, Executor &executor,
+                    ExplorationProgress &progress) const;
 
   PerformanceModel model;
   MapperOptions options;

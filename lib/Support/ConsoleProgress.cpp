@@ -1,0 +1,108 @@
+//===- ConsoleProgress.cpp - A long run's line on the terminal ------------===//
+
+#include "dsm/Core/Support/ConsoleProgress.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Signals.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+
+using namespace dsm::core;
+
+// Set from a signal handler: a lock-free atomic is async-signal-safe.
+static std::atomic<bool> interrupted{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+// Whether some ConsoleProgress holds LLVM's (single) interrupt function.
+static std::atomic<bool> anyCatching{false};
+
+static void onInterrupt() { interrupted.store(true); }
+
+static double steadySeconds() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+ConsoleProgress::ConsoleProgress(std::string what, std::string bestName)
+    : ConsoleProgress(std::move(what), std::move(bestName),
+                      llvm::sys::Process::StandardErrIsDisplayed()
+                          ? &llvm::errs()
+                          : nullptr,
+                      steadySeconds) {
+  if (os)
+    columns = llvm::sys::Process::StandardErrColumns();
+  // After an interrupt the next one must kill, as LLVM's handler does.
+  if (!interrupted.load() && !anyCatching.exchange(true)) {
+    llvm::sys::SetInterruptFunction(onInterrupt);
+    catching = true;
+  }
+}
+
+ConsoleProgress::ConsoleProgress(std::string what, std::string bestName,
+                                 llvm::raw_ostream *os, Clock clock)
+    : what(std::move(what)), bestName(std::move(bestName)), os(os),
+      clock(std::move(clock)) {
+  start = lastDraw = this->clock();
+}
+
+ConsoleProgress::~ConsoleProgress() { finish(); }
+
+void ConsoleProgress::finish() {
+  if (os && drawnWidth > 0) {
+    *os << '\r';
+    os->indent(drawnWidth);
+    *os << '\r';
+    os->flush();
+    drawnWidth = 0;
+  }
+  os = nullptr;
+  if (catching) {
+    // LLVM's handler: a later interrupt kills (after removing its files).
+    llvm::sys::SetInterruptFunction(nullptr);
+    anyCatching.store(false);
+    catching = false;
+  }
+}
+
+bool ConsoleProgress::wasInterrupted() { return interrupted.load(); }
+
+bool ConsoleProgress::shouldStop() { return interrupted.load(); }
+
+std::string ConsoleProgress::formatLine(int64_t done, int64_t total,
+                                        double best, double elapsed) const {
+  std::string line;
+  llvm::raw_string_ostream s(line);
+  s << what << ": " << done << "/" << total;
+  if (total > 0)
+    s << " (" << done * 100 / total << "%)";
+  if (!std::isnan(best)) {
+    s << ", best ";
+    if (!bestName.empty())
+      s << bestName << " ";
+    s << llvm::format("%.4g", best);
+  }
+  s << llvm::format(", %.1f s", elapsed);
+  return line;
+}
+
+void ConsoleProgress::step(int64_t done, int64_t total, double best) {
+  if (!os)
+    return;
+  double now = clock();
+  if (now - lastDraw < kRedrawInterval)
+    return;
+  lastDraw = now;
+  std::string line = formatLine(done, total, best, now - start);
+  // A line wider than the terminal would wrap, and \r not return to it.
+  if (columns > 1 && line.size() >= columns)
+    line.resize(columns - 1);
+  *os << '\r' << line;
+  if (line.size() < drawnWidth)
+    os->indent(drawnWidth - line.size());
+  drawnWidth = std::max(drawnWidth, line.size());
+  os->flush();
+}
