@@ -1,7 +1,7 @@
 # `cmake --install` for downstream compilers (docs/integration.md): headers
 # (with the generated .inc files and the .td files), the static libraries of
 # every tier with exported targets DSM::<library>, the tools, the mlir-opt
-# plugin, and DSMConfig.cmake so that `find_package(DSM)` works.
+# plugin, the learner module, and DSMConfig.cmake so that `find_package(DSM)` works.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -30,6 +30,13 @@ set_target_properties(dsm-opt dsm-translate DsmPlugin DsmCAPI PROPERTIES
   INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS dsm-opt dsm-translate RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS DsmPlugin DsmCAPI LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# The learner module (placement=egrl, pg) beside them, where DsmMemory looks
+# for it (lib/Memory/Learning/LearnerModule.cpp).
+if(TARGET DsmMemoryLearning)
+  set_target_properties(DsmMemoryLearning PROPERTIES
+    INSTALL_RPATH_USE_LINK_PATH ON)
+  install(TARGETS DsmMemoryLearning LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 install(DIRECTORY ${DSM_SOURCE_DIR}/include/dsm-c
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY ${DSM_SOURCE_DIR}/include/dsm

@@ -25,5 +25,12 @@ echo "$report" | grep -q "^total: .* utilization" || {
   --pass-pipeline="builtin.module(dsm-map-system{system=dsm-8pf-asym mode=infer batch=64})" \
   "$root/models/resnet50.mlir" -o "$build/install-check/plugin.mlir"
 cmp "$build/install-check/dsm-opt.mlir" "$build/install-check/plugin.mlir"
+# The installed dsm-opt loads the installed learner module (placement=pg).
+if [ -e "$prefix/lib/DsmMemoryLearning.so" ]; then
+  "$prefix/bin/dsm-opt" "$root/test/Memory/learner-module.mlir" \
+    --dsm-place-memory="system=$root/test/Memory/Inputs/small.yaml placement=pg iterations=30" |
+    grep -q "dsm.memory = #dsm.memory<" || {
+    echo "check-install: the installed dsm-opt placed no memory with placement=pg"; exit 1; }
+fi
 echo "check-install: find_package(DSM) from test/Downstream maps ResNet-50:" \
   "$(echo "$report" | tail -1)"

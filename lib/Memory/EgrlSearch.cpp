@@ -22,16 +22,14 @@
 // deterministic actor *is* its map: the map chromosomes stand in for them
 // and the learner migrates as its greedy map (docs/memory-placement.md).
 //
-// The learner (Learning/, libtorch) is built with DSM_ENABLE_TORCH; without
-// it both searches say what is missing.
+// The learner (Learning/, libtorch) is a module built with DSM_ENABLE_TORCH
+// and loaded when either search starts; without it both say what is missing.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Searches.h"
 
-#ifdef DSM_HAVE_TORCH
 #include "Learning/GraphPolicyLearner.h"
-#endif
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -42,31 +40,8 @@ using namespace dsm::core::memory;
 using namespace dsm::core::memory::detail;
 
 bool memory::isPolicyLearnerAvailable() {
-#ifdef DSM_HAVE_TORCH
-  return true;
-#else
-  return false;
-#endif
+  return !errorToBool(learning::loadGraphPolicyLearnerModule("egrl"));
 }
-
-#ifndef DSM_HAVE_TORCH
-static llvm::Error missingTorch(llvm::StringRef name) {
-  return makeMissingLibraryError(name, "libtorch", "libtorch-dev",
-                                 "DSM_ENABLE_TORCH");
-}
-
-llvm::Expected<PlacementSearchResult>
-detail::runEgrl(const PlacementEvaluator &, const PlacementSearchOptions &,
-                Executor &) {
-  return missingTorch("egrl");
-}
-
-llvm::Expected<PlacementSearchResult>
-detail::runPolicyGradient(const PlacementEvaluator &,
-                          const PlacementSearchOptions &, Executor &) {
-  return missingTorch("pg");
-}
-#else
 
 using namespace dsm::core::memory::detail::evolution;
 using namespace dsm::core::memory::learning;
@@ -408,19 +383,24 @@ void trainPolicyAlone(const PlacementEvaluator &evaluator,
 
 /// Runs `search` with the tracker, the search's generator and a learner on
 /// the evaluator's graph (an empty graph needs none).
-PlacementSearchResult runWithLearner(
-    const PlacementEvaluator &evaluator, const PlacementSearchOptions &options,
-    Executor &executor,
+llvm::Expected<PlacementSearchResult> runWithLearner(
+    llvm::StringRef name, const PlacementEvaluator &evaluator,
+    const PlacementSearchOptions &options, Executor &executor,
     void (*search)(const PlacementEvaluator &, const PlacementSearchOptions &,
                    Executor &, SearchTracker &, Random &,
                    GraphPolicyLearner &)) {
+  if (llvm::Error error = loadGraphPolicyLearnerModule(name))
+    return std::move(error);
   SearchTracker tracker(evaluator, options);
   if (evaluator.getGraph().size() > 0) {
     Random rng(options.seed);
-    GraphPolicyLearner learner(buildPolicyGraph(evaluator),
-                               SacHyperParameters(),
-                               options.seed ^ kLearnerSeedSalt);
-    search(evaluator, options, executor, tracker, rng, learner);
+    llvm::Expected<std::unique_ptr<GraphPolicyLearner>> learner =
+        createGraphPolicyLearner(name, buildPolicyGraph(evaluator),
+                                 SacHyperParameters(),
+                                 options.seed ^ kLearnerSeedSalt);
+    if (!learner)
+      return learner.takeError();
+    search(evaluator, options, executor, tracker, rng, **learner);
   }
   return tracker.finish();
 }
@@ -429,14 +409,12 @@ PlacementSearchResult runWithLearner(
 llvm::Expected<PlacementSearchResult>
 detail::runEgrl(const PlacementEvaluator &evaluator,
                 const PlacementSearchOptions &options, Executor &executor) {
-  return runWithLearner(evaluator, options, executor, evolveWithPolicy);
+  return runWithLearner("egrl", evaluator, options, executor, evolveWithPolicy);
 }
 
 llvm::Expected<PlacementSearchResult>
 detail::runPolicyGradient(const PlacementEvaluator &evaluator,
                           const PlacementSearchOptions &options,
                           Executor &executor) {
-  return runWithLearner(evaluator, options, executor, trainPolicyAlone);
+  return runWithLearner("pg", evaluator, options, executor, trainPolicyAlone);
 }
-
-#endif // DSM_HAVE_TORCH

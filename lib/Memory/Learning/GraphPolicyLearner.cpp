@@ -1,6 +1,8 @@
 //===- GraphPolicyLearner.cpp - The GNN policy trained by SAC -------------===//
 //
-// The only translation unit that includes libtorch (it compiles slowly).
+// The only translation unit that includes libtorch (it compiles slowly), and
+// the whole of the module DsmMemoryLearning.so: its one exported symbol is
+// DSM_GRAPH_POLICY_LEARNER_ENTRY, which LearnerModule.cpp looks up.
 //
 // Actor: Gao and Ji's Graph U-Net (§3) whose convolutions are multi-head
 // graph attention (App. B: 4 heads, width 128, depth 4 = two attention
@@ -32,6 +34,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
+#include <type_traits>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -243,11 +247,10 @@ void initialise(torch::nn::Module &module, Random &rng) {
   }
 }
 
-} // namespace
-
-struct GraphPolicyLearner::Impl {
-  Impl(const PolicyGraph &graph, const SacHyperParameters &parameters,
-       uint64_t seed)
+/// The learner's state: the networks, their optimizers, the replay buffer.
+struct LearnerState {
+  LearnerState(const PolicyGraph &graph, const SacHyperParameters &parameters,
+               uint64_t seed)
       : parameters(parameters), rng(seed), nodes(int64_t(graph.nodes)),
         graphMask(makeGraphMask(graph)),
         actor(int64_t(graph.featuresPerNode), parameters),
@@ -338,50 +341,69 @@ struct GraphPolicyLearner::Impl {
   double lastCriticLoss = 0, lastEntropy = 0;
 };
 
-GraphPolicyLearner::GraphPolicyLearner(const PolicyGraph &graph,
-                                       const SacHyperParameters &parameters,
-                                       uint64_t seed) {
-  // One intra-op thread: the same result whatever the machine, and the
-  // population's evaluations own the other cores.
-  at::set_num_threads(1);
+class TorchGraphPolicyLearner final : public GraphPolicyLearner {
+public:
+  TorchGraphPolicyLearner(const PolicyGraph &graph,
+                          const SacHyperParameters &parameters, uint64_t seed) {
+    // One intra-op thread: the same result whatever the machine, and the
+    // population's evaluations own the other cores.
+    at::set_num_threads(1);
 #ifdef __GLIBC__
-  // Every gradient step allocates and frees the same megabyte-sized
-  // tensors; glibc's defaults hand them to mmap/munmap and trim the heap
-  // each time, which cost a third of a ResNet-50 run in system time. Keep
-  // blocks up to 64 MiB on the heap and trim only past 256 MiB free.
-  mallopt(M_MMAP_THRESHOLD, 64 << 20);
-  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    // Every gradient step allocates and frees the same megabyte-sized
+    // tensors; glibc's defaults hand them to mmap/munmap and trim the heap
+    // each time, which cost a third of a ResNet-50 run in system time. Keep
+    // blocks up to 64 MiB on the heap and trim only past 256 MiB free.
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #endif
-  impl = std::make_unique<Impl>(graph, parameters, seed);
-}
-
-GraphPolicyLearner::~GraphPolicyLearner() = default;
-
-std::vector<float> GraphPolicyLearner::getLogProbabilities() {
-  torch::NoGradGuard noGrad;
-  Tensor logP = impl->logProbabilities().contiguous();
-  return std::vector<float>(logP.data_ptr<float>(),
-                            logP.data_ptr<float>() + logP.numel());
-}
-
-void GraphPolicyLearner::addExperience(const MemoryMap &map, double reward) {
-  if (impl->rewards.size() < impl->parameters.replayCapacity) {
-    impl->actions.push_back(map);
-    impl->rewards.push_back(reward);
-    return;
+    impl = std::make_unique<LearnerState>(graph, parameters, seed);
   }
-  impl->actions[impl->nextSlot] = map;
-  impl->rewards[impl->nextSlot] = reward;
-  impl->nextSlot = (impl->nextSlot + 1) % impl->parameters.replayCapacity;
-}
 
-size_t GraphPolicyLearner::getExperienceCount() const {
-  return impl->rewards.size();
-}
+  std::vector<float> getLogProbabilities() override {
+    torch::NoGradGuard noGrad;
+    Tensor logP = impl->logProbabilities().contiguous();
+    return std::vector<float>(logP.data_ptr<float>(),
+                              logP.data_ptr<float>() + logP.numel());
+  }
 
-void GraphPolicyLearner::train() { impl->train(); }
+  void addExperience(const MemoryMap &map, double reward) override {
+    if (impl->rewards.size() < impl->parameters.replayCapacity) {
+      impl->actions.push_back(map);
+      impl->rewards.push_back(reward);
+      return;
+    }
+    impl->actions[impl->nextSlot] = map;
+    impl->rewards[impl->nextSlot] = reward;
+    impl->nextSlot = (impl->nextSlot + 1) % impl->parameters.replayCapacity;
+  }
 
-double GraphPolicyLearner::getLastCriticLoss() const {
-  return impl->lastCriticLoss;
+  size_t getExperienceCount() const override { return impl->rewards.size(); }
+
+  void train() override { impl->train(); }
+
+  double getLastCriticLoss() const override { return impl->lastCriticLoss; }
+  double getLastEntropy() const override { return impl->lastEntropy; }
+
+private:
+  /// Built after the settings above, which must precede any tensor.
+  std::unique_ptr<LearnerState> impl;
+};
+} // namespace
+
+/// The module's entry point (GraphPolicyLearner.h). libtorch reports errors
+/// (an allocation failing, say) by exception; none crosses the module.
+extern "C" __attribute__((visibility("default"))) GraphPolicyLearner *
+DSM_GRAPH_POLICY_LEARNER_ENTRY(const PolicyGraph &graph,
+                               const SacHyperParameters &parameters,
+                               uint64_t seed, std::string &error) {
+  static_assert(
+      std::is_same_v<decltype(DSM_GRAPH_POLICY_LEARNER_ENTRY),
+                     CreateGraphPolicyLearnerFn>,
+      "the entry point must have the type LearnerModule.cpp calls it by");
+  try {
+    return new TorchGraphPolicyLearner(graph, parameters, seed);
+  } catch (const std::exception &exception) {
+    error = exception.what();
+    return nullptr;
+  }
 }
-double GraphPolicyLearner::getLastEntropy() const { return impl->lastEntropy; }

@@ -6,9 +6,12 @@
 // episode (App. B) the state is the graph itself, so an experience is a map
 // and its reward.
 //
-// This header is torch-free on purpose: the one translation unit that
-// includes libtorch is GraphPolicyLearner.cpp (target DsmMemoryLearning,
-// built with DSM_ENABLE_TORCH), and the searches see plain vectors.
+// This header is torch-free on purpose. The learner is implemented in
+// GraphPolicyLearner.cpp, the one translation unit that includes libtorch,
+// built (with DSM_ENABLE_TORCH) as the loadable module DsmMemoryLearning.so,
+// which createGraphPolicyLearner loads on first use (LearnerModule.cpp).
+// Loading libtorch costs a third of a second and 160 MB at start-up, so only
+// placement=egrl and pg pay it, not every dsm-opt run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,9 +20,12 @@
 
 #include "dsm/Core/Memory/MemoryMap.h"
 
+#include "llvm/Support/Error.h"
+
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -62,38 +68,48 @@ struct SacHyperParameters {
 };
 
 /// The actor (Graph U-Net policy), the critic with two Q heads, their
-/// optimizers and the shared replay buffer. Not
-/// thread-safe; every random draw comes from the seed, and libtorch runs on
-/// one intra-op thread, so the same seed gives the same training.
+/// optimizers and the shared replay buffer. Not thread-safe; every random
+/// draw comes from the seed, and libtorch runs on one intra-op thread, so the
+/// same seed gives the same training.
 class GraphPolicyLearner {
 public:
-  GraphPolicyLearner(const PolicyGraph &graph,
-                     const SacHyperParameters &parameters, uint64_t seed);
-  ~GraphPolicyLearner();
-  GraphPolicyLearner(const GraphPolicyLearner &) = delete;
-  GraphPolicyLearner &operator=(const GraphPolicyLearner &) = delete;
+  virtual ~GraphPolicyLearner() = default;
 
   /// The policy's log-probabilities: nodes x kLogitsPerNode, per node the
   /// weights' 3 levels then the activations' 3 levels (DRAM, LLC, SRAM).
-  std::vector<float> getLogProbabilities();
+  virtual std::vector<float> getLogProbabilities() = 0;
 
   /// Stores one experience in the cyclic replay buffer (Alg. 2 l. 7).
-  void addExperience(const MemoryMap &map, double reward);
-  size_t getExperienceCount() const;
+  virtual void addExperience(const MemoryMap &map, double reward) = 0;
+  virtual size_t getExperienceCount() const = 0;
 
   /// One gradient step of the critic and the actor on a minibatch, and the
   /// target network's soft update (Alg. 2 l. 23-31). No-op until the buffer
   /// holds a minibatch.
-  void train();
+  virtual void train() = 0;
 
   /// The critic's last loss and the actor's last entropy (for tests).
-  double getLastCriticLoss() const;
-  double getLastEntropy() const;
-
-private:
-  struct Impl;
-  std::unique_ptr<Impl> impl;
+  virtual double getLastCriticLoss() const = 0;
+  virtual double getLastEntropy() const = 0;
 };
+
+/// Loads the module if it is not loaded yet (once per process): success, or
+/// why `placement` cannot run -- built without libtorch, or the module not
+/// found or not loadable.
+llvm::Error loadGraphPolicyLearnerModule(llvm::StringRef placement);
+
+/// A learner for `graph`, from the module (loaded by the first call).
+llvm::Expected<std::unique_ptr<GraphPolicyLearner>>
+createGraphPolicyLearner(llvm::StringRef placement, const PolicyGraph &graph,
+                         const SacHyperParameters &parameters, uint64_t seed);
+
+/// The module's one entry point, looked up by this name; the version in the
+/// name changes whenever the interface above does, so a stale module is
+/// refused instead of called. On failure it returns null and sets `error`.
+#define DSM_GRAPH_POLICY_LEARNER_ENTRY dsmCreateGraphPolicyLearnerV1
+using CreateGraphPolicyLearnerFn = GraphPolicyLearner *(
+    const PolicyGraph &graph, const SacHyperParameters &parameters,
+    uint64_t seed, std::string &error);
 
 } // namespace dsm::core::memory::learning
 

@@ -109,8 +109,9 @@ llvm::Error checkNotInterrupted(PlacementSearchKind kind,
 /// Whether dsm-opt was built with the ILP solver (DSM_ENABLE_GLPK).
 bool isIlpSolverAvailable();
 
-/// Whether dsm-opt was built with the learned searches, egrl and pg
-/// (DSM_ENABLE_TORCH).
+/// Whether the learned searches, egrl and pg, can run: dsm-opt was built
+/// with libtorch (DSM_ENABLE_TORCH) and its learner module loads (which this
+/// does, once per process).
 bool isPolicyLearnerAvailable();
 
 } // namespace dsm::core::memory
