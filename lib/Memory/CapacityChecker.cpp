@@ -25,6 +25,9 @@ CapacityChecker::create(const MemoryGraph &graph,
   checker.capacity[int(MemoryLevel::DRAM)] = toBytes(system.dram.capacityBytes);
   checker.capacity[int(MemoryLevel::LLC)] = toBytes(system.llc.capacityBytes);
   checker.capacity[int(MemoryLevel::SRAM)] = toBytes(sram);
+  checker.tensorLimit = checker.capacity;
+  checker.tensorLimit[int(MemoryLevel::SRAM)] =
+      toBytes(system.sram.capacityBytes);
   for (MemoryLevel level : kMemoryLevels)
     if (checker.capacity[int(level)] <= 0)
       return llvm::createStringError(
@@ -61,10 +64,23 @@ CapacityVerdict CapacityChecker::check(const MemoryMap &map) const {
   std::array<int64_t, kNumMemoryLevels> weights{};
   // Activation bytes entering (+) and leaving (-) each level at each step.
   std::vector<std::array<int64_t, kNumMemoryLevels>> delta(count + 1);
+  auto tooLarge = [&](size_t node, MemoryLevel level, int64_t bytes,
+                      int64_t step) {
+    if (bytes <= tensorLimit[int(level)] || !verdict.valid)
+      return;
+    verdict.valid = false;
+    verdict.step = step;
+    verdict.tensorNode = int64_t(node);
+    verdict.level = level;
+    verdict.usedBytes = bytes;
+    verdict.capacityBytes = tensorLimit[int(level)];
+  };
   for (size_t i = 0; i < count; ++i) {
     const MemoryNode &node = graph->getNode(i);
     weights[int(map[i].weights)] += node.weightBytes;
     LiveRange range = graph->getActivationRange(i);
+    tooLarge(i, map[i].weights, node.weightBytes, 0);
+    tooLarge(i, map[i].activations, node.outputBytes, range.first);
     delta[range.first][int(map[i].activations)] += node.outputBytes;
     delta[range.last + 1][int(map[i].activations)] -= node.outputBytes;
   }

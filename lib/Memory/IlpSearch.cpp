@@ -11,6 +11,8 @@
 // numbers near 1 whatever the system):
 //
 //   x(i,l), y(i,l) in {0,1}   weights / activation of node i at level l
+//                             (fixed to 0 where the tensor is larger than
+//                             one engine's SRAM, CapacityChecker.h)
 //   sum_l x(i,l) = 1,  sum_l y(i,l) = 1
 //   L(i) >= compute(i)                                          (bound)
 //   L(i) - sum_l [W(i) x(i,l) + O(i) y(i,l)]/B(l)
@@ -155,9 +157,15 @@ detail::runIlp(const PlacementEvaluator &evaluator,
   };
   MemoryMap empty = makeUniformMap(graph.size(), MemoryLevel::DRAM);
   for (int i = 0; i < n; ++i) {
+    const MemoryNode &node = graph.getNode(i);
     for (MemoryLevel l : kMemoryLevels) {
       glp_set_col_kind(problem, columns.weights(i, l), GLP_BV);
       glp_set_col_kind(problem, columns.activations(i, l), GLP_BV);
+      // A tensor larger than one engine's SRAM cannot live there.
+      if (node.weightBytes > checker.getTensorLimit(l))
+        glp_set_col_bnds(problem, columns.weights(i, l), GLP_FX, 0, 0);
+      if (node.outputBytes > checker.getTensorLimit(l))
+        glp_set_col_bnds(problem, columns.activations(i, l), GLP_FX, 0, 0);
     }
     glp_set_col_bnds(problem, columns.latency(i), GLP_LO,
                      model.getNodeCost(empty, i).compute * timeScale, 0);

@@ -19,9 +19,11 @@ MemoryCostModel::create(const MemoryGraph &graph,
   MemoryCostModel model(graph);
   model.bandwidth[int(MemoryLevel::DRAM)] = system.dram.effectiveBandwidth();
   model.bandwidth[int(MemoryLevel::LLC)] = system.llc.effectiveBandwidth();
-  // A layer runs on every engine, each streaming its share from its own SRAM.
-  model.bandwidth[int(MemoryLevel::SRAM)] =
-      double(system.engines) * system.sram.effectiveBandwidth();
+  // A tensor in SRAM lives in one engine's SRAM (App. G: "the specific
+  // target out of the 12 possible Deep SRAM locations"), so it streams at
+  // that SRAM's bandwidth: App. G's "Deep SRAM is ... 100x faster than the
+  // DRAM", as the LLC is 10x.
+  model.bandwidth[int(MemoryLevel::SRAM)] = system.sram.effectiveBandwidth();
   for (MemoryLevel level : kMemoryLevels)
     if (!(model.bandwidth[int(level)] > 0) ||
         !std::isfinite(model.bandwidth[int(level)]))

@@ -15,10 +15,12 @@ PlacementEvaluator::create(const MemoryGraph &graph,
   if (!checker)
     return checker.takeError();
   PlacementEvaluator evaluator(graph, std::move(*model), std::move(*checker));
-  // The compiler's map: everything asks for SRAM, the allocator demotes in
-  // its documented order (PlacementSearch.h, "compiler").
-  evaluator.compilerMap =
-      evaluator.rectify(makeUniformMap(graph.size(), MemoryLevel::SRAM)).map;
+  // The compiler's map: activations ask for SRAM, weights for the LLC, and
+  // the allocator demotes in its documented order (PlacementSearch.h,
+  // "compiler").
+  MemoryMap wanted(graph.size(),
+                   NodePlacement{MemoryLevel::LLC, MemoryLevel::SRAM});
+  evaluator.compilerMap = evaluator.rectify(wanted).map;
   evaluator.compilerLatency =
       evaluator.model.getNetworkLatency(evaluator.compilerMap);
   return evaluator;

@@ -23,7 +23,7 @@ Rectification Rectifier::rectify(const MemoryMap &map) const {
     while (level != MemoryLevel::DRAM) {
       int64_t capacity = checker.getCapacity(level);
       const std::vector<int64_t> &steps = used[int(level)];
-      bool fits = true;
+      bool fits = bytes <= checker.getTensorLimit(level);
       for (int32_t t = range.first; t <= range.last && fits; ++t)
         fits = steps[t] + bytes <= capacity;
       if (fits)

@@ -11,7 +11,7 @@ using namespace dsm::core::memory::test;
 
 namespace {
 
-// SRAM 2 x 10 = 20 bytes, LLC 30, DRAM 1000. A residual block: node0's
+// SRAM 20 bytes (one engine), LLC 30, DRAM 1000. A residual block: node0's
 // output (8 bytes) lives over steps 0..2 because node2 reads it.
 MemoryGraph residual() {
   return makeGraph({makeNode("a", 4, 8, 0), makeNode("b", 6, 8, 0, {0}),
@@ -20,11 +20,44 @@ MemoryGraph residual() {
 
 TEST(CapacityCheckerTest, SramCapacityIsPerEngineTimesEngines) {
   MemoryGraph graph = residual();
-  auto checker = CapacityChecker::create(graph, makeTinySystem());
+  // 4 engines of 5 bytes each.
+  auto checker =
+      CapacityChecker::create(graph, makeTinySystem(20, 30, 1000, 4));
   ASSERT_TRUE(bool(checker));
   EXPECT_EQ(checker->getCapacity(MemoryLevel::SRAM), 20);
+  EXPECT_EQ(checker->getTensorLimit(MemoryLevel::SRAM), 5);
   EXPECT_EQ(checker->getCapacity(MemoryLevel::LLC), 30);
   EXPECT_EQ(checker->getCapacity(MemoryLevel::DRAM), 1000);
+}
+
+TEST(CapacityCheckerTest, NoTensorLargerThanOneEnginesSram) {
+  // Two engines of 10 bytes: the level holds 20, a tensor at most 10 (it
+  // lives in one engine's SRAM, App. G). b's 8 bytes fit; c's 11-byte
+  // output does not, though 12 bytes of SRAM are free at its step.
+  MemoryGraph graph =
+      makeGraph({makeNode("a", 0, 4, 0), makeNode("b", 0, 8, 0, {0}),
+                 makeNode("c", 0, 11, 0, {1})});
+  auto checker =
+      CapacityChecker::create(graph, makeTinySystem(20, 30, 1000, 2));
+  ASSERT_TRUE(bool(checker));
+  EXPECT_EQ(checker->getCapacity(MemoryLevel::SRAM), 20);
+  EXPECT_EQ(checker->getTensorLimit(MemoryLevel::SRAM), 10);
+  EXPECT_EQ(checker->getTensorLimit(MemoryLevel::LLC), 30);
+  MemoryMap map = makeUniformMap(3, MemoryLevel::DRAM);
+  map[1] = {MemoryLevel::SRAM, MemoryLevel::SRAM};
+  EXPECT_TRUE(checker->isValid(map));
+  map[2].activations = MemoryLevel::SRAM;
+  CapacityVerdict verdict = checker->check(map);
+  EXPECT_FALSE(verdict.valid);
+  EXPECT_EQ(verdict.tensorNode, 2);
+  EXPECT_EQ(verdict.step, 2);
+  EXPECT_EQ(verdict.level, MemoryLevel::SRAM);
+  EXPECT_EQ(verdict.usedBytes, 11);
+  EXPECT_EQ(verdict.capacityBytes, 10);
+  // One engine of 20 bytes takes it.
+  auto single = CapacityChecker::create(graph, makeTinySystem(20, 30, 1000, 1));
+  ASSERT_TRUE(bool(single));
+  EXPECT_TRUE(single->isValid(map));
 }
 
 TEST(CapacityCheckerTest, WeightsLiveTheWholeRunActivationsTheirRange) {

@@ -18,13 +18,18 @@ MemoryGraph twoNodes() {
       {makeNode("a", 100, 20, 40, {}, 10), makeNode("b", 0, 5, 400, {0})});
 }
 
-TEST(MemoryCostModelTest, SramBandwidthIsAllEnginesTogether) {
+TEST(MemoryCostModelTest, SramBandwidthIsOneEnginesSram) {
+  // A tensor lives in one engine's SRAM (App. G) and streams at its
+  // bandwidth, however many engines there are.
   MemoryGraph graph = twoNodes();
-  auto model = MemoryCostModel::create(graph, makeTinySystem());
-  ASSERT_TRUE(bool(model));
-  EXPECT_DOUBLE_EQ(model->getBandwidth(MemoryLevel::DRAM), 1);
-  EXPECT_DOUBLE_EQ(model->getBandwidth(MemoryLevel::LLC), 10);
-  EXPECT_DOUBLE_EQ(model->getBandwidth(MemoryLevel::SRAM), 100);
+  for (int64_t engines : {1, 4}) {
+    auto model =
+        MemoryCostModel::create(graph, makeTinySystem(20, 30, 1000, engines));
+    ASSERT_TRUE(bool(model));
+    EXPECT_DOUBLE_EQ(model->getBandwidth(MemoryLevel::DRAM), 1);
+    EXPECT_DOUBLE_EQ(model->getBandwidth(MemoryLevel::LLC), 10);
+    EXPECT_DOUBLE_EQ(model->getBandwidth(MemoryLevel::SRAM), 100);
+  }
 }
 
 TEST(MemoryCostModelTest, EachTermByHand) {

@@ -10,15 +10,18 @@
 
 namespace dsm::core::memory::test {
 
-/// 2 engines x 10 MACs/cycle at 1 Hz (20 ops/s); DRAM 1 B/s, LLC 10 B/s,
-/// SRAM 50 B/s per engine (100 B/s together) -- numbers easy to divide by.
-inline MemoryHierarchySystem
-makeTinySystem(double sramPerEngine = 10, double llc = 30, double dram = 1000) {
+/// One engine of 20 MACs/cycle at 1 Hz (20 ops/s); DRAM 1 B/s, LLC 10 B/s,
+/// SRAM 100 B/s -- numbers easy to divide by. One engine, so that its SRAM
+/// holds any tensor that fits the level (`engines` splits `sram` evenly:
+/// the largest tensor SRAM takes is then one engine's share).
+inline MemoryHierarchySystem makeTinySystem(double sram = 20, double llc = 30,
+                                            double dram = 1000,
+                                            int64_t engines = 1) {
   MemoryHierarchySystem system;
-  system.engines = 2;
-  system.macsPerCycle = 10;
+  system.engines = engines;
+  system.macsPerCycle = 20 / engines;
   system.frequencyHz = 1;
-  system.sram = {sramPerEngine, 50};
+  system.sram = {sram / double(engines), 100};
   system.llc = {llc, 10};
   system.dram = {dram, 1};
   return system;

@@ -23,7 +23,7 @@ TEST(PlacementReportTest, BestSoFarListsOnlyImprovements) {
 }
 
 TEST(PlacementReportTest, JsonListsEveryTensorWithLevelAndLiveRange) {
-  // a (weights 15, output 4) -> b (no weights, output 2); SRAM 20.
+  // a (weights 15, output 4) -> b (no weights, output 2); SRAM 20, LLC 30.
   MemoryGraph graph =
       makeGraph({makeNode("a", 15, 4, 10), makeNode("b", 0, 2, 10, {0})});
   auto evaluator = PlacementEvaluator::create(graph, makeTinySystem());
@@ -53,8 +53,8 @@ TEST(PlacementReportTest, JsonListsEveryTensorWithLevelAndLiveRange) {
   const llvm::json::Object &weights = *tensors[0].getAsObject();
   EXPECT_EQ(weights.getString("tensor"), "weights");
   EXPECT_EQ(weights.getInteger("bytes"), 15);
-  // Activation first: a's output (4) takes SRAM, its weights still fit (19).
-  EXPECT_EQ(weights.getString("level"), "sram");
+  // The compiler's rules: a's output takes SRAM, its weights the LLC.
+  EXPECT_EQ(weights.getString("level"), "llc");
   EXPECT_EQ((*weights.getArray("live"))[1].getAsInteger(), 1);
   const llvm::json::Object &output = *tensors[2].getAsObject();
   EXPECT_EQ(output.getString("node"), "b");

@@ -109,7 +109,11 @@ TEST(PlacementSearchTest, IlpEqualsBruteForceAndNoSearchBeatsIt) {
   for (int trial = 0; trial < 12; ++trial) {
     int n = 2 + trial % 3; // 2..4 nodes: up to 9^4 maps
     MemoryGraph graph = randomGraph(rng, n);
-    auto evaluator = PlacementEvaluator::create(graph, makeTinySystem());
+    // Every other trial splits the SRAM over two engines, so that tensors
+    // of 11-25 bytes fit the level but no engine's SRAM.
+    int64_t engines = 1 + trial % 2;
+    auto evaluator = PlacementEvaluator::create(
+        graph, makeTinySystem(20, 30, 1000, engines));
     ASSERT_TRUE(bool(evaluator)) << llvm::toString(evaluator.takeError());
     BruteForce best = bruteForce(*evaluator);
     ASSERT_FALSE(best.map.empty());
@@ -185,7 +189,7 @@ TEST(PlacementSearchTest, InvalidMapRewardIsMinusReassignedRatio) {
 TEST(PlacementSearchTest, SameSeedSameMapWithOrWithoutThreads) {
   std::mt19937_64 rng(11);
   MemoryGraph graph = randomGraph(rng, 30);
-  auto evaluator = PlacementEvaluator::create(graph, makeTinySystem(40, 60));
+  auto evaluator = PlacementEvaluator::create(graph, makeTinySystem(80, 60));
   ASSERT_TRUE(bool(evaluator));
   SerialExecutor serial;
   for (auto kind : {PlacementSearchKind::GreedyDP, PlacementSearchKind::EA}) {
@@ -206,7 +210,7 @@ TEST(PlacementSearchTest, SameSeedSameMapWithOrWithoutThreads) {
 TEST(PlacementSearchTest, BestSoFarNeverDecreases) {
   std::mt19937_64 rng(13);
   MemoryGraph graph = randomGraph(rng, 20);
-  auto evaluator = PlacementEvaluator::create(graph, makeTinySystem(40, 60));
+  auto evaluator = PlacementEvaluator::create(graph, makeTinySystem(80, 60));
   ASSERT_TRUE(bool(evaluator));
   SerialExecutor serial;
   PlacementSearchResult ea =
@@ -220,7 +224,7 @@ TEST(PlacementSearchTest, BestSoFarNeverDecreases) {
 TEST(PlacementSearchTest, ProgressSeesEveryMapUpToTheBudget) {
   std::mt19937_64 rng(13);
   MemoryGraph graph = randomGraph(rng, 20);
-  auto evaluator = PlacementEvaluator::create(graph, makeTinySystem(40, 60));
+  auto evaluator = PlacementEvaluator::create(graph, makeTinySystem(80, 60));
   ASSERT_TRUE(bool(evaluator));
   SerialExecutor serial;
   PlacementSearchResult silent =
@@ -252,7 +256,7 @@ TEST(PlacementSearchTest, ProgressSeesEveryMapUpToTheBudget) {
 void expectStopsWithTheBestSoFar(PlacementSearchKind kind) {
   std::mt19937_64 rng(13);
   MemoryGraph graph = randomGraph(rng, 20);
-  auto evaluator = PlacementEvaluator::create(graph, makeTinySystem(40, 60));
+  auto evaluator = PlacementEvaluator::create(graph, makeTinySystem(80, 60));
   ASSERT_TRUE(bool(evaluator));
   SerialExecutor serial;
   PlacementSearchResult whole = run(kind, *evaluator, 200, 3, serial);
@@ -304,7 +308,7 @@ TEST(LearnedSearchTest, SameSeedSameMapWithOrWithoutThreads) {
   SKIP_WITHOUT_TORCH();
   std::mt19937_64 rng(11);
   MemoryGraph graph = randomGraph(rng, 12);
-  auto evaluator = PlacementEvaluator::create(graph, makeTinySystem(40, 60));
+  auto evaluator = PlacementEvaluator::create(graph, makeTinySystem(80, 60));
   ASSERT_TRUE(bool(evaluator));
   SerialExecutor serial;
   for (auto kind : {PlacementSearchKind::EGRL, PlacementSearchKind::PG}) {
@@ -337,7 +341,7 @@ TEST(LearnedSearchTest, PolicyGradientLearnsFromItsRollouts) {
   // map), when before training they are nearly uniform, so mostly invalid.
   std::mt19937_64 rng(23);
   MemoryGraph graph = randomGraph(rng, 8);
-  auto evaluator = PlacementEvaluator::create(graph, makeTinySystem(40, 60));
+  auto evaluator = PlacementEvaluator::create(graph, makeTinySystem(80, 60));
   ASSERT_TRUE(bool(evaluator));
   SerialExecutor serial;
   double first = 0, last = 0;

@@ -63,17 +63,33 @@ TEST(RectifierTest, RandomMapsAlwaysComeBackValid) {
         makeNode("n" + std::to_string(i), (i * 7) % 13, (i * 5) % 11 + 1, 0,
                  i ? std::vector<int32_t>{i - 1} : std::vector<int32_t>{}));
   MemoryGraph graph = makeGraph(nodes);
-  auto checker = CapacityChecker::create(graph, makeTinySystem());
-  ASSERT_TRUE(bool(checker));
-  std::mt19937_64 rng(7);
-  for (int trial = 0; trial < 200; ++trial) {
-    MemoryMap map(graph.size());
-    for (NodePlacement &p : map)
-      p = {MemoryLevel(rng() % 3), MemoryLevel(rng() % 3)};
-    Rectification fixed = Rectifier(*checker).rectify(map);
-    EXPECT_TRUE(checker->isValid(fixed.map));
-    EXPECT_EQ(checker->isValid(map), fixed.reassignedBytes == 0);
+  for (int64_t engines : {1, 2}) {
+    auto checker =
+        CapacityChecker::create(graph, makeTinySystem(20, 30, 1000, engines));
+    ASSERT_TRUE(bool(checker));
+    std::mt19937_64 rng(7);
+    for (int trial = 0; trial < 200; ++trial) {
+      MemoryMap map(graph.size());
+      for (NodePlacement &p : map)
+        p = {MemoryLevel(rng() % 3), MemoryLevel(rng() % 3)};
+      Rectification fixed = Rectifier(*checker).rectify(map);
+      EXPECT_TRUE(checker->isValid(fixed.map));
+      EXPECT_EQ(checker->isValid(map), fixed.reassignedBytes == 0);
+    }
   }
+}
+
+TEST(RectifierTest, TensorLargerThanOneEnginesSramGoesToTheLlc) {
+  // Two engines of 10 bytes: 12 bytes fit the level's 20 but no engine.
+  MemoryGraph graph = makeGraph({makeNode("a", 12, 4, 0)});
+  auto checker =
+      CapacityChecker::create(graph, makeTinySystem(20, 30, 1000, 2));
+  ASSERT_TRUE(bool(checker));
+  Rectification fixed = Rectifier(*checker).rectify(
+      makeUniformMap(graph.size(), MemoryLevel::SRAM));
+  EXPECT_EQ(fixed.map[0].weights, MemoryLevel::LLC);
+  EXPECT_EQ(fixed.map[0].activations, MemoryLevel::SRAM);
+  EXPECT_EQ(fixed.reassignedBytes, 12);
 }
 
 } // namespace

@@ -3,9 +3,13 @@
 // "Valid" made precise: at every step of the schedule (one node per step),
 // the bytes of the tensors live at each level must fit its capacity. Weights
 // are live for the whole run (inference reuses them for every input);
-// activations from their producer's step to their last consumer's. The SRAM's
-// capacity is the engines' SRAMs together (a layer's tensor is spread over all
-// engines, App. G of Khadka et al.), the LLC is shared, DRAM holds the rest.
+// activations from their producer's step to their last consumer's. A tensor
+// placed in SRAM lives in one engine's SRAM, "the specific target out of the
+// 12 possible Deep SRAM locations (one for each ICE) is left to the further
+// logic in the compiler" (App. G of Khadka et al.): so no tensor larger than
+// one engine's SRAM fits there, and the level's capacity is the engines'
+// SRAMs together, the compiler's further logic being trusted to pack the
+// tensors that do fit. The LLC is shared, DRAM holds the rest.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,11 +25,16 @@
 
 namespace dsm::core::memory {
 
-/// The outcome of a check: valid, or the first overflow in schedule order.
+/// The outcome of a check: valid, or the first tensor too large for its
+/// level (in node order), else the first overflow in schedule order.
 struct CapacityVerdict {
   bool valid = true;
   /// When invalid: the first step (node index) and level that overflow.
+  /// When a single tensor is too large for its level (one engine's SRAM):
+  /// `tensorNode` is its node, `usedBytes` its bytes, `capacityBytes` the
+  /// limit, `step` the first step it is live.
   int64_t step = -1;
+  int64_t tensorNode = -1;
   MemoryLevel level = MemoryLevel::DRAM;
   int64_t usedBytes = 0;
   int64_t capacityBytes = 0;
@@ -41,6 +50,11 @@ public:
   create(const MemoryGraph &graph, const MemoryHierarchySystem &system);
 
   int64_t getCapacity(MemoryLevel level) const { return capacity[int(level)]; }
+  /// The largest tensor a level can hold: one engine's SRAM, the whole LLC
+  /// or DRAM.
+  int64_t getTensorLimit(MemoryLevel level) const {
+    return tensorLimit[int(level)];
+  }
 
   CapacityVerdict check(const MemoryMap &map) const;
   bool isValid(const MemoryMap &map) const;
@@ -51,7 +65,7 @@ private:
   CapacityChecker(const MemoryGraph &graph) : graph(&graph) {}
 
   const MemoryGraph *graph;
-  std::array<int64_t, kNumMemoryLevels> capacity{};
+  std::array<int64_t, kNumMemoryLevels> capacity{}, tensorLimit{};
 };
 
 } // namespace dsm::core::memory

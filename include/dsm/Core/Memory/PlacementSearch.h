@@ -5,11 +5,14 @@
 // "inference process on the physical hardware", counted across the
 // population):
 //
-//   compiler   the rule-based baseline: every tensor asks for SRAM and the
+//   compiler   the rule-based baseline, greedy by reuse and by the order of
+//              need: an activation (written once, read by each consumer)
+//              asks for SRAM, weights (read once per inference, streamed as
+//              a throughput-tuned compiler does) ask for the LLC, and the
 //              rectifier's first-come-first-served allocation in topological
-//              order (activation before weights) demotes what does not fit --
-//              greedy by reuse and by the order of need, as a compiler's
-//              allocator would; deterministic, one evaluation
+//              order (activation before weights) demotes what does not fit;
+//              deterministic, one evaluation (docs/memory-placement.md says
+//              why these rules)
 //   greedy-dp  the paper's greedy dynamic programming: from the all-DRAM map
 //              (App. B, "initial mapping action"), for each node in turn try
 //              its 9 maps with the rest fixed and keep the best reward;
