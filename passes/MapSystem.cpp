@@ -64,6 +64,8 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
     options.seed = seed;
     options.iterations = iterations;
     options.ilpTimeLimit = ilpTimeLimit;
+    options.evaluator = evaluator;
+    options.evaluatorTimeout = evaluatorTimeout;
     options.report = report;
     options.format = format();
     pm.addPass(createDsmPlaceMemory(options));

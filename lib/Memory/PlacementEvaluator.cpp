@@ -7,7 +7,8 @@ using namespace dsm::core::memory;
 
 llvm::Expected<PlacementEvaluator>
 PlacementEvaluator::create(const MemoryGraph &graph,
-                           const MemoryHierarchySystem &system) {
+                           const MemoryHierarchySystem &system,
+                           LatencyMeasure measure) {
   auto model = MemoryCostModel::create(graph, system);
   if (!model)
     return model.takeError();
@@ -21,8 +22,18 @@ PlacementEvaluator::create(const MemoryGraph &graph,
   MemoryMap wanted(graph.size(),
                    NodePlacement{MemoryLevel::LLC, MemoryLevel::SRAM});
   evaluator.compilerMap = evaluator.rectify(wanted).map;
-  evaluator.compilerLatency =
-      evaluator.model.getNetworkLatency(evaluator.compilerMap);
+  if (measure) {
+    llvm::Expected<double> measured = measure(evaluator.compilerMap);
+    if (!measured)
+      return llvm::createStringError("cannot measure the compiler's map: " +
+                                     llvm::toString(measured.takeError()));
+    evaluator.compilerLatency = *measured;
+    evaluator.measurement = std::make_shared<Measurement>();
+    evaluator.measurement->measure = std::move(measure);
+  } else {
+    evaluator.compilerLatency =
+        evaluator.model.getNetworkLatency(evaluator.compilerMap);
+  }
   return evaluator;
 }
 
@@ -30,6 +41,21 @@ Evaluation PlacementEvaluator::evaluate(const MemoryMap &map) const {
   Evaluation evaluation;
   evaluation.latency = model.getNetworkLatency(map);
   evaluation.valid = checker.isValid(map);
+  if (evaluation.valid && measurement) {
+    llvm::Expected<double> measured = measurement->measure(map);
+    if (measured) {
+      evaluation.latency = *measured;
+    } else {
+      // Scored as invalid; the search stops at its next step and fails.
+      std::string message = llvm::toString(measured.takeError());
+      std::lock_guard<std::mutex> lock(measurement->mutex);
+      if (!measurement->failed.exchange(true))
+        measurement->firstError = std::move(message);
+      evaluation.valid = false;
+      evaluation.reward = -1;
+      return evaluation;
+    }
+  }
   if (evaluation.valid) {
     evaluation.speedup =
         evaluation.latency > 0 ? compilerLatency / evaluation.latency : 1.0;
@@ -39,4 +65,15 @@ Evaluation PlacementEvaluator::evaluate(const MemoryMap &map) const {
     evaluation.reward = -evaluation.reassignedRatio;
   }
   return evaluation;
+}
+
+bool PlacementEvaluator::hasMeasurementFailed() const {
+  return measurement && measurement->failed.load();
+}
+
+llvm::Error PlacementEvaluator::measurementError() const {
+  if (!hasMeasurementFailed())
+    return llvm::Error::success();
+  std::lock_guard<std::mutex> lock(measurement->mutex);
+  return llvm::createStringError(measurement->firstError);
 }

@@ -60,6 +60,8 @@ void memory::printPlacementTable(llvm::ArrayRef<PlacementReport> reports,
         report.graphName, report.systemName,
         stringifyPlacementSearchKind(report.kind), report.options.iterations,
         report.options.seed, evaluator.getGraph().size(), result.evaluations);
+    if (!report.evaluatorProgram.empty())
+      os << "latencies measured by " << report.evaluatorProgram << "\n";
     os << llvm::formatv("latency {0:f3} us, compiler {1:f3} us, speedup "
                         "{2:f4}, valid {3}",
                         evaluation.latency * 1e6,
@@ -118,6 +120,8 @@ void memory::writePlacementJSON(llvm::ArrayRef<PlacementReport> reports,
                          stringifyPlacementSearchKind(report.kind));
           json.attribute("iterations", report.options.iterations);
           json.attribute("seed", int64_t(report.options.seed));
+          if (!report.evaluatorProgram.empty())
+            json.attribute("evaluator", report.evaluatorProgram);
           json.attribute("evaluations", result.evaluations);
           json.attribute("layers", int64_t(evaluator.getGraph().size()));
           json.attribute("latency_us", evaluation.latency * 1e6);

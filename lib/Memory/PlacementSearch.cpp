@@ -77,7 +77,7 @@ void SearchTracker::record(const MemoryMap &map, const Evaluation &evaluation) {
 
 bool SearchTracker::shouldStop() {
   if (!result.interrupted && result.evaluations < total &&
-      progress.shouldStop())
+      (progress.shouldStop() || evaluator.hasMeasurementFailed()))
     result.interrupted = true;
   return result.interrupted;
 }
@@ -97,9 +97,10 @@ PlacementSearchResult SearchTracker::finish() {
   return std::move(result);
 }
 
-llvm::Expected<PlacementSearchResult> memory::runPlacementSearch(
-    PlacementSearchKind kind, const PlacementEvaluator &evaluator,
-    const PlacementSearchOptions &options, Executor &executor) {
+/// The search itself, before its measurements are checked.
+static llvm::Expected<PlacementSearchResult>
+runSearch(PlacementSearchKind kind, const PlacementEvaluator &evaluator,
+          const PlacementSearchOptions &options, Executor &executor) {
   switch (kind) {
   case PlacementSearchKind::Compiler: {
     SearchTracker tracker(evaluator);
@@ -119,6 +120,23 @@ llvm::Expected<PlacementSearchResult> memory::runPlacementSearch(
     return runIlp(evaluator, options);
   }
   return llvm::createStringError("unknown placement search");
+}
+
+llvm::Expected<PlacementSearchResult> memory::runPlacementSearch(
+    PlacementSearchKind kind, const PlacementEvaluator &evaluator,
+    const PlacementSearchOptions &options, Executor &executor) {
+  if (kind == PlacementSearchKind::ILP && evaluator.isMeasured())
+    return llvm::createStringError(
+        "placement 'ilp' solves the cost model exactly and cannot use an "
+        "external evaluator");
+  llvm::Expected<PlacementSearchResult> result =
+      runSearch(kind, evaluator, options, executor);
+  // A failed measurement ends the search: its maps were not all measured.
+  if (llvm::Error error = evaluator.measurementError()) {
+    llvm::consumeError(result.takeError());
+    return std::move(error);
+  }
+  return result;
 }
 
 llvm::Error memory::checkNotInterrupted(PlacementSearchKind kind,

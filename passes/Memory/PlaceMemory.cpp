@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dsm/Core/Memory/ExternalEvaluator.h"
 #include "dsm/Core/Memory/PlacementReport.h"
 #include "dsm/Core/Memory/PlacementSearch.h"
 #include "dsm/Core/Support/ConsoleProgress.h"
@@ -95,6 +96,10 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
                      << int64_t(iterations);
       return signalPassFailure();
     }
+    if (evaluatorTimeout == 0) {
+      emitError(loc) << "evaluator-timeout must be at least 1 second";
+      return signalPassFailure();
+    }
     if (!(ilpTimeLimit > 0)) {
       emitError(loc) << "ilp-time-limit must be positive, got "
                      << double(ilpTimeLimit);
@@ -137,14 +142,26 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
         continue;
       PlacedFunction &function = placed.emplace_back();
       function.built = std::move(*built);
-      llvm::Expected<memory::PlacementEvaluator> evaluator =
-          memory::PlacementEvaluator::create(function.built.graph, *hierarchy);
-      if (!evaluator) {
-        emitCoreError(evaluator.takeError(), &function.built, func.getLoc(),
-                      "cannot place memory: ");
+      memory::LatencyMeasure measure;
+      if (!evaluator.empty()) {
+        llvm::Expected<memory::LatencyMeasure> external =
+            memory::makeExternalMeasure(function.built.graph, evaluator,
+                                        evaluatorTimeout);
+        if (!external) {
+          emitError(loc) << llvm::toString(external.takeError());
+          return signalPassFailure();
+        }
+        measure = std::move(*external);
+      }
+      llvm::Expected<memory::PlacementEvaluator> placementEvaluator =
+          memory::PlacementEvaluator::create(function.built.graph, *hierarchy,
+                                             std::move(measure));
+      if (!placementEvaluator) {
+        emitCoreError(placementEvaluator.takeError(), &function.built,
+                      func.getLoc(), "cannot place memory: ");
         return signalPassFailure();
       }
-      function.evaluator.emplace(std::move(*evaluator));
+      function.evaluator.emplace(std::move(*placementEvaluator));
       // A line on a terminal; Ctrl-C returns the best so far, which fails.
       core::ConsoleProgress progress(
           (memory::stringifyPlacementSearchKind(*kind) +
@@ -178,6 +195,7 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
       report.systemName = description->name;
       report.graphName = func.getSymName().str();
       report.evaluator = &*function.evaluator;
+      report.evaluatorProgram = evaluator;
       report.kind = *kind;
       report.options = options;
       report.result = std::move(*result);

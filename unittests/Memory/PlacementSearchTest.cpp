@@ -7,6 +7,7 @@
 
 #include "llvm/Support/ThreadPool.h"
 
+#include <atomic>
 #include <limits>
 #include <random>
 
@@ -170,6 +171,58 @@ TEST(PlacementSearchTest, CompilerMapIsTheBaselineAndValid) {
   EXPECT_EQ(compiler.map, evaluator->getCompilerMap());
   EXPECT_DOUBLE_EQ(compiler.evaluation.speedup, 1.0);
   EXPECT_EQ(compiler.evaluations, 1);
+}
+
+TEST(PlacementSearchTest, MeasuredLatencyDrivesTheSearch) {
+  // A "hardware" where DRAM is fastest: latency = number of tensors off DRAM
+  // + 1. Only valid maps are measured; the searches end on all-DRAM.
+  std::mt19937_64 rng(5);
+  MemoryGraph graph = randomGraph(rng, 3);
+  std::atomic<int> measured{0};
+  LatencyMeasure measure = [&](const MemoryMap &map) -> llvm::Expected<double> {
+    ++measured;
+    double offDram = 0;
+    for (const NodePlacement &p : map)
+      offDram += (p.weights != MemoryLevel::DRAM) +
+                 (p.activations != MemoryLevel::DRAM);
+    return 1 + offDram;
+  };
+  auto evaluator = PlacementEvaluator::create(graph, makeTinySystem(), measure);
+  ASSERT_TRUE(bool(evaluator)) << llvm::toString(evaluator.takeError());
+  EXPECT_TRUE(evaluator->isMeasured());
+  EXPECT_EQ(measured, 1); // the compiler's map
+  SerialExecutor serial;
+  for (auto kind : {PlacementSearchKind::GreedyDP, PlacementSearchKind::EA}) {
+    PlacementSearchResult result = run(kind, *evaluator, 500, 1, serial);
+    EXPECT_EQ(result.map, makeUniformMap(3, MemoryLevel::DRAM));
+    EXPECT_DOUBLE_EQ(result.evaluation.latency, 1);
+  }
+  auto ilp = runPlacementSearch(PlacementSearchKind::ILP, *evaluator,
+                                PlacementSearchOptions(), serial);
+  EXPECT_FALSE(bool(ilp));
+  llvm::consumeError(ilp.takeError());
+}
+
+TEST(PlacementSearchTest, FailedMeasurementEndsTheSearchWithItsError) {
+  std::mt19937_64 rng(5);
+  MemoryGraph graph = randomGraph(rng, 3);
+  std::atomic<int> calls{0};
+  LatencyMeasure measure = [&](const MemoryMap &) -> llvm::Expected<double> {
+    if (++calls > 3)
+      return llvm::createStringError("the board is gone");
+    return 1.0;
+  };
+  auto evaluator = PlacementEvaluator::create(graph, makeTinySystem(), measure);
+  ASSERT_TRUE(bool(evaluator));
+  SerialExecutor serial;
+  PlacementSearchOptions options;
+  options.iterations = 1000;
+  auto result =
+      runPlacementSearch(PlacementSearchKind::EA, *evaluator, options, serial);
+  ASSERT_FALSE(bool(result));
+  EXPECT_EQ(llvm::toString(result.takeError()), "the board is gone");
+  // Stopped within a generation of the failure, not after 1000 maps.
+  EXPECT_LT(calls, 60);
 }
 
 TEST(PlacementSearchTest, InvalidMapRewardIsMinusReassignedRatio) {

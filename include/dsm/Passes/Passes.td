@@ -361,6 +361,14 @@ class DsmMemoryPlacementOptions {
            "Budget of the search in maps evaluated (the paper's iterations)">,
     Option<"ilpTimeLimit", "ilp-time-limit", "double", /*default=*/"60",
            "Seconds the ILP solver may run before returning its best map">,
+    Option<"evaluator", "evaluator", "std::string", /*default=*/"\"\"",
+           "A program that measures each valid map's latency instead of the "
+           "cost model: run as '<program> <map.json>', it prints seconds "
+           "(docs/memory-placement.md)">,
+    Option<"evaluatorTimeout", "evaluator-timeout", "unsigned",
+           /*default=*/"300",
+           "Seconds the evaluator may take per map before it is stopped and "
+           "the placement fails">,
   ];
 }
 

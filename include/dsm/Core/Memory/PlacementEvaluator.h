@@ -5,7 +5,9 @@
 // "run" (the cost model's latency) and rewarded with (speedup over the
 // compiler's map)^2 (line 10); an invalid map is not run and gets minus the
 // ratio of bytes the compiler's rectification re-assigns (line 12). Its
-// speedup is reported as 0, as the paper scores invalid maps.
+// speedup is reported as 0, as the paper scores invalid maps. With a
+// LatencyMeasure (ExternalEvaluator.h) a valid map's latency, and the
+// compiler's, are measured by it instead of the cost model.
 //
 // Thread-safe: searches evaluate a population through an Executor.
 //
@@ -15,14 +17,21 @@
 #define DSM_CORE_MEMORY_PLACEMENTEVALUATOR_H
 
 #include "dsm/Core/Memory/CapacityChecker.h"
+#include "dsm/Core/Memory/ExternalEvaluator.h"
 #include "dsm/Core/Memory/MemoryCostModel.h"
 #include "dsm/Core/Memory/Rectifier.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
 
 namespace dsm::core::memory {
 
 struct Evaluation {
   bool valid = false;
-  /// The cost model's latency in seconds (also computed for invalid maps).
+  /// The latency in seconds: measured for a valid map when there is a
+  /// measure, else (and for invalid maps) the cost model's.
   double latency = 0;
   /// Compiler latency / latency for a valid map, 0 for an invalid one.
   double speedup = 0;
@@ -37,8 +46,11 @@ public:
   /// Checks the problem (see MemoryCostModel::create and
   /// CapacityChecker::create) and evaluates the compiler's map, the baseline
   /// of every speedup.
+  /// With `measure`, the compiler's map is measured here (its error fails
+  /// the creation) and every valid map in evaluate().
   static llvm::Expected<PlacementEvaluator>
-  create(const MemoryGraph &graph, const MemoryHierarchySystem &system);
+  create(const MemoryGraph &graph, const MemoryHierarchySystem &system,
+         LatencyMeasure measure = nullptr);
 
   Evaluation evaluate(const MemoryMap &map) const;
 
@@ -51,6 +63,14 @@ public:
   const MemoryMap &getCompilerMap() const { return compilerMap; }
   double getCompilerLatency() const { return compilerLatency; }
 
+  /// Whether latencies come from a measure rather than the cost model.
+  bool isMeasured() const { return bool(measurement); }
+  /// Whether a measurement failed: the map was scored as invalid, and the
+  /// search should stop and fail with measurementError().
+  bool hasMeasurementFailed() const;
+  /// The first failed measurement's error (success if none failed).
+  llvm::Error measurementError() const;
+
 private:
   PlacementEvaluator(const MemoryGraph &graph, MemoryCostModel model,
                      CapacityChecker checker)
@@ -61,6 +81,16 @@ private:
   CapacityChecker checker;
   MemoryMap compilerMap;
   double compilerLatency = 0;
+
+  /// Shared by the copies a search's threads see: the measure and the first
+  /// error it gave.
+  struct Measurement {
+    LatencyMeasure measure;
+    std::mutex mutex;
+    std::atomic<bool> failed{false};
+    std::string firstError;
+  };
+  std::shared_ptr<Measurement> measurement;
 };
 
 } // namespace dsm::core::memory

@@ -30,6 +30,8 @@ struct PlacementReport {
   PlacementSearchKind kind = PlacementSearchKind::Compiler;
   PlacementSearchOptions options;
   PlacementSearchResult result;
+  /// The program that measured the latencies (empty: the cost model).
+  std::string evaluatorProgram;
 };
 
 /// (iteration counted from 1, best speedup) wherever the best improved.
