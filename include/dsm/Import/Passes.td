@@ -98,6 +98,29 @@ def DsmImportTosa : Pass<"dsm-import-tosa", "mlir::ModuleOp">, DsmImportOptions 
 // The way back: decisions onto the program that was imported
 //===----------------------------------------------------------------------===//
 
+def DsmStepwiseReshard : Pass<"dsm-stepwise-reshard"> {
+  let summary = "Split every multi-axis resharding into steps upstream's "
+                "`shard-partition` can lower";
+  let description = [{
+    Upstream's `--shard-partition` (LLVM 22) lowers a resharding (a
+    `shard.shard ... annotate_for_users` of a `shard.shard` result) only when
+    it changes one grid axis at the end of one tensor dimension: it splits
+    it (`all_slice`), unsplits it (`all_gather`) or moves it
+    (`all_to_all`). On a 2-D torus a layer's parallelism splits over both
+    grid axes, so a weight that starts whole must be split by two, and a
+    relayout from data to model parallelism moves two. Run after
+    `--sharding-propagation` and before `--shard-partition`, this pass puts
+    between such a pair the intermediate shardings of a path of single-axis
+    steps: trailing axes removed one at a time down to what the two
+    shardings share, then the target's added one at a time. Each step is
+    exact, so the partitioned program computes the same per-chip shares;
+    the collectives are an `all_gather` per removed axis and an `all_slice`
+    per added one. Shardings with halos or explicit offsets are left alone.
+    docs/shard-export.md.
+  }];
+  let dependentDialects = ["mlir::shard::ShardDialect"];
+}
+
 def DsmExportShard : Pass<"dsm-export-shard", "mlir::ModuleOp"> {
   let summary = "Write the spatial mapping onto the imported linalg program "
                 "as upstream `shard` annotations";
