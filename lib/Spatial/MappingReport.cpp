@@ -136,6 +136,10 @@ void dsm::core::printMappingTable(const MappingReport &report,
     }
     os << "  " << row.limitedBy() << "\n";
   }
+  if (!report.selectionExact)
+    os << "\nparallelisms not proven optimal: the layer graph is too dense to "
+          "select exactly; the best of the "
+       << report.selectionStatesKept << " cheapest states kept per layer\n";
   CycleBreakdown total = report.totalCycles();
   os << llvm::formatv(
       "\ntotal: {0:F0} cycles = {1} s per {2}, utilization {3:F3} (",
@@ -235,6 +239,11 @@ void dsm::core::writeMappingJSON(const MappingReport &report,
         json.value(rowObject(row));
     });
     json.attribute("mode", report.mode);
+    json.attributeObject("selection", [&] {
+      json.attribute("exact", report.selectionExact);
+      if (!report.selectionExact)
+        json.attribute("states_kept", report.selectionStatesKept);
+    });
     json.attribute("system", report.system);
     json.attribute("totals",
                    llvm::json::Object{{"cycles", total.total},

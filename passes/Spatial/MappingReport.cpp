@@ -51,6 +51,13 @@ struct MappingReportPass
     report.frequencyHz = model.frequency();
     report.batch = batchOf(module);
     report.mode = "infer";
+    DsmDialect::SelectionStatesKeptAttrHelper boundAttr(&getContext());
+    for (auto func : module.getOps<func::FuncOp>())
+      if (IntegerAttr bound = boundAttr.getAttr(func)) {
+        report.selectionExact = false;
+        report.selectionStatesKept =
+            std::max(report.selectionStatesKept, bound.getInt());
+      }
     bool any = false;
     module.walk([&](TiledPassOp op) {
       any = true;

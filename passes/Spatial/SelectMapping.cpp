@@ -264,6 +264,13 @@ struct SelectMappingPass
     numConfigurations += plan->configurationsEvaluated;
     numExplorations += plan->explorations;
     numMemoized += plan->memoizedExplorations;
+    DsmDialect::SelectionStatesKeptAttrHelper boundAttr(context);
+    if (plan->selectionExact)
+      func->removeAttr(boundAttr.getName());
+    else
+      boundAttr.setAttr(func,
+                        IntegerAttr::get(IntegerType::get(context, 64),
+                                         int64_t(plan->selectionStatesKept)));
     if (!plan->selectionExact)
       emitWarning(func.getLoc())
           << "the layer graph is too dense to select exactly (skip "

@@ -1,4 +1,18 @@
 // RUN: dsm-opt %s -split-input-file -verify-diagnostics --dsm-map-system="system=dsm-8pf-asym mode=train batch=512" -o /dev/null
+// The report says it too, with the bound; the exact splits say exact.
+// RUN: dsm-opt %s -split-input-file -verify-diagnostics --dsm-map-system="system=dsm-8pf-asym mode=train batch=512 report=- report-format=json" -o /dev/null | FileCheck %s --check-prefix=JSON
+// RUN: dsm-opt %s -split-input-file -verify-diagnostics --dsm-map-system="system=dsm-8pf-asym mode=train batch=512 report=- report-format=table" -o /dev/null | FileCheck %s --check-prefix=TABLE
+// JSON:      "selection": {
+// JSON-NEXT:   "exact": false,
+// JSON-NEXT:   "states_kept": 4096
+// JSON:      "selection": {
+// JSON-NEXT:   "exact": true
+// JSON:      "selection": {
+// JSON-NEXT:   "exact": true
+// TABLE: parallelisms not proven optimal: the layer graph is too dense to select exactly; the best of the 4096 cheapest states kept per layer
+// TABLE-EMPTY:
+// TABLE-NEXT: total:
+// TABLE-NOT: parallelisms not proven optimal
 // DenseNet-style: every layer reads the sum of all earlier outputs, so the
 // layer graph is too dense for exact elimination (its tables would span too
 // many layers' options) and too many choices are live at once for the

@@ -41,7 +41,12 @@ def Dsm_Dialect : Dialect {
     // and activations, on every op of the layer.
     "::dsm::MemoryPlacementAttr":$memory,
     // Device placement (--dsm-place-devices): the device that runs the op.
-    "::dsm::DeviceAttr":$device
+    "::dsm::DeviceAttr":$device,
+    // Spatial mapping (--dsm-select-mapping), on a function whose layer
+    // graph was too dense to select its parallelisms exactly: the states the
+    // selection kept per layer, its bound (docs/scaling.md). Absent when the
+    // choice is proven optimal; the mapping report carries it.
+    "::mlir::IntegerAttr":$selection_states_kept
   );
   let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{

@@ -56,6 +56,10 @@ struct MappingReport {
   int64_t batch = 0;
   double frequencyHz = 0;
   std::vector<MappingReportRow> rows;
+  /// False when some function's parallelisms were chosen among pruned
+  /// states (not proven optimal); `selectionStatesKept` is then the bound.
+  bool selectionExact = true;
+  int64_t selectionStatesKept = 0;
 
   CycleBreakdown totalCycles() const;
   double totalSeconds() const;
