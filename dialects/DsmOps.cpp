@@ -606,6 +606,9 @@ static constexpr unsigned kParameterSearchBudget = 1024;
 static bool dependsOnInputs(Value value) {
   SmallVector<Value> stack{value};
   llvm::SmallPtrSet<Operation *, 16> visited;
+  // Sized for the whole budget: an activation's search uses all of it, and
+  // growing the set from 16 would rehash it seven times on the way.
+  visited.reserve(kParameterSearchBudget + 1);
   while (!stack.empty()) {
     Value v = stack.pop_back_val();
     if (isa<BlockArgument>(v))
