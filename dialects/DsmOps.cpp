@@ -252,8 +252,7 @@ template <typename OpTy> static LogicalResult verifyShapes(OpTy op) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult dsm::detail::verifyWorkload(Operation *op) {
-  core::Workload workload = cast<WorkloadOpInterface>(op).getWorkload();
-  if (workload.overflow)
+  if (cast<WorkloadOpInterface>(op).workloadOverflows())
     return op->emitOpError("workload is too large: its element or operation "
                            "counts overflow 64 bits");
   return success();
@@ -601,11 +600,15 @@ static int64_t weightElements(Operation *op) {
 /// kParameterSearchBudget operations without exhausting them is looking at
 /// an activation's history and stops there. Without that bound every
 /// residual add of an N-block chain walks back to the argument: O(N^2) over
-/// the model, and the verifier asks after every pass.
+/// the model. (The verifier, which runs after every pass, does not ask:
+/// AddOp::workloadOverflows.)
 static constexpr unsigned kParameterSearchBudget = 1024;
 static bool dependsOnInputs(Value value) {
   SmallVector<Value> stack{value};
   llvm::SmallPtrSet<Operation *, 16> visited;
+  // Sized for the whole budget: an activation's search uses all of it, and
+  // growing the set from 16 would rehash it seven times on the way.
+  visited.reserve(kParameterSearchBudget + 1);
   while (!stack.empty()) {
     Value v = stack.pop_back_val();
     if (isa<BlockArgument>(v))
@@ -630,6 +633,14 @@ static core::OpKind classifyAdd(AddOp op) {
 }
 
 DSM_BINARY_OP(AddOp, classifyAdd(*this))
+
+/// Whether an add is residual or a bias addition changes none of its counts,
+/// so the verifier's question needs no graph search.
+bool AddOp::workloadOverflows() {
+  return elementwiseWorkload(getOperation(), core::OpKind::BiasAdd,
+                             weightElements(getOperation()))
+      .overflow;
+}
 DSM_BINARY_OP(SubOp, core::OpKind::Elementwise)
 DSM_BINARY_OP(MulOp, core::OpKind::Elementwise)
 DSM_BINARY_OP(DivOp, core::OpKind::Elementwise)

@@ -7,6 +7,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 using namespace dsm::core;
@@ -104,6 +105,7 @@ static double imbalance(const DimSizes &work, const DimSizes &split) {
 std::vector<DimSizes> DesignSpaceExplorer::candidateCoreSplits(
     const LayerShape &layer, TrainingPass pass, const DimSizes &chipD) const {
   std::vector<DimSizes> legal;
+  legal.reserve(coreFactorizations.size());
   for (const DimSizes &split : coreFactorizations) {
     bool fits = true;
     for (int d = 0; d < kNumDims && fits; ++d)
@@ -117,25 +119,25 @@ std::vector<DimSizes> DesignSpaceExplorer::candidateCoreSplits(
   // Principle: split the result's dimensions so cores need not reduce
   // partial sums (000 §II-E) -- unless the result is too small to occupy
   // every core.
-  DimSet reduction = layer.hasPrimary ? reductionDims(layer, pass) : DimSet();
-  std::vector<DimSizes> outputOnly;
-  for (const DimSizes &split : legal) {
-    bool reduces = false;
-    for (int d = 0; d < kNumDims; ++d)
-      reduces |= reduction.contains(Dim(d)) && split[d] > 1;
-    if (!reduces)
-      outputOnly.push_back(split);
-  }
   // Principle: balance the work across cores; when the dimensions do not
   // divide, keep the splits with the least imbalance -- or close to it: a
   // few percent more PE-array work can buy a better spread of the auxiliary
   // work or of the transfers.
-  auto leastImbalance = [&](const std::vector<DimSizes> &splits) {
-    double least = 1e300;
-    for (const DimSizes &split : splits)
-      least = std::min(least, imbalance(chipD, split));
-    return least;
-  };
+  DimSet reduction = layer.hasPrimary ? reductionDims(layer, pass) : DimSet();
+  std::vector<double> imbalances(legal.size());
+  std::vector<bool> reduces(legal.size());
+  double leastOutputOnly = 1e300, leastAll = 1e300;
+  bool anyOutputOnly = false;
+  for (size_t i = 0; i < legal.size(); ++i) {
+    imbalances[i] = imbalance(chipD, legal[i]);
+    leastAll = std::min(leastAll, imbalances[i]);
+    for (int d = 0; d < kNumDims && !reduces[i]; ++d)
+      reduces[i] = reduction.contains(Dim(d)) && legal[i][d] > 1;
+    if (!reduces[i]) {
+      anyOutputOnly = true;
+      leastOutputOnly = std::min(leastOutputOnly, imbalances[i]);
+    }
+  }
   // A result too unevenly divisible to keep the cores busy (e.g. the 3 x 49
   // x 64 kernel of ResNet-50's conv1 in UPD on 32 cores) is worth a
   // reduction: then reduction splits compete too.
@@ -148,14 +150,14 @@ std::vector<DimSizes> DesignSpaceExplorer::candidateCoreSplits(
   bool weightsStay = reuseWeightsAcrossSteps && layer.hasPrimary &&
                      layer.hasWeights && layer.timesteps > 1 &&
                      pass != TrainingPass::UPD;
-  bool outputOnlyBalances = !weightsStay && !outputOnly.empty() &&
-                            leastImbalance(outputOnly) <= kImbalanceTolerance;
-  std::vector<DimSizes> &pool = outputOnlyBalances ? outputOnly : legal;
-  double least = leastImbalance(pool);
+  bool outputOnlyBalances =
+      !weightsStay && anyOutputOnly && leastOutputOnly <= kImbalanceTolerance;
+  double least = outputOnlyBalances ? leastOutputOnly : leastAll;
   std::vector<DimSizes> balanced;
-  for (const DimSizes &split : pool)
-    if (imbalance(chipD, split) <= least * kImbalanceTolerance)
-      balanced.push_back(split);
+  for (size_t i = 0; i < legal.size(); ++i)
+    if ((!outputOnlyBalances || !reduces[i]) &&
+        imbalances[i] <= least * kImbalanceTolerance)
+      balanced.push_back(legal[i]);
   return balanced;
 }
 
@@ -164,7 +166,7 @@ std::vector<DimSizes> DesignSpaceExplorer::candidateCoreSplits(
 /// one that computes most efficiently, then the one with the least
 /// non-overlapped traffic, then the smallest working set, so the report does
 /// not show an arbitrary under-use.
-static bool isBetter(const Evaluation &a, const Evaluation &b) {
+static bool isBetter(const CandidateCost &a, const CandidateCost &b) {
   auto close = [](double x, double y) {
     return std::fabs(x - y) <= 1e-9 * std::max(std::fabs(x), std::fabs(y));
   };
@@ -205,6 +207,37 @@ DesignSpaceExplorer::explore(const LayerShape &layer, TrainingPass pass,
   const bool tryWeightReuse = reuseWeightsAcrossSteps && layer.hasPrimary &&
                               layer.hasWeights && layer.timesteps > 1 &&
                               pass != TrainingPass::UPD;
+
+  // Each split's configuration (with its preload budget: each split
+  // preloads as much of its weights as fits), checked and costed once for
+  // all its array mappings (SplitCost), with and without weight reuse, and
+  // with a primary computation its bound.
+  struct Split {
+    MappingConfig config, reuseConfig;
+    std::optional<SplitCost> plain, reuse;
+    double bound = 0;
+  };
+  std::vector<Split> splits;
+  splits.reserve(coreSplits.size());
+  for (const DimSizes &coreSplit : coreSplits) {
+    Split &split = splits.emplace_back();
+    split.config = config;
+    split.config.coreSplit = coreSplit;
+    if (memory.preloadedWeightBytes > 0)
+      split.config.memory.preloadedWeightBytes =
+          std::min(memory.preloadedWeightBytes,
+                   model.weightBytesPerCore(layer, pass, split.config));
+    split.plain = model.costSplits(layer, pass, split.config);
+    if (layer.hasPrimary)
+      split.bound = split.plain->cycles().lowerBound();
+    if (tryWeightReuse) {
+      split.reuseConfig = split.config;
+      split.reuseConfig.memory.weightsAcrossSteps = true;
+      split.reuse = model.costSplits(layer, pass, split.reuseConfig);
+      split.bound = std::min(split.bound, split.reuse->cycles().lowerBound());
+    }
+  }
+
   // Both searches visit their splits by increasing lower bound
   // (SplitCycles::lowerBound: the transfers and auxiliary work do not
   // depend on the array mapping) and stops at the first split whose
@@ -212,89 +245,63 @@ DesignSpaceExplorer::explore(const LayerShape &layer, TrainingPass pass,
   // array mapping of it, or of any later split, can win. Every candidate
   // keeps its place in the plain enumeration order, which breaks exact ties
   // and picks the reason reported when nothing is legal, so the result is
-  // the one full enumeration finds.
+  // the one full enumeration finds. Candidates are compared by their
+  // figures alone (SplitCost::evaluate); the winner is evaluated in full,
+  // and a rejection explained, once at the end.
   using Order = std::pair<size_t, uint64_t>; // (split, candidate within it)
+  std::optional<CandidateCost> best;
+  MappingConfig bestConfig, reasonConfig;
   Order bestOrder, reasonOrder;
   bool anyReason = false;
   uint64_t inSplit = 0;
   size_t splitIndex = 0;
-  auto evaluateOne = [&](const MappingConfig &candidate, bool keepReason) {
+  auto evaluateOne = [&](const SplitCost &cost, const MappingConfig &candidate,
+                         const ArrayMapping &array, bool keepReason) {
     ++result.evaluated;
     Order order{splitIndex, inSplit++};
-    std::string why;
-    std::optional<Evaluation> eval =
-        model.evaluate(layer, pass, candidate, &why);
-    if (!eval) {
+    std::optional<CandidateCost> figures = cost.evaluate(array);
+    if (!figures) {
       if (keepReason && (!anyReason || order > reasonOrder)) {
-        result.whyNone = std::move(why);
+        reasonConfig = candidate;
+        reasonConfig.array = array;
         reasonOrder = order;
         anyReason = true;
       }
       return;
     }
     ++result.legal;
-    if (!result.best || isBetter(*eval, *result.best) ||
-        (!isBetter(*result.best, *eval) && order < bestOrder)) {
-      result.best = std::move(eval);
+    if (!best || isBetter(*figures, *best) ||
+        (!isBetter(*best, *figures) && order < bestOrder)) {
+      best = figures;
+      bestConfig = candidate;
+      bestConfig.array = array;
       bestOrder = order;
     }
   };
   // A candidate whose total cannot beat the best so far (the split's
   // terms with this array mapping's PriComp: only its working set is left
   // to check) is not evaluated.
-  auto cannotWin = [&](const std::optional<SplitCycles> &split,
-                       const ArrayMapping &array) {
-    return split && result.best &&
-           split->totalCycles(array) > result.best->cycles.total * (1 + 1e-6);
+  auto cannotWin = [&](const SplitCost &cost, const ArrayMapping &array) {
+    return layer.hasPrimary && best &&
+           cost.cycles().totalCycles(array) > best->cycles.total * (1 + 1e-6);
   };
-  std::optional<SplitCycles> plainCycles, reuseCycles;
-  auto consider = [&](const MappingConfig &candidate) {
-    if (cannotWin(plainCycles, candidate.array)) {
+  auto consider = [&](const Split &split, const ArrayMapping &array) {
+    if (cannotWin(*split.plain, array)) {
       ++inSplit;
       ++result.pruned;
     } else {
-      evaluateOne(candidate, /*keepReason=*/true);
+      evaluateOne(*split.plain, split.config, array, /*keepReason=*/true);
     }
     if (!tryWeightReuse)
       return;
-    MappingConfig reuse = candidate;
-    reuse.memory.weightsAcrossSteps = true;
-    if (cannotWin(reuseCycles, reuse.array)) {
+    if (cannotWin(*split.reuse, array)) {
       ++inSplit;
       ++result.pruned;
       return;
     }
-    evaluateOne(reuse, /*keepReason=*/false);
+    evaluateOne(*split.reuse, split.reuseConfig, array, /*keepReason=*/false);
   };
 
-  // Each split's configuration (with its preload budget: each split
-  // preloads as much of its weights as fits) and, with a primary
-  // computation, its terms and bound.
-  struct Split {
-    MappingConfig config;
-    std::optional<SplitCycles> plain, reuse; // with a primary computation
-    double bound = 0;
-  };
-  std::vector<Split> splits;
-  for (const DimSizes &coreSplit : coreSplits) {
-    Split split{config};
-    split.config.coreSplit = coreSplit;
-    if (memory.preloadedWeightBytes > 0)
-      split.config.memory.preloadedWeightBytes =
-          std::min(memory.preloadedWeightBytes,
-                   model.weightBytesPerCore(layer, pass, split.config));
-    if (layer.hasPrimary) {
-      split.plain = model.splitCycles(layer, pass, split.config);
-      split.bound = split.plain->lowerBound();
-      if (tryWeightReuse) {
-        MappingConfig reuse = split.config;
-        reuse.memory.weightsAcrossSteps = true;
-        split.reuse = model.splitCycles(layer, pass, reuse);
-        split.bound = std::min(split.bound, split.reuse->lowerBound());
-      }
-    }
-    splits.push_back(std::move(split));
-  }
   std::vector<size_t> visit(splits.size());
   for (size_t i = 0; i < visit.size(); ++i)
     visit[i] = i;
@@ -306,42 +313,43 @@ DesignSpaceExplorer::explore(const LayerShape &layer, TrainingPass pass,
     splitIndex = visit[position];
     inSplit = 0;
     const Split &split = splits[splitIndex];
-    if (result.best && split.bound > result.best->cycles.total * (1 + 1e-6)) {
+    if (best && split.bound > best->cycles.total * (1 + 1e-6))
       break;
-    }
-    config = split.config;
-    plainCycles = split.plain;
-    reuseCycles = split.reuse;
     if (!layer.hasPrimary) {
-      consider(config);
+      consider(split, split.config.array);
       continue;
     }
-    DimSizes coreD = splitSizes(chipD, config.coreSplit);
+    const DimSizes &coreD = split.plain->cycles().coreD;
+    ArrayMapping array;
     for (int row = 0; row < kNumDims; ++row) {
       for (int col = 0; col < kNumDims; ++col) {
         if (row == col)
           continue;
-        config.array.rowDim = Dim(row);
-        config.array.colDim = Dim(col);
+        array.rowDim = Dim(row);
+        array.colDim = Dim(col);
         if (mode == SearchMode::Heuristic) {
           // Whole chunks of the array (multiples of P), or all the work if
           // it is smaller.
-          config.array.rowTile = std::min(coreD[row], model.arrayRows());
-          config.array.colTile = std::min(coreD[col], model.arrayColumns());
-          consider(config);
+          array.rowTile = std::min(coreD[row], model.arrayRows());
+          array.colTile = std::min(coreD[col], model.arrayColumns());
+          consider(split, array);
           continue;
         }
         for (int64_t rowTile : usefulTiles(coreD[row], model.arrayRows()))
           for (int64_t colTile :
                usefulTiles(coreD[col], model.arrayColumns())) {
-            config.array.rowTile = rowTile;
-            config.array.colTile = colTile;
-            consider(config);
+            array.rowTile = rowTile;
+            array.colTile = colTile;
+            consider(split, array);
           }
       }
     }
   }
-  if (result.best)
-    result.whyNone.clear();
+  if (best) {
+    result.best = model.evaluate(layer, pass, bestConfig);
+    assert(result.best && "the search's winner is legal");
+  } else if (anyReason) {
+    model.evaluate(layer, pass, reasonConfig, &result.whyNone);
+  }
   return result;
 }

@@ -3,6 +3,7 @@
 #include "dsm/Core/Spatial/MappingReport.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -156,87 +157,130 @@ void dsm::core::printMappingTable(const MappingReport &report,
   os << ")\n";
 }
 
-static llvm::json::Object dimsObject(const DimSizes &sizes) {
-  llvm::json::Object object;
-  for (int d = 0; d < kNumDims; ++d)
-    object[stringifyDim(Dim(d))] = sizes[d];
-  return object;
+// The JSON report is streamed, row by row and attribute by attribute: a
+// json::Object per row costs more than writing it (allocations, key
+// sorting), and a 10,000-layer report should never exist as one tree.
+// llvm::json prints an Object's keys in sorted (byte) order; the streamed
+// objects list theirs in that order too, so the bytes are the same.
+
+/// One scalar attribute of an object being streamed.
+using Field = std::pair<llvm::StringRef, llvm::json::Value>;
+
+/// Writes an object of scalar `fields`, sorted by key.
+static void writeFields(llvm::json::OStream &json,
+                        llvm::MutableArrayRef<Field> fields) {
+  llvm::sort(fields,
+             [](const Field &a, const Field &b) { return a.first < b.first; });
+  json.object([&] {
+    for (const Field &field : fields)
+      json.attribute(field.first, field.second);
+  });
 }
 
-static llvm::json::Object cyclesObject(const CycleBreakdown &c) {
-  llvm::json::Object object;
-  for (int k = 0; k < kNumCycleCategories; ++k)
-    object[stringifyCycleCategory(CycleCategory(k))] = c.get(CycleCategory(k));
-  object["pri_comp"] = c.priComp();
-  object["total"] = c.total;
-  // The names before the vocabulary was unified, kept for one release
-  // (docs/mapping-report.md).
-  object["ovl"] = c.ovldtVisible;
-  object["non_ovl"] = c.nonOvldt;
-  return object;
+static void writeDims(llvm::json::OStream &json, const DimSizes &sizes) {
+  std::array<Field, kNumDims> fields = {Field{stringifyDim(Dim(0)), sizes[0]},
+                                        Field{stringifyDim(Dim(1)), sizes[1]},
+                                        Field{stringifyDim(Dim(2)), sizes[2]},
+                                        Field{stringifyDim(Dim(3)), sizes[3]},
+                                        Field{stringifyDim(Dim(4)), sizes[4]}};
+  static_assert(kNumDims == 5, "one field per dimension");
+  writeFields(json, fields);
 }
 
-/// One row as a small JSON object (keys print sorted).
-static llvm::json::Object rowObject(const MappingReportRow &row) {
-  llvm::json::Array transfers;
-  for (const TransferGroup &group : row.transfers) {
-    llvm::json::Object bytes;
-    for (int l = 0; l < kNumLinks; ++l)
-      bytes[stringifyLink(Link(l))] = group.bytes[l];
-    transfers.push_back(
-        llvm::json::Object{{"name", group.name},
-                           {"overlapped", group.overlapped},
-                           {"bytes", std::move(bytes)},
-                           {"cycles", group.cycles},
-                           {"bottleneck", stringifyLink(group.bottleneck)}});
-  }
-  llvm::json::Object entry{
-      {"name", row.layer},
-      {"pass", stringifyTrainingPass(row.pass)},
-      {"kind", row.kind},
-      {"parallelism", stringifyParallelism(row.parallelism)},
-      {"chip_split", dimsObject(row.chipSplit)},
-      {"core_split", dimsObject(row.coreSplit)},
-      {"chipD", dimsObject(row.chipD)},
-      {"coreD", dimsObject(row.coreD)},
-      {"arrayD", dimsObject(row.arrayD)},
-      {"cycles", cyclesObject(row.cycles)},
-      {"utilization", row.utilization()},
-      {"macs", row.macs},
-      {"limited_by", row.limitedBy()},
-      {"transfers", std::move(transfers)},
-      {"memory",
-       llvm::json::Object{
-           {"weight_reuse", row.memory.weightsAcrossSteps},
-           {"input_reuse", row.memory.inputOnChip},
-           {"error_reuse", row.memory.errorOnChip},
-           {"dysm_factor", row.memory.spatialMinibatches},
-           {"preloaded_weight_bytes", row.memory.preloadedWeightBytes},
-           {"resident_weight_fraction", row.residentWeightFraction},
-           {"pipe_group", row.memory.pipeGroup},
-           {"pipe_first_row", row.memory.pipeFirstRow},
-           {"pipe_rows", row.memory.pipeRows}}},
+static void writeCycles(llvm::json::OStream &json, const CycleBreakdown &c) {
+  std::array<Field, kNumCycleCategories + 4> fields = {
+      Field{stringifyCycleCategory(CycleCategory(0)), c.get(CycleCategory(0))},
+      Field{stringifyCycleCategory(CycleCategory(1)), c.get(CycleCategory(1))},
+      Field{stringifyCycleCategory(CycleCategory(2)), c.get(CycleCategory(2))},
+      Field{stringifyCycleCategory(CycleCategory(3)), c.get(CycleCategory(3))},
+      Field{stringifyCycleCategory(CycleCategory(4)), c.get(CycleCategory(4))},
+      Field{"pri_comp", c.priComp()}, Field{"total", c.total},
+      // The names before the vocabulary was unified, kept for one release
+      // (docs/mapping-report.md).
+      Field{"ovl", c.ovldtVisible}, Field{"non_ovl", c.nonOvldt}};
+  static_assert(kNumCycleCategories == 5, "one field per category");
+  writeFields(json, fields);
+}
+
+static void writeTransfer(llvm::json::OStream &json,
+                          const TransferGroup &group) {
+  json.object([&] {
+    json.attribute("bottleneck", stringifyLink(group.bottleneck));
+    json.attributeBegin("bytes");
+    std::array<Field, kNumLinks> bytes = {
+        Field{stringifyLink(Link(0)), group.bytes[0]},
+        Field{stringifyLink(Link(1)), group.bytes[1]},
+        Field{stringifyLink(Link(2)), group.bytes[2]},
+        Field{stringifyLink(Link(3)), group.bytes[3]}};
+    static_assert(kNumLinks == 4, "one field per link");
+    writeFields(json, bytes);
+    json.attributeEnd();
+    json.attribute("cycles", group.cycles);
+    json.attribute("name", llvm::StringRef(group.name));
+    json.attribute("overlapped", group.overlapped);
+  });
+}
+
+/// One row; its keys in sorted order.
+static void writeRow(llvm::json::OStream &json, const MappingReportRow &row) {
+  auto object = [&](llvm::StringRef key, auto &&write) {
+    json.attributeBegin(key);
+    write();
+    json.attributeEnd();
   };
-  if (!row.alternatives.empty()) {
-    llvm::json::Object alternatives;
-    for (auto [p, cycles] : row.alternatives)
-      alternatives[stringifyParallelism(p)] = cycles;
-    entry["alternatives"] = std::move(alternatives);
-  }
-  return entry;
+  json.object([&] {
+    if (!row.alternatives.empty()) {
+      object("alternatives", [&] {
+        llvm::SmallVector<Field, kNumParallelisms> fields;
+        for (auto [p, cycles] : row.alternatives)
+          fields.push_back({stringifyParallelism(p), cycles});
+        writeFields(json, fields);
+      });
+    }
+    object("arrayD", [&] { writeDims(json, row.arrayD); });
+    object("chipD", [&] { writeDims(json, row.chipD); });
+    object("chip_split", [&] { writeDims(json, row.chipSplit); });
+    object("coreD", [&] { writeDims(json, row.coreD); });
+    object("core_split", [&] { writeDims(json, row.coreSplit); });
+    object("cycles", [&] { writeCycles(json, row.cycles); });
+    json.attribute("kind", llvm::StringRef(row.kind));
+    json.attribute("limited_by", row.limitedBy());
+    json.attribute("macs", row.macs);
+    object("memory", [&] {
+      std::array<Field, 9> fields = {
+          Field{"weight_reuse", row.memory.weightsAcrossSteps},
+          Field{"input_reuse", row.memory.inputOnChip},
+          Field{"error_reuse", row.memory.errorOnChip},
+          Field{"dysm_factor", row.memory.spatialMinibatches},
+          Field{"preloaded_weight_bytes", row.memory.preloadedWeightBytes},
+          Field{"resident_weight_fraction", row.residentWeightFraction},
+          Field{"pipe_group", row.memory.pipeGroup},
+          Field{"pipe_first_row", row.memory.pipeFirstRow},
+          Field{"pipe_rows", row.memory.pipeRows}};
+      writeFields(json, fields);
+    });
+    json.attribute("name", llvm::StringRef(row.layer));
+    json.attribute("parallelism", stringifyParallelism(row.parallelism));
+    json.attribute("pass", stringifyTrainingPass(row.pass));
+    object("transfers", [&] {
+      json.array([&] {
+        for (const TransferGroup &group : row.transfers)
+          writeTransfer(json, group);
+      });
+    });
+    json.attribute("utilization", row.utilization());
+  });
 }
 
 void dsm::core::writeMappingJSON(const MappingReport &report,
                                  llvm::raw_ostream &os) {
-  // Streamed row by row: a 10,000-layer report never exists as one tree.
-  // Top-level keys in sorted order, as the schema prints them.
   llvm::json::OStream json(os, /*IndentSize=*/2);
   CycleBreakdown total = report.totalCycles();
   json.object([&] {
     json.attribute("batch", report.batch);
     json.attributeArray("layers", [&] {
       for (const MappingReportRow &row : report.rows)
-        json.value(rowObject(row));
+        writeRow(json, row);
     });
     json.attribute("mode", report.mode);
     json.attributeObject("selection", [&] {
@@ -245,11 +289,14 @@ void dsm::core::writeMappingJSON(const MappingReport &report,
         json.attribute("states_kept", report.selectionStatesKept);
     });
     json.attribute("system", report.system);
-    json.attribute("totals",
-                   llvm::json::Object{{"cycles", total.total},
-                                      {"seconds", report.totalSeconds()},
-                                      {"utilization", report.utilization()},
-                                      {"breakdown", cyclesObject(total)}});
+    json.attributeObject("totals", [&] {
+      json.attributeBegin("breakdown");
+      writeCycles(json, total);
+      json.attributeEnd();
+      json.attribute("cycles", total.total);
+      json.attribute("seconds", report.totalSeconds());
+      json.attribute("utilization", report.utilization());
+    });
   });
   os << "\n";
 }

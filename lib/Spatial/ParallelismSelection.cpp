@@ -55,8 +55,15 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
   stages[0].push_back(State());
   std::vector<Live> lives(1);
   for (size_t i = 0; i < n; ++i) {
-    std::unordered_map<Live, int, LiveHash> index;
-    index.reserve(stages[i].size() * size_t(numOptions));
+    // A next state is what stays live past node i plus, if a later node
+    // reads node i, its option: states with the same staying part share
+    // it, so each distinct staying part is looked up once per state (not
+    // once per option) and the next state found by its (part, option) slot.
+    const bool nodeStaysLive = lastUse[i] > int(i);
+    const int slotsPerPart = nodeStaysLive ? numOptions : 1;
+    std::unordered_map<Live, int, LiveHash> partIndex;
+    partIndex.reserve(stages[i].size());
+    std::vector<int> slotState; // per (part, option) slot: a next state
     std::vector<State> &next = stages[i + 1];
     std::vector<Live> nextLives;
     std::vector<int> producerOption(incoming[i].size());
@@ -80,6 +87,11 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
         if (lastUse[l.first] > int(i))
           staying.push_back(
               {l.first, farClasses > 0 ? l.second % farClasses : l.second});
+      auto [part, newPart] =
+          partIndex.try_emplace(staying, int(partIndex.size()));
+      if (newPart)
+        slotState.resize(slotState.size() + size_t(slotsPerPart), -1);
+      const size_t firstSlot = size_t(part->second) * size_t(slotsPerPart);
       for (int option = 0; option < numOptions; ++option) {
         if (!std::isfinite(nodeCost[i][option]))
           continue;
@@ -87,17 +99,16 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
         for (size_t e = 0; e < incoming[i].size(); ++e)
           if (producerOption[e] >= 0)
             cost += incoming[i][e]->cost[producerOption[e]][option];
-        // The key is built in a reused buffer and copied only when new.
-        live.assign(staying.begin(), staying.end());
-        if (lastUse[i] > int(i))
-          live.push_back({int(i), option});
-        auto it = index.find(live);
-        if (it == index.end()) {
-          index.emplace(live, int(next.size()));
+        int &found = slotState[firstSlot + (nodeStaysLive ? option : 0)];
+        if (found < 0) {
+          found = int(next.size());
           next.push_back({cost, int(s), option});
+          live.assign(staying.begin(), staying.end());
+          if (nodeStaysLive)
+            live.push_back({int(i), option});
           nextLives.push_back(live);
-        } else if (cost < next[it->second].cost) {
-          next[it->second] = {cost, int(s), option};
+        } else if (cost < next[found].cost) {
+          next[found] = {cost, int(s), option};
         }
       }
     }

@@ -25,6 +25,16 @@ template <typename... Args> std::string reason(const Args &...args) {
   (os << ... << args);
   return text;
 }
+
+/// Rejects a configuration: false, with the reason in `*whyNot` if the
+/// caller asked for one. Searches reject many candidates they never
+/// explain, so the reason is only formatted on request.
+template <typename... Args>
+bool reject(std::string *whyNot, const Args &...args) {
+  if (whyNot)
+    *whyNot = reason(args...);
+  return false;
+}
 } // namespace
 
 PerformanceModel::PerformanceModel(const MultiChipSystem &system)
@@ -68,11 +78,9 @@ std::optional<DimSizes> PerformanceModel::chipSplit(const LayerShape &layer,
                                                     Parallelism p,
                                                     std::string *whyNot) const {
   if (!isAvailable(p)) {
-    if (whyNot)
-      *whyNot =
-          reason(stringifyParallelism(p).str(), " parallelism needs ",
-                 p == Parallelism::Model ? "more than one chip"
-                                         : "a torus of at least 2x2 chips");
+    reject(whyNot, stringifyParallelism(p), " parallelism needs ",
+           p == Parallelism::Model ? "more than one chip"
+                                   : "a torus of at least 2x2 chips");
     return std::nullopt;
   }
   int64_t x = system.torus.x, y = system.torus.y;
@@ -96,10 +104,9 @@ std::optional<DimSizes> PerformanceModel::chipSplit(const LayerShape &layer,
   DimSizes dims = passDims(layer, pass);
   for (int d = 0; d < kNumDims; ++d) {
     if (split[d] > dims[d]) {
-      if (whyNot)
-        *whyNot = reason(stringifyParallelism(p).str(), " parallelism splits '",
-                         stringifyDim(Dim(d)).str(), "' ", split[d],
-                         " ways but it has only ", dims[d]);
+      reject(whyNot, stringifyParallelism(p), " parallelism splits '",
+             stringifyDim(Dim(d)), "' ", split[d], " ways but it has only ",
+             dims[d]);
       return std::nullopt;
     }
   }
@@ -175,10 +182,33 @@ TransferGroup PerformanceModel::relayout(double elements, Parallelism from,
   return group;
 }
 
+/// Elements of one of `layer`'s data structures at the sizes `s`.
+static double operandElements(const LayerShape &layer, Operand operand,
+                              const DimSizes &s) {
+  double e = 1;
+  DimSet set = layer.dimsOf(operand);
+  for (int d = 0; d < kNumDims; ++d)
+    if (set.contains(Dim(d)))
+      e *= double(s[d]);
+  if (operand == Operand::Input) {
+    e *= layer.inputPixelRatio;
+    if (layer.groups > 1) {
+      // Each output channel reads the input channels of its own group.
+      double touched =
+          std::ceil(double(s[int(Dim::Out)]) * double(layer.groups) /
+                    double(layer.dims[int(Dim::Out)]));
+      e *= std::clamp(touched, 1.0, double(layer.groups));
+    }
+  }
+  return e;
+}
+
 namespace {
 /// The terms of 000's model for one legal configuration of one layer and
 /// pass. Sizes are elements per chip (ChipD) or per core (CoreD) and per
-/// step; the caller multiplies by the steps.
+/// step; the caller multiplies by the steps. Transfer groups come unnamed:
+/// evaluate() names those it records (a name is an allocation, and a search
+/// costs many splits).
 class PassCost {
 public:
   PassCost(const PerformanceModel &model, const LayerShape &layer,
@@ -203,22 +233,7 @@ public:
 
   /// Elements of one data structure at the sizes `s`.
   double elements(Operand operand, const DimSizes &s) const {
-    double e = 1;
-    DimSet set = layer.dimsOf(operand);
-    for (int d = 0; d < kNumDims; ++d)
-      if (set.contains(Dim(d)))
-        e *= double(s[d]);
-    if (operand == Operand::Input) {
-      e *= layer.inputPixelRatio;
-      if (layer.groups > 1) {
-        // Each output channel reads the input channels of its own group.
-        double touched =
-            std::ceil(double(s[int(Dim::Out)]) * double(layer.groups) /
-                      double(layer.dims[int(Dim::Out)]));
-        e *= std::clamp(touched, 1.0, double(layer.groups));
-      }
-    }
-    return e;
+    return operandElements(layer, operand, s);
   }
 
   double macs() const {
@@ -272,7 +287,6 @@ public:
   /// step, shared data multicast (per step; overlapped).
   TransferGroup memoryStreams() const {
     TransferGroup group;
-    group.name = "fetch_inp+fetch_ker+write_out";
     group.overlapped = true;
     double fetched = 0, written = 0;
     if (layer.hasPrimary) {
@@ -348,7 +362,6 @@ public:
   /// along Y every fx-th. Received slices go through memory (per step).
   TransferGroup rotation() const {
     TransferGroup group;
-    group.name = "rotate";
     group.overlapped = pass != TrainingPass::BWD;
     double fx = featureChipsX(), fy = featureChipsY();
     if (layer.hasPrimary && fx * fy > 1) {
@@ -369,7 +382,6 @@ public:
   /// dimensions they reduce are split (per step; not overlapped).
   TransferGroup partialSums() const {
     TransferGroup group;
-    group.name = "partial_sum_acc";
     auto add = [&](double cores, double bytesPerCore) {
       if (cores <= 1 || bytesPerCore <= 0)
         return;
@@ -417,17 +429,29 @@ public:
     return layer.params * chip / all;
   }
 
+  /// Chips along X and Y that split the minibatch (and so reduce the
+  /// gradients).
+  double minibatchChipsX() const {
+    return roleAlongX(config.parallelism) == TorusRole::Minibatch
+               ? double(system.torus.x)
+               : 1;
+  }
+  double minibatchChipsY() const {
+    return roleAlongY(config.parallelism) == TorusRole::Minibatch
+               ? double(system.torus.y)
+               : 1;
+  }
+  /// Whether UPD reduces the gradients across chips (gradients()).
+  bool gradientsCrossChips() const {
+    return minibatchChipsX() * minibatchChipsY() > 1;
+  }
+
   /// SumofGradAlongX/Y and BroadcastWAlongY/X, pipelined: UPD of a layer
-  /// whose minibatch is split over gx x gy chips (once per pass).
+  /// whose minibatch is split over gx x gy chips (once per pass); the weight
+  /// update alone when it is not split.
   TransferGroup gradients() const {
     TransferGroup group;
-    group.name = "grad_reduce+weight_broadcast";
-    double gx = roleAlongX(config.parallelism) == TorusRole::Minibatch
-                    ? double(system.torus.x)
-                    : 1;
-    double gy = roleAlongY(config.parallelism) == TorusRole::Minibatch
-                    ? double(system.torus.y)
-                    : 1;
+    double gx = minibatchChipsX(), gy = minibatchChipsY();
     double w = chipParameters() * eb;
     if (pass != TrainingPass::UPD || w <= 0) {
       timeGroup(model, group);
@@ -444,8 +468,6 @@ public:
       // The X reduction leaves 1/gx of the gradients for the Y direction.
       group.bytes[int(Link::TorusY)] = 2 * (gy - 1) / gy * w / gx;
       group.bytes[int(Link::OnChip)] += onChip(2 * w);
-    } else {
-      group.name = "weight_update";
     }
     timeGroup(model, group);
     return group;
@@ -484,47 +506,6 @@ public:
     return std::min(1.0, double(config.memory.preloadedWeightBytes) / share);
   }
 
-  /// Bytes a core's scratchpad needs: the smallest data structure kept
-  /// stationary and double-buffered blocks of the other two (a block spans
-  /// ArrayD on the array's dimensions, up to a chunk of `rows` on the
-  /// others); an auxiliary-only layer only streams. Wholly preloaded
-  /// weights live in the space reserved for preloading, not here.
-  double scratchpadBytes() const {
-    DimSizes block = coreD;
-    for (int d = 0; d < kNumDims; ++d)
-      block[d] = std::min<int64_t>(coreD[d], model.arrayRows());
-    if (layer.hasPrimary) {
-      block[int(config.array.rowDim)] = config.array.rowTile;
-      block[int(config.array.colDim)] = config.array.colTile;
-    }
-    Operand operands[3] = {roles.first, roles.second, roles.result};
-    double sizes[3], blocks[3];
-    const bool weightsResident = residentWeightFraction() >= 1;
-    for (int i = 0; i < 3; ++i) {
-      bool resident = weightsResident && operands[i] == Operand::Kernel;
-      sizes[i] = resident ? 0 : elements(operands[i], coreD);
-      blocks[i] = resident ? 0 : elements(operands[i], block);
-    }
-    if (!layer.hasPrimary)
-      return 2 * (blocks[0] + blocks[2]) * eb;
-    int stationary = int(std::min_element(sizes, sizes + 3) - sizes);
-    double need = sizes[stationary];
-    for (int i = 0; i < 3; ++i)
-      if (i != stationary)
-        need += 2 * blocks[i];
-    // Weights kept across timesteps stay whole (if not already stationary).
-    if (config.memory.weightsAcrossSteps && !weightsResident &&
-        operands[stationary] != Operand::Kernel)
-      need += elements(Operand::Kernel, coreD);
-    // An Input left by the previous layer is there whole.
-    if (config.memory.inputOnChip && operands[stationary] != Operand::Input)
-      need += elements(Operand::Input, coreD);
-    // So is an Output error left by the next layer's BWD.
-    if (config.memory.errorOnChip && operands[stationary] != Operand::Output)
-      need += elements(Operand::Output, coreD);
-    return need * eb;
-  }
-
   /// Bytes a chip keeps in external memory: its activations of every
   /// timestep and direction (BWD reads them; UPD's dimensions already span
   /// the timesteps) and its parameters.
@@ -554,30 +535,47 @@ private:
 };
 } // namespace
 
-std::optional<std::string>
-PerformanceModel::checkSplits(const LayerShape &layer, TrainingPass pass,
-                              const MappingConfig &config) const {
+/// Whether `array` fits a PE array of `rows` x `columns` and a core's work
+/// `coreD`: checkSplits()'s rules for the array mapping.
+static bool arrayFits(const ArrayMapping &array, const DimSizes &coreD,
+                      int64_t rows, int64_t columns, std::string *whyNot) {
+  if (array.rowDim == array.colDim)
+    return reject(whyNot,
+                  "the PE array's rows and columns take the same dimension");
+  if (array.rowTile < 1 || array.rowTile > rows ||
+      array.rowTile > coreD[int(array.rowDim)])
+    return reject(whyNot, "row tile ", array.rowTile, " exceeds the array (",
+                  rows, ") or its work (", coreD[int(array.rowDim)], ")");
+  if (array.colTile < 1 || array.colTile > columns ||
+      array.colTile > coreD[int(array.colDim)])
+    return reject(whyNot, "column tile ", array.colTile, " exceeds the array (",
+                  columns, ") or its work (", coreD[int(array.colDim)], ")");
+  return true;
+}
+
+bool PerformanceModel::splitsLegal(const LayerShape &layer, TrainingPass pass,
+                                   const MappingConfig &config,
+                                   std::string *whyNot) const {
   const int64_t chips = system.chips, cores = system.chip.cores;
   if (product(config.chipSplit) != chips)
-    return reason("the chip split's product ", product(config.chipSplit),
-                  " is not the chip count ", chips);
+    return reject(whyNot, "the chip split's product ",
+                  product(config.chipSplit), " is not the chip count ", chips);
   if (product(config.coreSplit) != cores)
-    return reason("the core split's product ", product(config.coreSplit),
-                  " is not the core count ", cores);
+    return reject(whyNot, "the core split's product ",
+                  product(config.coreSplit), " is not the core count ", cores);
   DimSizes dims = passDims(layer, pass);
   for (int d = 0; d < kNumDims; ++d)
     if (config.chipSplit[d] > dims[d])
-      return reason("the chip split cuts '", stringifyDim(Dim(d)).str(),
+      return reject(whyNot, "the chip split cuts '", stringifyDim(Dim(d)),
                     "' into ", config.chipSplit[d], " but it has only ",
                     dims[d]);
-  std::string why;
   std::optional<DimSizes> expected =
-      chipSplit(layer, pass, config.parallelism, &why);
+      chipSplit(layer, pass, config.parallelism, whyNot);
   if (!expected)
-    return why;
+    return false;
   if (*expected != config.chipSplit)
-    return reason("the chip split is not the one of ",
-                  stringifyParallelism(config.parallelism).str(),
+    return reject(whyNot, "the chip split is not the one of ",
+                  stringifyParallelism(config.parallelism),
                   " parallelism on a ", system.torus.x, "x", system.torus.y,
                   " torus");
   const int64_t spatial = config.memory.spatialMinibatches;
@@ -585,8 +583,8 @@ PerformanceModel::checkSplits(const LayerShape &layer, TrainingPass pass,
     int64_t share = splitSizes(dims, config.chipSplit)[int(Dim::MB)];
     if (spatial < 1 || !layer.hasPrimary || layer.timesteps > 1 ||
         share % spatial != 0)
-      return reason("a chip's minibatch share of ", share, " is not run as ",
-                    spatial,
+      return reject(whyNot, "a chip's minibatch share of ", share,
+                    " is not run as ", spatial,
                     " spatial minibatches: DySM divides the share of a "
                     "layer that does not step through time");
   }
@@ -594,52 +592,54 @@ PerformanceModel::checkSplits(const LayerShape &layer, TrainingPass pass,
       splitSizes(spatialPassDims(layer, pass, config.memory), config.chipSplit);
   for (int d = 0; d < kNumDims; ++d)
     if (config.coreSplit[d] > chipD[d])
-      return reason("the core split cuts '", stringifyDim(Dim(d)).str(),
+      return reject(whyNot, "the core split cuts '", stringifyDim(Dim(d)),
                     "' into ", config.coreSplit[d], " but a chip has only ",
                     chipD[d]);
   if (config.memory.weightsAcrossSteps &&
       (!layer.hasPrimary || !layer.hasWeights || layer.timesteps < 2 ||
        pass == TrainingPass::UPD))
-    return std::string("weights are kept across timesteps only in the FWD or "
-                       "BWD of a recurrent layer with weights");
+    return reject(whyNot, "weights are kept across timesteps only in the FWD "
+                          "or BWD of a recurrent layer with weights");
   if (config.memory.inputOnChip &&
       (!layer.hasPrimary || pass != TrainingPass::FWD || layer.timesteps > 1 ||
        config.chipSplit[int(Dim::Out)] > 1))
-    return std::string(
-        "an input is reused from the scratchpad only in the FWD "
-        "of a layer that does not rotate it or step through time");
+    return reject(whyNot,
+                  "an input is reused from the scratchpad only in the FWD "
+                  "of a layer that does not rotate it or step through time");
   if (config.memory.errorOnChip &&
       (!layer.hasPrimary || pass == TrainingPass::FWD || layer.timesteps > 1 ||
        config.chipSplit[int(Dim::Out)] > 1))
-    return std::string(
+    return reject(
+        whyNot,
         "an error is reused from the scratchpad only in the BWD or UPD "
         "of a layer that does not split its features or step through time");
   if (config.memory.preloadedWeightBytes < 0 ||
       (config.memory.preloadedWeightBytes > 0 &&
        (!layer.hasPrimary || !layer.hasWeights || pass != TrainingPass::FWD)))
-    return std::string("weights are preloaded only for the FWD of a layer "
-                       "with weights");
+    return reject(whyNot, "weights are preloaded only for the FWD of a layer "
+                          "with weights");
   if (config.memory.preloadedWeightBytes > 0 &&
       config.memory.preloadedWeightBytes >
           weightBytesPerCore(layer, pass, config))
-    return reason("preloading ", config.memory.preloadedWeightBytes,
+    return reject(whyNot, "preloading ", config.memory.preloadedWeightBytes,
                   " bytes per core exceeds the core's share of the weights (",
                   weightBytesPerCore(layer, pass, config), ")");
+  return true;
+}
+
+std::optional<std::string>
+PerformanceModel::checkSplits(const LayerShape &layer, TrainingPass pass,
+                              const MappingConfig &config) const {
+  std::string why;
+  if (!splitsLegal(layer, pass, config, &why))
+    return why;
   if (!layer.hasPrimary)
     return std::nullopt;
-  DimSizes coreD = splitSizes(chipD, config.coreSplit);
-  const ArrayMapping &array = config.array;
-  if (array.rowDim == array.colDim)
-    return std::string(
-        "the PE array's rows and columns take the same dimension");
-  if (array.rowTile < 1 || array.rowTile > rows ||
-      array.rowTile > coreD[int(array.rowDim)])
-    return reason("row tile ", array.rowTile, " exceeds the array (", rows,
-                  ") or its work (", coreD[int(array.rowDim)], ")");
-  if (array.colTile < 1 || array.colTile > columns ||
-      array.colTile > coreD[int(array.colDim)])
-    return reason("column tile ", array.colTile, " exceeds the array (",
-                  columns, ") or its work (", coreD[int(array.colDim)], ")");
+  DimSizes coreD = splitSizes(
+      splitSizes(spatialPassDims(layer, pass, config.memory), config.chipSplit),
+      config.coreSplit);
+  if (!arrayFits(config.array, coreD, rows, columns, &why))
+    return why;
   return std::nullopt;
 }
 
@@ -652,115 +652,198 @@ PerformanceModel::weightBytesPerCore(const LayerShape &layer, TrainingPass pass,
   return bytes < 9.0e18 ? int64_t(bytes) : std::numeric_limits<int64_t>::max();
 }
 
-namespace {
-/// The terms of TotCy a configuration's splits fix whatever its array
-/// mapping: the data-transfer groups (Ovldt, NonOvldt) and AuxComp. Only
-/// PriComp and the working set depend on how the core's work goes onto the
-/// PE array -- which is what makes lowerBoundCycles() a bound.
-struct SplitTerms {
-  TransferGroup stream, rotation, partialSums, gradients;
-  double ovldt = 0, nonOvldt = 0, auxComp = 0;
+SplitCost PerformanceModel::costSplits(const LayerShape &layer,
+                                       TrainingPass pass,
+                                       const MappingConfig &config) const {
+  SplitCost split;
+  split.layer = &layer;
+  split.legal = splitsLegal(layer, pass, config, /*whyNot=*/nullptr);
+  PassCost cost(*this, layer, pass, config,
+                spatialPassDims(layer, pass, config.memory));
+  split.macs = cost.macs();
+  split.usefulCycles = cost.usefulCycles();
+  split.scratchpadCapacity = system.chip.core.scratchpad.capacityBytes;
+  split.externalMemoryBytes = cost.externalMemoryBytes();
+  split.externalMemoryCapacity = system.chip.externalMemory.capacityBytes;
+  split.elementBytes = elementBytes;
 
-  SplitTerms(const PerformanceModel &model, const PassCost &cost)
-      : stream(cost.memoryStreams()), rotation(cost.rotation()),
-        partialSums(cost.partialSums()), gradients(cost.gradients()),
-        auxComp(cost.auxCycles()) {
-    // FWD/UPD rotations run with the memory streams: one overlapped group.
-    TransferGroup overlapped = stream;
-    if (rotation.overlapped)
-      for (int l = 0; l < kNumLinks; ++l)
-        overlapped.bytes[l] += rotation.bytes[l];
-    timeGroup(model, overlapped);
-    const double steps = cost.steps();
-    ovldt = steps * overlapped.cycles;
-    nonOvldt = steps * (partialSums.cycles +
-                        (rotation.overlapped ? 0 : rotation.cycles)) +
-               gradients.cycles;
-  }
+  //--- The terms the array mapping does not change: the data-transfer
+  // groups (Ovldt, NonOvldt) and AuxComp -- which is what makes
+  // SplitCycles::lowerBound() a bound.
+  split.stream = cost.memoryStreams();
+  split.rotation = cost.rotation();
+  split.partialSums = cost.partialSums();
+  split.gradients = cost.gradients();
+  split.gradientsCrossChips = cost.gradientsCrossChips();
+  // FWD/UPD rotations run with the memory streams: one overlapped group.
+  TransferGroup overlapped = split.stream;
+  if (split.rotation.overlapped)
+    for (int l = 0; l < kNumLinks; ++l)
+      overlapped.bytes[l] += split.rotation.bytes[l];
+  timeGroup(*this, overlapped);
+  SplitCycles &terms = split.terms;
+  const double steps = cost.steps();
+  terms.ovldt = steps * overlapped.cycles;
+  terms.nonOvldt =
+      steps * (split.partialSums.cycles +
+               (split.rotation.overlapped ? 0 : split.rotation.cycles)) +
+      split.gradients.cycles;
+  terms.auxComp = cost.auxCycles();
+  cost.describePrimary(terms);
 
-  SplitCycles cycles(const PassCost &cost) const {
-    SplitCycles split;
-    split.ovldt = ovldt;
-    split.nonOvldt = nonOvldt;
-    split.auxComp = auxComp;
-    cost.describePrimary(split);
-    return split;
+  //--- The working set's parts that the array mapping does not change
+  // (SplitCost::scratchpadBytes).
+  const PassRoles roles = getPassRoles(pass);
+  const DimSizes &coreD = cost.getCoreD();
+  split.operands = {roles.first, roles.second, roles.result};
+  // Wholly preloaded weights live in the space reserved for preloading.
+  const bool weightsResident = cost.residentWeightFraction() >= 1;
+  for (int i = 0; i < 3; ++i) {
+    split.resident[i] = weightsResident && split.operands[i] == Operand::Kernel;
+    split.sizes[i] =
+        split.resident[i] ? 0 : cost.elements(split.operands[i], coreD);
   }
-};
-} // namespace
+  split.stationary =
+      int(std::min_element(split.sizes.begin(), split.sizes.end()) -
+          split.sizes.begin());
+  for (int d = 0; d < kNumDims; ++d)
+    split.block[d] = std::min<int64_t>(coreD[d], rows);
+  const Operand stationary = split.operands[split.stationary];
+  const MemoryDecision &memory = config.memory;
+  // Weights kept across timesteps stay whole (if not already stationary);
+  // so does an Input left by the previous layer, and an Output error left
+  // by the next layer's BWD.
+  split.keptWhole = {memory.weightsAcrossSteps && !weightsResident &&
+                             stationary != Operand::Kernel
+                         ? cost.elements(Operand::Kernel, coreD)
+                         : 0.0,
+                     memory.inputOnChip && stationary != Operand::Input
+                         ? cost.elements(Operand::Input, coreD)
+                         : 0.0,
+                     memory.errorOnChip && stationary != Operand::Output
+                         ? cost.elements(Operand::Output, coreD)
+                         : 0.0};
+  return split;
+}
+
+/// Bytes a core's scratchpad needs: the smallest data structure kept
+/// stationary and double-buffered blocks of the other two (a block spans
+/// ArrayD on the array's dimensions, up to a chunk of `rows` on the others);
+/// an auxiliary-only layer only streams. Wholly preloaded weights live in
+/// the space reserved for preloading, not here. The additions are in one
+/// fixed order (adding a 0 for data not kept whole changes no sum), so every
+/// caller gets the same bytes.
+double SplitCost::scratchpadBytes(const ArrayMapping &array) const {
+  DimSizes tiled = block;
+  if (layer->hasPrimary) {
+    tiled[int(array.rowDim)] = array.rowTile;
+    tiled[int(array.colDim)] = array.colTile;
+  }
+  auto blockElements = [&](int i) {
+    return resident[i] ? 0 : operandElements(*layer, operands[i], tiled);
+  };
+  if (!layer->hasPrimary)
+    return 2 * (blockElements(0) + blockElements(2)) * elementBytes;
+  double need = sizes[stationary];
+  for (int i = 0; i < 3; ++i)
+    if (i != stationary)
+      need += 2 * blockElements(i);
+  for (double whole : keptWhole)
+    need += whole;
+  return need * elementBytes;
+}
+
+CandidateCost SplitCost::figures(const ArrayMapping &array) const {
+  CandidateCost candidate;
+  candidate.scratchpadBytes = scratchpadBytes(array);
+  //--- TotCy = MAX(PriComp, Ovldt) + AuxComp + NonOvldt.
+  const double priComp = terms.primaryCycles(array);
+  CycleBreakdown &c = candidate.cycles;
+  c.useful = usefulCycles;
+  c.underuse = std::max(0.0, priComp - usefulCycles);
+  c.ovldtVisible = std::max(0.0, terms.ovldt - priComp);
+  c.nonOvldt = terms.nonOvldt;
+  c.auxComp = terms.auxComp;
+  c.total = std::max(priComp, terms.ovldt) + c.auxComp + c.nonOvldt;
+  candidate.ovldt = terms.ovldt;
+  return candidate;
+}
+
+std::optional<CandidateCost>
+SplitCost::evaluate(const ArrayMapping &array) const {
+  if (!legal || externalMemoryBytes > externalMemoryCapacity)
+    return std::nullopt;
+  if (layer->hasPrimary && !arrayFits(array, terms.coreD, terms.arrayRows,
+                                      terms.arrayColumns, /*whyNot=*/nullptr))
+    return std::nullopt;
+  CandidateCost candidate = figures(array);
+  if (candidate.scratchpadBytes > scratchpadCapacity)
+    return std::nullopt;
+  return candidate;
+}
 
 std::optional<Evaluation>
 PerformanceModel::evaluate(const LayerShape &layer, TrainingPass pass,
                            const MappingConfig &config,
                            std::string *whyNot) const {
-  auto fail = [&](std::string message) -> std::optional<Evaluation> {
-    if (whyNot)
-      *whyNot = std::move(message);
+  // The rules first: costing needs splits that divide the work.
+  if (!splitsLegal(layer, pass, config, whyNot))
     return std::nullopt;
-  };
-  if (std::optional<std::string> illegal = checkSplits(layer, pass, config))
-    return fail(*illegal);
-  PassCost cost(*this, layer, pass, config,
-                spatialPassDims(layer, pass, config.memory));
+  const SplitCost split = costSplits(layer, pass, config);
+  if (layer.hasPrimary &&
+      !arrayFits(config.array, split.terms.coreD, rows, columns, whyNot))
+    return std::nullopt;
+  const CandidateCost candidate = split.figures(config.array);
+  if (candidate.scratchpadBytes > split.scratchpadCapacity) {
+    reject(whyNot, "its working set of ", int64_t(candidate.scratchpadBytes),
+           " bytes per core exceeds the scratchpad (",
+           int64_t(system.chip.core.scratchpad.capacityBytes), ")");
+    return std::nullopt;
+  }
+  if (split.externalMemoryBytes > split.externalMemoryCapacity) {
+    reject(whyNot, "a chip's share of ", int64_t(split.externalMemoryBytes),
+           " bytes exceeds its external memory (",
+           int64_t(system.chip.externalMemory.capacityBytes), ")");
+    return std::nullopt;
+  }
 
   Evaluation eval;
   eval.config = config;
-  eval.macs = cost.macs();
-  eval.scratchpadBytes = cost.scratchpadBytes();
-  if (eval.scratchpadBytes > system.chip.core.scratchpad.capacityBytes)
-    return fail(reason("its working set of ", int64_t(eval.scratchpadBytes),
-                       " bytes per core exceeds the scratchpad (",
-                       int64_t(system.chip.core.scratchpad.capacityBytes),
-                       ")"));
-  double memory = cost.externalMemoryBytes();
-  if (memory > system.chip.externalMemory.capacityBytes)
-    return fail(reason("a chip's share of ", int64_t(memory),
-                       " bytes exceeds its external memory (",
-                       int64_t(system.chip.externalMemory.capacityBytes), ")"));
-
-  SplitTerms terms(*this, cost);
-  SplitCycles split = terms.cycles(cost);
-
-  //--- TotCy = MAX(PriComp, Ovldt) + AuxComp + NonOvldt.
-  const double steps = cost.steps();
-  double priComp = split.primaryCycles(config.array);
-  double ovl = terms.ovldt;
-  double nonOvldt = terms.nonOvldt;
-  double useful = cost.usefulCycles();
-  CycleBreakdown &c = eval.cycles;
-  c.useful = useful;
-  c.underuse = std::max(0.0, priComp - useful);
-  c.ovldtVisible = std::max(0.0, ovl - priComp);
-  c.nonOvldt = nonOvldt;
-  c.auxComp = terms.auxComp;
-  c.total = std::max(priComp, ovl) + c.auxComp + nonOvldt;
-  eval.ovldt = ovl;
-  eval.utilization = c.total > 0 ? useful / c.total : 0;
+  eval.macs = split.macs;
+  eval.cycles = candidate.cycles;
+  eval.ovldt = candidate.ovldt;
+  eval.scratchpadBytes = candidate.scratchpadBytes;
+  eval.utilization =
+      eval.cycles.total > 0 ? split.usefulCycles / eval.cycles.total : 0;
 
   // Transfers over the whole pass, for the report.
-  auto record = [&](TransferGroup group, double times) {
+  auto record = [&](const char *name, TransferGroup group, double times) {
     bool any = false;
     for (double &b : group.bytes) {
       b *= times;
       any |= b > 0;
     }
+    if (!any)
+      return;
+    group.name = name;
     group.cycles *= times;
-    if (any)
-      eval.transfers.push_back(std::move(group));
+    eval.transfers.push_back(std::move(group));
   };
-  record(terms.stream, steps);
-  record(terms.rotation, steps);
-  record(terms.partialSums, steps);
-  record(terms.gradients, 1);
+  const double steps = split.terms.steps;
+  eval.transfers.reserve(4);
+  record("fetch_inp+fetch_ker+write_out", split.stream, steps);
+  record("rotate", split.rotation, steps);
+  record("partial_sum_acc", split.partialSums, steps);
+  record(split.gradientsCrossChips ? "grad_reduce+weight_broadcast"
+                                   : "weight_update",
+         split.gradients, 1);
   return eval;
 }
 
 SplitCycles PerformanceModel::splitCycles(const LayerShape &layer,
                                           TrainingPass pass,
                                           const MappingConfig &config) const {
-  PassCost cost(*this, layer, pass, config,
-                spatialPassDims(layer, pass, config.memory));
-  return SplitTerms(*this, cost).cycles(cost);
+  return costSplits(layer, pass, config).cycles();
 }
 
 double SplitCycles::primaryCycles(const ArrayMapping &array) const {

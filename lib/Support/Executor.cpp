@@ -4,6 +4,9 @@
 
 #include "llvm/Support/ThreadPool.h"
 
+#include <algorithm>
+#include <atomic>
+
 using namespace dsm::core;
 
 Executor::~Executor() = default;
@@ -21,11 +24,23 @@ void ThreadPoolExecutor::parallelFor(size_t count,
       task(i);
     return;
   }
-  // A group of our own, so waiting does not wait for unrelated work that
-  // shares the pool (the MLIRContext's pool serves the whole compiler).
+  // One worker per thread, each taking the next index until none is left,
+  // rather than one pool task per index: a task costs an allocation, a
+  // future and a wake-up, as much as a small task's work (a design-space
+  // exploration takes microseconds). The calling thread is one of the
+  // workers. A group of our own, so waiting does not wait for unrelated
+  // work that shares the pool (the MLIRContext's pool serves the whole
+  // compiler).
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < count; i = next++)
+      task(i);
+  };
+  size_t workers = std::min<size_t>(count, pool.getMaxConcurrency());
   llvm::ThreadPoolTaskGroup group(pool);
-  for (size_t i = 0; i < count; ++i)
-    group.async([&task, i] { task(i); });
+  for (size_t w = 1; w < workers; ++w)
+    group.async(work);
+  work();
   group.wait();
 }
 

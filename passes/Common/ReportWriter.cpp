@@ -93,8 +93,13 @@ dsm::writeReport(StringRef path, Location loc,
                  llvm::function_ref<void(llvm::raw_ostream &)> print) {
   std::string text;
   {
+    // Buffered: reports are written a few bytes at a time (llvm::json quotes
+    // a string character by character), and an unbuffered string stream
+    // appends to the string on every write.
     llvm::raw_string_ostream os(text);
+    os.SetBuffered();
     print(os);
+    os.flush();
   }
   if (path.empty() || path == "-") {
     llvm::outs() << text;

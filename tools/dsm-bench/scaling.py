@@ -14,8 +14,12 @@ JSON report, timed with the process's own rusage (user + system CPU, peak
 RSS). The exponent k fits time ~ N^k (least squares in log-log).
 
 usage: scaling.py DSM_OPT [--quick] [--family NAME ...] [--depths N,N,...]
+                  [--repeat K]
   --depths replaces the depths of every family chosen (e.g. --family
   transformer --depths 1000,3000,10000).
+  --repeat runs each point K times and keeps the least CPU and wall time
+  (on a machine shared with other work, the figures least disturbed by it)
+  and the largest peak memory.
 """
 
 import math
@@ -164,6 +168,8 @@ def main(argv):
     quick = "--quick" in argv
     chosen = [argv[i + 1] for i, a in enumerate(argv) if a == "--family"]
     given = [argv[i + 1] for i, a in enumerate(argv) if a == "--depths"]
+    repeats = [int(argv[i + 1]) for i, a in enumerate(argv) if a == "--repeat"]
+    repeat = max(1, repeats[-1]) if repeats else 1
     print("family        blocks   cpu s   wall s   peak MB")
     summary = []
     with tempfile.TemporaryDirectory() as workdir:
@@ -176,7 +182,11 @@ def main(argv):
                 depths = [int(d) for d in given[-1].split(",")]
             times, memory = [], []
             for n in depths:
-                cpu, wall, mb = run(dsm_opt, generate(n), workdir)
+                text = generate(n)
+                runs = [run(dsm_opt, text, workdir) for _ in range(repeat)]
+                cpu = min(r[0] for r in runs)
+                wall = min(r[1] for r in runs)
+                mb = max(r[2] for r in runs)
                 times.append((n, cpu))
                 memory.append((n, mb))
                 print(f"{family:12s} {n:7d} {cpu:7.2f} {wall:8.2f} {mb:9.1f}", flush=True)

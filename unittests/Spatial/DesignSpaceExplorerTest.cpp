@@ -262,6 +262,68 @@ TEST(DesignSpaceExplorerTest, SplitCyclesBoundEveryArrayMapping) {
   EXPECT_GT(checked, 1000);
 }
 
+TEST(DesignSpaceExplorerTest, SplitCostIsEvaluateToTheBit) {
+  // The searches compare candidates by SplitCost::evaluate and evaluate
+  // only the winner in full: both must accept the same configurations and
+  // give the same figures, bit for bit, legal splits or not (core splits
+  // larger than the work, tiles larger than the array, memory decisions
+  // the layer cannot take, working sets that do not fit).
+  PerformanceModel model(smallSystem());
+  LayerShape layers[] = {convLayer(16, 32, 64, 9, 8),
+                         convLayer(3, 8, 256, 9, 4), lstmLayer(96, 128, 8, 6)};
+  std::vector<MemoryDecision> memories(5);
+  memories[1].weightsAcrossSteps = true;
+  memories[2].inputOnChip = true;
+  memories[3].errorOnChip = true;
+  memories[4].spatialMinibatches = 2;
+  int accepted = 0, rejected = 0;
+  for (const LayerShape &layer : layers)
+    for (TrainingPass pass :
+         {TrainingPass::FWD, TrainingPass::BWD, TrainingPass::UPD})
+      for (Parallelism p : {Parallelism::Data, Parallelism::Model})
+        for (const MemoryDecision &memory : memories) {
+          std::optional<DimSizes> chipSplit = model.chipSplit(layer, pass, p);
+          if (!chipSplit)
+            continue;
+          DimSizes coreD = splitSizes(
+              model.spatialPassDims(layer, pass, memory), *chipSplit);
+          for (const DimSizes &coreSplit :
+               DesignSpaceExplorer::factorizations(model.numCores())) {
+            MappingConfig config;
+            config.parallelism = p;
+            config.chipSplit = *chipSplit;
+            config.coreSplit = coreSplit;
+            config.memory = memory;
+            SplitCost split = model.costSplits(layer, pass, config);
+            DimSizes work = splitSizes(coreD, coreSplit);
+            for (int row = 0; row < kNumDims; ++row)
+              for (int col = 0; col < kNumDims; ++col)
+                for (int64_t rowTile : {int64_t(1), work[row], int64_t(5)})
+                  for (int64_t colTile : {int64_t(1), work[col]}) {
+                    config.array = {Dim(row), Dim(col), rowTile, colTile};
+                    std::optional<CandidateCost> cost =
+                        split.evaluate(config.array);
+                    std::optional<Evaluation> eval =
+                        model.evaluate(layer, pass, config);
+                    ASSERT_EQ(cost.has_value(), eval.has_value());
+                    if (!eval) {
+                      ++rejected;
+                      continue;
+                    }
+                    ++accepted;
+                    for (int k = 0; k < kNumCycleCategories; ++k)
+                      EXPECT_EQ(cost->cycles.get(CycleCategory(k)),
+                                eval->cycles.get(CycleCategory(k)));
+                    EXPECT_EQ(cost->cycles.total, eval->cycles.total);
+                    EXPECT_EQ(cost->ovldt, eval->ovldt);
+                    EXPECT_EQ(cost->scratchpadBytes, eval->scratchpadBytes);
+                  }
+          }
+        }
+  EXPECT_GT(accepted, 1000);
+  EXPECT_GT(rejected, 1000);
+}
+
 TEST(DesignSpaceExplorerTest, PrunedExhaustiveSearchFindsTheEnumerationsBest) {
   PerformanceModel model(smallSystem());
   DesignSpaceExplorer exhaustive(model, SearchMode::Exhaustive,

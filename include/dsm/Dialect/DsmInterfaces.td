@@ -26,6 +26,13 @@ def Dsm_WorkloadOpInterface : OpInterface<"WorkloadOpInterface"> {
       "Returns the dimension of result 0 that indexes the minibatch.",
       "int64_t", "getBatchDim", (ins), [{}],
       /*defaultImplementation=*/[{ return 0; }]>,
+    InterfaceMethod<
+      "Returns whether the workload's element or operation counts overflow "
+      "64 bits: what the verifier checks, after every pass. An op whose "
+      "getWorkload() does more than count (a graph search to classify it) "
+      "answers without that work.",
+      "bool", "workloadOverflows", (ins), [{}],
+      /*defaultImplementation=*/[{ return $_op.getWorkload().overflow; }]>,
   ];
   // Runs after result-type inference has been verified (also a region-level
   // check), so the workload is computed from consistent shapes.

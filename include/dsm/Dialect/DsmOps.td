@@ -26,7 +26,8 @@ def Dsm_IdTensor : StaticShapeTensorOf<[I32, I64]>;
 /// interface comes after type inference so that its verifier sees checked
 /// shapes. `workloadMethods` names the interface methods with a default that
 /// the op overrides (an op with parameters lists "getParameterOperands"; one
-/// whose minibatch is not dimension 0 lists "getBatchDim").
+/// whose minibatch is not dimension 0 lists "getBatchDim"; one whose
+/// getWorkload() is costly lists "workloadOverflows").
 class Dsm_GraphOp<string mnemonic, list<Trait> traits = [],
                   list<string> workloadMethods = []>
     : Dsm_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor], traits,
@@ -156,8 +157,10 @@ def Dsm_LstmOp : Dsm_GraphOp<"lstm", [], ["getParameterOperands", "getBatchDim"]
 // Auxiliary computations: elementwise
 //===----------------------------------------------------------------------===//
 
-class Dsm_BinaryOp<string mnemonic, string what>
-    : Dsm_GraphOp<mnemonic, [], ["getParameterOperands"]> {
+class Dsm_BinaryOp<string mnemonic, string what,
+                   list<string> workloadMethods = []>
+    : Dsm_GraphOp<mnemonic, [],
+                  !listconcat(["getParameterOperands"], workloadMethods)> {
   let summary = "elementwise " # what # " with broadcasting";
   let description = [{
     Elementwise }] # what # [{ of two tensors of the same element type under
@@ -171,7 +174,9 @@ class Dsm_BinaryOp<string mnemonic, string what>
   }];
 }
 
-def Dsm_AddOp : Dsm_BinaryOp<"add", "addition"> {
+// Classifying an add searches the graph (DsmOps.cpp): its verifier checks
+// the counts without it.
+def Dsm_AddOp : Dsm_BinaryOp<"add", "addition", ["workloadOverflows"]> {
   let description = [{
     Elementwise addition under NumPy broadcasting. When both operands have the
     result's shape it is a residual (shortcut) addition; when one is

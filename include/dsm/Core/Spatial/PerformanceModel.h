@@ -20,6 +20,7 @@
 #include "dsm/Core/System/SystemDescription.h"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <string>
 
@@ -48,6 +49,64 @@ struct SplitCycles {
   /// busiest core's work in whole-array passes, with the scratchpad feed
   /// and the startup.
   double lowerBound() const;
+};
+
+/// What evaluate() makes of a legal configuration, short of the transfers
+/// it records for the report: what a search compares candidates by.
+struct CandidateCost {
+  CycleBreakdown cycles;
+  double ovldt = 0; ///< Ovldt, before PriComp hides it
+  double scratchpadBytes = 0;
+};
+
+/// A configuration's chip and core splits and memory decisions, checked and
+/// costed once for every array mapping a search tries on them. A search
+/// tries dozens of mappings per split, and checking the splits and costing
+/// their transfers is most of evaluate()'s work; evaluate() goes through a
+/// SplitCost too, so the figures are its own to the bit. It refers to the
+/// layer it was made for, which must outlive it.
+class SplitCost {
+public:
+  /// The terms of TotCy the splits fix (splitCycles()).
+  const SplitCycles &cycles() const { return terms; }
+  /// evaluate()'s figures for these splits with `array`, or nullopt where
+  /// evaluate() rejects the configuration (evaluate() says why).
+  std::optional<CandidateCost> evaluate(const ArrayMapping &array) const;
+
+private:
+  friend class PerformanceModel;
+  SplitCost() = default;
+
+  /// The figures, legal or not.
+  CandidateCost figures(const ArrayMapping &array) const;
+  /// Bytes a core's scratchpad needs under `array`.
+  double scratchpadBytes(const ArrayMapping &array) const;
+
+  const LayerShape *layer = nullptr;
+  /// Whether checkSplits() accepts the splits and memory decisions, the
+  /// array mapping aside.
+  bool legal = false;
+  SplitCycles terms;
+  double macs = 0, usefulCycles = 0;
+  double scratchpadCapacity = 0;
+  double externalMemoryBytes = 0, externalMemoryCapacity = 0;
+  double elementBytes = 0;
+  /// The working set's parts that do not depend on the array mapping (the
+  /// order of the additions is evaluate()'s, so the sums are too): the
+  /// operands in pass order, whether each is a wholly preloaded Kernel, its
+  /// CoreD elements, the stationary one, the block of the streamed ones
+  /// before the array's tiles, and the data kept whole besides (weights
+  /// across timesteps, a reused Input, a reused error; 0 where not).
+  std::array<Operand, 3> operands = {};
+  std::array<bool, 3> resident = {};
+  std::array<double, 3> sizes = {};
+  int stationary = 0;
+  DimSizes block = {1, 1, 1, 1, 1};
+  std::array<double, 3> keptWhole = {};
+  /// The transfer groups per step (gradients: per pass), unnamed: evaluate()
+  /// names the ones it records.
+  TransferGroup stream, rotation, partialSums, gradients;
+  bool gradientsCrossChips = false; ///< the gradients are reduced
 };
 
 class PerformanceModel {
@@ -96,6 +155,13 @@ public:
   SplitCycles splitCycles(const LayerShape &layer, TrainingPass pass,
                           const MappingConfig &config) const;
 
+  /// `config`'s splits, checked and costed for any array mapping (which it
+  /// ignores). The costs are there even when the splits are illegal, as
+  /// splitCycles() gives them (a search orders the splits by their bound),
+  /// but every split factor must be at least 1.
+  SplitCost costSplits(const LayerShape &layer, TrainingPass pass,
+                       const MappingConfig &config) const;
+
   /// Re-laying out an activation (or error) tensor of `elements` elements
   /// between the chip layouts of two parallelisms (non-overlapped; 000 Fig. 5
   /// RelayoutAlongX/Y). Zero cycles when the layouts agree.
@@ -120,6 +186,12 @@ public:
                                          const MappingConfig &config) const;
 
 private:
+  /// checkSplits() short of the array mapping; the reason goes to `whyNot`
+  /// only when asked for (a search rejects many candidates it never
+  /// explains).
+  bool splitsLegal(const LayerShape &layer, TrainingPass pass,
+                   const MappingConfig &config, std::string *whyNot) const;
+
   MultiChipSystem system;
   int64_t rows;
   int64_t columns;
