@@ -3,6 +3,7 @@
 
     python3 models/generate.py            # regenerate every model
     python3 models/generate.py vgg16      # one model to stdout
+    python3 models/generate.py --linalg resnet50   # as torch-mlir's linalg
 
 Each network follows its reference definition (torchvision for the CNNs, the
 GNMT paper for GNMT, Hugging Face's BertModel for BERT) at batch 1;
@@ -17,6 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dsmgraph import Graph  # noqa: E402
+from linalggraph import LinalgGraph  # noqa: E402
 
 
 def vgg16():
@@ -83,13 +85,13 @@ def _bottleneck(g, x, width, stride, downsample, prefix):
     return g.relu(g.add(out, identity, name=f"{prefix}.add"), name=f"{prefix}.relu3")
 
 
-def resnet(depth):
+def resnet(depth, graph=Graph):
     blocks = {50: [3, 4, 6, 3], 101: [3, 4, 23, 3]}[depth]
     totals = {50: ("53 convolutions and 1 fully connected layer, 25,557,032",
                    "4,089,184,256"),
               101: ("104 convolutions and 1 fully connected layer, 44,549,160",
                     "7,801,405,440")}[depth]
-    g = Graph(f"resnet{depth}", doc=f"""
+    g = graph(f"resnet{depth}", doc=f"""
 ResNet-{depth} (He et al. 2015) as torchvision.models.resnet{depth} defines it
 (v1.5: strided 3x3 convolutions), at 224x224: {totals[0]}
 parameters (batch-norm scales and offsets included), {totals[1]} MACs at
@@ -401,8 +403,23 @@ MODELS = {
 }
 
 
+# The same networks as the linalg program a downstream compiler holds
+# (linalggraph.py), not checked in: tests generate them.
+LINALG_MODELS = {
+    "resnet50": lambda: resnet(50, LinalgGraph),
+    "resnet101": lambda: resnet(101, LinalgGraph),
+}
+
+
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
+    if len(argv) > 1 and argv[1] == "--linalg":
+        for name in argv[2:]:
+            if name not in LINALG_MODELS:
+                sys.exit(f"no linalg form of '{name}'; known: "
+                         f"{', '.join(LINALG_MODELS)}")
+            sys.stdout.write(LINALG_MODELS[name]())
+        return
     if len(argv) > 1:
         for name in argv[1:]:
             if name not in MODELS:
