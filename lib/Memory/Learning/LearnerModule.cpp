@@ -85,6 +85,7 @@ LoadedModule load() {
     if (!entry) {
       module.failure = path + " is not this build's learner module (no " +
                        DSM_STRINGIFY(DSM_GRAPH_POLICY_LEARNER_ENTRY) + ")";
+      dlclose(handle); // nothing of it is used
       return module;
     }
     module.create = reinterpret_cast<CreateGraphPolicyLearnerFn *>(entry);
