@@ -6,7 +6,8 @@ and ReLU as `linalg.generic`, the classifier as a transposed weight and a
 elided contents, as in torch-mlir dumps. Like a dump, it carries no layer
 names: ops keep the file positions the parser gives them, which is what
 `--dsm-export-shard` finds each layer's operation by (the importer names
-layers conv2d_0, ...).
+layers conv2d_0, ...); the builder's `name=` arguments are accepted and
+unused.
 
     python3 models/generate.py --linalg resnet50   # to stdout
 
@@ -70,7 +71,7 @@ class LinalgGraph:
             f"}} : {x.type} to {out.type}")
         return out
 
-    def _elementwise(self, inputs, maps, body, shape, loc):
+    def _elementwise(self, inputs, maps, body, shape):
         """A linalg.generic over NCHW whose body is `body` (lines using %a0,
         %a1, ... for the inputs, yielding the last value %r)."""
         out = self._new(shape)
@@ -85,13 +86,8 @@ class LinalgGraph:
             f"iterator_types = {_PAR4}}} ins({ins} : {types}) "
             f"outs({init.name} : {init.type}) {{\n"
             f"^bb0({args}, %o: f32):\n" + "".join(f"  {l}\n" for l in body) +
-            f"  linalg.yield %r : f32\n}} -> {out.type}{loc}")
+            f"  linalg.yield %r : f32\n}} -> {out.type}")
         return out
-
-    @staticmethod
-    def _loc(name):
-        """No location: the parser's file position identifies the op."""
-        return ""
 
     # -- the builder interface of dsmgraph.Graph ---------------------------
     def arg(self, shape, dtype=None, batch_dim=0):
@@ -115,7 +111,7 @@ class LinalgGraph:
             f"{out.name} = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : "
             f"vector<2xi64>, strides = dense<{stride}> : vector<2xi64>}} "
             f"ins({padded.name}, {wt.name} : {padded.type}, {wt.type}) "
-            f"outs({acc.name} : {acc.type}) -> {out.type}{self._loc(name)}")
+            f"outs({acc.name} : {acc.type}) -> {out.type}")
         return out
 
     def batch_norm(self, x, eps=1e-5, name=None):
@@ -129,18 +125,16 @@ class LinalgGraph:
                 "%g = arith.mulf %m, %a1 : f32",
                 "%r = arith.addf %g, %a2 : f32"]
         return self._elementwise([x, gamma, beta, mean, var],
-                                 [_MAP4] + [_CHANNEL] * 4, body, x.shape,
-                                 self._loc(name))
+                                 [_MAP4] + [_CHANNEL] * 4, body, x.shape)
 
     def relu(self, x, name=None):
         body = ["%c = arith.cmpf ugt, %a0, %zero : f32",
                 "%r = arith.select %c, %a0, %zero : f32"]
-        return self._elementwise([x], [_MAP4], body, x.shape, self._loc(name))
+        return self._elementwise([x], [_MAP4], body, x.shape)
 
     def add(self, a, b, name=None):
         return self._elementwise([a, b], [_MAP4, _MAP4],
-                                 ["%r = arith.addf %a0, %a1 : f32"], a.shape,
-                                 self._loc(name))
+                                 ["%r = arith.addf %a0, %a1 : f32"], a.shape)
 
     def max_pool(self, x, kernel, stride=None, pad=0, ceil_mode=False,
                  name=None):
@@ -160,7 +154,7 @@ class LinalgGraph:
             f"vector<2xi64>, strides = dense<{stride}> : vector<2xi64>}} "
             f"ins({padded.name}, {window.name} : {padded.type}, "
             f"{window.type}) outs({acc.name} : {acc.type}) -> "
-            f"{out.type}{self._loc(name)}")
+            f"{out.type}")
         return out
 
     def global_avg_pool(self, x, name=None):
@@ -173,11 +167,10 @@ class LinalgGraph:
             f"{total.name} = linalg.pooling_nchw_sum {{dilations = dense<1> : "
             f"vector<2xi64>, strides = dense<1> : vector<2xi64>}} "
             f"ins({x.name}, {window.name} : {x.type}, {window.type}) "
-            f"outs({acc.name} : {acc.type}) -> {total.type}{self._loc(name)}")
+            f"outs({acc.name} : {acc.type}) -> {total.type}")
         body = [f"%k = arith.constant {float(h * w):.6e} : f32",
                 "%r = arith.divf %a0, %k : f32"]
-        return self._elementwise([total], [_MAP4], body, total.shape,
-                                 self._loc(name))
+        return self._elementwise([total], [_MAP4], body, total.shape)
 
     def flatten(self, x, name=None):
         n, c, h, w = x.shape
@@ -199,17 +192,12 @@ class LinalgGraph:
             f"{wt.type}) outs({empty.name} : {empty.type}) {{\n"
             f"^bb0(%a0: f32, %o: f32):\n  linalg.yield %a0 : f32\n"
             f"}} -> {transposed.type}")
-        acc = self._new([n, out_features])
-        accEmpty = self._new([n, out_features])
-        self.lines.append(f"{accEmpty.name} = tensor.empty() : {accEmpty.type}")
-        self.lines.append(f"{acc.name} = linalg.fill ins(%zero : f32) "
-                          f"outs({accEmpty.name} : {accEmpty.type}) -> "
-                          f"{acc.type}")
+        acc = self._init([n, out_features], "%zero")
         out = self._new([n, out_features])
         self.lines.append(
             f"{out.name} = linalg.matmul ins({x.name}, {transposed.name} : "
             f"{x.type}, {transposed.type}) outs({acc.name} : {acc.type}) -> "
-            f"{out.type}{self._loc(name)}")
+            f"{out.type}")
         if not bias:
             return out
         b = self._weight([out_features])
@@ -224,7 +212,7 @@ class LinalgGraph:
             f"outs({init.name} : {init.type}) {{\n"
             f"^bb0(%a0: f32, %a1: f32, %o: f32):\n"
             f"  %r = arith.addf %a0, %a1 : f32\n  linalg.yield %r : f32\n"
-            f"}} -> {biased.type}{self._loc(name)}")
+            f"}} -> {biased.type}")
         return biased
 
     def emit(self, result):
