@@ -326,12 +326,12 @@ def bert_totals(hidden, layers, ffn, seq, vocab=30522, positions=512, types=2):
     return params, macs
 
 
-def bert(size, seq):
+def bert(size, seq, graph=Graph):
     hidden, heads, ffn, layers = {"base": (768, 12, 3072, 12),
                                   "large": (1024, 16, 4096, 24)}[size]
     head_dim = hidden // heads
     params, macs = bert_totals(hidden, layers, ffn, seq)
-    g = Graph(f"bert_{size}_s{seq}", doc=f"""
+    g = graph(f"bert_{size}_s{seq}", doc=f"""
 BERT-{size} (Devlin et al. 2018) as Hugging Face's BertModel defines it, over
 sequences of T = {seq} tokens: hidden size H = {hidden}, {heads} heads of {head_dim},
 FFN {ffn}, {layers} encoder layers and the pooler. {params:,} parameters;
@@ -408,6 +408,7 @@ MODELS = {
 LINALG_MODELS = {
     "resnet50": lambda: resnet(50, LinalgGraph),
     "resnet101": lambda: resnet(101, LinalgGraph),
+    "bert_base_s128": lambda: bert("base", 128, LinalgGraph),
 }
 
 

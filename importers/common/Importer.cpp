@@ -402,6 +402,11 @@ LogicalResult Importer::finalize() {
   for (Operation &op : func.getBody().front()) {
     if (&op == terminator)
       continue;
+    // Fixed integer ids (BERT's position ids) stay constants, as in the
+    // dsm graphs the zoo writes: they are neither parameters nor work.
+    if (auto constant = dyn_cast<arith::ConstantOp>(op);
+        constant && isa<IntegerType>(getElementTypeOrSelf(constant.getType())))
+      continue;
     if (!isa_and_nonnull<DsmDialect>(op.getDialect()))
       return op.emitError() << "internal error: '" << op.getName()
                             << "' was left behind by the import";

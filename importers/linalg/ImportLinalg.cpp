@@ -307,6 +307,10 @@ private:
             ArrayRef<int64_t> dilations, ArrayRef<int64_t> declared,
             SmallVectorImpl<int64_t> &padding, bool &ceilMode, bool pooling);
   FailureOr<bool> importContraction(linalg::LinalgOp op);
+  /// torch-mlir's `aten.embedding`: a parallel generic over [ids.., D] whose
+  /// body reads `table[index_cast(id), linalg.index(last)]` from a constant
+  /// [V, D] table. Returns false when `op` is not that.
+  FailureOr<bool> tryEmbedding(linalg::LinalgOp op);
   FailureOr<bool> importReduce(Operation *op, const ReduceView &reduce);
 
   /// Transposes and reshapes `value`, whose positions index the loops
@@ -897,12 +901,82 @@ FailureOr<bool> LinalgImporter::handle(Operation *op) {
     return importWindow(linalgOp);
   if (linalg::isaContractionOpInterface(linalgOp))
     return importContraction(linalgOp);
-  if (allParallel(linalgOp))
+  if (allParallel(linalgOp)) {
+    FailureOr<bool> embedding = tryEmbedding(linalgOp);
+    if (failed(embedding) || *embedding)
+      return embedding;
     return importElementwise(op);
+  }
   if (std::optional<ReduceView> reduce = getReduce(op))
     return importReduce(op, *reduce);
   return reject("neither a convolution, pooling, contraction, elementwise op "
                 "nor a plain sum/max/min reduction");
+}
+
+FailureOr<bool> LinalgImporter::tryEmbedding(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op->getNumResults() != 1)
+    return false;
+  Value ids = op.getDpsInputOperand(0)->get();
+  auto idsType = dyn_cast<RankedTensorType>(ids.getType());
+  auto outType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!idsType || !outType || !isa<IntegerType>(idsType.getElementType()) ||
+      outType.getRank() != idsType.getRank() + 1)
+    return false;
+  // The ids index the leading loops in order; the last loop is the row's.
+  unsigned rowLoop = outType.getRank() - 1;
+  AffineMap idsMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!outMap.isIdentity() ||
+      idsMap != AffineMap::getMultiDimIdentityMap(outType.getRank(),
+                                                  getContext())
+                    .getMajorSubMap(idsType.getRank()))
+    return false;
+  Block *body = op.getBlock();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto extract = yield.getNumOperands() == 1
+                     ? yield.getOperand(0).getDefiningOp<tensor::ExtractOp>()
+                     : nullptr;
+  if (!extract || extract.getIndices().size() != 2)
+    return false;
+  auto row = extract.getIndices()[0].getDefiningOp();
+  auto column = extract.getIndices()[1].getDefiningOp<linalg::IndexOp>();
+  if (!row || !isa<arith::IndexCastOp, arith::IndexCastUIOp>(row) ||
+      row->getOperand(0) != body->getArgument(0) || !column ||
+      column.getDim() != rowLoop)
+    return false;
+  Value table = extract.getTensor();
+  auto tableType = dyn_cast<RankedTensorType>(table.getType());
+  if (!getConstantRoot(table) || !tableType || !tableType.hasStaticShape() ||
+      tableType.getDimSize(1) != outType.getDimSize(rowLoop))
+    return false;
+
+  Location loc = op.getLoc();
+  Value indices;
+  if (Operation *constantIds = getConstantRoot(ids)) {
+    // Fixed ids (BERT's position ids): a constant, not a parameter.
+    if (constantIds->getResult(0) != ids)
+      return emitError(loc) << "cannot import an embedding whose fixed ids "
+                               "are computed from a constant";
+    indices = builder.clone(*constantIds)->getResult(0);
+    setOutcome(constantIds, "arith.constant");
+  } else {
+    FailureOr<Value> activation = getActivation(ids);
+    if (failed(activation))
+      return failure();
+    indices = *activation;
+  }
+  FailureOr<Value> weight = getWeight(table, tableType.getShape(),
+                                      tableType.getElementType(), "table");
+  if (failed(weight))
+    return failure();
+  FailureOr<EmbeddingOp> embedding =
+      create<EmbeddingOp>(loc, outType, indices, *weight);
+  if (failed(embedding))
+    return failure();
+  map(op->getResult(0), embedding->getResult());
+  setOutcome(op, EmbeddingOp::getOperationName());
+  return true;
 }
 
 FailureOr<bool> LinalgImporter::importReduce(Operation *op,

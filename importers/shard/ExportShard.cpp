@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dsm/Core/Workload/Workload.h"
 #include "dsm/Dialect/DsmAttrs.h"
 #include "dsm/Dialect/DsmOps.h"
 #include "dsm/Import/Passes.h"
@@ -74,9 +75,17 @@ AxisAssignment axesOf(Parallelism parallelism, ArrayRef<int64_t> gridShape) {
 /// The loops of an anchor that a chip split divides: the minibatch (read
 /// plainly by the activation and the result, not by the weight) and the
 /// output features (read plainly by the weight and the result; also by the
-/// activation in a depthwise convolution).
+/// activation in a depthwise convolution). A product of two activations
+/// (attention's scores and context) has no weight: its minibatch is the
+/// batch loops both operands and the result read (the imported layer's
+/// minibatch is their product; the split goes to the first that is not a
+/// unit) and its features the loop only the right operand and the result
+/// read.
 struct AnchorLoops {
   std::optional<unsigned> minibatch, features;
+  /// The program's minibatch: the extent of `minibatch`, or for a product
+  /// of activations the product of its batch loops.
+  int64_t programBatch = 1;
 };
 
 bool readsPlainly(AffineMap map, unsigned loop) {
@@ -90,7 +99,7 @@ bool readsAtAll(AffineMap map, unsigned loop) {
   return map.isFunctionOfDim(loop);
 }
 
-AnchorLoops anchorLoops(linalg::LinalgOp op) {
+AnchorLoops anchorLoops(linalg::LinalgOp op, bool productOfActivations) {
   AnchorLoops loops;
   if (op.getNumDpsInputs() < 1 || op.getNumDpsInits() != 1)
     return loops;
@@ -100,6 +109,7 @@ AnchorLoops anchorLoops(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() > 1)
     weight = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
   std::optional<unsigned> sharedFeatures;
   for (unsigned loop = 0; loop < iterators.size(); ++loop) {
     if (iterators[loop] != utils::IteratorType::parallel ||
@@ -107,8 +117,18 @@ AnchorLoops anchorLoops(linalg::LinalgOp op) {
       continue;
     bool inWeight = weight && readsAtAll(*weight, loop);
     bool inActivation = readsAtAll(activation, loop);
-    if (!loops.minibatch && !inWeight && readsPlainly(activation, loop))
+    if (productOfActivations && weight && readsPlainly(activation, loop) &&
+        readsPlainly(*weight, loop)) {
+      loops.programBatch *= extents[loop];
+      if (!loops.minibatch || extents[*loops.minibatch] == 1)
+        loops.minibatch = loop;
+      continue;
+    }
+    if (!productOfActivations && !loops.minibatch && !inWeight &&
+        readsPlainly(activation, loop)) {
       loops.minibatch = loop;
+      loops.programBatch = extents[loop];
+    }
     if (!loops.features && inWeight && readsPlainly(*weight, loop) &&
         !inActivation)
       loops.features = loop;
@@ -116,7 +136,7 @@ AnchorLoops anchorLoops(linalg::LinalgOp op) {
         readsPlainly(activation, loop))
       sharedFeatures = loop;
   }
-  if (!loops.features)
+  if (!loops.features && !productOfActivations)
     loops.features = sharedFeatures;
   return loops;
 }
@@ -147,6 +167,14 @@ struct ExportShardPass : public dsm::impl::DsmExportShardBase<ExportShardPass> {
     WalkResult walk = module.walk([&](TiledPassOp op) {
       anyTiled = true;
       if (op.getPass() != TrainingPass::FWD)
+        return WalkResult::advance();
+      // Only layers with a primary computation (convolution, contraction)
+      // are anchored: an auxiliary-only layer (an embedding gather, a
+      // reshape, a normalization) gets its sharding from its neighbours
+      // through upstream propagation.
+      std::optional<core::OpKind> kind =
+          core::symbolizeOpKind(op.getWorkload().getKind());
+      if (!kind || core::getComputeClass(*kind) != core::ComputeClass::Primary)
         return WalkResult::advance();
       std::optional<SourcePosition> at = positionOf(op.getLoc());
       if (!at) {
@@ -221,7 +249,9 @@ struct ExportShardPass : public dsm::impl::DsmExportShardBase<ExportShardPass> {
              << layer.getLayer()
              << "', but only linalg operations with one result can carry "
                 "its sharding";
-    AnchorLoops loops = anchorLoops(linalgOp);
+    AnchorLoops loops = anchorLoops(
+        linalgOp, layer.getWorkload().getKind() ==
+                      core::stringifyOpKind(core::OpKind::MatMul));
     AxisAssignment axes = axesOf(layer.getParallelism(), gridShape);
     auto need = [&](std::optional<unsigned> loop,
                     ArrayRef<shard::GridAxis> split,
@@ -239,11 +269,10 @@ struct ExportShardPass : public dsm::impl::DsmExportShardBase<ExportShardPass> {
     // The plan must be for the program's minibatch, or its splits mean
     // nothing here.
     if (loops.minibatch) {
-      int64_t programBatch = linalgOp.getStaticLoopRanges()[*loops.minibatch];
       int64_t mappedBatch = layer.getWorkload().getMb();
-      if (programBatch != mappedBatch)
+      if (loops.programBatch != mappedBatch)
         return anchor->emitOpError("has a minibatch of ")
-               << programBatch << ", but layer '" << layer.getLayer()
+               << loops.programBatch << ", but layer '" << layer.getLayer()
                << "' was mapped for " << mappedBatch
                << ": export the model at the minibatch it is mapped for";
     }

@@ -4,8 +4,8 @@
 // the indexing maps) and partitions an operation by cloning it on its local
 // operands (partitionTriviallyShardableOperation) once it has checked that
 // no split crosses what a clone cannot compute alone: a window, a reduction,
-// a padded dimension, or a reshape group split anywhere but evenly on its
-// leading dimension.
+// a padded dimension, a sliced dimension, or a reshape group split anywhere
+// but evenly on its leading dimension.
 //
 //===----------------------------------------------------------------------===//
 
@@ -189,7 +189,8 @@ void attachWindowed(MLIRContext *ctx) {
 /// upstream's propagation rejects. Here each such constant is indexed by a
 /// loop of its own that nothing else reads, so it is never split, and the
 /// generic partitions by cloning. A split reduction would need partial
-/// results combined across shards: refused.
+/// results combined across shards, and a split loop whose index the body
+/// reads would shift it: both refused.
 struct BroadcastGenericShardingModel
     : public shard::ShardingInterface::ExternalModel<
           BroadcastGenericShardingModel, linalg::GenericOp> {
@@ -238,13 +239,18 @@ struct BroadcastGenericShardingModel
                           SymbolTableCollection &symbolTable,
                           OpBuilder &builder) const {
     SmallVector<utils::IteratorType> iterators = getLoopIteratorTypes(op);
+    // A body that reads a loop's index (an embedding gather's column) would
+    // see local indices on a split loop: refused like a reduction.
+    llvm::SmallBitVector indexed(iterators.size());
+    op->walk([&](linalg::IndexOp index) { indexed.set(index.getDim()); });
     return partitionSplitLoops(
         op, getIndexingMaps(op),
         [&](unsigned loop) {
-          return iterators[loop] == utils::IteratorType::parallel;
+          return iterators[loop] == utils::IteratorType::parallel &&
+                 !indexed.test(loop);
         },
-        "which it reduces", partitionedOperands, operandShardings,
-        resultShardings, partitionMap, symbolTable, builder);
+        "which it reduces or whose index its body reads", partitionedOperands,
+        operandShardings, resultShardings, partitionMap, symbolTable, builder);
   }
 
 private:
@@ -348,6 +354,100 @@ struct PadShardingModel
     shard::partitionTriviallyShardableOperation(
         *op, partitionedOperands, operandShardings, resultShardings,
         partitionMap, symbolTable, builder);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// tensor.extract_slice
+//===----------------------------------------------------------------------===//
+
+/// A static slice (BERT's pooler takes the first token), one loop per
+/// source dimension; a rank-reducing slice's result skips the dimensions it
+/// drops. A dimension the slice takes whole may be split, and each chip
+/// slices its local extent; a split of a dimension it cuts is refused.
+struct ExtractSliceShardingModel
+    : public shard::ShardingInterface::ExternalModel<ExtractSliceShardingModel,
+                                                     tensor::ExtractSliceOp> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    return SmallVector<utils::IteratorType>(
+        cast<tensor::ExtractSliceOp>(op).getSourceType().getRank(),
+        utils::IteratorType::parallel);
+  }
+
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    auto slice = cast<tensor::ExtractSliceOp>(op);
+    int64_t rank = slice.getSourceType().getRank();
+    MLIRContext *ctx = op->getContext();
+    llvm::SmallBitVector dropped = slice.getDroppedDims();
+    SmallVector<AffineExpr> kept;
+    for (int64_t dim = 0; dim < rank; ++dim)
+      if (!dropped.test(dim))
+        kept.push_back(getAffineDimExpr(dim, ctx));
+    // Dynamic offsets, sizes and strides are scalars, indexed by nothing.
+    SmallVector<AffineMap> maps(op->getNumOperands(),
+                                AffineMap::get(rank, 0, ctx));
+    maps[0] = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    maps.push_back(AffineMap::get(rank, 0, kept, ctx));
+    return maps;
+  }
+
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<shard::Sharding> operandShardings,
+                          ArrayRef<shard::Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &builder) const {
+    if (failed(checkResharded(op, partitionedOperands)))
+      return failure();
+    auto slice = cast<tensor::ExtractSliceOp>(op);
+    RankedTensorType source = slice.getSourceType();
+    if (!slice.getOffsets().empty() || !slice.getSizes().empty() ||
+        !slice.getStrides().empty())
+      return op->emitOpError("can be partitioned only as a static slice");
+    ArrayRef<int64_t> sizes = slice.getStaticSizes();
+    llvm::SmallBitVector dropped = slice.getDroppedDims();
+    // Result dimension r is source dimension resultToSource[r].
+    SmallVector<int64_t> resultToSource;
+    for (int64_t dim = 0; dim < source.getRank(); ++dim)
+      if (!dropped.test(dim))
+        resultToSource.push_back(dim);
+    auto cutsSplitDim = [&](const shard::Sharding &sharding,
+                            ArrayRef<int64_t> toSource) {
+      for (auto [dim, sourceDim] : llvm::enumerate(toSource))
+        if (!splitAxesOf(sharding, dim).empty() &&
+            sizes[sourceDim] != source.getDimSize(sourceDim))
+          return std::optional<int64_t>(sourceDim);
+      return std::optional<int64_t>();
+    };
+    SmallVector<int64_t> identity =
+        llvm::to_vector(llvm::seq<int64_t>(0, source.getRank()));
+    for (auto [sharding, toSource] :
+         {std::pair{operandShardings.front(), ArrayRef<int64_t>(identity)},
+          std::pair{resultShardings.front(),
+                    ArrayRef<int64_t>(resultToSource)}}) {
+      if (!isPlainSplit(sharding))
+        return op->emitOpError(
+            "cannot be partitioned with halos or uneven shards");
+      if (std::optional<int64_t> dim = cutsSplitDim(sharding, toSource))
+        return op->emitOpError("cannot be partitioned along dimension ")
+               << *dim << ", which it slices";
+    }
+    shard::GridOp grid = gridOf(op, resultShardings, symbolTable);
+    auto localType = cast<RankedTensorType>(
+        grid ? shard::shardType(slice.getResultType(), grid,
+                                resultShardings.front())
+             : slice.getResultType());
+    SmallVector<int64_t> localSizes(sizes);
+    for (auto [dim, sourceDim] : llvm::enumerate(resultToSource))
+      localSizes[sourceDim] = localType.getDimSize(dim);
+    auto local = tensor::ExtractSliceOp::create(
+        builder, op->getLoc(), localType, partitionedOperands.front(),
+        slice.getMixedOffsets(),
+        getAsIndexOpFoldResult(op->getContext(), localSizes),
+        slice.getMixedStrides());
+    partitionMap.map(op->getResult(0), local.getResult());
+    partitionMap.map(op, local.getOperation());
     return success();
   }
 };
@@ -499,6 +599,7 @@ void dsm::registerShardingModels(DialectRegistry &registry) {
   });
   registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
     tensor::PadOp::attachInterface<PadShardingModel>(*ctx);
+    tensor::ExtractSliceOp::attachInterface<ExtractSliceShardingModel>(*ctx);
     tensor::CollapseShapeOp::attachInterface<
         ReshapeShardingModel<tensor::CollapseShapeOp>>(*ctx);
     tensor::ExpandShapeOp::attachInterface<

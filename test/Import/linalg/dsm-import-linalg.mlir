@@ -733,3 +733,44 @@ func.func @sum_pool_nhwc(%x: tensor<1x8x8x3xf32>) -> tensor<1x4x4x3xf32> {
   %s = linalg.pooling_nhwc_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %k : tensor<1x8x8x3xf32>, tensor<2x2xf32>) outs(%f : tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
   return %s : tensor<1x4x4x3xf32>
 }
+
+// -----
+
+// torch-mlir's aten.embedding: rows of a constant table gathered with
+// tensor.extract. Fixed ids (BERT's position ids) stay a constant.
+// CHECK-LABEL: func.func @embedding
+// CHECK-DAG:     %[[TABLE:.*]] = dsm.weight "{{.*}}" : tensor<100x8xf32>
+// CHECK-DAG:     %[[POSITIONS:.*]] = arith.constant dense<{{\[\[}}0, 1, 2]]> : tensor<1x3xi64>
+// CHECK-DAG:     %[[WORDS:.*]] = dsm.embedding %arg0, %[[TABLE]] : (tensor<1x3xi64>, tensor<100x8xf32>) -> tensor<1x3x8xf32>
+// CHECK-DAG:     %[[PLACES:.*]] = dsm.embedding %[[POSITIONS]], %{{.*}} : (tensor<1x3xi64>, tensor<16x8xf32>) -> tensor<1x3x8xf32>
+// CHECK:         dsm.add
+#ids = affine_map<(d0, d1, d2) -> (d0, d1)>
+#rows = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @embedding(%ids: tensor<1x3xi64>) -> tensor<1x3x8xf32> {
+  %table = arith.constant dense_resource<__elided__> : tensor<100x8xf32>
+  %places = arith.constant dense_resource<__elided__> : tensor<16x8xf32>
+  %positions = arith.constant dense<[[0, 1, 2]]> : tensor<1x3xi64>
+  %e0 = tensor.empty() : tensor<1x3x8xf32>
+  %words = linalg.generic {indexing_maps = [#ids, #rows], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ids : tensor<1x3xi64>) outs(%e0 : tensor<1x3x8xf32>) {
+  ^bb0(%id: i64, %o: f32):
+    %i = arith.index_cast %id : i64 to index
+    %j = linalg.index 2 : index
+    %v = tensor.extract %table[%i, %j] : tensor<100x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<1x3x8xf32>
+  %e1 = tensor.empty() : tensor<1x3x8xf32>
+  %at = linalg.generic {indexing_maps = [#ids, #rows], iterator_types = ["parallel", "parallel", "parallel"]} ins(%positions : tensor<1x3xi64>) outs(%e1 : tensor<1x3x8xf32>) {
+  ^bb0(%id: i64, %o: f32):
+    %i = arith.index_cast %id : i64 to index
+    %j = linalg.index 2 : index
+    %v = tensor.extract %places[%i, %j] : tensor<16x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<1x3x8xf32>
+  %e2 = tensor.empty() : tensor<1x3x8xf32>
+  %sum = linalg.generic {indexing_maps = [#rows, #rows, #rows], iterator_types = ["parallel", "parallel", "parallel"]} ins(%words, %at : tensor<1x3x8xf32>, tensor<1x3x8xf32>) outs(%e2 : tensor<1x3x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1x3x8xf32>
+  return %sum : tensor<1x3x8xf32>
+}
