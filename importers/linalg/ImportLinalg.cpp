@@ -927,10 +927,9 @@ FailureOr<bool> LinalgImporter::tryEmbedding(linalg::LinalgOp op) {
   unsigned rowLoop = outType.getRank() - 1;
   AffineMap idsMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  if (!outMap.isIdentity() ||
-      idsMap != AffineMap::getMultiDimIdentityMap(outType.getRank(),
-                                                  getContext())
-                    .getMajorSubMap(idsType.getRank()))
+  if (!outMap.isIdentity() || idsMap != AffineMap::getMultiDimIdentityMap(
+                                            outType.getRank(), getContext())
+                                            .getMajorSubMap(idsType.getRank()))
     return false;
   Block *body = op.getBlock();
   auto yield = cast<linalg::YieldOp>(body->getTerminator());

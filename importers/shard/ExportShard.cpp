@@ -249,9 +249,9 @@ struct ExportShardPass : public dsm::impl::DsmExportShardBase<ExportShardPass> {
              << layer.getLayer()
              << "', but only linalg operations with one result can carry "
                 "its sharding";
-    AnchorLoops loops = anchorLoops(
-        linalgOp, layer.getWorkload().getKind() ==
-                      core::stringifyOpKind(core::OpKind::MatMul));
+    AnchorLoops loops =
+        anchorLoops(linalgOp, layer.getWorkload().getKind() ==
+                                  core::stringifyOpKind(core::OpKind::MatMul));
     AxisAssignment axes = axesOf(layer.getParallelism(), gridShape);
     auto need = [&](std::optional<unsigned> loop,
                     ArrayRef<shard::GridAxis> split,
