@@ -563,7 +563,8 @@ static LogicalResult inferBinary(std::optional<Location> loc,
   return success();
 }
 
-/// Parameters of a binary op are the operands that are declared weights.
+/// Parameters of a binary or opaque op are the operands that are declared
+/// weights.
 static SmallVector<Value> weightOperands(Operation *op) {
   SmallVector<Value> params;
   for (Value operand : op->getOperands())
@@ -1183,8 +1184,15 @@ LogicalResult OpaqueOp::verify() {
   return success();
 }
 
+// An operand an importer declared a dsm.weight (PRelu's slope) is a
+// learnable parameter, whatever computes with it.
+SmallVector<Value> OpaqueOp::getParameterOperands() {
+  return weightOperands(getOperation());
+}
+
 core::Workload OpaqueOp::getWorkload() {
-  core::Workload w = elementwiseWorkload(getOperation(), core::OpKind::Opaque);
+  core::Workload w = elementwiseWorkload(getOperation(), core::OpKind::Opaque,
+                                         weightElements(getOperation()));
   w.auxOps = getOpsPerElement().convertToDouble() * double(w.outputElements);
   return w;
 }

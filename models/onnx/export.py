@@ -489,6 +489,122 @@ def write_snippets(out):
                keep_aspect_ratio_policy="not_larger"),
     ], x8, y8, opset=18)
 
+    write_breadth_snippets(s)
+
+
+def write_breadth_snippets(s):
+    """The operators no other snippet uses, and one model per claimed opset
+    (7 to 22) in the spellings that opset requires."""
+    T = s.T
+
+    # Elementwise functions dsm has no operation for: each a dsm.opaque
+    # charged per element (PRelu with a per-channel slope initializer).
+    unary = ["Abs", "Neg", "Exp", "Log", "Ceil", "Floor", "Sin", "Cos",
+             "Reciprocal", "Softplus", "Softsign", "Elu", "Selu",
+             "LeakyRelu"]
+    nodes, prev = [], "x"
+    for op in unary:
+        nodes.append(s.node(op, [prev], [op.lower()], op.lower()))
+        prev = op.lower()
+    nodes += [
+        s.node("PRelu", [prev, "slope"], ["prelu"], "prelu"),
+        s.node("Max", ["prelu", "x", "b"], ["max"], "max"),
+        s.node("Min", ["max", "b"], ["y"], "min"),
+    ]
+    s.save("elementwise-opaque", nodes,
+           [s.vi("x", [2, 3, 4]), s.vi("b", [4])], [s.vi("y", [2, 3, 4])],
+           [s.init("slope", [4])])
+
+    # Comparisons and logic feed a Where; Size of a static input folds into
+    # the shape of a Reshape; ReduceMin over an attribute axis.
+    s.save("logic", [
+        s.node("Greater", ["x", "b"], ["gt"], "greater"),
+        s.node("Less", ["x", "b"], ["lt"], "less"),
+        s.node("GreaterOrEqual", ["x", "b"], ["ge"], "greater_or_equal"),
+        s.node("LessOrEqual", ["x", "b"], ["le"], "less_or_equal"),
+        s.node("And", ["gt", "ge"], ["and"], "and"),
+        s.node("Or", ["lt", "le"], ["or"], "or"),
+        s.node("Not", ["or"], ["not"], "not"),
+        s.node("Or", ["and", "not"], ["cond"], "either"),
+        s.node("Where", ["cond", "x", "b"], ["w"], "where"),
+        s.node("ReduceMin", ["w"], ["m"], "reduce_min", axes=[2],
+               keepdims=0),
+        s.node("Size", ["m"], ["n"], "size"),
+        s.const("axes0", [0]),
+        s.node("Unsqueeze", ["n", "axes0"], ["shape"], "shape"),
+        s.node("Reshape", ["m", "shape"], ["y"], "flatten"),
+    ], [s.vi("x", [2, 3, 4]), s.vi("b", [4])], [s.vi("y", [6])])
+
+    # One small CNN per opset, written as that opset spells it: Clip's
+    # bounds, Slice's ranges, Squeeze/Unsqueeze's and ReduceMean's axes,
+    # Split's sizes and Dropout's ratio moved from attributes to inputs at
+    # 11, 10, 13, 18, 13 and 12; Softmax normalizes one axis from 13.
+    for opset in range(7, 23):
+        nodes = [s.node("Conv", ["x", "w", "cb"], ["c"], "conv",
+                        pads=[1, 1, 1, 1]),
+                 s.node("BatchNormalization", ["c", "g", "bb", "mu", "var"],
+                        ["n"], "bn")]
+        if opset < 11:
+            nodes.append(s.node("Clip", ["n"], ["r"], "relu6", min=0.0,
+                                max=6.0))
+        else:
+            nodes += [s.const("lo", 0.0, shape=[]),
+                      s.const("hi", 6.0, shape=[]),
+                      s.node("Clip", ["n", "lo", "hi"], ["r"], "relu6")]
+        nodes.append(s.node("MaxPool", ["r"], ["p"], "pool",
+                            kernel_shape=[2, 2], strides=[2, 2]))
+        if opset < 18:
+            nodes.append(s.node("ReduceMean", ["p"], ["m"], "mean",
+                                axes=[2, 3], keepdims=1))
+        else:
+            nodes += [s.const("hw", [2, 3]),
+                      s.node("ReduceMean", ["p", "hw"], ["m"], "mean",
+                             keepdims=1)]
+        if opset < 13:
+            nodes += [s.node("Squeeze", ["m"], ["sq"], "squeeze",
+                             axes=[2, 3]),
+                      s.node("Unsqueeze", ["sq"], ["us"], "unsqueeze",
+                             axes=[1])]
+        else:
+            nodes += [s.const("sq_axes", [2, 3]),
+                      s.node("Squeeze", ["m", "sq_axes"], ["sq"], "squeeze"),
+                      s.const("us_axes", [1]),
+                      s.node("Unsqueeze", ["sq", "us_axes"], ["us"],
+                             "unsqueeze")]
+        if opset < 10:
+            nodes.append(s.node("Slice", ["us"], ["sl"], "slice",
+                                starts=[0], ends=[4], axes=[2]))
+        else:
+            nodes += [s.const("starts", [0]), s.const("ends", [4]),
+                      s.const("axis2", [2]),
+                      s.node("Slice", ["us", "starts", "ends", "axis2"],
+                             ["sl"], "slice")]
+        nodes.append(s.node("Flatten", ["sl"], ["f"], "flatten"))
+        if opset < 12:
+            nodes.append(s.node("Dropout", ["f"], ["d"], "dropout",
+                                ratio=0.1))
+        else:
+            nodes += [s.const("ratio", 0.1, shape=[]),
+                      s.node("Dropout", ["f", "ratio"], ["d"], "dropout")]
+        nodes.append(s.node("Gemm", ["d", "fw", "fb"], ["z"], "fc",
+                            transB=1))
+        nodes.append(s.node("Softmax", ["z"], ["prob"], "softmax",
+                            axis=1 if opset < 13 else -1))
+        if opset < 13:
+            nodes.append(s.node("Split", ["prob"], ["y1", "y2"], "split",
+                                axis=1, split=[2, 4]))
+        else:
+            nodes += [s.const("sizes", [2, 4]),
+                      s.node("Split", ["prob", "sizes"], ["y1", "y2"],
+                             "split", axis=1)]
+        s.save(f"opset-{opset}", nodes, [s.vi("x", [1, 3, 8, 8])],
+               [s.vi("y1", [1, 2]), s.vi("y2", [1, 4])],
+               [s.init("w", [8, 3, 3, 3]), s.init("cb", [8]),
+                s.init("g", [8]), s.init("bb", [8]), s.init("mu", [8]),
+                s.init("var", [8], values=np.ones(8)),
+                s.init("fw", [6, 4]), s.init("fb", [6])],
+               opset=opset, ir_version=3 if opset < 8 else 8)
+
 
 # ----------------------------------------------------------------------------
 # Torch exports

@@ -372,13 +372,14 @@ def Dsm_SliceOp : Dsm_GraphOp<"slice"> {
 //===----------------------------------------------------------------------===//
 
 def Dsm_OpaqueOp : Dsm_Op<"opaque", [Pure,
-    DeclareOpInterfaceMethods<Dsm_WorkloadOpInterface>]> {
+    DeclareOpInterfaceMethods<Dsm_WorkloadOpInterface, ["getParameterOperands"]>]> {
   let summary = "an imported operation known only by its element count";
   let description = [{
     What an importer keeps, in permissive mode, of an operation it could not
     classify: the original op name, its operands and result, and an estimate
     of special-function operations per result element. It is charged as
-    auxiliary work so that nothing is silently dropped from the workload.
+    auxiliary work so that nothing is silently dropped from the workload;
+    operands that are `dsm.weight`s (PRelu's slope) count as parameters.
   }];
   let arguments = (ins StrAttr:$origin, Variadic<AnyRankedTensor>:$inputs,
                        DefaultValuedAttr<F64Attr, "1.0">:$ops_per_element);
