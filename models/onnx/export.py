@@ -605,6 +605,169 @@ def write_breadth_snippets(s):
                 s.init("fw", [6, 4]), s.init("fb", [6])],
                opset=opset, ir_version=3 if opset < 8 else 8)
 
+    write_node_error_snippets(s)
+    write_graph_error_snippets(s)
+
+
+def write_node_error_snippets(s):
+    """One file per diagnostic a node's conversion can give
+    (onnx-node-errors.test): each is a small valid graph with one node the
+    importer must refuse."""
+    T = s.T
+    x4, y4 = [s.vi("x", [1, 2, 4, 4])], [s.vi("y", [1, 2, 4, 4])]
+    w = [s.init("w", [2, 2, 1, 1])]
+    cases = {
+        # Convolution.
+        "conv-strides-count": ([s.node("Conv", ["x", "w"], ["y"], "conv",
+                                       strides=[1, 1, 1])], x4, y4, w),
+        "conv-auto-pad": ([s.node("Conv", ["x", "w"], ["y"], "conv",
+                                  auto_pad="SAME")], x4, y4, w),
+        "conv-3d": ([s.node("Conv", ["x", "w"], ["y"], "conv")],
+                    [s.vi("x", [1, 2, 4, 4, 4])], [s.vi("y", [1, 2, 4, 4, 4])],
+                    [s.init("w", [2, 2, 1, 1, 1])]),
+        "conv-zero-stride": ([s.node("Conv", ["x", "w"], ["y"], "conv",
+                                     strides=[0, 1])], x4, y4, w),
+        # Products.
+        "gemm-rank": ([s.node("Gemm", ["x", "w"], ["y"], "fc")],
+                      [s.vi("x", [1, 2, 4])], [s.vi("y", [1, 2, 3])],
+                      [s.init("w", [4, 3])]),
+        "matmul-vector": ([s.node("MatMul", ["x", "w"], ["y"], "fc")],
+                          [s.vi("x", [4])], [s.vi("y", [3])],
+                          [s.init("w", [4, 3])]),
+        "matmul-ranks": ([s.node("MatMul", ["x", "b"], ["y"], "product")],
+                         [s.vi("x", [2, 3, 4]), s.vi("b", [4, 5])],
+                         [s.vi("y", [2, 3, 5])], []),
+        # LSTM.
+        **{f"lstm-{name}": ([s.node("LSTM", ["x", "W", "R"] + extra, ["y"],
+                                    "lstm", **{"hidden_size": 2, **attrs})],
+                            [s.vi("x", [3, 1, 4])]
+                            + ([s.vi("P", [1, 6])] if extra else []),
+                            [s.vi("y", [3, 1, 1, 2])],
+                            [s.init("W", [1, 8, 4]), s.init("R", [1, 8, 2])])
+           for name, attrs, extra in [
+               ("direction", {"direction": "sideways"}, []),
+               ("layout", {"layout": 1}, []),
+               ("input-forget", {"input_forget": 1}, []),
+               ("activations", {"activations": ["Relu", "Tanh", "Tanh"]}, []),
+               ("peephole", {}, ["", "", "", "", "P"]),
+               ("hidden-size", {"hidden_size": 3}, [])]},
+        # Pooling.
+        "pool-3d": ([s.node("MaxPool", ["x"], ["y"], "pool",
+                            kernel_shape=[2, 2, 2])],
+                    [s.vi("x", [1, 2, 4, 4, 4])], [s.vi("y", [1, 2, 2, 2, 2])],
+                    []),
+        "pool-indices": ([s.node("MaxPool", ["x"], ["y", "i"], "pool",
+                                 kernel_shape=[2, 2])], x4,
+                         [s.vi("y", [1, 2, 2, 2]),
+                          s.vi("i", [1, 2, 2, 2], T.INT64)], []),
+        "pool-kernel-count": ([s.node("MaxPool", ["x"], ["y"], "pool",
+                                      kernel_shape=[2])], x4, y4, []),
+        "pool-big-pad": ([s.node("MaxPool", ["x"], ["y"], "pool",
+                                 kernel_shape=[2, 2], pads=[2, 2, 2, 2])],
+                         x4, y4, []),
+        # Normalization and softmax.
+        "batchnorm-training": (
+            [s.node("BatchNormalization", ["x", "g", "b", "m", "v"], ["y"],
+                    "bn", training_mode=1)], x4, y4,
+            [s.init(n, [2]) for n in "gbmv"]),
+        "layernorm-stats": (
+            [s.node("LayerNormalization", ["x", "g", "b"], ["y", "mean"],
+                    "ln")], x4, y4 + [s.vi("mean", [1, 2, 4, 1])],
+            [s.init("g", [4]), s.init("b", [4])]),
+        "layernorm-no-offset": (
+            [s.node("LayerNormalization", ["x", "g"], ["y"], "ln")], x4, y4,
+            [s.init("g", [4])]),
+        "softmax-axis": ([s.node("Softmax", ["x"], ["y"], "softmax",
+                                 axis=4)], x4, y4, []),
+        # Data movement.
+        "transpose-perm": ([s.node("Transpose", ["x"], ["y"], "transpose",
+                                   perm=[0, 1, 1, 2])], x4, y4, []),
+        "concat-axis": ([s.node("Concat", ["x", "x"], ["y"], "concat",
+                                axis=5)], x4, y4, []),
+        "slice-empty": ([s.const("starts", [3]), s.const("ends", [1]),
+                         s.const("axes", [2]),
+                         s.node("Slice", ["x", "starts", "ends", "axes"],
+                                ["y"], "slice")], x4, y4, []),
+        "split-sizes": ([s.const("sizes", [1, 2]),
+                         s.node("Split", ["x", "sizes"], ["a", "b"], "split",
+                                axis=1)], x4,
+                        [s.vi("a", [1, 1, 4, 4]), s.vi("b", [1, 2, 4, 4])],
+                        []),
+        "split-uneven": ([s.node("Split", ["x"], ["a", "b", "c"], "split",
+                                 axis=2)], x4,
+                         [s.vi(n, [1, 2, 1, 4]) for n in "abc"], []),
+        "gather-float-indices": (
+            [s.node("Gather", ["t", "i"], ["y"], "gather")],
+            [s.vi("i", [3])], [s.vi("y", [3, 4])],
+            [s.init("t", [10, 4]), ]),
+        "gather-axis": ([s.node("Gather", ["t", "i"], ["y"], "gather",
+                                axis=1)],
+                        [s.vi("i", [3], T.INT64)], [s.vi("y", [10, 3])],
+                        [s.init("t", [10, 4])]),
+        "gather-out-of-range": ([s.const("i", [0, 9]),
+                                 s.node("Gather", ["x", "i"], ["y"], "gather",
+                                        axis=3)], x4, y4, []),
+        "dropout-mask": ([s.node("Dropout", ["x"], ["y", "mask"], "dropout")],
+                         x4, y4 + [s.vi("mask", [1, 2, 4, 4], T.BOOL)], []),
+        "dropout-training": ([s.const("ratio", 0.5, shape=[]),
+                              s.const("training", [1], elem=T.BOOL, shape=[]),
+                              s.node("Dropout", ["x", "ratio", "training"],
+                                     ["y"], "dropout")], x4, y4, []),
+        "cast-string": ([s.node("Cast", ["x"], ["y"], "cast",
+                                to=T.STRING)], x4,
+                        [s.vi("y", [1, 2, 4, 4], T.STRING)], []),
+        "missing-attribute": ([s.node("Concat", ["x", "x"], ["y"],
+                                      "concat")], x4, y4, []),
+    }
+    for name, (nodes, inputs, outputs, inits) in cases.items():
+        s.save(f"node-error-{name}", nodes, inputs, outputs, inits)
+
+
+def write_graph_error_snippets(s):
+    """One file per diagnostic about the graph itself rather than a node
+    (onnx-graph-errors.test)."""
+    T, helper = s.T, s.helper
+    x, y = [s.vi("x", [2, 3])], [s.vi("y", [2, 3])]
+    relu = [s.node("Relu", ["x"], ["y"], "relu")]
+
+    def model(nodes, inputs, outputs, inits=(), opsets=(("", 17),)):
+        graph = helper.make_graph(nodes, "g", inputs, outputs, list(inits))
+        m = helper.make_model(graph, producer_name="models/onnx/export.py",
+                              opset_imports=[helper.make_opsetid(d, v)
+                                             for d, v in opsets])
+        m.ir_version = 8
+        return m
+
+    unnamed = s.init("w", [3])
+    unnamed.name = ""
+    negative = s.init("w", [3])
+    negative.dims[0] = -3
+    huge = s.onnx.TensorProto(name="w", dims=[1 << 40, 1 << 40],
+                              data_type=T.FLOAT)
+    complex_init = helper.make_tensor("w", T.COMPLEX64, [1], [1.0])
+    sequence = helper.make_tensor_sequence_value_info("x", T.FLOAT, [2, 3])
+    cases = {
+        "no-default-opset": model(relu, x, y, opsets=(("com.example", 1),)),
+        "unnamed-initializer": model(relu, x, y, [unnamed]),
+        "initializer-twice": model(relu, x, y, [s.init("w", [3]),
+                                                 s.init("w", [3])]),
+        "input-twice": model(relu, x + x, y),
+        "output-twice": model(relu + [s.node("Relu", ["x"], ["y"], "again")],
+                              x, y),
+        "negative-dimension": model(relu, x, y, [negative]),
+        "too-many-elements": model(relu, x, y, [huge]),
+        "initializer-type": model(relu, x, y, [complex_init]),
+        "input-not-tensor": model(relu, [sequence], y),
+        "input-type": model(relu, [s.vi("x", [2, 3], T.COMPLEX64)], y),
+        "unproduced-output": model(relu, x, y + [s.vi("z", [2, 3])]),
+        "unsorted": model([s.node("Relu", ["r"], ["y"], "second"),
+                           s.node("Relu", ["x"], ["r"], "first")], x, y),
+        "unknown-op": model([s.node("Frobnicate", ["x"], ["y"], "frob")],
+                            x, y),
+    }
+    for name, m in cases.items():
+        s.write(f"graph-error-{name}", m.SerializeToString())
+
 
 # ----------------------------------------------------------------------------
 # Torch exports
