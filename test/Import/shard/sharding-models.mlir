@@ -1,5 +1,8 @@
 // RUN: dsm-opt %s -split-input-file -verify-diagnostics --pass-pipeline="builtin.module(func.func(shard-partition))" | FileCheck %s
 
+// Each of dsm-opt's sharding models partitions what a clone can compute
+// alone and refuses, at the operation, any other split.
+
 // tensor.extract_slice (BERT's pooler takes the first token): a dimension
 // taken whole may be split, and each chip slices its local extent.
 shard.grid @grid(shape = 4)
@@ -70,4 +73,86 @@ func.func @gather_split_on_its_index(%ids: tensor<1x3xi64>) -> tensor<1x3x8xf32>
   } -> tensor<1x3x8xf32>
   %3 = shard.shard %2 to %s : tensor<1x3x8xf32>
   return %3 : tensor<1x3x8xf32>
+}
+
+// -----
+
+// tensor.pad: a split of a padded dimension would need the neighbours' rows.
+shard.grid @grid(shape = 4)
+func.func @pad_split_padded(%x: tensor<4x8xf32>) -> tensor<4x10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %s = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %0 = shard.shard %x to %s : tensor<4x8xf32>
+  %1 = shard.shard %0 to %s annotate_for_users : tensor<4x8xf32>
+  // expected-error @+1 {{cannot be partitioned along padded dimension 1}}
+  %2 = tensor.pad %1 low[0, 1] high[0, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<4x8xf32> to tensor<4x10xf32>
+  %3 = shard.shard %2 to %s : tensor<4x10xf32>
+  return %3 : tensor<4x10xf32>
+}
+
+// -----
+
+// collapse_shape: a dimension merged behind the group's leading one cannot
+// be split (its shards would interleave).
+shard.grid @grid(shape = 4)
+func.func @collapse_merged(%x: tensor<4x8xf32>) -> tensor<32xf32> {
+  %s = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %r = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  %0 = shard.shard %x to %s : tensor<4x8xf32>
+  %1 = shard.shard %0 to %s annotate_for_users : tensor<4x8xf32>
+  // expected-error @+1 {{cannot split dimension 1, which is merged behind dimension 0}}
+  %2 = tensor.collapse_shape %1 [[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
+  %3 = shard.shard %2 to %r : tensor<32xf32>
+  return %3 : tensor<32xf32>
+}
+
+// -----
+
+// collapse_shape: the collapsed side must be split as the group's leading
+// dimension is.
+shard.grid @grid(shape = 4)
+func.func @collapse_unlike(%x: tensor<4x8xf32>) -> tensor<32xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %r = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  %0 = shard.shard %x to %s : tensor<4x8xf32>
+  %1 = shard.shard %0 to %s annotate_for_users : tensor<4x8xf32>
+  // expected-error @+1 {{splits dimension 0 of its collapsed side unlike its leading dimension 0}}
+  %2 = tensor.collapse_shape %1 [[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
+  %3 = shard.shard %2 to %r : tensor<32xf32>
+  return %3 : tensor<32xf32>
+}
+
+// -----
+
+// expand_shape: the leading dimension of a group must split evenly.
+shard.grid @grid(shape = 4)
+func.func @expand_uneven(%x: tensor<12xf32>) -> tensor<6x2xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %0 = shard.shard %x to %s : tensor<12xf32>
+  %1 = shard.shard %0 to %s annotate_for_users : tensor<12xf32>
+  // expected-error @+1 {{cannot split dimension 0 of size 6 evenly in 4 shards}}
+  %2 = tensor.expand_shape %1 [[0, 1]] output_shape [6, 2] : tensor<12xf32> into tensor<6x2xf32>
+  %3 = shard.shard %2 to %s : tensor<6x2xf32>
+  return %3 : tensor<6x2xf32>
+}
+
+// -----
+
+// Halos are never produced by a spatial mapping: refused.
+shard.grid @grid(shape = 4)
+func.func @pad_halo(%x: tensor<8x8xf32>) -> tensor<8x10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %s = shard.sharding @grid split_axes = [[0]] halo_sizes = [1, 1] : !shard.sharding
+  %0 = shard.shard %x to %s : tensor<8x8xf32>
+  %1 = shard.shard %0 to %s annotate_for_users : tensor<8x8xf32>
+  // expected-error @+1 {{cannot be partitioned with halos or uneven shards}}
+  %2 = tensor.pad %1 low[0, 1] high[0, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<8x8xf32> to tensor<8x10xf32>
+  %3 = shard.shard %2 to %s : tensor<8x10xf32>
+  return %3 : tensor<8x10xf32>
 }
