@@ -85,3 +85,49 @@ func.func @quantized_result(%a: tensor<4xi8>) -> tensor<4x!quant.uniform<i8:f32,
   %0 = tosa.cast %a : (tensor<4xi8>) -> tensor<4x!quant.uniform<i8:f32, 0.5>>
   return %0 : tensor<4x!quant.uniform<i8:f32, 0.5>>
 }
+
+// -----
+
+// The bias must be a constant too.
+func.func @bias_argument(%x: tensor<1x8x8x4xf32>, %b: tensor<8xf32>) -> tensor<1x8x8x8xf32> {
+  %w = "tosa.const"() {values = dense_resource<__elided__> : tensor<8x1x1x4xf32>} : () -> tensor<8x1x1x4xf32>
+  %zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  // expected-error @+2 {{cannot import 'tosa.conv2d': the bias is not a constant}}
+  // expected-note @+1 {{mode=permissive}}
+  %y = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x8x8x4xf32>, tensor<8x1x1x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8x8xf32>
+  return %y : tensor<1x8x8x8xf32>
+}
+
+// -----
+
+func.func @conv3d(%x: tensor<1x4x8x8x4xf32>) -> tensor<1x4x8x8x8xf32> {
+  %w = "tosa.const"() {values = dense_resource<__elided__> : tensor<8x1x1x1x4xf32>} : () -> tensor<8x1x1x1x4xf32>
+  %b = "tosa.const"() {values = dense<0.0> : tensor<8xf32>} : () -> tensor<8xf32>
+  %zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  // expected-error @+2 {{cannot import 'tosa.conv3d': only 2-D convolutions are supported}}
+  // expected-note @+1 {{mode=permissive}}
+  %y = tosa.conv3d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1, 1>, pad = array<i64: 0, 0, 0, 0, 0, 0>, stride = array<i64: 1, 1, 1>} : (tensor<1x4x8x8x4xf32>, tensor<8x1x1x1x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x8x8x8xf32>
+  return %y : tensor<1x4x8x8x8xf32>
+}
+
+// -----
+
+func.func @product_of_constants() -> tensor<1x4x4xf32> {
+  %a = "tosa.const"() {values = dense_resource<__elided__> : tensor<1x4x8xf32>} : () -> tensor<1x4x8xf32>
+  %b = "tosa.const"() {values = dense_resource<__elided__> : tensor<1x8x4xf32>} : () -> tensor<1x8x4xf32>
+  %zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  // expected-error @+2 {{cannot import 'tosa.matmul': product of two constants}}
+  // expected-note @+1 {{mode=permissive}}
+  %y = tosa.matmul %a, %b, %zp, %zp : (tensor<1x4x8xf32>, tensor<1x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+  return %y : tensor<1x4x4xf32>
+}
+
+// -----
+
+// A gather of activations is not an embedding.
+func.func @gather_activations(%t: tensor<1x10x4xf32>, %ids: tensor<1x3xi32>) -> tensor<1x3x4xf32> {
+  // expected-error @+2 {{cannot import 'tosa.gather': only gathers from a constant table are embeddings}}
+  // expected-note @+1 {{mode=permissive}}
+  %y = tosa.gather %t, %ids : (tensor<1x10x4xf32>, tensor<1x3xi32>) -> tensor<1x3x4xf32>
+  return %y : tensor<1x3x4xf32>
+}
