@@ -148,21 +148,27 @@ static std::array<int64_t, 4> kernelOIHW(ArrayRef<int64_t> shape,
   return {shape[0], shape[1], shape[2], shape[3]};
 }
 
-/// Checks a 2D window's strides, padding and dilations and computes one output
-/// extent: floor or ceil((in + pads - effective kernel) / stride) + 1.
-static FailureOr<SmallVector<int64_t, 2>>
-windowOutput(const ShapeErrors &errors, ArrayRef<int64_t> inHW,
-             ArrayRef<int64_t> kernelHW, ArrayRef<int64_t> strides,
+/// Checks a 2D or 3D window's strides, padding ([begin..., end...]) and
+/// dilations and computes each output extent: floor or ceil((in + pads -
+/// effective kernel) / stride) + 1.
+static FailureOr<SmallVector<int64_t, 3>>
+windowOutput(const ShapeErrors &errors, ArrayRef<int64_t> inSpatial,
+             ArrayRef<int64_t> kernelSpatial, ArrayRef<int64_t> strides,
              ArrayRef<int64_t> padding, ArrayRef<int64_t> dilations,
              bool ceilMode) {
-  if (strides.size() != 2)
-    return errors.fail("strides must have 2 values, got ", strides.size());
-  if (padding.size() != 4)
-    return errors.fail(
-        "padding must have 4 values [top, left, bottom, right], got ",
-        padding.size());
-  if (dilations.size() != 2)
-    return errors.fail("dilations must have 2 values, got ", dilations.size());
+  size_t rank = inSpatial.size();
+  StringRef axes = rank == 3 ? "DHW" : "HW";
+  if (strides.size() != rank)
+    return errors.fail("strides must have ", rank, " values, got ",
+                       strides.size());
+  if (padding.size() != 2 * rank)
+    return errors.fail("padding must have ", 2 * rank, " values ",
+                       rank == 3 ? "[front, top, left, back, bottom, right]"
+                                 : "[top, left, bottom, right]",
+                       ", got ", padding.size());
+  if (dilations.size() != rank)
+    return errors.fail("dilations must have ", rank, " values, got ",
+                       dilations.size());
   for (int64_t s : strides)
     if (s <= 0)
       return errors.fail("strides must be positive, got ",
@@ -175,27 +181,29 @@ windowOutput(const ShapeErrors &errors, ArrayRef<int64_t> inHW,
     if (d <= 0)
       return errors.fail("dilations must be positive, got ",
                          formatShape(dilations));
-  SmallVector<int64_t, 2> out;
-  for (int i = 0; i < 2; ++i) {
-    if (kernelHW[i] <= 0)
+  SmallVector<int64_t, 3> out;
+  for (size_t i = 0; i < rank; ++i) {
+    if (kernelSpatial[i] <= 0)
       return errors.fail("window size must be positive, got ",
-                         formatShape(kernelHW));
+                         formatShape(kernelSpatial));
     // Attributes are arbitrary 64-bit values: every step is checked.
     core::CheckedCount count;
-    int64_t padded = count.add(count.add(inHW[i], padding[i]), padding[i + 2]);
-    int64_t effective = count.add(count.mul(kernelHW[i] - 1, dilations[i]), 1);
+    int64_t padded =
+        count.add(count.add(inSpatial[i], padding[i]), padding[i + rank]);
+    int64_t effective =
+        count.add(count.mul(kernelSpatial[i] - 1, dilations[i]), 1);
     if (count.overflow)
-      return errors.fail("window arithmetic overflows 64 bits (input ", inHW[i],
-                         ", kernel ", kernelHW[i], ", padding ",
-                         formatShape(padding), ", dilations ",
+      return errors.fail("window arithmetic overflows 64 bits (input ",
+                         inSpatial[i], ", kernel ", kernelSpatial[i],
+                         ", padding ", formatShape(padding), ", dilations ",
                          formatShape(dilations), ")");
     if (effective > padded)
       return errors.fail("window of ", effective,
                          " does not fit the padded input of ", padded,
-                         " along ", i == 0 ? "H" : "W");
+                         " along ", axes.substr(i, 1));
     out.push_back(
-        *core::windowOutputExtent({inHW[i], kernelHW[i], strides[i],
-                                   dilations[i], padding[i], padding[i + 2]},
+        *core::windowOutputExtent({inSpatial[i], kernelSpatial[i], strides[i],
+                                   dilations[i], padding[i], padding[i + rank]},
                                   ceilMode));
   }
   return out;
@@ -305,7 +313,7 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
                          " elements but the convolution has ", o,
                          " output channels");
   }
-  FailureOr<SmallVector<int64_t, 2>> out =
+  FailureOr<SmallVector<int64_t, 3>> out =
       windowOutput(errors, {h, w}, {kh, kw}, adaptor.getStrides(),
                    adaptor.getPadding(), adaptor.getDilations(), false);
   if (failed(out))
@@ -345,6 +353,127 @@ core::Workload Conv2DOp::getWorkload() {
 }
 
 SmallVector<Value> Conv2DOp::getParameterOperands() {
+  SmallVector<Value> params{getWeight()};
+  if (getBias())
+    params.push_back(getBias());
+  return params;
+}
+
+//===----------------------------------------------------------------------===//
+// Conv3DOp
+//===----------------------------------------------------------------------===//
+
+/// (N, C, D, H, W) of a 5-D activation: `nhwc` puts the channels last.
+static std::array<int64_t, 5> activationNCDHW(ArrayRef<int64_t> shape,
+                                              dsm::DataLayout layout) {
+  if (layout == dsm::DataLayout::NHWC)
+    return {shape[0], shape[4], shape[1], shape[2], shape[3]};
+  return {shape[0], shape[1], shape[2], shape[3], shape[4]};
+}
+
+/// (O, I, KD, KH, KW) of a 5-D kernel, the layouts read as for 2-D with the
+/// depth before the height.
+static std::array<int64_t, 5> kernelOIDHW(ArrayRef<int64_t> shape,
+                                          dsm::KernelLayout layout) {
+  switch (layout) {
+  case dsm::KernelLayout::HWIO:
+    return {shape[4], shape[3], shape[0], shape[1], shape[2]};
+  case dsm::KernelLayout::OHWI:
+    return {shape[0], shape[4], shape[1], shape[2], shape[3]};
+  case dsm::KernelLayout::OIHW:
+    break;
+  }
+  return {shape[0], shape[1], shape[2], shape[3], shape[4]};
+}
+
+LogicalResult Conv3DOp::verify() { return verifyShapes(*this); }
+
+LogicalResult Conv3DOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  ShapeErrors errors(loc, getOperationName());
+  FailureOr<RankedTensorType> input =
+      rankedOperand(errors, adaptor.getInput(), "input", 5);
+  if (failed(input))
+    return failure();
+  FailureOr<RankedTensorType> weight =
+      rankedOperand(errors, adaptor.getWeight(), "weight", 5);
+  if (failed(weight) ||
+      failed(sameElementType(errors, *input, *weight, "weight")))
+    return failure();
+  dsm::DataLayout layout = adaptor.getDataLayout();
+  auto [n, c, d, h, w] = activationNCDHW(input->getShape(), layout);
+  auto [o, i, kd, kh, kw] =
+      kernelOIDHW(weight->getShape(), adaptor.getKernelLayout());
+  int64_t groups =
+      adaptor.getGroupsAttr() ? adaptor.getGroupsAttr().getInt() : 1;
+  if (groups < 1)
+    return errors.fail("groups must be positive, got ", groups);
+  if (c % groups != 0 || o % groups != 0)
+    return errors.fail("groups (", groups, ") must divide the input channels (",
+                       c, ") and the output channels (", o, ")");
+  if (i != c / groups)
+    return errors.fail("weight has ", i,
+                       " input channels per group but input has ", c,
+                       " channels in ", groups, " group(s)");
+  if (Value bias = adaptor.getBias()) {
+    FailureOr<RankedTensorType> biasType =
+        rankedOperand(errors, bias, "bias", 1);
+    if (failed(biasType) ||
+        failed(sameElementType(errors, *input, *biasType, "bias")))
+      return failure();
+    if (biasType->getDimSize(0) != o)
+      return errors.fail("bias has ", biasType->getDimSize(0),
+                         " elements but the convolution has ", o,
+                         " output channels");
+  }
+  FailureOr<SmallVector<int64_t, 3>> out =
+      windowOutput(errors, {d, h, w}, {kd, kh, kw}, adaptor.getStrides(),
+                   adaptor.getPadding(), adaptor.getDilations(), false);
+  if (failed(out))
+    return failure();
+  SmallVector<int64_t> shape =
+      layout == dsm::DataLayout::NHWC
+          ? SmallVector<int64_t>{n, (*out)[0], (*out)[1], (*out)[2], o}
+          : SmallVector<int64_t>{n, o, (*out)[0], (*out)[1], (*out)[2]};
+  types.push_back(resultLike(*input, shape));
+  return success();
+}
+
+core::Workload Conv3DOp::getWorkload() {
+  auto [n, c, d, h, w] =
+      activationNCDHW(getInput().getType().getShape(), getDataLayout());
+  auto [on, o, od, oh, ow] =
+      activationNCDHW(getResult().getType().getShape(), getDataLayout());
+  auto [ko, ki, kd, kh, kw] =
+      kernelOIDHW(getWeight().getType().getShape(), getKernelLayout());
+  (void)on;
+  (void)ko;
+  (void)ki;
+  core::ConvShape shape;
+  shape.batch = n;
+  shape.inChannels = c;
+  shape.inD = d;
+  shape.inH = h;
+  shape.inW = w;
+  shape.outChannels = o;
+  shape.outD = od;
+  shape.outH = oh;
+  shape.outW = ow;
+  shape.kernelD = kd;
+  shape.kernelH = kh;
+  shape.kernelW = kw;
+  shape.strideH = getStrides()[1];
+  shape.strideW = getStrides()[2];
+  shape.groups = getGroupsAttr() ? getGroupsAttr().getInt() : 1;
+  shape.padTop = getPadding()[1];
+  shape.padLeft = getPadding()[2];
+  shape.hasBias = static_cast<bool>(getBias());
+  return core::makeConvWorkload(shape, elementBytes(getInput().getType()));
+}
+
+SmallVector<Value> Conv3DOp::getParameterOperands() {
   SmallVector<Value> params{getWeight()};
   if (getBias())
     params.push_back(getBias());
@@ -731,7 +860,7 @@ static LogicalResult inferPool(std::optional<Location> loc,
   dsm::DataLayout layout = adaptor.getDataLayout();
   auto [n, c, h, w] = activationNCHW(input->getShape(), layout);
   int64_t unitDilation[] = {1, 1};
-  FailureOr<SmallVector<int64_t, 2>> out =
+  FailureOr<SmallVector<int64_t, 3>> out =
       windowOutput(errors, {h, w}, kernel, adaptor.getStrides(),
                    adaptor.getPadding(), unitDilation, adaptor.getCeilMode());
   if (failed(out))

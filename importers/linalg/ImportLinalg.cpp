@@ -307,6 +307,10 @@ private:
             ArrayRef<int64_t> dilations, ArrayRef<int64_t> declared,
             SmallVectorImpl<int64_t> &padding, bool &ceilMode, bool pooling);
   FailureOr<bool> importContraction(linalg::LinalgOp op);
+  /// `linalg.conv_3d_ncdhw_fcdhw` and `conv_3d_ndhwc_dhwcf` (the named 3-D
+  /// convolutions front ends emit) as dsm.conv3d, with a preceding zero pad
+  /// of the spatial dimensions folded and a per-channel init as the bias.
+  FailureOr<bool> importConv3D(linalg::LinalgOp op);
   /// torch-mlir's `aten.embedding`: a parallel generic over [ids.., D] whose
   /// body reads `table[index_cast(id), linalg.index(last)]` from a constant
   /// [V, D] table. Returns false when `op` is not that.
@@ -897,6 +901,8 @@ FailureOr<bool> LinalgImporter::handle(Operation *op) {
   if (!linalgOp.hasPureTensorSemantics())
     return reject("linalg on buffers is not supported (import before "
                   "bufferization)");
+  if (isa<linalg::Conv3DNcdhwFcdhwOp, linalg::Conv3DNdhwcDhwcfOp>(op))
+    return importConv3D(linalgOp);
   if (linalg::isaConvolutionOpInterface(linalgOp))
     return importWindow(linalgOp);
   if (linalg::isaContractionOpInterface(linalgOp))
@@ -1130,7 +1136,8 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
   bool oneD = dims->outputImage.size() == 1;
   if (dims->outputImage.size() > 2 ||
       dims->filterLoop.size() != dims->outputImage.size())
-    return reject("only 1-D and 2-D convolutions and pooling are supported");
+    return reject("only 1-D and 2-D convolutions and pooling, and the named "
+                  "3-D convolutions, are supported");
   Location loc = op.getLoc();
   Value input = op.getDpsInputOperand(0)->get();
   Value filter = op.getDpsInputOperand(1)->get();
@@ -1516,6 +1523,116 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
   map(op->getResult(0), result);
   if (biasAdd) {
     claim(biasAdd, "(folded into dsm.conv2d bias)");
+    map(biasAdd->getResult(0), result);
+  }
+  return true;
+}
+
+FailureOr<bool> LinalgImporter::importConv3D(linalg::LinalgOp op) {
+  bool channelsFirst = isa<linalg::Conv3DNcdhwFcdhwOp>(op);
+  Location loc = op.getLoc();
+  Value input = op.getDpsInputOperand(0)->get();
+  Value filter = op.getDpsInputOperand(1)->get();
+  Value init = op.getDpsInitOperand(0)->get();
+  Type expected = op->getResult(0).getType();
+  auto attrValues = [&](StringRef name) {
+    SmallVector<int64_t> values(3, 1);
+    if (auto attr = op->getAttrOfType<DenseIntElementsAttr>(name))
+      values = llvm::to_vector(
+          llvm::map_range(attr.getValues<APInt>(),
+                          [](const APInt &v) { return v.getSExtValue(); }));
+    return values;
+  };
+  SmallVector<int64_t> strides = attrValues("strides"),
+                       dilations = attrValues("dilations");
+  if (!getConstantRoot(filter))
+    return reject("the filter is not a constant");
+  // The spatial dimensions of the activation: D, H, W after (NCDHW) or
+  // before (NDHWC) the channels.
+  int64_t firstSpatial = channelsFirst ? 2 : 1;
+  SmallVector<int64_t> padding(6, 0);
+  Value source = input;
+  if (auto pad = input.getDefiningOp<tensor::PadOp>()) {
+    std::optional<double> value;
+    if (Value padValue = pad.getConstantPaddingValue())
+      value = getScalarConstant(padValue);
+    ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
+    bool spatialOnly = value && *value == 0 &&
+                       !ShapedType::isDynamicShape(low) &&
+                       !ShapedType::isDynamicShape(high);
+    for (int64_t d = 0; spatialOnly && d < int64_t(low.size()); ++d)
+      if (d < firstSpatial || d >= firstSpatial + 3)
+        spatialOnly = low[d] == 0 && high[d] == 0;
+    if (spatialOnly) {
+      for (int64_t i = 0; i < 3; ++i) {
+        padding[i] = low[firstSpatial + i];
+        padding[i + 3] = high[firstSpatial + i];
+      }
+      source = pad.getSource();
+    }
+  }
+  FailureOr<Value> activation = getActivation(source);
+  if (failed(activation))
+    return failure();
+  auto activationType = cast<RankedTensorType>(activation->getType());
+  Type elementType = getDsmElementType(activationType);
+  if (!elementType)
+    return emitError(loc) << "element type " << activationType.getElementType()
+                          << " is not supported by dsm (f32, f16, bf16, i8)";
+  auto filterType = cast<RankedTensorType>(filter.getType());
+  int64_t outChannels = filterType.getDimSize(channelsFirst ? 0 : 4);
+  FailureOr<Value> weight =
+      getWeight(filter, filterType.getShape(), elementType, "weight");
+  if (failed(weight))
+    return failure();
+  Value bias, initValue;
+  Operation *biasAdd = nullptr;
+  int64_t channelPosition = channelsFirst ? 1 : 4;
+  std::optional<double> initSplat = getSplatValue(init);
+  if (!initSplat || *initSplat != 0) {
+    if (Value constant = getBiasConstant(init, outChannels, channelPosition))
+      bias = constant;
+    else
+      initValue = init;
+  } else {
+    std::tie(bias, biasAdd) =
+        getFollowingBias(op->getResult(0), outChannels, channelPosition);
+  }
+  Value biasWeight;
+  if (bias) {
+    FailureOr<Value> declared =
+        getWeight(bias, {outChannels}, elementType, "bias");
+    if (failed(declared))
+      return failure();
+    biasWeight = *declared;
+  }
+  FailureOr<Conv3DOp> conv = create<Conv3DOp>(
+      loc, expected, *activation, *weight, biasWeight,
+      builder.getDenseI64ArrayAttr(strides),
+      builder.getDenseI64ArrayAttr(padding),
+      builder.getDenseI64ArrayAttr(dilations), builder.getI64IntegerAttr(1),
+      DataLayoutAttr::get(getContext(), channelsFirst ? dsm::DataLayout::NCHW
+                                                      : dsm::DataLayout::NHWC),
+      KernelLayoutAttr::get(getContext(), channelsFirst ? KernelLayout::OIHW
+                                                        : KernelLayout::HWIO));
+  if (failed(conv))
+    return failure();
+  Value result = conv->getResult();
+  if (initValue) {
+    FailureOr<Value> addend = getActivation(initValue);
+    if (failed(addend))
+      return failure();
+    FailureOr<AddOp> sum = create<AddOp>(loc, expected, result, *addend);
+    if (failed(sum))
+      return failure();
+    result = sum->getResult();
+  }
+  if (source != input)
+    setOutcome(input.getDefiningOp(), "(folded into dsm.conv3d padding)");
+  setOutcome(op, Conv3DOp::getOperationName());
+  map(op->getResult(0), result);
+  if (biasAdd) {
+    claim(biasAdd, "(folded into dsm.conv3d bias)");
     map(biasAdd->getResult(0), result);
   }
   return true;

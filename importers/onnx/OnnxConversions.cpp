@@ -126,7 +126,8 @@ LogicalResult elementwiseOpaque(GraphImporter &imp, const OnnxNode &node,
 }
 
 /// Kernel/pool window attributes shared by Conv, MaxPool and AveragePool:
-/// strides, [top, left, bottom, right] padding (auto_pad resolved), dilations.
+/// strides, [begin..., end...] padding (auto_pad resolved; [top, left,
+/// bottom, right] in 2-D), dilations.
 /// A 1-D window is lifted to 2-D over a unit height (kernel, stride and
 /// dilation 1, no padding), as the dsm op computes it.
 struct Window {
@@ -357,10 +358,12 @@ LogicalResult convertConv(GraphImporter &imp, const OnnxNode &node) {
     return input(imp, node, 1);
   auto xType = typeOf(*x);
   ArrayRef<int64_t> wShape = imp.get(node.getInput(1)).shape;
-  if ((xType.getRank() != 3 && xType.getRank() != 4) ||
+  if (xType.getRank() < 3 || xType.getRank() > 5 ||
       int64_t(wShape.size()) != xType.getRank())
-    return imp.unsupported(node, "only 1-D and 2-D convolutions (rank-3 or "
-                                 "rank-4 input and weight) are supported");
+    return imp.unsupported(node, "only 1-D, 2-D and 3-D convolutions (rank-3, "
+                                 "rank-4 or rank-5 input and weight) are "
+                                 "supported");
+  bool threeD = xType.getRank() == 5;
   // A 1-D convolution is the 2-D one over a unit height: its weight is
   // declared [O, C / group, 1, K].
   bool oneD = xType.getRank() == 3;
@@ -401,14 +404,20 @@ LogicalResult convertConv(GraphImporter &imp, const OnnxNode &node) {
   }
   OpBuilder &b = imp.getBuilder();
   SmallVector<NamedAttribute> attrs;
-  if (window->strides != SmallVector<int64_t>{1, 1})
+  auto all = [](ArrayRef<int64_t> values, int64_t v) {
+    return llvm::all_of(values, [&](int64_t x) { return x == v; });
+  };
+  if (!all(window->strides, 1))
     attrs.push_back(attr(imp, "strides", i64Array(imp, window->strides)));
-  if (window->padding != SmallVector<int64_t>{0, 0, 0, 0})
+  if (!all(window->padding, 0))
     attrs.push_back(attr(imp, "padding", i64Array(imp, window->padding)));
-  if (window->dilations != SmallVector<int64_t>{1, 1})
+  if (!all(window->dilations, 1))
     attrs.push_back(attr(imp, "dilations", i64Array(imp, window->dilations)));
   if (*group != 1)
     attrs.push_back(attr(imp, "groups", b.getI64IntegerAttr(*group)));
+  if (threeD)
+    return defineOutput(
+        imp, node, imp.create<dsm::Conv3DOp>(node.getLoc(), operands, attrs));
   FailureOr<Value> y =
       imp.create<dsm::Conv2DOp>(node.getLoc(), operands, attrs);
   return defineOutput(imp, node, oneD ? lowerTo1D(imp, node.getLoc(), y) : y);

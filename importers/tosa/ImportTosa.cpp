@@ -443,8 +443,14 @@ FailureOr<bool> TosaImporter::importConvolution(
   Location loc = op->getLoc();
   if (!getConstantRoot(weight))
     return reject("the weight is not a constant");
-  SmallVector<int64_t> padding = dsmPadding(pad);
-  Value source = foldPad(input, padding, 0.0);
+  // tosa.conv3d: NDHWC, weight [O, KD, KH, KW, I], pad [front, back, top,
+  // bottom, left, right]; a preceding tosa.pad is left as its own op.
+  bool threeD = cast<RankedTensorType>(weight.getType()).getRank() == 5;
+  SmallVector<int64_t> padding =
+      threeD
+          ? SmallVector<int64_t>{pad[0], pad[2], pad[4], pad[1], pad[3], pad[5]}
+          : dsmPadding(pad);
+  Value source = threeD ? input : foldPad(input, padding, 0.0);
   FailureOr<Value> activation = getActivation(source);
   if (failed(activation))
     return failure();
@@ -483,17 +489,25 @@ FailureOr<bool> TosaImporter::importConvolution(
       return reject("the bias is not a constant");
     }
   }
-  FailureOr<Conv2DOp> conv = create<Conv2DOp>(
-      loc, op->getResult(0).getType(), *activation, *declared, biasWeight,
-      builder.getDenseI64ArrayAttr(stride),
-      builder.getDenseI64ArrayAttr(padding),
-      builder.getDenseI64ArrayAttr(dilation), builder.getI64IntegerAttr(groups),
-      DataLayoutAttr::get(getContext(), dsm::DataLayout::NHWC),
-      KernelLayoutAttr::get(getContext(), layout));
-  if (failed(conv))
+  auto build = [&](auto opType) -> FailureOr<Value> {
+    using OpTy = decltype(opType);
+    FailureOr<OpTy> conv =
+        create<OpTy>(loc, op->getResult(0).getType(), *activation, *declared,
+                     biasWeight, builder.getDenseI64ArrayAttr(stride),
+                     builder.getDenseI64ArrayAttr(padding),
+                     builder.getDenseI64ArrayAttr(dilation),
+                     builder.getI64IntegerAttr(groups),
+                     DataLayoutAttr::get(getContext(), dsm::DataLayout::NHWC),
+                     KernelLayoutAttr::get(getContext(), layout));
+    if (failed(conv))
+      return failure();
+    setOutcome(op, OpTy::getOperationName());
+    return conv->getResult();
+  };
+  FailureOr<Value> result = threeD ? build(Conv3DOp()) : build(Conv2DOp());
+  if (failed(result))
     return failure();
-  map(op->getResult(0), conv->getResult());
-  setOutcome(op, Conv2DOp::getOperationName());
+  map(op->getResult(0), *result);
   return true;
 }
 
@@ -664,6 +678,10 @@ FailureOr<bool> TosaImporter::handle(Operation *op) {
     return importConvolution(op, conv.getInput(), conv.getWeight(),
                              conv.getBias(), conv.getPad(), conv.getStride(),
                              conv.getDilation(), /*depthwise=*/true);
+  if (auto conv = dyn_cast<tosa::Conv3DOp>(op))
+    return importConvolution(op, conv.getInput(), conv.getWeight(),
+                             conv.getBias(), conv.getPad(), conv.getStride(),
+                             conv.getDilation(), /*depthwise=*/false);
   if (auto matmul = dyn_cast<tosa::MatMulOp>(op))
     return importMatMul(matmul);
   if (auto pool = dyn_cast<tosa::AvgPool2dOp>(op))
@@ -678,8 +696,6 @@ FailureOr<bool> TosaImporter::handle(Operation *op) {
     return importGather(gather);
   if (isa<tosa::TransposeConv2DOp>(op))
     return reject("transposed convolution has no dsm counterpart");
-  if (isa<tosa::Conv3DOp>(op))
-    return reject("only 2-D convolutions are supported");
   if (isa<tosa::TableOp>(op))
     return reject("table lookup (an int8 activation) is not classified");
   if (getElementwise(op))

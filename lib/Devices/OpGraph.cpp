@@ -80,6 +80,19 @@ Op makePaleoOp(std::string name, const Workload &workload, int64_t batch,
       break;
     const ConvShape &s = *workload.conv;
     double n = double(batch);
+    if (s.inD != 1 || s.outD != 1 || s.kernelD != 1) {
+      // Paleo profiles 2D convolutions only: a 3D one is charged its MACs
+      // forward and twice them backward (data and weight gradients), and
+      // the bytes it reads and writes.
+      double macs = double(workload.macs) * scale;
+      op.forwardFlops = 2.0 * macs;
+      op.backwardFlops = hasProducers ? 4.0 * macs : 2.0 * macs;
+      op.forwardTraffic = {double(workload.inputBytes) * scale,
+                           double(workload.weightBytes),
+                           double(workload.outputBytes) * scale};
+      op.backwardTraffic = op.forwardTraffic;
+      break;
+    }
     double cg = double(s.groups > 0 ? s.inChannels / s.groups : 0);
     paleoConvGemm(n, double(s.inH), double(s.inW), cg, double(s.padTop),
                   double(s.padLeft), double(s.kernelH), double(s.kernelW),

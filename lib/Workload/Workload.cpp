@@ -185,8 +185,10 @@ Workload dsm::core::makeConvWorkload(const ConvShape &s, int64_t elementBytes) {
   w.groups = s.groups;
   w.strideI = s.strideH;
   w.strideJ = s.strideW;
-  int64_t ij = c.mul(s.outH, s.outW);
-  int64_t kij = c.mul(s.kernelH, s.kernelW);
+  // A 3D convolution's depth multiplies the pixels and the window (§II-A's
+  // N_ij and N_kij count positions, whatever their dimensionality).
+  int64_t ij = c.product({s.outD, s.outH, s.outW});
+  int64_t kij = c.product({s.kernelD, s.kernelH, s.kernelW});
   int64_t inPerGroup = s.groups > 0 ? s.inChannels / s.groups : 0;
   setDims(w, s.inChannels, s.outChannels, ij, kij, s.batch);
   w.macs = c.product({s.batch, s.outChannels, ij, inPerGroup, kij});
@@ -195,7 +197,8 @@ Workload dsm::core::makeConvWorkload(const ConvShape &s, int64_t elementBytes) {
   w.params = c.add(kernel, s.hasBias ? s.outChannels : 0);
   // The bias add runs on the special-function units.
   w.auxOps = s.hasBias ? double(w.outputElements) : 0;
-  w.inputBytes = c.product({s.batch, s.inChannels, s.inH, s.inW, elementBytes});
+  w.inputBytes =
+      c.product({s.batch, s.inChannels, s.inD, s.inH, s.inW, elementBytes});
   w.weightBytes = c.mul(w.params, elementBytes);
   w.outputBytes = c.mul(w.outputElements, elementBytes);
   w.overflow = c.overflow;

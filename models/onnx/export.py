@@ -607,6 +607,7 @@ def write_breadth_snippets(s):
 
     write_node_error_snippets(s)
     write_graph_error_snippets(s)
+    write_conv3d_snippet(s)
 
 
 def write_node_error_snippets(s):
@@ -622,9 +623,10 @@ def write_node_error_snippets(s):
                                        strides=[1, 1, 1])], x4, y4, w),
         "conv-auto-pad": ([s.node("Conv", ["x", "w"], ["y"], "conv",
                                   auto_pad="SAME")], x4, y4, w),
-        "conv-3d": ([s.node("Conv", ["x", "w"], ["y"], "conv")],
-                    [s.vi("x", [1, 2, 4, 4, 4])], [s.vi("y", [1, 2, 4, 4, 4])],
-                    [s.init("w", [2, 2, 1, 1, 1])]),
+        "conv-4d": ([s.node("Conv", ["x", "w"], ["y"], "conv")],
+                    [s.vi("x", [1, 2, 4, 4, 4, 4])],
+                    [s.vi("y", [1, 2, 4, 4, 4, 4])],
+                    [s.init("w", [2, 2, 1, 1, 1, 1])]),
         "conv-zero-stride": ([s.node("Conv", ["x", "w"], ["y"], "conv",
                                      strides=[0, 1])], x4, y4, w),
         # Products.
@@ -767,6 +769,20 @@ def write_graph_error_snippets(s):
     }
     for name, m in cases.items():
         s.write(f"graph-error-{name}", m.SerializeToString())
+
+
+def write_conv3d_snippet(s):
+    """Written last: the random initializers of the snippets before it do
+    not change."""
+    # 3-D convolutions (video models): padded with a bias, then strided;
+    # the same network as test/Import/Inputs/conv3d-linalg.mlir.
+    s.save("conv3d", [
+        s.node("Conv", ["x", "w1", "b1"], ["c1"], "conv1",
+               pads=[1, 1, 1, 1, 1, 1]),
+        s.node("Conv", ["c1", "w2"], ["y"], "conv2", strides=[2, 2, 2]),
+    ], [s.vi("x", [1, 2, 4, 6, 6])], [s.vi("y", [1, 8, 1, 2, 2])],
+        [s.init("w1", [4, 2, 3, 3, 3]), s.init("b1", [4]),
+         s.init("w2", [8, 4, 3, 3, 3])])
 
 
 # ----------------------------------------------------------------------------

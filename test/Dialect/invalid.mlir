@@ -453,3 +453,35 @@ func.func @huge_reshape(%x: tensor<2x4xf32>) {
   %y = dsm.reshape %x {shape = array<i64: 4611686018427387904, 4, -1>} : (tensor<2x4xf32>) -> tensor<1x1x1xf32>
   return
 }
+
+// -----
+
+func.func @conv3d_padding_count(%x: tensor<1x3x4x8x8xf32>, %w: tensor<4x3x3x3x3xf32>) {
+  // expected-error @+1 {{'dsm.conv3d' op padding must have 6 values [front, top, left, back, bottom, right], got 4}}
+  %y = dsm.conv3d %x, %w {padding = array<i64: 1, 1, 1, 1>} : (tensor<1x3x4x8x8xf32>, tensor<4x3x3x3x3xf32>) -> tensor<1x4x4x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @conv3d_depth_too_small(%x: tensor<1x3x2x8x8xf32>, %w: tensor<4x3x3x3x3xf32>) {
+  // expected-error @+1 {{'dsm.conv3d' op window of 3 does not fit the padded input of 2 along D}}
+  %y = dsm.conv3d %x, %w : (tensor<1x3x2x8x8xf32>, tensor<4x3x3x3x3xf32>) -> tensor<1x4x1x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv3d_rank(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3x3xf32>) {
+  // expected-error @+1 {{'dsm.conv3d' op input must have rank 5, got 4 ('tensor<1x3x8x8xf32>')}}
+  %y = dsm.conv3d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x3x3x3x3xf32>) -> tensor<1x4x6x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv3d_channels(%x: tensor<1x3x4x8x8xf32>, %w: tensor<4x2x3x3x3xf32>) {
+  // expected-error @+1 {{'dsm.conv3d' op weight has 2 input channels per group but input has 3 channels in 1 group(s)}}
+  %y = dsm.conv3d %x, %w : (tensor<1x3x4x8x8xf32>, tensor<4x2x3x3x3xf32>) -> tensor<1x4x2x6x6xf32>
+  return
+}

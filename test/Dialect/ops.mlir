@@ -113,3 +113,15 @@ func.func @int8(%x: tensor<1x4x4x4xi8>, %w: tensor<4x4x1x1xi8>) -> tensor<1x4x4x
   %y = dsm.conv2d %x, %w : (tensor<1x4x4x4xi8>, tensor<4x4x1x1xi8>) -> tensor<1x4x4x4xi8>
   return %y : tensor<1x4x4x4xi8>
 }
+
+// CHECK-LABEL: func.func @video
+// CHECK: %[[C:.*]] = dsm.conv3d %{{.*}}, %{{.*}}, %{{.*}} {padding = array<i64: 1, 1, 1, 1, 1, 1>, strides = array<i64: 1, 2, 2>} : (tensor<2x3x8x16x16xf32>, tensor<8x3x3x3x3xf32>, tensor<8xf32>) -> tensor<2x8x8x8x8xf32>
+// CHECK: dsm.conv3d %[[C]], %{{.*}} {data_layout = #dsm.layout<nhwc>, kernel_layout = #dsm.kernel_layout<hwio>} : (tensor<2x8x8x8x8xf32>, tensor<1x3x3x8x4xf32>) -> tensor<2x8x6x6x4xf32>
+func.func @video(%x: tensor<2x3x8x16x16xf32>) -> tensor<2x8x6x6x4xf32> {
+  %w = dsm.weight "c1.w" : tensor<8x3x3x3x3xf32>
+  %b = dsm.weight "c1.b" : tensor<8xf32>
+  %c = dsm.conv3d %x, %w, %b {strides = array<i64: 1, 2, 2>, padding = array<i64: 1, 1, 1, 1, 1, 1>} : (tensor<2x3x8x16x16xf32>, tensor<8x3x3x3x3xf32>, tensor<8xf32>) -> tensor<2x8x8x8x8xf32>
+  %w2 = dsm.weight "c2.w" : tensor<1x3x3x8x4xf32>
+  %d = dsm.conv3d %c, %w2 {data_layout = #dsm.layout<nhwc>, kernel_layout = #dsm.kernel_layout<hwio>} : (tensor<2x8x8x8x8xf32>, tensor<1x3x3x8x4xf32>) -> tensor<2x8x6x6x4xf32>
+  return %d : tensor<2x8x6x6x4xf32>
+}

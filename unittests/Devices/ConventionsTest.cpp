@@ -39,6 +39,29 @@ Workload conv(int64_t c, int64_t h, int64_t o, int64_t oh, int64_t k,
   return makeConvWorkload(s, 4);
 }
 
+TEST(ConventionsTest, PaleoChargesA3DConvolutionItsMacs) {
+  // Paleo profiles 2D convolutions only: a 3D one costs 2 FLOPs per MAC
+  // forward, twice that backward, and moves the bytes it reads and writes.
+  ConvShape s;
+  s.inChannels = 8;
+  s.outChannels = 16;
+  s.inD = s.outD = 4;
+  s.inH = s.inW = s.outH = s.outW = 10;
+  s.kernelD = s.kernelH = s.kernelW = 3;
+  Workload w = makeConvWorkload(s, 4);
+  double n = 128;
+  Op op = makeOpFromWorkload("conv3d", w, kExprimo, /*hasProducers=*/true);
+  EXPECT_DOUBLE_EQ(op.forwardFlops, 2.0 * double(w.macs) * n);
+  EXPECT_DOUBLE_EQ(op.backwardFlops, 4.0 * double(w.macs) * n);
+  ASSERT_EQ(op.forwardTraffic.size(), 3u);
+  EXPECT_DOUBLE_EQ(op.forwardTraffic[0], double(w.inputBytes) * n);
+  EXPECT_DOUBLE_EQ(op.forwardTraffic[1], double(w.weightBytes));
+  EXPECT_DOUBLE_EQ(op.forwardTraffic[2], double(w.outputBytes) * n);
+  // Without producers there is no data gradient.
+  Op first = makeOpFromWorkload("conv3d", w, kExprimo, /*hasProducers=*/false);
+  EXPECT_DOUBLE_EQ(first.backwardFlops, 2.0 * double(w.macs) * n);
+}
+
 TEST(ConventionsTest, PaleoConvolutionIsTheGemmFormulaAtBatch128) {
   // AlexNet v2's conv2: 26x26x64 -> 26x26x192, 5x5, SAME (pad 2).
   Op op = makeOpFromWorkload("conv2", conv(64, 26, 192, 26, 5, 1, 2), kExprimo);

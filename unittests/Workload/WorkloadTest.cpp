@@ -49,6 +49,24 @@ TEST(WorkloadTest, DepthwiseConvolutionDividesByGroups) {
   EXPECT_DOUBLE_EQ(w.auxOps, 2.0 * 32 * 56 * 56); // the bias add
 }
 
+TEST(WorkloadTest, ThreeDConvolutionCountsVoxels) {
+  // A C3D-style layer: 64 -> 128 channels over 8x56x56, 3x3x3, padded.
+  ConvShape s;
+  s.batch = 2;
+  s.inChannels = 64;
+  s.outChannels = 128;
+  s.inD = s.outD = 8;
+  s.inH = s.inW = s.outH = s.outW = 56;
+  s.kernelD = s.kernelH = s.kernelW = 3;
+  Workload w = makeConvWorkload(s, 2);
+  EXPECT_EQ(w.get(Dim::IJ), 8 * 56 * 56);
+  EXPECT_EQ(w.get(Dim::KIJ), 27);
+  EXPECT_EQ(w.macs, 2LL * 128 * 8 * 56 * 56 * 64 * 27);
+  EXPECT_EQ(w.params, 128 * 64 * 27);
+  EXPECT_EQ(w.inputBytes, 2LL * 64 * 8 * 56 * 56 * 2);
+  EXPECT_EQ(w.outputBytes, 2LL * 128 * 8 * 56 * 56 * 2);
+}
+
 TEST(WorkloadTest, FullyConnectedWithTokens) {
   // BERT-base attention output projection: 128 tokens, 768 -> 768.
   Workload w = makeFullyConnectedWorkload(8, 128, 768, 768, true, 2);

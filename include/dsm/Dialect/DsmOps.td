@@ -96,6 +96,38 @@ def Dsm_Conv2DOp : Dsm_GraphOp<"conv2d", [], ["getParameterOperands"]> {
   }];
 }
 
+def Dsm_Conv3DOp : Dsm_GraphOp<"conv3d", [], ["getParameterOperands"]> {
+  let summary = "3D convolution (strided, padded, dilated, grouped)";
+  let description = [{
+    `dsm.conv2d` with a depth: convolves `input` with `weight` and adds the
+    optional per-output-channel `bias`. `padding` is [front, top, left, back,
+    bottom, right]. With `data_layout = nchw` (default) the input is [N, C,
+    D, H, W]; with `nhwc` it is [N, D, H, W, C]. The kernel is [O, C /
+    groups, KD, KH, KW] for `oihw` (default), [KD, KH, KW, C / groups, O]
+    for `hwio` and [O, KD, KH, KW, C / groups] for `ohwi`.
+
+    Workload: in = C, out = O, ij = OD * OH * OW, kij = KD * KH * KW, mb = N;
+    MACs = N * O * OD * OH * OW * (C / groups) * KD * KH * KW.
+
+    ```mlir
+    %y = dsm.conv3d %x, %w {padding = array<i64: 1, 1, 1, 1, 1, 1>}
+        : (tensor<1x3x16x112x112xf32>, tensor<64x3x3x3x3xf32>) -> tensor<1x64x16x112x112xf32>
+    ```
+  }];
+  let arguments = (ins Dsm_Tensor:$input, Dsm_Tensor:$weight,
+                       Optional<Dsm_Tensor>:$bias,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1, 1}">:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0, 0, 0}">:$padding,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1, 1}">:$dilations,
+                       DefaultValuedAttr<I64Attr, "1">:$groups,
+                       DefaultValuedAttr<Dsm_DataLayoutAttr, "::dsm::DataLayout::NCHW">:$data_layout,
+                       DefaultValuedAttr<Dsm_KernelLayoutAttr, "::dsm::KernelLayout::OIHW">:$kernel_layout);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 def Dsm_FullyConnectedOp : Dsm_GraphOp<"fully_connected", [], ["getParameterOperands"]> {
   let summary = "fully connected layer: activations times a weight matrix";
   let description = [{

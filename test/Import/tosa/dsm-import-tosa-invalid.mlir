@@ -100,18 +100,6 @@ func.func @bias_argument(%x: tensor<1x8x8x4xf32>, %b: tensor<8xf32>) -> tensor<1
 
 // -----
 
-func.func @conv3d(%x: tensor<1x4x8x8x4xf32>) -> tensor<1x4x8x8x8xf32> {
-  %w = "tosa.const"() {values = dense_resource<__elided__> : tensor<8x1x1x1x4xf32>} : () -> tensor<8x1x1x1x4xf32>
-  %b = "tosa.const"() {values = dense<0.0> : tensor<8xf32>} : () -> tensor<8xf32>
-  %zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
-  // expected-error @+2 {{cannot import 'tosa.conv3d': only 2-D convolutions are supported}}
-  // expected-note @+1 {{mode=permissive}}
-  %y = tosa.conv3d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1, 1>, pad = array<i64: 0, 0, 0, 0, 0, 0>, stride = array<i64: 1, 1, 1>} : (tensor<1x4x8x8x4xf32>, tensor<8x1x1x1x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x8x8x8xf32>
-  return %y : tensor<1x4x8x8x8xf32>
-}
-
-// -----
-
 func.func @product_of_constants() -> tensor<1x4x4xf32> {
   %a = "tosa.const"() {values = dense_resource<__elided__> : tensor<1x4x8xf32>} : () -> tensor<1x4x8xf32>
   %b = "tosa.const"() {values = dense_resource<__elided__> : tensor<1x8x4xf32>} : () -> tensor<1x8x4xf32>

@@ -228,3 +228,20 @@ func.func @data_movement(%x: tensor<2x4x8xf32>, %y: tensor<2x4x8xf32>) -> (tenso
   %sl = tosa.slice %x, %start, %size : (tensor<2x4x8xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<2x2x8xf32>
   return %r, %tr, %cat, %sl : tensor<2x32xf32>, tensor<2x8x4xf32>, tensor<2x8x8xf32>, tensor<2x2x8xf32>
 }
+
+// -----
+
+// tosa.conv3d: NDHWC, weight [O, KD, KH, KW, I] (ohwi), pad [front, back,
+// top, bottom, left, right] reordered to dsm's [front, top, left, back,
+// bottom, right]; a non-zero bias is kept.
+// CHECK-LABEL: func.func @conv3d
+// CHECK:         %[[W:.*]] = dsm.weight "{{.*}}" : tensor<8x3x3x3x4xf32>
+// CHECK:         %[[B:.*]] = dsm.weight "{{.*}}" : tensor<8xf32>
+// CHECK:         dsm.conv3d %arg0, %[[W]], %[[B]] {data_layout = #dsm.layout<nhwc>, kernel_layout = #dsm.kernel_layout<ohwi>, padding = array<i64: 1, 0, 2, 1, 0, 2>, strides = array<i64: 1, 2, 2>} : (tensor<1x4x9x7x4xf32>, tensor<8x3x3x3x4xf32>, tensor<8xf32>) -> tensor<1x4x4x5x8xf32>
+func.func @conv3d(%x: tensor<1x4x9x7x4xf32>) -> tensor<1x4x4x5x8xf32> {
+  %w = "tosa.const"() {values = dense_resource<__elided__> : tensor<8x3x3x3x4xf32>} : () -> tensor<8x3x3x3x4xf32>
+  %b = "tosa.const"() {values = dense_resource<__elided__> : tensor<8xf32>} : () -> tensor<8xf32>
+  %zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  %y = tosa.conv3d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1, 1>, pad = array<i64: 1, 1, 0, 0, 2, 2>, stride = array<i64: 1, 2, 2>} : (tensor<1x4x9x7x4xf32>, tensor<8x3x3x3x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x5x8xf32>
+  return %y : tensor<1x4x4x5x8xf32>
+}

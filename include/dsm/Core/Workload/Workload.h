@@ -74,11 +74,13 @@ using DimSizes = std::array<int64_t, kNumDims>;
 
 /// 2D convolution (any layout): output [batch, outChannels, outH, outW] from
 /// input [batch, inChannels, inH, inW] and a kernel of
-/// [outChannels, inChannels / groups, kernelH, kernelW].
+/// [outChannels, inChannels / groups, kernelH, kernelW]. A 3D convolution
+/// adds a depth (inD, outD, kernelD), which is 1 in 2D.
 struct ConvShape {
   int64_t batch = 1, inChannels = 1, inH = 1, inW = 1;
   int64_t outChannels = 1, outH = 1, outW = 1;
   int64_t kernelH = 1, kernelW = 1, strideH = 1, strideW = 1, groups = 1;
+  int64_t inD = 1, outD = 1, kernelD = 1;
   /// Zero padding before the first row and column (after the last ones is
   /// implied by the output size).
   int64_t padTop = 0, padLeft = 0;
@@ -120,6 +122,7 @@ struct Workload {
 
   /// Convolutions: the geometry the counts came from (cost models that need
   /// more than the five dimensions, such as Paleo's data gradient, read it).
+  /// A 3D convolution's depth is in it too.
   std::optional<ConvShape> conv;
 
   int64_t get(Dim d) const { return dims[int(d)]; }
