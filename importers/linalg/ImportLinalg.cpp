@@ -266,6 +266,16 @@ static std::optional<SmallVector<int64_t>> dimsOf(AffineMap map) {
   return dims;
 }
 
+/// The tensor.extract a structured op's body yields (a gather), or null.
+static tensor::ExtractOp getGather(linalg::LinalgOp op) {
+  Block *block = op.getBlock();
+  if (!block || block->getTerminator()->getNumOperands() != 1)
+    return nullptr;
+  auto extract =
+      block->getTerminator()->getOperand(0).getDefiningOp<tensor::ExtractOp>();
+  return extract && extract->getBlock() == block ? extract : nullptr;
+}
+
 //===----------------------------------------------------------------------===//
 // LinalgImporter
 //===----------------------------------------------------------------------===//
@@ -307,6 +317,10 @@ private:
             ArrayRef<int64_t> dilations, ArrayRef<int64_t> declared,
             SmallVectorImpl<int64_t> &padding, bool &ceilMode, bool pooling);
   FailureOr<bool> importContraction(linalg::LinalgOp op);
+  /// A gather `op` whose body yields `extract`: torch-mlir's aten.embedding,
+  /// table[index_cast(id), linalg.index(last)] of a constant [V, D] table.
+  FailureOr<bool> importEmbedding(linalg::LinalgOp op,
+                                  tensor::ExtractOp extract);
   FailureOr<bool> importReduce(Operation *op, const ReduceView &reduce);
 
   /// Transposes and reshapes `value`, whose positions index the loops
@@ -897,8 +911,11 @@ FailureOr<bool> LinalgImporter::handle(Operation *op) {
     return importWindow(linalgOp);
   if (linalg::isaContractionOpInterface(linalgOp))
     return importContraction(linalgOp);
-  if (allParallel(linalgOp))
+  if (allParallel(linalgOp)) {
+    if (tensor::ExtractOp extract = getGather(linalgOp))
+      return importEmbedding(linalgOp, extract);
     return importElementwise(op);
+  }
   if (std::optional<ReduceView> reduce = getReduce(op))
     return importReduce(op, *reduce);
   return reject("neither a convolution, pooling, contraction, elementwise op "
@@ -1449,9 +1466,44 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
 }
 
 FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
-  if (failed(dims) || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return reject("contraction with an unsupported structure");
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  Value lhs = op.getDpsInputOperand(0)->get(),
+        rhs = op.getDpsInputOperand(1)->get();
+  // A constant operand read through broadcasts and transposes is indexed as
+  // the constant itself: torch-mlir's nn.Linear on [B, T, in] broadcasts the
+  // transposed weight to [B, in, out] for a batch_matmul, whose batch loop
+  // the weight then does not vary along (a row loop of a fully connected
+  // layer).
+  SmallVector<AffineMap> direct(maps);
+  Value operands[2] = {lhs, rhs};
+  bool lookedThrough = false;
+  for (unsigned i = 0; i < 2; ++i) {
+    for (int depth = 0; depth < 4; ++depth) {
+      auto producer = operands[i].getDefiningOp<linalg::LinalgOp>();
+      if (!producer || !isDataMovement(producer))
+        break;
+      Value source = producer.getDpsInputOperand(0)->get();
+      SmallVector<AffineMap> producerMaps = producer.getIndexingMapsArray();
+      if (!getConstantRoot(source) || !producerMaps[1].isIdentity() ||
+          producerMaps[1].getNumDims() != direct[i].getNumResults())
+        break;
+      direct[i] = producerMaps[0].compose(direct[i]);
+      operands[i] = source;
+      lookedThrough = true;
+    }
+  }
+  FailureOr<linalg::ContractionDimensions> dims = failure();
+  if (lookedThrough &&
+      succeeded(dims = linalg::inferContractionDims(direct))) {
+    maps = direct;
+    lhs = operands[0];
+    rhs = operands[1];
+  } else {
+    dims = linalg::inferContractionDims(op);
+  }
+  if (failed(dims))
     return reject("contraction with an unsupported structure");
   std::optional<BodyFunction> body =
       buildBodyFunction(op, [&](Value v) { return getScalarConstant(v); });
@@ -1466,10 +1518,7 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
     return reject("contraction body is not a multiply-accumulate");
   Location loc = op.getLoc();
   OpOperand *init = op.getDpsInitOperand(0);
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   AffineMap outMap = maps[init->getOperandNumber()];
-  Value lhs = op.getDpsInputOperand(0)->get(),
-        rhs = op.getDpsInputOperand(1)->get();
   std::optional<SmallVector<int64_t>> lhsDims = dimsOf(maps[0]),
                                       rhsDims = dimsOf(maps[1]),
                                       outDims = dimsOf(outMap);
@@ -1677,6 +1726,54 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
   }
   setOutcome(op, MatMulOp::getOperationName());
   map(op->getResult(0), result);
+  return true;
+}
+
+FailureOr<bool> LinalgImporter::importEmbedding(linalg::LinalgOp op,
+                                                tensor::ExtractOp extract) {
+  Block *block = op.getBlock();
+  unsigned loops = op.getNumLoops();
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op->getNumResults() != 1 || extract.getIndices().size() != 2 ||
+      llvm::range_size(block->without_terminator()) != 3)
+    return reject("a gather other than an embedding lookup (ids, then "
+                  "table[index_cast(id), linalg.index])");
+  // The row is the id the op reads, the column the innermost loop.
+  Operation *row = extract.getIndices()[0].getDefiningOp();
+  auto column = extract.getIndices()[1].getDefiningOp<linalg::IndexOp>();
+  if (!row || !isa<arith::IndexCastOp, arith::IndexCastUIOp>(row) ||
+      row->getOperand(0) != block->getArgument(0) || !column ||
+      column.getDim() != loops - 1)
+    return reject("a gather other than an embedding lookup (ids, then "
+                  "table[index_cast(id), linalg.index])");
+  // The ids index the leading loops, the result all of them, in order.
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(loops, getContext());
+  if (maps[0] != identity.getMajorSubMap(loops - 1) || maps[1] != identity)
+    return reject("embedding lookup with an unsupported indexing");
+  Value table = extract.getTensor();
+  if (!getConstantRoot(table))
+    return reject("a gather from a table that is not a constant (only "
+                  "embedding lookups are supported)");
+  auto tableType = cast<RankedTensorType>(table.getType());
+  Type elementType = getDsmElementType(tableType);
+  if (!elementType)
+    return emitError(op.getLoc())
+           << "element type " << tableType.getElementType()
+           << " is not supported by dsm";
+  FailureOr<Value> ids = getActivation(op.getDpsInputOperand(0)->get());
+  if (failed(ids))
+    return failure();
+  FailureOr<Value> weight =
+      getWeight(table, tableType.getShape(), elementType, "weight");
+  if (failed(weight))
+    return failure();
+  FailureOr<EmbeddingOp> embedding = create<EmbeddingOp>(
+      op.getLoc(), op->getResult(0).getType(), *ids, *weight);
+  if (failed(embedding))
+    return failure();
+  setOutcome(op, EmbeddingOp::getOperationName());
+  map(op->getResult(0), embedding->getResult());
   return true;
 }
 
