@@ -469,6 +469,15 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
     SmallVector<int64_t> sizes(slice.getStaticSizes());
     SmallVector<int64_t> full;
     for (auto [d, size] : llvm::enumerate(sizes)) {
+      // A dynamic size only follows the batch (dimension 0, fixed by the
+      // batch option); a runtime length (a KV cache read up to the current
+      // position) has no static workload.
+      if (ShapedType::isDynamic(size) && d != 0)
+        return emitError(loc)
+               << "cannot import a slice of dynamic size along dimension "
+               << d << " (of " << slice.getSourceType().getDimSize(d)
+               << "): dsm needs static shapes; import the graph specialized "
+                  "to one length (a decode step at a given position)";
       if (ShapedType::isDynamic(size))
         size = in.getDimSize(d) - offsets[d];
       full.push_back(size);
