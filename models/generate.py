@@ -18,7 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dsmgraph import Graph  # noqa: E402
-from linalggraph import LinalgGraph  # noqa: E402
+from linalggraph import LinalgGraph, LinalgLlmGraph  # noqa: E402
 
 
 def vgg16():
@@ -574,6 +574,8 @@ MODELS = {
 LINALG_MODELS = {
     "resnet50": lambda: resnet(50, LinalgGraph),
     "resnet101": lambda: resnet(101, LinalgGraph),
+    "gpt2_s1024": lambda: gpt2(1024, LinalgLlmGraph),
+    "llama2_7b_s128": lambda: llama(128, graph=LinalgLlmGraph),
 }
 
 
