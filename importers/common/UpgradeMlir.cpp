@@ -339,9 +339,9 @@ FailureOr<std::string> dsm::upgradeMlirText(StringRef text,
   // The custom form only: the generic form spells out its region.
   for (const auto &matmul : kTransposedMatmuls)
     for (size_t at : scanner.findOperation(matmul.name, /*quoted=*/false))
-      edits.push_back({at, matmul.name.size(),
-                       (matmul.spelledAs + " indexing_maps = " + matmul.maps)
-                           .str()});
+      edits.push_back(
+          {at, matmul.name.size(),
+           (matmul.spelledAs + " indexing_maps = " + matmul.maps).str()});
 
   llvm::sort(edits,
              [](const Edit &a, const Edit &b) { return a.offset < b.offset; });

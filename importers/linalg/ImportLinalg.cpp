@@ -474,8 +474,8 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
       // position) has no static workload.
       if (ShapedType::isDynamic(size) && d != 0)
         return emitError(loc)
-               << "cannot import a slice of dynamic size along dimension "
-               << d << " (of " << slice.getSourceType().getDimSize(d)
+               << "cannot import a slice of dynamic size along dimension " << d
+               << " (of " << slice.getSourceType().getDimSize(d)
                << "): dsm needs static shapes; import the graph specialized "
                   "to one length (a decode step at a given position)";
       if (ShapedType::isDynamic(size))
@@ -1504,8 +1504,7 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
     }
   }
   FailureOr<linalg::ContractionDimensions> dims = failure();
-  if (lookedThrough &&
-      succeeded(dims = linalg::inferContractionDims(direct))) {
+  if (lookedThrough && succeeded(dims = linalg::inferContractionDims(direct))) {
     maps = direct;
     lhs = operands[0];
     rhs = operands[1];
