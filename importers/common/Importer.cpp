@@ -667,12 +667,8 @@ FailureOr<Value> Importer::reshape(Location loc, Value value,
         if (a == b)
           break;
       }
-      // Merging, the batch is in the first dimension that is not a unit;
-      // splitting the batch dimension alone ([N*T, F] back to [1, T, F] at
-      // batch 1), it is the group's first.
       size_t position = 0;
-      bool split = i == 1 && j > 1;
-      for (size_t k = 0; k < j && !split; ++k)
+      for (size_t k = 0; k < j; ++k)
         if (shape[k] != 1) {
           position = k;
           break;

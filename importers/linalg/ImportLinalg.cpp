@@ -317,6 +317,20 @@ private:
             ArrayRef<int64_t> dilations, ArrayRef<int64_t> declared,
             SmallVectorImpl<int64_t> &padding, bool &ceilMode, bool pooling);
   FailureOr<bool> importContraction(linalg::LinalgOp op);
+  /// torch-mlir's nn.Linear after torch.export: `act` [B, T, in] collapsed
+  /// to rows [B*T, in], multiplied by `weight` (`plain`: [rows, in] x
+  /// [in, out] -> [rows, out]), expanded back to [B, T, out] by the single
+  /// user of `op`. Imports one dsm.fully_connected over [B, T, in] for the
+  /// expansion, so that the batch stays a dimension of its own.
+  FailureOr<bool> tryFoldRowViews(linalg::LinalgOp op, Value act, Value weight,
+                                  bool zeroInit, bool plain);
+  /// Attention per head after torch-mlir: both operands [B, H, M, K]
+  /// collapsed to [B*H, M, K] for a batch_matmul (`plain`: [b, m, k] x
+  /// [b, k, n], or [b, n, k] when `transposeRhs`) expanded back to
+  /// [B, H, M, N] by the single user of `op`. Imports one dsm.matmul over
+  /// the uncollapsed operands for the expansion.
+  FailureOr<bool> tryFoldBatchViews(linalg::LinalgOp op, Value lhs, Value rhs,
+                                    bool transposeRhs, bool plain);
   /// A gather `op` whose body yields `extract`: torch-mlir's aten.embedding,
   /// table[index_cast(id), linalg.index(last)] of a constant [V, D] table.
   FailureOr<bool> importEmbedding(linalg::LinalgOp op,
@@ -1474,6 +1488,107 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
   return true;
 }
 
+FailureOr<bool> LinalgImporter::tryFoldRowViews(linalg::LinalgOp op, Value act,
+                                                Value weight, bool zeroInit,
+                                                bool plain) {
+  auto collapse = act.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!plain || !zeroInit || !collapse || !op->getResult(0).hasOneUse())
+    return false;
+  auto expand =
+      dyn_cast<tensor::ExpandShapeOp>(*op->getResult(0).getUsers().begin());
+  if (!expand || isClaimed(expand) ||
+      collapse.getReassociationIndices() != expand.getReassociationIndices())
+    return false;
+  RankedTensorType sourceType = collapse.getSrcType();
+  RankedTensorType resultType = expand.getResultType();
+  if (sourceType.getRank() < 3 || !sourceType.hasStaticShape() ||
+      !resultType.hasStaticShape() ||
+      sourceType.getShape().drop_back() != resultType.getShape().drop_back())
+    return false;
+  FailureOr<Value> activation = getActivation(collapse.getSrc());
+  if (failed(activation))
+    return failure();
+  Type elementType = getDsmElementType(activation->getType());
+  if (!elementType)
+    return emitError(op.getLoc())
+           << "element type " << sourceType.getElementType()
+           << " is not supported by dsm";
+  int64_t in = sourceType.getShape().back(), out = resultType.getShape().back();
+  FailureOr<Value> declared =
+      getWeight(weight, {out, in}, elementType, "weight");
+  if (failed(declared))
+    return failure();
+  auto [bias, biasAdd] =
+      getFollowingBias(expand.getResult(), out, resultType.getRank() - 1);
+  Value biasWeight;
+  if (bias) {
+    FailureOr<Value> b = getWeight(bias, {out}, elementType, "bias");
+    if (failed(b))
+      return failure();
+    biasWeight = *b;
+  }
+  FailureOr<FullyConnectedOp> fc = create<FullyConnectedOp>(
+      op.getLoc(), resultType, *activation, *declared, biasWeight);
+  if (failed(fc))
+    return failure();
+  setOutcome(op, FullyConnectedOp::getOperationName());
+  setOutcome(collapse, "(folded into dsm.fully_connected rows)");
+  claim(expand, "(folded into dsm.fully_connected rows)");
+  map(expand.getResult(), fc->getResult());
+  if (biasAdd) {
+    claim(biasAdd, "(folded into dsm.fully_connected bias)");
+    map(biasAdd->getResult(0), fc->getResult());
+  }
+  return true;
+}
+
+FailureOr<bool> LinalgImporter::tryFoldBatchViews(linalg::LinalgOp op,
+                                                  Value lhs, Value rhs,
+                                                  bool transposeRhs,
+                                                  bool plain) {
+  auto left = lhs.getDefiningOp<tensor::CollapseShapeOp>();
+  auto right = rhs.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!plain || !left || !right || getConstantRoot(lhs) ||
+      getConstantRoot(rhs) || !op->getResult(0).hasOneUse())
+    return false;
+  auto expand =
+      dyn_cast<tensor::ExpandShapeOp>(*op->getResult(0).getUsers().begin());
+  if (!expand || isClaimed(expand))
+    return false;
+  // Only the batch dimensions merge: [[0 .. b], [b + 1], [b + 2]].
+  SmallVector<ReassociationIndices> groups = expand.getReassociationIndices();
+  if (groups.size() != 3 || groups[1].size() != 1 || groups[2].size() != 1 ||
+      left.getReassociationIndices() != groups ||
+      right.getReassociationIndices() != groups)
+    return false;
+  size_t lead = groups[0].size();
+  RankedTensorType leftType = left.getSrcType(), rightType = right.getSrcType(),
+                   resultType = expand.getResultType();
+  if (!leftType.hasStaticShape() || !rightType.hasStaticShape() ||
+      !resultType.hasStaticShape() ||
+      leftType.getShape().take_front(lead) !=
+          resultType.getShape().take_front(lead) ||
+      rightType.getShape().take_front(lead) !=
+          resultType.getShape().take_front(lead))
+    return false;
+  FailureOr<Value> a = getActivation(left.getSrc());
+  FailureOr<Value> b = succeeded(a) ? getActivation(right.getSrc())
+                                    : FailureOr<Value>(failure());
+  if (failed(b))
+    return failure();
+  FailureOr<MatMulOp> matmul =
+      create<MatMulOp>(op.getLoc(), resultType, *a, *b,
+                       transposeRhs ? builder.getUnitAttr() : UnitAttr());
+  if (failed(matmul))
+    return failure();
+  setOutcome(op, MatMulOp::getOperationName());
+  setOutcome(left, "(folded into dsm.matmul batch)");
+  setOutcome(right, "(folded into dsm.matmul batch)");
+  claim(expand, "(folded into dsm.matmul batch)");
+  map(expand.getResult(), matmul->getResult());
+  return true;
+}
+
 FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return reject("contraction with an unsupported structure");
@@ -1590,6 +1705,13 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
     SmallVector<int64_t> rows = byPosition(*outDims, rowLoops);
     SmallVector<int64_t> outs = byPosition(*outDims, outLoops);
     SmallVector<int64_t> reduced = byPosition(actDims, dims->k);
+    FailureOr<bool> folded = tryFoldRowViews(
+        op, act, weight, zeroInit,
+        rows.size() == 1 && outs.size() == 1 && reduced.size() == 1 &&
+            llvm::equal(*outDims, ArrayRef<int64_t>{rows[0], outs[0]}) &&
+            llvm::equal(actDims, ArrayRef<int64_t>{rows[0], reduced[0]}));
+    if (failed(folded) || *folded)
+      return folded;
     FailureOr<Value> activation = getActivation(act);
     if (failed(activation))
       return failure();
@@ -1682,6 +1804,27 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
     }
     return getActivation(value);
   };
+  {
+    bool transposed =
+        llvm::find(*rhsDims, ns.front()) < llvm::find(*rhsDims, ks.front());
+    bool plainShape =
+        batch.size() == 1 && ms.size() == 1 && ns.size() == 1 && ks.size() == 1;
+    if (plainShape) {
+      SmallVector<int64_t> out = {batch[0], ms[0], ns[0]},
+                           left = {batch[0], ms[0], ks[0]},
+                           right = transposed
+                                       ? SmallVector<int64_t>{batch[0], ns[0],
+                                                              ks[0]}
+                                       : SmallVector<int64_t>{batch[0], ks[0],
+                                                              ns[0]};
+      plainShape = llvm::equal(*outDims, out) && llvm::equal(*lhsDims, left) &&
+                   llvm::equal(*rhsDims, right);
+    }
+    FailureOr<bool> folded =
+        tryFoldBatchViews(op, lhs, rhs, transposed, zeroInit && plainShape);
+    if (failed(folded) || *folded)
+      return folded;
+  }
   FailureOr<Value> a = operandValue(lhs);
   FailureOr<Value> b =
       succeeded(a) ? operandValue(rhs) : FailureOr<Value>(failure());
