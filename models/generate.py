@@ -15,6 +15,7 @@ that the checked-in files are what this script writes.
 import math
 import os
 import sys
+import textwrap
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dsmgraph import Graph  # noqa: E402
@@ -410,7 +411,8 @@ def _causal_attention(g, q, k, v, mask, hidden, head_dim, scale, p):
     the heads merged back into [N, T, hidden]."""
     s = g.matmul(q, k, transpose_rhs=True, name=f"{p}.scores")
     s = g.div(s, scale, name=f"{p}.scale")
-    s = g.add(s, mask, name=f"{p}.causal_mask")
+    if mask:
+        s = g.add(s, mask, name=f"{p}.causal_mask")
     s = g.softmax(s, name=f"{p}.softmax")
     c = g.matmul(s, v, name=f"{p}.context")
     c = g.transpose(c, [0, 2, 1, 3], name=f"{p}.context.transpose")
@@ -472,40 +474,63 @@ paths (transformer.h.0.attn.c_attn); dropout is an identity.""")
     return g.emit(logits)
 
 
-def llama_totals(seq, hidden=4096, layers=32, ffn=11008, vocab=32000):
-    """A Llama's parameters (untied head) and batch-1 MACs by hand."""
+def llama_totals(seq, hidden=4096, layers=32, ffn=11008, vocab=32000,
+                 past=0):
+    """A Llama's parameters (untied head) and batch-1 MACs by hand, for
+    `seq` new tokens attending to themselves and `past` cached positions."""
     layer = 4 * hidden ** 2 + 3 * hidden * ffn + 2 * hidden
     params = 2 * vocab * hidden + layers * layer + hidden
     # Q, K, V, O; scores and context; gate, up and down; the logits.
-    macs = layers * (4 * seq * hidden ** 2 + 2 * seq ** 2 * hidden
+    macs = layers * (4 * seq * hidden ** 2 + 2 * seq * (past + seq) * hidden
                      + 3 * seq * hidden * ffn) + seq * hidden * vocab
     return params, macs
 
 
 def llama(seq=128, hidden=4096, heads=32, layers=32, ffn=11008, vocab=32000,
-          name="llama2_7b", title="Llama-2-7B", graph=Graph):
+          name="llama2_7b", title="Llama-2-7B", graph=Graph, past=0):
+    """A prompt of `seq` tokens (prefill), or with `past` > 0 a decode step
+    of `seq` tokens after `past` cached positions."""
     head_dim = hidden // heads
     half = head_dim // 2
-    params, macs = llama_totals(seq, hidden, layers, ffn, vocab)
-    g = graph(f"{name}_s{seq}", doc=f"""
+    params, macs = llama_totals(seq, hidden, layers, ffn, vocab, past)
+    if past:
+        what = (f"at a decode step: T = {seq} new token(s) after a KV cache of P = "
+                f"{past} positions")
+        formula = "4*T*H^2 + 2*T*(P+T)*H + 3*T*H*FFN"
+        inputs = (f"and the {2 * layers} caches past_key_values [N, {heads}, P, "
+                  f"{head_dim}] (no mask: the new token attends to every position)")
+        results = (f"Results: the logits [N, T, V] and the {2 * layers} caches "
+                   "with the new token (concatenated)")
+    else:
+        what = f"over a prompt of T = {seq} tokens (prefill)"
+        formula = "4*T*H^2 + 2*T^2*H + 3*T*H*FFN"
+        inputs = "and the additive\ncausal mask [N, 1, T, T]"
+        results = "Result: the logits [N, T, V]"
+    suffix = f"decode{past + seq}" if past else f"s{seq}"
+    doc = f"""
 {title} (Touvron et al. 2023) as Hugging Face's LlamaForCausalLM defines it,
-over a prompt of T = {seq} tokens (prefill): hidden size H = {hidden}, {heads} heads
+{what}: hidden size H = {hidden}, {heads} heads
 of {head_dim}, SwiGLU FFN {ffn}, {layers} layers, vocabulary {vocab}, RMSNorm
 (eps 1e-5), rotary position embeddings, no biases. {params:,} parameters;
 {macs:,} MACs at batch 1, which is
-{layers} x (4*T*H^2 + 2*T^2*H + 3*T*H*FFN) + T*H*V.
+{layers} x ({formula}) + T*H*V.
 Inputs: token ids [N, T] (i64), the rotary tables cos and sin [N, T, {head_dim}]
-(LlamaRotaryEmbedding's output, which every layer receives) and the additive
-causal mask [N, 1, T, T]. RMSNorm is the square, the mean, an opaque rsqrt of
+(LlamaRotaryEmbedding's output, which every layer receives) {inputs}. RMSNorm is the square, the mean, an opaque rsqrt of
 the mean plus eps, and two products (the second by its weight); RoPE is
 q * cos + rotate_half(q) * sin, rotate_half as slices, a product by -1 and a
 concatenation; SiLU is x * sigmoid(x). Scores are divided by sqrt({head_dim}), an
-arith.constant. Result: the logits [N, T, V]. Layer names are the module
-paths (model.layers.0.self_attn.q_proj).""")
+arith.constant. {results}. Layer names are the module
+paths (model.layers.0.self_attn.q_proj)."""
+    if past:
+        doc = textwrap.fill(" ".join(doc.split()), width=76)
+    g = graph(f"{name}_{suffix}", doc=doc)
     ids = g.arg([1, seq], dtype="i64")
     cos = g.arg([1, seq, head_dim])
     sin = g.arg([1, seq, head_dim])
-    mask = g.arg([1, 1, seq, seq])
+    mask = None if past else g.arg([1, 1, seq, seq])
+    caches = [(g.arg([1, heads, past, head_dim]), g.arg([1, heads, past, head_dim]))
+              for _ in range(layers)] if past else []
+    presents = []
 
     x = g.embedding(ids, vocab, hidden, name="model.embed_tokens")
     # unsqueeze(1): broadcast over the heads.
@@ -535,6 +560,10 @@ paths (model.layers.0.self_attn.q_proj).""")
         q = rope(heads_of("q"), "q")
         k = rope(heads_of("k"), "k")
         v = heads_of("v")
+        if past:  # DynamicCache.update: the new positions after the cached
+            k = g.concat([caches[i][0], k], 2, name=f"{p}.self_attn.k.cache")
+            v = g.concat([caches[i][1], v], 2, name=f"{p}.self_attn.v.cache")
+            presents += [k, v]
         c = _causal_attention(g, q, k, v, mask, hidden, head_dim, scale,
                               f"{p}.self_attn")
         o = g.fc(c, hidden, bias=False, name=f"{p}.self_attn.o_proj")
@@ -549,7 +578,7 @@ paths (model.layers.0.self_attn.q_proj).""")
         x = g.add(x, m, name=f"{p}.mlp.residual")
     x = g.rms_norm(x, eps=1e-5, name="model.norm")
     logits = g.fc(x, vocab, bias=False, name="lm_head")
-    return g.emit(logits)
+    return g.emit([logits] + presents if past else logits)
 
 
 MODELS = {
@@ -566,6 +595,7 @@ MODELS = {
     "bert_large_s384": lambda: bert("large", 384),
     "gpt2_s1024": lambda: gpt2(1024),
     "llama2_7b_s128": lambda: llama(128),
+    "llama2_7b_decode128": lambda: llama(1, past=127),
 }
 
 
@@ -576,6 +606,7 @@ LINALG_MODELS = {
     "resnet101": lambda: resnet(101, LinalgGraph),
     "gpt2_s1024": lambda: gpt2(1024, LinalgLlmGraph),
     "llama2_7b_s128": lambda: llama(128, graph=LinalgLlmGraph),
+    "llama2_7b_decode128": lambda: llama(1, past=127, graph=LinalgLlmGraph),
 }
 
 

@@ -543,3 +543,16 @@ class LinalgLlmGraph(LinalgGraph):
                      "%s = arith.addf %a0, %e : f32",
                      "%r = math.rsqrt %s : f32"])
         return self.mul(self._weight([x.shape[-1]]), self.mul(x, rstd))
+    def emit(self, results):
+        """Several results (a decode step's logits and updated caches)."""
+        if not isinstance(results, list):
+            return super().emit(results)
+        tuple_type = f"({', '.join(r.type for r in results)})"
+        ret = Value(", ".join(r.name for r in results), [], self.dtype)
+        text = super().emit(ret)
+        # The return lists every result and its type; so does the signature.
+        ret_type = ret.type
+        text = text.replace(f"return {ret.name} : {ret_type}",
+                            f"return {ret.name} : "
+                            f"{', '.join(r.type for r in results)}")
+        return text.replace(f") -> {ret_type} {{", f") -> {tuple_type} {{")
