@@ -34,6 +34,8 @@ llvm::StringRef dsm::core::stringifyElementwiseKind(ElementwiseKind kind) {
     return "hard_sigmoid";
   case ElementwiseKind::HardSwish:
     return "hard_swish";
+  case ElementwiseKind::Silu:
+    return "silu";
   case ElementwiseKind::Exp:
     return "exp";
   case ElementwiseKind::Add:
@@ -201,6 +203,7 @@ static ElementwiseClass classifyUnary(const ScalarFunction &f, unsigned x) {
       is(ElementwiseKind::HardSwish,
          [](double v) { return v * hardSigmoid(v); }) ||
       is(ElementwiseKind::Sigmoid, sigmoid) ||
+      is(ElementwiseKind::Silu, [](double v) { return v * sigmoid(v); }) ||
       is(ElementwiseKind::Tanh, [](double v) { return std::tanh(v); }) ||
       is(ElementwiseKind::Gelu, geluErf) ||
       is(ElementwiseKind::Gelu, geluTanh) ||

@@ -126,6 +126,16 @@ TEST(ElementwiseClassTest, SigmoidAndAffine) {
   EXPECT_EQ(c.shift, 0.0);
 }
 
+TEST(ElementwiseClassTest, SiluAsTorchMlirWritesIt) {
+  // aten.silu: x / (1 + exp(-x)).
+  ScalarFunction f;
+  int x = f.input(0);
+  int e = f.operation(Op::Exp, {f.operation(Op::Neg, {x})});
+  f.setResult(
+      f.operation(Op::Div, {x, f.operation(Op::Add, {e, f.constant(1.0)})}));
+  EXPECT_EQ(classifyElementwise(f).kind, ElementwiseKind::Silu);
+}
+
 TEST(ElementwiseClassTest, SmallEpsilonIsNotTheIdentity) {
   // RMSNorm's variance + 1e-6 before the rsqrt: within the sampling
   // tolerance of x, but work (an affine function), not a copy or a clamp.
