@@ -125,8 +125,10 @@ class Graph:
         ]
         return self._op("conv2d", operands, [n, cout, oh, ow], attrs, name)
 
-    def fc(self, x, out, bias=True, name=None):
-        wt = self.weight(f"{name}.weight", [out, x.shape[-1]])
+    def fc(self, x, out, bias=True, name=None, weight=None):
+        """`weight` shares a declared [out, in] weight (GPT-2's output
+        projection is the token embedding table)."""
+        wt = weight or self.weight(f"{name}.weight", [out, x.shape[-1]])
         operands = [x, wt]
         if bias:
             operands.append(self.weight(f"{name}.bias", [out]))
@@ -173,6 +175,9 @@ class Graph:
     def add(self, a, b, name=None):
         return self.binary("add", a, b, name)
 
+    def mul(self, a, b, name=None):
+        return self.binary("mul", a, b, name)
+
     def div(self, a, b, name=None):
         return self.binary("div", a, b, name)
 
@@ -188,6 +193,44 @@ class Graph:
         ws = [self.weight(f"{name}.{p}", [d]) for p in ("weight", "bias")]
         return self._op("layer_norm", [x] + ws, x.shape,
                         [("epsilon", _f64(eps))], name)
+
+    def reduce(self, kind, x, axes, keep_dims=False, name=None):
+        shape = [1 if i in axes else d for i, d in enumerate(x.shape)
+                 if keep_dims or i not in axes]
+        out = self._new(shape)
+        keep = ", keep_dims" if keep_dims else ""
+        loc = f' loc("{name}")' if name else ""
+        self.lines.append(
+            f"{out.name} = dsm.reduce <{kind}> {x.name} {{axes = "
+            f"{_array(axes)}{keep}}} : ({x.type}) -> {out.type}{loc}")
+        return out
+
+    def opaque(self, origin, inputs, shape, ops_per_element, name=None):
+        """Work dsm has no operation for (rsqrt), charged as
+        `ops_per_element` auxiliary operations per result element."""
+        out = self._new(shape)
+        ops = ", ".join(i.name for i in inputs)
+        types = ", ".join(i.type for i in inputs)
+        loc = f' loc("{name}")' if name else ""
+        self.lines.append(
+            f'{out.name} = dsm.opaque "{origin}"({ops}) {{ops_per_element = '
+            f"{_f64(ops_per_element)}}} : ({types}) -> {out.type}{loc}")
+        return out
+
+    def rms_norm(self, x, eps=1e-6, name=None):
+        """RMSNorm (Zhang & Sennrich 2019) over the last dimension as
+        Hugging Face's LlamaRMSNorm computes it: x * rsqrt(mean(x^2) + eps)
+        * weight. dsm has no operation for it: the square, the mean, the
+        rsqrt of the mean plus eps (opaque, 2 operations per element), the
+        normalization and the learnable scale ([D], a parameter)."""
+        last = len(x.shape) - 1
+        sq = self.mul(x, x, name=f"{name}.square")
+        mean = self.reduce("mean", sq, [last], keep_dims=True, name=f"{name}.mean")
+        rstd = self.opaque("math.rsqrt", [mean], mean.shape, 2,
+                           name=f"{name}.rsqrt")
+        normed = self.mul(x, rstd, name=f"{name}.normalize")
+        return self.mul(self.weight(f"{name}.weight", [x.shape[-1]]), normed,
+                        name=name)
 
     def pool(self, kind, x, kernel, stride=None, pad=0, ceil_mode=False, name=None):
         n, c, h, w = x.shape

@@ -15,10 +15,11 @@ that the checked-in files are what this script writes.
 import math
 import os
 import sys
+import textwrap
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dsmgraph import Graph  # noqa: E402
-from linalggraph import LinalgGraph  # noqa: E402
+from linalggraph import LinalgGraph, LinalgLlmGraph  # noqa: E402
 
 
 def vgg16():
@@ -388,6 +389,198 @@ identity.""")
     return g.emit([x, pooled])
 
 
+
+def gpt2_totals(seq, hidden=768, layers=12, ffn=3072, vocab=50257,
+                positions=1024):
+    """GPT-2's parameters (the output projection is the token embedding,
+    counted once) and batch-1 MACs by hand."""
+    layer = 2 * hidden + (hidden * 3 * hidden + 3 * hidden) \
+        + (hidden * hidden + hidden) + 2 * hidden \
+        + (hidden * ffn + ffn) + (ffn * hidden + hidden)
+    params = (vocab + positions) * hidden + layers * layer + 2 * hidden
+    # c_attn (Q, K, V at once), c_proj, scores and context, the MLP; the
+    # logits of every position.
+    macs = layers * (seq * hidden * 3 * hidden + seq * hidden ** 2
+                     + 2 * seq ** 2 * hidden + 2 * seq * hidden * ffn) \
+        + seq * hidden * vocab
+    return params, macs
+
+
+def _causal_attention(g, q, k, v, mask, hidden, head_dim, scale, p):
+    """softmax(q k^T / sqrt(head_dim) + mask) v over [N, heads, T, head_dim],
+    the heads merged back into [N, T, hidden]."""
+    s = g.matmul(q, k, transpose_rhs=True, name=f"{p}.scores")
+    s = g.div(s, scale, name=f"{p}.scale")
+    if mask:
+        s = g.add(s, mask, name=f"{p}.causal_mask")
+    s = g.softmax(s, name=f"{p}.softmax")
+    c = g.matmul(s, v, name=f"{p}.context")
+    c = g.transpose(c, [0, 2, 1, 3], name=f"{p}.context.transpose")
+    return g.reshape(c, [0, 0, hidden], name=f"{p}.context.merge_heads")
+
+
+def gpt2(seq=1024, graph=Graph):
+    hidden, heads, layers, ffn, vocab = 768, 12, 12, 3072, 50257
+    head_dim = hidden // heads
+    params, macs = gpt2_totals(seq)
+    g = graph(f"gpt2_s{seq}", doc=f"""
+GPT-2 small (Radford et al. 2019) as Hugging Face's GPT2LMHeadModel defines
+it, over T = {seq} tokens (the whole context): hidden size H = {hidden}, {heads}
+heads of {head_dim}, MLP {ffn}, {layers} layers, vocabulary {vocab}. {params:,}
+parameters (the language-model head is the token embedding, counted once);
+{macs:,} MACs at batch 1, which is
+{layers} x (4*T*H^2 + 2*T^2*H + 2*T*H*MLP) + T*H*V.
+Inputs: token ids [N, T] (i64) and the additive causal mask [N, 1, T, T].
+Position ids are the constant [[0 .. T-1]] (their embedding is broadcast over
+the batch). Each Conv1D is a fully connected layer; c_attn computes Q, K and
+V at once and is sliced. Attention scores are divided by sqrt({head_dim}), an
+arith.constant. Result: the logits [N, T, V]. Layer names are the module
+paths (transformer.h.0.attn.c_attn); dropout is an identity.""")
+    ids = g.arg([1, seq], dtype="i64")
+    mask = g.arg([1, 1, seq, seq])
+
+    wte = g.weight("transformer.wte.weight", [vocab, hidden])
+    x = g.embedding(ids, vocab, hidden, name="transformer.wte", table=wte)
+    positions = g.constant([list(range(seq))], [1, seq], dtype="i64",
+                           name="transformer.position_ids")
+    pe = g.embedding(positions, 1024, hidden, name="transformer.wpe")
+    x = g.add(x, pe, name="transformer.add_position")
+
+    scale = g.constant(math.sqrt(head_dim), [], name="attn.scale")
+    for i in range(layers):
+        p = f"transformer.h.{i}"
+        a = g.layer_norm(x, eps=1e-5, name=f"{p}.ln_1")
+        qkv = g.fc(a, 3 * hidden, name=f"{p}.attn.c_attn")
+
+        def heads_of(index, what):  # [N, T, 3H] -> [N, heads, T, head_dim]
+            y = g.slice(qkv, [0, 0, index * hidden], [-1, -1, hidden],
+                        name=f"{p}.attn.{what}")
+            y = g.reshape(y, [0, 0, heads, head_dim],
+                          name=f"{p}.attn.{what}.split_heads")
+            return g.transpose(y, [0, 2, 1, 3],
+                               name=f"{p}.attn.{what}.transpose")
+        q, k, v = heads_of(0, "query"), heads_of(1, "key"), heads_of(2, "value")
+        c = _causal_attention(g, q, k, v, mask, hidden, head_dim, scale,
+                              f"{p}.attn")
+        a = g.fc(c, hidden, name=f"{p}.attn.c_proj")
+        x = g.add(x, a, name=f"{p}.attn.residual")
+        m = g.layer_norm(x, eps=1e-5, name=f"{p}.ln_2")
+        m = g.fc(m, ffn, name=f"{p}.mlp.c_fc")
+        m = g.unary("gelu", m, name=f"{p}.mlp.act")
+        m = g.fc(m, hidden, name=f"{p}.mlp.c_proj")
+        x = g.add(x, m, name=f"{p}.mlp.residual")
+    x = g.layer_norm(x, eps=1e-5, name="transformer.ln_f")
+    logits = g.fc(x, vocab, bias=False, name="lm_head", weight=wte)
+    return g.emit(logits)
+
+
+def llama_totals(seq, hidden=4096, layers=32, ffn=11008, vocab=32000,
+                 past=0):
+    """A Llama's parameters (untied head) and batch-1 MACs by hand, for
+    `seq` new tokens attending to themselves and `past` cached positions."""
+    layer = 4 * hidden ** 2 + 3 * hidden * ffn + 2 * hidden
+    params = 2 * vocab * hidden + layers * layer + hidden
+    # Q, K, V, O; scores and context; gate, up and down; the logits.
+    macs = layers * (4 * seq * hidden ** 2 + 2 * seq * (past + seq) * hidden
+                     + 3 * seq * hidden * ffn) + seq * hidden * vocab
+    return params, macs
+
+
+def llama(seq=128, hidden=4096, heads=32, layers=32, ffn=11008, vocab=32000,
+          name="llama2_7b", title="Llama-2-7B", graph=Graph, past=0):
+    """A prompt of `seq` tokens (prefill), or with `past` > 0 a decode step
+    of `seq` tokens after `past` cached positions."""
+    head_dim = hidden // heads
+    half = head_dim // 2
+    params, macs = llama_totals(seq, hidden, layers, ffn, vocab, past)
+    if past:
+        what = (f"at a decode step: T = {seq} new token(s) after a KV cache of P = "
+                f"{past} positions")
+        formula = "4*T*H^2 + 2*T*(P+T)*H + 3*T*H*FFN"
+        inputs = (f"and the {2 * layers} caches past_key_values [N, {heads}, P, "
+                  f"{head_dim}] (no mask: the new token attends to every position)")
+        results = (f"Results: the logits [N, T, V] and the {2 * layers} caches "
+                   "with the new token (concatenated)")
+    else:
+        what = f"over a prompt of T = {seq} tokens (prefill)"
+        formula = "4*T*H^2 + 2*T^2*H + 3*T*H*FFN"
+        inputs = "and the additive\ncausal mask [N, 1, T, T]"
+        results = "Result: the logits [N, T, V]"
+    suffix = f"decode{past + seq}" if past else f"s{seq}"
+    doc = f"""
+{title} (Touvron et al. 2023) as Hugging Face's LlamaForCausalLM defines it,
+{what}: hidden size H = {hidden}, {heads} heads
+of {head_dim}, SwiGLU FFN {ffn}, {layers} layers, vocabulary {vocab}, RMSNorm
+(eps 1e-5), rotary position embeddings, no biases. {params:,} parameters;
+{macs:,} MACs at batch 1, which is
+{layers} x ({formula}) + T*H*V.
+Inputs: token ids [N, T] (i64), the rotary tables cos and sin [N, T, {head_dim}]
+(LlamaRotaryEmbedding's output, which every layer receives) {inputs}. RMSNorm is the square, the mean, an opaque rsqrt of
+the mean plus eps, and two products (the second by its weight); RoPE is
+q * cos + rotate_half(q) * sin, rotate_half as slices, a product by -1 and a
+concatenation; SiLU is x * sigmoid(x). Scores are divided by sqrt({head_dim}), an
+arith.constant. {results}. Layer names are the module
+paths (model.layers.0.self_attn.q_proj)."""
+    if past:
+        doc = textwrap.fill(" ".join(doc.split()), width=76)
+    g = graph(f"{name}_{suffix}", doc=doc)
+    ids = g.arg([1, seq], dtype="i64")
+    cos = g.arg([1, seq, head_dim])
+    sin = g.arg([1, seq, head_dim])
+    mask = None if past else g.arg([1, 1, seq, seq])
+    caches = [(g.arg([1, heads, past, head_dim]), g.arg([1, heads, past, head_dim]))
+              for _ in range(layers)] if past else []
+    presents = []
+
+    x = g.embedding(ids, vocab, hidden, name="model.embed_tokens")
+    # unsqueeze(1): broadcast over the heads.
+    cos = g.reshape(cos, [0, 1, seq, head_dim], name="model.rotary_emb.cos")
+    sin = g.reshape(sin, [0, 1, seq, head_dim], name="model.rotary_emb.sin")
+    scale = g.constant(math.sqrt(head_dim), [], name="self_attn.scale")
+    minus_one = g.constant(-1.0, [], name="rotate_half.negate")
+    for i in range(layers):
+        p = f"model.layers.{i}"
+        a = g.rms_norm(x, eps=1e-5, name=f"{p}.input_layernorm")
+
+        def heads_of(what):  # [N, T, H] -> [N, heads, T, head_dim]
+            y = g.fc(a, hidden, bias=False, name=f"{p}.self_attn.{what}_proj")
+            y = g.reshape(y, [0, 0, heads, head_dim],
+                          name=f"{p}.self_attn.{what}.split_heads")
+            return g.transpose(y, [0, 2, 1, 3],
+                               name=f"{p}.self_attn.{what}.transpose")
+
+        def rope(y, what):  # apply_rotary_pos_emb
+            r = f"{p}.self_attn.{what}.rope"
+            lo = g.slice(y, [0, 0, 0, 0], [-1, -1, -1, half], name=f"{r}.x1")
+            hi = g.slice(y, [0, 0, 0, half], [-1, -1, -1, half], name=f"{r}.x2")
+            hi = g.mul(hi, minus_one, name=f"{r}.negate")
+            rotated = g.concat([hi, lo], 3, name=f"{r}.rotate_half")
+            return g.add(g.mul(y, cos, name=f"{r}.cos"),
+                         g.mul(rotated, sin, name=f"{r}.sin"), name=r)
+        q = rope(heads_of("q"), "q")
+        k = rope(heads_of("k"), "k")
+        v = heads_of("v")
+        if past:  # DynamicCache.update: the new positions after the cached
+            k = g.concat([caches[i][0], k], 2, name=f"{p}.self_attn.k.cache")
+            v = g.concat([caches[i][1], v], 2, name=f"{p}.self_attn.v.cache")
+            presents += [k, v]
+        c = _causal_attention(g, q, k, v, mask, hidden, head_dim, scale,
+                              f"{p}.self_attn")
+        o = g.fc(c, hidden, bias=False, name=f"{p}.self_attn.o_proj")
+        x = g.add(x, o, name=f"{p}.self_attn.residual")
+        m = g.rms_norm(x, eps=1e-5, name=f"{p}.post_attention_layernorm")
+        gate = g.fc(m, ffn, bias=False, name=f"{p}.mlp.gate_proj")
+        up = g.fc(m, ffn, bias=False, name=f"{p}.mlp.up_proj")
+        gate = g.mul(gate, g.unary("sigmoid", gate, name=f"{p}.mlp.act_fn.sigmoid"),
+                     name=f"{p}.mlp.act_fn")
+        m = g.mul(gate, up, name=f"{p}.mlp.gate_up")
+        m = g.fc(m, hidden, bias=False, name=f"{p}.mlp.down_proj")
+        x = g.add(x, m, name=f"{p}.mlp.residual")
+    x = g.rms_norm(x, eps=1e-5, name="model.norm")
+    logits = g.fc(x, vocab, bias=False, name="lm_head")
+    return g.emit([logits] + presents if past else logits)
+
+
 MODELS = {
     "vgg16": vgg16,
     "resnet50": lambda: resnet(50),
@@ -400,6 +593,9 @@ MODELS = {
     "bert_base_s384": lambda: bert("base", 384),
     "bert_large_s128": lambda: bert("large", 128),
     "bert_large_s384": lambda: bert("large", 384),
+    "gpt2_s1024": lambda: gpt2(1024),
+    "llama2_7b_s128": lambda: llama(128),
+    "llama2_7b_decode128": lambda: llama(1, past=127),
 }
 
 
@@ -409,6 +605,9 @@ LINALG_MODELS = {
     "resnet50": lambda: resnet(50, LinalgGraph),
     "resnet101": lambda: resnet(101, LinalgGraph),
     "bert_base_s128": lambda: bert("base", 128, LinalgGraph),
+    "gpt2_s1024": lambda: gpt2(1024, LinalgLlmGraph),
+    "llama2_7b_s128": lambda: llama(128, graph=LinalgLlmGraph),
+    "llama2_7b_decode128": lambda: llama(1, past=127, graph=LinalgLlmGraph),
 }
 
 

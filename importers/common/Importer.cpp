@@ -877,6 +877,7 @@ bool Importer::isImportable(const core::ElementwiseClass &c) {
   case K::Gelu:
   case K::HardSigmoid:
   case K::HardSwish:
+  case K::Silu:
   case K::Add:
   case K::Sub:
   case K::Mul:
@@ -1033,6 +1034,9 @@ static StringRef dsmOpName(const core::ElementwiseClass &c) {
     return HardSigmoidOp::getOperationName();
   case K::HardSwish:
     return HardSwishOp::getOperationName();
+  case K::Silu:
+    // dsm has no SiLU: a sigmoid and the product with its input.
+    return "dsm.sigmoid + dsm.mul";
   case K::Add:
     return AddOp::getOperationName();
   case K::Sub:
@@ -1255,6 +1259,21 @@ FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
     if (failed(op))
       return failure();
     result = (*op)->getResult(0);
+    break;
+  }
+  case K::Silu: {
+    // x * sigmoid(x): dsm has no SiLU operation.
+    FailureOr<Value> x = operand(0, "constant");
+    if (failed(x))
+      return failure();
+    FailureOr<SigmoidOp> sigmoid = create<SigmoidOp>(loc, Type(), *x);
+    if (failed(sigmoid))
+      return failure();
+    FailureOr<MulOp> product =
+        create<MulOp>(loc, Type(), *x, sigmoid->getResult());
+    if (failed(product))
+      return failure();
+    result = product->getResult();
     break;
   }
   case K::Clamp: {

@@ -304,6 +304,26 @@ static void upgradeTosaConst(const Scanner &scanner, size_t at,
   }
 }
 
+/// The indexing maps of the transposed matmul named ops MLIR 22 no longer
+/// has: `linalg.batch_matmul_transpose_b ins(..)` is `linalg.batch_matmul
+/// indexing_maps = [..] ins(..)` (what its C++ morphism builds).
+static const struct {
+  StringLiteral name, spelledAs, maps;
+} kTransposedMatmuls[] = {
+    {"linalg.matmul_transpose_a", "linalg.matmul",
+     "[affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, "
+     "d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]"},
+    {"linalg.matmul_transpose_b", "linalg.matmul",
+     "[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, "
+     "d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]"},
+    {"linalg.batch_matmul_transpose_a", "linalg.batch_matmul",
+     "[affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>, affine_map<(d0, d1, d2, "
+     "d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]"},
+    {"linalg.batch_matmul_transpose_b", "linalg.batch_matmul",
+     "[affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, "
+     "d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]"},
+};
+
 FailureOr<std::string> dsm::upgradeMlirText(StringRef text,
                                             StringRef bufferName,
                                             MLIRContext *context,
@@ -316,6 +336,12 @@ FailureOr<std::string> dsm::upgradeMlirText(StringRef text,
         return failure();
   for (size_t at : scanner.findOperation("tosa.const", /*quoted=*/true))
     upgradeTosaConst(scanner, at, edits);
+  // The custom form only: the generic form spells out its region.
+  for (const auto &matmul : kTransposedMatmuls)
+    for (size_t at : scanner.findOperation(matmul.name, /*quoted=*/false))
+      edits.push_back(
+          {at, matmul.name.size(),
+           (matmul.spelledAs + " indexing_maps = " + matmul.maps).str()});
 
   llvm::sort(edits,
              [](const Edit &a, const Edit &b) { return a.offset < b.offset; });
@@ -340,7 +366,7 @@ void dsm::registerUpgradeMlirTranslation() {
   TranslateRegistration registration(
       "upgrade-mlir",
       "rewrite MLIR written before the current syntax (expand_shape without "
-      "output_shape, tosa.const value) into it",
+      "output_shape, tosa.const value, linalg.*matmul_transpose_a/b) into it",
       [](const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
          llvm::raw_ostream &output, MLIRContext *context) -> LogicalResult {
         const llvm::MemoryBuffer *buffer =
@@ -363,9 +389,9 @@ void dsm::registerUpgradeMlirTranslation() {
         ScopedDiagnosticHandler explain(context, [](Diagnostic &diag) {
           if (diag.getSeverity() == DiagnosticSeverity::Error)
             diag.attachNote()
-                << "--upgrade-mlir rewrites expand_shape without output_shape "
-                   "and tosa.const with value; this spelling is not one of "
-                   "them";
+                << "--upgrade-mlir rewrites expand_shape without output_shape, "
+                   "tosa.const with value and the transposed linalg matmuls; "
+                   "this spelling is not one of them";
           return failure();
         });
         if (!parseSourceFile<ModuleOp>(check, ParserConfig(context)))

@@ -266,6 +266,16 @@ static std::optional<SmallVector<int64_t>> dimsOf(AffineMap map) {
   return dims;
 }
 
+/// The tensor.extract a structured op's body yields (a gather), or null.
+static tensor::ExtractOp getGather(linalg::LinalgOp op) {
+  Block *block = op.getBlock();
+  if (!block || block->getTerminator()->getNumOperands() != 1)
+    return nullptr;
+  auto extract =
+      block->getTerminator()->getOperand(0).getDefiningOp<tensor::ExtractOp>();
+  return extract && extract->getBlock() == block ? extract : nullptr;
+}
+
 //===----------------------------------------------------------------------===//
 // LinalgImporter
 //===----------------------------------------------------------------------===//
@@ -311,10 +321,24 @@ private:
   /// convolutions front ends emit) as dsm.conv3d, with a preceding zero pad
   /// of the spatial dimensions folded and a per-channel init as the bias.
   FailureOr<bool> importConv3D(linalg::LinalgOp op);
-  /// torch-mlir's `aten.embedding`: a parallel generic over [ids.., D] whose
-  /// body reads `table[index_cast(id), linalg.index(last)]` from a constant
-  /// [V, D] table. Returns false when `op` is not that.
-  FailureOr<bool> tryEmbedding(linalg::LinalgOp op);
+  /// torch-mlir's nn.Linear after torch.export: `act` [B, T, in] collapsed
+  /// to rows [B*T, in], multiplied by `weight` (`plain`: [rows, in] x
+  /// [in, out] -> [rows, out]), expanded back to [B, T, out] by the single
+  /// user of `op`. Imports one dsm.fully_connected over [B, T, in] for the
+  /// expansion, so that the batch stays a dimension of its own.
+  FailureOr<bool> tryFoldRowViews(linalg::LinalgOp op, Value act, Value weight,
+                                  bool zeroInit, bool plain);
+  /// Attention per head after torch-mlir: both operands [B, H, M, K]
+  /// collapsed to [B*H, M, K] for a batch_matmul (`plain`: [b, m, k] x
+  /// [b, k, n], or [b, n, k] when `transposeRhs`) expanded back to
+  /// [B, H, M, N] by the single user of `op`. Imports one dsm.matmul over
+  /// the uncollapsed operands for the expansion.
+  FailureOr<bool> tryFoldBatchViews(linalg::LinalgOp op, Value lhs, Value rhs,
+                                    bool transposeRhs, bool plain);
+  /// A gather `op` whose body yields `extract`: torch-mlir's aten.embedding,
+  /// table[index_cast(id), linalg.index(last)] of a constant [V, D] table.
+  FailureOr<bool> importEmbedding(linalg::LinalgOp op,
+                                  tensor::ExtractOp extract);
   FailureOr<bool> importReduce(Operation *op, const ReduceView &reduce);
 
   /// Transposes and reshapes `value`, whose positions index the loops
@@ -463,6 +487,15 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
     SmallVector<int64_t> sizes(slice.getStaticSizes());
     SmallVector<int64_t> full;
     for (auto [d, size] : llvm::enumerate(sizes)) {
+      // A dynamic size only follows the batch (dimension 0, fixed by the
+      // batch option); a runtime length (a KV cache read up to the current
+      // position) has no static workload.
+      if (ShapedType::isDynamic(size) && d != 0)
+        return emitError(loc)
+               << "cannot import a slice of dynamic size along dimension " << d
+               << " (of " << slice.getSourceType().getDimSize(d)
+               << "): dsm needs static shapes; import the graph specialized "
+                  "to one length (a decode step at a given position)";
       if (ShapedType::isDynamic(size))
         size = in.getDimSize(d) - offsets[d];
       full.push_back(size);
@@ -908,80 +941,14 @@ FailureOr<bool> LinalgImporter::handle(Operation *op) {
   if (linalg::isaContractionOpInterface(linalgOp))
     return importContraction(linalgOp);
   if (allParallel(linalgOp)) {
-    FailureOr<bool> embedding = tryEmbedding(linalgOp);
-    if (failed(embedding) || *embedding)
-      return embedding;
+    if (tensor::ExtractOp extract = getGather(linalgOp))
+      return importEmbedding(linalgOp, extract);
     return importElementwise(op);
   }
   if (std::optional<ReduceView> reduce = getReduce(op))
     return importReduce(op, *reduce);
   return reject("neither a convolution, pooling, contraction, elementwise op "
                 "nor a plain sum/max/min reduction");
-}
-
-FailureOr<bool> LinalgImporter::tryEmbedding(linalg::LinalgOp op) {
-  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
-      op->getNumResults() != 1)
-    return false;
-  Value ids = op.getDpsInputOperand(0)->get();
-  auto idsType = dyn_cast<RankedTensorType>(ids.getType());
-  auto outType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!idsType || !outType || !isa<IntegerType>(idsType.getElementType()) ||
-      outType.getRank() != idsType.getRank() + 1)
-    return false;
-  // The ids index the leading loops in order; the last loop is the row's.
-  unsigned rowLoop = outType.getRank() - 1;
-  AffineMap idsMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  if (!outMap.isIdentity() || idsMap != AffineMap::getMultiDimIdentityMap(
-                                            outType.getRank(), getContext())
-                                            .getMajorSubMap(idsType.getRank()))
-    return false;
-  Block *body = op.getBlock();
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  auto extract = yield.getNumOperands() == 1
-                     ? yield.getOperand(0).getDefiningOp<tensor::ExtractOp>()
-                     : nullptr;
-  if (!extract || extract.getIndices().size() != 2)
-    return false;
-  auto row = extract.getIndices()[0].getDefiningOp();
-  auto column = extract.getIndices()[1].getDefiningOp<linalg::IndexOp>();
-  if (!row || !isa<arith::IndexCastOp, arith::IndexCastUIOp>(row) ||
-      row->getOperand(0) != body->getArgument(0) || !column ||
-      column.getDim() != rowLoop)
-    return false;
-  Value table = extract.getTensor();
-  auto tableType = dyn_cast<RankedTensorType>(table.getType());
-  if (!getConstantRoot(table) || !tableType || !tableType.hasStaticShape() ||
-      tableType.getDimSize(1) != outType.getDimSize(rowLoop))
-    return false;
-
-  Location loc = op.getLoc();
-  Value indices;
-  if (Operation *constantIds = getConstantRoot(ids)) {
-    // Fixed ids (BERT's position ids): a constant, not a parameter.
-    if (constantIds->getResult(0) != ids)
-      return emitError(loc) << "cannot import an embedding whose fixed ids "
-                               "are computed from a constant";
-    indices = builder.clone(*constantIds)->getResult(0);
-    setOutcome(constantIds, "arith.constant");
-  } else {
-    FailureOr<Value> activation = getActivation(ids);
-    if (failed(activation))
-      return failure();
-    indices = *activation;
-  }
-  FailureOr<Value> weight = getWeight(table, tableType.getShape(),
-                                      tableType.getElementType(), "table");
-  if (failed(weight))
-    return failure();
-  FailureOr<EmbeddingOp> embedding =
-      create<EmbeddingOp>(loc, outType, indices, *weight);
-  if (failed(embedding))
-    return failure();
-  map(op->getResult(0), embedding->getResult());
-  setOutcome(op, EmbeddingOp::getOperationName());
-  return true;
 }
 
 FailureOr<bool> LinalgImporter::importReduce(Operation *op,
@@ -1638,10 +1605,145 @@ FailureOr<bool> LinalgImporter::importConv3D(linalg::LinalgOp op) {
   return true;
 }
 
+FailureOr<bool> LinalgImporter::tryFoldRowViews(linalg::LinalgOp op, Value act,
+                                                Value weight, bool zeroInit,
+                                                bool plain) {
+  auto collapse = act.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!plain || !zeroInit || !collapse || !op->getResult(0).hasOneUse())
+    return false;
+  auto expand =
+      dyn_cast<tensor::ExpandShapeOp>(*op->getResult(0).getUsers().begin());
+  if (!expand || isClaimed(expand) ||
+      collapse.getReassociationIndices() != expand.getReassociationIndices())
+    return false;
+  RankedTensorType sourceType = collapse.getSrcType();
+  RankedTensorType resultType = expand.getResultType();
+  if (sourceType.getRank() < 3 || !sourceType.hasStaticShape() ||
+      !resultType.hasStaticShape() ||
+      sourceType.getShape().drop_back() != resultType.getShape().drop_back())
+    return false;
+  FailureOr<Value> activation = getActivation(collapse.getSrc());
+  if (failed(activation))
+    return failure();
+  Type elementType = getDsmElementType(activation->getType());
+  if (!elementType)
+    return emitError(op.getLoc())
+           << "element type " << sourceType.getElementType()
+           << " is not supported by dsm";
+  int64_t in = sourceType.getShape().back(), out = resultType.getShape().back();
+  FailureOr<Value> declared =
+      getWeight(weight, {out, in}, elementType, "weight");
+  if (failed(declared))
+    return failure();
+  auto [bias, biasAdd] =
+      getFollowingBias(expand.getResult(), out, resultType.getRank() - 1);
+  Value biasWeight;
+  if (bias) {
+    FailureOr<Value> b = getWeight(bias, {out}, elementType, "bias");
+    if (failed(b))
+      return failure();
+    biasWeight = *b;
+  }
+  FailureOr<FullyConnectedOp> fc = create<FullyConnectedOp>(
+      op.getLoc(), resultType, *activation, *declared, biasWeight);
+  if (failed(fc))
+    return failure();
+  setOutcome(op, FullyConnectedOp::getOperationName());
+  setOutcome(collapse, "(folded into dsm.fully_connected rows)");
+  claim(expand, "(folded into dsm.fully_connected rows)");
+  map(expand.getResult(), fc->getResult());
+  if (biasAdd) {
+    claim(biasAdd, "(folded into dsm.fully_connected bias)");
+    map(biasAdd->getResult(0), fc->getResult());
+  }
+  return true;
+}
+
+FailureOr<bool> LinalgImporter::tryFoldBatchViews(linalg::LinalgOp op,
+                                                  Value lhs, Value rhs,
+                                                  bool transposeRhs,
+                                                  bool plain) {
+  auto left = lhs.getDefiningOp<tensor::CollapseShapeOp>();
+  auto right = rhs.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!plain || !left || !right || getConstantRoot(lhs) ||
+      getConstantRoot(rhs) || !op->getResult(0).hasOneUse())
+    return false;
+  auto expand =
+      dyn_cast<tensor::ExpandShapeOp>(*op->getResult(0).getUsers().begin());
+  if (!expand || isClaimed(expand))
+    return false;
+  // Only the batch dimensions merge: [[0 .. b], [b + 1], [b + 2]].
+  SmallVector<ReassociationIndices> groups = expand.getReassociationIndices();
+  if (groups.size() != 3 || groups[1].size() != 1 || groups[2].size() != 1 ||
+      left.getReassociationIndices() != groups ||
+      right.getReassociationIndices() != groups)
+    return false;
+  size_t lead = groups[0].size();
+  RankedTensorType leftType = left.getSrcType(), rightType = right.getSrcType(),
+                   resultType = expand.getResultType();
+  if (!leftType.hasStaticShape() || !rightType.hasStaticShape() ||
+      !resultType.hasStaticShape() ||
+      leftType.getShape().take_front(lead) !=
+          resultType.getShape().take_front(lead) ||
+      rightType.getShape().take_front(lead) !=
+          resultType.getShape().take_front(lead))
+    return false;
+  FailureOr<Value> a = getActivation(left.getSrc());
+  FailureOr<Value> b = succeeded(a) ? getActivation(right.getSrc())
+                                    : FailureOr<Value>(failure());
+  if (failed(b))
+    return failure();
+  FailureOr<MatMulOp> matmul =
+      create<MatMulOp>(op.getLoc(), resultType, *a, *b,
+                       transposeRhs ? builder.getUnitAttr() : UnitAttr());
+  if (failed(matmul))
+    return failure();
+  setOutcome(op, MatMulOp::getOperationName());
+  setOutcome(left, "(folded into dsm.matmul batch)");
+  setOutcome(right, "(folded into dsm.matmul batch)");
+  claim(expand, "(folded into dsm.matmul batch)");
+  map(expand.getResult(), matmul->getResult());
+  return true;
+}
+
 FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
-  if (failed(dims) || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return reject("contraction with an unsupported structure");
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  Value lhs = op.getDpsInputOperand(0)->get(),
+        rhs = op.getDpsInputOperand(1)->get();
+  // A constant operand read through broadcasts and transposes is indexed as
+  // the constant itself: torch-mlir's nn.Linear on [B, T, in] broadcasts the
+  // transposed weight to [B, in, out] for a batch_matmul, whose batch loop
+  // the weight then does not vary along (a row loop of a fully connected
+  // layer).
+  SmallVector<AffineMap> direct(maps);
+  Value operands[2] = {lhs, rhs};
+  bool lookedThrough = false;
+  for (unsigned i = 0; i < 2; ++i) {
+    for (int depth = 0; depth < 4; ++depth) {
+      auto producer = operands[i].getDefiningOp<linalg::LinalgOp>();
+      if (!producer || !isDataMovement(producer))
+        break;
+      Value source = producer.getDpsInputOperand(0)->get();
+      SmallVector<AffineMap> producerMaps = producer.getIndexingMapsArray();
+      if (!getConstantRoot(source) || !producerMaps[1].isIdentity() ||
+          producerMaps[1].getNumDims() != direct[i].getNumResults())
+        break;
+      direct[i] = producerMaps[0].compose(direct[i]);
+      operands[i] = source;
+      lookedThrough = true;
+    }
+  }
+  FailureOr<linalg::ContractionDimensions> dims = failure();
+  if (lookedThrough && succeeded(dims = linalg::inferContractionDims(direct))) {
+    maps = direct;
+    lhs = operands[0];
+    rhs = operands[1];
+  } else {
+    dims = linalg::inferContractionDims(op);
+  }
+  if (failed(dims))
     return reject("contraction with an unsupported structure");
   std::optional<BodyFunction> body =
       buildBodyFunction(op, [&](Value v) { return getScalarConstant(v); });
@@ -1656,10 +1758,7 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
     return reject("contraction body is not a multiply-accumulate");
   Location loc = op.getLoc();
   OpOperand *init = op.getDpsInitOperand(0);
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   AffineMap outMap = maps[init->getOperandNumber()];
-  Value lhs = op.getDpsInputOperand(0)->get(),
-        rhs = op.getDpsInputOperand(1)->get();
   std::optional<SmallVector<int64_t>> lhsDims = dimsOf(maps[0]),
                                       rhsDims = dimsOf(maps[1]),
                                       outDims = dimsOf(outMap);
@@ -1723,6 +1822,13 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
     SmallVector<int64_t> rows = byPosition(*outDims, rowLoops);
     SmallVector<int64_t> outs = byPosition(*outDims, outLoops);
     SmallVector<int64_t> reduced = byPosition(actDims, dims->k);
+    FailureOr<bool> folded = tryFoldRowViews(
+        op, act, weight, zeroInit,
+        rows.size() == 1 && outs.size() == 1 && reduced.size() == 1 &&
+            llvm::equal(*outDims, ArrayRef<int64_t>{rows[0], outs[0]}) &&
+            llvm::equal(actDims, ArrayRef<int64_t>{rows[0], reduced[0]}));
+    if (failed(folded) || *folded)
+      return folded;
     FailureOr<Value> activation = getActivation(act);
     if (failed(activation))
       return failure();
@@ -1815,6 +1921,27 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
     }
     return getActivation(value);
   };
+  {
+    bool transposed =
+        llvm::find(*rhsDims, ns.front()) < llvm::find(*rhsDims, ks.front());
+    bool plainShape =
+        batch.size() == 1 && ms.size() == 1 && ns.size() == 1 && ks.size() == 1;
+    if (plainShape) {
+      SmallVector<int64_t> out = {batch[0], ms[0], ns[0]},
+                           left = {batch[0], ms[0], ks[0]},
+                           right = transposed
+                                       ? SmallVector<int64_t>{batch[0], ns[0],
+                                                              ks[0]}
+                                       : SmallVector<int64_t>{batch[0], ks[0],
+                                                              ns[0]};
+      plainShape = llvm::equal(*outDims, out) && llvm::equal(*lhsDims, left) &&
+                   llvm::equal(*rhsDims, right);
+    }
+    FailureOr<bool> folded =
+        tryFoldBatchViews(op, lhs, rhs, transposed, zeroInit && plainShape);
+    if (failed(folded) || *folded)
+      return folded;
+  }
   FailureOr<Value> a = operandValue(lhs);
   FailureOr<Value> b =
       succeeded(a) ? operandValue(rhs) : FailureOr<Value>(failure());
@@ -1867,6 +1994,67 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
   }
   setOutcome(op, MatMulOp::getOperationName());
   map(op->getResult(0), result);
+  return true;
+}
+
+FailureOr<bool> LinalgImporter::importEmbedding(linalg::LinalgOp op,
+                                                tensor::ExtractOp extract) {
+  Block *block = op.getBlock();
+  unsigned loops = op.getNumLoops();
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op->getNumResults() != 1 || extract.getIndices().size() != 2 ||
+      llvm::range_size(block->without_terminator()) != 3)
+    return reject("a gather other than an embedding lookup (ids, then "
+                  "table[index_cast(id), linalg.index])");
+  // The row is the id the op reads, the column the innermost loop.
+  Operation *row = extract.getIndices()[0].getDefiningOp();
+  auto column = extract.getIndices()[1].getDefiningOp<linalg::IndexOp>();
+  if (!row || !isa<arith::IndexCastOp, arith::IndexCastUIOp>(row) ||
+      row->getOperand(0) != block->getArgument(0) || !column ||
+      column.getDim() != loops - 1)
+    return reject("a gather other than an embedding lookup (ids, then "
+                  "table[index_cast(id), linalg.index])");
+  // The ids index the leading loops, the result all of them, in order.
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(loops, getContext());
+  if (maps[0] != identity.getMajorSubMap(loops - 1) || maps[1] != identity)
+    return reject("embedding lookup with an unsupported indexing");
+  Value table = extract.getTensor();
+  if (!getConstantRoot(table))
+    return reject("a gather from a table that is not a constant (only "
+                  "embedding lookups are supported)");
+  auto tableType = cast<RankedTensorType>(table.getType());
+  Type elementType = getDsmElementType(tableType);
+  if (!elementType)
+    return emitError(op.getLoc())
+           << "element type " << tableType.getElementType()
+           << " is not supported by dsm";
+  Value ids = op.getDpsInputOperand(0)->get();
+  Value indices;
+  if (Operation *constantIds = getConstantRoot(ids)) {
+    // Fixed ids (BERT's position ids): a constant, not a parameter.
+    if (constantIds->getResult(0) != ids)
+      return emitError(op.getLoc()) << "cannot import an embedding whose "
+                                       "fixed ids are computed from a "
+                                       "constant";
+    indices = builder.clone(*constantIds)->getResult(0);
+    setOutcome(constantIds, "arith.constant");
+  } else {
+    FailureOr<Value> activation = getActivation(ids);
+    if (failed(activation))
+      return failure();
+    indices = *activation;
+  }
+  FailureOr<Value> weight =
+      getWeight(table, tableType.getShape(), elementType, "weight");
+  if (failed(weight))
+    return failure();
+  FailureOr<EmbeddingOp> embedding = create<EmbeddingOp>(
+      op.getLoc(), op->getResult(0).getType(), indices, *weight);
+  if (failed(embedding))
+    return failure();
+  setOutcome(op, EmbeddingOp::getOperationName());
+  map(op->getResult(0), embedding->getResult());
   return true;
 }
 

@@ -34,6 +34,8 @@ llvm::StringRef dsm::core::stringifyElementwiseKind(ElementwiseKind kind) {
     return "hard_sigmoid";
   case ElementwiseKind::HardSwish:
     return "hard_swish";
+  case ElementwiseKind::Silu:
+    return "silu";
   case ElementwiseKind::Exp:
     return "exp";
   case ElementwiseKind::Add:
@@ -170,18 +172,24 @@ static ElementwiseClass classifyUnary(const ScalarFunction &f, unsigned x) {
     c.kind = kind;
     return true;
   };
-  if (is(ElementwiseKind::Copy, [](double v) { return v; }) ||
+  // The identity must also be exact at 0: adding a small epsilon (RMSNorm's
+  // 1e-6 before its rsqrt) is within the sampling tolerance but is work.
+  unsigned inputs[] = {x};
+  std::optional<double> atZero = evaluateAt(f, inputs, {0.0});
+  if ((atZero && *atZero == 0 &&
+       is(ElementwiseKind::Copy, [](double v) { return v; })) ||
       is(ElementwiseKind::Relu, relu))
     return c;
 
   // A clamp: read the bounds far out, then check in between.
-  unsigned inputs[] = {x};
   std::optional<double> low = evaluateAt(f, inputs, {-1e30});
   std::optional<double> high = evaluateAt(f, inputs, {1e30});
   if (low && high && !std::isnan(*low) && !std::isnan(*high)) {
     double lo = *low < -1e29 ? -kInf : *low;
     double hi = *high > 1e29 ? kInf : *high;
-    if (lo < hi && agreesUnary(f, x, [&](double v) {
+    // Unbounded on both sides it would be the identity (not exact at 0).
+    bool bounded = !std::isinf(lo) || !std::isinf(hi);
+    if (bounded && lo < hi && agreesUnary(f, x, [&](double v) {
           return std::min(std::max(v, lo), hi);
         })) {
       c.kind = ElementwiseKind::Clamp;
@@ -195,6 +203,7 @@ static ElementwiseClass classifyUnary(const ScalarFunction &f, unsigned x) {
       is(ElementwiseKind::HardSwish,
          [](double v) { return v * hardSigmoid(v); }) ||
       is(ElementwiseKind::Sigmoid, sigmoid) ||
+      is(ElementwiseKind::Silu, [](double v) { return v * sigmoid(v); }) ||
       is(ElementwiseKind::Tanh, [](double v) { return std::tanh(v); }) ||
       is(ElementwiseKind::Gelu, geluErf) ||
       is(ElementwiseKind::Gelu, geluTanh) ||

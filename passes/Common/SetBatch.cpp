@@ -48,7 +48,9 @@ struct SetBatchPass : public dsm::impl::DsmSetBatchBase<SetBatchPass> {
 
   /// An imported operation known only by its element count (dsm.opaque)
   /// follows the batch when it is elementwise: when its result had the
-  /// broadcast shape of its inputs, it keeps having it.
+  /// broadcast shape of its inputs, it keeps having it. Otherwise, when it
+  /// had the shape of its first input (an insertion into a KV cache), it
+  /// keeps having that.
   LogicalResult rebatchOpaque(OpaqueOp op) {
     auto broadcast = [&](auto typeOf) -> std::optional<SmallVector<int64_t>> {
       SmallVector<int64_t> shape;
@@ -66,6 +68,13 @@ struct SetBatchPass : public dsm::impl::DsmSetBatchBase<SetBatchPass> {
     auto resultType = cast<RankedTensorType>(op.getResult().getType());
     std::optional<SmallVector<int64_t>> before =
         broadcast([&](Value v) { return oldTypeOf(v); });
+    if ((!before || ArrayRef<int64_t>(*before) != resultType.getShape()) &&
+        !op.getInputs().empty() &&
+        oldTypeOf(op.getInputs()[0]) == Type(resultType)) {
+      auto into = cast<RankedTensorType>(op.getInputs()[0].getType());
+      retype(op.getResult(), resultType.clone(into.getShape()));
+      return success();
+    }
     if (!before || ArrayRef<int64_t>(*before) != resultType.getShape())
       return op.emitOpError()
              << "cannot be re-batched: its result is not shaped like its "

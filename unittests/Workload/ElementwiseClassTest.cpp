@@ -126,6 +126,30 @@ TEST(ElementwiseClassTest, SigmoidAndAffine) {
   EXPECT_EQ(c.shift, 0.0);
 }
 
+TEST(ElementwiseClassTest, SiluAsTorchMlirWritesIt) {
+  // aten.silu: x / (1 + exp(-x)).
+  ScalarFunction f;
+  int x = f.input(0);
+  int e = f.operation(Op::Exp, {f.operation(Op::Neg, {x})});
+  f.setResult(
+      f.operation(Op::Div, {x, f.operation(Op::Add, {e, f.constant(1.0)})}));
+  EXPECT_EQ(classifyElementwise(f).kind, ElementwiseKind::Silu);
+}
+
+TEST(ElementwiseClassTest, SmallEpsilonIsNotTheIdentity) {
+  // RMSNorm's variance + 1e-6 before the rsqrt: within the sampling
+  // tolerance of x, but work (an affine function), not a copy or a clamp.
+  ScalarFunction f;
+  f.setResult(f.operation(Op::Add, {f.input(0), f.constant(1e-6)}));
+  ElementwiseClass c = classifyElementwise(f);
+  EXPECT_EQ(c.kind, ElementwiseKind::Affine);
+  EXPECT_EQ(c.shift, 1e-6);
+  // x * 1 and x + 0 still are.
+  ScalarFunction g;
+  g.setResult(g.operation(Op::Mul, {g.input(0), g.constant(1.0)}));
+  EXPECT_EQ(classifyElementwise(g).kind, ElementwiseKind::Copy);
+}
+
 TEST(ElementwiseClassTest, BinaryOperandOrder) {
   ScalarFunction f; // x1 - x0
   f.setResult(f.operation(Op::Sub, {f.input(1), f.input(0)}));

@@ -33,6 +33,7 @@ enum class ElementwiseKind {
   Gelu,        ///< x * Phi(x), exact (erf) or tanh approximation
   HardSigmoid, ///< clamp(x / 6 + 1 / 2, 0, 1)
   HardSwish,   ///< x * hard_sigmoid(x)
+  Silu,        ///< x * sigmoid(x) (SiLU, swish; Llama's SwiGLU gate)
   Exp,         ///< exp(x)
   // Two inputs, `operands = {lhs, rhs}`.
   Add,
