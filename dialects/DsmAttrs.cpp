@@ -304,9 +304,12 @@ LogicalResult WorkloadAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (in % groups != 0 || out % groups != 0)
     return emitError() << "workload groups (" << groups
                        << ") must divide 'in' and 'out'";
-  if (ijOut > ij)
+  // A fused pooling stores fewer pixels than it computes; a transposed
+  // convolution scatters each of its ij pixels to at most kij.
+  if ((ijOut + kij - 1) / kij > ij)
     return emitError() << "workload 'ij_out' (" << ijOut
-                       << ") must not exceed 'ij' (" << ij << ")";
+                       << ") must not exceed 'ij' x 'kij' (" << ij << " x "
+                       << kij << ")";
   for (auto [name, value] : {std::pair<const char *, int64_t>{"ij_in", ijIn},
                              {"ij_out", ijOut},
                              {"aux_ops", auxOps},

@@ -481,6 +481,126 @@ SmallVector<Value> Conv3DOp::getParameterOperands() {
 }
 
 //===----------------------------------------------------------------------===//
+// ConvTranspose2DOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvTranspose2DOp::verify() { return verifyShapes(*this); }
+
+LogicalResult
+ConvTranspose2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                    Adaptor adaptor,
+                                    SmallVectorImpl<Type> &types) {
+  ShapeErrors errors(loc, getOperationName());
+  FailureOr<RankedTensorType> input =
+      rankedOperand(errors, adaptor.getInput(), "input", 4);
+  if (failed(input))
+    return failure();
+  FailureOr<RankedTensorType> weight =
+      rankedOperand(errors, adaptor.getWeight(), "weight", 4);
+  if (failed(weight) ||
+      failed(sameElementType(errors, *input, *weight, "weight")))
+    return failure();
+  dsm::DataLayout layout = adaptor.getDataLayout();
+  auto [n, c, h, w] = activationNCHW(input->getShape(), layout);
+  ArrayRef<int64_t> k = weight->getShape();
+  int64_t groups =
+      adaptor.getGroupsAttr() ? adaptor.getGroupsAttr().getInt() : 1;
+  if (groups < 1)
+    return errors.fail("groups must be positive, got ", groups);
+  if (k[0] != c)
+    return errors.fail("weight has ", k[0], " input channels but input has ",
+                       c);
+  if (c % groups != 0)
+    return errors.fail("groups (", groups, ") must divide the input channels (",
+                       c, ")");
+  int64_t o = k[1] * groups;
+  if (Value bias = adaptor.getBias()) {
+    FailureOr<RankedTensorType> biasType =
+        rankedOperand(errors, bias, "bias", 1);
+    if (failed(biasType) ||
+        failed(sameElementType(errors, *input, *biasType, "bias")))
+      return failure();
+    if (biasType->getDimSize(0) != o)
+      return errors.fail("bias has ", biasType->getDimSize(0),
+                         " elements but the convolution has ", o,
+                         " output channels");
+  }
+  ArrayRef<int64_t> strides = adaptor.getStrides(),
+                    padding = adaptor.getPadding(),
+                    outputPadding = adaptor.getOutputPadding(),
+                    dilations = adaptor.getDilations();
+  if (strides.size() != 2 || dilations.size() != 2 || padding.size() != 4 ||
+      outputPadding.size() != 2)
+    return errors.fail("strides, dilations and output_padding must have 2 "
+                       "values and padding 4 [top, left, bottom, right]");
+  if (llvm::any_of(strides, [](int64_t v) { return v <= 0; }) ||
+      llvm::any_of(dilations, [](int64_t v) { return v <= 0; }) ||
+      llvm::any_of(padding, [](int64_t v) { return v < 0; }) ||
+      llvm::any_of(outputPadding, [](int64_t v) { return v < 0; }))
+    return errors.fail("strides and dilations must be positive, padding and "
+                       "output_padding not negative");
+  SmallVector<int64_t, 2> out;
+  for (int i = 0; i < 2; ++i) {
+    int64_t in = i == 0 ? h : w;
+    if (in < 1 || k[2 + i] < 1)
+      return errors.fail("input and kernel extents must be positive");
+    if (outputPadding[i] >= std::max(strides[i], dilations[i]))
+      return errors.fail("output_padding must be smaller than the stride or "
+                         "the dilation, got ",
+                         formatShape(outputPadding));
+    core::CheckedCount count;
+    int64_t full = count.add(count.add(count.mul(in - 1, strides[i]),
+                                       count.mul(dilations[i], k[2 + i] - 1)),
+                             count.add(outputPadding[i], 1));
+    if (count.overflow)
+      return errors.fail("window arithmetic overflows 64 bits");
+    int64_t extent = full - padding[i] - padding[i + 2];
+    if (extent < 1)
+      return errors.fail("padding ", formatShape(padding),
+                         " leaves no output along ", i == 0 ? "H" : "W");
+    out.push_back(extent);
+  }
+  types.push_back(
+      resultLike(*input, activationShape(n, o, out[0], out[1], layout)));
+  return success();
+}
+
+core::Workload ConvTranspose2DOp::getWorkload() {
+  auto [n, c, h, w] =
+      activationNCHW(getInput().getType().getShape(), getDataLayout());
+  auto [on, o, oh, ow] =
+      activationNCHW(getResult().getType().getShape(), getDataLayout());
+  (void)on;
+  ArrayRef<int64_t> k = getWeight().getType().getShape();
+  core::ConvShape shape;
+  shape.transposed = true;
+  shape.batch = n;
+  shape.inChannels = c;
+  shape.inH = h;
+  shape.inW = w;
+  shape.outChannels = o;
+  shape.outH = oh;
+  shape.outW = ow;
+  shape.kernelH = k[2];
+  shape.kernelW = k[3];
+  shape.strideH = getStrides()[0];
+  shape.strideW = getStrides()[1];
+  shape.groups = getGroupsAttr() ? getGroupsAttr().getInt() : 1;
+  shape.padTop = getPadding()[0];
+  shape.padLeft = getPadding()[1];
+  shape.hasBias = static_cast<bool>(getBias());
+  return core::makeConvTransposeWorkload(shape,
+                                         elementBytes(getInput().getType()));
+}
+
+SmallVector<Value> ConvTranspose2DOp::getParameterOperands() {
+  SmallVector<Value> params{getWeight()};
+  if (getBias())
+    params.push_back(getBias());
+  return params;
+}
+
+//===----------------------------------------------------------------------===//
 // FullyConnectedOp
 //===----------------------------------------------------------------------===//
 

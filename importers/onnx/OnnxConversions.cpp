@@ -423,6 +423,84 @@ LogicalResult convertConv(GraphImporter &imp, const OnnxNode &node) {
   return defineOutput(imp, node, oneD ? lowerTo1D(imp, node.getLoc(), y) : y);
 }
 
+/// ConvTranspose (2-D): dsm.conv_transpose2d, whose weight [C, O / group,
+/// KH, KW] is ONNX's. Pads are [top, left, bottom, right] as for Conv;
+/// SAME_UPPER/SAME_LOWER give an output `stride` times the input.
+LogicalResult convertConvTranspose(GraphImporter &imp, const OnnxNode &node) {
+  FailureOr<Value> x = input(imp, node, 0);
+  FailureOr<Value> w =
+      succeeded(x) ? input(imp, node, 1) : FailureOr<Value>(failure());
+  if (failed(w))
+    return failure();
+  auto xType = typeOf(*x);
+  ArrayRef<int64_t> wShape = typeOf(*w).getShape();
+  if (xType.getRank() != 4 || wShape.size() != 4)
+    return imp.unsupported(node, "only 2-D transposed convolutions (rank-4 "
+                                 "input and weight) are supported");
+  if (node.hasAttr("output_shape"))
+    return imp.unsupported(node, "an explicit output_shape is not supported "
+                                 "(give pads and output_padding)");
+  FailureOr<int64_t> group = node.getInt("group", 1);
+  FailureOr<SmallVector<int64_t>> strides =
+      node.getInts("strides", ArrayRef<int64_t>{1, 1});
+  FailureOr<SmallVector<int64_t>> dilations =
+      node.getInts("dilations", ArrayRef<int64_t>{1, 1});
+  FailureOr<SmallVector<int64_t>> pads =
+      node.getInts("pads", ArrayRef<int64_t>{0, 0, 0, 0});
+  FailureOr<SmallVector<int64_t>> outputPadding =
+      node.getInts("output_padding", ArrayRef<int64_t>{0, 0});
+  FailureOr<std::string> autoPad = node.getString("auto_pad", "NOTSET");
+  if (failed(group) || failed(strides) || failed(dilations) || failed(pads) ||
+      failed(outputPadding) || failed(autoPad))
+    return failure();
+  if (strides->size() != 2 || dilations->size() != 2 || pads->size() != 4 ||
+      outputPadding->size() != 2)
+    return node.emitError() << "strides, dilations, output_padding and pads "
+                               "must have 2, 2, 2 and 4 values";
+  if (*autoPad == "VALID") {
+    pads->assign(4, 0);
+  } else if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER") {
+    for (int i = 0; i < 2; ++i) {
+      int64_t in = xType.getDimSize(2 + i);
+      int64_t total = (*strides)[i] * (in - 1) + (*outputPadding)[i] +
+                      ((wShape[2 + i] - 1) * (*dilations)[i] + 1) -
+                      in * (*strides)[i];
+      total = std::max<int64_t>(total, 0);
+      int64_t half = total / 2;
+      bool upper = *autoPad == "SAME_UPPER";
+      (*pads)[i] = upper ? total - half : half;
+      (*pads)[i + 2] = upper ? half : total - half;
+    }
+  } else if (*autoPad != "NOTSET") {
+    return node.emitError() << "unknown auto_pad '" << *autoPad << "'";
+  }
+  SmallVector<Value> operands{*x, *w};
+  if (node.hasInput(2)) {
+    FailureOr<Value> bias = input(imp, node, 2);
+    if (failed(bias))
+      return failure();
+    operands.push_back(*bias);
+  }
+  OpBuilder &b = imp.getBuilder();
+  SmallVector<NamedAttribute> attrs;
+  auto all = [](ArrayRef<int64_t> values, int64_t v) {
+    return llvm::all_of(values, [&](int64_t x) { return x == v; });
+  };
+  if (!all(*strides, 1))
+    attrs.push_back(attr(imp, "strides", i64Array(imp, *strides)));
+  if (!all(*pads, 0))
+    attrs.push_back(attr(imp, "padding", i64Array(imp, *pads)));
+  if (!all(*outputPadding, 0))
+    attrs.push_back(attr(imp, "output_padding", i64Array(imp, *outputPadding)));
+  if (!all(*dilations, 1))
+    attrs.push_back(attr(imp, "dilations", i64Array(imp, *dilations)));
+  if (*group != 1)
+    attrs.push_back(attr(imp, "groups", b.getI64IntegerAttr(*group)));
+  return defineOutput(
+      imp, node,
+      imp.create<dsm::ConvTranspose2DOp>(node.getLoc(), operands, attrs));
+}
+
 /// If the only reader of `node`'s output is an Add of a 1-D parameter of
 /// `features` elements (a Linear layer's bias), returns that Add and the
 /// bias's name.
@@ -1389,6 +1467,7 @@ const llvm::StringMap<ConversionFn> &conversionTable() {
   static const llvm::StringMap<ConversionFn> table = {
       // Primary computations.
       {"Conv", convertConv},
+      {"ConvTranspose", convertConvTranspose},
       {"Gemm", convertGemm},
       {"MatMul", convertMatMul},
       {"LSTM", convertLstm},
@@ -1488,6 +1567,7 @@ unsigned dsm::onnx::getRequiredInputCount(StringRef opType, int64_t opset,
       .Case("Slice", opset >= 10 ? 3 : 1)
       .Case("Unsqueeze", opset >= 13 ? 2 : 1)
       .Cases({"Conv",
+              "ConvTranspose",
               "Gemm",
               "MatMul",
               "Add",

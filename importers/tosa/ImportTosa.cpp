@@ -77,6 +77,10 @@ private:
                                     Value bias, ArrayRef<int64_t> pad,
                                     ArrayRef<int64_t> stride,
                                     ArrayRef<int64_t> dilation, bool depthwise);
+  /// tosa.transpose_conv2d (NHWC, weight [O, KH, KW, C], out_pad [top,
+  /// bottom, left, right]): dsm.conv_transpose2d, whose padding is the
+  /// negated out_pad and whose output_padding is a positive bottom/right.
+  FailureOr<bool> importTransposeConv(tosa::TransposeConv2DOp op);
   FailureOr<bool> importPool(Operation *op, Value input,
                              ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
                              ArrayRef<int64_t> pad, bool max);
@@ -511,6 +515,71 @@ FailureOr<bool> TosaImporter::importConvolution(
   return true;
 }
 
+FailureOr<bool> TosaImporter::importTransposeConv(tosa::TransposeConv2DOp op) {
+  Location loc = op.getLoc();
+  Value weight = op.getWeight(), bias = op.getBias();
+  if (!getConstantRoot(weight))
+    return reject("the weight is not a constant");
+  ArrayRef<int64_t> outPad = op.getOutPad(), stride = op.getStride();
+  // Output rows: (IH - 1) * stride + top + bottom + KH. A negative out_pad
+  // is a padding cut from the output; a positive one at the bottom or right
+  // (below the stride) is output_padding; extra rows at the top or left
+  // have no dsm.conv_transpose2d counterpart.
+  SmallVector<int64_t> padding(4, 0), outputPadding(2, 0);
+  for (int i = 0; i < 2; ++i) {
+    int64_t before = outPad[2 * i], after = outPad[2 * i + 1];
+    if (before > 0 || after >= stride[i])
+      return reject("out_pad adds rows before the output or a whole stride "
+                    "after it");
+    padding[i] = -before;
+    if (after < 0)
+      padding[i + 2] = -after;
+    else
+      outputPadding[i] = after;
+  }
+  FailureOr<Value> activation = getActivation(op.getInput());
+  if (failed(activation))
+    return failure();
+  Type elementType = getDsmElementType(activation->getType());
+  if (!elementType)
+    return emitError(loc) << "element type "
+                          << getElementTypeOrSelf(activation->getType())
+                          << " is not supported by dsm (f32, f16, bf16, i8)";
+  // Declared [C, O, KH, KW], dsm.conv_transpose2d's order (a declaration
+  // only counts the elements).
+  auto weightType = cast<RankedTensorType>(weight.getType());
+  int64_t outChannels = weightType.getDimSize(0);
+  FailureOr<Value> declared =
+      getWeight(weight,
+                {weightType.getDimSize(3), outChannels,
+                 weightType.getDimSize(1), weightType.getDimSize(2)},
+                elementType, "weight");
+  if (failed(declared))
+    return failure();
+  Value biasWeight;
+  std::optional<double> splat = getSplatValue(bias);
+  if (!splat || *splat != 0) {
+    if (!getConstantRoot(bias))
+      return reject("the bias is not a constant");
+    FailureOr<Value> b = getWeight(bias, {outChannels}, elementType, "bias");
+    if (failed(b))
+      return failure();
+    biasWeight = *b;
+  }
+  FailureOr<ConvTranspose2DOp> conv = create<ConvTranspose2DOp>(
+      loc, op.getResult().getType(), *activation, *declared, biasWeight,
+      builder.getDenseI64ArrayAttr(stride),
+      builder.getDenseI64ArrayAttr(padding),
+      builder.getDenseI64ArrayAttr(outputPadding),
+      builder.getDenseI64ArrayAttr({1, 1}), builder.getI64IntegerAttr(1),
+      DataLayoutAttr::get(getContext(), dsm::DataLayout::NHWC));
+  if (failed(conv))
+    return failure();
+  map(op.getResult(), conv->getResult());
+  setOutcome(op, ConvTranspose2DOp::getOperationName());
+  return true;
+}
+
 FailureOr<bool> TosaImporter::importPool(Operation *op, Value input,
                                          ArrayRef<int64_t> kernel,
                                          ArrayRef<int64_t> stride,
@@ -694,8 +763,8 @@ FailureOr<bool> TosaImporter::handle(Operation *op) {
     return importReduce(op, *reduce);
   if (auto gather = dyn_cast<tosa::GatherOp>(op))
     return importGather(gather);
-  if (isa<tosa::TransposeConv2DOp>(op))
-    return reject("transposed convolution has no dsm counterpart");
+  if (auto conv = dyn_cast<tosa::TransposeConv2DOp>(op))
+    return importTransposeConv(conv);
   if (isa<tosa::TableOp>(op))
     return reject("table lookup (an int8 activation) is not classified");
   if (getElementwise(op))

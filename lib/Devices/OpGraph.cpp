@@ -80,10 +80,10 @@ Op makePaleoOp(std::string name, const Workload &workload, int64_t batch,
       break;
     const ConvShape &s = *workload.conv;
     double n = double(batch);
-    if (s.inD != 1 || s.outD != 1 || s.kernelD != 1) {
-      // Paleo profiles 2D convolutions only: a 3D one is charged its MACs
-      // forward and twice them backward (data and weight gradients), and
-      // the bytes it reads and writes.
+    if (s.inD != 1 || s.outD != 1 || s.kernelD != 1 || s.transposed) {
+      // Paleo profiles 2D convolutions only: a 3D or transposed one is
+      // charged its MACs forward and twice them backward (data and weight
+      // gradients), and the bytes it reads and writes.
       double macs = double(workload.macs) * scale;
       op.forwardFlops = 2.0 * macs;
       op.backwardFlops = hasProducers ? 4.0 * macs : 2.0 * macs;

@@ -206,6 +206,32 @@ Workload dsm::core::makeConvWorkload(const ConvShape &s, int64_t elementBytes) {
   return w;
 }
 
+Workload dsm::core::makeConvTransposeWorkload(const ConvShape &s,
+                                              int64_t elementBytes) {
+  CheckedCount c;
+  Workload w;
+  w.kind = OpKind::Convolution;
+  w.elementBytes = elementBytes;
+  w.groups = s.groups;
+  w.strideI = s.strideH;
+  w.strideJ = s.strideW;
+  int64_t ij = c.mul(s.inH, s.inW);
+  int64_t kij = c.mul(s.kernelH, s.kernelW);
+  int64_t inPerGroup = s.groups > 0 ? s.inChannels / s.groups : 0;
+  setDims(w, s.inChannels, s.outChannels, ij, kij, s.batch);
+  w.macs = c.product({s.batch, s.outChannels, ij, inPerGroup, kij});
+  w.outputElements = c.product({s.batch, s.outChannels, s.outH, s.outW});
+  int64_t kernel = c.product({s.outChannels, inPerGroup, kij});
+  w.params = c.add(kernel, s.hasBias ? s.outChannels : 0);
+  w.auxOps = s.hasBias ? double(w.outputElements) : 0;
+  w.inputBytes = c.product({s.batch, s.inChannels, ij, elementBytes});
+  w.weightBytes = c.mul(w.params, elementBytes);
+  w.outputBytes = c.mul(w.outputElements, elementBytes);
+  w.overflow = c.overflow;
+  w.conv = s;
+  return w;
+}
+
 Workload dsm::core::makeFullyConnectedWorkload(int64_t batch, int64_t rows,
                                                int64_t in, int64_t out,
                                                bool hasBias,

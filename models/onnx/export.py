@@ -608,6 +608,7 @@ def write_breadth_snippets(s):
     write_node_error_snippets(s)
     write_graph_error_snippets(s)
     write_conv3d_snippet(s)
+    write_conv_transpose_snippets(s)
 
 
 def write_node_error_snippets(s):
@@ -783,6 +784,32 @@ def write_conv3d_snippet(s):
     ], [s.vi("x", [1, 2, 4, 6, 6])], [s.vi("y", [1, 8, 1, 2, 2])],
         [s.init("w1", [4, 2, 3, 3, 3]), s.init("b1", [4]),
          s.init("w2", [8, 4, 3, 3, 3])])
+
+
+def write_conv_transpose_snippets(s):
+    """ConvTranspose as U-Net and GAN decoders use it (onnx-conv-transpose
+    .test), and its diagnostics. Written after the others for the same
+    reason as write_conv3d_snippet."""
+    s.save("conv-transpose", [
+        s.node("ConvTranspose", ["x", "w1", "b1"], ["u"], "up1",
+               strides=[2, 2], pads=[1, 1, 1, 1], output_padding=[1, 1]),
+        s.node("ConvTranspose", ["u", "w2"], ["y"], "up2", strides=[2, 2],
+               auto_pad="SAME_UPPER", group=2),
+    ], [s.vi("x", [1, 8, 7, 7])], [s.vi("y", [1, 4, 28, 28])],
+        [s.init("w1", [8, 4, 3, 3]), s.init("b1", [4]),
+         s.init("w2", [4, 2, 3, 3])])
+    x, y = [s.vi("x", [1, 8, 7, 7])], [s.vi("y", [1, 4, 14, 14])]
+    w = [s.init("w", [8, 4, 2, 2])]
+    s.save("node-error-conv-transpose-output-shape", [
+        s.node("ConvTranspose", ["x", "w"], ["y"], "up", strides=[2, 2],
+               output_shape=[14, 14])], x, y, w)
+    s.save("node-error-conv-transpose-3d", [
+        s.node("ConvTranspose", ["x", "w"], ["y"], "up")],
+        [s.vi("x", [1, 8, 2, 7, 7])], [s.vi("y", [1, 4, 3, 8, 8])],
+        [s.init("w", [8, 4, 2, 2, 2])])
+    s.save("node-error-conv-transpose-auto-pad", [
+        s.node("ConvTranspose", ["x", "w"], ["y"], "up", auto_pad="SAME")],
+        x, y, w)
 
 
 # ----------------------------------------------------------------------------

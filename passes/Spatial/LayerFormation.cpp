@@ -141,14 +141,16 @@ FailureOr<std::vector<FormedLayer>> dsm::formLayers(func::FuncOp func) {
             }))
           layer.outputs.push_back(result);
     // A fused pooling: the layer stores fewer output pixels than its primary
-    // computation produces (the pre-pool output stays in the scratchpad).
+    // computation produces (the pre-pool output stays in the scratchpad); a
+    // transposed convolution stores more (each input pixel scatters a
+    // patch).
     core::LayerShape &shape = layer.shape;
     if (layer.primary && shape.kind == core::OpKind::Convolution &&
         layer.outputs.size() == 1) {
       double perPixel =
           double(shape.get(core::Dim::Out)) * double(shape.get(core::Dim::MB));
       double pixels = double(elementsOf(layer.outputs.front())) / perPixel;
-      if (pixels >= 1 && pixels < double(shape.get(core::Dim::IJ)))
+      if (pixels >= 1 && std::round(pixels) != double(shape.get(core::Dim::IJ)))
         shape.outputPixelRatio =
             std::round(pixels) / double(shape.get(core::Dim::IJ));
     }

@@ -485,3 +485,28 @@ func.func @conv3d_channels(%x: tensor<1x3x4x8x8xf32>, %w: tensor<4x2x3x3x3xf32>)
   %y = dsm.conv3d %x, %w : (tensor<1x3x4x8x8xf32>, tensor<4x2x3x3x3xf32>) -> tensor<1x4x2x6x6xf32>
   return
 }
+
+// -----
+
+func.func @conv_transpose_channels(%x: tensor<1x8x7x7xf32>, %w: tensor<4x8x3x3xf32>) {
+  // expected-error @+1 {{'dsm.conv_transpose2d' op weight has 4 input channels but input has 8}}
+  %y = dsm.conv_transpose2d %x, %w : (tensor<1x8x7x7xf32>, tensor<4x8x3x3xf32>) -> tensor<1x8x9x9xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_output_padding(%x: tensor<1x8x7x7xf32>, %w: tensor<8x4x3x3xf32>) {
+  // expected-error @+1 {{'dsm.conv_transpose2d' op output_padding must be smaller than the stride or the dilation, got [1, 1]}}
+  %y = dsm.conv_transpose2d %x, %w {output_padding = array<i64: 1, 1>} : (tensor<1x8x7x7xf32>, tensor<8x4x3x3xf32>) -> tensor<1x4x10x10xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_result(%x: tensor<1x8x7x7xf32>, %w: tensor<8x4x3x3xf32>) {
+  // expected-error @+2 {{'dsm.conv_transpose2d' op inferred type(s) 'tensor<1x4x15x15xf32>' are incompatible with return type(s) of operation 'tensor<1x4x14x14xf32>'}}
+  // expected-error @+1 {{'dsm.conv_transpose2d' op failed to infer returned types}}
+  %y = dsm.conv_transpose2d %x, %w {strides = array<i64: 2, 2>} : (tensor<1x8x7x7xf32>, tensor<8x4x3x3xf32>) -> tensor<1x4x14x14xf32>
+  return
+}

@@ -125,3 +125,12 @@ func.func @video(%x: tensor<2x3x8x16x16xf32>) -> tensor<2x8x6x6x4xf32> {
   %d = dsm.conv3d %c, %w2 {data_layout = #dsm.layout<nhwc>, kernel_layout = #dsm.kernel_layout<hwio>} : (tensor<2x8x8x8x8xf32>, tensor<1x3x3x8x4xf32>) -> tensor<2x8x6x6x4xf32>
   return %d : tensor<2x8x6x6x4xf32>
 }
+
+// CHECK-LABEL: func.func @decoder
+// CHECK: dsm.conv_transpose2d %{{.*}}, %{{.*}}, %{{.*}} {output_padding = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<2x16x7x7xf32>, tensor<16x8x3x3xf32>, tensor<8xf32>) -> tensor<2x8x14x14xf32>
+func.func @decoder(%x: tensor<2x16x7x7xf32>) -> tensor<2x8x14x14xf32> {
+  %w = dsm.weight "up.w" : tensor<16x8x3x3xf32>
+  %b = dsm.weight "up.b" : tensor<8xf32>
+  %y = dsm.conv_transpose2d %x, %w, %b {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>, output_padding = array<i64: 1, 1>} : (tensor<2x16x7x7xf32>, tensor<16x8x3x3xf32>, tensor<8xf32>) -> tensor<2x8x14x14xf32>
+  return %y : tensor<2x8x14x14xf32>
+}

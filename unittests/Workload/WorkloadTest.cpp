@@ -67,6 +67,31 @@ TEST(WorkloadTest, ThreeDConvolutionCountsVoxels) {
   EXPECT_EQ(w.outputBytes, 2LL * 128 * 8 * 56 * 56 * 2);
 }
 
+TEST(WorkloadTest, TransposedConvolutionWorksOnInputPixels) {
+  // A U-Net up-convolution: 64 -> 32 channels, 28x28 -> 56x56, 3x3,
+  // stride 2, with a bias.
+  ConvShape s;
+  s.transposed = true;
+  s.batch = 4;
+  s.inChannels = 64;
+  s.outChannels = 32;
+  s.inH = s.inW = 28;
+  s.outH = s.outW = 56;
+  s.kernelH = s.kernelW = 3;
+  s.strideH = s.strideW = 2;
+  s.hasBias = true;
+  Workload w = makeConvTransposeWorkload(s, 4);
+  EXPECT_EQ(w.kind, OpKind::Convolution);
+  EXPECT_EQ(w.get(Dim::IJ), 28 * 28);
+  EXPECT_EQ(w.get(Dim::KIJ), 9);
+  EXPECT_EQ(w.macs, 4LL * 32 * 28 * 28 * 64 * 9);
+  EXPECT_EQ(w.outputElements, 4LL * 32 * 56 * 56);
+  EXPECT_EQ(w.params, 64 * 32 * 9 + 32);
+  EXPECT_EQ(w.inputBytes, 4LL * 64 * 28 * 28 * 4);
+  EXPECT_EQ(w.outputBytes, 4LL * 32 * 56 * 56 * 4);
+  EXPECT_DOUBLE_EQ(w.auxOps, 4.0 * 32 * 56 * 56);
+}
+
 TEST(WorkloadTest, FullyConnectedWithTokens) {
   // BERT-base attention output projection: 128 tokens, 768 -> 768.
   Workload w = makeFullyConnectedWorkload(8, 128, 768, 768, true, 2);

@@ -128,6 +128,41 @@ def Dsm_Conv3DOp : Dsm_GraphOp<"conv3d", [], ["getParameterOperands"]> {
   }];
 }
 
+def Dsm_ConvTranspose2DOp : Dsm_GraphOp<"conv_transpose2d", [], ["getParameterOperands"]> {
+  let summary = "2D transposed convolution (upsampling by a learned kernel)";
+  let description = [{
+    The gradient of `dsm.conv2d` with respect to its input, used forward
+    (U-Net and GAN decoders, ONNX ConvTranspose): each input pixel scatters
+    `weight` [C, O / groups, KH, KW] times its value into a `strides` times
+    larger output, then `padding` [top, left, bottom, right] is cut from it
+    and `output_padding` [H, W] added at the bottom and right:
+    OH = (H - 1) * SH - top - bottom + DH * (KH - 1) + output_padding[0] + 1.
+    `data_layout` is `nchw` (default) or `nhwc`; `bias` is per output
+    channel.
+
+    Workload: in = C, out = O, ij = H * W (the input pixels, where the work
+    is), kij = KH * KW, mb = N; MACs = N * O * H * W * (C / groups) * KH *
+    KW; the layer writes OH * OW pixels (`ij_out`).
+
+    ```mlir
+    %y = dsm.conv_transpose2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>, output_padding = array<i64: 1, 1>}
+        : (tensor<1x64x28x28xf32>, tensor<64x32x3x3xf32>) -> tensor<1x32x56x56xf32>
+    ```
+  }];
+  let arguments = (ins Dsm_Tensor:$input, Dsm_Tensor:$weight,
+                       Optional<Dsm_Tensor>:$bias,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$output_padding,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+                       DefaultValuedAttr<I64Attr, "1">:$groups,
+                       DefaultValuedAttr<Dsm_DataLayoutAttr, "::dsm::DataLayout::NCHW">:$data_layout);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 def Dsm_FullyConnectedOp : Dsm_GraphOp<"fully_connected", [], ["getParameterOperands"]> {
   let summary = "fully connected layer: activations times a weight matrix";
   let description = [{

@@ -1,13 +1,14 @@
 // RUN: dsm-opt %s -split-input-file -verify-diagnostics --dsm-import-tosa
 
-func.func @transpose_conv(%x: tensor<1x8x8x4xf32>) -> tensor<1x17x17x8xf32> {
+// Rows added before the output have no dsm.conv_transpose2d counterpart.
+func.func @transpose_conv_extra_rows(%x: tensor<1x8x8x4xf32>) -> tensor<1x18x17x8xf32> {
   %w = "tosa.const"() {values = dense_resource<__elided__> : tensor<8x3x3x4xf32>} : () -> tensor<8x3x3x4xf32>
   %b = "tosa.const"() {values = dense<0.0> : tensor<8xf32>} : () -> tensor<8xf32>
   %zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
-  // expected-error @+2 {{cannot import 'tosa.transpose_conv2d': transposed convolution has no dsm counterpart}}
+  // expected-error @+2 {{cannot import 'tosa.transpose_conv2d': out_pad adds rows before the output or a whole stride after it}}
   // expected-note @+1 {{mode=permissive keeps unrecognised operations as dsm.opaque}}
-  %y = tosa.transpose_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, out_pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x8x8x4xf32>, tensor<8x3x3x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x17x17x8xf32>
-  return %y : tensor<1x17x17x8xf32>
+  %y = tosa.transpose_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, out_pad = array<i64: 1, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x8x8x4xf32>, tensor<8x3x3x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x18x17x8xf32>
+  return %y : tensor<1x18x17x8xf32>
 }
 
 // -----

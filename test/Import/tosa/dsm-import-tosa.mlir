@@ -245,3 +245,19 @@ func.func @conv3d(%x: tensor<1x4x9x7x4xf32>) -> tensor<1x4x4x5x8xf32> {
   %y = tosa.conv3d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1, 1>, pad = array<i64: 1, 1, 0, 0, 2, 2>, stride = array<i64: 1, 2, 2>} : (tensor<1x4x9x7x4xf32>, tensor<8x3x3x3x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x5x8xf32>
   return %y : tensor<1x4x4x5x8xf32>
 }
+
+// -----
+
+// tosa.transpose_conv2d: out_pad [top, bottom, left, right] negated is the
+// padding, a positive bottom/right below the stride the output_padding; the
+// weight [O, KH, KW, C] is declared [C, O, KH, KW].
+// CHECK-LABEL: func.func @transpose_conv
+// CHECK:         %[[W:.*]] = dsm.weight "{{.*}}" : tensor<4x8x3x3xf32>
+// CHECK:         dsm.conv_transpose2d %arg0, %[[W]] {data_layout = #dsm.layout<nhwc>, output_padding = array<i64: 1, 1>, padding = array<i64: 2, 2, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x8x8x4xf32>, tensor<4x8x3x3xf32>) -> tensor<1x16x16x8xf32>
+func.func @transpose_conv(%x: tensor<1x8x8x4xf32>) -> tensor<1x16x16x8xf32> {
+  %w = "tosa.const"() {values = dense_resource<__elided__> : tensor<8x3x3x4xf32>} : () -> tensor<8x3x3x4xf32>
+  %b = "tosa.const"() {values = dense<0.0> : tensor<8xf32>} : () -> tensor<8xf32>
+  %zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  %y = tosa.transpose_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, out_pad = array<i64: -2, 1, -2, 1>, stride = array<i64: 2, 2>} : (tensor<1x8x8x4xf32>, tensor<8x3x3x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x16x8xf32>
+  return %y : tensor<1x16x16x8xf32>
+}

@@ -81,6 +81,10 @@ struct ConvShape {
   int64_t outChannels = 1, outH = 1, outW = 1;
   int64_t kernelH = 1, kernelW = 1, strideH = 1, strideW = 1, groups = 1;
   int64_t inD = 1, outD = 1, kernelD = 1;
+  /// A transposed convolution: each input pixel scatters a kernel-sized
+  /// patch into an output that is `stride` times larger (the kernel is
+  /// [inChannels, outChannels / groups, kernelH, kernelW]).
+  bool transposed = false;
   /// Zero padding before the first row and column (after the last ones is
   /// implied by the output size).
   int64_t padTop = 0, padLeft = 0;
@@ -145,6 +149,12 @@ struct CheckedCount {
 //===----------------------------------------------------------------------===//
 
 Workload makeConvWorkload(const ConvShape &shape, int64_t elementBytes);
+/// A transposed convolution (`shape.transposed`): §II-A's pixels are the
+/// input's, where the work happens (in = C, out = O, ij = IH * IW, kij = KH *
+/// KW, MACs = N * O * ij * (C / groups) * kij); the output it writes is
+/// OH * OW pixels, more than ij.
+Workload makeConvTransposeWorkload(const ConvShape &shape,
+                                   int64_t elementBytes);
 
 /// Fully connected layer: `batch` samples of `rows` rows (tokens) each, every
 /// row multiplied by an [out, in] weight.
