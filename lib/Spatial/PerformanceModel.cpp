@@ -292,7 +292,11 @@ public:
     if (layer.hasPrimary) {
       fetched = inMemory(roles.first) + inMemory(roles.second);
       written = inMemory(roles.result);
-      if (pass != TrainingPass::UPD)
+      // The activations fused auxiliary computations read (a residual
+      // shortcut); FWD finds them in the scratchpads when they were kept
+      // there since their producer (000 §III-B1, residual layers).
+      if (pass != TrainingPass::UPD &&
+          !(pass == TrainingPass::FWD && config.memory.shortcutOnChip))
         fetched += layer.auxInputsPerOutput * elements(Operand::Output, chipD);
     } else {
       // An auxiliary-only layer streams its inputs in and its results out;
@@ -613,6 +617,13 @@ bool PerformanceModel::splitsLegal(const LayerShape &layer, TrainingPass pass,
         whyNot,
         "an error is reused from the scratchpad only in the BWD or UPD "
         "of a layer that does not split its features or step through time");
+  if (config.memory.shortcutOnChip &&
+      (!layer.hasPrimary || pass != TrainingPass::FWD || layer.timesteps > 1 ||
+       layer.auxInputsPerOutput <= 0))
+    return reject(whyNot,
+                  "a shortcut is kept in the scratchpad only for the FWD of "
+                  "a layer whose fused auxiliary computations read one and "
+                  "that does not step through time");
   if (config.memory.preloadedWeightBytes < 0 ||
       (config.memory.preloadedWeightBytes > 0 &&
        (!layer.hasPrimary || !layer.hasWeights || pass != TrainingPass::FWD)))
@@ -712,7 +723,8 @@ SplitCost PerformanceModel::costSplits(const LayerShape &layer,
   const MemoryDecision &memory = config.memory;
   // Weights kept across timesteps stay whole (if not already stationary);
   // so does an Input left by the previous layer, and an Output error left
-  // by the next layer's BWD.
+  // by the next layer's BWD; a retained shortcut stays whole for all the
+  // spatial minibatches (it was kept for the chip's whole share).
   split.keptWhole = {memory.weightsAcrossSteps && !weightsResident &&
                              stationary != Operand::Kernel
                          ? cost.elements(Operand::Kernel, coreD)
@@ -722,6 +734,11 @@ SplitCost PerformanceModel::costSplits(const LayerShape &layer,
                          : 0.0,
                      memory.errorOnChip && stationary != Operand::Output
                          ? cost.elements(Operand::Output, coreD)
+                         : 0.0,
+                     memory.shortcutOnChip
+                         ? layer.auxInputsPerOutput *
+                               cost.elements(Operand::Output, coreD) *
+                               double(memory.spatialMinibatches)
                          : 0.0};
   return split;
 }

@@ -379,6 +379,53 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
       }
     }
   }
+  //--- Residual shortcuts kept on chip (000 §III-B1: "in the case of
+  // residual layers, the outputs may need to be retained longer, as a
+  // future layer may also use the outputs for short-cut addition"): along an
+  // edge that a layer's fused auxiliary computations read (its only such
+  // edge), the producer's output may stay in the scratchpads until the
+  // consumer's FWD adds it, when both use the same parallelism (the same
+  // layout of the tensor over the chips). The consumer's FWD is explored
+  // with the shortcut on chip, with and without its input on chip too.
+  std::vector<const LayerEdge *> shortcutIn(n, nullptr);
+  std::vector<int> shortcutTaskOf(n * kNumPasses * numOptions, -1),
+      bothTaskOf(n * kNumPasses * numOptions, -1);
+  if (options.reuseActivations) {
+    std::vector<int> auxEdges(n, 0);
+    for (const LayerEdge &edge : graph.edges)
+      if (!edge.primaryInput)
+        ++auxEdges[edge.consumer];
+    for (const LayerEdge &edge : graph.edges) {
+      const LayerNode &producer = graph.layers[edge.producer];
+      const LayerNode &consumer = graph.layers[edge.consumer];
+      if (edge.primaryInput || auxEdges[edge.consumer] != 1 ||
+          !consumer.shape.hasPrimary || consumer.shape.timesteps > 1 ||
+          consumer.shape.auxInputsPerOutput <= 0 ||
+          producer.shape.timesteps > 1)
+        continue;
+      // Layers that step through time in between may become pipe stages on
+      // chips of their own: the shortcut stays in memory across them.
+      bool recurrentBetween = false;
+      for (int k = edge.producer + 1; k < edge.consumer; ++k)
+        recurrentBetween |= graph.layers[k].shape.timesteps > 1;
+      if (recurrentBetween)
+        continue;
+      shortcutIn[edge.consumer] = &edge;
+      MemoryDecision shortcut;
+      shortcut.shortcutOnChip = true;
+      MemoryDecision both = shortcut;
+      both.inputOnChip = true;
+      for (int o = 0; o < numOptions; ++o) {
+        if (!allowed[o] || !optionApplies(consumer.shape, o))
+          continue;
+        addTask(shortcutTaskOf, edge.consumer, TrainingPass::FWD, o, shortcut,
+                "/shortcut-on-chip/");
+        if (reusableIn[edge.consumer])
+          addTask(bothTaskOf, edge.consumer, TrainingPass::FWD, o, both,
+                  "/input-and-shortcut-on-chip/");
+      }
+    }
+  }
   plan.explorations = tasks.size();
 
   DesignSpaceExplorer explorer(costModel, options.search,
@@ -480,6 +527,102 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
     return total;
   };
 
+  //--- Shortcuts kept on chip: the shortcut's share of every core's
+  // scratchpad stays taken from its producer's FWD to its consumer's. The
+  // layers in between may take any of their options, so a shortcut is kept
+  // only where it fits beside the largest working set any FWD evaluation of
+  // theirs needs (and beside every other shortcut that could be kept across
+  // them): the selection may then combine the options freely.
+  const double capacity =
+      costModel.getSystem().chip.core.scratchpad.capacityBytes;
+  const double coresInSystem =
+      double(costModel.numChips() * costModel.numCores());
+  auto shortcutShare = [&](const LayerEdge &edge) {
+    return std::ceil(edge.elements / coresInSystem) *
+           costModel.bytesPerElement();
+  };
+  std::vector<double> largestWorkingSet(n, 0);
+  for (size_t i = 0; i < n; ++i)
+    for (int o = 0; o < numOptions; ++o)
+      for (const std::vector<int> *index :
+           {&taskOf, &reuseTaskOf, &shortcutTaskOf, &bothTaskOf}) {
+        int task = (*index)[slot(int(i), TrainingPass::FWD, o)];
+        if (task >= 0 && results[task].best)
+          largestWorkingSet[i] = std::max(largestWorkingSet[i],
+                                          results[task].best->scratchpadBytes);
+      }
+  // Drop the shortcuts that do not fit until the rest do (dropping one
+  // frees room for the others).
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::vector<double> reserved(n, 0);
+    for (size_t c = 0; c < n; ++c)
+      if (const LayerEdge *edge = shortcutIn[c])
+        for (int k = edge->producer; k < edge->consumer; ++k)
+          reserved[k] += shortcutShare(*edge);
+    for (size_t c = 0; c < n; ++c) {
+      const LayerEdge *edge = shortcutIn[c];
+      if (!edge)
+        continue;
+      bool fits = true;
+      for (int k = edge->producer; k < edge->consumer && fits; ++k)
+        fits = largestWorkingSet[k] + reserved[k] <= capacity;
+      if (!fits) {
+        shortcutIn[c] = nullptr;
+        changed = true;
+      }
+    }
+  }
+  // At the consumer: other kept shortcuts (its own output, if kept) beside
+  // its evaluation with the shortcut on chip.
+  std::vector<double> reservedAt(n, 0);
+  for (size_t c = 0; c < n; ++c)
+    if (const LayerEdge *edge = shortcutIn[c])
+      for (int k = edge->producer; k < edge->consumer; ++k)
+        reservedAt[k] += shortcutShare(*edge);
+  auto onChipEval = [&](const std::vector<int> &index, int layer,
+                        int option) -> const Evaluation * {
+    int task = index[slot(layer, TrainingPass::FWD, option)];
+    if (task < 0 || !results[task].best ||
+        results[task].best->scratchpadBytes + reservedAt[layer] > capacity)
+      return nullptr;
+    return &*results[task].best;
+  };
+  // The consumer's FWD with the shortcut on chip, given whether its input
+  // is on chip too (nullptr: not faster than without the shortcut).
+  auto withShortcut = [&](int layer, int option,
+                          bool inputOnChip) -> const Evaluation * {
+    if (!shortcutIn[layer])
+      return nullptr;
+    const Evaluation *base =
+        inputOnChip ? reused(layer, TrainingPass::FWD, option)
+                    : &*best(layer, TrainingPass::FWD, option).best;
+    const Evaluation *with =
+        onChipEval(inputOnChip ? bothTaskOf : shortcutTaskOf, layer, option);
+    if (!base || !with || with->cycles.total >= base->cycles.total)
+      return nullptr;
+    return with;
+  };
+  // What keeping the shortcut saves under the consumer's option (<= 0): the
+  // saving both with and without the input on chip guarantees, since the
+  // selection's edge terms are pairwise and whether the input is on chip
+  // depends on the previous layer's option. The plan realizes at least it.
+  auto shortcutSaving = [&](int layer, int option) {
+    auto savingIn = [&](bool inputOnChip) {
+      const Evaluation *with = withShortcut(layer, option, inputOnChip);
+      if (!with)
+        return 0.0;
+      const Evaluation *base =
+          inputOnChip ? reused(layer, TrainingPass::FWD, option)
+                      : &*best(layer, TrainingPass::FWD, option).best;
+      return with->cycles.total - base->cycles.total;
+    };
+    double saving = savingIn(false);
+    if (reused(layer, TrainingPass::FWD, option))
+      saving = std::max(saving, savingIn(true));
+    return saving;
+  };
+
   //--- One option per layer, jointly over the graph.
   std::vector<std::vector<const LayerEdge *>> incoming(n);
   std::vector<SelectionEdge> switches;
@@ -494,10 +637,21 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
       if (layerCost[edge.producer][o] < kInfinity &&
           layerCost[edge.consumer][o] < kInfinity)
         s.cost[o][o] += edgeSaving(edge, o);
+    // A kept shortcut: the producer's parallelism (not its DySM factor)
+    // must be the consumer's.
+    if (shortcutIn[edge.consumer] == &edge)
+      for (int from = 0; from < numOptions; ++from)
+        for (int to = 0; to < numOptions; ++to)
+          if (parallelismOf(from) == parallelismOf(to) &&
+              layerCost[edge.producer][from] < kInfinity &&
+              layerCost[edge.consumer][to] < kInfinity)
+            s.cost[from][to] += shortcutSaving(edge.consumer, to);
     switches.push_back(std::move(s));
   }
   // A shortcut's cost depends on the parallelisms alone (only the next layer
-  // reuses on chip): remembering the parallelism keeps the state space small.
+  // reuses on chip; a shortcut kept on chip needs the same parallelism at
+  // both ends, whatever the producer's DySM factor): remembering the
+  // parallelism keeps the state space small.
   const size_t maxStates = 4096;
   Selection selection = selectOptions(layerCost, switches, maxStates,
                                       /*farClasses=*/kNumParallelisms);
@@ -614,11 +768,21 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
         pp.eval = *best(int(i), pp.pass, option).best;
         const LayerEdge *reuseEdge =
             pp.pass == TrainingPass::FWD ? reusableIn[i] : reusableOut[i];
+        bool inputOnChip = false;
         if (reuseEdge &&
             choice[reuseEdge->producer] == choice[reuseEdge->consumer] &&
             !stageOf[reuseEdge->producer] && !stageOf[reuseEdge->consumer])
-          if (const Evaluation *onChip = reused(int(i), pp.pass, option))
+          if (const Evaluation *onChip = reused(int(i), pp.pass, option)) {
             pp.eval = *onChip;
+            inputOnChip = pp.pass == TrainingPass::FWD;
+          }
+        const LayerEdge *shortcut = shortcutIn[i];
+        if (pp.pass == TrainingPass::FWD && shortcut &&
+            parallelismOf(choice[shortcut->producer]) == lp.parallelism &&
+            !stageOf[shortcut->producer])
+          if (const Evaluation *kept =
+                  withShortcut(int(i), option, inputOnChip))
+            pp.eval = *kept;
       }
       if (!stage && pp.pass != TrainingPass::UPD) {
         for (const LayerEdge *edge : incoming[i]) {

@@ -131,6 +131,55 @@ TEST(PerformanceModelTest, InputLeftOnChipByThePreviousLayer) {
   }()));
 }
 
+TEST(PerformanceModelTest, ShortcutKeptOnChipSinceItsProducer) {
+  // 000 §III-B1: "in the case of residual layers, the outputs may need to be
+  // retained longer, as a future layer may also use the outputs for
+  // short-cut addition". A fused residual addition reads one shortcut
+  // element per output element; kept on chip, FWD no longer fetches it.
+  PerformanceModel model(smallSystem());
+  LayerShape conv = convLayer(16, 16, 64, 1, 8);
+  conv.auxInputsPerOutput = 1;
+  MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                           Dim::In, 8, Dim::IJ, 8);
+  std::optional<Evaluation> base = model.evaluate(conv, TrainingPass::FWD, c);
+  c.memory.shortcutOnChip = true;
+  std::optional<Evaluation> kept = model.evaluate(conv, TrainingPass::FWD, c);
+  ASSERT_TRUE(base && kept);
+  const TransferGroup *before = group(*base, "fetch_inp+fetch_ker+write_out");
+  const TransferGroup *after = group(*kept, "fetch_inp+fetch_ker+write_out");
+  ASSERT_TRUE(before && after);
+  // The input, kernel and output (2048 + 256 + 2048 elements) and, without
+  // it, the chip's shortcut: 2 samples x 16 channels x 64 pixels, 2 B each.
+  EXPECT_DOUBLE_EQ(before->bytes[int(Link::MemoryBus)],
+                   (2048 + 256 + 2048 + 2048) * 2);
+  EXPECT_DOUBLE_EQ(after->bytes[int(Link::MemoryBus)], (2048 + 256 + 2048) * 2);
+  // (2048 + 256 + 2048) x 2 B at 16 GB/s: 544 cycles, as without a shortcut.
+  EXPECT_DOUBLE_EQ(kept->cycles.total, 544);
+  EXPECT_LT(kept->cycles.total, base->cycles.total);
+  // Each core keeps its whole share of the shortcut (the core split halves
+  // the output channels: 8 x 64 x 2 elements, 2 B each) besides its
+  // working set.
+  EXPECT_DOUBLE_EQ(kept->scratchpadBytes - base->scratchpadBytes,
+                   8 * 64 * 2 * 2);
+  // With DySM the share is kept for all the spatial minibatches.
+  c.memory.spatialMinibatches = 2;
+  MappingConfig plain = c;
+  plain.memory.shortcutOnChip = false;
+  std::optional<Evaluation> dysm = model.evaluate(conv, TrainingPass::FWD, c);
+  std::optional<Evaluation> dysmPlain =
+      model.evaluate(conv, TrainingPass::FWD, plain);
+  ASSERT_TRUE(dysm && dysmPlain);
+  EXPECT_DOUBLE_EQ(dysm->scratchpadBytes - dysmPlain->scratchpadBytes,
+                   8 * 64 * 2 * 2);
+  c.memory.spatialMinibatches = 1;
+  // Only a FWD adds the shortcut; only a layer that reads one keeps it.
+  std::string why;
+  EXPECT_FALSE(model.evaluate(conv, TrainingPass::BWD, c, &why));
+  EXPECT_NE(why.find("shortcut is kept"), std::string::npos);
+  EXPECT_FALSE(
+      model.evaluate(convLayer(16, 16, 64, 1, 8), TrainingPass::FWD, c));
+}
+
 TEST(PerformanceModelTest, ErrorLeftOnChipByTheNextLayersBwd) {
   // The backward mirror of activation reuse: the Output's error, which BWD
   // and UPD read, is in the scratchpads.

@@ -66,6 +66,14 @@ struct MemoryDecision {
   /// Output's error in the scratchpads, left there by the next layer's BWD
   /// (same parallelism); UPD runs before BWD, so both read it from there.
   bool errorOnChip = false;
+  /// Residual shortcut retention (000 §III-B1: "in the case of residual
+  /// layers, the outputs may need to be retained longer, as a future layer
+  /// may also use the outputs for short-cut addition"): FWD finds the
+  /// activations its fused auxiliary computations read (a residual
+  /// shortcut) in the cores' scratchpads, kept there since their producer
+  /// (same parallelism) several layers earlier, and does not read them from
+  /// external memory; the cores keep their whole share of them.
+  bool shortcutOnChip = false;
   /// Dynamic spatial minibatching (000 §III-C): the chip's share of the
   /// minibatch runs as this many spatial minibatches, one after the other,
   /// each through the layer (the DySM factor; 1: off). Smaller working sets,
@@ -91,6 +99,7 @@ struct MemoryDecision {
   bool operator==(const MemoryDecision &o) const {
     return weightsAcrossSteps == o.weightsAcrossSteps &&
            inputOnChip == o.inputOnChip && errorOnChip == o.errorOnChip &&
+           shortcutOnChip == o.shortcutOnChip &&
            spatialMinibatches == o.spatialMinibatches &&
            preloadedWeightBytes == o.preloadedWeightBytes &&
            pipeGroup == o.pipeGroup && pipeFirstRow == o.pipeFirstRow &&
