@@ -528,11 +528,17 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
   };
 
   //--- Shortcuts kept on chip: the shortcut's share of every core's
-  // scratchpad stays taken from its producer's FWD to its consumer's. The
-  // layers in between may take any of their options, so a shortcut is kept
-  // only where it fits beside the largest working set any FWD evaluation of
-  // theirs needs (and beside every other shortcut that could be kept across
-  // them): the selection may then combine the options freely.
+  // scratchpad stays taken from its producer's FWD to its consumer's. As
+  // for activation reuse, the data kept are counted where they are kept
+  // whole -- by the layers in between and the consumer --, not in the
+  // producer's working set, which writes them block by block. The layers
+  // in between may take any of their options, so a shortcut is kept only
+  // where it fits beside the largest working set any FWD evaluation of
+  // theirs needs (and beside every other shortcut that could be kept
+  // across them): the selection may then combine the options freely. A layer
+  // that keeps its input whole (input reuse) already holds its share of that
+  // tensor, so a shortcut of the same tensor takes no more room there (the
+  // first layer of a residual block reads the shortcut as its input).
   const double capacity =
       costModel.getSystem().chip.core.scratchpad.capacityBytes;
   const double coresInSystem =
@@ -541,16 +547,36 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
     return std::ceil(edge.elements / coresInSystem) *
            costModel.bytesPerElement();
   };
-  std::vector<double> largestWorkingSet(n, 0);
+  // The largest FWD working sets, with the input kept whole or not.
+  std::vector<double> largestWorkingSet(n, 0), largestWithInput(n, 0);
   for (size_t i = 0; i < n; ++i)
     for (int o = 0; o < numOptions; ++o)
       for (const std::vector<int> *index :
            {&taskOf, &reuseTaskOf, &shortcutTaskOf, &bothTaskOf}) {
         int task = (*index)[slot(int(i), TrainingPass::FWD, o)];
-        if (task >= 0 && results[task].best)
-          largestWorkingSet[i] = std::max(largestWorkingSet[i],
-                                          results[task].best->scratchpadBytes);
+        if (task < 0 || !results[task].best)
+          continue;
+        double &largest =
+            index == &reuseTaskOf ? largestWithInput[i] : largestWorkingSet[i];
+        largest = std::max(largest, results[task].best->scratchpadBytes);
       }
+  // Whether layer k keeps the tensor of a kept shortcut whole as its input.
+  auto inputIsShortcut = [&](int k, const LayerEdge &shortcut) {
+    return reusableIn[k] && reusableIn[k]->producer == shortcut.producer;
+  };
+  auto fitsAt = [&](int k, const std::vector<double> &reserved) {
+    if (largestWorkingSet[k] + reserved[k] > capacity)
+      return false;
+    if (largestWithInput[k] <= 0)
+      return true;
+    double alreadyHeld = 0;
+    for (size_t c = 0; c < n; ++c)
+      if (const LayerEdge *edge = shortcutIn[c])
+        if (edge->producer < k && k < edge->consumer &&
+            inputIsShortcut(k, *edge))
+          alreadyHeld += shortcutShare(*edge);
+    return largestWithInput[k] + reserved[k] - alreadyHeld <= capacity;
+  };
   // Drop the shortcuts that do not fit until the rest do (dropping one
   // frees room for the others).
   for (bool changed = true; changed;) {
@@ -558,27 +584,27 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
     std::vector<double> reserved(n, 0);
     for (size_t c = 0; c < n; ++c)
       if (const LayerEdge *edge = shortcutIn[c])
-        for (int k = edge->producer; k < edge->consumer; ++k)
+        for (int k = edge->producer + 1; k < edge->consumer; ++k)
           reserved[k] += shortcutShare(*edge);
     for (size_t c = 0; c < n; ++c) {
       const LayerEdge *edge = shortcutIn[c];
       if (!edge)
         continue;
       bool fits = true;
-      for (int k = edge->producer; k < edge->consumer && fits; ++k)
-        fits = largestWorkingSet[k] + reserved[k] <= capacity;
+      for (int k = edge->producer + 1; k < edge->consumer && fits; ++k)
+        fits = fitsAt(k, reserved);
       if (!fits) {
         shortcutIn[c] = nullptr;
         changed = true;
       }
     }
   }
-  // At the consumer: other kept shortcuts (its own output, if kept) beside
-  // its evaluation with the shortcut on chip.
+  // At the consumer: the other shortcuts kept across it beside its
+  // evaluation with its own shortcut on chip.
   std::vector<double> reservedAt(n, 0);
   for (size_t c = 0; c < n; ++c)
     if (const LayerEdge *edge = shortcutIn[c])
-      for (int k = edge->producer; k < edge->consumer; ++k)
+      for (int k = edge->producer + 1; k < edge->consumer; ++k)
         reservedAt[k] += shortcutShare(*edge);
   auto onChipEval = [&](const std::vector<int> &index, int layer,
                         int option) -> const Evaluation * {

@@ -252,11 +252,12 @@ TEST(SpatialMapperTest, ResidualShortcutKeptOnChipAcrossTheBlock) {
                          g.layers[3].shape, TrainingPass::FWD, without);
   ASSERT_TRUE(fetched.has_value());
   EXPECT_LT(fwd.eval.cycles.total, fetched->cycles.total);
-  // The shortcut fits beside every working set of the block.
+  // The shortcut fits beside the working sets of the layers in between
+  // (its producer writes it block by block, as for activation reuse).
   const double share = std::ceil(g.edges[3].elements /
                                  double(system.chips * system.chip.cores)) *
                        2;
-  for (size_t i = 0; i < 3; ++i)
+  for (size_t i = 1; i < 3; ++i)
     EXPECT_LE(plan->layers[i].passes.front().eval.scratchpadBytes + share,
               system.chip.core.scratchpad.capacityBytes);
   // Without activation reuse (the baseline), the shortcut is read from memory.
