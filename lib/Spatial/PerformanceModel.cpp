@@ -618,12 +618,12 @@ bool PerformanceModel::splitsLegal(const LayerShape &layer, TrainingPass pass,
         "an error is reused from the scratchpad only in the BWD or UPD "
         "of a layer that does not split its features or step through time");
   if (config.memory.shortcutOnChip &&
-      (!layer.hasPrimary || pass != TrainingPass::FWD || layer.timesteps > 1 ||
-       layer.auxInputsPerOutput <= 0))
+      (!layer.hasPrimary || !layer.hasWeights || pass != TrainingPass::FWD ||
+       layer.timesteps > 1 || layer.auxInputsPerOutput <= 0))
     return reject(whyNot,
                   "a shortcut is kept in the scratchpad only for the FWD of "
-                  "a layer whose fused auxiliary computations read one and "
-                  "that does not step through time");
+                  "a layer with weights whose fused auxiliary computations "
+                  "read one and that does not step through time");
   if (config.memory.preloadedWeightBytes < 0 ||
       (config.memory.preloadedWeightBytes > 0 &&
        (!layer.hasPrimary || !layer.hasWeights || pass != TrainingPass::FWD)))

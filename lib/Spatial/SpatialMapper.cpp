@@ -401,7 +401,9 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
       if (edge.primaryInput || auxEdges[edge.consumer] != 1 ||
           !consumer.shape.hasPrimary || consumer.shape.timesteps > 1 ||
           consumer.shape.auxInputsPerOutput <= 0 ||
-          producer.shape.timesteps > 1)
+          // A product of two activations reads its second operand as its
+          // "kernel", not as a shortcut.
+          !consumer.shape.hasWeights || producer.shape.timesteps > 1)
         continue;
       // Layers that step through time in between may become pipe stages on
       // chips of their own: the shortcut stays in memory across them.

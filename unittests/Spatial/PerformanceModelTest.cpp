@@ -178,6 +178,10 @@ TEST(PerformanceModelTest, ShortcutKeptOnChipSinceItsProducer) {
   EXPECT_NE(why.find("shortcut is kept"), std::string::npos);
   EXPECT_FALSE(
       model.evaluate(convLayer(16, 16, 64, 1, 8), TrainingPass::FWD, c));
+  // A product of two activations reads its second operand as its kernel.
+  LayerShape product = conv;
+  product.hasWeights = false;
+  EXPECT_FALSE(model.evaluate(product, TrainingPass::FWD, c));
 }
 
 TEST(PerformanceModelTest, ErrorLeftOnChipByTheNextLayersBwd) {
