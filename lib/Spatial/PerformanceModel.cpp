@@ -293,10 +293,11 @@ public:
       fetched = inMemory(roles.first) + inMemory(roles.second);
       written = inMemory(roles.result);
       // The activations fused auxiliary computations read (a residual
-      // shortcut); FWD finds them in the scratchpads when they were kept
-      // there since their producer (000 §III-B1, residual layers).
-      if (pass != TrainingPass::UPD &&
-          !(pass == TrainingPass::FWD && config.memory.shortcutOnChip))
+      // shortcut), and in BWD the error passed back to them; with the
+      // shortcut kept on chip (000 §III-B1, residual layers) FWD finds it in
+      // the scratchpads and BWD leaves its error there, for the block's
+      // first layer to add to the error it computes.
+      if (pass != TrainingPass::UPD && !config.memory.shortcutOnChip)
         fetched += layer.auxInputsPerOutput * elements(Operand::Output, chipD);
     } else {
       // An auxiliary-only layer streams its inputs in and its results out;
@@ -618,12 +619,13 @@ bool PerformanceModel::splitsLegal(const LayerShape &layer, TrainingPass pass,
         "an error is reused from the scratchpad only in the BWD or UPD "
         "of a layer that does not split its features or step through time");
   if (config.memory.shortcutOnChip &&
-      (!layer.hasPrimary || !layer.hasWeights || pass != TrainingPass::FWD ||
+      (!layer.hasPrimary || !layer.hasWeights || pass == TrainingPass::UPD ||
        layer.timesteps > 1 || layer.auxInputsPerOutput <= 0))
     return reject(whyNot,
-                  "a shortcut is kept in the scratchpad only for the FWD of "
-                  "a layer with weights whose fused auxiliary computations "
-                  "read one and that does not step through time");
+                  "a shortcut is kept in the scratchpad only for the FWD or "
+                  "BWD of a layer with weights whose fused auxiliary "
+                  "computations read one and that does not step through "
+                  "time");
   if (config.memory.preloadedWeightBytes < 0 ||
       (config.memory.preloadedWeightBytes > 0 &&
        (!layer.hasPrimary || !layer.hasWeights || pass != TrainingPass::FWD)))
@@ -735,11 +737,19 @@ SplitCost PerformanceModel::costSplits(const LayerShape &layer,
                      memory.errorOnChip && stationary != Operand::Output
                          ? cost.elements(Operand::Output, coreD)
                          : 0.0,
-                     memory.shortcutOnChip
-                         ? layer.auxInputsPerOutput *
-                               cost.elements(Operand::Output, coreD) *
-                               double(memory.spatialMinibatches)
-                         : 0.0};
+                     0.0};
+  // A kept shortcut stays whole for all the spatial minibatches: in FWD the
+  // shortcut, in BWD its error (the Output's error, less what is already
+  // kept of it).
+  if (memory.shortcutOnChip) {
+    double whole = layer.auxInputsPerOutput *
+                   cost.elements(Operand::Output, coreD) *
+                   double(memory.spatialMinibatches);
+    if (pass == TrainingPass::BWD &&
+        (split.keptWhole[2] > 0 || stationary == Operand::Output))
+      whole = std::max(0.0, whole - cost.elements(Operand::Output, coreD));
+    split.keptWhole[3] = whole;
+  }
   return split;
 }
 

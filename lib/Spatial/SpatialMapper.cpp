@@ -428,6 +428,62 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
       }
     }
   }
+  //--- The same backwards, in training: the block's last layer leaves the
+  // error of its output -- the shortcut's error -- in the scratchpads, the
+  // block's first layer adds it to the error it computes for the block's
+  // input, and the block input's producer finds the whole sum there (error
+  // reuse, though its output has two consumers). Decided after the
+  // selection, for blocks x -> first -> ... -> last (+ x) whose layers'
+  // options allow it: the consumer's BWD is explored with the shortcut's
+  // error on chip, the producer's BWD and UPD with their error on chip.
+  std::vector<const LayerEdge *> blockShortcut(n, nullptr);
+  std::vector<int> errorShortcutTaskOf(n * kNumPasses * numOptions, -1),
+      bothErrorsTaskOf(n * kNumPasses * numOptions, -1),
+      blockErrorTaskOf(n * kNumPasses * numOptions, -1);
+  for (size_t c = 0; c < n; ++c) {
+    const LayerEdge *edge = shortcutIn[c];
+    if (!edge || !graph.layers[c].bwd)
+      continue;
+    const int p = edge->producer;
+    const LayerNode &producer = graph.layers[p];
+    if (edge->producer + 1 >= edge->consumer || outDegree[p] != 2 ||
+        !producer.shape.hasPrimary || !graph.layers[p + 1].bwd ||
+        (!producer.bwd && !producer.upd))
+      continue;
+    bool firstReadsIt = false;
+    for (const LayerEdge &other : graph.edges)
+      firstReadsIt |=
+          other.producer == p && other.consumer == p + 1 && other.primaryInput;
+    if (!firstReadsIt)
+      continue;
+    blockShortcut[c] = edge;
+    MemoryDecision shortcutError;
+    shortcutError.shortcutOnChip = true;
+    MemoryDecision both = shortcutError;
+    both.errorOnChip = true;
+    MemoryDecision error;
+    error.errorOnChip = true;
+    for (int o = 0; o < numOptions; ++o) {
+      if (!allowed[o])
+        continue;
+      if (optionApplies(graph.layers[c].shape, o)) {
+        addTask(errorShortcutTaskOf, int(c), TrainingPass::BWD, o,
+                shortcutError, "/shortcut-error-on-chip/");
+        // Also with its own error on chip (from the next layer, or as the
+        // producer of the next block).
+        addTask(bothErrorsTaskOf, int(c), TrainingPass::BWD, o, both,
+                "/error-and-shortcut-error-on-chip/");
+      }
+      if (optionApplies(producer.shape, o)) {
+        if (producer.bwd)
+          addTask(blockErrorTaskOf, p, TrainingPass::BWD, o, error,
+                  "/error-on-chip/");
+        if (producer.upd)
+          addTask(blockErrorTaskOf, p, TrainingPass::UPD, o, error,
+                  "/error-on-chip/");
+      }
+    }
+  }
   plan.explorations = tasks.size();
 
   DesignSpaceExplorer explorer(costModel, options.search,
@@ -846,6 +902,85 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
       lp.passes.push_back(std::move(pp));
     }
   }
+
+  //--- The shortcut's error kept on chip (the tasks above), where the plan's
+  // options allow it: the block's first layer takes the last layer's
+  // parallelism (it adds the error in place) and the producer's option
+  // (error reuse), and the error fits beside the working set of every BWD
+  // and UPD it waits through (with every other such error that could be
+  // kept there). Each pass changes only when that makes it faster, so the
+  // plan only gets faster.
+  std::vector<double> errorReserved(n, 0);
+  for (size_t c = 0; c < n; ++c)
+    if (const LayerEdge *edge = blockShortcut[c])
+      for (int k = edge->producer + 1; k < edge->consumer; ++k)
+        errorReserved[k] += shortcutShare(*edge);
+  auto passOf = [&](int layer, TrainingPass pass) -> PassPlan * {
+    for (PassPlan &pp : plan.layers[layer].passes)
+      if (pp.pass == pass)
+        return &pp;
+    return nullptr;
+  };
+  auto replaceIfFaster = [&](PassPlan *pp, const std::vector<int> &index,
+                             int layer) {
+    if (!pp)
+      return;
+    int task = index[slot(layer, pp->pass, choice[layer])];
+    if (task < 0 || !results[task].best ||
+        results[task].best->cycles.total >= pp->eval.cycles.total)
+      return;
+    pp->eval = *results[task].best;
+    pp->cycles = pp->eval.cycles;
+    pp->cycles.nonOvldt += pp->relayout.cycles;
+    pp->cycles.total += pp->relayout.cycles;
+  };
+  bool errorsKept = false;
+  for (size_t c = 0; c < n; ++c) {
+    const LayerEdge *edge = blockShortcut[c];
+    if (!edge)
+      continue;
+    const int p = edge->producer, first = p + 1;
+    bool pipelined = false;
+    for (int k = p; k <= int(c); ++k)
+      pipelined |= stageOf[k] != nullptr;
+    if (pipelined || choice[p] != choice[first] ||
+        parallelismOf(choice[first]) != parallelismOf(choice[c]))
+      continue;
+    bool fits = true;
+    for (int k = first; k < int(c) && fits; ++k)
+      for (const PassPlan &pp : plan.layers[k].passes)
+        if (pp.pass != TrainingPass::FWD &&
+            pp.eval.scratchpadBytes + errorReserved[k] > capacity)
+          fits = false;
+    PassPlan *bwd = passOf(int(c), TrainingPass::BWD);
+    if (!fits || !bwd)
+      continue;
+    replaceIfFaster(bwd,
+                    bwd->eval.config.memory.errorOnChip ? bothErrorsTaskOf
+                                                        : errorShortcutTaskOf,
+                    int(c));
+    if (!bwd->eval.config.memory.shortcutOnChip)
+      continue; // not faster: the error goes through memory
+    // The producer finds the whole error of its output on chip; if it is
+    // itself the last layer of the block before, with its shortcut's error
+    // on chip too.
+    PassPlan *producerBwd = passOf(p, TrainingPass::BWD);
+    if (producerBwd)
+      replaceIfFaster(producerBwd,
+                      producerBwd->eval.config.memory.shortcutOnChip
+                          ? bothErrorsTaskOf
+                          : blockErrorTaskOf,
+                      p);
+    replaceIfFaster(passOf(p, TrainingPass::UPD), blockErrorTaskOf, p);
+    errorsKept = true;
+  }
+  if (errorsKept) {
+    plan.totals.cycles = CycleBreakdown();
+    for (const LayerPlan &lp : plan.layers)
+      for (const PassPlan &pp : lp.passes)
+        plan.totals.cycles += pp.cycles;
+  }
+
   if (!(plan.totals.cycles.total <= kMaxCycles))
     return llvm::createStringError(
         "the network would take more than 2^62 cycles: the system's "

@@ -172,9 +172,39 @@ TEST(PerformanceModelTest, ShortcutKeptOnChipSinceItsProducer) {
   EXPECT_DOUBLE_EQ(dysm->scratchpadBytes - dysmPlain->scratchpadBytes,
                    8 * 64 * 2 * 2);
   c.memory.spatialMinibatches = 1;
-  // Only a FWD adds the shortcut; only a layer that reads one keeps it.
+  // BWD passes the error of its output back to the shortcut: kept on chip,
+  // for the block's first layer to add, it does not go to memory either.
+  MappingConfig b = c;
+  b.memory.shortcutOnChip = false;
+  std::optional<Evaluation> bwdBase =
+      model.evaluate(conv, TrainingPass::BWD, b);
+  b.memory.shortcutOnChip = true;
+  std::optional<Evaluation> bwdKept =
+      model.evaluate(conv, TrainingPass::BWD, b);
+  ASSERT_TRUE(bwdBase && bwdKept);
+  const TransferGroup *bwdBefore =
+      group(*bwdBase, "fetch_inp+fetch_ker+write_out");
+  const TransferGroup *bwdAfter =
+      group(*bwdKept, "fetch_inp+fetch_ker+write_out");
+  ASSERT_TRUE(bwdBefore && bwdAfter);
+  EXPECT_DOUBLE_EQ(bwdBefore->bytes[int(Link::MemoryBus)] -
+                       bwdAfter->bytes[int(Link::MemoryBus)],
+                   2048 * 2);
+  EXPECT_LE(bwdKept->cycles.total, bwdBase->cycles.total);
+  // The error stays whole in the cores (their Output share) unless it is
+  // already kept there (error reuse).
+  EXPECT_GE(bwdKept->scratchpadBytes, bwdBase->scratchpadBytes);
+  b.memory.errorOnChip = true;
+  std::optional<Evaluation> bothKept =
+      model.evaluate(conv, TrainingPass::BWD, b);
+  b.memory.shortcutOnChip = false;
+  std::optional<Evaluation> errorKept =
+      model.evaluate(conv, TrainingPass::BWD, b);
+  ASSERT_TRUE(bothKept && errorKept);
+  EXPECT_DOUBLE_EQ(bothKept->scratchpadBytes, errorKept->scratchpadBytes);
+  // UPD does not read the shortcut; only a layer that reads one keeps it.
   std::string why;
-  EXPECT_FALSE(model.evaluate(conv, TrainingPass::BWD, c, &why));
+  EXPECT_FALSE(model.evaluate(conv, TrainingPass::UPD, c, &why));
   EXPECT_NE(why.find("shortcut is kept"), std::string::npos);
   EXPECT_FALSE(
       model.evaluate(convLayer(16, 16, 64, 1, 8), TrainingPass::FWD, c));

@@ -228,8 +228,8 @@ TEST(SpatialMapperTest, ResidualShortcutKeptOnChipAcrossTheBlock) {
   SerialExecutor serial;
   // 000 §III-B1: "in the case of residual layers, the outputs may need to be
   // retained longer, as a future layer may also use the outputs for
-  // short-cut addition". ResNet-50's layer3 shape: x is 25 KiB per core.
-  LayerGraph g = residualBlock(1024, 196, 64);
+  // short-cut addition". ResNet-50's layer3 shape: x is 98 KiB per core.
+  LayerGraph g = residualBlock(1024, 196, 512);
   MapperOptions reuse;
   reuse.reuseActivations = true;
   MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
@@ -240,10 +240,23 @@ TEST(SpatialMapperTest, ResidualShortcutKeptOnChipAcrossTheBlock) {
   ASSERT_EQ(fwd.pass, TrainingPass::FWD);
   EXPECT_TRUE(fwd.eval.config.memory.shortcutOnChip);
   EXPECT_EQ(plan->layers[0].parallelism, plan->layers[3].parallelism);
-  // Only that FWD keeps it; the same configuration without it is slower.
+  // Backwards, conv3's BWD leaves the shortcut's error on chip, conv1's BWD
+  // adds it to the error it computes for x, and x's producer finds the sum
+  // there (its UPD: the first layer has no BWD), though x has two consumers.
+  const PassPlan *bwd = nullptr;
+  for (const PassPlan &pass : plan->layers[3].passes)
+    if (pass.pass == TrainingPass::BWD)
+      bwd = &pass;
+  ASSERT_NE(bwd, nullptr);
+  EXPECT_TRUE(bwd->eval.config.memory.shortcutOnChip);
+  EXPECT_EQ(plan->layers[1].parallelism, plan->layers[3].parallelism);
+  ASSERT_EQ(plan->layers[0].passes.back().pass, TrainingPass::UPD);
+  EXPECT_TRUE(plan->layers[0].passes.back().eval.config.memory.errorOnChip);
+  // Nothing else keeps a shortcut; the same configuration without it is
+  // slower.
   for (const LayerPlan &layer : plan->layers)
     for (const PassPlan &pass : layer.passes)
-      if (&pass != &fwd)
+      if (&pass != &fwd && &pass != bwd)
         EXPECT_FALSE(pass.eval.config.memory.shortcutOnChip);
   MappingConfig without = fwd.eval.config;
   without.memory.shortcutOnChip = false;
@@ -257,9 +270,17 @@ TEST(SpatialMapperTest, ResidualShortcutKeptOnChipAcrossTheBlock) {
   const double share = std::ceil(g.edges[3].elements /
                                  double(system.chips * system.chip.cores)) *
                        2;
+  // (and its error beside their BWD and UPD).
   for (size_t i = 1; i < 3; ++i)
-    EXPECT_LE(plan->layers[i].passes.front().eval.scratchpadBytes + share,
-              system.chip.core.scratchpad.capacityBytes);
+    for (const PassPlan &pass : plan->layers[i].passes)
+      EXPECT_LE(pass.eval.scratchpadBytes + share,
+                system.chip.core.scratchpad.capacityBytes);
+  // The totals are the passes' sums.
+  CycleBreakdown sum;
+  for (const LayerPlan &layer : plan->layers)
+    for (const PassPlan &pass : layer.passes)
+      sum += pass.cycles;
+  EXPECT_DOUBLE_EQ(sum.total, plan->totals.cycles.total);
   // Without activation reuse (the baseline), the shortcut is read from memory.
   llvm::Expected<MappingPlan> baseline =
       SpatialMapper(system, MapperOptions()).map(g, serial);

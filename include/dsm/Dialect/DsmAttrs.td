@@ -329,7 +329,10 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
     computations read (a residual shortcut) in the scratchpads, kept there
     since their producer (same parallelism) several layers earlier (§III-B1:
     "the outputs may need to be retained longer, as a future layer may also
-    use the outputs for short-cut addition"). Absent means none. `dysm`: dynamic spatial minibatching (§III-C), the chip's
+    use the outputs for short-cut addition"); the BWD leaves the shortcut's
+    error there for the block's first layer to add (its producer then finds
+    the whole error of its output on chip: `error_reuse`). Absent means
+    none. `dysm`: dynamic spatial minibatching (§III-C), the chip's
     minibatch share runs as this many spatial minibatches (1: off).
     `preload`: inference weight preloading (§III-B2), the bytes of the
     layer's weights each core holds in its scratchpad from before the job

@@ -72,7 +72,10 @@ struct MemoryDecision {
   /// activations its fused auxiliary computations read (a residual
   /// shortcut) in the cores' scratchpads, kept there since their producer
   /// (same parallelism) several layers earlier, and does not read them from
-  /// external memory; the cores keep their whole share of them.
+  /// external memory; the cores keep their whole share of them. In BWD the
+  /// error passed back to the shortcut (the Output's error) stays in the
+  /// scratchpads, for the block's first layer to add to the error it
+  /// computes, instead of going to external memory.
   bool shortcutOnChip = false;
   /// Dynamic spatial minibatching (000 §III-C): the chip's share of the
   /// minibatch runs as this many spatial minibatches, one after the other,
