@@ -387,7 +387,7 @@ MemoryDecisionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            bool weightReuse, bool inputReuse, bool errorReuse,
                            int64_t dysm, int64_t preload, int64_t pipeGroup,
                            int64_t pipeFirstRow, int64_t pipeRows,
-                           bool shortcutReuse) {
+                           bool shortcutReuse, bool outputReuse) {
   if (dysm < 1)
     return emitError() << "dysm factor must be at least 1, got " << dysm;
   if (preload < 0)
@@ -413,7 +413,8 @@ MemoryDecisionAttr::get(MLIRContext *context,
   return get(context, decision.weightsAcrossSteps, decision.inputOnChip,
              decision.errorOnChip, decision.spatialMinibatches,
              decision.preloadedWeightBytes, decision.pipeGroup,
-             decision.pipeFirstRow, decision.pipeRows, decision.shortcutOnChip);
+             decision.pipeFirstRow, decision.pipeRows, decision.shortcutOnChip,
+             decision.outputOnChip);
 }
 
 core::MemoryDecision MemoryDecisionAttr::getDecision() const {
@@ -422,6 +423,7 @@ core::MemoryDecision MemoryDecisionAttr::getDecision() const {
   decision.inputOnChip = getInputReuse();
   decision.errorOnChip = getErrorReuse();
   decision.shortcutOnChip = getShortcutReuse();
+  decision.outputOnChip = getOutputReuse();
   decision.spatialMinibatches = getDysm();
   decision.preloadedWeightBytes = getPreload();
   decision.pipeGroup = int(getPipeGroup());

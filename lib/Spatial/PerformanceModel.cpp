@@ -354,6 +354,10 @@ public:
     if (operand == Operand::Output && pass != TrainingPass::FWD &&
         config.memory.errorOnChip)
       return 0;
+    // Inference: every reader finds the output on chip; it is not written.
+    if (operand == Operand::Output && pass == TrainingPass::FWD &&
+        config.memory.outputOnChip)
+      return 0;
     if (operand == Operand::Input)
       return e / (featureChipsX() * featureChipsY());
     if (operand == Operand::Output)
@@ -626,6 +630,10 @@ bool PerformanceModel::splitsLegal(const LayerShape &layer, TrainingPass pass,
                   "BWD of a layer with weights whose fused auxiliary "
                   "computations read one and that does not step through "
                   "time");
+  if (config.memory.outputOnChip &&
+      (!layer.hasPrimary || pass != TrainingPass::FWD || layer.timesteps > 1))
+    return reject(whyNot, "an output stays only in the scratchpads in the FWD "
+                          "of a layer that does not step through time");
   if (config.memory.preloadedWeightBytes < 0 ||
       (config.memory.preloadedWeightBytes > 0 &&
        (!layer.hasPrimary || !layer.hasWeights || pass != TrainingPass::FWD)))

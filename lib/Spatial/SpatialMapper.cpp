@@ -934,7 +934,7 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
     pp->cycles.nonOvldt += pp->relayout.cycles;
     pp->cycles.total += pp->relayout.cycles;
   };
-  bool errorsKept = false;
+  bool reRealized = false; // some pass changed after the selection
   for (size_t c = 0; c < n; ++c) {
     const LayerEdge *edge = blockShortcut[c];
     if (!edge)
@@ -972,9 +972,57 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
                           : blockErrorTaskOf,
                       p);
     replaceIfFaster(passOf(p, TrainingPass::UPD), blockErrorTaskOf, p);
-    errorsKept = true;
+    reRealized = true;
   }
-  if (errorsKept) {
+
+  //--- Inference: a layer whose every reader finds its output on chip (the
+  // next layer's input, a kept shortcut) does not write it -- 000 §III-B1:
+  // "this optimization saves an external memory read and write for
+  // inference". Its configuration is evaluated again without the write and
+  // takes it when faster (the output is counted where it is kept whole, by
+  // its readers, so the working set does not change).
+  const bool inferenceOnly =
+      llvm::none_of(graph.layers, [](const LayerNode &layer) {
+        return layer.bwd || layer.upd;
+      });
+  if (inferenceOnly && options.reuseActivations) {
+    std::vector<std::vector<const LayerEdge *>> outgoing(n);
+    for (const LayerEdge &edge : graph.edges)
+      outgoing[edge.producer].push_back(&edge);
+    for (size_t p = 0; p < n; ++p) {
+      const LayerNode &layer = graph.layers[p];
+      if (outgoing[p].empty() || layer.networkOutput || stageOf[p] ||
+          !layer.shape.hasPrimary || layer.shape.timesteps > 1)
+        continue;
+      bool allOnChip = true;
+      for (const LayerEdge *edge : outgoing[p]) {
+        const PassPlan *reader = passOf(edge->consumer, TrainingPass::FWD);
+        if (!reader) {
+          allOnChip = false;
+          break;
+        }
+        const MemoryDecision &memory = reader->eval.config.memory;
+        allOnChip &=
+            (reusableIn[edge->consumer] == edge && memory.inputOnChip) ||
+            (shortcutIn[edge->consumer] == edge && memory.shortcutOnChip);
+      }
+      PassPlan *fwd = passOf(int(p), TrainingPass::FWD);
+      if (!allOnChip || !fwd)
+        continue;
+      MappingConfig config = fwd->eval.config;
+      config.memory.outputOnChip = true;
+      std::optional<Evaluation> unwritten =
+          evaluateMappedPass(costModel, layer.shape, TrainingPass::FWD, config);
+      if (!unwritten || unwritten->cycles.total >= fwd->eval.cycles.total)
+        continue;
+      fwd->eval = std::move(*unwritten);
+      fwd->cycles = fwd->eval.cycles;
+      fwd->cycles.nonOvldt += fwd->relayout.cycles;
+      fwd->cycles.total += fwd->relayout.cycles;
+      reRealized = true;
+    }
+  }
+  if (reRealized) {
     plan.totals.cycles = CycleBreakdown();
     for (const LayerPlan &lp : plan.layers)
       for (const PassPlan &pp : lp.passes)

@@ -214,6 +214,36 @@ TEST(PerformanceModelTest, ShortcutKeptOnChipSinceItsProducer) {
   EXPECT_FALSE(model.evaluate(product, TrainingPass::FWD, c));
 }
 
+TEST(PerformanceModelTest, OutputNotWrittenWhenEveryReaderFindsItOnChip) {
+  // 000 §III-B1: activation reuse "saves an external memory read and write
+  // for inference". The reader's side drops the read (inputOnChip); this
+  // side drops the write.
+  PerformanceModel model(smallSystem());
+  LayerShape conv = convLayer(16, 16, 64, 1, 8);
+  MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                           Dim::In, 8, Dim::IJ, 8);
+  std::optional<Evaluation> base = model.evaluate(conv, TrainingPass::FWD, c);
+  c.memory.outputOnChip = true;
+  std::optional<Evaluation> kept = model.evaluate(conv, TrainingPass::FWD, c);
+  ASSERT_TRUE(base && kept);
+  const TransferGroup *before = group(*base, "fetch_inp+fetch_ker+write_out");
+  const TransferGroup *after = group(*kept, "fetch_inp+fetch_ker+write_out");
+  ASSERT_TRUE(before && after);
+  // The chip's 2 samples x 16 channels x 64 pixels of output, 2 B each.
+  EXPECT_DOUBLE_EQ(before->bytes[int(Link::MemoryBus)] -
+                       after->bytes[int(Link::MemoryBus)],
+                   2048 * 2);
+  // (2048 + 256) x 2 B at 16 GB/s = 288 cycles, beside 272 of compute.
+  EXPECT_DOUBLE_EQ(kept->cycles.total, 288);
+  // Its readers count it where they keep it whole: the working set is the
+  // same.
+  EXPECT_DOUBLE_EQ(kept->scratchpadBytes, base->scratchpadBytes);
+  // Only a FWD writes an output.
+  std::string why;
+  EXPECT_FALSE(model.evaluate(conv, TrainingPass::BWD, c, &why));
+  EXPECT_NE(why.find("output stays"), std::string::npos);
+}
+
 TEST(PerformanceModelTest, ErrorLeftOnChipByTheNextLayersBwd) {
   // The backward mirror of activation reuse: the Output's error, which BWD
   // and UPD read, is in the scratchpads.

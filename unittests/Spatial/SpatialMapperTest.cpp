@@ -256,8 +256,9 @@ TEST(SpatialMapperTest, ResidualShortcutKeptOnChipAcrossTheBlock) {
   // slower.
   for (const LayerPlan &layer : plan->layers)
     for (const PassPlan &pass : layer.passes)
-      if (&pass != &fwd && &pass != bwd)
+      if (&pass != &fwd && &pass != bwd) {
         EXPECT_FALSE(pass.eval.config.memory.shortcutOnChip);
+      }
   MappingConfig without = fwd.eval.config;
   without.memory.shortcutOnChip = false;
   std::optional<Evaluation> fetched =
@@ -287,6 +288,58 @@ TEST(SpatialMapperTest, ResidualShortcutKeptOnChipAcrossTheBlock) {
   ASSERT_TRUE(static_cast<bool>(baseline));
   EXPECT_FALSE(
       baseline->layers[3].passes.front().eval.config.memory.shortcutOnChip);
+}
+
+TEST(SpatialMapperTest, InferenceSkipsTheWriteOfOutputsReadOnChip) {
+  SerialExecutor serial;
+  // 000 §III-B1: activation reuse "saves an external memory read and write
+  // for inference". x is read by conv1 (its input) and conv3 (the
+  // shortcut): it is not written when both find it on chip. On one chip
+  // (DeepSpatialMatrix Fig. 11d-f's inference system) at minibatch 16.
+  LayerGraph g = residualBlock(1024, 196, 16);
+  g.assignTrainingPasses(false);
+  MapperOptions reuse;
+  reuse.reuseActivations = true;
+  MultiChipSystem system = multiChipPreset("dsm-128tf");
+  llvm::Expected<MappingPlan> plan =
+      SpatialMapper(system, reuse).map(g, serial);
+  ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+  auto memoryOf = [&](const MappingPlan &p, int layer) {
+    return p.layers[layer].passes.front().eval.config.memory;
+  };
+  int unwritten = 0;
+  for (int i = 0; i < 4; ++i) {
+    if (!memoryOf(*plan, i).outputOnChip)
+      continue;
+    ++unwritten;
+    // Every reader found it on chip.
+    for (const LayerEdge &edge : g.edges)
+      if (edge.producer == i) {
+        MemoryDecision reader = memoryOf(*plan, edge.consumer);
+        EXPECT_TRUE(edge.primaryInput ? reader.inputOnChip
+                                      : reader.shortcutOnChip);
+      }
+  }
+  EXPECT_TRUE(memoryOf(*plan, 0).outputOnChip);
+  EXPECT_GE(unwritten, 1);
+  // The last layer's output is the network's.
+  EXPECT_FALSE(memoryOf(*plan, 3).outputOnChip);
+  // A result of the network is written whatever reads it on chip.
+  g.layers[0].networkOutput = true;
+  llvm::Expected<MappingPlan> returned =
+      SpatialMapper(system, reuse).map(g, serial);
+  ASSERT_TRUE(static_cast<bool>(returned));
+  EXPECT_FALSE(memoryOf(*returned, 0).outputOnChip);
+  EXPECT_LT(plan->totals.cycles.total, returned->totals.cycles.total);
+  // Training writes every output (BWD and UPD read them).
+  g.layers[0].networkOutput = false;
+  g.assignTrainingPasses(true);
+  llvm::Expected<MappingPlan> training =
+      SpatialMapper(system, reuse).map(g, serial);
+  ASSERT_TRUE(static_cast<bool>(training));
+  for (const LayerPlan &layer : training->layers)
+    for (const PassPlan &pass : layer.passes)
+      EXPECT_FALSE(pass.eval.config.memory.outputOnChip);
 }
 
 TEST(SpatialMapperTest, ResidualShortcutStaysInMemoryWhenItDoesNotFit) {

@@ -331,8 +331,11 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
     "the outputs may need to be retained longer, as a future layer may also
     use the outputs for short-cut addition"); the BWD leaves the shortcut's
     error there for the block's first layer to add (its producer then finds
-    the whole error of its output on chip: `error_reuse`). Absent means
-    none. `dysm`: dynamic spatial minibatching (§III-C), the chip's
+    the whole error of its output on chip: `error_reuse`). `output_reuse`:
+    in inference, the FWD does not write its output to external memory,
+    since every layer that reads it finds it in the scratchpads (§III-B1:
+    "this optimization saves an external memory read and write for
+    inference"). Absent means none. `dysm`: dynamic spatial minibatching (§III-C), the chip's
     minibatch share runs as this many spatial minibatches (1: off).
     `preload`: inference weight preloading (§III-B2), the bytes of the
     layer's weights each core holds in its scratchpad from before the job
@@ -361,7 +364,8 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
                         DefaultValuedParameter<"int64_t", "-1">:$pipe_group,
                         DefaultValuedParameter<"int64_t", "0">:$pipe_first_row,
                         DefaultValuedParameter<"int64_t", "0">:$pipe_rows,
-                        DefaultValuedParameter<"bool", "false">:$shortcut_reuse);
+                        DefaultValuedParameter<"bool", "false">:$shortcut_reuse,
+                        DefaultValuedParameter<"bool", "false">:$output_reuse);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -77,6 +77,13 @@ struct MemoryDecision {
   /// scratchpads, for the block's first layer to add to the error it
   /// computes, instead of going to external memory.
   bool shortcutOnChip = false;
+  /// The other half of activation reuse in inference (000 §III-B1: "this
+  /// optimization saves an external memory read and write for inference"):
+  /// FWD does not write its Output to external memory, since every layer
+  /// that reads it finds it in the scratchpads (the next layer's input, a
+  /// kept shortcut) and nothing else needs it (no BWD or UPD, not a result
+  /// of the network).
+  bool outputOnChip = false;
   /// Dynamic spatial minibatching (000 §III-C): the chip's share of the
   /// minibatch runs as this many spatial minibatches, one after the other,
   /// each through the layer (the DySM factor; 1: off). Smaller working sets,
@@ -103,6 +110,7 @@ struct MemoryDecision {
     return weightsAcrossSteps == o.weightsAcrossSteps &&
            inputOnChip == o.inputOnChip && errorOnChip == o.errorOnChip &&
            shortcutOnChip == o.shortcutOnChip &&
+           outputOnChip == o.outputOnChip &&
            spatialMinibatches == o.spatialMinibatches &&
            preloadedWeightBytes == o.preloadedWeightBytes &&
            pipeGroup == o.pipeGroup && pipeFirstRow == o.pipeFirstRow &&
