@@ -389,7 +389,8 @@ LogicalResult
 MemoryDecisionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            bool weightReuse, bool inputReuse, bool errorReuse,
                            int64_t dysm, int64_t preload, int64_t pipeGroup,
-                           int64_t pipeFirstRow, int64_t pipeRows) {
+                           int64_t pipeFirstRow, int64_t pipeRows,
+                           bool shortcutReuse, bool outputReuse) {
   if (dysm < 1)
     return emitError() << "dysm factor must be at least 1, got " << dysm;
   if (preload < 0)
@@ -415,7 +416,8 @@ MemoryDecisionAttr::get(MLIRContext *context,
   return get(context, decision.weightsAcrossSteps, decision.inputOnChip,
              decision.errorOnChip, decision.spatialMinibatches,
              decision.preloadedWeightBytes, decision.pipeGroup,
-             decision.pipeFirstRow, decision.pipeRows);
+             decision.pipeFirstRow, decision.pipeRows, decision.shortcutOnChip,
+             decision.outputOnChip);
 }
 
 core::MemoryDecision MemoryDecisionAttr::getDecision() const {
@@ -423,6 +425,8 @@ core::MemoryDecision MemoryDecisionAttr::getDecision() const {
   decision.weightsAcrossSteps = getWeightReuse();
   decision.inputOnChip = getInputReuse();
   decision.errorOnChip = getErrorReuse();
+  decision.shortcutOnChip = getShortcutReuse();
+  decision.outputOnChip = getOutputReuse();
   decision.spatialMinibatches = getDysm();
   decision.preloadedWeightBytes = getPreload();
   decision.pipeGroup = int(getPipeGroup());

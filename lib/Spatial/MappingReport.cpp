@@ -247,10 +247,12 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row) {
     json.attribute("limited_by", row.limitedBy());
     json.attribute("macs", row.macs);
     object("memory", [&] {
-      std::array<Field, 9> fields = {
+      std::array<Field, 11> fields = {
           Field{"weight_reuse", row.memory.weightsAcrossSteps},
           Field{"input_reuse", row.memory.inputOnChip},
           Field{"error_reuse", row.memory.errorOnChip},
+          Field{"shortcut_reuse", row.memory.shortcutOnChip},
+          Field{"output_reuse", row.memory.outputOnChip},
           Field{"dysm_factor", row.memory.spatialMinibatches},
           Field{"preloaded_weight_bytes", row.memory.preloadedWeightBytes},
           Field{"resident_weight_fraction", row.residentWeightFraction},

@@ -292,7 +292,12 @@ public:
     if (layer.hasPrimary) {
       fetched = inMemory(roles.first) + inMemory(roles.second);
       written = inMemory(roles.result);
-      if (pass != TrainingPass::UPD)
+      // The activations fused auxiliary computations read (a residual
+      // shortcut), and in BWD the error passed back to them; with the
+      // shortcut kept on chip (000 §III-B1, residual layers) FWD finds it in
+      // the scratchpads and BWD leaves its error there, for the block's
+      // first layer to add to the error it computes.
+      if (pass != TrainingPass::UPD && !config.memory.shortcutOnChip)
         fetched += layer.auxInputsPerOutput * elements(Operand::Output, chipD);
     } else {
       // An auxiliary-only layer streams its inputs in and its results out;
@@ -348,6 +353,10 @@ public:
       return 0;
     if (operand == Operand::Output && pass != TrainingPass::FWD &&
         config.memory.errorOnChip)
+      return 0;
+    // Inference: every reader finds the output on chip; it is not written.
+    if (operand == Operand::Output && pass == TrainingPass::FWD &&
+        config.memory.outputOnChip)
       return 0;
     if (operand == Operand::Input)
       return e / (featureChipsX() * featureChipsY());
@@ -613,6 +622,18 @@ bool PerformanceModel::splitsLegal(const LayerShape &layer, TrainingPass pass,
         whyNot,
         "an error is reused from the scratchpad only in the BWD or UPD "
         "of a layer that does not split its features or step through time");
+  if (config.memory.shortcutOnChip &&
+      (!layer.hasPrimary || !layer.hasWeights || pass == TrainingPass::UPD ||
+       layer.timesteps > 1 || layer.auxInputsPerOutput <= 0))
+    return reject(whyNot,
+                  "a shortcut is kept in the scratchpad only for the FWD or "
+                  "BWD of a layer with weights whose fused auxiliary "
+                  "computations read one and that does not step through "
+                  "time");
+  if (config.memory.outputOnChip &&
+      (!layer.hasPrimary || pass != TrainingPass::FWD || layer.timesteps > 1))
+    return reject(whyNot, "an output stays only in the scratchpads in the FWD "
+                          "of a layer that does not step through time");
   if (config.memory.preloadedWeightBytes < 0 ||
       (config.memory.preloadedWeightBytes > 0 &&
        (!layer.hasPrimary || !layer.hasWeights || pass != TrainingPass::FWD)))
@@ -712,7 +733,8 @@ SplitCost PerformanceModel::costSplits(const LayerShape &layer,
   const MemoryDecision &memory = config.memory;
   // Weights kept across timesteps stay whole (if not already stationary);
   // so does an Input left by the previous layer, and an Output error left
-  // by the next layer's BWD.
+  // by the next layer's BWD; a retained shortcut stays whole for all the
+  // spatial minibatches (it was kept for the chip's whole share).
   split.keptWhole = {memory.weightsAcrossSteps && !weightsResident &&
                              stationary != Operand::Kernel
                          ? cost.elements(Operand::Kernel, coreD)
@@ -722,7 +744,20 @@ SplitCost PerformanceModel::costSplits(const LayerShape &layer,
                          : 0.0,
                      memory.errorOnChip && stationary != Operand::Output
                          ? cost.elements(Operand::Output, coreD)
-                         : 0.0};
+                         : 0.0,
+                     0.0};
+  // A kept shortcut stays whole for all the spatial minibatches: in FWD the
+  // shortcut, in BWD its error (the Output's error, less what is already
+  // kept of it).
+  if (memory.shortcutOnChip) {
+    double whole = layer.auxInputsPerOutput *
+                   cost.elements(Operand::Output, coreD) *
+                   double(memory.spatialMinibatches);
+    if (pass == TrainingPass::BWD &&
+        (split.keptWhole[2] > 0 || stationary == Operand::Output))
+      whole = std::max(0.0, whole - cost.elements(Operand::Output, coreD));
+    split.keptWhole[3] = whole;
+  }
   return split;
 }
 

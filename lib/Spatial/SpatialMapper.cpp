@@ -379,6 +379,111 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
       }
     }
   }
+  //--- Residual shortcuts kept on chip (000 §III-B1: "in the case of
+  // residual layers, the outputs may need to be retained longer, as a
+  // future layer may also use the outputs for short-cut addition"): along an
+  // edge that a layer's fused auxiliary computations read (its only such
+  // edge), the producer's output may stay in the scratchpads until the
+  // consumer's FWD adds it, when both use the same parallelism (the same
+  // layout of the tensor over the chips). The consumer's FWD is explored
+  // with the shortcut on chip, with and without its input on chip too.
+  std::vector<const LayerEdge *> shortcutIn(n, nullptr);
+  std::vector<int> shortcutTaskOf(n * kNumPasses * numOptions, -1),
+      bothTaskOf(n * kNumPasses * numOptions, -1);
+  if (options.reuseActivations) {
+    std::vector<int> auxEdges(n, 0);
+    for (const LayerEdge &edge : graph.edges)
+      if (!edge.primaryInput)
+        ++auxEdges[edge.consumer];
+    for (const LayerEdge &edge : graph.edges) {
+      const LayerNode &producer = graph.layers[edge.producer];
+      const LayerNode &consumer = graph.layers[edge.consumer];
+      if (edge.primaryInput || auxEdges[edge.consumer] != 1 ||
+          !consumer.shape.hasPrimary || consumer.shape.timesteps > 1 ||
+          consumer.shape.auxInputsPerOutput <= 0 ||
+          // A product of two activations reads its second operand as its
+          // "kernel", not as a shortcut.
+          !consumer.shape.hasWeights || producer.shape.timesteps > 1)
+        continue;
+      // Layers that step through time in between may become pipe stages on
+      // chips of their own: the shortcut stays in memory across them.
+      bool recurrentBetween = false;
+      for (int k = edge.producer + 1; k < edge.consumer; ++k)
+        recurrentBetween |= graph.layers[k].shape.timesteps > 1;
+      if (recurrentBetween)
+        continue;
+      shortcutIn[edge.consumer] = &edge;
+      MemoryDecision shortcut;
+      shortcut.shortcutOnChip = true;
+      MemoryDecision both = shortcut;
+      both.inputOnChip = true;
+      for (int o = 0; o < numOptions; ++o) {
+        if (!allowed[o] || !optionApplies(consumer.shape, o))
+          continue;
+        addTask(shortcutTaskOf, edge.consumer, TrainingPass::FWD, o, shortcut,
+                "/shortcut-on-chip/");
+        if (reusableIn[edge.consumer])
+          addTask(bothTaskOf, edge.consumer, TrainingPass::FWD, o, both,
+                  "/input-and-shortcut-on-chip/");
+      }
+    }
+  }
+  //--- The same backwards, in training: the block's last layer leaves the
+  // error of its output -- the shortcut's error -- in the scratchpads, the
+  // block's first layer adds it to the error it computes for the block's
+  // input, and the block input's producer finds the whole sum there (error
+  // reuse, though its output has two consumers). Decided after the
+  // selection, for blocks x -> first -> ... -> last (+ x) whose layers'
+  // options allow it: the consumer's BWD is explored with the shortcut's
+  // error on chip, the producer's BWD and UPD with their error on chip.
+  std::vector<const LayerEdge *> blockShortcut(n, nullptr);
+  std::vector<int> errorShortcutTaskOf(n * kNumPasses * numOptions, -1),
+      bothErrorsTaskOf(n * kNumPasses * numOptions, -1),
+      blockErrorTaskOf(n * kNumPasses * numOptions, -1);
+  for (size_t c = 0; c < n; ++c) {
+    const LayerEdge *edge = shortcutIn[c];
+    if (!edge || !graph.layers[c].bwd)
+      continue;
+    const int p = edge->producer;
+    const LayerNode &producer = graph.layers[p];
+    if (edge->producer + 1 >= edge->consumer || outDegree[p] != 2 ||
+        !producer.shape.hasPrimary || !graph.layers[p + 1].bwd ||
+        (!producer.bwd && !producer.upd))
+      continue;
+    bool firstReadsIt = false;
+    for (const LayerEdge &other : graph.edges)
+      firstReadsIt |=
+          other.producer == p && other.consumer == p + 1 && other.primaryInput;
+    if (!firstReadsIt)
+      continue;
+    blockShortcut[c] = edge;
+    MemoryDecision shortcutError;
+    shortcutError.shortcutOnChip = true;
+    MemoryDecision both = shortcutError;
+    both.errorOnChip = true;
+    MemoryDecision error;
+    error.errorOnChip = true;
+    for (int o = 0; o < numOptions; ++o) {
+      if (!allowed[o])
+        continue;
+      if (optionApplies(graph.layers[c].shape, o)) {
+        addTask(errorShortcutTaskOf, int(c), TrainingPass::BWD, o,
+                shortcutError, "/shortcut-error-on-chip/");
+        // Also with its own error on chip (from the next layer, or as the
+        // producer of the next block).
+        addTask(bothErrorsTaskOf, int(c), TrainingPass::BWD, o, both,
+                "/error-and-shortcut-error-on-chip/");
+      }
+      if (optionApplies(producer.shape, o)) {
+        if (producer.bwd)
+          addTask(blockErrorTaskOf, p, TrainingPass::BWD, o, error,
+                  "/error-on-chip/");
+        if (producer.upd)
+          addTask(blockErrorTaskOf, p, TrainingPass::UPD, o, error,
+                  "/error-on-chip/");
+      }
+    }
+  }
   plan.explorations = tasks.size();
 
   DesignSpaceExplorer explorer(costModel, options.search,
@@ -480,6 +585,128 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
     return total;
   };
 
+  //--- Shortcuts kept on chip: the shortcut's share of every core's
+  // scratchpad stays taken from its producer's FWD to its consumer's. As
+  // for activation reuse, the data kept are counted where they are kept
+  // whole -- by the layers in between and the consumer --, not in the
+  // producer's working set, which writes them block by block. The layers
+  // in between may take any of their options, so a shortcut is kept only
+  // where it fits beside the largest working set any FWD evaluation of
+  // theirs needs (and beside every other shortcut that could be kept
+  // across them): the selection may then combine the options freely. A layer
+  // that keeps its input whole (input reuse) already holds its share of that
+  // tensor, so a shortcut of the same tensor takes no more room there (the
+  // first layer of a residual block reads the shortcut as its input).
+  const double capacity =
+      costModel.getSystem().chip.core.scratchpad.capacityBytes;
+  const double coresInSystem =
+      double(costModel.numChips() * costModel.numCores());
+  auto shortcutShare = [&](const LayerEdge &edge) {
+    return std::ceil(edge.elements / coresInSystem) *
+           costModel.bytesPerElement();
+  };
+  // The largest FWD working sets, with the input kept whole or not.
+  std::vector<double> largestWorkingSet(n, 0), largestWithInput(n, 0);
+  for (size_t i = 0; i < n; ++i)
+    for (int o = 0; o < numOptions; ++o)
+      for (const std::vector<int> *index :
+           {&taskOf, &reuseTaskOf, &shortcutTaskOf, &bothTaskOf}) {
+        int task = (*index)[slot(int(i), TrainingPass::FWD, o)];
+        if (task < 0 || !results[task].best)
+          continue;
+        double &largest =
+            index == &reuseTaskOf ? largestWithInput[i] : largestWorkingSet[i];
+        largest = std::max(largest, results[task].best->scratchpadBytes);
+      }
+  // Whether layer k keeps the tensor of a kept shortcut whole as its input.
+  auto inputIsShortcut = [&](int k, const LayerEdge &shortcut) {
+    return reusableIn[k] && reusableIn[k]->producer == shortcut.producer;
+  };
+  auto fitsAt = [&](int k, const std::vector<double> &reserved) {
+    if (largestWorkingSet[k] + reserved[k] > capacity)
+      return false;
+    if (largestWithInput[k] <= 0)
+      return true;
+    double alreadyHeld = 0;
+    for (size_t c = 0; c < n; ++c)
+      if (const LayerEdge *edge = shortcutIn[c])
+        if (edge->producer < k && k < edge->consumer &&
+            inputIsShortcut(k, *edge))
+          alreadyHeld += shortcutShare(*edge);
+    return largestWithInput[k] + reserved[k] - alreadyHeld <= capacity;
+  };
+  // Drop the shortcuts that do not fit until the rest do (dropping one
+  // frees room for the others).
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::vector<double> reserved(n, 0);
+    for (size_t c = 0; c < n; ++c)
+      if (const LayerEdge *edge = shortcutIn[c])
+        for (int k = edge->producer + 1; k < edge->consumer; ++k)
+          reserved[k] += shortcutShare(*edge);
+    for (size_t c = 0; c < n; ++c) {
+      const LayerEdge *edge = shortcutIn[c];
+      if (!edge)
+        continue;
+      bool fits = true;
+      for (int k = edge->producer + 1; k < edge->consumer && fits; ++k)
+        fits = fitsAt(k, reserved);
+      if (!fits) {
+        shortcutIn[c] = nullptr;
+        changed = true;
+      }
+    }
+  }
+  // At the consumer: the other shortcuts kept across it beside its
+  // evaluation with its own shortcut on chip.
+  std::vector<double> reservedAt(n, 0);
+  for (size_t c = 0; c < n; ++c)
+    if (const LayerEdge *edge = shortcutIn[c])
+      for (int k = edge->producer + 1; k < edge->consumer; ++k)
+        reservedAt[k] += shortcutShare(*edge);
+  auto onChipEval = [&](const std::vector<int> &index, int layer,
+                        int option) -> const Evaluation * {
+    int task = index[slot(layer, TrainingPass::FWD, option)];
+    if (task < 0 || !results[task].best ||
+        results[task].best->scratchpadBytes + reservedAt[layer] > capacity)
+      return nullptr;
+    return &*results[task].best;
+  };
+  // The consumer's FWD with the shortcut on chip, given whether its input
+  // is on chip too (nullptr: not faster than without the shortcut).
+  auto withShortcut = [&](int layer, int option,
+                          bool inputOnChip) -> const Evaluation * {
+    if (!shortcutIn[layer])
+      return nullptr;
+    const Evaluation *base =
+        inputOnChip ? reused(layer, TrainingPass::FWD, option)
+                    : &*best(layer, TrainingPass::FWD, option).best;
+    const Evaluation *with =
+        onChipEval(inputOnChip ? bothTaskOf : shortcutTaskOf, layer, option);
+    if (!base || !with || with->cycles.total >= base->cycles.total)
+      return nullptr;
+    return with;
+  };
+  // What keeping the shortcut saves under the consumer's option (<= 0): the
+  // saving both with and without the input on chip guarantees, since the
+  // selection's edge terms are pairwise and whether the input is on chip
+  // depends on the previous layer's option. The plan realizes at least it.
+  auto shortcutSaving = [&](int layer, int option) {
+    auto savingIn = [&](bool inputOnChip) {
+      const Evaluation *with = withShortcut(layer, option, inputOnChip);
+      if (!with)
+        return 0.0;
+      const Evaluation *base =
+          inputOnChip ? reused(layer, TrainingPass::FWD, option)
+                      : &*best(layer, TrainingPass::FWD, option).best;
+      return with->cycles.total - base->cycles.total;
+    };
+    double saving = savingIn(false);
+    if (reused(layer, TrainingPass::FWD, option))
+      saving = std::max(saving, savingIn(true));
+    return saving;
+  };
+
   //--- One option per layer, jointly over the graph.
   std::vector<std::vector<const LayerEdge *>> incoming(n);
   std::vector<SelectionEdge> switches;
@@ -494,10 +721,21 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
       if (layerCost[edge.producer][o] < kInfinity &&
           layerCost[edge.consumer][o] < kInfinity)
         s.cost[o][o] += edgeSaving(edge, o);
+    // A kept shortcut: the producer's parallelism (not its DySM factor)
+    // must be the consumer's.
+    if (shortcutIn[edge.consumer] == &edge)
+      for (int from = 0; from < numOptions; ++from)
+        for (int to = 0; to < numOptions; ++to)
+          if (parallelismOf(from) == parallelismOf(to) &&
+              layerCost[edge.producer][from] < kInfinity &&
+              layerCost[edge.consumer][to] < kInfinity)
+            s.cost[from][to] += shortcutSaving(edge.consumer, to);
     switches.push_back(std::move(s));
   }
   // A shortcut's cost depends on the parallelisms alone (only the next layer
-  // reuses on chip): remembering the parallelism keeps the state space small.
+  // reuses on chip; a shortcut kept on chip needs the same parallelism at
+  // both ends, whatever the producer's DySM factor): remembering the
+  // parallelism keeps the state space small.
   const size_t maxStates = 4096;
   Selection selection = selectOptions(layerCost, switches, maxStates,
                                       /*farClasses=*/kNumParallelisms);
@@ -614,11 +852,21 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
         pp.eval = *best(int(i), pp.pass, option).best;
         const LayerEdge *reuseEdge =
             pp.pass == TrainingPass::FWD ? reusableIn[i] : reusableOut[i];
+        bool inputOnChip = false;
         if (reuseEdge &&
             choice[reuseEdge->producer] == choice[reuseEdge->consumer] &&
             !stageOf[reuseEdge->producer] && !stageOf[reuseEdge->consumer])
-          if (const Evaluation *onChip = reused(int(i), pp.pass, option))
+          if (const Evaluation *onChip = reused(int(i), pp.pass, option)) {
             pp.eval = *onChip;
+            inputOnChip = pp.pass == TrainingPass::FWD;
+          }
+        const LayerEdge *shortcut = shortcutIn[i];
+        if (pp.pass == TrainingPass::FWD && shortcut &&
+            parallelismOf(choice[shortcut->producer]) == lp.parallelism &&
+            !stageOf[shortcut->producer])
+          if (const Evaluation *kept =
+                  withShortcut(int(i), option, inputOnChip))
+            pp.eval = *kept;
       }
       if (!stage && pp.pass != TrainingPass::UPD) {
         for (const LayerEdge *edge : incoming[i]) {
@@ -654,6 +902,133 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
       lp.passes.push_back(std::move(pp));
     }
   }
+
+  //--- The shortcut's error kept on chip (the tasks above), where the plan's
+  // options allow it: the block's first layer takes the last layer's
+  // parallelism (it adds the error in place) and the producer's option
+  // (error reuse), and the error fits beside the working set of every BWD
+  // and UPD it waits through (with every other such error that could be
+  // kept there). Each pass changes only when that makes it faster, so the
+  // plan only gets faster.
+  std::vector<double> errorReserved(n, 0);
+  for (size_t c = 0; c < n; ++c)
+    if (const LayerEdge *edge = blockShortcut[c])
+      for (int k = edge->producer + 1; k < edge->consumer; ++k)
+        errorReserved[k] += shortcutShare(*edge);
+  auto passOf = [&](int layer, TrainingPass pass) -> PassPlan * {
+    for (PassPlan &pp : plan.layers[layer].passes)
+      if (pp.pass == pass)
+        return &pp;
+    return nullptr;
+  };
+  auto replaceIfFaster = [&](PassPlan *pp, const std::vector<int> &index,
+                             int layer) {
+    if (!pp)
+      return;
+    int task = index[slot(layer, pp->pass, choice[layer])];
+    if (task < 0 || !results[task].best ||
+        results[task].best->cycles.total >= pp->eval.cycles.total)
+      return;
+    pp->eval = *results[task].best;
+    pp->cycles = pp->eval.cycles;
+    pp->cycles.nonOvldt += pp->relayout.cycles;
+    pp->cycles.total += pp->relayout.cycles;
+  };
+  bool reRealized = false; // some pass changed after the selection
+  for (size_t c = 0; c < n; ++c) {
+    const LayerEdge *edge = blockShortcut[c];
+    if (!edge)
+      continue;
+    const int p = edge->producer, first = p + 1;
+    bool pipelined = false;
+    for (int k = p; k <= int(c); ++k)
+      pipelined |= stageOf[k] != nullptr;
+    if (pipelined || choice[p] != choice[first] ||
+        parallelismOf(choice[first]) != parallelismOf(choice[c]))
+      continue;
+    bool fits = true;
+    for (int k = first; k < int(c) && fits; ++k)
+      for (const PassPlan &pp : plan.layers[k].passes)
+        if (pp.pass != TrainingPass::FWD &&
+            pp.eval.scratchpadBytes + errorReserved[k] > capacity)
+          fits = false;
+    PassPlan *bwd = passOf(int(c), TrainingPass::BWD);
+    if (!fits || !bwd)
+      continue;
+    replaceIfFaster(bwd,
+                    bwd->eval.config.memory.errorOnChip ? bothErrorsTaskOf
+                                                        : errorShortcutTaskOf,
+                    int(c));
+    if (!bwd->eval.config.memory.shortcutOnChip)
+      continue; // not faster: the error goes through memory
+    // The producer finds the whole error of its output on chip; if it is
+    // itself the last layer of the block before, with its shortcut's error
+    // on chip too.
+    PassPlan *producerBwd = passOf(p, TrainingPass::BWD);
+    if (producerBwd)
+      replaceIfFaster(producerBwd,
+                      producerBwd->eval.config.memory.shortcutOnChip
+                          ? bothErrorsTaskOf
+                          : blockErrorTaskOf,
+                      p);
+    replaceIfFaster(passOf(p, TrainingPass::UPD), blockErrorTaskOf, p);
+    reRealized = true;
+  }
+
+  //--- Inference: a layer whose every reader finds its output on chip (the
+  // next layer's input, a kept shortcut) does not write it -- 000 §III-B1:
+  // "this optimization saves an external memory read and write for
+  // inference". Its configuration is evaluated again without the write and
+  // takes it when faster (the output is counted where it is kept whole, by
+  // its readers, so the working set does not change).
+  const bool inferenceOnly =
+      llvm::none_of(graph.layers, [](const LayerNode &layer) {
+        return layer.bwd || layer.upd;
+      });
+  if (inferenceOnly && options.reuseActivations) {
+    std::vector<std::vector<const LayerEdge *>> outgoing(n);
+    for (const LayerEdge &edge : graph.edges)
+      outgoing[edge.producer].push_back(&edge);
+    for (size_t p = 0; p < n; ++p) {
+      const LayerNode &layer = graph.layers[p];
+      if (outgoing[p].empty() || layer.networkOutput || stageOf[p] ||
+          !layer.shape.hasPrimary || layer.shape.timesteps > 1)
+        continue;
+      bool allOnChip = true;
+      for (const LayerEdge *edge : outgoing[p]) {
+        const PassPlan *reader = passOf(edge->consumer, TrainingPass::FWD);
+        if (!reader) {
+          allOnChip = false;
+          break;
+        }
+        const MemoryDecision &memory = reader->eval.config.memory;
+        allOnChip &=
+            (reusableIn[edge->consumer] == edge && memory.inputOnChip) ||
+            (shortcutIn[edge->consumer] == edge && memory.shortcutOnChip);
+      }
+      PassPlan *fwd = passOf(int(p), TrainingPass::FWD);
+      if (!allOnChip || !fwd)
+        continue;
+      MappingConfig config = fwd->eval.config;
+      config.memory.outputOnChip = true;
+      std::optional<Evaluation> unwritten =
+          evaluateMappedPass(costModel, layer.shape, TrainingPass::FWD, config);
+      if (!unwritten || unwritten->cycles.total >= fwd->eval.cycles.total)
+        continue;
+      fwd->eval = std::move(*unwritten);
+      fwd->cycles = fwd->eval.cycles;
+      fwd->cycles.nonOvldt += fwd->relayout.cycles;
+      fwd->cycles.total += fwd->relayout.cycles;
+      reRealized = true;
+    }
+  }
+  if (reRealized) {
+    plan.totals.cycles = CycleBreakdown();
+    for (const LayerPlan &lp : plan.layers)
+      for (const PassPlan &pp : lp.passes)
+        plan.totals.cycles += pp.cycles;
+  }
+
   if (!(plan.totals.cycles.total <= kMaxCycles))
     return llvm::createStringError(
         "the network would take more than 2^62 cycles: the system's "

@@ -63,5 +63,11 @@ FailureOr<ExpandedFunction> dsm::readLayerGraph(func::FuncOp func) {
     const core::LayerNode &from = graph.layers[edge.producer];
     edge.carriesError = from.bwd || from.upd;
   }
+  // The network's results are written out whatever reads them on chip.
+  func.walk([&](func::ReturnOp op) {
+    for (Value value : op.getOperands())
+      if (auto it = producer.find(value); it != producer.end())
+        graph.layers[it->second].networkOutput = true;
+  });
   return result;
 }

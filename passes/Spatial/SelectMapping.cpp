@@ -206,6 +206,10 @@ struct SelectMappingPass
       decisions.push_back("input_reuse");
     if (memory.errorOnChip)
       decisions.push_back("error_reuse");
+    if (memory.shortcutOnChip)
+      decisions.push_back("shortcut_reuse");
+    if (memory.outputOnChip)
+      decisions.push_back("output_reuse");
     if (memory.spatialMinibatches > 1)
       decisions.push_back("dysm " + std::to_string(memory.spatialMinibatches));
     if (memory.preloadedWeightBytes > 0)

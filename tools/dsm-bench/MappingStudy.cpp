@@ -388,6 +388,38 @@ void checkFindings(mlir::MLIRContext &context) {
               "GNMT's LSTM layers choose ModelXDataY (§III-A): {0} of {1}",
               lstmMxDy, lstms));
 
+  // Fig. 11's first bar for GNMT (DSM: symmetric torus, data and model
+  // parallelism, no optimization): "Increasing N_mb has a more pronounced
+  // performance impact for ResNet50 and GNMT", from ~0.011 at mb 256 (0.36
+  // at best / 32x). A rotation-bound model-parallel LSTM does not rise with
+  // the minibatch (rotation and compute both grow with it); a data-parallel
+  // one, bound by fetching its weights every timestep, does
+  // (docs/spatial-mapping-results.md).
+  double baseline[2], dataOnly[2];
+  int lstmsModel = 0, lstmsBaseline = 0;
+  for (int k = 0; k < 2; ++k) {
+    Model m = expand(context, "gnmt", k == 0 ? 256 : 1024);
+    core::MappingPlan plan =
+        map(m.expanded.graph, sym, {Parallelism::Data, Parallelism::Model});
+    baseline[k] = plan.totals.utilization;
+    dataOnly[k] =
+        map(m.expanded.graph, sym, {Parallelism::Data}).totals.utilization;
+    if (k == 0)
+      for (size_t i = 0; i < m.expanded.graph.layers.size(); ++i)
+        if (m.expanded.graph.layers[i].shape.kind == core::OpKind::Lstm) {
+          ++lstmsBaseline;
+          lstmsModel += plan.layers[i].parallelism == Parallelism::Model;
+        }
+  }
+  finding(baseline[1] >= 1.5 * baseline[0],
+          llvm::formatv("GNMT's baseline (DSM, dsm-8pf-sym, no optimization) "
+                        "rises with the minibatch (Fig. 11, ~0.011 at mb 256): "
+                        "mb 256 {0:F3}, mb 1024 {1:F3}, {2} of {3} LSTMs model "
+                        "parallel (rotation-bound); data parallelism only: "
+                        "{4:F3} and {5:F3}",
+                        baseline[0], baseline[1], lstmsModel, lstmsBaseline,
+                        dataOnly[0], dataOnly[1]));
+
   // Utilization against the minibatch.
   outs() << "\n== Utilization by minibatch (training, dsm-8pf-asym) ==\n\n";
   outs() << llvm::formatv("{0,-10}", "minibatch");

@@ -131,6 +131,119 @@ TEST(PerformanceModelTest, InputLeftOnChipByThePreviousLayer) {
   }()));
 }
 
+TEST(PerformanceModelTest, ShortcutKeptOnChipSinceItsProducer) {
+  // 000 §III-B1: "in the case of residual layers, the outputs may need to be
+  // retained longer, as a future layer may also use the outputs for
+  // short-cut addition". A fused residual addition reads one shortcut
+  // element per output element; kept on chip, FWD no longer fetches it.
+  PerformanceModel model(smallSystem());
+  LayerShape conv = convLayer(16, 16, 64, 1, 8);
+  conv.auxInputsPerOutput = 1;
+  MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                           Dim::In, 8, Dim::IJ, 8);
+  std::optional<Evaluation> base = model.evaluate(conv, TrainingPass::FWD, c);
+  c.memory.shortcutOnChip = true;
+  std::optional<Evaluation> kept = model.evaluate(conv, TrainingPass::FWD, c);
+  ASSERT_TRUE(base && kept);
+  const TransferGroup *before = group(*base, "fetch_inp+fetch_ker+write_out");
+  const TransferGroup *after = group(*kept, "fetch_inp+fetch_ker+write_out");
+  ASSERT_TRUE(before && after);
+  // The input, kernel and output (2048 + 256 + 2048 elements) and, without
+  // it, the chip's shortcut: 2 samples x 16 channels x 64 pixels, 2 B each.
+  EXPECT_DOUBLE_EQ(before->bytes[int(Link::MemoryBus)],
+                   (2048 + 256 + 2048 + 2048) * 2);
+  EXPECT_DOUBLE_EQ(after->bytes[int(Link::MemoryBus)], (2048 + 256 + 2048) * 2);
+  // (2048 + 256 + 2048) x 2 B at 16 GB/s: 544 cycles, as without a shortcut.
+  EXPECT_DOUBLE_EQ(kept->cycles.total, 544);
+  EXPECT_LT(kept->cycles.total, base->cycles.total);
+  // Each core keeps its whole share of the shortcut (the core split halves
+  // the output channels: 8 x 64 x 2 elements, 2 B each) besides its
+  // working set.
+  EXPECT_DOUBLE_EQ(kept->scratchpadBytes - base->scratchpadBytes,
+                   8 * 64 * 2 * 2);
+  // With DySM the share is kept for all the spatial minibatches.
+  c.memory.spatialMinibatches = 2;
+  MappingConfig plain = c;
+  plain.memory.shortcutOnChip = false;
+  std::optional<Evaluation> dysm = model.evaluate(conv, TrainingPass::FWD, c);
+  std::optional<Evaluation> dysmPlain =
+      model.evaluate(conv, TrainingPass::FWD, plain);
+  ASSERT_TRUE(dysm && dysmPlain);
+  EXPECT_DOUBLE_EQ(dysm->scratchpadBytes - dysmPlain->scratchpadBytes,
+                   8 * 64 * 2 * 2);
+  c.memory.spatialMinibatches = 1;
+  // BWD passes the error of its output back to the shortcut: kept on chip,
+  // for the block's first layer to add, it does not go to memory either.
+  MappingConfig b = c;
+  b.memory.shortcutOnChip = false;
+  std::optional<Evaluation> bwdBase =
+      model.evaluate(conv, TrainingPass::BWD, b);
+  b.memory.shortcutOnChip = true;
+  std::optional<Evaluation> bwdKept =
+      model.evaluate(conv, TrainingPass::BWD, b);
+  ASSERT_TRUE(bwdBase && bwdKept);
+  const TransferGroup *bwdBefore =
+      group(*bwdBase, "fetch_inp+fetch_ker+write_out");
+  const TransferGroup *bwdAfter =
+      group(*bwdKept, "fetch_inp+fetch_ker+write_out");
+  ASSERT_TRUE(bwdBefore && bwdAfter);
+  EXPECT_DOUBLE_EQ(bwdBefore->bytes[int(Link::MemoryBus)] -
+                       bwdAfter->bytes[int(Link::MemoryBus)],
+                   2048 * 2);
+  EXPECT_LE(bwdKept->cycles.total, bwdBase->cycles.total);
+  // The error stays whole in the cores (their Output share) unless it is
+  // already kept there (error reuse).
+  EXPECT_GE(bwdKept->scratchpadBytes, bwdBase->scratchpadBytes);
+  b.memory.errorOnChip = true;
+  std::optional<Evaluation> bothKept =
+      model.evaluate(conv, TrainingPass::BWD, b);
+  b.memory.shortcutOnChip = false;
+  std::optional<Evaluation> errorKept =
+      model.evaluate(conv, TrainingPass::BWD, b);
+  ASSERT_TRUE(bothKept && errorKept);
+  EXPECT_DOUBLE_EQ(bothKept->scratchpadBytes, errorKept->scratchpadBytes);
+  // UPD does not read the shortcut; only a layer that reads one keeps it.
+  std::string why;
+  EXPECT_FALSE(model.evaluate(conv, TrainingPass::UPD, c, &why));
+  EXPECT_NE(why.find("shortcut is kept"), std::string::npos);
+  EXPECT_FALSE(
+      model.evaluate(convLayer(16, 16, 64, 1, 8), TrainingPass::FWD, c));
+  // A product of two activations reads its second operand as its kernel.
+  LayerShape product = conv;
+  product.hasWeights = false;
+  EXPECT_FALSE(model.evaluate(product, TrainingPass::FWD, c));
+}
+
+TEST(PerformanceModelTest, OutputNotWrittenWhenEveryReaderFindsItOnChip) {
+  // 000 §III-B1: activation reuse "saves an external memory read and write
+  // for inference". The reader's side drops the read (inputOnChip); this
+  // side drops the write.
+  PerformanceModel model(smallSystem());
+  LayerShape conv = convLayer(16, 16, 64, 1, 8);
+  MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                           Dim::In, 8, Dim::IJ, 8);
+  std::optional<Evaluation> base = model.evaluate(conv, TrainingPass::FWD, c);
+  c.memory.outputOnChip = true;
+  std::optional<Evaluation> kept = model.evaluate(conv, TrainingPass::FWD, c);
+  ASSERT_TRUE(base && kept);
+  const TransferGroup *before = group(*base, "fetch_inp+fetch_ker+write_out");
+  const TransferGroup *after = group(*kept, "fetch_inp+fetch_ker+write_out");
+  ASSERT_TRUE(before && after);
+  // The chip's 2 samples x 16 channels x 64 pixels of output, 2 B each.
+  EXPECT_DOUBLE_EQ(before->bytes[int(Link::MemoryBus)] -
+                       after->bytes[int(Link::MemoryBus)],
+                   2048 * 2);
+  // (2048 + 256) x 2 B at 16 GB/s = 288 cycles, beside 272 of compute.
+  EXPECT_DOUBLE_EQ(kept->cycles.total, 288);
+  // Its readers count it where they keep it whole: the working set is the
+  // same.
+  EXPECT_DOUBLE_EQ(kept->scratchpadBytes, base->scratchpadBytes);
+  // Only a FWD writes an output.
+  std::string why;
+  EXPECT_FALSE(model.evaluate(conv, TrainingPass::BWD, c, &why));
+  EXPECT_NE(why.find("output stays"), std::string::npos);
+}
+
 TEST(PerformanceModelTest, ErrorLeftOnChipByTheNextLayersBwd) {
   // The backward mirror of activation reuse: the Output's error, which BWD
   // and UPD read, is in the scratchpads.

@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace dsm::core;
 using dsm::core::testing::convLayer;
 using dsm::core::testing::multiChipPreset;
@@ -203,6 +205,156 @@ TEST(SpatialMapperTest, ShortcutKeepsInputReuseButNotErrorReuse) {
   EXPECT_TRUE(conv1InputReused);
   for (const PassPlan &pass : plan->layers[0].passes)
     EXPECT_FALSE(pass.eval.config.memory.errorOnChip);
+}
+
+/// A residual block: x (layer 0) feeds conv1 -> conv2 -> conv3, whose fused
+/// addition reads x back (one shortcut element per output element).
+static LayerGraph residualBlock(int64_t channels, int64_t pixels, int64_t mb) {
+  LayerGraph g;
+  g.layers = {{convLayer(channels, channels, pixels, 1, mb, "x")},
+              {convLayer(channels, channels / 4, pixels, 1, mb, "conv1")},
+              {convLayer(channels / 4, channels / 4, pixels, 9, mb, "conv2")},
+              {convLayer(channels / 4, channels, pixels, 1, mb, "conv3")}};
+  g.layers[3].shape.auxInputsPerOutput = 1;
+  double x = double(channels * pixels * mb), inner = x / 4;
+  LayerEdge e01{0, 1, x}, e12{1, 2, inner}, e23{2, 3, inner}, e03{0, 3, x};
+  e01.primaryInput = e12.primaryInput = e23.primaryInput = true;
+  g.edges = {e01, e12, e23, e03};
+  g.assignTrainingPasses(true);
+  return g;
+}
+
+TEST(SpatialMapperTest, ResidualShortcutKeptOnChipAcrossTheBlock) {
+  SerialExecutor serial;
+  // 000 §III-B1: "in the case of residual layers, the outputs may need to be
+  // retained longer, as a future layer may also use the outputs for
+  // short-cut addition". ResNet-50's layer3 shape: x is 98 KiB per core.
+  LayerGraph g = residualBlock(1024, 196, 512);
+  MapperOptions reuse;
+  reuse.reuseActivations = true;
+  MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  llvm::Expected<MappingPlan> plan =
+      SpatialMapper(system, reuse).map(g, serial);
+  ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+  const PassPlan &fwd = plan->layers[3].passes.front();
+  ASSERT_EQ(fwd.pass, TrainingPass::FWD);
+  EXPECT_TRUE(fwd.eval.config.memory.shortcutOnChip);
+  EXPECT_EQ(plan->layers[0].parallelism, plan->layers[3].parallelism);
+  // Backwards, conv3's BWD leaves the shortcut's error on chip, conv1's BWD
+  // adds it to the error it computes for x, and x's producer finds the sum
+  // there (its UPD: the first layer has no BWD), though x has two consumers.
+  const PassPlan *bwd = nullptr;
+  for (const PassPlan &pass : plan->layers[3].passes)
+    if (pass.pass == TrainingPass::BWD)
+      bwd = &pass;
+  ASSERT_NE(bwd, nullptr);
+  EXPECT_TRUE(bwd->eval.config.memory.shortcutOnChip);
+  EXPECT_EQ(plan->layers[1].parallelism, plan->layers[3].parallelism);
+  ASSERT_EQ(plan->layers[0].passes.back().pass, TrainingPass::UPD);
+  EXPECT_TRUE(plan->layers[0].passes.back().eval.config.memory.errorOnChip);
+  // Nothing else keeps a shortcut; the same configuration without it is
+  // slower.
+  for (const LayerPlan &layer : plan->layers)
+    for (const PassPlan &pass : layer.passes)
+      if (&pass != &fwd && &pass != bwd) {
+        EXPECT_FALSE(pass.eval.config.memory.shortcutOnChip);
+      }
+  MappingConfig without = fwd.eval.config;
+  without.memory.shortcutOnChip = false;
+  std::optional<Evaluation> fetched =
+      evaluateMappedPass(SpatialMapper(system, reuse).getModel(),
+                         g.layers[3].shape, TrainingPass::FWD, without);
+  ASSERT_TRUE(fetched.has_value());
+  EXPECT_LT(fwd.eval.cycles.total, fetched->cycles.total);
+  // The shortcut fits beside the working sets of the layers in between
+  // (its producer writes it block by block, as for activation reuse).
+  const double share = std::ceil(g.edges[3].elements /
+                                 double(system.chips * system.chip.cores)) *
+                       2;
+  // (and its error beside their BWD and UPD).
+  for (size_t i = 1; i < 3; ++i)
+    for (const PassPlan &pass : plan->layers[i].passes)
+      EXPECT_LE(pass.eval.scratchpadBytes + share,
+                system.chip.core.scratchpad.capacityBytes);
+  // The totals are the passes' sums.
+  CycleBreakdown sum;
+  for (const LayerPlan &layer : plan->layers)
+    for (const PassPlan &pass : layer.passes)
+      sum += pass.cycles;
+  EXPECT_DOUBLE_EQ(sum.total, plan->totals.cycles.total);
+  // Without activation reuse (the baseline), the shortcut is read from memory.
+  llvm::Expected<MappingPlan> baseline =
+      SpatialMapper(system, MapperOptions()).map(g, serial);
+  ASSERT_TRUE(static_cast<bool>(baseline));
+  EXPECT_FALSE(
+      baseline->layers[3].passes.front().eval.config.memory.shortcutOnChip);
+}
+
+TEST(SpatialMapperTest, InferenceSkipsTheWriteOfOutputsReadOnChip) {
+  SerialExecutor serial;
+  // 000 §III-B1: activation reuse "saves an external memory read and write
+  // for inference". x is read by conv1 (its input) and conv3 (the
+  // shortcut): it is not written when both find it on chip. On one chip
+  // (DeepSpatialMatrix Fig. 11d-f's inference system) at minibatch 16.
+  LayerGraph g = residualBlock(1024, 196, 16);
+  g.assignTrainingPasses(false);
+  MapperOptions reuse;
+  reuse.reuseActivations = true;
+  MultiChipSystem system = multiChipPreset("dsm-128tf");
+  llvm::Expected<MappingPlan> plan =
+      SpatialMapper(system, reuse).map(g, serial);
+  ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+  auto memoryOf = [&](const MappingPlan &p, int layer) {
+    return p.layers[layer].passes.front().eval.config.memory;
+  };
+  int unwritten = 0;
+  for (int i = 0; i < 4; ++i) {
+    if (!memoryOf(*plan, i).outputOnChip)
+      continue;
+    ++unwritten;
+    // Every reader found it on chip.
+    for (const LayerEdge &edge : g.edges)
+      if (edge.producer == i) {
+        MemoryDecision reader = memoryOf(*plan, edge.consumer);
+        EXPECT_TRUE(edge.primaryInput ? reader.inputOnChip
+                                      : reader.shortcutOnChip);
+      }
+  }
+  EXPECT_TRUE(memoryOf(*plan, 0).outputOnChip);
+  EXPECT_GE(unwritten, 1);
+  // The last layer's output is the network's.
+  EXPECT_FALSE(memoryOf(*plan, 3).outputOnChip);
+  // A result of the network is written whatever reads it on chip.
+  g.layers[0].networkOutput = true;
+  llvm::Expected<MappingPlan> returned =
+      SpatialMapper(system, reuse).map(g, serial);
+  ASSERT_TRUE(static_cast<bool>(returned));
+  EXPECT_FALSE(memoryOf(*returned, 0).outputOnChip);
+  EXPECT_LT(plan->totals.cycles.total, returned->totals.cycles.total);
+  // Training writes every output (BWD and UPD read them).
+  g.layers[0].networkOutput = false;
+  g.assignTrainingPasses(true);
+  llvm::Expected<MappingPlan> training =
+      SpatialMapper(system, reuse).map(g, serial);
+  ASSERT_TRUE(static_cast<bool>(training));
+  for (const LayerPlan &layer : training->layers)
+    for (const PassPlan &pass : layer.passes)
+      EXPECT_FALSE(pass.eval.config.memory.outputOnChip);
+}
+
+TEST(SpatialMapperTest, ResidualShortcutStaysInMemoryWhenItDoesNotFit) {
+  SerialExecutor serial;
+  // ResNet-50's layer1 shape at minibatch 4096: x is 3 MiB per core, more
+  // than the scratchpad.
+  LayerGraph g = residualBlock(256, 3136, 4096);
+  MapperOptions reuse;
+  reuse.reuseActivations = true;
+  llvm::Expected<MappingPlan> plan =
+      SpatialMapper(multiChipPreset("dsm-8pf-asym"), reuse).map(g, serial);
+  ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+  for (const LayerPlan &layer : plan->layers)
+    for (const PassPlan &pass : layer.passes)
+      EXPECT_FALSE(pass.eval.config.memory.shortcutOnChip);
 }
 
 TEST(SpatialMapperTest, JointChoiceWeighsRelayouts) {

@@ -324,8 +324,18 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
     parallelism) left it, and does not read it from external memory
     (Activation/Error Reuse, §III-B1). `error_reuse`: the BWD or UPD finds
     the error of its output in the scratchpads, where the next layer's BWD
-    (same parallelism) left it (the same optimization, backwards). Absent
-    means none. `dysm`: dynamic spatial minibatching (§III-C), the chip's
+    (same parallelism) left it (the same optimization, backwards).
+    `shortcut_reuse`: the FWD finds the activations its fused auxiliary
+    computations read (a residual shortcut) in the scratchpads, kept there
+    since their producer (same parallelism) several layers earlier (§III-B1:
+    "the outputs may need to be retained longer, as a future layer may also
+    use the outputs for short-cut addition"); the BWD leaves the shortcut's
+    error there for the block's first layer to add (its producer then finds
+    the whole error of its output on chip: `error_reuse`). `output_reuse`:
+    in inference, the FWD does not write its output to external memory,
+    since every layer that reads it finds it in the scratchpads (§III-B1:
+    "this optimization saves an external memory read and write for
+    inference"). Absent means none. `dysm`: dynamic spatial minibatching (§III-C), the chip's
     minibatch share runs as this many spatial minibatches (1: off).
     `preload`: inference weight preloading (§III-B2), the bytes of the
     layer's weights each core holds in its scratchpad from before the job
@@ -341,6 +351,7 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
     #dsm.memory_decision<input_reuse = true>
     #dsm.memory_decision<error_reuse = true>
     #dsm.memory_decision<input_reuse = true, dysm = 4>
+    #dsm.memory_decision<input_reuse = true, shortcut_reuse = true>
     #dsm.memory_decision<preload = 65536>
     #dsm.memory_decision<weight_reuse = true, pipe_group = 0, pipe_first_row = 2, pipe_rows = 3>
     ```
@@ -352,7 +363,9 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
                         DefaultValuedParameter<"int64_t", "0">:$preload,
                         DefaultValuedParameter<"int64_t", "-1">:$pipe_group,
                         DefaultValuedParameter<"int64_t", "0">:$pipe_first_row,
-                        DefaultValuedParameter<"int64_t", "0">:$pipe_rows);
+                        DefaultValuedParameter<"int64_t", "0">:$pipe_rows,
+                        DefaultValuedParameter<"bool", "false">:$shortcut_reuse,
+                        DefaultValuedParameter<"bool", "false">:$output_reuse);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

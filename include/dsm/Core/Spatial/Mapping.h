@@ -66,6 +66,24 @@ struct MemoryDecision {
   /// Output's error in the scratchpads, left there by the next layer's BWD
   /// (same parallelism); UPD runs before BWD, so both read it from there.
   bool errorOnChip = false;
+  /// Residual shortcut retention (000 §III-B1: "in the case of residual
+  /// layers, the outputs may need to be retained longer, as a future layer
+  /// may also use the outputs for short-cut addition"): FWD finds the
+  /// activations its fused auxiliary computations read (a residual
+  /// shortcut) in the cores' scratchpads, kept there since their producer
+  /// (same parallelism) several layers earlier, and does not read them from
+  /// external memory; the cores keep their whole share of them. In BWD the
+  /// error passed back to the shortcut (the Output's error) stays in the
+  /// scratchpads, for the block's first layer to add to the error it
+  /// computes, instead of going to external memory.
+  bool shortcutOnChip = false;
+  /// The other half of activation reuse in inference (000 §III-B1: "this
+  /// optimization saves an external memory read and write for inference"):
+  /// FWD does not write its Output to external memory, since every layer
+  /// that reads it finds it in the scratchpads (the next layer's input, a
+  /// kept shortcut) and nothing else needs it (no BWD or UPD, not a result
+  /// of the network).
+  bool outputOnChip = false;
   /// Dynamic spatial minibatching (000 §III-C): the chip's share of the
   /// minibatch runs as this many spatial minibatches, one after the other,
   /// each through the layer (the DySM factor; 1: off). Smaller working sets,
@@ -91,6 +109,8 @@ struct MemoryDecision {
   bool operator==(const MemoryDecision &o) const {
     return weightsAcrossSteps == o.weightsAcrossSteps &&
            inputOnChip == o.inputOnChip && errorOnChip == o.errorOnChip &&
+           shortcutOnChip == o.shortcutOnChip &&
+           outputOnChip == o.outputOnChip &&
            spatialMinibatches == o.spatialMinibatches &&
            preloadedWeightBytes == o.preloadedWeightBytes &&
            pipeGroup == o.pipeGroup && pipeFirstRow == o.pipeFirstRow &&

@@ -96,13 +96,14 @@ private:
   /// operands in pass order, whether each is a wholly preloaded Kernel, its
   /// CoreD elements, the stationary one, the block of the streamed ones
   /// before the array's tiles, and the data kept whole besides (weights
-  /// across timesteps, a reused Input, a reused error; 0 where not).
+  /// across timesteps, a reused Input, a reused error, a retained shortcut;
+  /// 0 where not).
   std::array<Operand, 3> operands = {};
   std::array<bool, 3> resident = {};
   std::array<double, 3> sizes = {};
   int stationary = 0;
   DimSizes block = {1, 1, 1, 1, 1};
-  std::array<double, 3> keptWhole = {};
+  std::array<double, 4> keptWhole = {};
   /// The transfer groups per step (gradients: per pass), unnamed: evaluate()
   /// names the ones it records.
   TransferGroup stream, rotation, partialSums, gradients;

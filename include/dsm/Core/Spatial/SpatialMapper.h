@@ -36,6 +36,8 @@ struct LayerNode {
   bool fwd = true;
   bool bwd = false;
   bool upd = false;
+  /// A result of the network (returned): always written to external memory.
+  bool networkOutput = false;
 };
 
 /// An activation flowing from one layer to another.
