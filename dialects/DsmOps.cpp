@@ -266,6 +266,51 @@ LogicalResult dsm::detail::verifyWorkload(Operation *op) {
   return success();
 }
 
+/// A convolution's parameters: its weight and its bias, if any.
+static SmallVector<Value> weightAndBias(Value weight, Value bias) {
+  SmallVector<Value> params{weight};
+  if (bias)
+    params.push_back(bias);
+  return params;
+}
+
+/// A convolution's optional bias: one element per output channel `o`.
+static LogicalResult checkConvBias(const ShapeErrors &errors,
+                                   RankedTensorType input, Value bias,
+                                   int64_t o) {
+  if (!bias)
+    return success();
+  FailureOr<RankedTensorType> biasType = rankedOperand(errors, bias, "bias", 1);
+  if (failed(biasType) ||
+      failed(sameElementType(errors, input, *biasType, "bias")))
+    return failure();
+  if (biasType->getDimSize(0) != o)
+    return errors.fail("bias has ", biasType->getDimSize(0),
+                       " elements but the convolution has ", o,
+                       " output channels");
+  return success();
+}
+
+/// The channel rules dsm.conv2d and dsm.conv3d share: `groups` divides the
+/// input channels `c` and the output channels `o`, the weight has c / groups
+/// input channels `perGroup`, and a bias has one element per output channel.
+static LogicalResult checkConvChannels(const ShapeErrors &errors,
+                                       RankedTensorType input, Value bias,
+                                       int64_t c, int64_t o, int64_t perGroup,
+                                       IntegerAttr groupsAttr) {
+  int64_t groups = groupsAttr ? groupsAttr.getInt() : 1;
+  if (groups < 1)
+    return errors.fail("groups must be positive, got ", groups);
+  if (c % groups != 0 || o % groups != 0)
+    return errors.fail("groups (", groups, ") must divide the input channels (",
+                       c, ") and the output channels (", o, ")");
+  if (perGroup != c / groups)
+    return errors.fail("weight has ", perGroup,
+                       " input channels per group but input has ", c,
+                       " channels in ", groups, " group(s)");
+  return checkConvBias(errors, input, bias, o);
+}
+
 //===----------------------------------------------------------------------===//
 // Conv2DOp
 //===----------------------------------------------------------------------===//
@@ -291,28 +336,9 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
   auto [n, c, h, w] = activationNCHW(input->getShape(), layout);
   auto [o, i, kh, kw] =
       kernelOIHW(weight->getShape(), adaptor.getKernelLayout());
-  int64_t groups =
-      adaptor.getGroupsAttr() ? adaptor.getGroupsAttr().getInt() : 1;
-  if (groups < 1)
-    return errors.fail("groups must be positive, got ", groups);
-  if (c % groups != 0 || o % groups != 0)
-    return errors.fail("groups (", groups, ") must divide the input channels (",
-                       c, ") and the output channels (", o, ")");
-  if (i != c / groups)
-    return errors.fail("weight has ", i,
-                       " input channels per group but input has ", c,
-                       " channels in ", groups, " group(s)");
-  if (Value bias = adaptor.getBias()) {
-    FailureOr<RankedTensorType> biasType =
-        rankedOperand(errors, bias, "bias", 1);
-    if (failed(biasType) ||
-        failed(sameElementType(errors, *input, *biasType, "bias")))
-      return failure();
-    if (biasType->getDimSize(0) != o)
-      return errors.fail("bias has ", biasType->getDimSize(0),
-                         " elements but the convolution has ", o,
-                         " output channels");
-  }
+  if (failed(checkConvChannels(errors, *input, adaptor.getBias(), c, o, i,
+                               adaptor.getGroupsAttr())))
+    return failure();
   FailureOr<SmallVector<int64_t, 3>> out =
       windowOutput(errors, {h, w}, {kh, kw}, adaptor.getStrides(),
                    adaptor.getPadding(), adaptor.getDilations(), false);
@@ -353,10 +379,7 @@ core::Workload Conv2DOp::getWorkload() {
 }
 
 SmallVector<Value> Conv2DOp::getParameterOperands() {
-  SmallVector<Value> params{getWeight()};
-  if (getBias())
-    params.push_back(getBias());
-  return params;
+  return weightAndBias(getWeight(), getBias());
 }
 
 //===----------------------------------------------------------------------===//
@@ -406,28 +429,9 @@ LogicalResult Conv3DOp::inferReturnTypes(MLIRContext *,
   auto [n, c, d, h, w] = activationNCDHW(input->getShape(), layout);
   auto [o, i, kd, kh, kw] =
       kernelOIDHW(weight->getShape(), adaptor.getKernelLayout());
-  int64_t groups =
-      adaptor.getGroupsAttr() ? adaptor.getGroupsAttr().getInt() : 1;
-  if (groups < 1)
-    return errors.fail("groups must be positive, got ", groups);
-  if (c % groups != 0 || o % groups != 0)
-    return errors.fail("groups (", groups, ") must divide the input channels (",
-                       c, ") and the output channels (", o, ")");
-  if (i != c / groups)
-    return errors.fail("weight has ", i,
-                       " input channels per group but input has ", c,
-                       " channels in ", groups, " group(s)");
-  if (Value bias = adaptor.getBias()) {
-    FailureOr<RankedTensorType> biasType =
-        rankedOperand(errors, bias, "bias", 1);
-    if (failed(biasType) ||
-        failed(sameElementType(errors, *input, *biasType, "bias")))
-      return failure();
-    if (biasType->getDimSize(0) != o)
-      return errors.fail("bias has ", biasType->getDimSize(0),
-                         " elements but the convolution has ", o,
-                         " output channels");
-  }
+  if (failed(checkConvChannels(errors, *input, adaptor.getBias(), c, o, i,
+                               adaptor.getGroupsAttr())))
+    return failure();
   FailureOr<SmallVector<int64_t, 3>> out =
       windowOutput(errors, {d, h, w}, {kd, kh, kw}, adaptor.getStrides(),
                    adaptor.getPadding(), adaptor.getDilations(), false);
@@ -474,10 +478,7 @@ core::Workload Conv3DOp::getWorkload() {
 }
 
 SmallVector<Value> Conv3DOp::getParameterOperands() {
-  SmallVector<Value> params{getWeight()};
-  if (getBias())
-    params.push_back(getBias());
-  return params;
+  return weightAndBias(getWeight(), getBias());
 }
 
 //===----------------------------------------------------------------------===//
@@ -514,17 +515,8 @@ ConvTranspose2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
     return errors.fail("groups (", groups, ") must divide the input channels (",
                        c, ")");
   int64_t o = k[1] * groups;
-  if (Value bias = adaptor.getBias()) {
-    FailureOr<RankedTensorType> biasType =
-        rankedOperand(errors, bias, "bias", 1);
-    if (failed(biasType) ||
-        failed(sameElementType(errors, *input, *biasType, "bias")))
-      return failure();
-    if (biasType->getDimSize(0) != o)
-      return errors.fail("bias has ", biasType->getDimSize(0),
-                         " elements but the convolution has ", o,
-                         " output channels");
-  }
+  if (failed(checkConvBias(errors, *input, adaptor.getBias(), o)))
+    return failure();
   ArrayRef<int64_t> strides = adaptor.getStrides(),
                     padding = adaptor.getPadding(),
                     outputPadding = adaptor.getOutputPadding(),
@@ -589,15 +581,11 @@ core::Workload ConvTranspose2DOp::getWorkload() {
   shape.padTop = getPadding()[0];
   shape.padLeft = getPadding()[1];
   shape.hasBias = static_cast<bool>(getBias());
-  return core::makeConvTransposeWorkload(shape,
-                                         elementBytes(getInput().getType()));
+  return core::makeConvWorkload(shape, elementBytes(getInput().getType()));
 }
 
 SmallVector<Value> ConvTranspose2DOp::getParameterOperands() {
-  SmallVector<Value> params{getWeight()};
-  if (getBias())
-    params.push_back(getBias());
-  return params;
+  return weightAndBias(getWeight(), getBias());
 }
 
 //===----------------------------------------------------------------------===//
@@ -657,10 +645,7 @@ core::Workload FullyConnectedOp::getWorkload() {
 }
 
 SmallVector<Value> FullyConnectedOp::getParameterOperands() {
-  SmallVector<Value> params{getWeight()};
-  if (getBias())
-    params.push_back(getBias());
-  return params;
+  return weightAndBias(getWeight(), getBias());
 }
 
 //===----------------------------------------------------------------------===//

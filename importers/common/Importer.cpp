@@ -521,6 +521,14 @@ Type Importer::getDsmElementType(Type type) {
   return Type();
 }
 
+FailureOr<Type> Importer::requireDsmElementType(Location loc, Value value) {
+  if (Type type = getDsmElementType(value.getType()))
+    return type;
+  return emitError(loc) << "element type "
+                        << getElementTypeOrSelf(value.getType())
+                        << " is not supported by dsm (f32, f16, bf16, i8)";
+}
+
 FailureOr<Value> Importer::getWeight(Value value, ArrayRef<int64_t> shape,
                                      Type elementType, StringRef role) {
   Operation *root = getConstantRoot(value);

@@ -317,6 +317,21 @@ private:
             ArrayRef<int64_t> dilations, ArrayRef<int64_t> declared,
             SmallVectorImpl<int64_t> &padding, bool &ceilMode, bool pooling);
   FailureOr<bool> importContraction(linalg::LinalgOp op);
+  /// How a convolution's accumulator starts: a bias (a broadcast
+  /// per-channel constant as the init, or the single consumer adding one to
+  /// a zero-initialised result), or an init added afterwards.
+  struct ConvInit {
+    Value biasWeight, addend;
+    Operation *biasAdd = nullptr;
+  };
+  FailureOr<ConvInit> getConvInit(Value init, Value result, int64_t outChannels,
+                                  int64_t channelPosition, Type elementType);
+  /// Maps `op`'s result to the imported convolution `result` (plus the
+  /// init's addend) and records what `op`, the pad folded into it and the
+  /// bias add folded into it became.
+  FailureOr<bool> finishConv(Operation *op, Value result, const ConvInit &init,
+                             Type expected, Operation *foldedPad,
+                             StringRef dsmOp);
   /// `linalg.conv_3d_ncdhw_fcdhw` and `conv_3d_ndhwc_dhwcf` (the named 3-D
   /// convolutions front ends emit) as dsm.conv3d, with a preceding zero pad
   /// of the spatial dimensions folded and a per-channel init as the bias.
@@ -1274,11 +1289,10 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
   FailureOr<Value> activation = activationOf(source);
   if (failed(activation))
     return failure();
-  auto activationType = cast<RankedTensorType>(activation->getType());
-  Type elementType = getDsmElementType(activationType);
-  if (!elementType)
-    return emitError(loc) << "element type " << activationType.getElementType()
-                          << " is not supported by dsm (f32, f16, bf16, i8)";
+  FailureOr<Type> elementTypeOr = requireDsmElementType(loc, *activation);
+  if (failed(elementTypeOr))
+    return failure();
+  Type elementType = *elementTypeOr;
   // What the op iterates over: its declared output, not a recomputed one.
   SmallVector<int64_t, 2> declaredHW;
   for (unsigned d : image)
@@ -1426,30 +1440,11 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
   if (failed(weight))
     return failure();
 
-  // Bias: a broadcast constant as the accumulator's init, or the single
-  // consumer adding one per channel. Another init is added afterwards.
-  Value bias;
-  Operation *biasAdd = nullptr;
-  Value initValue;
-  std::optional<double> initSplat = getSplatValue(init->get());
-  if (!initSplat || *initSplat != 0) {
-    if (Value constant =
-            getBiasConstant(init->get(), outChannelCount, channelPosition))
-      bias = constant;
-    else
-      initValue = init->get();
-  } else {
-    std::tie(bias, biasAdd) =
-        getFollowingBias(op->getResult(0), outChannelCount, channelPosition);
-  }
-  Value biasWeight;
-  if (bias) {
-    FailureOr<Value> declared =
-        getWeight(bias, {outChannelCount}, elementType, "bias");
-    if (failed(declared))
-      return failure();
-    biasWeight = *declared;
-  }
+  FailureOr<ConvInit> convInit =
+      getConvInit(init->get(), op->getResult(0), outChannelCount,
+                  channelPosition, elementType);
+  if (failed(convInit))
+    return failure();
   // The declared output; left as written if nothing fits (the result
   // check then reports it).
   bool ceilMode = false;
@@ -1457,14 +1452,14 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
                        declaredHW, padding, ceilMode, /*pooling=*/false)))
     return failure();
   bool grouped = outChannels.size() == 2;
-  FailureOr<Conv2DOp> conv =
-      create<Conv2DOp>(loc, dsmExpected, *activation, *weight, biasWeight,
-                       builder.getDenseI64ArrayAttr(strides),
-                       builder.getDenseI64ArrayAttr(padding),
-                       builder.getDenseI64ArrayAttr(dilations),
-                       builder.getI64IntegerAttr(groups),
-                       DataLayoutAttr::get(getContext(), *layout),
-                       KernelLayoutAttr::get(getContext(), kernelLayout));
+  FailureOr<Conv2DOp> conv = create<Conv2DOp>(
+      loc, dsmExpected, *activation, *weight, convInit->biasWeight,
+      builder.getDenseI64ArrayAttr(strides),
+      builder.getDenseI64ArrayAttr(padding),
+      builder.getDenseI64ArrayAttr(dilations),
+      builder.getI64IntegerAttr(groups),
+      DataLayoutAttr::get(getContext(), *layout),
+      KernelLayoutAttr::get(getContext(), kernelLayout));
   if (failed(conv))
     return failure();
   Value result = conv->getResult();
@@ -1475,22 +1470,57 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
       return failure();
     result = *restored;
   }
-  if (initValue) {
-    FailureOr<Value> addend = getActivation(initValue);
+  return finishConv(op, result, *convInit, expected,
+                    source != input ? input.getDefiningOp() : nullptr,
+                    Conv2DOp::getOperationName());
+}
+
+FailureOr<LinalgImporter::ConvInit>
+LinalgImporter::getConvInit(Value init, Value result, int64_t outChannels,
+                            int64_t channelPosition, Type elementType) {
+  ConvInit convInit;
+  Value bias;
+  std::optional<double> initSplat = getSplatValue(init);
+  if (!initSplat || *initSplat != 0) {
+    if (Value constant = getBiasConstant(init, outChannels, channelPosition))
+      bias = constant;
+    else
+      convInit.addend = init;
+  } else {
+    std::tie(bias, convInit.biasAdd) =
+        getFollowingBias(result, outChannels, channelPosition);
+  }
+  if (bias) {
+    FailureOr<Value> declared =
+        getWeight(bias, {outChannels}, elementType, "bias");
+    if (failed(declared))
+      return failure();
+    convInit.biasWeight = *declared;
+  }
+  return convInit;
+}
+
+FailureOr<bool> LinalgImporter::finishConv(Operation *op, Value result,
+                                           const ConvInit &init, Type expected,
+                                           Operation *foldedPad,
+                                           StringRef dsmOp) {
+  if (init.addend) {
+    FailureOr<Value> addend = getActivation(init.addend);
     if (failed(addend))
       return failure();
-    FailureOr<AddOp> sum = create<AddOp>(loc, expected, result, *addend);
+    FailureOr<AddOp> sum =
+        create<AddOp>(op->getLoc(), expected, result, *addend);
     if (failed(sum))
       return failure();
     result = sum->getResult();
   }
-  if (source != input)
-    setOutcome(input.getDefiningOp(), "(folded into dsm.conv2d padding)");
-  setOutcome(op, Conv2DOp::getOperationName());
+  if (foldedPad)
+    setOutcome(foldedPad, "(folded into " + dsmOp.str() + " padding)");
+  setOutcome(op, dsmOp);
   map(op->getResult(0), result);
-  if (biasAdd) {
-    claim(biasAdd, "(folded into dsm.conv2d bias)");
-    map(biasAdd->getResult(0), result);
+  if (init.biasAdd) {
+    claim(init.biasAdd, "(folded into " + dsmOp.str() + " bias)");
+    map(init.biasAdd->getResult(0), result);
   }
   return true;
 }
@@ -1541,40 +1571,22 @@ FailureOr<bool> LinalgImporter::importConv3D(linalg::LinalgOp op) {
   FailureOr<Value> activation = getActivation(source);
   if (failed(activation))
     return failure();
-  auto activationType = cast<RankedTensorType>(activation->getType());
-  Type elementType = getDsmElementType(activationType);
-  if (!elementType)
-    return emitError(loc) << "element type " << activationType.getElementType()
-                          << " is not supported by dsm (f32, f16, bf16, i8)";
+  FailureOr<Type> elementTypeOr = requireDsmElementType(loc, *activation);
+  if (failed(elementTypeOr))
+    return failure();
+  Type elementType = *elementTypeOr;
   auto filterType = cast<RankedTensorType>(filter.getType());
   int64_t outChannels = filterType.getDimSize(channelsFirst ? 0 : 4);
   FailureOr<Value> weight =
       getWeight(filter, filterType.getShape(), elementType, "weight");
   if (failed(weight))
     return failure();
-  Value bias, initValue;
-  Operation *biasAdd = nullptr;
-  int64_t channelPosition = channelsFirst ? 1 : 4;
-  std::optional<double> initSplat = getSplatValue(init);
-  if (!initSplat || *initSplat != 0) {
-    if (Value constant = getBiasConstant(init, outChannels, channelPosition))
-      bias = constant;
-    else
-      initValue = init;
-  } else {
-    std::tie(bias, biasAdd) =
-        getFollowingBias(op->getResult(0), outChannels, channelPosition);
-  }
-  Value biasWeight;
-  if (bias) {
-    FailureOr<Value> declared =
-        getWeight(bias, {outChannels}, elementType, "bias");
-    if (failed(declared))
-      return failure();
-    biasWeight = *declared;
-  }
+  FailureOr<ConvInit> convInit = getConvInit(
+      init, op->getResult(0), outChannels, channelsFirst ? 1 : 4, elementType);
+  if (failed(convInit))
+    return failure();
   FailureOr<Conv3DOp> conv = create<Conv3DOp>(
-      loc, expected, *activation, *weight, biasWeight,
+      loc, expected, *activation, *weight, convInit->biasWeight,
       builder.getDenseI64ArrayAttr(strides),
       builder.getDenseI64ArrayAttr(padding),
       builder.getDenseI64ArrayAttr(dilations), builder.getI64IntegerAttr(1),
@@ -1584,25 +1596,9 @@ FailureOr<bool> LinalgImporter::importConv3D(linalg::LinalgOp op) {
                                                         : KernelLayout::HWIO));
   if (failed(conv))
     return failure();
-  Value result = conv->getResult();
-  if (initValue) {
-    FailureOr<Value> addend = getActivation(initValue);
-    if (failed(addend))
-      return failure();
-    FailureOr<AddOp> sum = create<AddOp>(loc, expected, result, *addend);
-    if (failed(sum))
-      return failure();
-    result = sum->getResult();
-  }
-  if (source != input)
-    setOutcome(input.getDefiningOp(), "(folded into dsm.conv3d padding)");
-  setOutcome(op, Conv3DOp::getOperationName());
-  map(op->getResult(0), result);
-  if (biasAdd) {
-    claim(biasAdd, "(folded into dsm.conv3d bias)");
-    map(biasAdd->getResult(0), result);
-  }
-  return true;
+  return finishConv(op, conv->getResult(), *convInit, expected,
+                    source != input ? input.getDefiningOp() : nullptr,
+                    Conv3DOp::getOperationName());
 }
 
 FailureOr<bool> LinalgImporter::tryFoldRowViews(linalg::LinalgOp op, Value act,

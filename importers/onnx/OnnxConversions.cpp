@@ -349,6 +349,28 @@ LogicalResult convertHardSigmoid(GraphImporter &imp, const OnnxNode &node) {
 // Primary computations
 //===----------------------------------------------------------------------===//
 
+/// A dsm convolution's window attributes, each left out at its default.
+SmallVector<NamedAttribute> convAttrs(GraphImporter &imp,
+                                      ArrayRef<int64_t> strides,
+                                      ArrayRef<int64_t> padding,
+                                      ArrayRef<int64_t> dilations,
+                                      int64_t group) {
+  auto all = [](ArrayRef<int64_t> values, int64_t v) {
+    return llvm::all_of(values, [&](int64_t x) { return x == v; });
+  };
+  SmallVector<NamedAttribute> attrs;
+  if (!all(strides, 1))
+    attrs.push_back(attr(imp, "strides", i64Array(imp, strides)));
+  if (!all(padding, 0))
+    attrs.push_back(attr(imp, "padding", i64Array(imp, padding)));
+  if (!all(dilations, 1))
+    attrs.push_back(attr(imp, "dilations", i64Array(imp, dilations)));
+  if (group != 1)
+    attrs.push_back(
+        attr(imp, "groups", imp.getBuilder().getI64IntegerAttr(group)));
+  return attrs;
+}
+
 LogicalResult convertConv(GraphImporter &imp, const OnnxNode &node) {
   FailureOr<Value> x = input(imp, node, 0);
   if (failed(x))
@@ -402,19 +424,8 @@ LogicalResult convertConv(GraphImporter &imp, const OnnxNode &node) {
       return failure();
     operands.push_back(*bias);
   }
-  OpBuilder &b = imp.getBuilder();
-  SmallVector<NamedAttribute> attrs;
-  auto all = [](ArrayRef<int64_t> values, int64_t v) {
-    return llvm::all_of(values, [&](int64_t x) { return x == v; });
-  };
-  if (!all(window->strides, 1))
-    attrs.push_back(attr(imp, "strides", i64Array(imp, window->strides)));
-  if (!all(window->padding, 0))
-    attrs.push_back(attr(imp, "padding", i64Array(imp, window->padding)));
-  if (!all(window->dilations, 1))
-    attrs.push_back(attr(imp, "dilations", i64Array(imp, window->dilations)));
-  if (*group != 1)
-    attrs.push_back(attr(imp, "groups", b.getI64IntegerAttr(*group)));
+  SmallVector<NamedAttribute> attrs = convAttrs(
+      imp, window->strides, window->padding, window->dilations, *group);
   if (threeD)
     return defineOutput(
         imp, node, imp.create<dsm::Conv3DOp>(node.getLoc(), operands, attrs));
@@ -481,21 +492,10 @@ LogicalResult convertConvTranspose(GraphImporter &imp, const OnnxNode &node) {
       return failure();
     operands.push_back(*bias);
   }
-  OpBuilder &b = imp.getBuilder();
-  SmallVector<NamedAttribute> attrs;
-  auto all = [](ArrayRef<int64_t> values, int64_t v) {
-    return llvm::all_of(values, [&](int64_t x) { return x == v; });
-  };
-  if (!all(*strides, 1))
-    attrs.push_back(attr(imp, "strides", i64Array(imp, *strides)));
-  if (!all(*pads, 0))
-    attrs.push_back(attr(imp, "padding", i64Array(imp, *pads)));
-  if (!all(*outputPadding, 0))
+  SmallVector<NamedAttribute> attrs =
+      convAttrs(imp, *strides, *pads, *dilations, *group);
+  if (llvm::any_of(*outputPadding, [](int64_t v) { return v != 0; }))
     attrs.push_back(attr(imp, "output_padding", i64Array(imp, *outputPadding)));
-  if (!all(*dilations, 1))
-    attrs.push_back(attr(imp, "dilations", i64Array(imp, *dilations)));
-  if (*group != 1)
-    attrs.push_back(attr(imp, "groups", b.getI64IntegerAttr(*group)));
   return defineOutput(
       imp, node,
       imp.create<dsm::ConvTranspose2DOp>(node.getLoc(), operands, attrs));

@@ -77,6 +77,17 @@ private:
                                     Value bias, ArrayRef<int64_t> pad,
                                     ArrayRef<int64_t> stride,
                                     ArrayRef<int64_t> dilation, bool depthwise);
+  /// TOSA convolutions always have a bias: a zero one is no bias (null),
+  /// a constant one is declared a weight.
+  FailureOr<Value> getBias(Value bias, int64_t outChannels, Type elementType) {
+    if (isZero(bias))
+      return Value();
+    return getWeight(bias, {outChannels}, elementType, "bias");
+  }
+  bool isZero(Value bias) {
+    std::optional<double> splat = getSplatValue(bias);
+    return splat && *splat == 0;
+  }
   /// tosa.transpose_conv2d (NHWC, weight [O, KH, KW, C], out_pad [top,
   /// bottom, left, right]): dsm.conv_transpose2d, whose padding is the
   /// negated out_pad and whose output_padding is a positive bottom/right.
@@ -458,11 +469,10 @@ FailureOr<bool> TosaImporter::importConvolution(
   FailureOr<Value> activation = getActivation(source);
   if (failed(activation))
     return failure();
-  Type elementType = getDsmElementType(activation->getType());
-  if (!elementType)
-    return emitError(loc) << "element type "
-                          << getElementTypeOrSelf(activation->getType())
-                          << " is not supported by dsm (f32, f16, bf16, i8)";
+  FailureOr<Type> elementTypeOr = requireDsmElementType(loc, *activation);
+  if (failed(elementTypeOr))
+    return failure();
+  Type elementType = *elementTypeOr;
   auto weightType = cast<RankedTensorType>(weight.getType());
   int64_t groups = 1;
   SmallVector<int64_t> kernelShape(weightType.getShape());
@@ -480,24 +490,16 @@ FailureOr<bool> TosaImporter::importConvolution(
       getWeight(weight, kernelShape, elementType, "weight");
   if (failed(declared))
     return failure();
-  // TOSA always has a bias; a zero one is no bias.
-  Value biasWeight;
-  std::optional<double> splat = getSplatValue(bias);
-  if (!splat || *splat != 0) {
-    if (getConstantRoot(bias)) {
-      FailureOr<Value> b = getWeight(bias, {outChannels}, elementType, "bias");
-      if (failed(b))
-        return failure();
-      biasWeight = *b;
-    } else {
-      return reject("the bias is not a constant");
-    }
-  }
+  if (!isZero(bias) && !getConstantRoot(bias))
+    return reject("the bias is not a constant");
+  FailureOr<Value> biasWeight = getBias(bias, outChannels, elementType);
+  if (failed(biasWeight))
+    return failure();
   auto build = [&](auto opType) -> FailureOr<Value> {
     using OpTy = decltype(opType);
     FailureOr<OpTy> conv =
         create<OpTy>(loc, op->getResult(0).getType(), *activation, *declared,
-                     biasWeight, builder.getDenseI64ArrayAttr(stride),
+                     *biasWeight, builder.getDenseI64ArrayAttr(stride),
                      builder.getDenseI64ArrayAttr(padding),
                      builder.getDenseI64ArrayAttr(dilation),
                      builder.getI64IntegerAttr(groups),
@@ -540,11 +542,10 @@ FailureOr<bool> TosaImporter::importTransposeConv(tosa::TransposeConv2DOp op) {
   FailureOr<Value> activation = getActivation(op.getInput());
   if (failed(activation))
     return failure();
-  Type elementType = getDsmElementType(activation->getType());
-  if (!elementType)
-    return emitError(loc) << "element type "
-                          << getElementTypeOrSelf(activation->getType())
-                          << " is not supported by dsm (f32, f16, bf16, i8)";
+  FailureOr<Type> elementTypeOr = requireDsmElementType(loc, *activation);
+  if (failed(elementTypeOr))
+    return failure();
+  Type elementType = *elementTypeOr;
   // Declared [C, O, KH, KW], dsm.conv_transpose2d's order (a declaration
   // only counts the elements).
   auto weightType = cast<RankedTensorType>(weight.getType());
@@ -556,18 +557,13 @@ FailureOr<bool> TosaImporter::importTransposeConv(tosa::TransposeConv2DOp op) {
                 elementType, "weight");
   if (failed(declared))
     return failure();
-  Value biasWeight;
-  std::optional<double> splat = getSplatValue(bias);
-  if (!splat || *splat != 0) {
-    if (!getConstantRoot(bias))
-      return reject("the bias is not a constant");
-    FailureOr<Value> b = getWeight(bias, {outChannels}, elementType, "bias");
-    if (failed(b))
-      return failure();
-    biasWeight = *b;
-  }
+  if (!isZero(bias) && !getConstantRoot(bias))
+    return reject("the bias is not a constant");
+  FailureOr<Value> biasWeight = getBias(bias, outChannels, elementType);
+  if (failed(biasWeight))
+    return failure();
   FailureOr<ConvTranspose2DOp> conv = create<ConvTranspose2DOp>(
-      loc, op.getResult().getType(), *activation, *declared, biasWeight,
+      loc, op.getResult().getType(), *activation, *declared, *biasWeight,
       builder.getDenseI64ArrayAttr(stride),
       builder.getDenseI64ArrayAttr(padding),
       builder.getDenseI64ArrayAttr(outputPadding),

@@ -186,45 +186,23 @@ Workload dsm::core::makeConvWorkload(const ConvShape &s, int64_t elementBytes) {
   w.strideI = s.strideH;
   w.strideJ = s.strideW;
   // A 3D convolution's depth multiplies the pixels and the window (§II-A's
-  // N_ij and N_kij count positions, whatever their dimensionality).
-  int64_t ij = c.product({s.outD, s.outH, s.outW});
+  // N_ij and N_kij count positions, whatever their dimensionality). The
+  // pixels are where the work is: the output's, or a transposed
+  // convolution's input (each scatters a kernel-sized patch).
+  int64_t ij = s.transposed ? c.product({s.inD, s.inH, s.inW})
+                            : c.product({s.outD, s.outH, s.outW});
   int64_t kij = c.product({s.kernelD, s.kernelH, s.kernelW});
   int64_t inPerGroup = s.groups > 0 ? s.inChannels / s.groups : 0;
   setDims(w, s.inChannels, s.outChannels, ij, kij, s.batch);
   w.macs = c.product({s.batch, s.outChannels, ij, inPerGroup, kij});
-  w.outputElements = c.product({s.batch, s.outChannels, ij});
+  w.outputElements =
+      c.product({s.batch, s.outChannels, s.outD, s.outH, s.outW});
   int64_t kernel = c.product({s.outChannels, inPerGroup, kij});
   w.params = c.add(kernel, s.hasBias ? s.outChannels : 0);
   // The bias add runs on the special-function units.
   w.auxOps = s.hasBias ? double(w.outputElements) : 0;
   w.inputBytes =
       c.product({s.batch, s.inChannels, s.inD, s.inH, s.inW, elementBytes});
-  w.weightBytes = c.mul(w.params, elementBytes);
-  w.outputBytes = c.mul(w.outputElements, elementBytes);
-  w.overflow = c.overflow;
-  w.conv = s;
-  return w;
-}
-
-Workload dsm::core::makeConvTransposeWorkload(const ConvShape &s,
-                                              int64_t elementBytes) {
-  CheckedCount c;
-  Workload w;
-  w.kind = OpKind::Convolution;
-  w.elementBytes = elementBytes;
-  w.groups = s.groups;
-  w.strideI = s.strideH;
-  w.strideJ = s.strideW;
-  int64_t ij = c.mul(s.inH, s.inW);
-  int64_t kij = c.mul(s.kernelH, s.kernelW);
-  int64_t inPerGroup = s.groups > 0 ? s.inChannels / s.groups : 0;
-  setDims(w, s.inChannels, s.outChannels, ij, kij, s.batch);
-  w.macs = c.product({s.batch, s.outChannels, ij, inPerGroup, kij});
-  w.outputElements = c.product({s.batch, s.outChannels, s.outH, s.outW});
-  int64_t kernel = c.product({s.outChannels, inPerGroup, kij});
-  w.params = c.add(kernel, s.hasBias ? s.outChannels : 0);
-  w.auxOps = s.hasBias ? double(w.outputElements) : 0;
-  w.inputBytes = c.product({s.batch, s.inChannels, ij, elementBytes});
   w.weightBytes = c.mul(w.params, elementBytes);
   w.outputBytes = c.mul(w.outputElements, elementBytes);
   w.overflow = c.overflow;

@@ -80,7 +80,7 @@ TEST(WorkloadTest, TransposedConvolutionWorksOnInputPixels) {
   s.kernelH = s.kernelW = 3;
   s.strideH = s.strideW = 2;
   s.hasBias = true;
-  Workload w = makeConvTransposeWorkload(s, 4);
+  Workload w = makeConvWorkload(s, 4);
   EXPECT_EQ(w.kind, OpKind::Convolution);
   EXPECT_EQ(w.get(Dim::IJ), 28 * 28);
   EXPECT_EQ(w.get(Dim::KIJ), 9);

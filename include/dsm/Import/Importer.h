@@ -227,6 +227,10 @@ protected:
                                                      mlir::Type type);
   /// The element type dsm ops compute in for a value of `type`.
   static mlir::Type getDsmElementType(mlir::Type type);
+  /// The element type dsm ops compute in for `value`, or a located error
+  /// at `loc` naming the unsupported type.
+  mlir::FailureOr<mlir::Type> requireDsmElementType(mlir::Location loc,
+                                                    mlir::Value value);
 
   /// Marks `op` as imported by someone else (it is skipped) with `outcome`
   /// for the summary.

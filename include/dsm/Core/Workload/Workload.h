@@ -148,13 +148,11 @@ struct CheckedCount {
 // the IR and calls these, so the formulas are unit-tested without MLIR.
 //===----------------------------------------------------------------------===//
 
-Workload makeConvWorkload(const ConvShape &shape, int64_t elementBytes);
-/// A transposed convolution (`shape.transposed`): §II-A's pixels are the
+/// For a transposed convolution (`shape.transposed`) §II-A's pixels are the
 /// input's, where the work happens (in = C, out = O, ij = IH * IW, kij = KH *
 /// KW, MACs = N * O * ij * (C / groups) * kij); the output it writes is
 /// OH * OW pixels, more than ij.
-Workload makeConvTransposeWorkload(const ConvShape &shape,
-                                   int64_t elementBytes);
+Workload makeConvWorkload(const ConvShape &shape, int64_t elementBytes);
 
 /// Fully connected layer: `batch` samples of `rows` rows (tokens) each, every
 /// row multiplied by an [out, in] weight.
