@@ -266,6 +266,40 @@ LogicalResult dsm::detail::verifyWorkload(Operation *op) {
   return success();
 }
 
+/// The geometry of a 2-D or 3-D convolution for its workload: `in`, `out`
+/// and `kernel` are the spatial extents ([H, W] or [D, H, W]), `padding`
+/// [begin..., end...].
+static core::ConvShape convShape(int64_t n, int64_t c, int64_t o,
+                                 ArrayRef<int64_t> in, ArrayRef<int64_t> out,
+                                 ArrayRef<int64_t> kernel,
+                                 ArrayRef<int64_t> strides,
+                                 ArrayRef<int64_t> padding, IntegerAttr groups,
+                                 Value bias) {
+  size_t rank = in.size(), h = rank - 2, w = rank - 1;
+  core::ConvShape shape;
+  shape.batch = n;
+  shape.inChannels = c;
+  shape.outChannels = o;
+  if (rank == 3) {
+    shape.inD = in[0];
+    shape.outD = out[0];
+    shape.kernelD = kernel[0];
+  }
+  shape.inH = in[h];
+  shape.inW = in[w];
+  shape.outH = out[h];
+  shape.outW = out[w];
+  shape.kernelH = kernel[h];
+  shape.kernelW = kernel[w];
+  shape.strideH = strides[h];
+  shape.strideW = strides[w];
+  shape.padTop = padding[h];
+  shape.padLeft = padding[w];
+  shape.groups = groups ? groups.getInt() : 1;
+  shape.hasBias = static_cast<bool>(bias);
+  return shape;
+}
+
 /// A convolution's parameters: its weight and its bias, if any.
 static SmallVector<Value> weightAndBias(Value weight, Value bias) {
   SmallVector<Value> params{weight};
@@ -350,32 +384,17 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
 }
 
 core::Workload Conv2DOp::getWorkload() {
-  auto inputShape = getInput().getType().getShape();
-  auto resultShape = getResult().getType().getShape();
-  auto [n, c, h, w] = activationNCHW(inputShape, getDataLayout());
-  auto [on, o, oh, ow] = activationNCHW(resultShape, getDataLayout());
+  auto [n, c, h, w] =
+      activationNCHW(getInput().getType().getShape(), getDataLayout());
+  auto [on, o, oh, ow] =
+      activationNCHW(getResult().getType().getShape(), getDataLayout());
   auto [ko, ki, kh, kw] =
       kernelOIHW(getWeight().getType().getShape(), getKernelLayout());
-  (void)on;
-  (void)ko;
-  (void)ki;
-  core::ConvShape shape;
-  shape.batch = n;
-  shape.inChannels = c;
-  shape.inH = h;
-  shape.inW = w;
-  shape.outChannels = o;
-  shape.outH = oh;
-  shape.outW = ow;
-  shape.kernelH = kh;
-  shape.kernelW = kw;
-  shape.strideH = getStrides()[0];
-  shape.strideW = getStrides()[1];
-  shape.groups = getGroupsAttr() ? getGroupsAttr().getInt() : 1;
-  shape.padTop = getPadding()[0];
-  shape.padLeft = getPadding()[1];
-  shape.hasBias = static_cast<bool>(getBias());
-  return core::makeConvWorkload(shape, elementBytes(getInput().getType()));
+  (void)on, (void)ko, (void)ki;
+  return core::makeConvWorkload(convShape(n, c, o, {h, w}, {oh, ow}, {kh, kw},
+                                          getStrides(), getPadding(),
+                                          getGroupsAttr(), getBias()),
+                                elementBytes(getInput().getType()));
 }
 
 SmallVector<Value> Conv2DOp::getParameterOperands() {
@@ -452,29 +471,11 @@ core::Workload Conv3DOp::getWorkload() {
       activationNCDHW(getResult().getType().getShape(), getDataLayout());
   auto [ko, ki, kd, kh, kw] =
       kernelOIDHW(getWeight().getType().getShape(), getKernelLayout());
-  (void)on;
-  (void)ko;
-  (void)ki;
-  core::ConvShape shape;
-  shape.batch = n;
-  shape.inChannels = c;
-  shape.inD = d;
-  shape.inH = h;
-  shape.inW = w;
-  shape.outChannels = o;
-  shape.outD = od;
-  shape.outH = oh;
-  shape.outW = ow;
-  shape.kernelD = kd;
-  shape.kernelH = kh;
-  shape.kernelW = kw;
-  shape.strideH = getStrides()[1];
-  shape.strideW = getStrides()[2];
-  shape.groups = getGroupsAttr() ? getGroupsAttr().getInt() : 1;
-  shape.padTop = getPadding()[1];
-  shape.padLeft = getPadding()[2];
-  shape.hasBias = static_cast<bool>(getBias());
-  return core::makeConvWorkload(shape, elementBytes(getInput().getType()));
+  (void)on, (void)ko, (void)ki;
+  return core::makeConvWorkload(
+      convShape(n, c, o, {d, h, w}, {od, oh, ow}, {kd, kh, kw}, getStrides(),
+                getPadding(), getGroupsAttr(), getBias()),
+      elementBytes(getInput().getType()));
 }
 
 SmallVector<Value> Conv3DOp::getParameterOperands() {
@@ -564,23 +565,10 @@ core::Workload ConvTranspose2DOp::getWorkload() {
       activationNCHW(getResult().getType().getShape(), getDataLayout());
   (void)on;
   ArrayRef<int64_t> k = getWeight().getType().getShape();
-  core::ConvShape shape;
+  core::ConvShape shape =
+      convShape(n, c, o, {h, w}, {oh, ow}, {k[2], k[3]}, getStrides(),
+                getPadding(), getGroupsAttr(), getBias());
   shape.transposed = true;
-  shape.batch = n;
-  shape.inChannels = c;
-  shape.inH = h;
-  shape.inW = w;
-  shape.outChannels = o;
-  shape.outH = oh;
-  shape.outW = ow;
-  shape.kernelH = k[2];
-  shape.kernelW = k[3];
-  shape.strideH = getStrides()[0];
-  shape.strideW = getStrides()[1];
-  shape.groups = getGroupsAttr() ? getGroupsAttr().getInt() : 1;
-  shape.padTop = getPadding()[0];
-  shape.padLeft = getPadding()[1];
-  shape.hasBias = static_cast<bool>(getBias());
   return core::makeConvWorkload(shape, elementBytes(getInput().getType()));
 }
 
