@@ -65,29 +65,6 @@ static std::string locationString(Location loc) {
 }
 
 //===----------------------------------------------------------------------===//
-// ImportSummary
-//===----------------------------------------------------------------------===//
-
-void ImportSummary::print(llvm::raw_ostream &os) const {
-  os << pass << " summary (mode="
-     << (mode == ImportMode::Strict ? "strict" : "permissive") << ")\n";
-  for (const Function &function : functions) {
-    os << "@" << function.name << ": " << function.sourceOps
-       << " source ops -> " << function.dsmOps << " dsm ops, "
-       << function.opaque.size() << " opaque\n";
-    for (const auto &[key, count] : function.outcomes)
-      os << "  " << key.first << " -> " << key.second << ": " << count << "\n";
-    for (const Opaque &opaque : function.opaque) {
-      std::ostringstream ops;
-      ops << opaque.opsPerElement;
-      os << "  opaque " << opaque.location << ": " << opaque.origin << " ("
-         << ops.str() << " ops/element x " << opaque.elements
-         << " elements): " << opaque.reason << "\n";
-    }
-  }
-}
-
-//===----------------------------------------------------------------------===//
 // Dialects
 //===----------------------------------------------------------------------===//
 
@@ -221,12 +198,9 @@ static double countExecutedOperations(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 Importer::Importer(func::FuncOp func, const ImportOptions &options,
-                   ImportSummary &summary)
-    : func(func), options(options), summaries(summary),
-      summaryIndex(summary.functions.size()), builder(func.getContext()) {
-  summary.functions.emplace_back();
-  summary.functions.back().name = func.getSymName().str();
-}
+                   ImportSummary::Unit &summary)
+    : func(func), options(options), summary(summary),
+      builder(func.getContext()) {}
 
 Importer::~Importer() = default;
 
@@ -298,7 +272,6 @@ LogicalResult Importer::run() {
                << "has a result of element type " << tensor.getElementType()
                << ", which dsm does not compute in (integers and floats)";
     }
-  summary().sourceOps = originals.size();
 
   for (Operation *op : originals) {
     current = op;
@@ -320,7 +293,7 @@ LogicalResult Importer::run() {
       }
       for (Value result : op->getResults())
         map(result, result);
-      setOutcome(op, "(kept)");
+      setImported(op, op->getName().getStringRef());
       continue;
     }
     // Runtime checks (cf.assert) and scalar bookkeeping (arith on scalars,
@@ -335,7 +308,7 @@ LogicalResult Importer::run() {
                         return isa<VectorType>(type);
                       });
     if (op->getName().getStringRef() == "cf.assert" || scalarOnly) {
-      setOutcome(op, "(dropped)");
+      setOutcome(op, Outcome::Dropped);
       continue;
     }
     // Conversions between tensors and buffers carry the same data: a buffer
@@ -346,13 +319,13 @@ LogicalResult Importer::run() {
       if (failed(tensor))
         return failure();
       map(toBuffer.getResult(), *tensor);
-      setOutcome(op, "(pass-through)");
+      setOutcome(op, Outcome::Dropped, "pass-through");
       continue;
     }
     if (auto toTensor = dyn_cast<bufferization::ToTensorOp>(op);
         toTensor && isMapped(toTensor.getBuffer())) {
       map(toTensor.getResult(), mapping.lookup(toTensor.getBuffer()));
-      setOutcome(op, "(pass-through)");
+      setOutcome(op, Outcome::Dropped, "pass-through");
       continue;
     }
     rejection.clear();
@@ -378,16 +351,17 @@ LogicalResult Importer::finalize() {
   // Count outcomes before erasing.
   for (Operation *op : originals) {
     auto it = outcomes.find(op);
-    std::string outcome = it == outcomes.end() ? "(dropped)" : it->second;
+    std::pair<Outcome, std::string> outcome =
+        it == outcomes.end() ? std::pair(Outcome::Dropped, std::string())
+                             : it->second;
     // Tensors of one value were read as constants by their consumers.
     if (it == outcomes.end() && op->getNumResults() == 1 &&
         isa<RankedTensorType>(op->getResult(0).getType()) &&
         !op->getResult(0).use_empty() &&
         (getSplatValue(op->getResult(0)) || isConstantExpression(op)))
-      outcome = "(folded constant)";
-    if (outcome == "(kept)")
-      continue;
-    ++summary().outcomes[{op->getName().getStringRef().str(), outcome}];
+      outcome = {Outcome::Folded, "into its consumers"};
+    summary.addSource(op->getName().getStringRef(), outcome.first,
+                      outcome.second);
   }
   for (Operation *op : llvm::reverse(originals)) {
     if (isa_and_nonnull<DsmDialect>(op->getDialect()))
@@ -412,10 +386,10 @@ LogicalResult Importer::finalize() {
                             << "' was left behind by the import";
     ++dsmOps;
   }
-  summary().dsmOps = dsmOps;
-  if (!summary().opaque.empty())
+  summary.dsmOps = dsmOps;
+  if (!summary.opaque.empty())
     emitWarning(func.getLoc())
-        << summary().opaque.size()
+        << summary.opaque.size()
         << " operation(s) kept as dsm.opaque, charged by "
            "element count (see the import summary)";
   return success();
@@ -547,7 +521,7 @@ FailureOr<Value> Importer::getWeight(Value value, ArrayRef<int64_t> shape,
                           << " is not supported by dsm (f32, f16, bf16, i8)";
   for (Value view = value; view.getDefiningOp() != root;) {
     Operation *def = view.getDefiningOp();
-    setOutcome(def, "(folded into dsm.weight)");
+    setOutcome(def, Outcome::Folded, "into dsm.weight");
     view = getViewSource(def);
   }
   bool splat = isSplatConstant(root);
@@ -565,7 +539,7 @@ FailureOr<Value> Importer::getWeight(Value value, ArrayRef<int64_t> shape,
                                  builder.getStringAttr(name));
   if (name.empty())
     weight->setAttr(kRoleAttr, builder.getStringAttr(role));
-  setOutcome(root, "dsm.weight");
+  setImported(root, "dsm.weight");
   if (!splat)
     weights[key] = weight.getResult();
   return weight.getResult();
@@ -757,7 +731,7 @@ FailureOr<Value> Importer::createOpaque(Operation *op, RankedTensorType type,
   entry.reason = reason.str();
   entry.opsPerElement = opsPerElement;
   entry.elements = type.getNumElements();
-  summary().opaque.push_back(std::move(entry));
+  summary.addOpaque(std::move(entry));
   return opaque.getResult();
 }
 
@@ -850,24 +824,28 @@ LogicalResult Importer::unrecognised(Operation *op, StringRef reason) {
     if (!onlyAllocates(op))
       op->emitWarning() << "dropping '" << op->getName()
                         << "': it produces no tensor for dsm to keep";
-    setOutcome(op, "(dropped, no tensor result)");
+    setOutcome(op, Outcome::Dropped, "no tensor result");
     return success();
   }
-  setOutcome(op, "dsm.opaque");
+  setOutcome(op, Outcome::Opaque, "dsm.opaque");
   return success();
 }
 
-void Importer::claim(Operation *op, StringRef outcome) {
+void Importer::claim(Operation *op, Outcome outcome, StringRef result) {
   claimed.insert(op);
-  setOutcome(op, outcome);
+  setOutcome(op, outcome, result);
 }
 
-void Importer::setOutcome(Operation *op, StringRef outcome) {
-  std::string &slot = outcomes[op];
-  // What an op became beats what it was folded into.
-  if (StringRef(slot).starts_with("dsm.") && outcome.starts_with("("))
+void Importer::setOutcome(Operation *op, Outcome outcome, StringRef result) {
+  auto [it, inserted] = outcomes.try_emplace(op, outcome, result.str());
+  if (inserted)
     return;
-  slot = outcome.str();
+  // What an op became beats what it was folded into.
+  bool became = it->second.first == Outcome::Imported ||
+                it->second.first == Outcome::Opaque;
+  if (became && (outcome != Outcome::Imported && outcome != Outcome::Opaque))
+    return;
+  it->second = {outcome, result.str()};
 }
 
 //===----------------------------------------------------------------------===//
@@ -964,7 +942,7 @@ bool Importer::isConstantExpression(Operation *op, unsigned depth) {
 }
 
 FailureOr<Value> Importer::materializeConstantExpression(OpResult result) {
-  setOutcome(result.getOwner(), "dsm.opaque");
+  setOutcome(result.getOwner(), Outcome::Opaque, "dsm.opaque");
   return createOpaque(result.getOwner(), result.getResultNumber(), {}, 0.0,
                       getSplatValue(result)
                           ? "splat tensor used as data"
@@ -1157,26 +1135,26 @@ FailureOr<bool> Importer::importElementwise(Operation *op) {
     if (failed(opaque))
       return failure();
     map(op->getResult(0), *opaque);
-    setOutcome(op, "dsm.opaque");
+    setOutcome(op, Outcome::Opaque, "dsm.opaque");
     return true;
   }
-  std::string fused = ("(fused into " + dsmOpName(best->kind) + ")").str();
+  StringRef fused = dsmOpName(best->kind);
   for (Operation *member : bestAbsorbed)
-    claim(member, fused);
+    claimFused(member, fused);
   if (bestChain.size() == 1) {
     FailureOr<Value> value = emitElementwise(
         best->view, best->kind, op->getLoc(), op->getResult(0).getType());
     if (failed(value))
       return failure();
     map(op->getResult(0), *value);
-    setOutcome(op, dsmOpName(best->kind));
+    setImported(op, dsmOpName(best->kind));
     return true;
   }
   // The chain's later operands may be computed between its ops: emit it at
   // its last op, when they all are imported.
   for (Operation *member : ArrayRef(bestChain).drop_back())
-    claim(member, fused);
-  setOutcome(op, dsmOpName(best->kind));
+    claimFused(member, fused);
+  setImported(op, dsmOpName(best->kind));
   pendingChains.try_emplace(bestChain.back(), std::move(*best));
   claimed.insert(bestChain.back());
   return true;
@@ -1190,7 +1168,7 @@ LogicalResult Importer::emitPendingChain(Operation *op) {
   if (failed(value))
     return failure();
   map(op->getResult(0), *value);
-  setOutcome(op, ("(fused into " + dsmOpName(pending.kind) + ")").str());
+  setOutcome(op, Outcome::Fused, ("into " + dsmOpName(pending.kind)).str());
   return success();
 }
 
@@ -1536,14 +1514,14 @@ FailureOr<bool> Importer::trySoftmax(Operation *op) {
   if (failed(softmax))
     return failure();
   map(divOp->getResult(0), softmax->getResult());
-  setOutcome(op, SoftmaxOp::getOperationName());
+  setImported(op, SoftmaxOp::getOperationName());
   for (Operation *member : {maxOp, expOp, sumOp})
     if (member && member != op)
-      claim(member, "(fused into dsm.softmax)");
+      claimFused(member, "dsm.softmax");
   for (Operation *member : expChain)
-    claim(member, "(fused into dsm.softmax)");
+    claimFused(member, "dsm.softmax");
   for (Operation *member : chain)
-    claim(member, "(fused into dsm.softmax)");
+    claimFused(member, "dsm.softmax");
   return true;
 }
 
@@ -1619,18 +1597,18 @@ void dsm::nameImportedWeights(ModuleOp module) {
 LogicalResult dsm::runImport(
     ModuleOp module, StringRef passName, const ImportOptions &options,
     function_ref<std::unique_ptr<Importer>(func::FuncOp, const ImportOptions &,
-                                           ImportSummary &)>
+                                           ImportSummary::Unit &)>
         makeImporter) {
-  if (failed(inlineLocalCalls(module)))
+  if (failed(options.verify(module.getLoc())) ||
+      failed(inlineLocalCalls(module)))
     return failure();
-  ImportSummary summary;
-  summary.pass = passName.str();
-  summary.mode = options.mode;
+  ImportSummary summary(passName, options.mode);
   SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
   for (func::FuncOp func : funcs) {
     if (func.isExternal())
       continue;
-    std::unique_ptr<Importer> importer = makeImporter(func, options, summary);
+    std::unique_ptr<Importer> importer =
+        makeImporter(func, options, summary.addUnit(func.getSymName()));
     if (failed(importer->run()))
       return failure();
   }
@@ -1641,8 +1619,5 @@ LogicalResult dsm::runImport(
         SymbolTable::symbolKnownUseEmpty(&op, module))
       op.erase();
   nameImportedWeights(module);
-  if (!options.summary.empty())
-    return writeReport(options.summary, module.getLoc(),
-                       [&](llvm::raw_ostream &os) { summary.print(os); });
-  return success();
+  return summary.write(options.summary, module.getLoc());
 }

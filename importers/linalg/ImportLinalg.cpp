@@ -431,7 +431,7 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
   Operation *op = result.getOwner();
   Location loc = op->getLoc();
   auto dataMovement = [&](ValueRange inputs, StringRef reason) {
-    setOutcome(op, "dsm.opaque");
+    setOutcome(op, Outcome::Opaque, "dsm.opaque");
     return createOpaque(op, result.getResultNumber(), inputs, 0.0, reason);
   };
   auto activation = [&](Value value) { return getActivation(value); };
@@ -485,8 +485,10 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
         if (ShapedType::isDynamic(d))
           d = in.getNumElements() / known;
     }
-    setOutcome(op, in.getShape() == ArrayRef(shape) ? "(pass-through)"
-                                                    : "dsm.reshape");
+    if (in.getShape() == ArrayRef(shape))
+      setOutcome(op, Outcome::Dropped, "pass-through");
+    else
+      setImported(op, ReshapeOp::getOperationName());
     return reshape(loc, *source, shape);
   }
   if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
@@ -523,7 +525,7 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
         builder.getDenseI64ArrayAttr(sizes));
     if (failed(sliced))
       return failure();
-    setOutcome(op, SliceOp::getOperationName());
+    setImported(op, SliceOp::getOperationName());
     auto want = cast<RankedTensorType>(result.getType());
     if (want.getRank() == int64_t(full.size()))
       return sliced->getResult();
@@ -548,7 +550,7 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
                          builder.getI64IntegerAttr(concat.getDim()));
     if (failed(joined))
       return failure();
-    setOutcome(op, ConcatOp::getOperationName());
+    setImported(op, ConcatOp::getOperationName());
     return joined->getResult();
   }
   if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
@@ -602,12 +604,12 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
       }
       if (tiles && offset == destType.getDimSize(*axis)) {
         for (tensor::InsertSliceOp step : chain)
-          setOutcome(step, "(fused into dsm.concat)");
+          setOutcome(step, Outcome::Fused, "into dsm.concat");
         FailureOr<ConcatOp> joined = create<ConcatOp>(
             loc, result.getType(), inputs, builder.getI64IntegerAttr(*axis));
         if (failed(joined))
           return failure();
-        setOutcome(op, ConcatOp::getOperationName());
+        setImported(op, ConcatOp::getOperationName());
         return joined->getResult();
       }
     }
@@ -631,14 +633,14 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
     if (!out.isIdentity() || !in.isPermutation())
       return dataMovement({*source}, "broadcast (data movement)");
     if (in.isIdentity()) {
-      setOutcome(op, "(pass-through)");
+      setOutcome(op, Outcome::Dropped, "pass-through");
       return *source;
     }
     // Result dimension i (loop i) is input dimension j where in[j] = d_i.
     SmallVector<int64_t> permutation(in.getNumResults());
     for (auto [j, expr] : llvm::enumerate(in.getResults()))
       permutation[cast<AffineDimExpr>(expr).getPosition()] = j;
-    setOutcome(op, TransposeOp::getOperationName());
+    setImported(op, TransposeOp::getOperationName());
     return transpose(loc, *source, permutation);
   }
   return emitError(loc) << "internal error: cannot materialize '"
@@ -940,7 +942,7 @@ FailureOr<bool> LinalgImporter::handle(Operation *op) {
     if (failed(result))
       return failure();
     map(softmax.getResult()[0], result->getResult());
-    setOutcome(op, SoftmaxOp::getOperationName());
+    setImported(op, SoftmaxOp::getOperationName());
     return true;
   }
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
@@ -990,11 +992,11 @@ FailureOr<bool> LinalgImporter::importReduce(Operation *op,
                        reduce.keepDims ? builder.getUnitAttr() : UnitAttr());
   if (failed(result))
     return failure();
-  setOutcome(op, ReduceOp::getOperationName());
+  setImported(op, ReduceOp::getOperationName());
   map(op->getResult(0), result->getResult());
   if (divisor) {
     for (Operation *member : *divisor)
-      claim(member, "(fused into dsm.reduce mean)");
+      claimFused(member, "dsm.reduce mean");
     map(divisor->back()->getResult(0), result->getResult());
   }
   return true;
@@ -1016,7 +1018,7 @@ Value LinalgImporter::getBiasConstant(Value value, int64_t channels,
   if (Operation *root = getConstantRoot(source)) {
     auto type = cast<RankedTensorType>(root->getResult(0).getType());
     if (type.hasStaticShape() && type.getNumElements() == channels) {
-      setOutcome(linalgOp, "(folded into a bias)");
+      setOutcome(linalgOp, Outcome::Folded, "into a bias");
       return source;
     }
   }
@@ -1392,15 +1394,15 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
       }
       if (divisor) {
         for (Operation *member : *divisor)
-          claim(member, "(fused into " + outcome + ")");
+          claimFused(member, outcome);
         map(divisor->back()->getResult(0), result);
       }
     }
     if (source != input)
-      setOutcome(input.getDefiningOp(),
-                 "(folded into " + outcome + " padding)");
+      setOutcome(input.getDefiningOp(), Outcome::Folded,
+                 "into " + outcome + " padding");
     map(op->getResult(0), result);
-    setOutcome(op, outcome);
+    setImported(op, outcome);
     return true;
   }
 
@@ -1515,11 +1517,11 @@ FailureOr<bool> LinalgImporter::finishConv(Operation *op, Value result,
     result = sum->getResult();
   }
   if (foldedPad)
-    setOutcome(foldedPad, "(folded into " + dsmOp.str() + " padding)");
-  setOutcome(op, dsmOp);
+    setOutcome(foldedPad, Outcome::Folded, "into " + dsmOp.str() + " padding");
+  setImported(op, dsmOp);
   map(op->getResult(0), result);
   if (init.biasAdd) {
-    claim(init.biasAdd, "(folded into " + dsmOp.str() + " bias)");
+    claim(init.biasAdd, Outcome::Folded, "into " + dsmOp.str() + " bias");
     map(init.biasAdd->getResult(0), result);
   }
   return true;
@@ -1644,12 +1646,12 @@ FailureOr<bool> LinalgImporter::tryFoldRowViews(linalg::LinalgOp op, Value act,
       op.getLoc(), resultType, *activation, *declared, biasWeight);
   if (failed(fc))
     return failure();
-  setOutcome(op, FullyConnectedOp::getOperationName());
-  setOutcome(collapse, "(folded into dsm.fully_connected rows)");
-  claim(expand, "(folded into dsm.fully_connected rows)");
+  setImported(op, FullyConnectedOp::getOperationName());
+  setOutcome(collapse, Outcome::Folded, "into dsm.fully_connected rows");
+  claim(expand, Outcome::Folded, "into dsm.fully_connected rows");
   map(expand.getResult(), fc->getResult());
   if (biasAdd) {
-    claim(biasAdd, "(folded into dsm.fully_connected bias)");
+    claim(biasAdd, Outcome::Folded, "into dsm.fully_connected bias");
     map(biasAdd->getResult(0), fc->getResult());
   }
   return true;
@@ -1694,10 +1696,10 @@ FailureOr<bool> LinalgImporter::tryFoldBatchViews(linalg::LinalgOp op,
                        transposeRhs ? builder.getUnitAttr() : UnitAttr());
   if (failed(matmul))
     return failure();
-  setOutcome(op, MatMulOp::getOperationName());
-  setOutcome(left, "(folded into dsm.matmul batch)");
-  setOutcome(right, "(folded into dsm.matmul batch)");
-  claim(expand, "(folded into dsm.matmul batch)");
+  setImported(op, MatMulOp::getOperationName());
+  setOutcome(left, Outcome::Folded, "into dsm.matmul batch");
+  setOutcome(right, Outcome::Folded, "into dsm.matmul batch");
+  claim(expand, Outcome::Folded, "into dsm.matmul batch");
   map(expand.getResult(), matmul->getResult());
   return true;
 }
@@ -1893,10 +1895,10 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
         return failure();
       result = sum->getResult();
     }
-    setOutcome(op, FullyConnectedOp::getOperationName());
+    setImported(op, FullyConnectedOp::getOperationName());
     map(op->getResult(0), result);
     if (biasAdd) {
-      claim(biasAdd, "(folded into dsm.fully_connected bias)");
+      claim(biasAdd, Outcome::Folded, "into dsm.fully_connected bias");
       map(biasAdd->getResult(0), result);
     }
     return true;
@@ -1988,7 +1990,7 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
       return failure();
     result = sum->getResult();
   }
-  setOutcome(op, MatMulOp::getOperationName());
+  setImported(op, MatMulOp::getOperationName());
   map(op->getResult(0), result);
   return true;
 }
@@ -2034,7 +2036,7 @@ FailureOr<bool> LinalgImporter::importEmbedding(linalg::LinalgOp op,
                                        "fixed ids are computed from a "
                                        "constant";
     indices = builder.clone(*constantIds)->getResult(0);
-    setOutcome(constantIds, "arith.constant");
+    setImported(constantIds, "arith.constant");
   } else {
     FailureOr<Value> activation = getActivation(ids);
     if (failed(activation))
@@ -2049,7 +2051,7 @@ FailureOr<bool> LinalgImporter::importEmbedding(linalg::LinalgOp op,
       op.getLoc(), op->getResult(0).getType(), indices, *weight);
   if (failed(embedding))
     return failure();
-  setOutcome(op, EmbeddingOp::getOperationName());
+  setImported(op, EmbeddingOp::getOperationName());
   map(op->getResult(0), embedding->getResult());
   return true;
 }
@@ -2068,14 +2070,9 @@ struct ImportLinalgPass
     importOptions.mode = mode;
     importOptions.summary = summary;
     importOptions.batch = batch;
-    if (batch < 0) {
-      emitError(getOperation().getLoc())
-          << "--dsm-import-linalg needs batch >= 0, got " << int64_t(batch);
-      return signalPassFailure();
-    }
     if (failed(runImport(getOperation(), getArgument(), importOptions,
                          [](func::FuncOp func, const ImportOptions &options,
-                            ImportSummary &summary) {
+                            ImportSummary::Unit &summary) {
                            return std::make_unique<LinalgImporter>(
                                func, options, summary);
                          })))

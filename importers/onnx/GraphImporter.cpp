@@ -25,8 +25,9 @@
 
 using namespace mlir;
 using namespace dsm::onnx;
-using dsm::OnnxImportOptions;
-using dsm::OnnxImportSummary;
+using dsm::ImportMode;
+using dsm::ImportOptions;
+using dsm::ImportSummary;
 using dsm_onnx::GraphProto;
 using dsm_onnx::ModelProto;
 using dsm_onnx::TensorProto;
@@ -54,12 +55,12 @@ private:
 };
 
 GraphImporter::GraphImporter(MLIRContext *context, StringRef fileName,
-                             const OnnxImportOptions &options,
-                             OnnxImportSummary &summary)
+                             const ImportOptions &options,
+                             ImportSummary &summary)
     : context(context), fileName(fileName.str()), options(options),
       summary(summary), builder(context),
       listener(std::make_unique<Listener>(*this)),
-      currentOutcome(OnnxImportSummary::Outcome::Imported) {
+      currentOutcome(ImportSummary::Outcome::Imported) {
   builder.setListener(listener.get());
 }
 
@@ -395,7 +396,7 @@ FailureOr<Value> GraphImporter::transpose(Location loc, Value input,
 LogicalResult GraphImporter::unsupported(const OnnxNode &node,
                                          const Twine &reason,
                                          ArrayRef<Type> resultTypes) {
-  if (options.mode == OnnxImportOptions::Mode::Strict)
+  if (options.mode == ImportMode::Strict)
     return node.emitError()
            << reason.str()
            << " (--onnx-mode=permissive keeps such nodes as dsm.opaque)";
@@ -415,8 +416,21 @@ Value GraphImporter::createOpaque(const OnnxNode &node, ValueRange inputs,
       builder, node.getLoc(), type,
       builder.getStringAttr("onnx." + node.getOpType().str()), inputs,
       builder.getF64FloatAttr(opsPerElement));
-  summary.addOpaque(node.getName(), node.getOpType(), why.str());
+  recordOpaque(node, {type}, opsPerElement, why.str());
   return op.getResult();
+}
+
+void GraphImporter::recordOpaque(const OnnxNode &node, ArrayRef<Type> types,
+                                 double opsPerElement, StringRef why) {
+  ImportSummary::Opaque entry;
+  entry.location = ("'" + node.getName() + "'").str();
+  entry.origin = node.getOpType().str();
+  entry.reason = why.str();
+  entry.opsPerElement = opsPerElement;
+  for (Type type : types)
+    if (auto tensor = dyn_cast_if_present<RankedTensorType>(type))
+      entry.elements += tensor.getNumElements();
+  unit->addOpaque(std::move(entry));
 }
 
 LogicalResult GraphImporter::buildOpaque(const OnnxNode &node,
@@ -478,12 +492,12 @@ LogicalResult GraphImporter::buildOpaque(const OnnxNode &node,
         builder.getStringAttr("onnx." + node.getOpType().str()), inputs,
         builder.getF64FloatAttr(opsPerElement));
     if (first)
-      summary.addOpaque(node.getName(), node.getOpType(), reason);
+      recordOpaque(node, types, opsPerElement, reason);
     first = false;
     if (failed(define(node, node.getOutput(i), op.getResult())))
       return failure();
   }
-  currentOutcome = OnnxImportSummary::Outcome::Opaque;
+  currentOutcome = ImportSummary::Outcome::Opaque;
   return success();
 }
 
@@ -546,7 +560,7 @@ void GraphImporter::consume(const OnnxNode &node, StringRef pattern) {
 }
 
 void GraphImporter::recordPattern(StringRef pattern) {
-  summary.addPatternMatch(pattern);
+  unit->addPatternMatch(pattern);
 }
 
 //===----------------------------------------------------------------------===//
@@ -752,7 +766,9 @@ OwningOpRef<ModuleOp> GraphImporter::importModel(const ModelProto &model) {
   std::string producer = model.producer_name();
   if (!model.producer_version().empty())
     producer += " " + model.producer_version();
-  summary.setModel(fileName, producer, opset);
+  summary.setInput(
+      (fileName + " (producer '" + producer + "', opset " + Twine(opset) + ")")
+          .str());
 
   const GraphProto &graph = model.graph();
   if (failed(indexGraph(graph)))
@@ -782,6 +798,7 @@ OwningOpRef<ModuleOp> GraphImporter::importModel(const ModelProto &model) {
     (*module)->setAttr("onnx.producer", builder.getStringAttr(producer));
   builder.setInsertionPointToEnd(module->getBody());
   std::string funcName = graph.name().empty() ? "main" : graph.name();
+  unit = &summary.addUnit(funcName);
   function = func::FuncOp::create(builder, builder.getUnknownLoc(), funcName,
                                   builder.getFunctionType(argTypes, {}));
   Block *body = function.addEntryBlock();
@@ -831,9 +848,12 @@ LogicalResult GraphImporter::finishModule(const GraphProto &graph,
       builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
 
   eraseDeadOps();
+  for (Operation &op : function.getBody().front())
+    if (isa_and_nonnull<dsm::DsmDialect>(op.getDialect()))
+      ++unit->dsmOps;
   for (const auto &[op, origin] : origins)
     if (!isa<dsm::WeightOp, arith::ConstantOp>(op))
-      summary.addProduced(origin, op->getName().getStringRef());
+      unit->addResult(origin, op->getName().getStringRef());
   return success();
 }
 
@@ -850,12 +870,12 @@ void GraphImporter::eraseDeadOps() {
 
 LogicalResult GraphImporter::importNode(const OnnxNode &node) {
   currentNode = &node;
-  currentOutcome = OnnxImportSummary::Outcome::Imported;
+  currentOutcome = ImportSummary::Outcome::Imported;
   currentPattern.clear();
 
   auto absorbed = consumed.find(&node);
   if (absorbed != consumed.end()) {
-    summary.addNode(node.getOpType(), OnnxImportSummary::Outcome::Fused);
+    unit->addSource(node.getOpType(), ImportSummary::Outcome::Fused);
     return success();
   }
   if (node.isOnnxDomain()) {
@@ -877,7 +897,7 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
   if (failed(folded))
     return failure();
   if (*folded) {
-    currentOutcome = OnnxImportSummary::Outcome::Folded;
+    currentOutcome = ImportSummary::Outcome::Folded;
   } else {
     FailureOr<bool> fused = tryFusions(*this, node);
     if (failed(fused))
@@ -887,7 +907,7 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
           node.isOnnxDomain() ? lookupConversion(node.getOpType()) : nullptr;
       if (convert)
         result = convert(*this, node);
-      else if (options.mode == OnnxImportOptions::Mode::Strict)
+      else if (options.mode == ImportMode::Strict)
         return node.emitError() << "unsupported op type '" << node.getOpType()
                                 << "' (--onnx-mode=permissive keeps unknown "
                                    "nodes as dsm.opaque)";
@@ -911,6 +931,6 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
       return node.emitError() << "output '" << output
                               << "' is used but the importer cannot produce it";
   }
-  summary.addNode(node.getOpType(), currentOutcome);
+  unit->addSource(node.getOpType(), currentOutcome);
   return success();
 }

@@ -18,8 +18,7 @@
 #include "OnnxNode.h"
 #include "ValueInfo.h"
 
-#include "dsm/Import/OnnxImportOptions.h"
-#include "dsm/Import/OnnxImportSummary.h"
+#include "dsm/Import/ImportSummary.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -43,7 +42,7 @@ namespace dsm::onnx {
 class GraphImporter {
 public:
   GraphImporter(mlir::MLIRContext *context, llvm::StringRef fileName,
-                const OnnxImportOptions &options, OnnxImportSummary &summary);
+                const ImportOptions &options, ImportSummary &summary);
   ~GraphImporter();
 
   /// Imports `model`; null after errors.
@@ -57,7 +56,7 @@ public:
   mlir::MLIRContext *getContext() const { return context; }
   mlir::OpBuilder &getBuilder() { return builder; }
   int64_t getOpset() const { return opset; }
-  const OnnxImportOptions &getOptions() const { return options; }
+  const ImportOptions &getOptions() const { return options; }
 
   /// The value `name` (which must be defined).
   const ValueInfo &get(llvm::StringRef name) const;
@@ -156,9 +155,7 @@ public:
                            const llvm::Twine &why);
 
   /// How the current node is accounted in the summary (default: imported).
-  void setOutcome(OnnxImportSummary::Outcome outcome) {
-    currentOutcome = outcome;
-  }
+  void setOutcome(ImportSummary::Outcome outcome) { currentOutcome = outcome; }
 
   //===--------------------------------------------------------------------===//
   // Graph structure (for fusions)
@@ -199,6 +196,9 @@ private:
   mlir::FailureOr<mlir::Value> materializeContents(const OnnxNode &node,
                                                    llvm::StringRef name,
                                                    const HostTensor &contents);
+  /// Lists `node`, kept opaque with results of `types`, in the summary.
+  void recordOpaque(const OnnxNode &node, llvm::ArrayRef<mlir::Type> types,
+                    double opsPerElement, llvm::StringRef why);
   mlir::LogicalResult buildOpaque(const OnnxNode &node, double opsPerElement,
                                   llvm::ArrayRef<mlir::Type> resultTypes,
                                   const llvm::Twine &why);
@@ -212,8 +212,10 @@ private:
 
   mlir::MLIRContext *context;
   std::string fileName;
-  const OnnxImportOptions &options;
-  OnnxImportSummary &summary;
+  const ImportOptions &options;
+  ImportSummary &summary;
+  /// The graph's account in `summary`.
+  ImportSummary::Unit *unit = nullptr;
   mlir::OpBuilder builder;
   mlir::func::FuncOp function;
   std::unique_ptr<Listener> listener;
@@ -235,7 +237,7 @@ private:
 
   // The node being imported and how it is accounted.
   const OnnxNode *currentNode = nullptr;
-  OnnxImportSummary::Outcome currentOutcome;
+  ImportSummary::Outcome currentOutcome;
   std::string currentPattern;
   /// Which op type (or pattern) each created op was imported from.
   llvm::DenseMap<mlir::Operation *, std::string> origins;

@@ -277,7 +277,7 @@ LogicalResult convertPow(GraphImporter &imp, const OnnxNode &node) {
     if (failed(x))
       return failure();
     if (e == 1.0) {
-      imp.setOutcome(dsm::OnnxImportSummary::Outcome::Dropped);
+      imp.setOutcome(dsm::ImportSummary::Outcome::Dropped);
       return imp.defineAlias(node, node.getOutput(0), node.getInput(0));
     }
     if (e == 2.0 && isDsmTensor(*x))
@@ -1003,7 +1003,7 @@ LogicalResult convertReduce(GraphImporter &imp, const OnnxNode &node) {
   SmallVector<int64_t> list = axes->value_or(SmallVector<int64_t>());
   if (list.empty()) {
     if (*noopEmpty) {
-      imp.setOutcome(dsm::OnnxImportSummary::Outcome::Dropped);
+      imp.setOutcome(dsm::ImportSummary::Outcome::Dropped);
       return imp.defineAlias(node, node.getOutput(0), node.getInput(0));
     }
     for (int64_t d = 0; d < typeOf(*x).getRank(); ++d)
@@ -1126,7 +1126,7 @@ LogicalResult convertConcat(GraphImporter &imp, const OnnxNode &node) {
   if (!axis)
     return node.emitError() << "axis " << *axisAttr << " is out of range";
   if (operands.size() == 1) {
-    imp.setOutcome(dsm::OnnxImportSummary::Outcome::Dropped);
+    imp.setOutcome(dsm::ImportSummary::Outcome::Dropped);
     return defineOutput(imp, node, operands[0]);
   }
   if (!llvm::all_of(operands, isDsmTensor)) {
@@ -1323,7 +1323,7 @@ LogicalResult convertExpand(GraphImporter &imp, const OnnxNode &node) {
   if (!shape)
     return node.emitError() << llvm::toString(shape.takeError());
   if (ArrayRef<int64_t>(*shape) == typeOf(*x).getShape()) {
-    imp.setOutcome(dsm::OnnxImportSummary::Outcome::Dropped);
+    imp.setOutcome(dsm::ImportSummary::Outcome::Dropped);
     return imp.defineAlias(node, node.getOutput(0), node.getInput(0));
   }
   return imp.opaque(
@@ -1440,7 +1440,7 @@ LogicalResult convertIdentity(GraphImporter &imp, const OnnxNode &node) {
   }
   if (!node.hasInput(0))
     return node.emitError() << "missing input 0";
-  imp.setOutcome(dsm::OnnxImportSummary::Outcome::Dropped);
+  imp.setOutcome(dsm::ImportSummary::Outcome::Dropped);
   return imp.defineAlias(node, node.getOutput(0), node.getInput(0));
 }
 
@@ -1452,7 +1452,7 @@ LogicalResult convertCast(GraphImporter &imp, const OnnxNode &node) {
   if (!element)
     return node.emitError() << "cannot cast to " << getDataTypeName(*to);
   if (imp.get(node.getInput(0)).dataType == *to) {
-    imp.setOutcome(dsm::OnnxImportSummary::Outcome::Dropped);
+    imp.setOutcome(dsm::ImportSummary::Outcome::Dropped);
     return imp.defineAlias(node, node.getOutput(0), node.getInput(0));
   }
   return elementwiseOpaque(imp, node, 1.0, "element type conversion", element);

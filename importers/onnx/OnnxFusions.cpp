@@ -157,7 +157,7 @@ FailureOr<bool> Matcher::matchGelu() {
   if (!isDsmElementType(
           cast<RankedTensorType>(input->getType()).getElementType()))
     return false;
-  imp.setOutcome(dsm::OnnxImportSummary::Outcome::Fused);
+  imp.setOutcome(dsm::ImportSummary::Outcome::Fused);
   imp.setPattern(kGeluPattern);
   // The last node defines the output; keep it last for `finish`.
   std::swap(nodes.back(), *llvm::find_if(nodes, [&](const OnnxNode *n) {
@@ -268,7 +268,7 @@ FailureOr<bool> Matcher::matchLayerNorm() {
   if (!isDsmElementType(
           cast<RankedTensorType>(operands[0].getType()).getElementType()))
     return false;
-  imp.setOutcome(dsm::OnnxImportSummary::Outcome::Fused);
+  imp.setOutcome(dsm::ImportSummary::Outcome::Fused);
   imp.setPattern(kLayerNormPattern);
   SmallVector<const OnnxNode *> nodes{&first, sub, square, variance, addEps,
                                       sqrt,   div, scale,  offset};

@@ -23,8 +23,7 @@ void dsm::registerOnnxImportDialects(DialectRegistry &registry) {
 
 OwningOpRef<ModuleOp> dsm::importOnnxModel(llvm::MemoryBufferRef buffer,
                                            MLIRContext *context,
-                                           const OnnxImportOptions &options,
-                                           OnnxImportSummary *summary) {
+                                           const ImportOptions &options) {
   DialectRegistry registry;
   registerOnnxImportDialects(registry);
   context->appendDialectRegistry(registry);
@@ -33,17 +32,8 @@ OwningOpRef<ModuleOp> dsm::importOnnxModel(llvm::MemoryBufferRef buffer,
 
   StringRef fileName = buffer.getBufferIdentifier();
   Location fileLoc = FileLineColLoc::get(context, fileName, 0, 0);
-  if (options.batch < 0) {
-    emitError(fileLoc) << "the batch size must be positive, got "
-                       << options.batch;
+  if (failed(options.verify(fileLoc)))
     return nullptr;
-  }
-  for (const auto &[name, size] : options.dims)
-    if (size < 0) {
-      emitError(fileLoc) << "dimension '" << name
-                         << "' must not be negative, got " << size;
-      return nullptr;
-    }
   if (buffer.getBufferSize() == 0) {
     emitError(fileLoc) << "not an ONNX model: the file is empty";
     return nullptr;
@@ -61,8 +51,10 @@ OwningOpRef<ModuleOp> dsm::importOnnxModel(llvm::MemoryBufferRef buffer,
                           "ModelProto (corrupt or truncated)";
     return nullptr;
   }
-  OnnxImportSummary local;
-  onnx::GraphImporter importer(context, fileName, options,
-                               summary ? *summary : local);
-  return importer.importModel(model);
+  ImportSummary summary("import-onnx", options.mode);
+  onnx::GraphImporter importer(context, fileName, options, summary);
+  OwningOpRef<ModuleOp> module = importer.importModel(model);
+  if (!module || failed(summary.write(options.summary, fileLoc)))
+    return nullptr;
+  return module;
 }

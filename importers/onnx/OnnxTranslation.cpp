@@ -3,7 +3,6 @@
 #include "dsm/Import/OnnxTranslation.h"
 #include "dsm/Import/OnnxImporter.h"
 
-#include "dsm/Passes/Common/ReportWriter.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
@@ -16,16 +15,15 @@ namespace {
 /// Options of --import-onnx, registered with the translation.
 struct OnnxTranslateOptions {
   llvm::cl::OptionCategory category{"ONNX import options (--import-onnx)"};
-  llvm::cl::opt<dsm::OnnxImportOptions::Mode> mode{
+  llvm::cl::opt<dsm::ImportMode> mode{
       "onnx-mode",
       llvm::cl::desc("What to do with nodes the importer cannot "
                      "express as dsm operations"),
-      llvm::cl::init(dsm::OnnxImportOptions::Mode::Strict),
-      llvm::cl::values(clEnumValN(dsm::OnnxImportOptions::Mode::Strict,
-                                  "strict",
+      llvm::cl::init(dsm::ImportMode::Strict),
+      llvm::cl::values(clEnumValN(dsm::ImportMode::Strict, "strict",
                                   "report an error naming the node (default)"),
-                       clEnumValN(dsm::OnnxImportOptions::Mode::Permissive,
-                                  "permissive", "keep them as dsm.opaque")),
+                       clEnumValN(dsm::ImportMode::Permissive, "permissive",
+                                  "keep them as dsm.opaque")),
       llvm::cl::cat(category)};
   llvm::cl::opt<int64_t> batch{
       "onnx-batch",
@@ -37,7 +35,7 @@ struct OnnxTranslateOptions {
       llvm::cl::CommaSeparated, llvm::cl::cat(category)};
   llvm::cl::opt<std::string> summary{
       "onnx-summary",
-      llvm::cl::desc("Write the import summary to this file ('-': stderr)"),
+      llvm::cl::desc("Write the import summary to this file ('-' for stdout)"),
       llvm::cl::value_desc("file"), llvm::cl::cat(category)};
 };
 
@@ -53,7 +51,8 @@ OwningOpRef<Operation *> translate(llvm::SourceMgr &sourceMgr,
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
   Location fileLoc =
       FileLineColLoc::get(context, buffer->getBufferIdentifier(), 0, 0);
-  dsm::OnnxImportOptions options;
+  dsm::ImportOptions options;
+  options.summary = cl.summary;
   options.mode = cl.mode;
   options.batch = static_cast<int64_t>(cl.batch);
   for (const std::string &entry : cl.dims) {
@@ -66,21 +65,9 @@ OwningOpRef<Operation *> translate(llvm::SourceMgr &sourceMgr,
     }
     options.dims[name.str()] = size;
   }
-  if (static_cast<int64_t>(cl.batch) < 0) {
-    emitError(fileLoc) << "--onnx-batch must be positive, got "
-                       << static_cast<int64_t>(cl.batch);
-    return nullptr;
-  }
-  dsm::OnnxImportSummary summary;
-  OwningOpRef<ModuleOp> module = dsm::importOnnxModel(
-      buffer->getMemBufferRef(), context, options, &summary);
+  OwningOpRef<ModuleOp> module =
+      dsm::importOnnxModel(buffer->getMemBufferRef(), context, options);
   if (!module)
-    return nullptr;
-  // The summary file is written like every report ("-" is stdout).
-  if (!cl.summary.empty() &&
-      failed(dsm::writeReport(cl.summary, fileLoc, [&](llvm::raw_ostream &os) {
-        summary.print(os);
-      })))
     return nullptr;
   return module.release().getOperation();
 }

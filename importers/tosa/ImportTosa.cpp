@@ -129,7 +129,7 @@ FailureOr<Value> TosaImporter::materialize(OpResult result) {
   Operation *op = result.getOwner();
   Location loc = op->getLoc();
   auto dataMovement = [&](ValueRange inputs, StringRef reason) {
-    setOutcome(op, "dsm.opaque");
+    setOutcome(op, Outcome::Opaque, "dsm.opaque");
     return createOpaque(op, result.getResultNumber(), inputs, 0.0, reason);
   };
   if (op->hasTrait<OpTrait::ConstantLike>()) {
@@ -146,7 +146,7 @@ FailureOr<Value> TosaImporter::materialize(OpResult result) {
     return materializeConstantExpression(result);
   // Pass-through: dsm keeps the producer's element type.
   if (isa<tosa::IdentityOp, tosa::CastOp, tosa::RescaleOp>(op)) {
-    setOutcome(op, "(pass-through)");
+    setOutcome(op, Outcome::Dropped, "pass-through");
     return getActivation(op->getOperand(0));
   }
   FailureOr<Value> input = getActivation(op->getOperand(0));
@@ -165,13 +165,13 @@ FailureOr<Value> TosaImporter::materialize(OpResult result) {
     for (int64_t &d : *shape)
       if (d < 0)
         d = known ? inType.getNumElements() / known : 0;
-    setOutcome(op, ReshapeOp::getOperationName());
+    setImported(op, ReshapeOp::getOperationName());
     return reshape(loc, *input, *shape);
   }
   if (auto transposeOp = dyn_cast<tosa::TransposeOp>(op)) {
     SmallVector<int64_t> permutation(transposeOp.getPerms().begin(),
                                      transposeOp.getPerms().end());
-    setOutcome(op, TransposeOp::getOperationName());
+    setImported(op, TransposeOp::getOperationName());
     return transpose(loc, *input, permutation);
   }
   if (auto slice = dyn_cast<tosa::SliceOp>(op)) {
@@ -191,7 +191,7 @@ FailureOr<Value> TosaImporter::materialize(OpResult result) {
         builder.getDenseI64ArrayAttr(*size));
     if (failed(sliced))
       return failure();
-    setOutcome(op, SliceOp::getOperationName());
+    setImported(op, SliceOp::getOperationName());
     return sliced->getResult();
   }
   if (auto concat = dyn_cast<tosa::ConcatOp>(op)) {
@@ -207,7 +207,7 @@ FailureOr<Value> TosaImporter::materialize(OpResult result) {
                          builder.getI64IntegerAttr(concat.getAxis()));
     if (failed(joined))
       return failure();
-    setOutcome(op, ConcatOp::getOperationName());
+    setImported(op, ConcatOp::getOperationName());
     return joined->getResult();
   }
   if (isa<tosa::PadOp>(op))
@@ -448,7 +448,7 @@ Value TosaImporter::foldPad(Value input, SmallVector<int64_t> &padding,
   padding[1] += a[4];
   padding[2] += a[3];
   padding[3] += a[5];
-  setOutcome(pad, "(folded into padding)");
+  setOutcome(pad, Outcome::Folded, "into padding");
   return pad.getInput1();
 }
 
@@ -507,7 +507,7 @@ FailureOr<bool> TosaImporter::importConvolution(
                      KernelLayoutAttr::get(getContext(), layout));
     if (failed(conv))
       return failure();
-    setOutcome(op, OpTy::getOperationName());
+    setImported(op, OpTy::getOperationName());
     return conv->getResult();
   };
   FailureOr<Value> result = threeD ? build(Conv3DOp()) : build(Conv2DOp());
@@ -572,7 +572,7 @@ FailureOr<bool> TosaImporter::importTransposeConv(tosa::TransposeConv2DOp op) {
   if (failed(conv))
     return failure();
   map(op.getResult(), conv->getResult());
-  setOutcome(op, ConvTranspose2DOp::getOperationName());
+  setImported(op, ConvTranspose2DOp::getOperationName());
   return true;
 }
 
@@ -622,7 +622,7 @@ FailureOr<bool> TosaImporter::importPool(Operation *op, Value input,
     outcome = AvgPoolOp::getOperationName();
   }
   map(op->getResult(0), result);
-  setOutcome(op, outcome);
+  setImported(op, outcome);
   return true;
 }
 
@@ -652,7 +652,7 @@ FailureOr<bool> TosaImporter::importMatMul(tosa::MatMulOp op) {
     if (failed(fc))
       return failure();
     map(op.getResult(), fc->getResult());
-    setOutcome(op, FullyConnectedOp::getOperationName());
+    setImported(op, FullyConnectedOp::getOperationName());
     return true;
   }
   auto operand = [&](Value value) -> FailureOr<Value> {
@@ -673,7 +673,7 @@ FailureOr<bool> TosaImporter::importMatMul(tosa::MatMulOp op) {
   if (failed(matmul))
     return failure();
   map(op.getResult(), matmul->getResult());
-  setOutcome(op, MatMulOp::getOperationName());
+  setImported(op, MatMulOp::getOperationName());
   return true;
 }
 
@@ -699,10 +699,10 @@ FailureOr<bool> TosaImporter::importReduce(Operation *op,
   if (failed(result))
     return failure();
   map(op->getResult(0), result->getResult());
-  setOutcome(op, ReduceOp::getOperationName());
+  setImported(op, ReduceOp::getOperationName());
   if (divisor) {
     for (Operation *member : *divisor)
-      claim(member, "(fused into dsm.reduce mean)");
+      claimFused(member, "dsm.reduce mean");
     map(divisor->back()->getResult(0), result->getResult());
   }
   return true;
@@ -730,7 +730,7 @@ FailureOr<bool> TosaImporter::importGather(tosa::GatherOp op) {
   if (failed(embedding))
     return failure();
   map(op.getResult(), embedding->getResult());
-  setOutcome(op, EmbeddingOp::getOperationName());
+  setImported(op, EmbeddingOp::getOperationName());
   return true;
 }
 
@@ -777,18 +777,13 @@ struct ImportTosaPass : public dsm::impl::DsmImportTosaBase<ImportTosaPass> {
   using DsmImportTosaBase::DsmImportTosaBase;
 
   void runOnOperation() override {
-    if (batch < 0) {
-      emitError(getOperation().getLoc())
-          << "--dsm-import-tosa needs batch >= 0, got " << int64_t(batch);
-      return signalPassFailure();
-    }
     ImportOptions importOptions;
     importOptions.mode = mode;
     importOptions.summary = summary;
     importOptions.batch = batch;
     if (failed(runImport(getOperation(), getArgument(), importOptions,
                          [](func::FuncOp func, const ImportOptions &options,
-                            ImportSummary &summary) {
+                            ImportSummary::Unit &summary) {
                            return std::make_unique<TosaImporter>(func, options,
                                                                  summary);
                          })))

@@ -16,6 +16,7 @@
 
 #include "dsm/Core/Workload/ElementwiseClass.h"
 #include "dsm/Dialect/DsmOps.h"
+#include "dsm/Import/ImportSummary.h"
 #include "dsm/Import/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -31,37 +32,6 @@
 #include <vector>
 
 namespace dsm {
-
-/// Options shared by the import passes (see Passes.td).
-struct ImportOptions {
-  ImportMode mode = ImportMode::Strict;
-  /// Where to write the import summary: "" for nowhere, "-" for stdout.
-  std::string summary;
-  /// Size given to a dynamic batch dimension (0: dynamic shapes are errors).
-  int64_t batch = 0;
-};
-
-/// What an import did, per function: how many source operations of each kind
-/// became what, and which operations were kept opaque.
-struct ImportSummary {
-  struct Opaque {
-    std::string location, origin, reason;
-    double opsPerElement = 0;
-    int64_t elements = 0;
-  };
-  struct Function {
-    std::string name;
-    unsigned sourceOps = 0, dsmOps = 0;
-    /// (source op name, outcome) -> count.
-    std::map<std::pair<std::string, std::string>, unsigned> outcomes;
-    std::vector<Opaque> opaque;
-  };
-  std::string pass;
-  ImportMode mode = ImportMode::Strict;
-  std::vector<Function> functions;
-
-  void print(llvm::raw_ostream &os) const;
-};
 
 /// One input of an elementwise view: a value and, for linalg, how it is
 /// indexed by the loops (a null map means NumPy broadcasting by shape).
@@ -95,13 +65,15 @@ struct ReduceView {
 class Importer {
 public:
   Importer(mlir::func::FuncOp func, const ImportOptions &options,
-           ImportSummary &summary);
+           ImportSummary::Unit &summary);
   virtual ~Importer();
 
   /// Imports the function; on failure an error has been emitted.
   mlir::LogicalResult run();
 
 protected:
+  using Outcome = ImportSummary::Outcome;
+
   //===--------------------------------------------------------------------===//
   // Front-end hooks
   //===--------------------------------------------------------------------===//
@@ -233,11 +205,23 @@ protected:
                                                     mlir::Value value);
 
   /// Marks `op` as imported by someone else (it is skipped) with `outcome`
-  /// for the summary.
-  void claim(mlir::Operation *op, llvm::StringRef outcome);
+  /// and `result` for the summary.
+  void claim(mlir::Operation *op, ImportSummary::Outcome outcome,
+             llvm::StringRef result);
+  /// Marks `op` as fused into the dsm op `into` (it is skipped).
+  void claimFused(mlir::Operation *op, llvm::StringRef into) {
+    claim(op, ImportSummary::Outcome::Fused, ("into " + into).str());
+  }
   bool isClaimed(mlir::Operation *op) const { return claimed.contains(op); }
-  /// Records what `op` became, for the summary.
-  void setOutcome(mlir::Operation *op, llvm::StringRef outcome);
+  /// Records what `op` became, for the summary: `result` names the dsm op it
+  /// became, or what it was fused or folded into. What an op became beats
+  /// what it was folded into.
+  void setOutcome(mlir::Operation *op, ImportSummary::Outcome outcome,
+                  llvm::StringRef result = {});
+  /// Records that `op` became the dsm op `dsmOp`.
+  void setImported(mlir::Operation *op, llvm::StringRef dsmOp) {
+    setOutcome(op, ImportSummary::Outcome::Imported, dsmOp);
+  }
   /// Makes `handle` return false with `reason` for the error or summary.
   bool reject(const llvm::Twine &reason) {
     rejection = reason.str();
@@ -306,11 +290,8 @@ protected:
 
   mlir::func::FuncOp func;
   const ImportOptions &options;
-  ImportSummary &summaries;
-  size_t summaryIndex;
-  ImportSummary::Function &summary() {
-    return summaries.functions[summaryIndex];
-  }
+  /// This function's account in the import summary.
+  ImportSummary::Unit &summary;
   mlir::OpBuilder builder;
   /// The op being imported.
   mlir::Operation *current = nullptr;
@@ -333,7 +314,10 @@ private:
 
   llvm::DenseMap<mlir::Value, mlir::Value> mapping;
   llvm::DenseSet<mlir::Operation *> claimed;
-  llvm::DenseMap<mlir::Operation *, std::string> outcomes;
+  /// What each source op became, for the summary.
+  llvm::DenseMap<mlir::Operation *,
+                 std::pair<ImportSummary::Outcome, std::string>>
+      outcomes;
   std::vector<mlir::Operation *> originals;
   /// (constant op, shape) -> declared weight.
   std::map<std::pair<mlir::Operation *, std::vector<int64_t>>, mlir::Value>
@@ -356,7 +340,7 @@ mlir::LogicalResult
 runImport(mlir::ModuleOp module, llvm::StringRef passName,
           const ImportOptions &options,
           llvm::function_ref<std::unique_ptr<Importer>(
-              mlir::func::FuncOp, const ImportOptions &, ImportSummary &)>
+              mlir::func::FuncOp, const ImportOptions &, ImportSummary::Unit &)>
               makeImporter);
 
 } // namespace dsm

@@ -12,8 +12,7 @@
 #ifndef DSM_IMPORT_ONNXIMPORTER_H
 #define DSM_IMPORT_ONNXIMPORTER_H
 
-#include "dsm/Import/OnnxImportOptions.h"
-#include "dsm/Import/OnnxImportSummary.h"
+#include "dsm/Import/ImportSummary.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -27,12 +26,12 @@ class MLIRContext;
 namespace dsm {
 
 /// Imports the ONNX model in `buffer` (its identifier names the file in
-/// diagnostics). Returns null after emitting errors. When `summary` is given
-/// it is filled with what happened to every node.
+/// diagnostics). Returns null after emitting errors. On success, the summary
+/// of what happened to every node is written to `options.summary` (as the
+/// import passes write theirs).
 mlir::OwningOpRef<mlir::ModuleOp>
 importOnnxModel(llvm::MemoryBufferRef buffer, mlir::MLIRContext *context,
-                const OnnxImportOptions &options = {},
-                OnnxImportSummary *summary = nullptr);
+                const ImportOptions &options = {});
 
 /// Adds the dialects an imported module uses (dsm, func, arith).
 void registerOnnxImportDialects(mlir::DialectRegistry &registry);

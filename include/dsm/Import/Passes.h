@@ -4,17 +4,12 @@
 #define DSM_IMPORT_PASSES_H
 
 #include "dsm/Dialect/DsmDialect.h"
+#include "dsm/Import/ImportSummary.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace dsm {
-
-/// What an import pass does with an operation it does not recognise.
-enum class ImportMode {
-  Strict,     ///< a located error naming it stops the import
-  Permissive, ///< it is kept as dsm.opaque, charged by its element count
-};
 
 /// Registers the dialects models arrive in: what front ends emit (linalg on
 /// tensors, TOSA, ml_program) and every upstream dialect that partially

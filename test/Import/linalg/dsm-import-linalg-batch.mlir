@@ -13,7 +13,7 @@
 
 // REBATCH: func.func @dynamic_mlp(%arg0: tensor<2x16xf32>) -> tensor<2x2x2xf32>
 
-// NEGATIVE: error: --dsm-import-linalg needs batch >= 0, got -1
+// NEGATIVE: error: the batch size must not be negative, got -1
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 func.func @dynamic_mlp(%x: tensor<?x16xf32>) -> tensor<?x2x2xf32> {

@@ -19,14 +19,15 @@
 // CHECK:         %[[E:.*]] = dsm.opaque "math.exp"(%[[V]]) : (tensor<1x64xf32>) -> tensor<1x64xf32>
 // CHECK:         %[[W:.*]] = dsm.opaque "vector.transfer_write"(%[[E]]) : (tensor<1x64xf32>) -> tensor<1x64xf32>
 // CHECK:         return %[[W]]
-// SUMMARY:      @vectors: {{.*}} 3 opaque
-// SUMMARY:        linalg.generic -> dsm.relu: 1
-// SUMMARY:        math.exp -> dsm.opaque: 1
-// SUMMARY:        vector.transfer_read -> dsm.opaque: 1
-// SUMMARY:        vector.transfer_write -> dsm.opaque: 1
-// SUMMARY:        opaque {{.*}}mixed.mlir:{{[0-9]+}}:{{[0-9]+}}: vector.transfer_read (1 ops/element x 64 elements): no dsm counterpart is known
-// SUMMARY:        opaque {{.*}}: math.exp (1 ops/element x 64 elements)
-// SUMMARY:        opaque {{.*}}: vector.transfer_write (1 ops/element x 64 elements)
+// SUMMARY:      @vectors: {{.*}}, opaque 3)
+// SUMMARY:        linalg.generic 1 imported 1 -> dsm.relu 1
+// SUMMARY:        math.exp 1 opaque 1 -> dsm.opaque 1
+// SUMMARY:        vector.transfer_read 1 opaque 1 -> dsm.opaque 1
+// SUMMARY:        vector.transfer_write 1 opaque 1 -> dsm.opaque 1
+// SUMMARY:        opaque: 3
+// SUMMARY-NEXT:     {{.*}}mixed.mlir:{{[0-9]+}}:{{[0-9]+}}: vector.transfer_read (1 ops/element x 64 elements): no dsm counterpart is known
+// SUMMARY-NEXT:     {{.*}}: math.exp (1 ops/element x 64 elements)
+// SUMMARY-NEXT:     {{.*}}: vector.transfer_write (1 ops/element x 64 elements)
 // WORK: "aux_ops": 64,
 // WARN: warning: 3 operation(s) kept as dsm.opaque
 #id = affine_map<(d0, d1) -> (d0, d1)>
@@ -58,13 +59,14 @@ func.func @vectors(%x: tensor<1x64xf32>) -> tensor<1x64xf32> {
 // CHECK:         %[[M:.*]] = dsm.opaque "linalg.matmul"(%[[X]], %{{.*}}, %[[F]]) {ops_per_element = 1.600000e+01 : f64} : (tensor<4x8xf32>, tensor<8x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
 // CHECK:         return %[[M]]
 // SUMMARY:      @buffers:
-// SUMMARY:        bufferization.to_buffer -> (pass-through): 2
-// SUMMARY:        bufferization.to_tensor -> (pass-through): 1
-// SUMMARY:        linalg.fill -> dsm.opaque: 1
-// SUMMARY:        linalg.matmul -> dsm.opaque: 1
-// SUMMARY:        memref.alloc -> (dropped, no tensor result): 1
-// SUMMARY:        opaque {{.*}}: linalg.fill (1 ops/element x 64 elements): linalg on buffers is not supported (import before bufferization)
-// SUMMARY:        opaque {{.*}}: linalg.matmul (16 ops/element x 64 elements): linalg on buffers
+// SUMMARY:        bufferization.to_buffer 2 dropped 2 -> pass-through 2
+// SUMMARY:        bufferization.to_tensor 1 dropped 1 -> pass-through 1
+// SUMMARY:        linalg.fill 1 opaque 1 -> dsm.opaque 1
+// SUMMARY:        linalg.matmul 1 opaque 1 -> dsm.opaque 1
+// SUMMARY:        memref.alloc 1 dropped 1 -> no tensor result 1
+// SUMMARY:        opaque: 2
+// SUMMARY-NEXT:     {{.*}}: linalg.fill (1 ops/element x 64 elements): linalg on buffers is not supported (import before bufferization)
+// SUMMARY-NEXT:     {{.*}}: linalg.matmul (16 ops/element x 64 elements): linalg on buffers
 // 64 elements x 16 and the fill's 64:
 // WORK: "aux_ops": 1088,
 // WARN: warning: 2 operation(s) kept as dsm.opaque
@@ -90,10 +92,11 @@ func.func @buffers(%x: tensor<4x8xf32>) -> tensor<4x16xf32> {
 // CHECK:         %[[A:.*]] = dsm.opaque "affine.for"(%[[L]]) {ops_per_element = 3.000000e+00 : f64} : (tensor<4x16xf32>) -> tensor<4x16xf32>
 // CHECK:         return %[[A]]
 // SUMMARY:      @loops:
-// SUMMARY:        affine.for -> dsm.opaque: 1
-// SUMMARY:        scf.for -> dsm.opaque: 1
-// SUMMARY:        opaque {{.*}}: scf.for (1.0625 ops/element x 64 elements)
-// SUMMARY:        opaque {{.*}}: affine.for (3 ops/element x 64 elements)
+// SUMMARY:        affine.for 1 opaque 1 -> dsm.opaque 1
+// SUMMARY:        scf.for 1 opaque 1 -> dsm.opaque 1
+// SUMMARY:        opaque: 2
+// SUMMARY-NEXT:     {{.*}}: scf.for (1.0625 ops/element x 64 elements)
+// SUMMARY-NEXT:     {{.*}}: affine.for (3 ops/element x 64 elements)
 // 64 x (1.0625 + 3):
 // WORK: "aux_ops": 260,
 // WARN: warning: 2 operation(s) kept as dsm.opaque

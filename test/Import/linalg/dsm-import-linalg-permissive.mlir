@@ -16,13 +16,14 @@
 // CHECK:         dsm.opaque "scf.forall"() {ops_per_element = 0.000000e+00 : f64} : () -> tensor<8x4xf32>
 
 // SUMMARY:      dsm-import-linalg summary (mode=permissive)
-// SUMMARY-NEXT: @partly_known: {{[0-9]+}} source ops -> 4 dsm ops, 3 opaque
-// SUMMARY:        linalg.generic -> dsm.opaque: 2
-// SUMMARY-NEXT:   linalg.generic -> dsm.relu: 1
-// SUMMARY-NEXT:   scf.forall -> dsm.opaque: 1
-// SUMMARY:        opaque dsm-import-linalg-permissive.mlir:{{[0-9]+}}:8: linalg.generic (2 ops/element x 32 elements): elementwise function not recognised (2 operation(s); not modelled: math.sin)
-// SUMMARY-NEXT:   opaque dsm-import-linalg-permissive.mlir:{{[0-9]+}}:8: linalg.generic (16 ops/element x 4 elements): neither a convolution, pooling, contraction, elementwise op nor a plain sum/max/min reduction
-// SUMMARY-NEXT:   opaque dsm-import-linalg-permissive.mlir:{{[0-9]+}}:8: scf.forall (0 ops/element x 32 elements): no dsm counterpart is known
+// SUMMARY-NEXT: @partly_known: 9 source ops -> 4 dsm ops (imported 1, fused 0, folded 1, dropped 4, opaque 3)
+// SUMMARY:        linalg.fill 1 folded 1 -> into its consumers 1
+// SUMMARY-NEXT:   linalg.generic 3 imported 1 opaque 2 -> dsm.opaque 2, dsm.relu 1
+// SUMMARY-NEXT:   scf.forall 1 opaque 1 -> dsm.opaque 1
+// SUMMARY:        opaque: 3
+// SUMMARY-NEXT:     dsm-import-linalg-permissive.mlir:{{[0-9]+}}:8: linalg.generic (2 ops/element x 32 elements): elementwise function not recognised (2 operation(s); not modelled: math.sin)
+// SUMMARY-NEXT:     dsm-import-linalg-permissive.mlir:{{[0-9]+}}:8: linalg.generic (16 ops/element x 4 elements): neither a convolution, pooling, contraction, elementwise op nor a plain sum/max/min reduction
+// SUMMARY-NEXT:     dsm-import-linalg-permissive.mlir:{{[0-9]+}}:8: scf.forall (0 ops/element x 32 elements): no dsm counterpart is known
 
 // NODIR: error: cannot write '{{.*}}s.txt'
 

@@ -11,12 +11,14 @@
 // CHECK:         dsm.sigmoid %[[S]] : tensor<2x8x8x8xf32>
 
 // SUMMARY:      dsm-import-tosa summary (mode=permissive)
-// SUMMARY-NEXT: @mixed: 5 source ops -> 3 dsm ops, 2 opaque
-// SUMMARY:        tosa.conv2d -> dsm.opaque: 1
-// SUMMARY:        tosa.sigmoid -> dsm.sigmoid: 1
-// SUMMARY-NEXT:   tosa.sin -> dsm.opaque: 1
-// SUMMARY-NEXT:   opaque dsm-import-tosa-modes.mlir:{{[0-9]+}}:8: tosa.conv2d (8 ops/element x 1024 elements): the weight is not a constant
-// SUMMARY-NEXT:   opaque dsm-import-tosa-modes.mlir:{{[0-9]+}}:8: tosa.sin (1 ops/element x 1024 elements): elementwise function not recognised (1 operation(s); not modelled: tosa.sin)
+// SUMMARY-NEXT: @mixed: 5 source ops -> 3 dsm ops (imported 1, fused 0, folded 2, dropped 0, opaque 2)
+// SUMMARY-NEXT:   tosa.const 2 folded 2 -> into its consumers 2
+// SUMMARY-NEXT:   tosa.conv2d 1 opaque 1 -> dsm.opaque 1
+// SUMMARY-NEXT:   tosa.sigmoid 1 imported 1 -> dsm.sigmoid 1
+// SUMMARY-NEXT:   tosa.sin 1 opaque 1 -> dsm.opaque 1
+// SUMMARY-NEXT:   opaque: 2
+// SUMMARY-NEXT:     dsm-import-tosa-modes.mlir:{{[0-9]+}}:8: tosa.conv2d (8 ops/element x 1024 elements): the weight is not a constant
+// SUMMARY-NEXT:     dsm-import-tosa-modes.mlir:{{[0-9]+}}:8: tosa.sin (1 ops/element x 1024 elements): elementwise function not recognised (1 operation(s); not modelled: tosa.sin)
 
 func.func @mixed(%x: tensor<?x8x8x4xf32>, %w: tensor<8x1x1x4xf32>) -> tensor<?x8x8x8xf32> {
   %b = "tosa.const"() {values = dense<0.0> : tensor<8xf32>} : () -> tensor<8xf32>
