@@ -1623,21 +1623,19 @@ FailureOr<bool> LinalgImporter::tryFoldRowViews(linalg::LinalgOp op, Value act,
   FailureOr<Value> activation = getActivation(collapse.getSrc());
   if (failed(activation))
     return failure();
-  Type elementType = getDsmElementType(activation->getType());
-  if (!elementType)
-    return emitError(op.getLoc())
-           << "element type " << sourceType.getElementType()
-           << " is not supported by dsm";
+  FailureOr<Type> elementType = requireDsmElementType(op.getLoc(), *activation);
+  if (failed(elementType))
+    return failure();
   int64_t in = sourceType.getShape().back(), out = resultType.getShape().back();
   FailureOr<Value> declared =
-      getWeight(weight, {out, in}, elementType, "weight");
+      getWeight(weight, {out, in}, *elementType, "weight");
   if (failed(declared))
     return failure();
   auto [bias, biasAdd] =
       getFollowingBias(expand.getResult(), out, resultType.getRank() - 1);
   Value biasWeight;
   if (bias) {
-    FailureOr<Value> b = getWeight(bias, {out}, elementType, "bias");
+    FailureOr<Value> b = getWeight(bias, {out}, *elementType, "bias");
     if (failed(b))
       return failure();
     biasWeight = *b;
@@ -1840,16 +1838,15 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
     if (failed(input))
       return failure();
     auto inputType = cast<RankedTensorType>(input->getType());
-    Type elementType = getDsmElementType(inputType);
-    if (!elementType)
-      return emitError(loc) << "element type " << inputType.getElementType()
-                            << " is not supported by dsm";
+    FailureOr<Type> elementType = requireDsmElementType(loc, *input);
+    if (failed(elementType))
+      return failure();
     int64_t in = inputType.getShape().back();
     int64_t out = 1;
     for (int64_t loop : outs)
       out *= outType.getDimSize(llvm::find(*outDims, loop) - outDims->begin());
     FailureOr<Value> declared =
-        getWeight(weight, {out, in}, elementType, "weight");
+        getWeight(weight, {out, in}, *elementType, "weight");
     if (failed(declared))
       return failure();
     Value bias, initValue;
@@ -1868,7 +1865,7 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
     }
     Value biasWeight;
     if (bias) {
-      FailureOr<Value> b = getWeight(bias, {out}, elementType, "bias");
+      FailureOr<Value> b = getWeight(bias, {out}, *elementType, "bias");
       if (failed(b))
         return failure();
       biasWeight = *b;
@@ -2022,11 +2019,9 @@ FailureOr<bool> LinalgImporter::importEmbedding(linalg::LinalgOp op,
     return reject("a gather from a table that is not a constant (only "
                   "embedding lookups are supported)");
   auto tableType = cast<RankedTensorType>(table.getType());
-  Type elementType = getDsmElementType(tableType);
-  if (!elementType)
-    return emitError(op.getLoc())
-           << "element type " << tableType.getElementType()
-           << " is not supported by dsm";
+  FailureOr<Type> elementType = requireDsmElementType(op.getLoc(), table);
+  if (failed(elementType))
+    return failure();
   Value ids = op.getDpsInputOperand(0)->get();
   Value indices;
   if (Operation *constantIds = getConstantRoot(ids)) {
@@ -2044,7 +2039,7 @@ FailureOr<bool> LinalgImporter::importEmbedding(linalg::LinalgOp op,
     indices = *activation;
   }
   FailureOr<Value> weight =
-      getWeight(table, tableType.getShape(), elementType, "weight");
+      getWeight(table, tableType.getShape(), *elementType, "weight");
   if (failed(weight))
     return failure();
   FailureOr<EmbeddingOp> embedding = create<EmbeddingOp>(
@@ -2066,16 +2061,8 @@ struct ImportLinalgPass
   using DsmImportLinalgBase::DsmImportLinalgBase;
 
   void runOnOperation() override {
-    ImportOptions importOptions;
-    importOptions.mode = mode;
-    importOptions.summary = summary;
-    importOptions.batch = batch;
-    if (failed(runImport(getOperation(), getArgument(), importOptions,
-                         [](func::FuncOp func, const ImportOptions &options,
-                            ImportSummary::Unit &summary) {
-                           return std::make_unique<LinalgImporter>(
-                               func, options, summary);
-                         })))
+    if (failed(runImport<LinalgImporter>(getOperation(), getArgument(),
+                                         {mode, summary, batch, {}})))
       signalPassFailure();
   }
 };

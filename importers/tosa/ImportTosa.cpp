@@ -638,13 +638,11 @@ FailureOr<bool> TosaImporter::importMatMul(tosa::MatMulOp op) {
     FailureOr<Value> input = getActivation(a);
     if (failed(input))
       return failure();
-    Type elementType = getDsmElementType(input->getType());
-    if (!elementType)
-      return emitError(loc)
-             << "element type " << getElementTypeOrSelf(input->getType())
-             << " is not supported by dsm";
+    FailureOr<Type> elementType = requireDsmElementType(loc, *input);
+    if (failed(elementType))
+      return failure();
     FailureOr<Value> weight = getWeight(
-        b, {bType.getDimSize(2), bType.getDimSize(1)}, elementType, "weight");
+        b, {bType.getDimSize(2), bType.getDimSize(1)}, *elementType, "weight");
     if (failed(weight))
       return failure();
     FailureOr<FullyConnectedOp> fc =
@@ -716,13 +714,13 @@ FailureOr<bool> TosaImporter::importGather(tosa::GatherOp op) {
   FailureOr<Value> ids = getActivation(op.getIndices());
   if (failed(ids))
     return failure();
-  Type elementType = getDsmElementType(values);
-  if (!elementType)
-    return emitError(op.getLoc()) << "element type " << values.getElementType()
-                                  << " is not supported by dsm";
+  FailureOr<Type> elementType =
+      requireDsmElementType(op.getLoc(), op.getValues());
+  if (failed(elementType))
+    return failure();
   FailureOr<Value> table =
       getWeight(op.getValues(), {values.getDimSize(1), values.getDimSize(2)},
-                elementType, "table");
+                *elementType, "table");
   if (failed(table))
     return failure();
   FailureOr<EmbeddingOp> embedding =
@@ -777,16 +775,8 @@ struct ImportTosaPass : public dsm::impl::DsmImportTosaBase<ImportTosaPass> {
   using DsmImportTosaBase::DsmImportTosaBase;
 
   void runOnOperation() override {
-    ImportOptions importOptions;
-    importOptions.mode = mode;
-    importOptions.summary = summary;
-    importOptions.batch = batch;
-    if (failed(runImport(getOperation(), getArgument(), importOptions,
-                         [](func::FuncOp func, const ImportOptions &options,
-                            ImportSummary::Unit &summary) {
-                           return std::make_unique<TosaImporter>(func, options,
-                                                                 summary);
-                         })))
+    if (failed(runImport<TosaImporter>(getOperation(), getArgument(),
+                                       {mode, summary, batch, {}})))
       signalPassFailure();
   }
 };

@@ -343,6 +343,17 @@ runImport(mlir::ModuleOp module, llvm::StringRef passName,
               mlir::func::FuncOp, const ImportOptions &, ImportSummary::Unit &)>
               makeImporter);
 
+/// runImport with the front end `ImporterT`: the body of an import pass.
+template <typename ImporterT>
+mlir::LogicalResult runImport(mlir::ModuleOp module, llvm::StringRef passName,
+                              const ImportOptions &options) {
+  return runImport(module, passName, options,
+                   [](mlir::func::FuncOp func, const ImportOptions &options,
+                      ImportSummary::Unit &summary) {
+                     return std::make_unique<ImporterT>(func, options, summary);
+                   });
+}
+
 } // namespace dsm
 
 #endif // DSM_IMPORT_IMPORTER_H
