@@ -902,6 +902,9 @@ DSM_UNARY_OP(TanhOp, core::OpKind::Tanh)
 DSM_UNARY_OP(GeluOp, core::OpKind::GELU)
 DSM_UNARY_OP(HardSigmoidOp, core::OpKind::HardSigmoid)
 DSM_UNARY_OP(HardSwishOp, core::OpKind::HardSwish)
+DSM_UNARY_OP(ExpOp, core::OpKind::Math)
+DSM_UNARY_OP(ErfOp, core::OpKind::Math)
+DSM_UNARY_OP(SqrtOp, core::OpKind::Math)
 DSM_UNARY_OP(ClampOp, core::OpKind::Clamp)
 DSM_UNARY_OP(SoftmaxOp, core::OpKind::Softmax)
 #undef DSM_UNARY_OP
@@ -914,6 +917,9 @@ DSM_VERIFY_SHAPES(TanhOp)
 DSM_VERIFY_SHAPES(GeluOp)
 DSM_VERIFY_SHAPES(HardSigmoidOp)
 DSM_VERIFY_SHAPES(HardSwishOp)
+DSM_VERIFY_SHAPES(ExpOp)
+DSM_VERIFY_SHAPES(ErfOp)
+DSM_VERIFY_SHAPES(SqrtOp)
 #undef DSM_VERIFY_SHAPES
 
 LogicalResult ClampOp::verify() {

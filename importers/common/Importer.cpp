@@ -1,6 +1,7 @@
 //===- Importer.cpp - Shared machinery of the dsm front ends --------------===//
 
 #include "dsm/Import/Importer.h"
+#include "dsm/Import/GraphFusion.h"
 #include "dsm/Passes/Common/ReportWriter.h"
 #include "dsm/Passes/Common/WorkloadAnalysis.h"
 
@@ -372,6 +373,15 @@ LogicalResult Importer::finalize() {
   func.setFunctionType(
       FunctionType::get(getContext(), func.getBody().front().getArgumentTypes(),
                         terminator->getOperandTypes()));
+  // Compositions the translation left as pieces are recognised on the dsm
+  // ops, as after every front end; the rows above describe the translation.
+  if (failed(fuseGraph(func, [&](StringRef pattern, Operation *fused,
+                                 ArrayRef<Operation *>) {
+        summary.addPatternMatch(pattern);
+        summary.addResult(pattern, fused->getName().getStringRef());
+      })))
+    return func.emitError()
+           << "internal error: the graph fusions do not converge";
   unsigned dsmOps = 0;
   for (Operation &op : func.getBody().front()) {
     if (&op == terminator)

@@ -9,12 +9,12 @@
 #include "GraphImporter.h"
 #include "OnnxConversions.h"
 #include "OnnxFolding.h"
-#include "OnnxFusions.h"
 #include "OnnxTypes.h"
 
 #include "onnx.pb.h"
 
 #include "dsm/Dialect/DsmOps.h"
+#include "dsm/Import/GraphFusion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -39,15 +39,20 @@ static constexpr int64_t kMinOpset = 7;
 static constexpr int64_t kMaxOpset = 22;
 
 /// Records which op type (or pattern) every created op comes from.
-class GraphImporter::Listener : public OpBuilder::Listener {
+/// Records which node each op was created for, and forgets ops the graph
+/// fusions erase.
+class GraphImporter::Listener : public RewriterBase::Listener {
 public:
   explicit Listener(GraphImporter &importer) : importer(importer) {}
   void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
     if (!importer.currentNode)
       return;
-    importer.origins[op] = importer.currentPattern.empty()
-                               ? importer.currentNode->getOpType().str()
-                               : importer.currentPattern;
+    importer.origins[op] = importer.currentNode->getOpType().str();
+    importer.creators[op] = importer.currentNode;
+  }
+  void notifyOperationErased(Operation *op) override {
+    importer.origins.erase(op);
+    importer.creators.erase(op);
   }
 
 private:
@@ -516,53 +521,6 @@ ArrayRef<const OnnxNode *> GraphImporter::getUsers(StringRef name) const {
   return it->second;
 }
 
-const OnnxNode *GraphImporter::getProducer(StringRef name) const {
-  return producers.lookup(name);
-}
-
-const HostTensor *GraphImporter::peekContents(StringRef name) {
-  if (const HostTensor *known = getContents(name))
-    return known;
-  auto cached = peeked.find(name);
-  if (cached != peeked.end())
-    return cached->second.get();
-  std::shared_ptr<const HostTensor> result;
-  const TensorProto *tensor = initializers.lookup(name);
-  if (const OnnxNode *producer = getProducer(name)) {
-    tensor = nullptr;
-    if (producer->getOpType() == "Constant")
-      if (const auto *attr = producer->getAttr("value"); attr && attr->has_t())
-        tensor = &attr->t();
-    // value_float / value_int scalars.
-    if (producer->getOpType() == "Constant") {
-      if (const auto *attr = producer->getAttr("value_float"))
-        result = std::make_shared<HostTensor>(HostTensor::getFloats(
-            TensorProto::FLOAT, {}, {shortestDouble(attr->f())}));
-      if (const auto *attr = producer->getAttr("value_int"))
-        result = std::make_shared<HostTensor>(
-            HostTensor::getInts(TensorProto::INT64, {}, {attr->i()}));
-    }
-  }
-  if (tensor) {
-    llvm::Expected<std::optional<HostTensor>> decoded =
-        HostTensor::fromProto(*tensor);
-    if (!decoded)
-      llvm::consumeError(decoded.takeError());
-    else if (*decoded)
-      result = std::make_shared<HostTensor>(std::move(**decoded));
-  }
-  peeked[name] = result;
-  return result.get();
-}
-
-void GraphImporter::consume(const OnnxNode &node, StringRef pattern) {
-  consumed[&node] = pattern.str();
-}
-
-void GraphImporter::recordPattern(StringRef pattern) {
-  unit->addPatternMatch(pattern);
-}
-
 //===----------------------------------------------------------------------===//
 // The model
 //===----------------------------------------------------------------------===//
@@ -848,6 +806,34 @@ LogicalResult GraphImporter::finishModule(const GraphProto &graph,
       builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
 
   eraseDeadOps();
+  // The compositions exporters spell out (erf GELU, layer norms, bias adds)
+  // are recognised on the dsm ops, as after every front end. A node all of
+  // whose ops a fusion replaced counts as fused.
+  llvm::DenseMap<const OnnxNode *, int64_t> replacedOps;
+  if (failed(fuseGraph(
+          function,
+          [&](StringRef pattern, Operation *fused,
+              ArrayRef<Operation *> replaced) {
+            unit->addPatternMatch(pattern);
+            origins[fused] = pattern.str();
+            for (Operation *op : replaced)
+              if (const OnnxNode *creator = creators.lookup(op))
+                ++replacedOps[creator];
+          },
+          listener.get())))
+    return emitFileError() << "internal error: the graph fusions do not "
+                              "converge";
+  eraseDeadOps();
+  llvm::DenseMap<const OnnxNode *, int64_t> remainingOps;
+  for (const auto &[op, creator] : creators)
+    if (!isa<dsm::WeightOp, arith::ConstantOp>(op))
+      ++remainingOps[creator];
+  for (auto [node, outcome] : outcomes) {
+    if (outcome == ImportSummary::Outcome::Imported &&
+        replacedOps.count(node) && !remainingOps.count(node))
+      outcome = ImportSummary::Outcome::Fused;
+    unit->addSource(node->getOpType(), outcome);
+  }
   for (Operation &op : function.getBody().front())
     if (isa_and_nonnull<dsm::DsmDialect>(op.getDialect()))
       ++unit->dsmOps;
@@ -864,6 +850,7 @@ void GraphImporter::eraseDeadOps() {
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
       if (isOpTriviallyDead(&op)) {
         origins.erase(&op);
+        creators.erase(&op);
         op.erase();
       }
 }
@@ -871,13 +858,6 @@ void GraphImporter::eraseDeadOps() {
 LogicalResult GraphImporter::importNode(const OnnxNode &node) {
   currentNode = &node;
   currentOutcome = ImportSummary::Outcome::Imported;
-  currentPattern.clear();
-
-  auto absorbed = consumed.find(&node);
-  if (absorbed != consumed.end()) {
-    unit->addSource(node.getOpType(), ImportSummary::Outcome::Fused);
-    return success();
-  }
   if (node.isOnnxDomain()) {
     unsigned required =
         getRequiredInputCount(node.getOpType(), opset, node.getNumInputs());
@@ -899,38 +879,29 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
   if (*folded) {
     currentOutcome = ImportSummary::Outcome::Folded;
   } else {
-    FailureOr<bool> fused = tryFusions(*this, node);
-    if (failed(fused))
-      return failure();
-    if (!*fused) {
-      ConversionFn convert =
-          node.isOnnxDomain() ? lookupConversion(node.getOpType()) : nullptr;
-      if (convert)
-        result = convert(*this, node);
-      else if (options.mode == ImportMode::Strict)
-        return node.emitError() << "unsupported op type '" << node.getOpType()
-                                << "' (--onnx-mode=permissive keeps unknown "
-                                   "nodes as dsm.opaque)";
-      else
-        result = buildOpaque(node, 1.0, {}, "unknown op type");
-    }
+    ConversionFn convert =
+        node.isOnnxDomain() ? lookupConversion(node.getOpType()) : nullptr;
+    if (convert)
+      result = convert(*this, node);
+    else if (options.mode == ImportMode::Strict)
+      return node.emitError() << "unsupported op type '" << node.getOpType()
+                              << "' (--onnx-mode=permissive keeps unknown "
+                                 "nodes as dsm.opaque)";
+    else
+      result = buildOpaque(node, 1.0, {}, "unknown op type");
   }
   if (failed(result))
     return failure();
-  // Every output read by a graph output or a node that is not consumed by a
-  // fusion must now be defined.
+  // Every output read by a graph output or another node must now be
+  // defined.
   for (unsigned i = 0; i < node.getNumOutputs(); ++i) {
     StringRef output = node.getOutput(i);
     if (output.empty() || isDefined(output))
       continue;
-    bool needed = graphOutputs.contains(output) ||
-                  llvm::any_of(getUsers(output), [&](const OnnxNode *user) {
-                    return !consumed.count(user);
-                  });
-    if (needed)
+    if (graphOutputs.contains(output) || !getUsers(output).empty())
       return node.emitError() << "output '" << output
                               << "' is used but the importer cannot produce it";
   }
-  unit->addSource(node.getOpType(), currentOutcome);
+  outcomes.push_back({&node, currentOutcome});
   return success();
 }

@@ -3,7 +3,8 @@
 // The state of one import: what is known about every ONNX value (static
 // shape, element type, contents when static, the IR value once it exists),
 // the graph's use lists, and the builder. Op conversions (OnnxConversions.cpp)
-// and pattern recognizers (OnnxFusions.cpp) work through this interface.
+// work through this interface; the compositions exporters spell out are
+// recognised afterwards on the dsm ops (dsm/Import/GraphFusion.h).
 //
 // Values are materialized lazily: an initializer becomes a `dsm.weight` (or a
 // constant) only where a dsm operation uses it, so initializers that only
@@ -158,24 +159,13 @@ public:
   void setOutcome(ImportSummary::Outcome outcome) { currentOutcome = outcome; }
 
   //===--------------------------------------------------------------------===//
-  // Graph structure (for fusions)
+  // Graph structure
   //===--------------------------------------------------------------------===//
 
   /// Number of node inputs and graph outputs that read `name`.
   int64_t getUseCount(llvm::StringRef name) const;
   /// Nodes that read `name`.
   llvm::ArrayRef<const OnnxNode *> getUsers(llvm::StringRef name) const;
-  /// The node that produces `name`, or null (inputs, initializers).
-  const OnnxNode *getProducer(llvm::StringRef name) const;
-  /// Static contents of `name` even before its producer was imported: a
-  /// Constant node's value or an initializer's data. Null when unknown.
-  const HostTensor *peekContents(llvm::StringRef name);
-  /// Marks `node` (a later node) as absorbed into the current node's ops.
-  void consume(const OnnxNode &node, llvm::StringRef pattern);
-  /// Counts one match of `pattern` in the summary.
-  void recordPattern(llvm::StringRef pattern);
-  /// Names the pattern the current node's ops implement in the summary.
-  void setPattern(llvm::StringRef pattern) { currentPattern = pattern.str(); }
 
 private:
   mlir::FailureOr<mlir::Value> createInferred(
@@ -229,18 +219,19 @@ private:
   llvm::StringSet<> graphOutputs;
   /// Types the file declares (value_info, graph outputs).
   llvm::StringMap<const dsm_onnx::TypeProto *> declared;
-  /// Initializers by name, for peeking.
+  /// Initializers by name.
   llvm::StringMap<const dsm_onnx::TensorProto *> initializers;
-  llvm::StringMap<std::shared_ptr<const HostTensor>> peeked;
   llvm::StringMap<mlir::Value> parameterCache;
-  llvm::DenseMap<const OnnxNode *, std::string> consumed;
 
   // The node being imported and how it is accounted.
   const OnnxNode *currentNode = nullptr;
   ImportSummary::Outcome currentOutcome;
-  std::string currentPattern;
+  /// Each imported node and how it is accounted, in graph order.
+  std::vector<std::pair<const OnnxNode *, ImportSummary::Outcome>> outcomes;
   /// Which op type (or pattern) each created op was imported from.
   llvm::DenseMap<mlir::Operation *, std::string> origins;
+  /// The node each created op was imported for.
+  llvm::DenseMap<mlir::Operation *, const OnnxNode *> creators;
 };
 
 } // namespace dsm::onnx

@@ -241,9 +241,7 @@ LogicalResult convertBinary(GraphImporter &imp, const OnnxNode &node) {
 /// costs of docs/workloads.md: special functions 4, simple arithmetic 1).
 double opaqueOpsPerElement(StringRef opType) {
   return llvm::StringSwitch<double>(opType)
-      .Cases({"Erf", "Exp", "Log", "Sqrt", "Sin", "Cos", "Softplus", "Elu",
-              "Selu", "Pow"},
-             4.0)
+      .Cases({"Log", "Sin", "Cos", "Softplus", "Elu", "Selu", "Pow"}, 4.0)
       .Case("Softsign", 2.0)
       .Default(1.0);
 }
@@ -501,55 +499,12 @@ LogicalResult convertConvTranspose(GraphImporter &imp, const OnnxNode &node) {
       imp.create<dsm::ConvTranspose2DOp>(node.getLoc(), operands, attrs));
 }
 
-/// If the only reader of `node`'s output is an Add of a 1-D parameter of
-/// `features` elements (a Linear layer's bias), returns that Add and the
-/// bias's name.
-std::optional<std::pair<const OnnxNode *, StringRef>>
-findBiasAdd(GraphImporter &imp, const OnnxNode &node, int64_t features) {
-  StringRef out = node.getOutput(0);
-  if (imp.getUseCount(out) != 1 || imp.getUsers(out).size() != 1)
-    return std::nullopt;
-  const OnnxNode *add = imp.getUsers(out).front();
-  if (add->getOpType() != "Add" || add->getNumInputs() != 2 ||
-      add->getIndex() <= node.getIndex())
-    return std::nullopt;
-  StringRef bias =
-      add->getInput(0) == out ? add->getInput(1) : add->getInput(0);
-  if (bias == out || !imp.isDefined(bias) || !imp.isParameter(bias))
-    return std::nullopt;
-  ArrayRef<int64_t> shape = imp.get(bias).shape;
-  if (shape.size() != 1 || shape[0] != features)
-    return std::nullopt;
-  return std::make_pair(add, bias);
-}
-
-constexpr StringLiteral kBiasPattern = "MatMul + bias Add";
-
-/// dsm.fully_connected of `x` by `weight` ([out, in]), taking over a
-/// following bias Add when there is one.
+/// dsm.fully_connected of `x` by `weight` ([out, in]). A following bias Add
+/// is taken over by the graph fusions (dsm/Import/GraphFusion.h).
 LogicalResult buildFullyConnected(GraphImporter &imp, const OnnxNode &node,
                                   Value x, Value weight) {
-  int64_t features = typeOf(weight).getDimSize(0);
-  SmallVector<Value> operands{x, weight};
-  auto biasAdd = findBiasAdd(imp, node, features);
-  if (biasAdd) {
-    FailureOr<Value> bias = imp.materialize(node, biasAdd->second);
-    if (failed(bias))
-      return failure();
-    operands.push_back(*bias);
-  }
-  Location loc = node.getLoc();
-  if (biasAdd)
-    loc = FusedLoc::get(imp.getContext(),
-                        {node.getLoc(), biasAdd->first->getLoc()});
-  FailureOr<Value> fc = imp.create<dsm::FullyConnectedOp>(loc, operands);
-  if (failed(fc))
-    return failure();
-  if (!biasAdd)
-    return defineOutput(imp, node, fc);
-  imp.consume(*biasAdd->first, kBiasPattern);
-  imp.recordPattern(kBiasPattern);
-  return imp.define(*biasAdd->first, biasAdd->first->getOutput(0), *fc);
+  return defineOutput(
+      imp, node, imp.create<dsm::FullyConnectedOp>(node.getLoc(), {x, weight}));
 }
 
 /// If `value` is `transpose(weight, [1, 0])` of a declared weight, the weight.
@@ -1485,9 +1440,9 @@ const llvm::StringMap<ConversionFn> &conversionTable() {
       {"Clip", convertClip},
       {"Pow", convertPow},
       // Elementwise without a dsm op: dsm.opaque.
-      {"Erf", convertOpaqueElementwise},
-      {"Sqrt", convertOpaqueElementwise},
-      {"Exp", convertOpaqueElementwise},
+      {"Erf", convertUnary<dsm::ErfOp>},
+      {"Sqrt", convertUnary<dsm::SqrtOp>},
+      {"Exp", convertUnary<dsm::ExpOp>},
       {"Log", convertOpaqueElementwise},
       {"Reciprocal", convertOpaqueElementwise},
       {"Neg", convertOpaqueElementwise},

@@ -116,12 +116,3 @@ bool dsm::onnx::isDsmElementType(Type type) {
   return type.isF32() || type.isF16() || type.isBF16() ||
          type.isSignlessInteger(8);
 }
-
-double dsm::onnx::shortestDouble(float value) {
-  char buffer[64];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer) - 1, value);
-  if (ec != std::errc())
-    return value;
-  *end = 0;
-  return std::strtod(buffer, nullptr);
-}

@@ -13,6 +13,8 @@
 
 #include <cstdint>
 
+#include "dsm/Core/Support/Float.h"
+
 namespace dsm::onnx {
 
 /// The MLIR element type of ONNX data type `dataType`, or null for types the
@@ -31,9 +33,7 @@ bool isFloatDataType(int32_t dataType);
 /// Bytes of one element of `dataType` in raw_data, 0 if not fixed.
 int64_t getDataTypeSize(int32_t dataType);
 
-/// The double with the shortest decimal form that rounds to `value`: 1e-5f
-/// becomes 1e-05 rather than 9.99999974737875e-06, as the exporter meant.
-double shortestDouble(float value);
+using core::shortestDouble;
 
 /// Whether the dsm graph ops accept tensors of this element type
 /// (f32, f16, bf16, i8).

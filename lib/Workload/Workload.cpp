@@ -54,6 +54,8 @@ llvm::StringRef dsm::core::stringifyOpKind(OpKind kind) {
     return "hard_sigmoid";
   case OpKind::HardSwish:
     return "hard_swish";
+  case OpKind::Math:
+    return "math";
   case OpKind::MaxPool:
     return "max_pool";
   case OpKind::AvgPool:
@@ -101,6 +103,7 @@ double dsm::core::auxOpsPerElement(OpKind kind) {
   case OpKind::AvgPool: // per window element
   case OpKind::Reduction:
   case OpKind::Opaque:
+  case OpKind::Math: // one special-function evaluation
     return 1;
   // Piecewise-linear approximations.
   case OpKind::HardSigmoid:

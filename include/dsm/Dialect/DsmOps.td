@@ -269,6 +269,11 @@ def Dsm_TanhOp : Dsm_UnaryOp<"tanh", "hyperbolic tangent">;
 def Dsm_GeluOp : Dsm_UnaryOp<"gelu", "Gaussian error linear unit">;
 def Dsm_HardSigmoidOp : Dsm_UnaryOp<"hard_sigmoid", "piecewise-linear sigmoid clamp(x / 6 + 1 / 2, 0, 1)">;
 def Dsm_HardSwishOp : Dsm_UnaryOp<"hard_swish", "x * hard_sigmoid(x)">;
+// The pieces front ends spell composite functions with (torch.onnx's erf
+// GELU, decomposed layer norms); --dsm-fuse-graph recognises the composites.
+def Dsm_ExpOp : Dsm_UnaryOp<"exp", "exponential exp(x)">;
+def Dsm_ErfOp : Dsm_UnaryOp<"erf", "Gauss error function erf(x)">;
+def Dsm_SqrtOp : Dsm_UnaryOp<"sqrt", "square root">;
 
 def Dsm_ClampOp : Dsm_GraphOp<"clamp"> {
   let summary = "clamp into [min, max] (ReLU6 is clamp 0..6)";

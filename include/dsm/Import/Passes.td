@@ -94,6 +94,29 @@ def DsmImportTosa : Pass<"dsm-import-tosa", "mlir::ModuleOp">, DsmImportOptions 
   let dependentDialects = ["dsm::DsmDialect"];
 }
 
+def DsmFuseGraph : Pass<"dsm-fuse-graph"> {
+  let summary = "Recognise composite functions spelled with several dsm ops";
+  let description = [{
+    Front ends translate one operation at a time; exporters spell some
+    functions dsm has one operation for as several. These patterns replace
+    such compositions of dsm ops, whatever front end made them, by the one
+    op (include/dsm/Import/GraphFusion.h):
+
+    - *erf GELU*: `x * 0.5 * (1 + erf(x / sqrt(2)))` (division by sqrt(2) or
+      multiplication by its inverse; the half applied first or last) becomes
+      `dsm.gelu`;
+    - *decomposed LayerNorm*: `d = x - mean(x)`, `d / sqrt(mean(d * d) + eps)
+      * scale + offset`, with means over the same trailing axes and `scale`,
+      `offset` weights shaped like them, becomes `dsm.layer_norm`.
+
+    Constants must be one-element splats of at most the result's rank, and
+    every intermediate value must be read only inside the composition;
+    otherwise the ops stay as they are. The import passes and
+    `--import-onnx` run these patterns after translating, and their
+    summaries count the matches under `patterns`.
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // The way back: decisions onto the program that was imported
 //===----------------------------------------------------------------------===//

@@ -38,6 +38,7 @@ enum class OpKind {
   Clamp,
   HardSigmoid,
   HardSwish,
+  Math, ///< one special-function evaluation (exp, erf, sqrt)
   MaxPool,
   AvgPool,
   Softmax,

@@ -1,0 +1,381 @@
+//===- GraphFusion.cpp - Composite functions recognised on dsm ops --------===//
+//
+// Each pattern starts at the op that only the composition has (erf for
+// GELU, the first mean of a layer norm), follows single-use values (a value
+// read elsewhere means the pieces are needed, so they stay) and checks the
+// constants the composition must use: splat constants of at most the
+// result's rank, which broadcast without changing the shape.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsm/Import/GraphFusion.h"
+#include "dsm/Core/Support/Float.h"
+#include "dsm/Dialect/DsmOps.h"
+#include "dsm/Import/Passes.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <cmath>
+#include <functional>
+
+namespace dsm {
+#define GEN_PASS_DEF_DSMFUSEGRAPH
+#include "dsm/Import/Passes.h.inc"
+} // namespace dsm
+
+using namespace mlir;
+using namespace dsm;
+
+namespace {
+
+using OnFused =
+    std::function<void(StringRef, Operation *, ArrayRef<Operation *>)>;
+
+/// The value of `value` if it is a one-element float constant of rank at
+/// most `maxRank` (so that it broadcasts without changing the shape).
+std::optional<double> getScalar(Value value, int64_t maxRank) {
+  DenseElementsAttr attr;
+  if (!value || !matchPattern(value, m_Constant(&attr)) ||
+      attr.getNumElements() != 1 || attr.getType().getRank() > maxRank ||
+      !isa<FloatType>(attr.getElementType()))
+    return std::nullopt;
+  APFloat scalar = *attr.value_begin<APFloat>();
+  if (&scalar.getSemantics() == &APFloat::IEEEdouble())
+    return scalar.convertToDouble();
+  bool lost;
+  scalar.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &lost);
+  return core::shortestDouble(scalar.convertToFloat());
+}
+
+bool isScalar(Value value, double expected, int64_t maxRank) {
+  std::optional<double> actual = getScalar(value, maxRank);
+  return actual &&
+         std::fabs(*actual - expected) <= 1e-4 * std::max(1.0, expected);
+}
+
+/// The operand of the two-operand `op` other than `value`, or null when
+/// `value` is not one of them.
+Value getOther(Operation *op, Value value) {
+  if (!op || op->getNumOperands() != 2)
+    return nullptr;
+  if (op->getOperand(0) == value)
+    return op->getOperand(1);
+  if (op->getOperand(1) == value)
+    return op->getOperand(0);
+  return nullptr;
+}
+
+/// The only user of `value`, if it reads it once and is an `OpTy`.
+template <typename OpTy> OpTy getSoleUser(Value value) {
+  if (!value || !value.hasOneUse())
+    return nullptr;
+  return dyn_cast<OpTy>(*value.user_begin());
+}
+
+/// A pattern that replaces a single-result chain of ops by one op.
+template <typename AnchorOp>
+class FusionPattern : public OpRewritePattern<AnchorOp> {
+public:
+  FusionPattern(MLIRContext *context, StringRef name, OnFused onFused)
+      : OpRewritePattern<AnchorOp>(context), name(name),
+        onFused(std::move(onFused)) {}
+
+protected:
+  /// Replaces `last`'s result by `fused` and erases `chain` (which holds
+  /// `last`; the others are read only inside the chain).
+  void replace(PatternRewriter &rewriter, Operation *fused,
+               ArrayRef<Operation *> chain, Operation *last) const {
+    if (onFused)
+      onFused(name, fused, chain);
+    // The composition's constants go with it when nothing else reads them.
+    llvm::SetVector<Operation *> constants;
+    for (Operation *op : chain)
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp();
+            def && def->hasTrait<OpTrait::ConstantLike>())
+          constants.insert(def);
+    rewriter.replaceOp(last, fused->getResults());
+    llvm::SetVector<Operation *> pending(chain.begin(), chain.end());
+    pending.remove(last);
+    while (!pending.empty()) {
+      Operation *dead = *llvm::find_if(
+          pending, [](Operation *op) { return op->use_empty(); });
+      pending.remove(dead);
+      rewriter.eraseOp(dead);
+    }
+    for (Operation *constant : constants)
+      if (constant->use_empty())
+        rewriter.eraseOp(constant);
+  }
+  static Location getFusedLoc(ArrayRef<Operation *> chain) {
+    SmallVector<Location> locs;
+    for (Operation *op : chain)
+      locs.push_back(op->getLoc());
+    return FusedLoc::get(chain.front()->getContext(), locs);
+  }
+
+  std::string name;
+  OnFused onFused;
+};
+
+/// `1 + erf(x / sqrt(2))` (or `x * 0.707..` inside), each value read once:
+/// x and the ops computing it.
+struct OnePlusErf {
+  Value x;
+  SmallVector<Operation *, 3> ops;
+};
+std::optional<OnePlusErf> matchOnePlusErf(Value value) {
+  auto add = value.hasOneUse() ? value.getDefiningOp<AddOp>() : nullptr;
+  if (!add)
+    return std::nullopt;
+  auto type = cast<RankedTensorType>(add.getType());
+  int64_t rank = type.getRank();
+  for (Value operand : {add.getLhs(), add.getRhs()}) {
+    auto erf = operand.getDefiningOp<ErfOp>();
+    if (!erf || !operand.hasOneUse() ||
+        !isScalar(getOther(add, operand), 1.0, rank) ||
+        !erf.getInput().hasOneUse())
+      continue;
+    Operation *scaled = erf.getInput().getDefiningOp();
+    Value x;
+    if (auto div = dyn_cast_if_present<DivOp>(scaled)) {
+      if (isScalar(div.getRhs(), M_SQRT2, rank))
+        x = div.getLhs();
+    } else if (auto mul = dyn_cast_if_present<MulOp>(scaled)) {
+      if (isScalar(mul.getRhs(), M_SQRT1_2, rank))
+        x = mul.getLhs();
+      else if (isScalar(mul.getLhs(), M_SQRT1_2, rank))
+        x = mul.getRhs();
+    }
+    // erf first: the fused op is named after it.
+    if (x && x.getType() == type)
+      return OnePlusErf{x, {erf, scaled, add}};
+  }
+  return std::nullopt;
+}
+
+/// x * 0.5 * (1 + erf(x / sqrt(2))), as torch.onnx writes GELU before opset
+/// 20: x / 1.414.. (or x * 0.707..), erf, + 1, then either x * . and
+/// . * 0.5, or (x * 0.5) * . . Matched at the last multiplication.
+class ErfGelu : public FusionPattern<MulOp> {
+public:
+  using FusionPattern::FusionPattern;
+
+  LogicalResult matchAndRewrite(MulOp last,
+                                PatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(last.getType());
+    int64_t rank = type.getRank();
+    for (auto [first, second] : {std::pair(last.getLhs(), last.getRhs()),
+                                 std::pair(last.getRhs(), last.getLhs())}) {
+      // (x * (1 + erf)) * 0.5
+      if (auto product = first.getDefiningOp<MulOp>();
+          product && first.hasOneUse() && isScalar(second, 0.5, rank))
+        for (Value factor : {product.getLhs(), product.getRhs()})
+          if (std::optional<OnePlusErf> erf = matchOnePlusErf(factor);
+              erf && getOther(product, factor) == erf->x) {
+            SmallVector<Operation *> chain(erf->ops.begin(), erf->ops.end());
+            chain.append({product, last});
+            return fuse(rewriter, erf->x, chain, last);
+          }
+      // (x * 0.5) * (1 + erf)
+      if (std::optional<OnePlusErf> erf = matchOnePlusErf(second)) {
+        auto half = first.getDefiningOp<MulOp>();
+        if (half && first.hasOneUse() &&
+            isScalar(getOther(half, erf->x), 0.5, rank)) {
+          SmallVector<Operation *> chain(erf->ops.begin(), erf->ops.end());
+          chain.append({half, last});
+          return fuse(rewriter, erf->x, chain, last);
+        }
+      }
+    }
+    return failure();
+  }
+
+private:
+  LogicalResult fuse(PatternRewriter &rewriter, Value x,
+                     ArrayRef<Operation *> chain, MulOp last) const {
+    if (last.getType() != x.getType())
+      return failure();
+    rewriter.setInsertionPoint(last);
+    auto gelu = GeluOp::create(rewriter, getFusedLoc(chain), x.getType(), x);
+    replace(rewriter, gelu, chain, last);
+    return success();
+  }
+};
+
+/// A layer norm written out, as exporters did before ONNX opset 17:
+///   m = mean(x, trailing axes); d = x - m; v = mean(d * d)
+///   y = d / sqrt(v + eps) * scale + offset
+/// with `scale` and `offset` weights shaped like the normalized dimensions.
+/// Matched at the last addition.
+class DecomposedLayerNorm : public FusionPattern<AddOp> {
+public:
+  using FusionPattern::FusionPattern;
+
+  LogicalResult matchAndRewrite(AddOp offset,
+                                PatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(offset.getType());
+    int64_t rank = type.getRank();
+    for (Value scaled : {offset.getLhs(), offset.getRhs()}) {
+      auto scale = scaled.getDefiningOp<MulOp>();
+      if (!scale || !scaled.hasOneUse())
+        continue;
+      for (Value normalized : {scale.getLhs(), scale.getRhs()}) {
+        auto div = normalized.getDefiningOp<DivOp>();
+        if (!div || !normalized.hasOneUse())
+          continue;
+        std::optional<Match> match = matchNormalization(div, rank);
+        if (!match)
+          continue;
+        Value scaleWeight = getOther(scale, normalized);
+        Value offsetWeight = getOther(offset, scaled);
+        ArrayRef<int64_t> shape = type.getShape().drop_front(match->axis);
+        if (!isWeightOfShape(scaleWeight, shape) ||
+            !isWeightOfShape(offsetWeight, shape) || match->x.getType() != type)
+          continue;
+        SmallVector<Operation *> chain(match->ops.begin(), match->ops.end());
+        chain.append({scale, offset});
+        rewriter.setInsertionPoint(offset);
+        auto layerNorm = LayerNormOp::create(
+            rewriter, getFusedLoc(chain), type, match->x, scaleWeight,
+            offsetWeight, rewriter.getF64FloatAttr(match->epsilon),
+            rewriter.getI64IntegerAttr(match->axis == rank - 1 ? -1
+                                                               : match->axis));
+        replace(rewriter, layerNorm, chain, offset);
+        return success();
+      }
+    }
+    return failure();
+  }
+
+private:
+  struct Match {
+    Value x;
+    int64_t axis;
+    double epsilon;
+    SmallVector<Operation *> ops;
+  };
+
+  /// `d / sqrt(mean(d * d) + eps)` with `d = x - mean(x)`.
+  static std::optional<Match> matchNormalization(DivOp div, int64_t rank) {
+    Value d = div.getLhs();
+    auto sub = d.getDefiningOp<SubOp>();
+    auto sqrt = div.getRhs().getDefiningOp<SqrtOp>();
+    if (!sub || !sqrt || !div.getRhs().hasOneUse())
+      return std::nullopt;
+    auto mean = sub.getRhs().getDefiningOp<ReduceOp>();
+    if (!mean || !sub.getRhs().hasOneUse() || mean.getInput() != sub.getLhs())
+      return std::nullopt;
+    std::optional<int64_t> axis = getTrailingAxes(mean, rank);
+    auto addEps = sqrt.getInput().getDefiningOp<AddOp>();
+    if (!axis || !addEps || !sqrt.getInput().hasOneUse())
+      return std::nullopt;
+    for (Value variance : {addEps.getLhs(), addEps.getRhs()}) {
+      auto varianceMean = variance.getDefiningOp<ReduceOp>();
+      std::optional<double> epsilon =
+          getScalar(getOther(addEps, variance), rank);
+      if (!varianceMean || !variance.hasOneUse() || !epsilon || *epsilon <= 0 ||
+          getTrailingAxes(varianceMean, rank) != axis)
+        continue;
+      auto square = varianceMean.getInput().getDefiningOp<MulOp>();
+      if (!square || !varianceMean.getInput().hasOneUse() ||
+          square.getLhs() != d || square.getRhs() != d)
+        continue;
+      // d is read by the square (twice) and the division only.
+      if (llvm::any_of(d.getUsers(), [&](Operation *user) {
+            return user != square && user != div;
+          }))
+        continue;
+      return Match{sub.getLhs(),
+                   *axis,
+                   *epsilon,
+                   {mean, sub, square, varianceMean, addEps, sqrt, div}};
+    }
+    return std::nullopt;
+  }
+
+  /// The first axis of a mean over trailing axes that keeps them.
+  static std::optional<int64_t> getTrailingAxes(ReduceOp op, int64_t rank) {
+    if (op.getKind() != ReduceKind::Mean || !op.getKeepDims() ||
+        op.getAxes().empty())
+      return std::nullopt;
+    SmallVector<int64_t> axes;
+    for (int64_t a : op.getAxes())
+      axes.push_back(a < 0 ? a + rank : a);
+    llvm::sort(axes);
+    for (auto [i, a] : llvm::enumerate(axes))
+      if (a != rank - int64_t(axes.size()) + int64_t(i))
+        return std::nullopt;
+    return axes.front();
+  }
+
+  static bool isWeightOfShape(Value value, ArrayRef<int64_t> shape) {
+    return value && value.getDefiningOp<WeightOp>() &&
+           cast<RankedTensorType>(value.getType()).getShape() == shape;
+  }
+};
+
+/// A fully connected layer without bias followed by the addition of a
+/// [out] weight: the layer with that bias. Matched at the addition.
+class BiasAdd : public FusionPattern<AddOp> {
+public:
+  using FusionPattern::FusionPattern;
+
+  LogicalResult matchAndRewrite(AddOp add,
+                                PatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(add.getType());
+    for (Value product : {add.getLhs(), add.getRhs()}) {
+      auto fc = product.getDefiningOp<FullyConnectedOp>();
+      Value bias = getOther(add, product);
+      if (!fc || fc.getBias() || !product.hasOneUse() || fc.getType() != type ||
+          !bias || !bias.getDefiningOp<WeightOp>() ||
+          cast<RankedTensorType>(bias.getType()).getShape() !=
+              ArrayRef<int64_t>{type.getShape().back()})
+        continue;
+      SmallVector<Operation *> chain{fc, add};
+      rewriter.setInsertionPoint(add);
+      auto fused =
+          FullyConnectedOp::create(rewriter, getFusedLoc(chain), type,
+                                   fc.getInput(), fc.getWeight(), bias);
+      replace(rewriter, fused, chain, add);
+      return success();
+    }
+    return failure();
+  }
+};
+
+} // namespace
+
+LogicalResult dsm::fuseGraph(Operation *root, FusionCallback onFused,
+                             RewriterBase::Listener *listener) {
+  MLIRContext *context = root->getContext();
+  OnFused callback;
+  if (onFused)
+    callback = [onFused](StringRef pattern, Operation *fused,
+                         ArrayRef<Operation *> replaced) {
+      onFused(pattern, fused, replaced);
+    };
+  RewritePatternSet patterns(context);
+  patterns.add<ErfGelu>(context, "erf GELU", callback);
+  patterns.add<DecomposedLayerNorm>(context, "decomposed LayerNorm", callback);
+  patterns.add<BiasAdd>(context, "bias add", callback);
+  // One walk: each pattern matches at the last op of its composition and
+  // replaces only ops before it, and a fused op is no piece of another
+  // composition. No folding and no dead-code removal: a front end's ops
+  // stay unless a composition replaces them.
+  walkAndApplyPatterns(root, std::move(patterns), listener);
+  return success();
+}
+
+namespace {
+struct FuseGraphPass : public dsm::impl::DsmFuseGraphBase<FuseGraphPass> {
+  void runOnOperation() override {
+    if (failed(fuseGraph(getOperation())))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,199 @@
+// --dsm-fuse-graph replaces compositions of dsm ops by the one op dsm has
+// for them, and leaves everything else alone: a piece read elsewhere, a
+// constant that is not the composition's, a weight of the wrong shape.
+// RUN: dsm-opt %s -split-input-file --dsm-fuse-graph | FileCheck %s
+
+// x * 0.5 * (1 + erf(x / sqrt(2))), the half applied last.
+// CHECK-LABEL: func.func @gelu_half_last
+// CHECK-NEXT: %[[G:.*]] = dsm.gelu %arg0 : tensor<2x8xf32>
+// CHECK-NEXT: return %[[G]]
+func.func @gelu_half_last(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %sqrt2 = arith.constant dense<1.41421354> : tensor<f32>
+  %one = arith.constant dense<1.0> : tensor<f32>
+  %half = arith.constant dense<0.5> : tensor<f32>
+  %d = dsm.div %x, %sqrt2 : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %e = dsm.erf %d : tensor<2x8xf32>
+  %a = dsm.add %e, %one : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %m = dsm.mul %x, %a : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %y = dsm.mul %m, %half : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  return %y : tensor<2x8xf32>
+}
+
+// -----
+
+// (0.5 * x) * (1 + erf(0.7071 * x)), constants on the left.
+// CHECK-LABEL: func.func @gelu_half_first
+// CHECK-NEXT: %[[G:.*]] = dsm.gelu %arg0 : tensor<2x8xf32>
+// CHECK-NEXT: return %[[G]]
+func.func @gelu_half_first(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %rsqrt2 = arith.constant dense<0.707106769> : tensor<1xf32>
+  %one = arith.constant dense<1.0> : tensor<f32>
+  %half = arith.constant dense<0.5> : tensor<f32>
+  %h = dsm.mul %half, %x : (tensor<f32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %s = dsm.mul %rsqrt2, %x : (tensor<1xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %e = dsm.erf %s : tensor<2x8xf32>
+  %a = dsm.add %one, %e : (tensor<f32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %y = dsm.mul %h, %a : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %y : tensor<2x8xf32>
+}
+
+// -----
+
+// The erf is also returned: the pieces stay.
+// CHECK-LABEL: func.func @gelu_piece_read_elsewhere
+// CHECK-NOT: dsm.gelu
+// CHECK: dsm.erf
+func.func @gelu_piece_read_elsewhere(%x: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>) {
+  %sqrt2 = arith.constant dense<1.41421354> : tensor<f32>
+  %one = arith.constant dense<1.0> : tensor<f32>
+  %half = arith.constant dense<0.5> : tensor<f32>
+  %d = dsm.div %x, %sqrt2 : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %e = dsm.erf %d : tensor<2x8xf32>
+  %a = dsm.add %e, %one : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %m = dsm.mul %x, %a : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %y = dsm.mul %m, %half : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  return %y, %e : tensor<2x8xf32>, tensor<2x8xf32>
+}
+
+// -----
+
+// Divided by 2, not sqrt(2): not a GELU.
+// CHECK-LABEL: func.func @gelu_wrong_constant
+// CHECK-NOT: dsm.gelu
+// CHECK: dsm.erf
+func.func @gelu_wrong_constant(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %two = arith.constant dense<2.0> : tensor<f32>
+  %one = arith.constant dense<1.0> : tensor<f32>
+  %half = arith.constant dense<0.5> : tensor<f32>
+  %d = dsm.div %x, %two : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %e = dsm.erf %d : tensor<2x8xf32>
+  %a = dsm.add %e, %one : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %m = dsm.mul %x, %a : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %y = dsm.mul %m, %half : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  return %y : tensor<2x8xf32>
+}
+
+// -----
+
+// A layer norm over the last axis, epsilon stored as f32.
+// CHECK-LABEL: func.func @layer_norm
+// CHECK: %[[S:.*]] = dsm.weight "ln.weight"
+// CHECK: %[[O:.*]] = dsm.weight "ln.bias"
+// CHECK-NEXT: %[[N:.*]] = dsm.layer_norm %arg0, %[[S]], %[[O]] : (tensor<2x6x16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<2x6x16xf32>
+// CHECK-NEXT: return %[[N]]
+func.func @layer_norm(%x: tensor<2x6x16xf32>) -> tensor<2x6x16xf32> {
+  %eps = arith.constant dense<9.99999974E-6> : tensor<f32>
+  %scale = dsm.weight "ln.weight" : tensor<16xf32>
+  %offset = dsm.weight "ln.bias" : tensor<16xf32>
+  %m = dsm.reduce <mean> %x {axes = array<i64: -1>, keep_dims} : (tensor<2x6x16xf32>) -> tensor<2x6x1xf32>
+  %d = dsm.sub %x, %m : (tensor<2x6x16xf32>, tensor<2x6x1xf32>) -> tensor<2x6x16xf32>
+  %sq = dsm.mul %d, %d : (tensor<2x6x16xf32>, tensor<2x6x16xf32>) -> tensor<2x6x16xf32>
+  %v = dsm.reduce <mean> %sq {axes = array<i64: 2>, keep_dims} : (tensor<2x6x16xf32>) -> tensor<2x6x1xf32>
+  %ve = dsm.add %v, %eps : (tensor<2x6x1xf32>, tensor<f32>) -> tensor<2x6x1xf32>
+  %s = dsm.sqrt %ve : tensor<2x6x1xf32>
+  %n = dsm.div %d, %s : (tensor<2x6x16xf32>, tensor<2x6x1xf32>) -> tensor<2x6x16xf32>
+  %y = dsm.mul %n, %scale : (tensor<2x6x16xf32>, tensor<16xf32>) -> tensor<2x6x16xf32>
+  %z = dsm.add %offset, %y : (tensor<16xf32>, tensor<2x6x16xf32>) -> tensor<2x6x16xf32>
+  return %z : tensor<2x6x16xf32>
+}
+
+// -----
+
+// Over the last two axes: axis 1 of the layer norm.
+// CHECK-LABEL: func.func @layer_norm_two_axes
+// CHECK: dsm.layer_norm %arg0, %{{.*}}, %{{.*}} {axis = 1 : i64, epsilon = 1.000000e-03 : f64}
+func.func @layer_norm_two_axes(%x: tensor<2x6x16xf32>) -> tensor<2x6x16xf32> {
+  %eps = arith.constant dense<1.0e-3> : tensor<f32>
+  %scale = dsm.weight "ln.weight" : tensor<6x16xf32>
+  %offset = dsm.weight "ln.bias" : tensor<6x16xf32>
+  %m = dsm.reduce <mean> %x {axes = array<i64: 1, 2>, keep_dims} : (tensor<2x6x16xf32>) -> tensor<2x1x1xf32>
+  %d = dsm.sub %x, %m : (tensor<2x6x16xf32>, tensor<2x1x1xf32>) -> tensor<2x6x16xf32>
+  %sq = dsm.mul %d, %d : (tensor<2x6x16xf32>, tensor<2x6x16xf32>) -> tensor<2x6x16xf32>
+  %v = dsm.reduce <mean> %sq {axes = array<i64: -2, -1>, keep_dims} : (tensor<2x6x16xf32>) -> tensor<2x1x1xf32>
+  %ve = dsm.add %v, %eps : (tensor<2x1x1xf32>, tensor<f32>) -> tensor<2x1x1xf32>
+  %s = dsm.sqrt %ve : tensor<2x1x1xf32>
+  %n = dsm.div %d, %s : (tensor<2x6x16xf32>, tensor<2x1x1xf32>) -> tensor<2x6x16xf32>
+  %y = dsm.mul %n, %scale : (tensor<2x6x16xf32>, tensor<6x16xf32>) -> tensor<2x6x16xf32>
+  %z = dsm.add %y, %offset : (tensor<2x6x16xf32>, tensor<6x16xf32>) -> tensor<2x6x16xf32>
+  return %z : tensor<2x6x16xf32>
+}
+
+// -----
+
+// The variance over another axis than the mean: not a layer norm.
+// CHECK-LABEL: func.func @layer_norm_axes_differ
+// CHECK-NOT: dsm.layer_norm
+// CHECK: dsm.sqrt
+func.func @layer_norm_axes_differ(%x: tensor<2x6x16xf32>) -> tensor<2x6x16xf32> {
+  %eps = arith.constant dense<1.0e-5> : tensor<f32>
+  %scale = dsm.weight "ln.weight" : tensor<16xf32>
+  %offset = dsm.weight "ln.bias" : tensor<16xf32>
+  %m = dsm.reduce <mean> %x {axes = array<i64: -1>, keep_dims} : (tensor<2x6x16xf32>) -> tensor<2x6x1xf32>
+  %d = dsm.sub %x, %m : (tensor<2x6x16xf32>, tensor<2x6x1xf32>) -> tensor<2x6x16xf32>
+  %sq = dsm.mul %d, %d : (tensor<2x6x16xf32>, tensor<2x6x16xf32>) -> tensor<2x6x16xf32>
+  %v = dsm.reduce <mean> %sq {axes = array<i64: 1, 2>, keep_dims} : (tensor<2x6x16xf32>) -> tensor<2x1x1xf32>
+  %ve = dsm.add %v, %eps : (tensor<2x1x1xf32>, tensor<f32>) -> tensor<2x1x1xf32>
+  %s = dsm.sqrt %ve : tensor<2x1x1xf32>
+  %n = dsm.div %d, %s : (tensor<2x6x16xf32>, tensor<2x1x1xf32>) -> tensor<2x6x16xf32>
+  %y = dsm.mul %n, %scale : (tensor<2x6x16xf32>, tensor<16xf32>) -> tensor<2x6x16xf32>
+  %z = dsm.add %y, %offset : (tensor<2x6x16xf32>, tensor<16xf32>) -> tensor<2x6x16xf32>
+  return %z : tensor<2x6x16xf32>
+}
+
+// -----
+
+// Scaled by an activation, not a weight: not a layer norm.
+// CHECK-LABEL: func.func @layer_norm_scale_not_a_weight
+// CHECK-NOT: dsm.layer_norm
+// CHECK: dsm.sqrt
+func.func @layer_norm_scale_not_a_weight(%x: tensor<2x6x16xf32>, %scale: tensor<16xf32>) -> tensor<2x6x16xf32> {
+  %eps = arith.constant dense<1.0e-5> : tensor<f32>
+  %offset = dsm.weight "ln.bias" : tensor<16xf32>
+  %m = dsm.reduce <mean> %x {axes = array<i64: -1>, keep_dims} : (tensor<2x6x16xf32>) -> tensor<2x6x1xf32>
+  %d = dsm.sub %x, %m : (tensor<2x6x16xf32>, tensor<2x6x1xf32>) -> tensor<2x6x16xf32>
+  %sq = dsm.mul %d, %d : (tensor<2x6x16xf32>, tensor<2x6x16xf32>) -> tensor<2x6x16xf32>
+  %v = dsm.reduce <mean> %sq {axes = array<i64: -1>, keep_dims} : (tensor<2x6x16xf32>) -> tensor<2x6x1xf32>
+  %ve = dsm.add %v, %eps : (tensor<2x6x1xf32>, tensor<f32>) -> tensor<2x6x1xf32>
+  %s = dsm.sqrt %ve : tensor<2x6x1xf32>
+  %n = dsm.div %d, %s : (tensor<2x6x16xf32>, tensor<2x6x1xf32>) -> tensor<2x6x16xf32>
+  %y = dsm.mul %n, %scale : (tensor<2x6x16xf32>, tensor<16xf32>) -> tensor<2x6x16xf32>
+  %z = dsm.add %y, %offset : (tensor<2x6x16xf32>, tensor<16xf32>) -> tensor<2x6x16xf32>
+  return %z : tensor<2x6x16xf32>
+}
+
+// -----
+
+// A bias weight added after a fully connected layer becomes its bias.
+// CHECK-LABEL: func.func @bias_add
+// CHECK: %[[W:.*]] = dsm.weight "fc.weight"
+// CHECK: %[[B:.*]] = dsm.weight "fc.bias"
+// CHECK-NEXT: %[[Y:.*]] = dsm.fully_connected %arg0, %[[W]], %[[B]] : (tensor<4x8xf32>, tensor<16x8xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @bias_add(%x: tensor<4x8xf32>) -> tensor<4x16xf32> {
+  %w = dsm.weight "fc.weight" : tensor<16x8xf32>
+  %b = dsm.weight "fc.bias" : tensor<16xf32>
+  %y = dsm.fully_connected %x, %w : (tensor<4x8xf32>, tensor<16x8xf32>) -> tensor<4x16xf32>
+  %z = dsm.add %b, %y : (tensor<16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %z : tensor<4x16xf32>
+}
+
+// -----
+
+// A residual addition (of an activation) is no bias, nor is an addition
+// to a layer that already has one.
+// CHECK-LABEL: func.func @not_a_bias
+// CHECK: dsm.fully_connected %arg0, %{{.*}} :
+// CHECK: dsm.add
+// CHECK: dsm.fully_connected %{{.*}}, %{{.*}}, %{{.*}} :
+// CHECK: dsm.add
+func.func @not_a_bias(%x: tensor<4x8xf32>, %r: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %w = dsm.weight "fc.weight" : tensor<16x8xf32>
+  %w2 = dsm.weight "fc2.weight" : tensor<16x16xf32>
+  %b = dsm.weight "fc.bias" : tensor<16xf32>
+  %b2 = dsm.weight "fc2.bias" : tensor<16xf32>
+  %y = dsm.fully_connected %x, %w : (tensor<4x8xf32>, tensor<16x8xf32>) -> tensor<4x16xf32>
+  %z = dsm.add %y, %r : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+  %y2 = dsm.fully_connected %z, %w2, %b : (tensor<4x16xf32>, tensor<16x16xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+  %z2 = dsm.add %y2, %b2 : (tensor<4x16xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+  return %z2 : tensor<4x16xf32>
+}
