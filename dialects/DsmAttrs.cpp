@@ -385,13 +385,11 @@ core::LayerShape WorkloadAttr::getShape(StringRef name) const {
 // MemoryDecisionAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-MemoryDecisionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                           bool weightReuse, bool inputReuse, bool errorReuse,
-                           int64_t dysm, int64_t preload, int64_t pipeGroup,
-                           int64_t pipeFirstRow, int64_t pipeRows,
-                           bool shortcutReuse, bool outputReuse,
-                           bool shortcutPerSpatialMinibatch) {
+LogicalResult MemoryDecisionAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, bool weightReuse,
+    bool inputReuse, bool errorReuse, int64_t dysm, int64_t preload,
+    int64_t pipeGroup, int64_t pipeFirstRow, int64_t pipeRows,
+    bool shortcutReuse, bool outputReuse, bool shortcutPerSpatialMinibatch) {
   if (dysm < 1)
     return emitError() << "dysm factor must be at least 1, got " << dysm;
   if (shortcutPerSpatialMinibatch && !shortcutReuse)

@@ -855,9 +855,9 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
     const Evaluation *with = groupedEval(c, option, inputOnChip);
     if (!with)
       return 0.0;
-    const Evaluation *base =
-        inputOnChip ? reused(c, TrainingPass::FWD, option)
-                    : &*best(c, TrainingPass::FWD, option).best;
+    const Evaluation *base = inputOnChip
+                                 ? reused(c, TrainingPass::FWD, option)
+                                 : &*best(c, TrainingPass::FWD, option).best;
     double counted = shortcutIn[c] ? shortcutSaving(c, option) : 0.0;
     return std::min(0.0, with->cycles.total - base->cycles.total - counted);
   };
@@ -1219,14 +1219,13 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
     // on chip too.
     PassPlan *producerBwd = passOf(p, TrainingPass::BWD);
     if (producerBwd)
-      replaceIfFaster(producerBwd,
-                      !producerBwd->eval.config.memory.shortcutOnChip
-                          ? blockErrorTaskOf
-                      : producerBwd->eval.config.memory
-                              .shortcutPerSpatialMinibatch
-                          ? groupBothErrorsTaskOf
-                          : bothErrorsTaskOf,
-                      p);
+      replaceIfFaster(
+          producerBwd,
+          !producerBwd->eval.config.memory.shortcutOnChip ? blockErrorTaskOf
+          : producerBwd->eval.config.memory.shortcutPerSpatialMinibatch
+              ? groupBothErrorsTaskOf
+              : bothErrorsTaskOf,
+          p);
     replaceIfFaster(passOf(p, TrainingPass::UPD), blockErrorTaskOf, p);
     reRealized = true;
   }
