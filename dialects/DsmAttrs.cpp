@@ -385,14 +385,16 @@ core::LayerShape WorkloadAttr::getShape(StringRef name) const {
 // MemoryDecisionAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-MemoryDecisionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                           bool weightReuse, bool inputReuse, bool errorReuse,
-                           int64_t dysm, int64_t preload, int64_t pipeGroup,
-                           int64_t pipeFirstRow, int64_t pipeRows,
-                           bool shortcutReuse, bool outputReuse) {
+LogicalResult MemoryDecisionAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, bool weightReuse,
+    bool inputReuse, bool errorReuse, int64_t dysm, int64_t preload,
+    int64_t pipeGroup, int64_t pipeFirstRow, int64_t pipeRows,
+    bool shortcutReuse, bool outputReuse, bool shortcutPerSpatialMinibatch) {
   if (dysm < 1)
     return emitError() << "dysm factor must be at least 1, got " << dysm;
+  if (shortcutPerSpatialMinibatch && !shortcutReuse)
+    return emitError() << "shortcut_per_spatial_minibatch without "
+                          "shortcut_reuse";
   if (preload < 0)
     return emitError() << "preloaded weight bytes must not be negative, got "
                        << preload;
@@ -417,7 +419,7 @@ MemoryDecisionAttr::get(MLIRContext *context,
              decision.errorOnChip, decision.spatialMinibatches,
              decision.preloadedWeightBytes, decision.pipeGroup,
              decision.pipeFirstRow, decision.pipeRows, decision.shortcutOnChip,
-             decision.outputOnChip);
+             decision.outputOnChip, decision.shortcutPerSpatialMinibatch);
 }
 
 core::MemoryDecision MemoryDecisionAttr::getDecision() const {
@@ -426,6 +428,7 @@ core::MemoryDecision MemoryDecisionAttr::getDecision() const {
   decision.inputOnChip = getInputReuse();
   decision.errorOnChip = getErrorReuse();
   decision.shortcutOnChip = getShortcutReuse();
+  decision.shortcutPerSpatialMinibatch = getShortcutPerSpatialMinibatch();
   decision.outputOnChip = getOutputReuse();
   decision.spatialMinibatches = getDysm();
   decision.preloadedWeightBytes = getPreload();

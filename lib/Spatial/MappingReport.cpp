@@ -247,11 +247,13 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row) {
     json.attribute("limited_by", row.limitedBy());
     json.attribute("macs", row.macs);
     object("memory", [&] {
-      std::array<Field, 11> fields = {
+      std::array<Field, 12> fields = {
           Field{"weight_reuse", row.memory.weightsAcrossSteps},
           Field{"input_reuse", row.memory.inputOnChip},
           Field{"error_reuse", row.memory.errorOnChip},
           Field{"shortcut_reuse", row.memory.shortcutOnChip},
+          Field{"shortcut_per_spatial_minibatch",
+                row.memory.shortcutPerSpatialMinibatch},
           Field{"output_reuse", row.memory.outputOnChip},
           Field{"dysm_factor", row.memory.spatialMinibatches},
           Field{"preloaded_weight_bytes", row.memory.preloadedWeightBytes},

@@ -630,6 +630,10 @@ bool PerformanceModel::splitsLegal(const LayerShape &layer, TrainingPass pass,
                   "BWD of a layer with weights whose fused auxiliary "
                   "computations read one and that does not step through "
                   "time");
+  if (config.memory.shortcutPerSpatialMinibatch &&
+      !config.memory.shortcutOnChip)
+    return reject(whyNot, "a shortcut is held one spatial minibatch at a "
+                          "time only when it is kept in the scratchpad");
   if (config.memory.outputOnChip &&
       (!layer.hasPrimary || pass != TrainingPass::FWD || layer.timesteps > 1))
     return reject(whyNot, "an output stays only in the scratchpads in the FWD "
@@ -733,8 +737,7 @@ SplitCost PerformanceModel::costSplits(const LayerShape &layer,
   const MemoryDecision &memory = config.memory;
   // Weights kept across timesteps stay whole (if not already stationary);
   // so does an Input left by the previous layer, and an Output error left
-  // by the next layer's BWD; a retained shortcut stays whole for all the
-  // spatial minibatches (it was kept for the chip's whole share).
+  // by the next layer's BWD; a retained shortcut below.
   split.keptWhole = {memory.weightsAcrossSteps && !weightsResident &&
                              stationary != Operand::Kernel
                          ? cost.elements(Operand::Kernel, coreD)
@@ -746,13 +749,17 @@ SplitCost PerformanceModel::costSplits(const LayerShape &layer,
                          ? cost.elements(Operand::Output, coreD)
                          : 0.0,
                      0.0};
-  // A kept shortcut stays whole for all the spatial minibatches: in FWD the
-  // shortcut, in BWD its error (the Output's error, less what is already
-  // kept of it).
+  // A kept shortcut stays whole for all the spatial minibatches (in FWD the
+  // shortcut, in BWD its error: the Output's error, less what is already
+  // kept of it) -- unless the whole residual block runs as one DySM group,
+  // spatial minibatch by spatial minibatch (000 §III-C), when the cores
+  // hold that of one spatial minibatch.
   if (memory.shortcutOnChip) {
     double whole = layer.auxInputsPerOutput *
                    cost.elements(Operand::Output, coreD) *
-                   double(memory.spatialMinibatches);
+                   (memory.shortcutPerSpatialMinibatch
+                        ? 1.0
+                        : double(memory.spatialMinibatches));
     if (pass == TrainingPass::BWD &&
         (split.keptWhole[2] > 0 || stationary == Operand::Output))
       whole = std::max(0.0, whole - cost.elements(Operand::Output, coreD));

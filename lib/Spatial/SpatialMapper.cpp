@@ -390,6 +390,10 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
   std::vector<const LayerEdge *> shortcutIn(n, nullptr);
   std::vector<int> shortcutTaskOf(n * kNumPasses * numOptions, -1),
       bothTaskOf(n * kNumPasses * numOptions, -1);
+  // The same with the residual block run as one DySM group (000 §III-C):
+  // the cores hold the shortcut of one spatial minibatch (factors above 1).
+  std::vector<int> groupShortcutTaskOf(n * kNumPasses * numOptions, -1),
+      groupBothTaskOf(n * kNumPasses * numOptions, -1);
   if (options.reuseActivations) {
     std::vector<int> auxEdges(n, 0);
     for (const LayerEdge &edge : graph.edges)
@@ -425,6 +429,16 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
         if (reusableIn[edge.consumer])
           addTask(bothTaskOf, edge.consumer, TrainingPass::FWD, o, both,
                   "/input-and-shortcut-on-chip/");
+        if (factorOf(o) == 1)
+          continue;
+        MemoryDecision grouped = shortcut, groupedBoth = both;
+        grouped.shortcutPerSpatialMinibatch = true;
+        groupedBoth.shortcutPerSpatialMinibatch = true;
+        addTask(groupShortcutTaskOf, edge.consumer, TrainingPass::FWD, o,
+                grouped, "/spatial-shortcut-on-chip/");
+        if (reusableIn[edge.consumer])
+          addTask(groupBothTaskOf, edge.consumer, TrainingPass::FWD, o,
+                  groupedBoth, "/input-and-spatial-shortcut-on-chip/");
       }
     }
   }
@@ -436,7 +450,13 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
   // selection, for blocks x -> first -> ... -> last (+ x) whose layers'
   // options allow it: the consumer's BWD is explored with the shortcut's
   // error on chip, the producer's BWD and UPD with their error on chip.
+  // Every shortcut that could be kept (the fit check below drops some from
+  // shortcutIn; a DySM group may still hold them, one spatial minibatch at
+  // a time).
+  const std::vector<const LayerEdge *> shortcutCandidate = shortcutIn;
   std::vector<const LayerEdge *> blockShortcut(n, nullptr);
+  std::vector<int> groupErrorShortcutTaskOf(n * kNumPasses * numOptions, -1),
+      groupBothErrorsTaskOf(n * kNumPasses * numOptions, -1);
   std::vector<int> errorShortcutTaskOf(n * kNumPasses * numOptions, -1),
       bothErrorsTaskOf(n * kNumPasses * numOptions, -1),
       blockErrorTaskOf(n * kNumPasses * numOptions, -1);
@@ -473,6 +493,15 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
         // producer of the next block).
         addTask(bothErrorsTaskOf, int(c), TrainingPass::BWD, o, both,
                 "/error-and-shortcut-error-on-chip/");
+        if (factorOf(o) > 1) {
+          MemoryDecision grouped = shortcutError, groupedBoth = both;
+          grouped.shortcutPerSpatialMinibatch = true;
+          groupedBoth.shortcutPerSpatialMinibatch = true;
+          addTask(groupErrorShortcutTaskOf, int(c), TrainingPass::BWD, o,
+                  grouped, "/spatial-shortcut-error-on-chip/");
+          addTask(groupBothErrorsTaskOf, int(c), TrainingPass::BWD, o,
+                  groupedBoth, "/error-and-spatial-shortcut-error-on-chip/");
+        }
       }
       if (optionApplies(producer.shape, o)) {
         if (producer.bwd)
@@ -610,7 +639,8 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
   for (size_t i = 0; i < n; ++i)
     for (int o = 0; o < numOptions; ++o)
       for (const std::vector<int> *index :
-           {&taskOf, &reuseTaskOf, &shortcutTaskOf, &bothTaskOf}) {
+           {&taskOf, &reuseTaskOf, &shortcutTaskOf, &bothTaskOf,
+            &groupShortcutTaskOf, &groupBothTaskOf}) {
         int task = (*index)[slot(int(i), TrainingPass::FWD, o)];
         if (task < 0 || !results[task].best)
           continue;
@@ -742,6 +772,204 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
   plan.selectionExact = selection.exact;
   std::vector<int> choice = std::move(selection.choice);
 
+  //--- Residual blocks as DySM groups (000 §III-C: "We execute the first
+  // S_mb, but instead of completing the next S_mb, we proceed to the next
+  // layer. If we choose S_mb to be small enough to fit in the scratchpad,
+  // then we can continue to hold them for the next layer"): when a
+  // shortcut's producer, its consumer and every layer in between take one
+  // option whose DySM factor F is above 1, they run spatial minibatch by
+  // spatial minibatch, so the cores hold the shortcut of one spatial
+  // minibatch -- 1/F of the share kept otherwise. Whether a block is one
+  // group depends on all its layers, which the selection's pairwise terms
+  // cannot see; so it is decided after the selection, block by block, each
+  // block's layers moved to one option when that lowers the selection's
+  // objective with the group's saving counted (the plan only gets faster).
+  auto layersOfBlock = [&](const LayerEdge &edge) {
+    return std::make_pair(edge.producer, edge.consumer);
+  };
+  // Whether the block's layers can hold the shortcut's spatial share under
+  // `option` beside the largest FWD working set any of their explorations
+  // under it chose, with every other shortcut that could be kept across
+  // them held whole.
+  auto groupFits = [&](const LayerEdge &edge, int option) {
+    const double share =
+        shortcutShare(edge) / double(factorOf(option)); // one spatial mb
+    auto [p, c] = layersOfBlock(edge);
+    for (int k = p + 1; k < c; ++k) {
+      double others = 0;
+      for (size_t c2 = 0; c2 < n; ++c2)
+        if (const LayerEdge *other = shortcutCandidate[c2])
+          if (other != &edge && other->producer < k && k < other->consumer)
+            others += shortcutShare(*other);
+      double largest = 0, largestInput = 0;
+      for (const std::vector<int> *index :
+           {&taskOf, &reuseTaskOf, &shortcutTaskOf, &bothTaskOf,
+            &groupShortcutTaskOf, &groupBothTaskOf}) {
+        int task = (*index)[slot(k, TrainingPass::FWD, option)];
+        if (task < 0 || !results[task].best)
+          continue;
+        double &l = index == &reuseTaskOf ? largestInput : largest;
+        l = std::max(l, results[task].best->scratchpadBytes);
+      }
+      if (largest + others + share > capacity)
+        return false;
+      // The block's first layer keeping its input whole holds the shortcut
+      // already.
+      double held = inputIsShortcut(k, edge) ? share : 0;
+      if (largestInput > 0 && largestInput + others + share - held > capacity)
+        return false;
+    }
+    return true;
+  };
+  // The consumer's FWD with the shortcut of one spatial minibatch on chip,
+  // given whether its input is on chip (nullptr: not faster without it).
+  auto groupedEval = [&](int layer, int option,
+                         bool inputOnChip) -> const Evaluation * {
+    const Evaluation *base =
+        inputOnChip ? reused(layer, TrainingPass::FWD, option)
+                    : &*best(layer, TrainingPass::FWD, option).best;
+    const Evaluation *with = onChipEval(
+        inputOnChip ? groupBothTaskOf : groupShortcutTaskOf, layer, option);
+    if (!base || !with || with->cycles.total >= base->cycles.total)
+      return nullptr;
+    return with;
+  };
+  // What making block `c` one group saves under `choice` beyond what the
+  // selection's terms already count (< 0), or 0 where it is not one group.
+  auto groupSaving = [&](const std::vector<int> &choice, int c) {
+    const LayerEdge *edge = shortcutCandidate[c];
+    if (!edge)
+      return 0.0;
+    auto [p, c0] = layersOfBlock(*edge);
+    const int option = choice[c];
+    if (factorOf(option) == 1)
+      return 0.0;
+    for (int k = p; k < c0; ++k)
+      if (choice[k] != option)
+        return 0.0;
+    if (!groupFits(*edge, option))
+      return 0.0;
+    const LayerEdge *in = reusableIn[c];
+    bool inputOnChip = in && choice[in->producer] == option &&
+                       reused(c, TrainingPass::FWD, option);
+    const Evaluation *with = groupedEval(c, option, inputOnChip);
+    if (!with)
+      return 0.0;
+    const Evaluation *base = inputOnChip
+                                 ? reused(c, TrainingPass::FWD, option)
+                                 : &*best(c, TrainingPass::FWD, option).best;
+    double counted = shortcutIn[c] ? shortcutSaving(c, option) : 0.0;
+    return std::min(0.0, with->cycles.total - base->cycles.total - counted);
+  };
+  // The shortcut's error kept on chip is decided after the selection too
+  // (below); the objective of the grouping estimates what that step saves
+  // under `choice`, grouped block or not, so that a group is credited with
+  // the error it lets fit. The evaluation a pass takes under `choice`
+  // before that step:
+  auto selectedEval = [&](const std::vector<int> &choice, int k,
+                          TrainingPass pass) -> const Evaluation * {
+    if (taskOf[slot(k, pass, choice[k])] < 0)
+      return nullptr;
+    const ExplorationResult &r = best(k, pass, choice[k]);
+    if (!r.best)
+      return nullptr;
+    const LayerEdge *out = reusableOut[k];
+    if (pass != TrainingPass::FWD && out &&
+        choice[out->producer] == choice[out->consumer])
+      if (const Evaluation *e = reused(k, pass, choice[k]))
+        return e;
+    return &*r.best;
+  };
+  auto fasterBy = [&](const Evaluation *now, const std::vector<int> &index,
+                      int k, TrainingPass pass, int option) {
+    int task = index[slot(k, pass, option)];
+    if (!now || task < 0 || !results[task].best)
+      return 0.0;
+    return std::min(0.0, results[task].best->cycles.total - now->cycles.total);
+  };
+  auto errorSaving = [&](const std::vector<int> &choice, int c) {
+    const LayerEdge *edge = blockShortcut[c];
+    if (!edge || !options.reuseActivations)
+      return 0.0;
+    const int p = edge->producer, first = p + 1, option = choice[c];
+    if (choice[p] != choice[first] ||
+        parallelismOf(choice[first]) != parallelismOf(option))
+      return 0.0;
+    bool grouped = factorOf(option) > 1;
+    for (int k = p; k < c && grouped; ++k)
+      grouped = choice[k] == option;
+    const double share =
+        shortcutShare(*edge) / (grouped ? double(factorOf(option)) : 1.0);
+    for (int k = first; k < c; ++k) {
+      double others = 0;
+      for (size_t c2 = 0; c2 < n; ++c2)
+        if (const LayerEdge *other = blockShortcut[c2])
+          if (other != edge && other->producer < k && k < other->consumer)
+            others += shortcutShare(*other);
+      for (TrainingPass pass : {TrainingPass::BWD, TrainingPass::UPD}) {
+        const Evaluation *e = selectedEval(choice, k, pass);
+        if (e && e->scratchpadBytes + share + others > capacity)
+          return 0.0;
+      }
+    }
+    const Evaluation *bwd = selectedEval(choice, c, TrainingPass::BWD);
+    if (!bwd)
+      return 0.0;
+    double saving = fasterBy(
+        bwd,
+        bwd->config.memory.errorOnChip
+            ? (grouped ? groupBothErrorsTaskOf : bothErrorsTaskOf)
+            : (grouped ? groupErrorShortcutTaskOf : errorShortcutTaskOf),
+        c, TrainingPass::BWD, option);
+    if (saving >= 0)
+      return 0.0;
+    for (TrainingPass pass : {TrainingPass::BWD, TrainingPass::UPD})
+      saving += fasterBy(selectedEval(choice, p, pass), blockErrorTaskOf, p,
+                         pass, choice[p]);
+    return saving;
+  };
+  auto objective = [&](const std::vector<int> &choice) {
+    double total = 0;
+    for (size_t i = 0; i < n; ++i)
+      total += layerCost[i][choice[i]];
+    for (const SelectionEdge &s : switches)
+      total += s.cost[choice[s.from]][choice[s.to]];
+    for (size_t c = 0; c < n; ++c)
+      total += groupSaving(choice, int(c)) + errorSaving(choice, int(c));
+    return total;
+  };
+  if (options.spatialMinibatching &&
+      llvm::any_of(shortcutCandidate,
+                   [](const LayerEdge *edge) { return edge != nullptr; })) {
+    double current = objective(choice);
+    for (bool improved = true; improved;) {
+      improved = false;
+      for (size_t c = 0; c < n; ++c) {
+        const LayerEdge *edge = shortcutCandidate[c];
+        if (!edge)
+          continue;
+        auto [p, c0] = layersOfBlock(*edge);
+        for (int o = 0; o < numOptions; ++o) {
+          if (factorOf(o) == 1 || !allowed[o])
+            continue;
+          bool possible = true;
+          for (int k = p; k <= c0 && possible; ++k)
+            possible = layerCost[k][o] < kInfinity;
+          if (!possible || !groupFits(*edge, o))
+            continue;
+          std::vector<int> trial = choice;
+          std::fill(trial.begin() + p, trial.begin() + c0 + 1, o);
+          double value = objective(trial);
+          if (value < current * (1 - 1e-12)) {
+            choice = std::move(trial);
+            current = value;
+            improved = true;
+          }
+        }
+      }
+    }
+  }
+
   //--- Timestep pipelining (000 §III-D): a candidate pipe group replaces
   // its layers -- and the relayouts or reuse on the edges that touch them --
   // when it is faster.
@@ -861,12 +1089,18 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
             inputOnChip = pp.pass == TrainingPass::FWD;
           }
         const LayerEdge *shortcut = shortcutIn[i];
-        if (pp.pass == TrainingPass::FWD && shortcut &&
-            parallelismOf(choice[shortcut->producer]) == lp.parallelism &&
-            !stageOf[shortcut->producer])
+        if (pp.pass == TrainingPass::FWD && groupSaving(choice, int(i)) < 0 &&
+            !stageOf[shortcutCandidate[i]->producer]) {
+          if (const Evaluation *kept = groupedEval(int(i), option, inputOnChip))
+            pp.eval = *kept;
+        } else if (pp.pass == TrainingPass::FWD && shortcut &&
+                   parallelismOf(choice[shortcut->producer]) ==
+                       lp.parallelism &&
+                   !stageOf[shortcut->producer]) {
           if (const Evaluation *kept =
                   withShortcut(int(i), option, inputOnChip))
             pp.eval = *kept;
+        }
       }
       if (!stage && pp.pass != TrainingPass::UPD) {
         for (const LayerEdge *edge : incoming[i]) {
@@ -910,11 +1144,26 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
   // and UPD it waits through (with every other such error that could be
   // kept there). Each pass changes only when that makes it faster, so the
   // plan only gets faster.
+  // A block that runs as one DySM group holds the error of one spatial
+  // minibatch.
+  auto groupedBlock = [&](size_t c) {
+    const LayerEdge *edge = blockShortcut[c];
+    if (!edge || factorOf(choice[c]) == 1)
+      return false;
+    for (int k = edge->producer; k < int(c); ++k)
+      if (choice[k] != choice[c] || stageOf[k])
+        return false;
+    return true;
+  };
+  auto errorShare = [&](size_t c) {
+    return shortcutShare(*blockShortcut[c]) /
+           (groupedBlock(c) ? double(factorOf(choice[c])) : 1.0);
+  };
   std::vector<double> errorReserved(n, 0);
   for (size_t c = 0; c < n; ++c)
     if (const LayerEdge *edge = blockShortcut[c])
       for (int k = edge->producer + 1; k < edge->consumer; ++k)
-        errorReserved[k] += shortcutShare(*edge);
+        errorReserved[k] += errorShare(c);
   auto passOf = [&](int layer, TrainingPass pass) -> PassPlan * {
     for (PassPlan &pp : plan.layers[layer].passes)
       if (pp.pass == pass)
@@ -955,10 +1204,14 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
     PassPlan *bwd = passOf(int(c), TrainingPass::BWD);
     if (!fits || !bwd)
       continue;
-    replaceIfFaster(bwd,
-                    bwd->eval.config.memory.errorOnChip ? bothErrorsTaskOf
-                                                        : errorShortcutTaskOf,
-                    int(c));
+    const bool grouped = groupedBlock(c);
+    if (bwd->eval.config.memory.errorOnChip)
+      replaceIfFaster(bwd, grouped ? groupBothErrorsTaskOf : bothErrorsTaskOf,
+                      int(c));
+    else
+      replaceIfFaster(bwd,
+                      grouped ? groupErrorShortcutTaskOf : errorShortcutTaskOf,
+                      int(c));
     if (!bwd->eval.config.memory.shortcutOnChip)
       continue; // not faster: the error goes through memory
     // The producer finds the whole error of its output on chip; if it is
@@ -966,11 +1219,13 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
     // on chip too.
     PassPlan *producerBwd = passOf(p, TrainingPass::BWD);
     if (producerBwd)
-      replaceIfFaster(producerBwd,
-                      producerBwd->eval.config.memory.shortcutOnChip
-                          ? bothErrorsTaskOf
-                          : blockErrorTaskOf,
-                      p);
+      replaceIfFaster(
+          producerBwd,
+          !producerBwd->eval.config.memory.shortcutOnChip ? blockErrorTaskOf
+          : producerBwd->eval.config.memory.shortcutPerSpatialMinibatch
+              ? groupBothErrorsTaskOf
+              : bothErrorsTaskOf,
+          p);
     replaceIfFaster(passOf(p, TrainingPass::UPD), blockErrorTaskOf, p);
     reRealized = true;
   }

@@ -208,6 +208,8 @@ struct SelectMappingPass
       decisions.push_back("error_reuse");
     if (memory.shortcutOnChip)
       decisions.push_back("shortcut_reuse");
+    if (memory.shortcutPerSpatialMinibatch)
+      decisions.push_back("shortcut_per_spatial_minibatch");
     if (memory.outputOnChip)
       decisions.push_back("output_reuse");
     if (memory.spatialMinibatches > 1)

@@ -52,6 +52,13 @@ func.func @zero_dysm() attributes {m = #dsm.memory_decision<dysm = 0>} {
 
 // -----
 
+// expected-error @+1 {{shortcut_per_spatial_minibatch without shortcut_reuse}}
+func.func @spatial_shortcut_not_kept() attributes {m = #dsm.memory_decision<dysm = 4, shortcut_per_spatial_minibatch = true>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{preloaded weight bytes must not be negative, got -1}}
 func.func @negative_preload() attributes {m = #dsm.memory_decision<preload = -1>} {
   return

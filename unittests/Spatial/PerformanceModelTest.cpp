@@ -171,6 +171,22 @@ TEST(PerformanceModelTest, ShortcutKeptOnChipSinceItsProducer) {
   ASSERT_TRUE(dysm && dysmPlain);
   EXPECT_DOUBLE_EQ(dysm->scratchpadBytes - dysmPlain->scratchpadBytes,
                    8 * 64 * 2 * 2);
+  // 000 §III-C: a residual block run as one DySM group ("instead of
+  // completing the next S_mb, we proceed to the next layer") holds the
+  // shortcut of one spatial minibatch: half the share, same transfers.
+  c.memory.shortcutPerSpatialMinibatch = true;
+  std::optional<Evaluation> grouped =
+      model.evaluate(conv, TrainingPass::FWD, c);
+  ASSERT_TRUE(grouped.has_value());
+  EXPECT_DOUBLE_EQ(grouped->scratchpadBytes - dysmPlain->scratchpadBytes,
+                   8 * 64 * 2 * 2 / 2);
+  EXPECT_DOUBLE_EQ(grouped->cycles.total, dysm->cycles.total);
+  // Only a kept shortcut is held per spatial minibatch.
+  std::string why;
+  plain.memory.shortcutPerSpatialMinibatch = true;
+  EXPECT_FALSE(model.evaluate(conv, TrainingPass::FWD, plain, &why));
+  EXPECT_NE(why.find("one spatial minibatch at a time"), std::string::npos);
+  c.memory.shortcutPerSpatialMinibatch = false;
   c.memory.spatialMinibatches = 1;
   // BWD passes the error of its output back to the shortcut: kept on chip,
   // for the block's first layer to add, it does not go to memory either.
@@ -203,7 +219,7 @@ TEST(PerformanceModelTest, ShortcutKeptOnChipSinceItsProducer) {
   ASSERT_TRUE(bothKept && errorKept);
   EXPECT_DOUBLE_EQ(bothKept->scratchpadBytes, errorKept->scratchpadBytes);
   // UPD does not read the shortcut; only a layer that reads one keeps it.
-  std::string why;
+  why.clear();
   EXPECT_FALSE(model.evaluate(conv, TrainingPass::UPD, c, &why));
   EXPECT_NE(why.find("shortcut is kept"), std::string::npos);
   EXPECT_FALSE(

@@ -357,6 +357,57 @@ TEST(SpatialMapperTest, ResidualShortcutStaysInMemoryWhenItDoesNotFit) {
       EXPECT_FALSE(pass.eval.config.memory.shortcutOnChip);
 }
 
+TEST(SpatialMapperTest, DySMGroupHoldsTheShortcutOfOneSpatialMinibatch) {
+  SerialExecutor serial;
+  // ResNet-50's layer1 shape at minibatch 1024: x is 802 KiB per core,
+  // too much to keep beside the block's working sets. 000 §III-C: "If we
+  // choose S_mb to be small enough to fit in the scratchpad, then we can
+  // continue to hold them for the next layer": the block runs as one DySM
+  // group and holds the shortcut of one spatial minibatch.
+  LayerGraph g = residualBlock(256, 3136, 1024);
+  MapperOptions reuse;
+  reuse.reuseActivations = true;
+  MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  llvm::Expected<MappingPlan> whole =
+      SpatialMapper(system, reuse).map(g, serial);
+  ASSERT_TRUE(static_cast<bool>(whole)) << llvm::toString(whole.takeError());
+  for (const LayerPlan &layer : whole->layers)
+    for (const PassPlan &pass : layer.passes)
+      EXPECT_FALSE(pass.eval.config.memory.shortcutOnChip);
+  MapperOptions dysm = reuse;
+  dysm.spatialMinibatching = true;
+  llvm::Expected<MappingPlan> plan = SpatialMapper(system, dysm).map(g, serial);
+  ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+  const PassPlan &fwd = plan->layers[3].passes.front();
+  ASSERT_EQ(fwd.pass, TrainingPass::FWD);
+  const MemoryDecision &kept = fwd.eval.config.memory;
+  EXPECT_TRUE(kept.shortcutOnChip);
+  EXPECT_TRUE(kept.shortcutPerSpatialMinibatch);
+  EXPECT_GT(kept.spatialMinibatches, 1);
+  // The whole block, producer to consumer, is one group: one option.
+  for (const LayerPlan &layer : plan->layers)
+    for (const PassPlan &pass : layer.passes) {
+      EXPECT_EQ(layer.parallelism, plan->layers[3].parallelism);
+      EXPECT_EQ(pass.eval.config.memory.spatialMinibatches,
+                kept.spatialMinibatches);
+    }
+  // The shortcut of one spatial minibatch fits beside the FWD working sets
+  // of the layers in between.
+  const double share =
+      std::ceil(g.edges[3].elements / double(system.chips * system.chip.cores) /
+                double(kept.spatialMinibatches)) *
+      2;
+  for (size_t i = 1; i < 3; ++i)
+    EXPECT_LE(plan->layers[i].passes.front().eval.scratchpadBytes + share,
+              system.chip.core.scratchpad.capacityBytes);
+  EXPECT_LT(plan->totals.cycles.total, whole->totals.cycles.total);
+  CycleBreakdown sum;
+  for (const LayerPlan &layer : plan->layers)
+    for (const PassPlan &pass : layer.passes)
+      sum += pass.cycles;
+  EXPECT_DOUBLE_EQ(sum.total, plan->totals.cycles.total);
+}
+
 TEST(SpatialMapperTest, JointChoiceWeighsRelayouts) {
   SerialExecutor serial;
   LayerGraph g = vggTail(512);

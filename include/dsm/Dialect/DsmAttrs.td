@@ -331,7 +331,12 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
     "the outputs may need to be retained longer, as a future layer may also
     use the outputs for short-cut addition"); the BWD leaves the shortcut's
     error there for the block's first layer to add (its producer then finds
-    the whole error of its output on chip: `error_reuse`). `output_reuse`:
+    the whole error of its output on chip: `error_reuse`).
+    `shortcut_per_spatial_minibatch`: with `shortcut_reuse`, the shortcut's
+    producer, this layer and the layers in between run as one DySM group
+    with this layer's `dysm` factor (§III-C: "we proceed to the next
+    layer"), so the scratchpads hold the shortcut (or its error) of one
+    spatial minibatch at a time, not of all of them. `output_reuse`:
     in inference, the FWD does not write its output to external memory,
     since every layer that reads it finds it in the scratchpads (§III-B1:
     "this optimization saves an external memory read and write for
@@ -352,6 +357,7 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
     #dsm.memory_decision<error_reuse = true>
     #dsm.memory_decision<input_reuse = true, dysm = 4>
     #dsm.memory_decision<input_reuse = true, shortcut_reuse = true>
+    #dsm.memory_decision<dysm = 4, shortcut_reuse = true, shortcut_per_spatial_minibatch = true>
     #dsm.memory_decision<preload = 65536>
     #dsm.memory_decision<weight_reuse = true, pipe_group = 0, pipe_first_row = 2, pipe_rows = 3>
     ```
@@ -365,7 +371,8 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
                         DefaultValuedParameter<"int64_t", "0">:$pipe_first_row,
                         DefaultValuedParameter<"int64_t", "0">:$pipe_rows,
                         DefaultValuedParameter<"bool", "false">:$shortcut_reuse,
-                        DefaultValuedParameter<"bool", "false">:$output_reuse);
+                        DefaultValuedParameter<"bool", "false">:$output_reuse,
+                        DefaultValuedParameter<"bool", "false">:$shortcut_per_spatial_minibatch);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -77,6 +77,13 @@ struct MemoryDecision {
   /// scratchpads, for the block's first layer to add to the error it
   /// computes, instead of going to external memory.
   bool shortcutOnChip = false;
+  /// With shortcutOnChip: the shortcut's producer, this layer and every
+  /// layer in between run as one DySM group (000 §III-C: "We execute the
+  /// first S_mb, but instead of completing the next S_mb, we proceed to the
+  /// next layer"), all with this layer's DySM factor, so the cores hold the
+  /// shortcut (BWD: its error) of one spatial minibatch at a time, not of
+  /// all of them.
+  bool shortcutPerSpatialMinibatch = false;
   /// The other half of activation reuse in inference (000 §III-B1: "this
   /// optimization saves an external memory read and write for inference"):
   /// FWD does not write its Output to external memory, since every layer
@@ -110,6 +117,7 @@ struct MemoryDecision {
     return weightsAcrossSteps == o.weightsAcrossSteps &&
            inputOnChip == o.inputOnChip && errorOnChip == o.errorOnChip &&
            shortcutOnChip == o.shortcutOnChip &&
+           shortcutPerSpatialMinibatch == o.shortcutPerSpatialMinibatch &&
            outputOnChip == o.outputOnChip &&
            spatialMinibatches == o.spatialMinibatches &&
            preloadedWeightBytes == o.preloadedWeightBytes &&
