@@ -874,6 +874,7 @@ bool Importer::isImportable(const core::ElementwiseClass &c) {
   case K::HardSigmoid:
   case K::HardSwish:
   case K::Silu:
+  case K::Exp:
   case K::Add:
   case K::Sub:
   case K::Mul:
@@ -1030,6 +1031,8 @@ static StringRef dsmOpName(const core::ElementwiseClass &c) {
     return HardSigmoidOp::getOperationName();
   case K::HardSwish:
     return HardSwishOp::getOperationName();
+  case K::Exp:
+    return ExpOp::getOperationName();
   case K::Silu:
     // dsm has no SiLU: a sigmoid and the product with its input.
     return "dsm.sigmoid + dsm.mul";
@@ -1220,7 +1223,8 @@ FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
   case K::Tanh:
   case K::Gelu:
   case K::HardSigmoid:
-  case K::HardSwish: {
+  case K::HardSwish:
+  case K::Exp: {
     FailureOr<Value> x = operand(0, "constant");
     if (failed(x))
       return failure();
@@ -1247,6 +1251,9 @@ FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
       break;
     case K::HardSigmoid:
       op = make(HardSigmoidOp());
+      break;
+    case K::Exp:
+      op = make(ExpOp());
       break;
     default:
       op = make(HardSwishOp());

@@ -48,7 +48,7 @@ def DsmImportLinalg : Pass<"dsm-import-linalg", "mlir::ModuleOp">, DsmImportOpti
       division by the window), global average pooling over the whole map;
     - elementwise generics are classified by evaluating their bodies, alone or
       composed along single-use chains: ReLU, clamp, sigmoid, tanh, GELU, hard
-      sigmoid/swish, batch normalization, add/sub/mul/div; reductions become
+      sigmoid/swish, exp, batch normalization, add/sub/mul/div; reductions become
       `dsm.reduce` (mean when divided by the count) and the softmax pieces
       `dsm.softmax`;
     - reshapes, transposes, slices and concatenations become their dsm
@@ -60,8 +60,9 @@ def DsmImportLinalg : Pass<"dsm-import-linalg", "mlir::ModuleOp">, DsmImportOpti
     (`mode=strict`, default) or is kept as `dsm.opaque` with its element count
     and the operations of its body per element (`mode=permissive`).
     Elementwise functions that are understood but have no dsm counterpart (a
-    scaling by a constant, `exp` alone) are kept as `dsm.opaque` with their
+    scaling by a constant, the maximum of two tensors) are kept as `dsm.opaque` with their
     exact operation count in either mode.
+    The graph fusions of `--dsm-fuse-graph` run on the result.
     `summary=<file|->` writes what became what. A dynamic batch dimension of
     a function argument is fixed with `batch=<N>`; other dynamic shapes are
     errors. Afterwards every function holds only dsm operations and its

@@ -774,3 +774,21 @@ func.func @embedding(%ids: tensor<1x3xi64>) -> tensor<1x3x8xf32> {
   } -> tensor<1x3x8xf32>
   return %sum : tensor<1x3x8xf32>
 }
+
+// -----
+
+// exp alone is dsm.exp (one special-function evaluation per element), the
+// piece the graph fusions and the other front ends use too.
+// CHECK-LABEL: func.func @exp_alone
+// CHECK-NEXT: %[[E:.*]] = dsm.exp %arg0 : tensor<4x8xf32>
+// CHECK-NEXT: return %[[E]]
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @exp_alone(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %v = math.exp %in : f32
+    linalg.yield %v : f32
+  } -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}

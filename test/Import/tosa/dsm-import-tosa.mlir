@@ -261,3 +261,14 @@ func.func @transpose_conv(%x: tensor<1x8x8x4xf32>) -> tensor<1x16x16x8xf32> {
   %y = tosa.transpose_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, out_pad = array<i64: -2, 1, -2, 1>, stride = array<i64: 2, 2>} : (tensor<1x8x8x4xf32>, tensor<8x3x3x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x16x8xf32>
   return %y : tensor<1x16x16x8xf32>
 }
+
+// -----
+
+// tosa.exp alone is dsm.exp.
+// CHECK-LABEL: func.func @exp_alone
+// CHECK-NEXT: %[[E:.*]] = dsm.exp %arg0 : tensor<2x8xf32>
+// CHECK-NEXT: return %[[E]]
+func.func @exp_alone(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %y = tosa.exp %x : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %y : tensor<2x8xf32>
+}
