@@ -348,6 +348,74 @@ public:
   }
 };
 
+/// A batched product spelled over merged batch dimensions, as TOSA's 3-D
+/// matmul forces: [B.., M, K] and [B.., K, N] reshaped to [b, M, K] and
+/// [b, K, N] (b the product of B..), multiplied, the result reshaped back to
+/// [B.., M, N] (the right operand possibly transposed after the merge).
+/// The product over [B.., ...] itself keeps each batch
+/// dimension (re-batchable, heads apart from the minibatch). Matched at the
+/// last reshape.
+class MergedBatchMatMul : public FusionPattern<ReshapeOp> {
+public:
+  using FusionPattern::FusionPattern;
+
+  LogicalResult matchAndRewrite(ReshapeOp restore,
+                                PatternRewriter &rewriter) const override {
+    auto matmul = restore.getInput().getDefiningOp<MatMulOp>();
+    if (!matmul || !restore.getInput().hasOneUse())
+      return failure();
+    auto type = cast<RankedTensorType>(restore.getType());
+    auto merged = cast<RankedTensorType>(matmul.getType());
+    if (merged.getRank() != 3 || type.getRank() < 4 ||
+        !mergesBatch(type, merged))
+      return failure();
+    ArrayRef<int64_t> batch = type.getShape().drop_back(2);
+    SmallVector<Value, 2> operands;
+    SmallVector<Operation *> chain{matmul};
+    // The keys transposed after the merge ([b, N, K] -> [b, K, N]) are the
+    // product's transposed right operand.
+    bool transposeRhs = matmul.getTransposeRhs();
+    Value rhs = matmul.getRhs();
+    if (auto transpose = rhs.getDefiningOp<TransposeOp>();
+        transpose && !transposeRhs && rhs.hasOneUse() &&
+        transpose.getPermutation() == ArrayRef<int64_t>{0, 2, 1}) {
+      chain.push_back(transpose);
+      rhs = transpose.getInput();
+      transposeRhs = true;
+    }
+    for (Value operand : {Value(matmul.getLhs()), rhs}) {
+      auto reshape = operand.getDefiningOp<ReshapeOp>();
+      if (!reshape || !operand.hasOneUse())
+        return failure();
+      auto source = cast<RankedTensorType>(reshape.getInput().getType());
+      if (source.getShape().drop_back(2) != batch ||
+          !mergesBatch(source, cast<RankedTensorType>(operand.getType())))
+        return failure();
+      operands.push_back(reshape.getInput());
+      chain.push_back(reshape);
+    }
+    chain.push_back(restore);
+    rewriter.setInsertionPoint(restore);
+    auto product = MatMulOp::create(rewriter, getFusedLoc(chain), type,
+                                    operands[0], operands[1], transposeRhs);
+    replace(rewriter, product, chain, restore);
+    return success();
+  }
+
+private:
+  /// Whether `merged` is `full` with its batch dimensions (all but the last
+  /// two) merged into one.
+  static bool mergesBatch(RankedTensorType full, RankedTensorType merged) {
+    if (full.getRank() < 3 || merged.getRank() != 3 ||
+        full.getShape().take_back(2) != merged.getShape().take_back(2))
+      return false;
+    int64_t product = 1;
+    for (int64_t size : full.getShape().drop_back(2))
+      product *= size;
+    return product == merged.getDimSize(0);
+  }
+};
+
 } // namespace
 
 LogicalResult dsm::fuseGraph(Operation *root, FusionCallback onFused,
@@ -363,6 +431,7 @@ LogicalResult dsm::fuseGraph(Operation *root, FusionCallback onFused,
   patterns.add<ErfGelu>(context, "erf GELU", callback);
   patterns.add<DecomposedLayerNorm>(context, "decomposed LayerNorm", callback);
   patterns.add<BiasAdd>(context, "bias add", callback);
+  patterns.add<MergedBatchMatMul>(context, "merged-batch matmul", callback);
   // One walk: each pattern matches at the last op of its composition and
   // replaces only ops before it, and a fused op is no piece of another
   // composition. No folding and no dead-code removal: a front end's ops

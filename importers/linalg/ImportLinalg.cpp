@@ -343,13 +343,6 @@ private:
   /// expansion, so that the batch stays a dimension of its own.
   FailureOr<bool> tryFoldRowViews(linalg::LinalgOp op, Value act, Value weight,
                                   bool zeroInit, bool plain);
-  /// Attention per head after torch-mlir: both operands [B, H, M, K]
-  /// collapsed to [B*H, M, K] for a batch_matmul (`plain`: [b, m, k] x
-  /// [b, k, n], or [b, n, k] when `transposeRhs`) expanded back to
-  /// [B, H, M, N] by the single user of `op`. Imports one dsm.matmul over
-  /// the uncollapsed operands for the expansion.
-  FailureOr<bool> tryFoldBatchViews(linalg::LinalgOp op, Value lhs, Value rhs,
-                                    bool transposeRhs, bool plain);
   /// A gather `op` whose body yields `extract`: torch-mlir's aten.embedding,
   /// table[index_cast(id), linalg.index(last)] of a constant [V, D] table.
   FailureOr<bool> importEmbedding(linalg::LinalgOp op,
@@ -1655,53 +1648,6 @@ FailureOr<bool> LinalgImporter::tryFoldRowViews(linalg::LinalgOp op, Value act,
   return true;
 }
 
-FailureOr<bool> LinalgImporter::tryFoldBatchViews(linalg::LinalgOp op,
-                                                  Value lhs, Value rhs,
-                                                  bool transposeRhs,
-                                                  bool plain) {
-  auto left = lhs.getDefiningOp<tensor::CollapseShapeOp>();
-  auto right = rhs.getDefiningOp<tensor::CollapseShapeOp>();
-  if (!plain || !left || !right || getConstantRoot(lhs) ||
-      getConstantRoot(rhs) || !op->getResult(0).hasOneUse())
-    return false;
-  auto expand =
-      dyn_cast<tensor::ExpandShapeOp>(*op->getResult(0).getUsers().begin());
-  if (!expand || isClaimed(expand))
-    return false;
-  // Only the batch dimensions merge: [[0 .. b], [b + 1], [b + 2]].
-  SmallVector<ReassociationIndices> groups = expand.getReassociationIndices();
-  if (groups.size() != 3 || groups[1].size() != 1 || groups[2].size() != 1 ||
-      left.getReassociationIndices() != groups ||
-      right.getReassociationIndices() != groups)
-    return false;
-  size_t lead = groups[0].size();
-  RankedTensorType leftType = left.getSrcType(), rightType = right.getSrcType(),
-                   resultType = expand.getResultType();
-  if (!leftType.hasStaticShape() || !rightType.hasStaticShape() ||
-      !resultType.hasStaticShape() ||
-      leftType.getShape().take_front(lead) !=
-          resultType.getShape().take_front(lead) ||
-      rightType.getShape().take_front(lead) !=
-          resultType.getShape().take_front(lead))
-    return false;
-  FailureOr<Value> a = getActivation(left.getSrc());
-  FailureOr<Value> b = succeeded(a) ? getActivation(right.getSrc())
-                                    : FailureOr<Value>(failure());
-  if (failed(b))
-    return failure();
-  FailureOr<MatMulOp> matmul =
-      create<MatMulOp>(op.getLoc(), resultType, *a, *b,
-                       transposeRhs ? builder.getUnitAttr() : UnitAttr());
-  if (failed(matmul))
-    return failure();
-  setImported(op, MatMulOp::getOperationName());
-  setOutcome(left, Outcome::Folded, "into dsm.matmul batch");
-  setOutcome(right, Outcome::Folded, "into dsm.matmul batch");
-  claim(expand, Outcome::Folded, "into dsm.matmul batch");
-  map(expand.getResult(), matmul->getResult());
-  return true;
-}
-
 FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return reject("contraction with an unsupported structure");
@@ -1916,27 +1862,8 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
     }
     return getActivation(value);
   };
-  {
-    bool transposed =
-        llvm::find(*rhsDims, ns.front()) < llvm::find(*rhsDims, ks.front());
-    bool plainShape =
-        batch.size() == 1 && ms.size() == 1 && ns.size() == 1 && ks.size() == 1;
-    if (plainShape) {
-      SmallVector<int64_t> out = {batch[0], ms[0], ns[0]},
-                           left = {batch[0], ms[0], ks[0]},
-                           right = transposed
-                                       ? SmallVector<int64_t>{batch[0], ns[0],
-                                                              ks[0]}
-                                       : SmallVector<int64_t>{batch[0], ks[0],
-                                                              ns[0]};
-      plainShape = llvm::equal(*outDims, out) && llvm::equal(*lhsDims, left) &&
-                   llvm::equal(*rhsDims, right);
-    }
-    FailureOr<bool> folded =
-        tryFoldBatchViews(op, lhs, rhs, transposed, zeroInit && plainShape);
-    if (failed(folded) || *folded)
-      return folded;
-  }
+  // Heads merged into the batch around the product (collapse, batch_matmul,
+  // expand) are unmerged by the graph fusions (dsm/Import/GraphFusion.h).
   FailureOr<Value> a = operandValue(lhs);
   FailureOr<Value> b =
       succeeded(a) ? operandValue(rhs) : FailureOr<Value>(failure());

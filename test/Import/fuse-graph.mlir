@@ -197,3 +197,34 @@ func.func @not_a_bias(%x: tensor<4x8xf32>, %r: tensor<4x16xf32>) -> tensor<4x16x
   %z2 = dsm.add %y2, %b2 : (tensor<4x16xf32>, tensor<16xf32>) -> tensor<4x16xf32>
   return %z2 : tensor<4x16xf32>
 }
+
+// -----
+
+// Heads merged into a 3-D product's batch (as TOSA's matmul needs), the keys
+// transposed after the merge: one product over [B, H, T, d], re-batchable.
+// CHECK-LABEL: func.func @merged_batch_matmul
+// CHECK-NEXT: %[[S:.*]] = dsm.matmul %arg0, %arg1 {transpose_rhs} : (tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>) -> tensor<1x4x8x8xf32>
+// CHECK-NEXT: return %[[S]]
+func.func @merged_batch_matmul(%q: tensor<1x4x8x16xf32>, %k: tensor<1x4x8x16xf32>) -> tensor<1x4x8x8xf32> {
+  %q3 = dsm.reshape %q {shape = array<i64: -1, 8, 16>} : (tensor<1x4x8x16xf32>) -> tensor<4x8x16xf32>
+  %k3 = dsm.reshape %k {shape = array<i64: -1, 8, 16>} : (tensor<1x4x8x16xf32>) -> tensor<4x8x16xf32>
+  %kt = dsm.transpose %k3 {permutation = array<i64: 0, 2, 1>} : (tensor<4x8x16xf32>) -> tensor<4x16x8xf32>
+  %s = dsm.matmul %q3, %kt : (tensor<4x8x16xf32>, tensor<4x16x8xf32>) -> tensor<4x8x8xf32>
+  %s4 = dsm.reshape %s {shape = array<i64: 1, -1, 8, 8>} : (tensor<4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  return %s4 : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+// The result is not reshaped back to the operands' batch dimensions
+// ([2, 2] is no unmerge of [1, 4]): the product stays as it is.
+// CHECK-LABEL: func.func @merged_batch_elsewhere
+// CHECK: dsm.matmul %{{.*}}, %{{.*}} : (tensor<4x8x16xf32>, tensor<4x16x8xf32>) -> tensor<4x8x8xf32>
+// CHECK: dsm.reshape
+func.func @merged_batch_elsewhere(%q: tensor<1x4x8x16xf32>, %k: tensor<1x4x16x8xf32>) -> tensor<2x2x8x8xf32> {
+  %q3 = dsm.reshape %q {shape = array<i64: -1, 8, 16>} : (tensor<1x4x8x16xf32>) -> tensor<4x8x16xf32>
+  %k3 = dsm.reshape %k {shape = array<i64: -1, 16, 8>} : (tensor<1x4x16x8xf32>) -> tensor<4x16x8xf32>
+  %s = dsm.matmul %q3, %k3 : (tensor<4x8x16xf32>, tensor<4x16x8xf32>) -> tensor<4x8x8xf32>
+  %s4 = dsm.reshape %s {shape = array<i64: 2, 2, 8, 8>} : (tensor<4x8x8xf32>) -> tensor<2x2x8x8xf32>
+  return %s4 : tensor<2x2x8x8xf32>
+}

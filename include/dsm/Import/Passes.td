@@ -108,7 +108,14 @@ def DsmFuseGraph : Pass<"dsm-fuse-graph"> {
       `dsm.gelu`;
     - *decomposed LayerNorm*: `d = x - mean(x)`, `d / sqrt(mean(d * d) + eps)
       * scale + offset`, with means over the same trailing axes and `scale`,
-      `offset` weights shaped like them, becomes `dsm.layer_norm`.
+      `offset` weights shaped like them, becomes `dsm.layer_norm`;
+    - *bias add*: a `dsm.fully_connected` without bias plus a `[out]` weight
+      becomes the layer with that bias;
+    - *merged-batch matmul*: reshapes merging the batch dimensions of both
+      operands (the right one possibly transposed after the merge), a
+      `dsm.matmul`, and the reshape back become one `dsm.matmul` over the
+      unmerged batch (TOSA's 3-D matmul, torch-mlir's per-head
+      `batch_matmul`), which re-batches.
 
     Constants must be one-element splats of at most the result's rank, and
     every intermediate value must be read only inside the composition;
