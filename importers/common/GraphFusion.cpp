@@ -395,7 +395,8 @@ public:
       chain.push_back(reshape);
     }
     chain.push_back(restore);
-    rewriter.setInsertionPoint(restore);
+    // Where the product was, so that layers keep their order.
+    rewriter.setInsertionPoint(matmul);
     auto product = MatMulOp::create(rewriter, getFusedLoc(chain), type,
                                     operands[0], operands[1], transposeRhs);
     replace(rewriter, product, chain, restore);
@@ -416,6 +417,45 @@ private:
   }
 };
 
+/// A fully connected layer over rows merged into one dimension, as
+/// torch.export writes nn.Linear on [B, T, in]: the input reshaped to
+/// [B*T, in], the product, the result reshaped back to [B, T, out]. The
+/// layer over [B, T, in] itself keeps the batch a dimension of its own
+/// (re-batchable). Matched at the last reshape.
+class MergedRowsFullyConnected : public FusionPattern<ReshapeOp> {
+public:
+  using FusionPattern::FusionPattern;
+
+  LogicalResult matchAndRewrite(ReshapeOp restore,
+                                PatternRewriter &rewriter) const override {
+    auto fc = restore.getInput().getDefiningOp<FullyConnectedOp>();
+    if (!fc || !restore.getInput().hasOneUse())
+      return failure();
+    auto merge = fc.getInput().getDefiningOp<ReshapeOp>();
+    if (!merge || !fc.getInput().hasOneUse())
+      return failure();
+    auto type = cast<RankedTensorType>(restore.getType());
+    auto source = cast<RankedTensorType>(merge.getInput().getType());
+    auto rows = cast<RankedTensorType>(fc.getInput().getType());
+    auto product = cast<RankedTensorType>(fc.getType());
+    if (rows.getRank() != 2 || product.getRank() != 2 || source.getRank() < 3 ||
+        source.getShape().drop_back() != type.getShape().drop_back() ||
+        source.getShape().back() != rows.getDimSize(1) ||
+        type.getShape().back() != product.getDimSize(1) ||
+        source.getNumElements() / source.getShape().back() !=
+            rows.getDimSize(0))
+      return failure();
+    SmallVector<Operation *> chain{fc, merge, restore};
+    // Where the product was, so that layers keep their order.
+    rewriter.setInsertionPoint(fc);
+    auto layer = FullyConnectedOp::create(rewriter, getFusedLoc(chain), type,
+                                          merge.getInput(), fc.getWeight(),
+                                          fc.getBias());
+    replace(rewriter, layer, chain, restore);
+    return success();
+  }
+};
+
 } // namespace
 
 LogicalResult dsm::fuseGraph(Operation *root, FusionCallback onFused,
@@ -430,6 +470,8 @@ LogicalResult dsm::fuseGraph(Operation *root, FusionCallback onFused,
   RewritePatternSet patterns(context);
   patterns.add<ErfGelu>(context, "erf GELU", callback);
   patterns.add<DecomposedLayerNorm>(context, "decomposed LayerNorm", callback);
+  patterns.add<MergedRowsFullyConnected>(context, "merged-rows fully connected",
+                                         callback);
   patterns.add<BiasAdd>(context, "bias add", callback);
   patterns.add<MergedBatchMatMul>(context, "merged-batch matmul", callback);
   // One walk: each pattern matches at the last op of its composition and

@@ -336,13 +336,6 @@ private:
   /// convolutions front ends emit) as dsm.conv3d, with a preceding zero pad
   /// of the spatial dimensions folded and a per-channel init as the bias.
   FailureOr<bool> importConv3D(linalg::LinalgOp op);
-  /// torch-mlir's nn.Linear after torch.export: `act` [B, T, in] collapsed
-  /// to rows [B*T, in], multiplied by `weight` (`plain`: [rows, in] x
-  /// [in, out] -> [rows, out]), expanded back to [B, T, out] by the single
-  /// user of `op`. Imports one dsm.fully_connected over [B, T, in] for the
-  /// expansion, so that the batch stays a dimension of its own.
-  FailureOr<bool> tryFoldRowViews(linalg::LinalgOp op, Value act, Value weight,
-                                  bool zeroInit, bool plain);
   /// A gather `op` whose body yields `extract`: torch-mlir's aten.embedding,
   /// table[index_cast(id), linalg.index(last)] of a constant [V, D] table.
   FailureOr<bool> importEmbedding(linalg::LinalgOp op,
@@ -1596,58 +1589,6 @@ FailureOr<bool> LinalgImporter::importConv3D(linalg::LinalgOp op) {
                     Conv3DOp::getOperationName());
 }
 
-FailureOr<bool> LinalgImporter::tryFoldRowViews(linalg::LinalgOp op, Value act,
-                                                Value weight, bool zeroInit,
-                                                bool plain) {
-  auto collapse = act.getDefiningOp<tensor::CollapseShapeOp>();
-  if (!plain || !zeroInit || !collapse || !op->getResult(0).hasOneUse())
-    return false;
-  auto expand =
-      dyn_cast<tensor::ExpandShapeOp>(*op->getResult(0).getUsers().begin());
-  if (!expand || isClaimed(expand) ||
-      collapse.getReassociationIndices() != expand.getReassociationIndices())
-    return false;
-  RankedTensorType sourceType = collapse.getSrcType();
-  RankedTensorType resultType = expand.getResultType();
-  if (sourceType.getRank() < 3 || !sourceType.hasStaticShape() ||
-      !resultType.hasStaticShape() ||
-      sourceType.getShape().drop_back() != resultType.getShape().drop_back())
-    return false;
-  FailureOr<Value> activation = getActivation(collapse.getSrc());
-  if (failed(activation))
-    return failure();
-  FailureOr<Type> elementType = requireDsmElementType(op.getLoc(), *activation);
-  if (failed(elementType))
-    return failure();
-  int64_t in = sourceType.getShape().back(), out = resultType.getShape().back();
-  FailureOr<Value> declared =
-      getWeight(weight, {out, in}, *elementType, "weight");
-  if (failed(declared))
-    return failure();
-  auto [bias, biasAdd] =
-      getFollowingBias(expand.getResult(), out, resultType.getRank() - 1);
-  Value biasWeight;
-  if (bias) {
-    FailureOr<Value> b = getWeight(bias, {out}, *elementType, "bias");
-    if (failed(b))
-      return failure();
-    biasWeight = *b;
-  }
-  FailureOr<FullyConnectedOp> fc = create<FullyConnectedOp>(
-      op.getLoc(), resultType, *activation, *declared, biasWeight);
-  if (failed(fc))
-    return failure();
-  setImported(op, FullyConnectedOp::getOperationName());
-  setOutcome(collapse, Outcome::Folded, "into dsm.fully_connected rows");
-  claim(expand, Outcome::Folded, "into dsm.fully_connected rows");
-  map(expand.getResult(), fc->getResult());
-  if (biasAdd) {
-    claim(biasAdd, Outcome::Folded, "into dsm.fully_connected bias");
-    map(biasAdd->getResult(0), fc->getResult());
-  }
-  return true;
-}
-
 FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return reject("contraction with an unsupported structure");
@@ -1764,13 +1705,8 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
     SmallVector<int64_t> rows = byPosition(*outDims, rowLoops);
     SmallVector<int64_t> outs = byPosition(*outDims, outLoops);
     SmallVector<int64_t> reduced = byPosition(actDims, dims->k);
-    FailureOr<bool> folded = tryFoldRowViews(
-        op, act, weight, zeroInit,
-        rows.size() == 1 && outs.size() == 1 && reduced.size() == 1 &&
-            llvm::equal(*outDims, ArrayRef<int64_t>{rows[0], outs[0]}) &&
-            llvm::equal(actDims, ArrayRef<int64_t>{rows[0], reduced[0]}));
-    if (failed(folded) || *folded)
-      return folded;
+    // Rows merged around the product (torch.export's nn.Linear: collapse,
+    // matmul, expand) are unmerged by the graph fusions.
     FailureOr<Value> activation = getActivation(act);
     if (failed(activation))
       return failure();

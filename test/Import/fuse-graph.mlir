@@ -228,3 +228,35 @@ func.func @merged_batch_elsewhere(%q: tensor<1x4x8x16xf32>, %k: tensor<1x4x16x8x
   %s4 = dsm.reshape %s {shape = array<i64: 2, 2, 8, 8>} : (tensor<4x8x8xf32>) -> tensor<2x2x8x8xf32>
   return %s4 : tensor<2x2x8x8xf32>
 }
+
+// -----
+
+// nn.Linear on [B, T, in] after torch.export: rows merged around the
+// product, then a bias: one layer over [B, T, in] with its bias.
+// CHECK-LABEL: func.func @merged_rows
+// CHECK: %[[W:.*]] = dsm.weight "fc.weight"
+// CHECK: %[[B:.*]] = dsm.weight "fc.bias"
+// CHECK-NEXT: %[[Y:.*]] = dsm.fully_connected %arg0, %[[W]], %[[B]] : (tensor<2x8x64xf32>, tensor<32x64xf32>, tensor<32xf32>) -> tensor<2x8x32xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @merged_rows(%x: tensor<2x8x64xf32>) -> tensor<2x8x32xf32> {
+  %w = dsm.weight "fc.weight" : tensor<32x64xf32>
+  %b = dsm.weight "fc.bias" : tensor<32xf32>
+  %rows = dsm.reshape %x {shape = array<i64: -1, 64>} : (tensor<2x8x64xf32>) -> tensor<16x64xf32>
+  %p = dsm.fully_connected %rows, %w : (tensor<16x64xf32>, tensor<32x64xf32>) -> tensor<16x32xf32>
+  %y = dsm.reshape %p {shape = array<i64: 2, 8, 32>} : (tensor<16x32xf32>) -> tensor<2x8x32xf32>
+  %z = dsm.add %y, %b : (tensor<2x8x32xf32>, tensor<32xf32>) -> tensor<2x8x32xf32>
+  return %z : tensor<2x8x32xf32>
+}
+
+// -----
+
+// Reshaped back to other row dimensions: not the same rows, stays.
+// CHECK-LABEL: func.func @rows_reshaped_elsewhere
+// CHECK: dsm.fully_connected %{{.*}}, %{{.*}} : (tensor<16x64xf32>, tensor<32x64xf32>) -> tensor<16x32xf32>
+func.func @rows_reshaped_elsewhere(%x: tensor<2x8x64xf32>) -> tensor<4x4x32xf32> {
+  %w = dsm.weight "fc.weight" : tensor<32x64xf32>
+  %rows = dsm.reshape %x {shape = array<i64: -1, 64>} : (tensor<2x8x64xf32>) -> tensor<16x64xf32>
+  %p = dsm.fully_connected %rows, %w : (tensor<16x64xf32>, tensor<32x64xf32>) -> tensor<16x32xf32>
+  %y = dsm.reshape %p {shape = array<i64: 4, 4, 32>} : (tensor<16x32xf32>) -> tensor<4x4x32xf32>
+  return %y : tensor<4x4x32xf32>
+}

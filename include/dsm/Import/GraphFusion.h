@@ -4,11 +4,11 @@
 // Front ends translate what they read one operation at a time; exporters
 // spell some functions dsm has an operation for as several operations
 // (torch.onnx's erf GELU, layer norms written out before ONNX opset 17, a
-// Linear layer's bias added after it, attention heads merged into a 3-D
-// product's batch). These patterns find such compositions in dsm ops, whatever
-// front end made them, and replace each by the one operation. --dsm-fuse-graph
-// runs them; the import passes and the ONNX importer run them after
-// translating.
+// Linear layer's bias added after it, rows or attention heads merged into one
+// dimension around a product). These patterns find such compositions in dsm
+// ops, whatever front end made them, and replace each by the one operation.
+// --dsm-fuse-graph runs them; the import passes and the ONNX importer run them
+// after translating.
 //
 //===----------------------------------------------------------------------===//
 

@@ -111,6 +111,10 @@ def DsmFuseGraph : Pass<"dsm-fuse-graph"> {
       `offset` weights shaped like them, becomes `dsm.layer_norm`;
     - *bias add*: a `dsm.fully_connected` without bias plus a `[out]` weight
       becomes the layer with that bias;
+    - *merged-rows fully connected*: a reshape of `[R.., in]` to rows
+      `[r, in]`, a `dsm.fully_connected` and the reshape back to
+      `[R.., out]` become one layer over `[R.., in]` (torch.export's
+      `nn.Linear`), which re-batches;
     - *merged-batch matmul*: reshapes merging the batch dimensions of both
       operands (the right one possibly transposed after the merge), a
       `dsm.matmul`, and the reshape back become one `dsm.matmul` over the
