@@ -440,11 +440,27 @@ FailureOr<Value> Importer::getActivation(Value original) {
     map(original, *value);
     return *value;
   }
-  return def->emitError() << "internal error: result of '" << def->getName()
-                          << "' is needed by '"
+  return def->emitError() << "the result of '" << def->getName()
+                          << "' is read by '"
                           << (current ? current->getName().getStringRef()
                                       : StringRef("?"))
-                          << "' but was not imported";
+                          << "' but the import keeps no value for it (scalar "
+                             "bookkeeping and operations without tensor "
+                             "results are dropped)";
+}
+
+FailureOr<Value> Importer::materializeConstant(OpResult result) {
+  Operation *op = result.getOwner();
+  if (getSplatValue(result)) {
+    setOutcome(op, Outcome::Opaque, "dsm.opaque");
+    return createOpaque(op, result.getResultNumber(), {}, 0.0,
+                        "splat constant used as data");
+  }
+  auto type = dyn_cast<RankedTensorType>(result.getType());
+  if (!type)
+    return emitError(op->getLoc()) << "cannot import the constant "
+                                   << result.getType() << " as a tensor";
+  return getWeight(result, type.getShape(), type.getElementType(), "constant");
 }
 
 Operation *Importer::getConstantRoot(Value value) {
@@ -634,10 +650,13 @@ LogicalResult Importer::finishCreate(Operation *op, Type expected) {
       same = want.isDynamicDim(d) || want.getDimSize(d) == result.getDimSize(d);
     if (!same)
       return emitError(op->getLoc())
-             << "internal error: imported as '" << op->getName()
-             << "' of shape " << formatShape(result.getShape()) << " but '"
+             << "cannot import '"
              << (current ? current->getName().getStringRef() : StringRef("?"))
-             << "' produces " << formatShape(want.getShape());
+             << "': it declares a result of shape "
+             << formatShape(want.getShape()) << " but as '" << op->getName()
+             << "' it computes " << formatShape(result.getShape())
+             << " (an operation that reads only part of its input, which dsm "
+                "cannot express)";
   }
   return verify(op, /*verifyRecursively=*/false);
 }

@@ -424,13 +424,8 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
 
   // Constants: a weight, or (splat) a tensor of one value used as data.
   if (op->hasTrait<OpTrait::ConstantLike>() ||
-      isa<ml_program::GlobalLoadConstOp>(op)) {
-    if (getSplatValue(result))
-      return dataMovement({}, "splat constant used as data");
-    auto type = cast<RankedTensorType>(result.getType());
-    return getWeight(result, type.getShape(), type.getElementType(),
-                     "constant");
-  }
+      isa<ml_program::GlobalLoadConstOp>(op))
+    return materializeConstant(result);
   if (isa<tensor::EmptyOp>(op))
     return dataMovement({}, "uninitialized tensor used as data");
   if (auto pad = dyn_cast<tensor::PadOp>(op)) {

@@ -132,16 +132,8 @@ FailureOr<Value> TosaImporter::materialize(OpResult result) {
     setOutcome(op, Outcome::Opaque, "dsm.opaque");
     return createOpaque(op, result.getResultNumber(), inputs, 0.0, reason);
   };
-  if (op->hasTrait<OpTrait::ConstantLike>()) {
-    if (getSplatValue(result))
-      return dataMovement({}, "splat constant used as data");
-    auto type = dyn_cast<RankedTensorType>(result.getType());
-    if (!type)
-      return emitError(loc) << "cannot import the constant " << result.getType()
-                            << " as a tensor";
-    return getWeight(result, type.getShape(), type.getElementType(),
-                     "constant");
-  }
+  if (op->hasTrait<OpTrait::ConstantLike>())
+    return materializeConstant(result);
   if (isConstantExpression(op))
     return materializeConstantExpression(result);
   // Pass-through: dsm keeps the producer's element type.

@@ -25,7 +25,7 @@ func.func @scalar_argument_returned(%a: f32) -> f32 {
 
 // Scalar bookkeeping is dropped, so a returned scalar result has no import.
 func.func @scalar_result_returned(%a: f32, %b: f32) -> f32 {
-  // expected-error @+1 {{internal error: result of 'arith.addf' is needed by 'func.return' but was not imported}}
+  // expected-error @+1 {{the result of 'arith.addf' is read by 'func.return' but the import keeps no value for it (scalar bookkeeping and operations without tensor results are dropped)}}
   %c = arith.addf %a, %b : f32
   return %c : f32
 }

@@ -142,6 +142,10 @@ protected:
                                          llvm::ArrayRef<int64_t> shape,
                                          mlir::Type elementType,
                                          llvm::StringRef role);
+  /// A constant `result` some consumer reads as data: one value everywhere
+  /// is data movement (dsm.opaque of no work), other contents a weight; a
+  /// constant that is no ranked tensor is a located error.
+  mlir::FailureOr<mlir::Value> materializeConstant(mlir::OpResult result);
   /// The value every element of `value` has, if it is a splat constant,
   /// a fill, or computed elementwise from such values.
   std::optional<double> getSplatValue(mlir::Value value, unsigned depth = 0);

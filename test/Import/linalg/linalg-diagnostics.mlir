@@ -236,7 +236,7 @@ func.func @dilated_pool(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x6x6xf32> {
 
 // A convolution that reads nothing but low padding (10 rows and columns for
 // a 3x3 window and 2 outputs): no padding of the dsm op gives its declared
-// output, and the result check reports it.
+// output: a located error names both shapes.
 func.func @conv_reads_only_padding(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {
   %w = arith.constant dense<1.0> : tensor<1x1x3x3xf32>
   %z = arith.constant 0.0 : f32
@@ -246,7 +246,7 @@ func.func @conv_reads_only_padding(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf3
   } : tensor<1x1x4x4xf32> to tensor<1x1x14x14xf32>
   %e = tensor.empty() : tensor<1x1x2x2xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
-  // expected-error @+1 {{internal error: imported as 'dsm.conv2d' of shape [1, 1, 12, 12] but 'linalg.conv_2d_nchw_fchw' produces [1, 1, 2, 2]}}
+  // expected-error @+1 {{cannot import 'linalg.conv_2d_nchw_fchw': it declares a result of shape [1, 1, 2, 2] but as 'dsm.conv2d' it computes [1, 1, 12, 12] (an operation that reads only part of its input, which dsm cannot express)}}
   %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %w : tensor<1x1x14x14xf32>, tensor<1x1x3x3xf32>) outs(%f : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
   return %y : tensor<1x1x2x2xf32>
 }
@@ -355,4 +355,14 @@ func.func @embedding_transposed_ids(%ids: tensor<4x1xi64>) -> tensor<1x4x8xf32> 
     linalg.yield %v : f32
   } -> tensor<1x4x8xf32>
   return %r : tensor<1x4x8xf32>
+}
+
+// -----
+
+// A vector constant the function returns is data, but no tensor: a located
+// error, not a crash.
+func.func @vector_constant_returned() -> vector<4xf32> {
+  // expected-error @+1 {{cannot import the constant 'vector<4xf32>' as a tensor}}
+  %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : vector<4xf32>
+  return %c : vector<4xf32>
 }
