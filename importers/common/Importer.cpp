@@ -1192,6 +1192,40 @@ FailureOr<bool> Importer::importElementwise(Operation *op) {
   return true;
 }
 
+FailureOr<bool> Importer::importReduce(Operation *op,
+                                       const ReduceView &reduce) {
+  FailureOr<bool> softmax = trySoftmax(op);
+  if (failed(softmax) || *softmax)
+    return softmax;
+  FailureOr<Value> input = getActivation(reduce.input);
+  if (failed(input))
+    return failure();
+  ReduceKind kind = reduce.kind;
+  auto inputType = cast<RankedTensorType>(input->getType());
+  int64_t count = 1;
+  for (int64_t axis : reduce.axes)
+    count *= inputType.getDimSize(axis);
+  std::optional<SmallVector<Operation *>> divisor;
+  if (kind == ReduceKind::Sum && count > 1 &&
+      (divisor = matchScaleBy(op->getResult(0), 1.0 / double(count))))
+    kind = ReduceKind::Mean;
+  FailureOr<ReduceOp> result =
+      create<ReduceOp>(op->getLoc(), op->getResult(0).getType(), *input,
+                       ReduceKindAttr::get(getContext(), kind),
+                       builder.getDenseI64ArrayAttr(reduce.axes),
+                       reduce.keepDims ? builder.getUnitAttr() : UnitAttr());
+  if (failed(result))
+    return failure();
+  setImported(op, ReduceOp::getOperationName());
+  map(op->getResult(0), result->getResult());
+  if (divisor) {
+    for (Operation *member : *divisor)
+      claimFused(member, "dsm.reduce mean");
+    map(divisor->back()->getResult(0), result->getResult());
+  }
+  return true;
+}
+
 LogicalResult Importer::emitPendingChain(Operation *op) {
   PendingChain pending = pendingChains.lookup(op);
   FailureOr<Value> value =

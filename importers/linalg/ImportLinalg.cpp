@@ -340,7 +340,6 @@ private:
   /// table[index_cast(id), linalg.index(last)] of a constant [V, D] table.
   FailureOr<bool> importEmbedding(linalg::LinalgOp op,
                                   tensor::ExtractOp extract);
-  FailureOr<bool> importReduce(Operation *op, const ReduceView &reduce);
 
   /// Transposes and reshapes `value`, whose positions index the loops
   /// `dims` (-1: unit), into one dimension per group of loops, in order.
@@ -947,40 +946,6 @@ FailureOr<bool> LinalgImporter::handle(Operation *op) {
     return importReduce(op, *reduce);
   return reject("neither a convolution, pooling, contraction, elementwise op "
                 "nor a plain sum/max/min reduction");
-}
-
-FailureOr<bool> LinalgImporter::importReduce(Operation *op,
-                                             const ReduceView &reduce) {
-  FailureOr<bool> softmax = trySoftmax(op);
-  if (failed(softmax) || *softmax)
-    return softmax;
-  FailureOr<Value> input = getActivation(reduce.input);
-  if (failed(input))
-    return failure();
-  ReduceKind kind = reduce.kind;
-  auto inputType = cast<RankedTensorType>(input->getType());
-  int64_t count = 1;
-  for (int64_t axis : reduce.axes)
-    count *= inputType.getDimSize(axis);
-  std::optional<SmallVector<Operation *>> divisor;
-  if (kind == ReduceKind::Sum && count > 1 &&
-      (divisor = matchScaleBy(op->getResult(0), 1.0 / double(count))))
-    kind = ReduceKind::Mean;
-  FailureOr<ReduceOp> result =
-      create<ReduceOp>(op->getLoc(), op->getResult(0).getType(), *input,
-                       ReduceKindAttr::get(getContext(), kind),
-                       builder.getDenseI64ArrayAttr(reduce.axes),
-                       reduce.keepDims ? builder.getUnitAttr() : UnitAttr());
-  if (failed(result))
-    return failure();
-  setImported(op, ReduceOp::getOperationName());
-  map(op->getResult(0), result->getResult());
-  if (divisor) {
-    for (Operation *member : *divisor)
-      claimFused(member, "dsm.reduce mean");
-    map(divisor->back()->getResult(0), result->getResult());
-  }
-  return true;
 }
 
 Value LinalgImporter::getBiasConstant(Value value, int64_t channels,

@@ -96,7 +96,6 @@ private:
                              ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
                              ArrayRef<int64_t> pad, bool max);
   FailureOr<bool> importMatMul(tosa::MatMulOp op);
-  FailureOr<bool> importReduce(Operation *op, const ReduceView &reduce);
   FailureOr<bool> importGather(tosa::GatherOp op);
   /// The activation feeding a convolution with a zero tosa.pad folded into
   /// `padding` ([top, left, bottom, right]).
@@ -664,37 +663,6 @@ FailureOr<bool> TosaImporter::importMatMul(tosa::MatMulOp op) {
     return failure();
   map(op.getResult(), matmul->getResult());
   setImported(op, MatMulOp::getOperationName());
-  return true;
-}
-
-FailureOr<bool> TosaImporter::importReduce(Operation *op,
-                                           const ReduceView &reduce) {
-  FailureOr<bool> softmax = trySoftmax(op);
-  if (failed(softmax) || *softmax)
-    return softmax;
-  FailureOr<Value> input = getActivation(reduce.input);
-  if (failed(input))
-    return failure();
-  ReduceKind kind = reduce.kind;
-  int64_t count =
-      cast<RankedTensorType>(input->getType()).getDimSize(reduce.axes[0]);
-  std::optional<SmallVector<Operation *>> divisor;
-  if (kind == ReduceKind::Sum && count > 1 &&
-      (divisor = matchScaleBy(op->getResult(0), 1.0 / double(count))))
-    kind = ReduceKind::Mean;
-  FailureOr<ReduceOp> result = create<ReduceOp>(
-      op->getLoc(), op->getResult(0).getType(), *input,
-      ReduceKindAttr::get(getContext(), kind),
-      builder.getDenseI64ArrayAttr(reduce.axes), builder.getUnitAttr());
-  if (failed(result))
-    return failure();
-  map(op->getResult(0), result->getResult());
-  setImported(op, ReduceOp::getOperationName());
-  if (divisor) {
-    for (Operation *member : *divisor)
-      claimFused(member, "dsm.reduce mean");
-    map(divisor->back()->getResult(0), result->getResult());
-  }
   return true;
 }
 

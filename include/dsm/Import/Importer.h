@@ -253,6 +253,11 @@ protected:
                                                const core::ElementwiseClass &c,
                                                mlir::Location loc,
                                                mlir::Type expected);
+  /// Imports the reduction `op` seen as `reduce`: a softmax starting there,
+  /// else dsm.reduce, a mean when its single-use consumers divide by the
+  /// count.
+  mlir::FailureOr<bool> importReduce(mlir::Operation *op,
+                                     const ReduceView &reduce);
   /// Softmax spelled as max-reduce, exp(x - max), sum-reduce and divide
   /// (or without the max), starting at `op`.
   mlir::FailureOr<bool> trySoftmax(mlir::Operation *op);
