@@ -944,50 +944,76 @@ LogicalResult SoftmaxOp::verify() {
 // Pooling
 //===----------------------------------------------------------------------===//
 
+/// The batch, channels and spatial sizes of an activation of any spatial
+/// rank: channels second (`nchw`, also [N, C, D, H, W]) or last (`nhwc`).
+static std::tuple<int64_t, int64_t, SmallVector<int64_t, 3>>
+splitActivation(ArrayRef<int64_t> shape, dsm::DataLayout layout) {
+  if (layout == dsm::DataLayout::NHWC)
+    return {shape.front(), shape.back(),
+            SmallVector<int64_t, 3>(shape.drop_front().drop_back())};
+  return {shape[0], shape[1], SmallVector<int64_t, 3>(shape.drop_front(2))};
+}
+
+/// The activation of batch `n`, `c` channels and `spatial` sizes in `layout`.
+static SmallVector<int64_t> joinActivation(int64_t n, int64_t c,
+                                           ArrayRef<int64_t> spatial,
+                                           dsm::DataLayout layout) {
+  SmallVector<int64_t> shape{n};
+  if (layout != dsm::DataLayout::NHWC)
+    shape.push_back(c);
+  shape.append(spatial.begin(), spatial.end());
+  if (layout == dsm::DataLayout::NHWC)
+    shape.push_back(c);
+  return shape;
+}
+
 template <typename OpTy>
 static LogicalResult inferPool(std::optional<Location> loc,
                                typename OpTy::Adaptor adaptor,
                                SmallVectorImpl<Type> &types) {
   ShapeErrors errors(loc, OpTy::getOperationName());
+  ArrayRef<int64_t> kernel = adaptor.getKernel();
+  if (kernel.size() != 2 && kernel.size() != 3)
+    return errors.fail("kernel must have 2 or 3 values, got ", kernel.size());
   FailureOr<RankedTensorType> input =
-      rankedOperand(errors, adaptor.getInput(), "input", 4);
+      rankedOperand(errors, adaptor.getInput(), "input", kernel.size() + 2);
   if (failed(input))
     return failure();
-  ArrayRef<int64_t> kernel = adaptor.getKernel();
-  if (kernel.size() != 2)
-    return errors.fail("kernel must have 2 values, got ", kernel.size());
   dsm::DataLayout layout = adaptor.getDataLayout();
-  auto [n, c, h, w] = activationNCHW(input->getShape(), layout);
-  int64_t unitDilation[] = {1, 1};
+  auto [n, c, spatial] = splitActivation(input->getShape(), layout);
+  SmallVector<int64_t, 3> unitDilation(kernel.size(), 1);
   FailureOr<SmallVector<int64_t, 3>> out =
-      windowOutput(errors, {h, w}, kernel, adaptor.getStrides(),
+      windowOutput(errors, spatial, kernel, adaptor.getStrides(),
                    adaptor.getPadding(), unitDilation, adaptor.getCeilMode());
   if (failed(out))
     return failure();
-  for (int i = 0; i < 2; ++i)
-    if (adaptor.getPadding()[i] * 2 > kernel[i] ||
-        adaptor.getPadding()[i + 2] * 2 > kernel[i])
-      return errors.fail("padding ", formatShape(adaptor.getPadding()),
+  ArrayRef<int64_t> padding = adaptor.getPadding();
+  for (size_t i = 0; i < kernel.size(); ++i)
+    if (padding[i] * 2 > kernel[i] ||
+        padding[i + kernel.size()] * 2 > kernel[i])
+      return errors.fail("padding ", formatShape(padding),
                          " must be at most half the kernel ",
                          formatShape(kernel));
-  types.push_back(
-      resultLike(*input, activationShape(n, c, (*out)[0], (*out)[1], layout)));
+  types.push_back(resultLike(*input, joinActivation(n, c, *out, layout)));
   return success();
 }
 
 template <typename OpTy>
 static core::Workload poolWorkload(OpTy op, core::OpKind kind) {
-  auto [n, c, h, w] =
-      activationNCHW(op.getInput().getType().getShape(), op.getDataLayout());
-  (void)h;
-  (void)w;
+  auto [n, c, spatial] =
+      splitActivation(op.getInput().getType().getShape(), op.getDataLayout());
+  (void)spatial;
+  int64_t window = 1;
+  for (int64_t size : op.getKernel())
+    window *= size;
   core::Workload workload = core::makeWindowedWorkload(
       kind, n, c, numElements(op.getResult().getType()),
-      numElements(op.getInput().getType()),
-      op.getKernel()[0] * op.getKernel()[1],
+      numElements(op.getInput().getType()), window,
       elementBytes(op.getInput().getType()));
-  workload.strideI = op.getStrides()[0];
-  workload.strideJ = op.getStrides()[1];
+  // The image's strides (a 3-D window's depth stride only thins the output).
+  ArrayRef<int64_t> strides = op.getStrides();
+  workload.strideI = strides[strides.size() - 2];
+  workload.strideJ = strides.back();
   return workload;
 }
 

@@ -798,9 +798,9 @@ LogicalResult convertPool(GraphImporter &imp, const OnnxNode &node) {
   if (failed(x))
     return failure();
   int64_t rank = typeOf(*x).getRank();
-  if (rank != 3 && rank != 4)
-    return imp.unsupported(
-        node, "only 1-D and 2-D pooling (rank-3 or rank-4 input) is supported");
+  if (rank < 3 || rank > 5)
+    return imp.unsupported(node, "only 1-D, 2-D and 3-D pooling (rank-3 to "
+                                 "rank-5 input) is supported");
   if (usesExtraOutputs(imp, node))
     return imp.unsupported(node, "pooling indices are not supported");
   FailureOr<SmallVector<int64_t>> kernel = node.getInts("kernel_shape");
@@ -818,18 +818,21 @@ LogicalResult convertPool(GraphImporter &imp, const OnnxNode &node) {
   bool oneD = rank == 3;
   if (oneD && failed(x = liftTo2D(imp, node.getLoc(), *x)))
     return failure();
-  if (window->dilations != SmallVector<int64_t>{1, 1})
+  size_t dims = window->kernel.size();
+  if (llvm::any_of(window->dilations, [](int64_t d) { return d != 1; }))
     return imp.unsupported(node, "dilated pooling is not supported");
-  for (int i = 0; i < 4; ++i)
-    if (window->padding[i] * 2 > window->kernel[i % 2])
+  for (size_t i = 0; i < 2 * dims; ++i)
+    if (window->padding[i] * 2 > window->kernel[i % dims])
       return imp.unsupported(node, "padding " + formatShape(window->padding) +
                                        " exceeds half the kernel " +
                                        formatShape(window->kernel));
+  // The op's default strides and padding are the 2-D ones: a 3-D window
+  // always states its own.
   SmallVector<NamedAttribute> attrs{
       attr(imp, "kernel", i64Array(imp, window->kernel))};
-  if (window->strides != SmallVector<int64_t>{1, 1})
+  if (dims == 3 || window->strides != SmallVector<int64_t>{1, 1})
     attrs.push_back(attr(imp, "strides", i64Array(imp, window->strides)));
-  if (window->padding != SmallVector<int64_t>{0, 0, 0, 0})
+  if (dims == 3 || window->padding != SmallVector<int64_t>{0, 0, 0, 0})
     attrs.push_back(attr(imp, "padding", i64Array(imp, window->padding)));
   if (*ceilMode)
     attrs.push_back(attr(imp, "ceil_mode", imp.getBuilder().getUnitAttr()));

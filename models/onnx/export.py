@@ -609,6 +609,7 @@ def write_breadth_snippets(s):
     write_graph_error_snippets(s)
     write_conv3d_snippet(s)
     write_conv_transpose_snippets(s)
+    write_pool3d_snippet(s)
 
 
 def write_node_error_snippets(s):
@@ -810,6 +811,18 @@ def write_conv_transpose_snippets(s):
     s.save("node-error-conv-transpose-auto-pad", [
         s.node("ConvTranspose", ["x", "w"], ["y"], "up", auto_pad="SAME")],
         x, y, w)
+
+
+def write_pool3d_snippet(s):
+    """3-D pooling (video models): a padded max pool over a [2, 3, 3]
+    window, then a 2x2x2 average pool (onnx-pooling.test). Written after the
+    others for the same reason as write_conv3d_snippet."""
+    s.save("pool3d", [
+        s.node("MaxPool", ["x"], ["m"], "maxpool", kernel_shape=[2, 3, 3],
+               strides=[2, 2, 2], pads=[0, 1, 1, 0, 1, 1]),
+        s.node("AveragePool", ["m"], ["y"], "avgpool", kernel_shape=[2, 2, 2],
+               strides=[2, 2, 2]),
+    ], [s.vi("x", [1, 4, 8, 16, 16])], [s.vi("y", [1, 4, 2, 4, 4])], [])
 
 
 # ----------------------------------------------------------------------------

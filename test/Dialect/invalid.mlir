@@ -244,8 +244,25 @@ func.func @binary_element_types(%a: tensor<4xf32>, %b: tensor<4xbf16>) {
 // -----
 
 func.func @pool_kernel(%x: tensor<1x4x8x8xf32>) {
-  // expected-error @+1 {{'dsm.max_pool' op kernel must have 2 values, got 1}}
+  // expected-error @+1 {{'dsm.max_pool' op kernel must have 2 or 3 values, got 1}}
   %y = dsm.max_pool %x {kernel = array<i64: 2>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
+  return
+}
+
+// -----
+
+// A 3-D window keeps the 2-D default strides only if it says otherwise.
+func.func @pool3d_default_strides(%x: tensor<1x4x8x8x8xf32>) {
+  // expected-error @+1 {{'dsm.max_pool' op strides must have 3 values, got 2}}
+  %y = dsm.max_pool %x {kernel = array<i64: 2, 2, 2>} : (tensor<1x4x8x8x8xf32>) -> tensor<1x4x7x7x7xf32>
+  return
+}
+
+// -----
+
+func.func @pool3d_rank(%x: tensor<1x4x8x8xf32>) {
+  // expected-error @+1 {{'dsm.avg_pool' op}}
+  %y = dsm.avg_pool %x {kernel = array<i64: 2, 2, 2>, strides = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0, 0, 0, 0>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
   return
 }
 

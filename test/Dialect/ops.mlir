@@ -134,3 +134,13 @@ func.func @decoder(%x: tensor<2x16x7x7xf32>) -> tensor<2x8x14x14xf32> {
   %y = dsm.conv_transpose2d %x, %w, %b {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>, output_padding = array<i64: 1, 1>} : (tensor<2x16x7x7xf32>, tensor<16x8x3x3xf32>, tensor<8xf32>) -> tensor<2x8x14x14xf32>
   return %y : tensor<2x8x14x14xf32>
 }
+
+// A 3-D window: [N, C, D, H, W] or channels last.
+// CHECK-LABEL: func.func @pool3d
+// CHECK: dsm.max_pool %{{.*}} {kernel = array<i64: 2, 3, 3>, padding = array<i64: 0, 1, 1, 0, 1, 1>, strides = array<i64: 2, 2, 2>} : (tensor<2x8x8x16x16xf32>) -> tensor<2x8x4x8x8xf32>
+// CHECK: dsm.avg_pool %{{.*}} {data_layout = #dsm.layout<nhwc>, kernel = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0, 0, 0, 0>, strides = array<i64: 2, 2, 2>} : (tensor<2x4x8x8x8xf32>) -> tensor<2x2x4x4x8xf32>
+func.func @pool3d(%x: tensor<2x8x8x16x16xf32>, %y: tensor<2x4x8x8x8xf32>) -> (tensor<2x8x4x8x8xf32>, tensor<2x2x4x4x8xf32>) {
+  %m = dsm.max_pool %x {kernel = array<i64: 2, 3, 3>, strides = array<i64: 2, 2, 2>, padding = array<i64: 0, 1, 1, 0, 1, 1>} : (tensor<2x8x8x16x16xf32>) -> tensor<2x8x4x8x8xf32>
+  %a = dsm.avg_pool %y {kernel = array<i64: 2, 2, 2>, strides = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0, 0, 0, 0>, data_layout = #dsm.layout<nhwc>} : (tensor<2x4x8x8x8xf32>) -> tensor<2x2x4x4x8xf32>
+  return %m, %a : tensor<2x8x4x8x8xf32>, tensor<2x2x4x4x8xf32>
+}

@@ -288,12 +288,15 @@ def Dsm_ClampOp : Dsm_GraphOp<"clamp"> {
 //===----------------------------------------------------------------------===//
 
 class Dsm_PoolOp<string mnemonic, string what> : Dsm_GraphOp<mnemonic> {
-  let summary = what # " pooling over a 2D window";
+  let summary = what # " pooling over a 2D or 3D window";
   let description = [{
     }] # what # [{ pooling of [N, C, H, W] (`nchw`, default) or [N, H, W, C]
     (`nhwc`) activations over a `kernel` window (N_ws of DeepSpatialMatrix §II-A) moved by
     `strides`, after `padding` [top, left, bottom, right]. `ceil_mode` rounds
-    the output size up as in PyTorch.
+    the output size up as in PyTorch. A `kernel` of three values pools
+    [N, C, D, H, W] (or [N, D, H, W, C]) over a 3-D window; `strides` and
+    `padding` [front, top, left, back, bottom, right] then have three and
+    six values (the defaults are the 2-D ones).
   }];
   let arguments = (ins Dsm_Tensor:$input, DenseI64ArrayAttr:$kernel,
                        DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
