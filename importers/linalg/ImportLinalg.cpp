@@ -1023,11 +1023,12 @@ FailureOr<bool> LinalgImporter::fitWindow(
     SmallVectorImpl<int64_t> &padding, bool &ceilMode, bool pooling) {
   auto type = cast<RankedTensorType>(activation.getType());
   int64_t first = layout == dsm::DataLayout::NCHW ? 2 : 1;
-  SmallVector<core::WindowDim, 2> dims;
-  SmallVector<int64_t, 2> outputs;
-  for (int i = 0; i < 2; ++i) {
+  size_t rank = kernel.size();
+  SmallVector<core::WindowDim, 3> dims;
+  SmallVector<int64_t, 3> outputs;
+  for (size_t i = 0; i < rank; ++i) {
     dims.push_back({type.getDimSize(first + i), kernel[i], strides[i],
-                    dilations[i], padding[i], padding[i + 2]});
+                    dilations[i], padding[i], padding[i + rank]});
     // A dynamic declared extent is whatever the padding as written gives.
     std::optional<int64_t> written = core::windowOutputExtent(dims[i], false);
     outputs.push_back(
@@ -1038,16 +1039,19 @@ FailureOr<bool> LinalgImporter::fitWindow(
                               /*padAtMostHalfKernel=*/pooling);
   if (!fit)
     return false;
-  padding[2] = fit->padHigh[0];
-  padding[3] = fit->padHigh[1];
+  bool whole = true;
+  for (size_t i = 0; i < rank; ++i) {
+    padding[rank + i] = fit->padHigh[i];
+    whole &= fit->input[i] == dims[i].input;
+  }
   ceilMode = fit->ceilMode;
-  if (fit->input[0] == dims[0].input && fit->input[1] == dims[1].input)
+  if (whole)
     return true;
   // The windows never read the input's tail: slice it off.
   SmallVector<int64_t> offsets(type.getRank(), 0), sizes(type.getShape());
   sizes[0] = -1;
-  sizes[first] = fit->input[0];
-  sizes[first + 1] = fit->input[1];
+  for (size_t i = 0; i < rank; ++i)
+    sizes[first + i] = fit->input[i];
   FailureOr<SliceOp> sliced = create<SliceOp>(
       loc, Type(), activation, builder.getDenseI64ArrayAttr(offsets),
       builder.getDenseI64ArrayAttr(sizes));
@@ -1062,12 +1066,13 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
       linalg::inferConvolutionDims(op);
   if (failed(dims) || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return reject("convolution-like op with an unsupported structure");
-  // 1-D windows are 2-D ones over a unit height (exact work, dsm ops).
+  // 1-D windows are 2-D ones over a unit height (exact work, dsm ops); 3-D
+  // pooling windows are dsm's 3-D pools.
   bool oneD = dims->outputImage.size() == 1;
-  if (dims->outputImage.size() > 2 ||
+  if (dims->outputImage.size() > 3 ||
       dims->filterLoop.size() != dims->outputImage.size())
-    return reject("only 1-D and 2-D convolutions and pooling, and the named "
-                  "3-D convolutions, are supported");
+    return reject("only 1-D and 2-D convolutions, 1-D to 3-D pooling, and the "
+                  "named 3-D convolutions are supported");
   Location loc = op.getLoc();
   Value input = op.getDpsInputOperand(0)->get();
   Value filter = op.getDpsInputOperand(1)->get();
@@ -1102,6 +1107,9 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
     kind = SumPool;
   else
     return reject("window body is neither multiply-accumulate, max nor sum");
+  if (kind == Conv && dims->outputImage.size() == 3)
+    return reject("only 1-D and 2-D convolutions, 1-D to 3-D pooling, and the "
+                  "named 3-D convolutions are supported");
 
   // Dimensions: N, the channel block (group then channel), H, W.
   SmallVector<unsigned> batchDims(dims->batch.begin(), dims->batch.end());
@@ -1126,11 +1134,12 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
     inChannels = outChannels = {batchDims[1]};
     batchDims.pop_back();
   }
-  // H and W in output order.
+  // (D,) H and W in output order.
   SmallVector<unsigned> image(dims->outputImage.begin(),
                               dims->outputImage.end());
-  if (!oneD && positionOf(outMap, image[0]) > positionOf(outMap, image[1]))
-    std::swap(image[0], image[1]);
+  llvm::sort(image, [&](unsigned a, unsigned b) {
+    return positionOf(outMap, a) < positionOf(outMap, b);
+  });
   SmallVector<int64_t> strides, dilations;
   for (unsigned d : image) {
     size_t i = llvm::find(dims->outputImage, d) - dims->outputImage.begin();
@@ -1156,23 +1165,24 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
       [&](AffineMap map,
           ArrayRef<unsigned> channels) -> std::optional<dsm::DataLayout> {
     int64_t n = positionOf(map, batchDims[0]);
-    int64_t w = positionOf(map, image.back());
-    int64_t h = oneD ? -1 : positionOf(map, image[0]);
-    SmallVector<int64_t> c;
+    SmallVector<int64_t> c, spatial;
     for (unsigned d : channels)
       c.push_back(positionOf(map, d));
+    for (unsigned d : image)
+      spatial.push_back(positionOf(map, d));
     if (int64_t(map.getNumResults()) !=
         1 + int64_t(image.size()) + int64_t(c.size()))
       return std::nullopt;
     for (size_t i = 1; i < c.size(); ++i)
       if (c[i] != c[i - 1] + 1)
         return std::nullopt;
-    // [N, C.., (H,) W] or [N, (H,) W, C..].
-    int64_t firstSpatial = oneD ? w : h;
-    if (n == 0 && c.front() == 1 && firstSpatial == c.back() + 1 &&
-        (oneD || w == h + 1))
+    for (size_t i = 1; i < spatial.size(); ++i)
+      if (spatial[i] != spatial[i - 1] + 1)
+        return std::nullopt;
+    // [N, C.., (D,) (H,) W] or [N, (D,) (H,) W, C..].
+    if (n == 0 && c.front() == 1 && spatial.front() == c.back() + 1)
       return dsm::DataLayout::NCHW;
-    if (n == 0 && firstSpatial == 1 && (oneD || w == 2) && c.front() == w + 1)
+    if (n == 0 && spatial.front() == 1 && c.front() == spatial.back() + 1)
       return dsm::DataLayout::NHWC;
     return std::nullopt;
   };
@@ -1181,12 +1191,14 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
     return reject("only NCHW and NHWC (1-D: NCW and NWC) layouts are "
                   "supported");
   int64_t channelPosition =
-      *layout == dsm::DataLayout::NCHW ? 1 : (oneD ? 2 : 3);
+      *layout == dsm::DataLayout::NCHW ? 1 : int64_t(image.size()) + 1;
 
   Type expected = op->getResult(0).getType();
 
-  // Fold a preceding pad of the spatial dimensions.
-  SmallVector<int64_t> padding = {0, 0, 0, 0};
+  // Fold a preceding pad of the spatial dimensions: [begin.., end..] of the
+  // dsm op's window (a 1-D one's over a unit height).
+  size_t windowRank = oneD ? 2 : image.size();
+  SmallVector<int64_t> padding(2 * windowRank, 0);
   Value source = input;
   if (auto pad = input.getDefiningOp<tensor::PadOp>()) {
     std::optional<double> value;
@@ -1194,15 +1206,22 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
       value = getScalarConstant(padValue);
     bool neutral = value && (kind == MaxPool ? *value <= -3.4e38 : *value == 0);
     ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
-    int64_t h = oneD ? -1 : positionOf(inMap, image[0]);
-    int64_t w = positionOf(inMap, image.back());
+    SmallVector<int64_t> spatial;
+    for (unsigned d : image)
+      spatial.push_back(positionOf(inMap, d));
     bool spatialOnly =
         !ShapedType::isDynamicShape(low) && !ShapedType::isDynamicShape(high);
     for (int64_t d = 0; spatialOnly && d < int64_t(low.size()); ++d)
-      if (d != h && d != w)
+      if (!llvm::is_contained(spatial, d))
         spatialOnly = low[d] == 0 && high[d] == 0;
     if (neutral && spatialOnly) {
-      padding = {oneD ? 0 : low[h], low[w], oneD ? 0 : high[h], high[w]};
+      padding.clear();
+      for (ArrayRef<int64_t> side : {low, high}) {
+        if (oneD)
+          padding.push_back(0);
+        for (int64_t d : spatial)
+          padding.push_back(side[d]);
+      }
       source = pad.getSource();
     }
   }
@@ -1260,7 +1279,7 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
     SmallVector<int64_t> kernel(oneD ? 1 : 0, 1);
     for (unsigned f : window)
       kernel.push_back(windowType.getDimSize(positionOf(filterMap, f)));
-    if (dilations != SmallVector<int64_t>{1, 1})
+    if (llvm::any_of(dilations, [](int64_t d) { return d != 1; }))
       return reject("dilated pooling is not supported");
     if (!getSplatValue(init->get()))
       return reject("pooling must accumulate into a filled tensor");
@@ -1273,7 +1292,7 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
     if (failed(fitted))
       return failure();
     if (!*fitted && source != input) {
-      padding = {0, 0, 0, 0};
+      padding.assign(padding.size(), 0);
       source = input;
       activation = activationOf(input);
       if (failed(activation))
@@ -1286,9 +1305,11 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
     }
     UnitAttr ceilAttr = ceilMode ? builder.getUnitAttr() : UnitAttr();
     auto layoutAttr = DataLayoutAttr::get(getContext(), *layout);
+    // The window's extent over the (padded) image, for global pooling.
     auto shape = cast<RankedTensorType>(activation->getType()).getShape();
-    int64_t h = shape[*layout == dsm::DataLayout::NCHW ? 2 : 1];
-    int64_t w = shape[*layout == dsm::DataLayout::NCHW ? 3 : 2];
+    ArrayRef<int64_t> imageShape = *layout == dsm::DataLayout::NCHW
+                                       ? shape.drop_front(2)
+                                       : shape.drop_front().drop_back();
     Value result;
     std::string outcome;
     if (kind == MaxPool) {
@@ -1307,12 +1328,16 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
         result = *restored;
       }
     } else {
-      int64_t area = kernel[0] * kernel[1];
+      int64_t area = 1;
+      for (int64_t size : kernel)
+        area *= size;
       std::optional<SmallVector<Operation *>> divisor;
       if (area > 1)
         divisor = matchScaleBy(op->getResult(0), 1.0 / double(area));
-      bool global = kernel[0] == h && kernel[1] == w && !ceilMode &&
-                    padding == SmallVector<int64_t>{0, 0, 0, 0};
+      // dsm.global_avg_pool is 2-D.
+      bool global = kernel.size() == 2 && ArrayRef(kernel) == imageShape &&
+                    !ceilMode &&
+                    llvm::all_of(padding, [](int64_t p) { return p == 0; });
       if (global && (divisor || area == 1)) {
         FailureOr<GlobalAvgPoolOp> pool =
             create<GlobalAvgPoolOp>(loc, dsmExpected, *activation, layoutAttr);

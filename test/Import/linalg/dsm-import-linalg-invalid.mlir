@@ -64,16 +64,17 @@ func.func @conv1d(%x: tensor<1x10xf32>) -> tensor<1x8xf32> {
 
 // -----
 
-// dsm has no 3-D pooling window (only the named 3-D convolutions).
-func.func @pool3d(%x: tensor<1x4x6x6x2xf32>) -> tensor<1x2x3x3x2xf32> {
-  %ninf = arith.constant 0xFF800000 : f32
-  %e = tensor.empty() : tensor<1x2x3x3x2xf32>
-  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x2x3x3x2xf32>) -> tensor<1x2x3x3x2xf32>
-  %w = tensor.empty() : tensor<2x2x2xf32>
-  // expected-error @+2 {{cannot import 'linalg.pooling_ndhwc_max': only 1-D and 2-D convolutions and pooling, and the named 3-D convolutions, are supported}}
+// A 3-D window that convolves but is none of the named 3-D convolutions
+// dsm.conv3d takes (a depthwise one).
+func.func @depthwise_conv3d(%x: tensor<1x6x6x6x4xf32>) -> tensor<1x4x4x4x4xf32> {
+  %w = arith.constant dense<1.0> : tensor<3x3x3x4xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x4x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x4x4xf32>) -> tensor<1x4x4x4x4xf32>
+  // expected-error @+2 {{cannot import 'linalg.depthwise_conv_3d_ndhwc_dhwc': only 1-D and 2-D convolutions, 1-D to 3-D pooling, and the named 3-D convolutions are supported}}
   // expected-note @+1 {{mode=permissive}}
-  %y = linalg.pooling_ndhwc_max {dilations = dense<1> : tensor<3xi64>, strides = dense<2> : tensor<3xi64>} ins(%x, %w : tensor<1x4x6x6x2xf32>, tensor<2x2x2xf32>) outs(%f : tensor<1x2x3x3x2xf32>) -> tensor<1x2x3x3x2xf32>
-  return %y : tensor<1x2x3x3x2xf32>
+  %y = linalg.depthwise_conv_3d_ndhwc_dhwc {dilations = dense<1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>} ins(%x, %w : tensor<1x6x6x6x4xf32>, tensor<3x3x3x4xf32>) outs(%f : tensor<1x4x4x4x4xf32>) -> tensor<1x4x4x4x4xf32>
+  return %y : tensor<1x4x4x4x4xf32>
 }
 
 // -----
