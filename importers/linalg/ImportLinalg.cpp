@@ -1644,6 +1644,14 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
   };
   Type expected = op->getResult(0).getType();
   auto outType = cast<RankedTensorType>(expected);
+  // What the op iterates over: a result dimension declared dynamic is known
+  // from the operand that the same loop indexes.
+  SmallVector<int64_t> loopSizes = op.getStaticLoopRanges();
+  auto outSize = [&](int64_t loop) {
+    int64_t size =
+        outType.getDimSize(llvm::find(*outDims, loop) - outDims->begin());
+    return ShapedType::isDynamic(size) ? loopSizes[loop] : size;
+  };
 
   // Finishes a result whose dimensions are the loops `order`, possibly
   // flattened: reshape to one dimension per loop, then transpose into the
@@ -1652,8 +1660,7 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
     auto type = cast<RankedTensorType>(value.getType());
     SmallVector<int64_t> shape;
     for (int64_t loop : order) {
-      int64_t size =
-          outType.getDimSize(llvm::find(*outDims, loop) - outDims->begin());
+      int64_t size = outSize(loop);
       if (ShapedType::isDynamic(size)) {
         // Only the batch can be dynamic; it leads the value.
         if (loop != order.front())
@@ -1710,8 +1717,13 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
       return failure();
     int64_t in = inputType.getShape().back();
     int64_t out = 1;
-    for (int64_t loop : outs)
-      out *= outType.getDimSize(llvm::find(*outDims, loop) - outDims->begin());
+    for (int64_t loop : outs) {
+      if (ShapedType::isDynamic(outSize(loop)))
+        return emitError(loc) << "cannot import a contraction with dynamic "
+                                 "dimension d"
+                              << loop;
+      out *= outSize(loop);
+    }
     FailureOr<Value> declared =
         getWeight(weight, {out, in}, *elementType, "weight");
     if (failed(declared))

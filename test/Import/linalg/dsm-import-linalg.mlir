@@ -792,3 +792,33 @@ func.func @exp_alone(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   } -> tensor<4x8xf32>
   return %r : tensor<4x8xf32>
 }
+
+// -----
+
+// Results declared dynamic have the sizes the operands give the loops: a
+// fully connected layer (4 rows, the weight's 6 features) and a product of
+// two activations written transposed, one of them cast to a dynamic size.
+// CHECK-LABEL: func.func @dynamic_results
+// CHECK-SAME: -> (tensor<4x6xf32>, tensor<6x4xf32>)
+// CHECK: dsm.fully_connected %arg0, %{{.*}} : (tensor<4x8xf32>, tensor<6x8xf32>) -> tensor<4x6xf32>
+// CHECK: %[[P:.*]] = dsm.matmul %arg0, %arg1 : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+// CHECK: dsm.transpose %[[P]] {permutation = array<i64: 1, 0>} : (tensor<4x6xf32>) -> tensor<6x4xf32>
+func.func @dynamic_results(%x: tensor<4x8xf32>, %v: tensor<8x6xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  %w = arith.constant dense<1.0> : tensor<8x6xf32>
+  %z = arith.constant 0.0 : f32
+  %c6 = arith.constant 6 : index
+  %c4 = arith.constant 4 : index
+  %e = tensor.empty(%c4, %c6) : tensor<?x?xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %y = linalg.matmul ins(%x, %w : tensor<4x8xf32>, tensor<8x6xf32>) outs(%f : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %xd = tensor.cast %x : tensor<4x8xf32> to tensor<?x8xf32>
+  %et = tensor.empty(%c6, %c4) : tensor<?x?xf32>
+  %ft = linalg.fill ins(%z : f32) outs(%et : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (n, m)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%xd, %v : tensor<?x8xf32>, tensor<8x6xf32>) outs(%ft : tensor<?x?xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<?x?xf32>
+  return %y, %t : tensor<?x?xf32>, tensor<?x?xf32>
+}

@@ -304,26 +304,6 @@ func.func @shifted_weight_view(%x: tensor<4x8xf32>) -> tensor<4x4xf32> {
 
 // -----
 
-// A product written transposed ([N, M]) into a dynamic result: only the
-// leading dimension may be dynamic.
-func.func @contraction_dynamic_dimension(%x: tensor<4x8xf32>, %w: tensor<8x6xf32>) -> tensor<?x?xf32> {
-  %z = arith.constant 0.0 : f32
-  %c6 = arith.constant 6 : index
-  %c4 = arith.constant 4 : index
-  %e = tensor.empty(%c6, %c4) : tensor<?x?xf32>
-  %f = linalg.fill ins(%z : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
-  // expected-error @+1 {{cannot import a contraction with dynamic dimension d1}}
-  %y = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (n, m)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : tensor<4x8xf32>, tensor<8x6xf32>) outs(%f : tensor<?x?xf32>) {
-  ^bb0(%a: f32, %b: f32, %c: f32):
-    %m = arith.mulf %a, %b : f32
-    %s = arith.addf %c, %m : f32
-    linalg.yield %s : f32
-  } -> tensor<?x?xf32>
-  return %y : tensor<?x?xf32>
-}
-
-// -----
-
 // A gather from a 1-D table (one index): not the embedding's shape.
 func.func @gather_one_index(%ids: tensor<1x4xi64>) -> tensor<1x4x8xf32> {
   %table = arith.constant dense<1.0> : tensor<100xf32>
