@@ -905,6 +905,7 @@ DSM_UNARY_OP(HardSwishOp, core::OpKind::HardSwish)
 DSM_UNARY_OP(ExpOp, core::OpKind::Math)
 DSM_UNARY_OP(ErfOp, core::OpKind::Math)
 DSM_UNARY_OP(SqrtOp, core::OpKind::Math)
+DSM_UNARY_OP(RsqrtOp, core::OpKind::Math)
 DSM_UNARY_OP(ClampOp, core::OpKind::Clamp)
 DSM_UNARY_OP(SoftmaxOp, core::OpKind::Softmax)
 #undef DSM_UNARY_OP
@@ -920,6 +921,7 @@ DSM_VERIFY_SHAPES(HardSwishOp)
 DSM_VERIFY_SHAPES(ExpOp)
 DSM_VERIFY_SHAPES(ErfOp)
 DSM_VERIFY_SHAPES(SqrtOp)
+DSM_VERIFY_SHAPES(RsqrtOp)
 #undef DSM_VERIFY_SHAPES
 
 LogicalResult ClampOp::verify() {
@@ -1110,44 +1112,72 @@ SmallVector<Value> BatchNormOp::getParameterOperands() {
   return {getScale(), getOffset()};
 }
 
-LogicalResult LayerNormOp::verify() { return verifyShapes(*this); }
-
-LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
-                                            std::optional<Location> loc,
-                                            Adaptor adaptor,
-                                            SmallVectorImpl<Type> &types) {
-  ShapeErrors errors(loc, getOperationName());
-  FailureOr<RankedTensorType> input =
-      rankedOperand(errors, adaptor.getInput(), "input");
-  if (failed(input))
+/// The result type of a normalization of `input` over the dimensions from
+/// `axis`, checking that every `parameters` operand has their shape.
+static LogicalResult
+inferNormalization(const ShapeErrors &errors, Value input, IntegerAttr axisAttr,
+                   ArrayRef<std::pair<Value, StringRef>> parameters,
+                   APFloat epsilon, SmallVectorImpl<Type> &types) {
+  FailureOr<RankedTensorType> inputType = rankedOperand(errors, input, "input");
+  if (failed(inputType))
     return failure();
   FailureOr<int64_t> axis = normalizeAxis(
-      errors, adaptor.getAxisAttr() ? adaptor.getAxisAttr().getInt() : -1,
-      input->getRank());
+      errors, axisAttr ? axisAttr.getInt() : -1, inputType->getRank());
   if (failed(axis))
     return failure();
-  ArrayRef<int64_t> normalized = input->getShape().drop_front(*axis);
-  for (auto [value, name] :
-       {std::pair<Value, StringRef>{adaptor.getScale(), "scale"},
-        {adaptor.getOffset(), "offset"}}) {
+  ArrayRef<int64_t> normalized = inputType->getShape().drop_front(*axis);
+  for (auto [value, name] : parameters) {
     FailureOr<RankedTensorType> type = rankedOperand(errors, value, name);
-    if (failed(type) || failed(sameElementType(errors, *input, *type, name)))
+    if (failed(type) ||
+        failed(sameElementType(errors, *inputType, *type, name)))
       return failure();
     if (type->getShape() != normalized)
       return errors.fail(name, " must have the normalized shape ",
                          formatShape(normalized), ", got ",
                          formatShape(type->getShape()));
   }
-  if (adaptor.getEpsilon().convertToDouble() <= 0)
+  if (epsilon.convertToDouble() <= 0)
     return errors.fail("epsilon must be positive");
-  types.push_back(*input);
+  types.push_back(*inputType);
   return success();
+}
+
+LogicalResult LayerNormOp::verify() { return verifyShapes(*this); }
+
+LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  return inferNormalization(
+      ShapeErrors(loc, getOperationName()), adaptor.getInput(),
+      adaptor.getAxisAttr(),
+      {{adaptor.getScale(), "scale"}, {adaptor.getOffset(), "offset"}},
+      adaptor.getEpsilon(), types);
 }
 
 core::Workload LayerNormOp::getWorkload() {
   return elementwiseWorkload(getOperation(), core::OpKind::LayerNorm,
                              2 * numElements(getScale().getType()));
 }
+
+LogicalResult RmsNormOp::verify() { return verifyShapes(*this); }
+
+LogicalResult RmsNormOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  return inferNormalization(ShapeErrors(loc, getOperationName()),
+                            adaptor.getInput(), adaptor.getAxisAttr(),
+                            {{adaptor.getScale(), "scale"}},
+                            adaptor.getEpsilon(), types);
+}
+
+core::Workload RmsNormOp::getWorkload() {
+  return elementwiseWorkload(getOperation(), core::OpKind::RMSNorm,
+                             numElements(getScale().getType()));
+}
+
+SmallVector<Value> RmsNormOp::getParameterOperands() { return {getScale()}; }
 
 SmallVector<Value> LayerNormOp::getParameterOperands() {
   return {getScale(), getOffset()};

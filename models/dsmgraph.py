@@ -220,17 +220,11 @@ class Graph:
     def rms_norm(self, x, eps=1e-6, name=None):
         """RMSNorm (Zhang & Sennrich 2019) over the last dimension as
         Hugging Face's LlamaRMSNorm computes it: x * rsqrt(mean(x^2) + eps)
-        * weight. dsm has no operation for it: the square, the mean, the
-        rsqrt of the mean plus eps (opaque, 2 operations per element), the
-        normalization and the learnable scale ([D], a parameter)."""
-        last = len(x.shape) - 1
-        sq = self.mul(x, x, name=f"{name}.square")
-        mean = self.reduce("mean", sq, [last], keep_dims=True, name=f"{name}.mean")
-        rstd = self.opaque("math.rsqrt", [mean], mean.shape, 2,
-                           name=f"{name}.rsqrt")
-        normed = self.mul(x, rstd, name=f"{name}.normalize")
-        return self.mul(self.weight(f"{name}.weight", [x.shape[-1]]), normed,
-                        name=name)
+        * weight, with the learnable scale ([D], a parameter)."""
+        w = self.weight(f"{name}.weight", [x.shape[-1]])
+        return self._op("rms_norm", [x, w], x.shape,
+                        [("epsilon", _f64(eps) if eps != 1e-6 else None)],
+                        name)
 
     def pool(self, kind, x, kernel, stride=None, pad=0, ceil_mode=False, name=None):
         n, c, h, w = x.shape

@@ -515,8 +515,7 @@ of {head_dim}, SwiGLU FFN {ffn}, {layers} layers, vocabulary {vocab}, RMSNorm
 {macs:,} MACs at batch 1, which is
 {layers} x ({formula}) + T*H*V.
 Inputs: token ids [N, T] (i64), the rotary tables cos and sin [N, T, {head_dim}]
-(LlamaRotaryEmbedding's output, which every layer receives) {inputs}. RMSNorm is the square, the mean, an opaque rsqrt of
-the mean plus eps, and two products (the second by its weight); RoPE is
+(LlamaRotaryEmbedding's output, which every layer receives) {inputs}. RMSNorm is dsm.rms_norm with its weight; RoPE is
 q * cos + rotate_half(q) * sin, rotate_half as slices, a product by -1 and a
 concatenation; SiLU is x * sigmoid(x). Scores are divided by sqrt({head_dim}), an
 arith.constant. {results}. Layer names are the module

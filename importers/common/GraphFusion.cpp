@@ -319,6 +319,164 @@ private:
   }
 };
 
+/// `value` without the single-use dsm.reshapes in front of it (views that
+/// add or drop unit dimensions), and those reshapes.
+Value lookThroughReshapes(Value value, SmallVectorImpl<Operation *> &views) {
+  while (auto reshape = value.getDefiningOp<ReshapeOp>()) {
+    if (!value.hasOneUse())
+      break;
+    views.push_back(reshape);
+    value = reshape.getInput();
+  }
+  return value;
+}
+
+/// The first axis of a mean over the trailing axes of a rank-`rank` input.
+std::optional<int64_t> getTrailingMeanAxis(ReduceOp op, int64_t rank) {
+  if (op.getKind() != ReduceKind::Mean || op.getAxes().empty())
+    return std::nullopt;
+  SmallVector<int64_t> axes;
+  for (int64_t a : op.getAxes())
+    axes.push_back(a < 0 ? a + rank : a);
+  llvm::sort(axes);
+  for (auto [i, a] : llvm::enumerate(axes))
+    if (a != rank - int64_t(axes.size()) + int64_t(i))
+      return std::nullopt;
+  return axes.front();
+}
+
+/// RMSNorm written out, as LlamaRMSNorm computes it and exporters spell it:
+///   r = 1 / sqrt(mean(x * x) + eps); y = x * r * scale
+/// (rsqrt, or 1 / sqrt, or x / sqrt), the mean over trailing axes, `scale`
+/// a weight shaped like them (or with leading unit dimensions, as TOSA's
+/// broadcasting writes it). Matched at the multiplication by the scale.
+class DecomposedRmsNorm : public FusionPattern<MulOp> {
+public:
+  using FusionPattern::FusionPattern;
+
+  LogicalResult matchAndRewrite(MulOp last,
+                                PatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(last.getType());
+    for (auto [normalized, scale] : {std::pair(last.getLhs(), last.getRhs()),
+                                     std::pair(last.getRhs(), last.getLhs())}) {
+      auto weight = scale.getDefiningOp<WeightOp>();
+      Operation *norm = normalized.getDefiningOp();
+      if (!weight || !norm || !normalized.hasOneUse() ||
+          !isa<MulOp, DivOp>(norm))
+        continue;
+      std::optional<Match> match = matchNormalization(norm, type);
+      if (!match)
+        continue;
+      ArrayRef<int64_t> shape = type.getShape().drop_front(match->axis);
+      auto weightType = cast<RankedTensorType>(weight.getType());
+      ArrayRef<int64_t> weightShape = weightType.getShape();
+      if (weightShape.size() < shape.size() ||
+          weightShape.take_back(shape.size()) != shape ||
+          llvm::any_of(weightShape.drop_back(shape.size()),
+                       [](int64_t d) { return d != 1; }))
+        continue;
+      SmallVector<Operation *> chain(match->ops.begin(), match->ops.end());
+      chain.append({norm, last});
+      rewriter.setInsertionPoint(last);
+      Value scaleWeight = scale;
+      if (weightShape != shape) {
+        // The same parameter declared with the normalized shape, as every
+        // front end declares a weight once per shape it is read in.
+        Operation *declared = rewriter.clone(*weight);
+        declared->getResult(0).setType(weightType.clone(shape));
+        scaleWeight = declared->getResult(0);
+      }
+      auto rmsNorm = RmsNormOp::create(
+          rewriter, getFusedLoc(chain), type, match->x, scaleWeight,
+          rewriter.getF64FloatAttr(match->epsilon),
+          rewriter.getI64IntegerAttr(
+              match->axis == type.getRank() - 1 ? -1 : match->axis));
+      replace(rewriter, rmsNorm, chain, last);
+      if (weightShape != shape && weight->use_empty())
+        rewriter.eraseOp(weight);
+      return success();
+    }
+    return failure();
+  }
+
+private:
+  struct Match {
+    Value x;
+    int64_t axis;
+    double epsilon;
+    SmallVector<Operation *> ops;
+  };
+
+  /// Whether `x` is `y - mean(y)`: then the normalization is a layer norm's
+  /// (DecomposedLayerNorm, matched at its shift).
+  static bool isCentred(Value x) {
+    auto sub = x.getDefiningOp<SubOp>();
+    auto mean = sub ? sub.getRhs().getDefiningOp<ReduceOp>() : nullptr;
+    return mean && mean.getKind() == ReduceKind::Mean &&
+           mean.getInput() == sub.getLhs();
+  }
+
+  /// `x * r`, `r * x` or `x / sqrt(..)` with r = rsqrt(mean(x * x) + eps) or
+  /// 1 / sqrt(mean(x * x) + eps), through views of the per-row factor.
+  static std::optional<Match> matchNormalization(Operation *norm,
+                                                 RankedTensorType type) {
+    int64_t rank = type.getRank();
+    SmallVector<std::pair<Value, Value>, 2> candidates;
+    if (auto div = dyn_cast<DivOp>(norm))
+      candidates.push_back({div.getLhs(), div.getRhs()});
+    else
+      candidates.append({{norm->getOperand(0), norm->getOperand(1)},
+                         {norm->getOperand(1), norm->getOperand(0)}});
+    for (auto [x, factor] : candidates) {
+      if (x.getType() != type || !factor.hasOneUse() || isCentred(x))
+        continue;
+      SmallVector<Operation *> ops;
+      Value root = lookThroughReshapes(factor, ops);
+      Operation *def = root.getDefiningOp();
+      Value radicand;
+      if (isa<DivOp>(norm)) {
+        // x / sqrt(t)
+        if (auto sqrt = dyn_cast_if_present<SqrtOp>(def);
+            sqrt && root.hasOneUse()) {
+          radicand = sqrt.getInput();
+          ops.push_back(sqrt);
+        }
+      } else if (auto rsqrt = dyn_cast_if_present<RsqrtOp>(def);
+                 rsqrt && root.hasOneUse()) {
+        radicand = rsqrt.getInput();
+        ops.push_back(rsqrt);
+      } else if (auto inverse = dyn_cast_if_present<DivOp>(def);
+                 inverse && root.hasOneUse() &&
+                 isScalar(inverse.getLhs(), 1.0, rank)) {
+        // 1 / sqrt(t)
+        if (auto sqrt = inverse.getRhs().getDefiningOp<SqrtOp>();
+            sqrt && inverse.getRhs().hasOneUse()) {
+          radicand = sqrt.getInput();
+          ops.append({inverse, sqrt});
+        }
+      }
+      auto addEps = radicand ? radicand.getDefiningOp<AddOp>() : nullptr;
+      if (!addEps || !radicand.hasOneUse())
+        continue;
+      for (Value mean : {addEps.getLhs(), addEps.getRhs()}) {
+        auto reduce = mean.getDefiningOp<ReduceOp>();
+        std::optional<double> epsilon = getScalar(getOther(addEps, mean), rank);
+        if (!reduce || !mean.hasOneUse() || !epsilon || *epsilon <= 0)
+          continue;
+        std::optional<int64_t> axis = getTrailingMeanAxis(reduce, rank);
+        auto square = reduce.getInput().getDefiningOp<MulOp>();
+        if (!axis || !square || !reduce.getInput().hasOneUse() ||
+            square.getLhs() != x || square.getRhs() != x)
+          continue;
+        SmallVector<Operation *> all{square, reduce, addEps};
+        all.append(ops.rbegin(), ops.rend());
+        return Match{x, *axis, *epsilon, std::move(all)};
+      }
+    }
+    return std::nullopt;
+  }
+};
+
 /// A fully connected layer without bias followed by the addition of a
 /// [out] weight: the layer with that bias. Matched at the addition.
 class BiasAdd : public FusionPattern<AddOp> {
@@ -470,6 +628,7 @@ LogicalResult dsm::fuseGraph(Operation *root, FusionCallback onFused,
   RewritePatternSet patterns(context);
   patterns.add<ErfGelu>(context, "erf GELU", callback);
   patterns.add<DecomposedLayerNorm>(context, "decomposed LayerNorm", callback);
+  patterns.add<DecomposedRmsNorm>(context, "decomposed RMSNorm", callback);
   patterns.add<MergedRowsFullyConnected>(context, "merged-rows fully connected",
                                          callback);
   patterns.add<BiasAdd>(context, "bias add", callback);

@@ -386,10 +386,10 @@ LogicalResult Importer::finalize() {
   for (Operation &op : func.getBody().front()) {
     if (&op == terminator)
       continue;
-    // Fixed integer ids (BERT's position ids) stay constants, as in the
-    // dsm graphs the zoo writes: they are neither parameters nor work.
-    if (auto constant = dyn_cast<arith::ConstantOp>(op);
-        constant && isa<IntegerType>(getElementTypeOrSelf(constant.getType())))
+    // Fixed integer ids (BERT's position ids) and scalar operands (an
+    // epsilon) stay constants, as in the dsm graphs the zoo writes: they are
+    // neither parameters nor work.
+    if (isa<arith::ConstantOp>(op))
       continue;
     if (!isa_and_nonnull<DsmDialect>(op.getDialect()))
       return op.emitError() << "internal error: '" << op.getName()
@@ -894,6 +894,8 @@ bool Importer::isImportable(const core::ElementwiseClass &c) {
   case K::HardSwish:
   case K::Silu:
   case K::Exp:
+  case K::Rsqrt:
+  case K::Square:
   case K::Add:
   case K::Sub:
   case K::Mul:
@@ -1052,6 +1054,10 @@ static StringRef dsmOpName(const core::ElementwiseClass &c) {
     return HardSwishOp::getOperationName();
   case K::Exp:
     return ExpOp::getOperationName();
+  case K::Rsqrt:
+    return RsqrtOp::getOperationName();
+  case K::Square:
+    return MulOp::getOperationName();
   case K::Silu:
     // dsm has no SiLU: a sigmoid and the product with its input.
     return "dsm.sigmoid + dsm.mul";
@@ -1315,6 +1321,42 @@ FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
     if (failed(op))
       return failure();
     result = (*op)->getResult(0);
+    break;
+  }
+  case K::Square: {
+    // x * x: the piece of a variance or a mean square.
+    FailureOr<Value> x = operand(0, "constant");
+    if (failed(x))
+      return failure();
+    FailureOr<MulOp> square = create<MulOp>(loc, Type(), *x, *x);
+    if (failed(square))
+      return failure();
+    result = square->getResult();
+    break;
+  }
+  case K::Rsqrt: {
+    // 1 / sqrt(x + shift): the shift (an epsilon) as a dsm.add of a
+    // constant, so that the graph fusions see a normalization's pieces.
+    FailureOr<Value> x = operand(0, "constant");
+    if (failed(x))
+      return failure();
+    Value radicand = *x;
+    if (c.shift != 0) {
+      auto elementType = cast<RankedTensorType>(x->getType()).getElementType();
+      auto scalarType = RankedTensorType::get({}, elementType);
+      Value shift = arith::ConstantOp::create(
+          builder, loc,
+          DenseElementsAttr::get(scalarType,
+                                 builder.getFloatAttr(elementType, c.shift)));
+      FailureOr<AddOp> add = create<AddOp>(loc, Type(), *x, shift);
+      if (failed(add))
+        return failure();
+      radicand = add->getResult();
+    }
+    FailureOr<RsqrtOp> rsqrt = create<RsqrtOp>(loc, Type(), radicand);
+    if (failed(rsqrt))
+      return failure();
+    result = rsqrt->getResult();
     break;
   }
   case K::Silu: {

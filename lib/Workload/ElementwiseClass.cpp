@@ -38,6 +38,10 @@ llvm::StringRef dsm::core::stringifyElementwiseKind(ElementwiseKind kind) {
     return "silu";
   case ElementwiseKind::Exp:
     return "exp";
+  case ElementwiseKind::Rsqrt:
+    return "rsqrt";
+  case ElementwiseKind::Square:
+    return "square";
   case ElementwiseKind::Add:
     return "add";
   case ElementwiseKind::Sub:
@@ -207,8 +211,27 @@ static ElementwiseClass classifyUnary(const ScalarFunction &f, unsigned x) {
       is(ElementwiseKind::Tanh, [](double v) { return std::tanh(v); }) ||
       is(ElementwiseKind::Gelu, geluErf) ||
       is(ElementwiseKind::Gelu, geluTanh) ||
-      is(ElementwiseKind::Exp, [](double v) { return std::exp(v); }))
+      is(ElementwiseKind::Exp, [](double v) { return std::exp(v); }) ||
+      is(ElementwiseKind::Square, [](double v) { return v * v; }))
     return c;
+
+  // 1 / sqrt(x + shift): the shift (a variance's epsilon) read at 0, the
+  // function checked where the square root is real.
+  if (std::optional<double> at0 = evaluateAt(f, inputs, {0.0});
+      at0 && *at0 > 0) {
+    double shift = std::isinf(*at0) ? 0.0 : 1.0 / (*at0 * *at0);
+    bool rsqrt = std::isfinite(shift);
+    for (double v : kUnarySamples)
+      if (rsqrt && v > 0) {
+        std::optional<double> actual = evaluateAt(f, inputs, {v});
+        rsqrt = actual && close(*actual, 1.0 / std::sqrt(v + shift));
+      }
+    if (rsqrt) {
+      c.kind = ElementwiseKind::Rsqrt;
+      c.shift = shift;
+      return c;
+    }
+  }
 
   // scale * x + shift.
   std::optional<double> at0 = evaluateAt(f, inputs, {0.0});

@@ -66,6 +66,8 @@ llvm::StringRef dsm::core::stringifyOpKind(OpKind kind) {
     return "batch_norm";
   case OpKind::LayerNorm:
     return "layer_norm";
+  case OpKind::RMSNorm:
+    return "rms_norm";
   case OpKind::Embedding:
     return "embedding";
   case OpKind::Reduction:
@@ -127,6 +129,10 @@ double dsm::core::auxOpsPerElement(OpKind kind) {
   // mean, variance, normalise, scale, shift.
   case OpKind::LayerNorm:
     return 5;
+  // mean square, normalise, scale (layer_norm's accounting without the
+  // centring and the shift).
+  case OpKind::RMSNorm:
+    return 3;
   // Table lookups move data but compute nothing.
   case OpKind::Embedding:
   default:

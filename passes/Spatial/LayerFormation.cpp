@@ -80,7 +80,8 @@ FailureOr<std::vector<FormedLayer>> dsm::formLayers(func::FuncOp func) {
       if (workload.kind == core::OpKind::BatchNorm)
         shape.reducesStatistics = true;
       if (workload.kind == core::OpKind::Softmax ||
-          workload.kind == core::OpKind::LayerNorm)
+          workload.kind == core::OpKind::LayerNorm ||
+          workload.kind == core::OpKind::RMSNorm)
         shape.reducesFeatures = true;
     }
     layer.ops.push_back(&op);

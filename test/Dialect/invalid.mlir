@@ -316,6 +316,22 @@ func.func @layer_norm_shape(%x: tensor<2x16x32xf32>, %s: tensor<16xf32>) {
 
 // -----
 
+func.func @rms_norm_shape(%x: tensor<2x16x32xf32>, %s: tensor<2x32xf32>) {
+  // expected-error @+1 {{'dsm.rms_norm' op scale must have the normalized shape [32], got [2, 32]}}
+  %y = dsm.rms_norm %x, %s : (tensor<2x16x32xf32>, tensor<2x32xf32>) -> tensor<2x16x32xf32>
+  return
+}
+
+// -----
+
+func.func @rms_norm_epsilon(%x: tensor<2x16x32xf32>, %s: tensor<32xf32>) {
+  // expected-error @+1 {{'dsm.rms_norm' op epsilon must be positive}}
+  %y = dsm.rms_norm %x, %s {epsilon = 0.0 : f64} : (tensor<2x16x32xf32>, tensor<32xf32>) -> tensor<2x16x32xf32>
+  return
+}
+
+// -----
+
 func.func @softmax_axis(%x: tensor<2x16xf32>) {
   // expected-error @+1 {{'dsm.softmax' op axis -3 is out of range for rank 2}}
   %y = dsm.softmax %x {axis = -3 : i64} : tensor<2x16xf32>

@@ -144,3 +144,20 @@ func.func @pool3d(%x: tensor<2x8x8x16x16xf32>, %y: tensor<2x4x8x8x8xf32>) -> (te
   %a = dsm.avg_pool %y {kernel = array<i64: 2, 2, 2>, strides = array<i64: 2, 2, 2>, padding = array<i64: 0, 0, 0, 0, 0, 0>, data_layout = #dsm.layout<nhwc>} : (tensor<2x4x8x8x8xf32>) -> tensor<2x2x4x4x8xf32>
   return %m, %a : tensor<2x8x4x8x8xf32>, tensor<2x2x4x4x8xf32>
 }
+
+// RMSNorm and the pieces exporters spell composite functions with.
+// CHECK-LABEL: func.func @llm_pieces
+// CHECK: dsm.rms_norm %arg0, %{{.*}} {epsilon = 1.000000e-05 : f64} : (tensor<1x8x64xf32>, tensor<64xf32>) -> tensor<1x8x64xf32>
+// CHECK: dsm.rsqrt %{{.*}} : tensor<1x8x64xf32>
+// CHECK: dsm.erf %{{.*}} : tensor<1x8x64xf32>
+// CHECK: dsm.sqrt %{{.*}} : tensor<1x8x64xf32>
+// CHECK: dsm.exp %{{.*}} : tensor<1x8x64xf32>
+func.func @llm_pieces(%x: tensor<1x8x64xf32>) -> tensor<1x8x64xf32> {
+  %w = dsm.weight "norm.weight" : tensor<64xf32>
+  %n = dsm.rms_norm %x, %w {epsilon = 1.0e-5 : f64} : (tensor<1x8x64xf32>, tensor<64xf32>) -> tensor<1x8x64xf32>
+  %r = dsm.rsqrt %n : tensor<1x8x64xf32>
+  %e = dsm.erf %r : tensor<1x8x64xf32>
+  %s = dsm.sqrt %e : tensor<1x8x64xf32>
+  %y = dsm.exp %s : tensor<1x8x64xf32>
+  return %y : tensor<1x8x64xf32>
+}

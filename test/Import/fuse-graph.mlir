@@ -260,3 +260,67 @@ func.func @rows_reshaped_elsewhere(%x: tensor<2x8x64xf32>) -> tensor<4x4x32xf32>
   %y = dsm.reshape %p {shape = array<i64: 4, 4, 32>} : (tensor<16x32xf32>) -> tensor<4x4x32xf32>
   return %y : tensor<4x4x32xf32>
 }
+
+// -----
+
+// RMSNorm as torch-mlir's pieces arrive: the mean without kept dimensions,
+// the per-row factor reshaped to [N, T, 1] for the product, the weight
+// first.
+// CHECK-LABEL: func.func @rms_norm
+// CHECK: %[[W:.*]] = dsm.weight "norm.weight" : tensor<64xf32>
+// CHECK-NEXT: %[[N:.*]] = dsm.rms_norm %arg0, %[[W]] {epsilon = 1.000000e-05 : f64} : (tensor<1x8x64xf32>, tensor<64xf32>) -> tensor<1x8x64xf32>
+// CHECK-NEXT: return %[[N]]
+func.func @rms_norm(%x: tensor<1x8x64xf32>) -> tensor<1x8x64xf32> {
+  %eps = arith.constant dense<9.99999974E-6> : tensor<f32>
+  %w = dsm.weight "norm.weight" : tensor<64xf32>
+  %sq = dsm.mul %x, %x : (tensor<1x8x64xf32>, tensor<1x8x64xf32>) -> tensor<1x8x64xf32>
+  %v = dsm.reduce <mean> %sq {axes = array<i64: 2>} : (tensor<1x8x64xf32>) -> tensor<1x8xf32>
+  %ve = dsm.add %v, %eps : (tensor<1x8xf32>, tensor<f32>) -> tensor<1x8xf32>
+  %r = dsm.rsqrt %ve : tensor<1x8xf32>
+  %r3 = dsm.reshape %r {shape = array<i64: 0, 8, 1>} : (tensor<1x8xf32>) -> tensor<1x8x1xf32>
+  %n = dsm.mul %x, %r3 : (tensor<1x8x64xf32>, tensor<1x8x1xf32>) -> tensor<1x8x64xf32>
+  %y = dsm.mul %w, %n : (tensor<64xf32>, tensor<1x8x64xf32>) -> tensor<1x8x64xf32>
+  return %y : tensor<1x8x64xf32>
+}
+
+// -----
+
+// As ONNX exporters write it: 1 / sqrt, the weight broadcast as [1, 1, 64]
+// (declared again with the normalized shape), x also read by a residual.
+// CHECK-LABEL: func.func @rms_norm_reciprocal
+// CHECK: %[[W:.*]] = dsm.weight "norm.weight" : tensor<64xf32>
+// CHECK-NEXT: %[[N:.*]] = dsm.rms_norm %arg0, %[[W]] : (tensor<1x8x64xf32>, tensor<64xf32>) -> tensor<1x8x64xf32>
+// CHECK-NEXT: dsm.add %[[N]], %arg0
+// CHECK-NOT: dsm.weight
+func.func @rms_norm_reciprocal(%x: tensor<1x8x64xf32>) -> tensor<1x8x64xf32> {
+  %eps = arith.constant dense<1.0e-6> : tensor<f32>
+  %one = arith.constant dense<1.0> : tensor<f32>
+  %w = dsm.weight "norm.weight" : tensor<1x1x64xf32>
+  %sq = dsm.mul %x, %x : (tensor<1x8x64xf32>, tensor<1x8x64xf32>) -> tensor<1x8x64xf32>
+  %v = dsm.reduce <mean> %sq {axes = array<i64: -1>, keep_dims} : (tensor<1x8x64xf32>) -> tensor<1x8x1xf32>
+  %ve = dsm.add %eps, %v : (tensor<f32>, tensor<1x8x1xf32>) -> tensor<1x8x1xf32>
+  %s = dsm.sqrt %ve : tensor<1x8x1xf32>
+  %r = dsm.div %one, %s : (tensor<f32>, tensor<1x8x1xf32>) -> tensor<1x8x1xf32>
+  %n = dsm.mul %r, %x : (tensor<1x8x1xf32>, tensor<1x8x64xf32>) -> tensor<1x8x64xf32>
+  %y = dsm.mul %n, %w : (tensor<1x8x64xf32>, tensor<1x1x64xf32>) -> tensor<1x8x64xf32>
+  %z = dsm.add %y, %x : (tensor<1x8x64xf32>, tensor<1x8x64xf32>) -> tensor<1x8x64xf32>
+  return %z : tensor<1x8x64xf32>
+}
+
+// -----
+
+// The square of another value than the one normalized: not an RMSNorm.
+// CHECK-LABEL: func.func @rms_norm_other_square
+// CHECK-NOT: dsm.rms_norm
+// CHECK: dsm.rsqrt
+func.func @rms_norm_other_square(%x: tensor<1x8x64xf32>, %u: tensor<1x8x64xf32>) -> tensor<1x8x64xf32> {
+  %eps = arith.constant dense<1.0e-6> : tensor<f32>
+  %w = dsm.weight "norm.weight" : tensor<64xf32>
+  %sq = dsm.mul %u, %u : (tensor<1x8x64xf32>, tensor<1x8x64xf32>) -> tensor<1x8x64xf32>
+  %v = dsm.reduce <mean> %sq {axes = array<i64: -1>, keep_dims} : (tensor<1x8x64xf32>) -> tensor<1x8x1xf32>
+  %ve = dsm.add %v, %eps : (tensor<1x8x1xf32>, tensor<f32>) -> tensor<1x8x1xf32>
+  %r = dsm.rsqrt %ve : tensor<1x8x1xf32>
+  %n = dsm.mul %x, %r : (tensor<1x8x64xf32>, tensor<1x8x1xf32>) -> tensor<1x8x64xf32>
+  %y = dsm.mul %n, %w : (tensor<1x8x64xf32>, tensor<64xf32>) -> tensor<1x8x64xf32>
+  return %y : tensor<1x8x64xf32>
+}

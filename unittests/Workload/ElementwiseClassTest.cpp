@@ -191,4 +191,33 @@ TEST(ElementwiseClassTest, ConstantAndBinding) {
   EXPECT_EQ(c.value, 6.0);
 }
 
+TEST(ElementwiseClassTest, RsqrtOfAVariancePlusEpsilon) {
+  // torch-mlir's RMSNorm and layer norm: rsqrt(v + eps) in one body. The
+  // epsilon is read back, so the importer can write it as a dsm.add.
+  ScalarFunction f;
+  int s = f.operation(Op::Add, {f.input(0), f.constant(1e-5)});
+  f.setResult(f.operation(Op::Rsqrt, {s}));
+  ElementwiseClass c = classifyElementwise(f);
+  EXPECT_EQ(c.kind, ElementwiseKind::Rsqrt);
+  EXPECT_NEAR(c.shift, 1e-5, 1e-12);
+
+  ScalarFunction plain; // rsqrt(x)
+  plain.setResult(plain.operation(Op::Rsqrt, {plain.input(0)}));
+  c = classifyElementwise(plain);
+  EXPECT_EQ(c.kind, ElementwiseKind::Rsqrt);
+  EXPECT_EQ(c.shift, 0.0);
+
+  ScalarFunction inverse; // 1 / x is no square root
+  inverse.setResult(
+      inverse.operation(Op::Div, {inverse.constant(1.0), inverse.input(0)}));
+  EXPECT_NE(classifyElementwise(inverse).kind, ElementwiseKind::Rsqrt);
+}
+
+TEST(ElementwiseClassTest, SquareSpelledAsPower) {
+  // torch-mlir's x.pow(2): powf(x, 2.0).
+  ScalarFunction f;
+  f.setResult(f.operation(Op::Pow, {f.input(0), f.constant(2.0)}));
+  EXPECT_EQ(classifyElementwise(f).kind, ElementwiseKind::Square);
+}
+
 } // namespace

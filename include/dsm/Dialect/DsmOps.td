@@ -274,6 +274,7 @@ def Dsm_HardSwishOp : Dsm_UnaryOp<"hard_swish", "x * hard_sigmoid(x)">;
 def Dsm_ExpOp : Dsm_UnaryOp<"exp", "exponential exp(x)">;
 def Dsm_ErfOp : Dsm_UnaryOp<"erf", "Gauss error function erf(x)">;
 def Dsm_SqrtOp : Dsm_UnaryOp<"sqrt", "square root">;
+def Dsm_RsqrtOp : Dsm_UnaryOp<"rsqrt", "reciprocal square root 1 / sqrt(x)">;
 
 def Dsm_ClampOp : Dsm_GraphOp<"clamp"> {
   let summary = "clamp into [min, max] (ReLU6 is clamp 0..6)";
@@ -366,6 +367,23 @@ def Dsm_LayerNormOp : Dsm_GraphOp<"layer_norm", [], ["getParameterOperands"]> {
   let results = (outs Dsm_Tensor:$result);
   let assemblyFormat = [{
     $input `,` $scale `,` $offset attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Dsm_RmsNormOp : Dsm_GraphOp<"rms_norm", [], ["getParameterOperands"]> {
+  let summary = "RMS normalization over the trailing dimensions";
+  let description = [{
+    `x / sqrt(mean(x^2) + epsilon) * scale` over the dimensions from `axis`
+    (default -1, the last) to the end: RMSNorm (Zhang & Sennrich 2019), as
+    Llama's LlamaRMSNorm computes it, with the learnable `scale` shaped like
+    those normalized dimensions.
+  }];
+  let arguments = (ins Dsm_Tensor:$input, Dsm_Tensor:$scale,
+                       DefaultValuedAttr<F64Attr, "1.0e-6">:$epsilon,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs Dsm_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale attr-dict `:` functional-type(operands, results)
   }];
 }
 

@@ -3,7 +3,8 @@
 //
 // Front ends translate what they read one operation at a time; exporters
 // spell some functions dsm has an operation for as several operations
-// (torch.onnx's erf GELU, layer norms written out before ONNX opset 17, a
+// (torch.onnx's erf GELU, layer norms written out before ONNX opset 17,
+// RMSNorm, a
 // Linear layer's bias added after it, rows or attention heads merged into one
 // dimension around a product). These patterns find such compositions in dsm
 // ops, whatever front end made them, and replace each by the one operation.

@@ -109,6 +109,10 @@ def DsmFuseGraph : Pass<"dsm-fuse-graph"> {
     - *decomposed LayerNorm*: `d = x - mean(x)`, `d / sqrt(mean(d * d) + eps)
       * scale + offset`, with means over the same trailing axes and `scale`,
       `offset` weights shaped like them, becomes `dsm.layer_norm`;
+    - *decomposed RMSNorm*: `x * rsqrt(mean(x * x) + eps)` (or with
+      `1 / sqrt`, or `x / sqrt`) times a weight shaped like the normalized
+      trailing dimensions, `x` not centred by a mean, becomes
+      `dsm.rms_norm`;
     - *bias add*: a `dsm.fully_connected` without bias plus a `[out]` weight
       becomes the layer with that bias;
     - *merged-rows fully connected*: a reshape of `[R.., in]` to rows

@@ -44,6 +44,7 @@ enum class OpKind {
   Softmax,
   BatchNorm,
   LayerNorm,
+  RMSNorm,
   Embedding,
   Reduction,
   Opaque, ///< recognised only by its element count (importers)
