@@ -111,6 +111,23 @@ protected:
       if (constant->use_empty())
         rewriter.eraseOp(constant);
   }
+  /// `weight` (a dsm.weight) declared with `shape`: itself, or the same
+  /// parameter declared again with that shape, as every front end declares
+  /// a weight once per shape it is read in.
+  static Value declareWithShape(PatternRewriter &rewriter, Value weight,
+                                ArrayRef<int64_t> shape) {
+    auto type = cast<RankedTensorType>(weight.getType());
+    if (type.getShape() == shape)
+      return weight;
+    Operation *declared = rewriter.clone(*weight.getDefiningOp());
+    declared->getResult(0).setType(type.clone(shape));
+    return declared->getResult(0);
+  }
+  /// Erases the declaration of `weight` once nothing reads it.
+  static void eraseIfUnused(PatternRewriter &rewriter, Value weight) {
+    if (weight.use_empty())
+      rewriter.eraseOp(weight.getDefiningOp());
+  }
   static Location getFusedLoc(ArrayRef<Operation *> chain) {
     SmallVector<Location> locs;
     for (Operation *op : chain)
@@ -207,9 +224,118 @@ private:
   }
 };
 
-/// A layer norm written out, as exporters did before ONNX opset 17:
+/// `value` without the single-use dsm.reshapes in front of it (views that
+/// add or drop unit dimensions), which are added to `views`.
+Value lookThroughReshapes(Value value, SmallVectorImpl<Operation *> &views) {
+  while (auto reshape = value.getDefiningOp<ReshapeOp>()) {
+    if (!value.hasOneUse())
+      break;
+    views.push_back(reshape);
+    value = reshape.getInput();
+  }
+  return value;
+}
+
+/// The first axis of a mean over the trailing axes of a rank-`rank` input
+/// (the reduced dimensions kept or not).
+std::optional<int64_t> getTrailingMeanAxis(ReduceOp op, int64_t rank) {
+  if (op.getKind() != ReduceKind::Mean || op.getAxes().empty())
+    return std::nullopt;
+  SmallVector<int64_t> axes;
+  for (int64_t a : op.getAxes())
+    axes.push_back(a < 0 ? a + rank : a);
+  llvm::sort(axes);
+  for (auto [i, a] : llvm::enumerate(axes))
+    if (a != rank - int64_t(axes.size()) + int64_t(i))
+      return std::nullopt;
+  return axes.front();
+}
+
+/// `x` divided by its root mean square: `norm` is `x * r`, `r * x` or
+/// `x / sqrt(t)`, with r = rsqrt(t) or 1 / sqrt(t) (through views of the
+/// per-row factor) and t = mean(x * x) + eps over trailing axes.
+struct RootMeanSquareMatch {
+  Value x;
+  int64_t axis;
+  double epsilon;
+  /// The ops from the square to the factor (not `norm`).
+  SmallVector<Operation *> ops;
+};
+std::optional<RootMeanSquareMatch> matchRootMeanSquare(Operation *norm,
+                                                       RankedTensorType type) {
+  int64_t rank = type.getRank();
+  SmallVector<std::pair<Value, Value>, 2> candidates;
+  if (auto div = dyn_cast<DivOp>(norm))
+    candidates.push_back({div.getLhs(), div.getRhs()});
+  else if (isa<MulOp>(norm))
+    candidates.append({{norm->getOperand(0), norm->getOperand(1)},
+                       {norm->getOperand(1), norm->getOperand(0)}});
+  for (auto [x, factor] : candidates) {
+    if (x.getType() != type || !factor.hasOneUse())
+      continue;
+    SmallVector<Operation *> ops;
+    Value root = lookThroughReshapes(factor, ops);
+    Operation *def = root.getDefiningOp();
+    Value radicand;
+    if (isa<DivOp>(norm)) {
+      // x / sqrt(t)
+      if (auto sqrt = dyn_cast_if_present<SqrtOp>(def);
+          sqrt && root.hasOneUse()) {
+        radicand = sqrt.getInput();
+        ops.push_back(sqrt);
+      }
+    } else if (auto rsqrt = dyn_cast_if_present<RsqrtOp>(def);
+               rsqrt && root.hasOneUse()) {
+      radicand = rsqrt.getInput();
+      ops.push_back(rsqrt);
+    } else if (auto inverse = dyn_cast_if_present<DivOp>(def);
+               inverse && root.hasOneUse() &&
+               isScalar(inverse.getLhs(), 1.0, rank)) {
+      // 1 / sqrt(t)
+      if (auto sqrt = inverse.getRhs().getDefiningOp<SqrtOp>();
+          sqrt && inverse.getRhs().hasOneUse()) {
+        radicand = sqrt.getInput();
+        ops.append({inverse, sqrt});
+      }
+    }
+    auto addEps = radicand ? radicand.getDefiningOp<AddOp>() : nullptr;
+    if (!addEps || !radicand.hasOneUse())
+      continue;
+    for (Value mean : {addEps.getLhs(), addEps.getRhs()}) {
+      auto reduce = mean.getDefiningOp<ReduceOp>();
+      std::optional<double> epsilon = getScalar(getOther(addEps, mean), rank);
+      if (!reduce || !mean.hasOneUse() || !epsilon || *epsilon <= 0)
+        continue;
+      std::optional<int64_t> axis = getTrailingMeanAxis(reduce, rank);
+      auto square = reduce.getInput().getDefiningOp<MulOp>();
+      if (!axis || !square || !reduce.getInput().hasOneUse() ||
+          square.getLhs() != x || square.getRhs() != x)
+        continue;
+      SmallVector<Operation *> all{square, reduce, addEps};
+      all.append(ops.rbegin(), ops.rend());
+      return RootMeanSquareMatch{x, *axis, *epsilon, std::move(all)};
+    }
+  }
+  return std::nullopt;
+}
+
+/// Whether `weight` is a dsm.weight of `shape`, or of `shape` with leading
+/// unit dimensions (as TOSA's broadcasting declares a scale).
+bool isScaleWeight(Value weight, ArrayRef<int64_t> shape) {
+  if (!weight || !weight.getDefiningOp<WeightOp>())
+    return false;
+  ArrayRef<int64_t> declared =
+      cast<RankedTensorType>(weight.getType()).getShape();
+  return declared.size() >= shape.size() &&
+         declared.take_back(shape.size()) == shape &&
+         llvm::all_of(declared.drop_back(shape.size()),
+                      [](int64_t d) { return d == 1; });
+}
+
+/// A layer norm written out, as exporters did before ONNX opset 17 and
+/// torch-mlir decomposes it:
 ///   m = mean(x, trailing axes); d = x - m; v = mean(d * d)
-///   y = d / sqrt(v + eps) * scale + offset
+///   y = d / sqrt(v + eps) * scale + offset   (or d * rsqrt(v + eps))
 /// with `scale` and `offset` weights shaped like the normalized dimensions.
 /// Matched at the last addition.
 class DecomposedLayerNorm : public FusionPattern<AddOp> {
@@ -225,131 +351,64 @@ public:
       if (!scale || !scaled.hasOneUse())
         continue;
       for (Value normalized : {scale.getLhs(), scale.getRhs()}) {
-        auto div = normalized.getDefiningOp<DivOp>();
-        if (!div || !normalized.hasOneUse())
+        Operation *norm = normalized.getDefiningOp();
+        if (!norm || !normalized.hasOneUse())
           continue;
-        std::optional<Match> match = matchNormalization(div, rank);
+        std::optional<RootMeanSquareMatch> match =
+            matchRootMeanSquare(norm, type);
         if (!match)
+          continue;
+        // d = x - mean(x) over the same axes, read by the square and the
+        // normalization only.
+        Value d = match->x;
+        auto sub = d.getDefiningOp<SubOp>();
+        if (!sub || llvm::any_of(d.getUsers(), [&](Operation *user) {
+              return user != match->ops.front() && user != norm;
+            }))
+          continue;
+        SmallVector<Operation *> views;
+        Value meanValue = lookThroughReshapes(sub.getRhs(), views);
+        auto mean = meanValue.getDefiningOp<ReduceOp>();
+        if (!mean || !meanValue.hasOneUse() ||
+            mean.getInput() != sub.getLhs() ||
+            getTrailingMeanAxis(mean, rank) != match->axis)
           continue;
         Value scaleWeight = getOther(scale, normalized);
         Value offsetWeight = getOther(offset, scaled);
         ArrayRef<int64_t> shape = type.getShape().drop_front(match->axis);
-        if (!isWeightOfShape(scaleWeight, shape) ||
-            !isWeightOfShape(offsetWeight, shape) || match->x.getType() != type)
+        if (!isScaleWeight(scaleWeight, shape) ||
+            !isScaleWeight(offsetWeight, shape) ||
+            sub.getLhs().getType() != type)
           continue;
-        SmallVector<Operation *> chain(match->ops.begin(), match->ops.end());
-        chain.append({scale, offset});
+        SmallVector<Operation *> chain{mean};
+        chain.append(views.rbegin(), views.rend());
+        chain.push_back(sub);
+        chain.append(match->ops.begin(), match->ops.end());
+        chain.append({norm, scale, offset});
         rewriter.setInsertionPoint(offset);
+        Value scaleDecl = declareWithShape(rewriter, scaleWeight, shape);
+        Value offsetDecl = declareWithShape(rewriter, offsetWeight, shape);
         auto layerNorm = LayerNormOp::create(
-            rewriter, getFusedLoc(chain), type, match->x, scaleWeight,
-            offsetWeight, rewriter.getF64FloatAttr(match->epsilon),
+            rewriter, getFusedLoc(chain), type, sub.getLhs(), scaleDecl,
+            offsetDecl, rewriter.getF64FloatAttr(match->epsilon),
             rewriter.getI64IntegerAttr(match->axis == rank - 1 ? -1
                                                                : match->axis));
         replace(rewriter, layerNorm, chain, offset);
+        eraseIfUnused(rewriter, scaleWeight);
+        eraseIfUnused(rewriter, offsetWeight);
         return success();
       }
     }
     return failure();
   }
-
-private:
-  struct Match {
-    Value x;
-    int64_t axis;
-    double epsilon;
-    SmallVector<Operation *> ops;
-  };
-
-  /// `d / sqrt(mean(d * d) + eps)` with `d = x - mean(x)`.
-  static std::optional<Match> matchNormalization(DivOp div, int64_t rank) {
-    Value d = div.getLhs();
-    auto sub = d.getDefiningOp<SubOp>();
-    auto sqrt = div.getRhs().getDefiningOp<SqrtOp>();
-    if (!sub || !sqrt || !div.getRhs().hasOneUse())
-      return std::nullopt;
-    auto mean = sub.getRhs().getDefiningOp<ReduceOp>();
-    if (!mean || !sub.getRhs().hasOneUse() || mean.getInput() != sub.getLhs())
-      return std::nullopt;
-    std::optional<int64_t> axis = getTrailingAxes(mean, rank);
-    auto addEps = sqrt.getInput().getDefiningOp<AddOp>();
-    if (!axis || !addEps || !sqrt.getInput().hasOneUse())
-      return std::nullopt;
-    for (Value variance : {addEps.getLhs(), addEps.getRhs()}) {
-      auto varianceMean = variance.getDefiningOp<ReduceOp>();
-      std::optional<double> epsilon =
-          getScalar(getOther(addEps, variance), rank);
-      if (!varianceMean || !variance.hasOneUse() || !epsilon || *epsilon <= 0 ||
-          getTrailingAxes(varianceMean, rank) != axis)
-        continue;
-      auto square = varianceMean.getInput().getDefiningOp<MulOp>();
-      if (!square || !varianceMean.getInput().hasOneUse() ||
-          square.getLhs() != d || square.getRhs() != d)
-        continue;
-      // d is read by the square (twice) and the division only.
-      if (llvm::any_of(d.getUsers(), [&](Operation *user) {
-            return user != square && user != div;
-          }))
-        continue;
-      return Match{sub.getLhs(),
-                   *axis,
-                   *epsilon,
-                   {mean, sub, square, varianceMean, addEps, sqrt, div}};
-    }
-    return std::nullopt;
-  }
-
-  /// The first axis of a mean over trailing axes that keeps them.
-  static std::optional<int64_t> getTrailingAxes(ReduceOp op, int64_t rank) {
-    if (op.getKind() != ReduceKind::Mean || !op.getKeepDims() ||
-        op.getAxes().empty())
-      return std::nullopt;
-    SmallVector<int64_t> axes;
-    for (int64_t a : op.getAxes())
-      axes.push_back(a < 0 ? a + rank : a);
-    llvm::sort(axes);
-    for (auto [i, a] : llvm::enumerate(axes))
-      if (a != rank - int64_t(axes.size()) + int64_t(i))
-        return std::nullopt;
-    return axes.front();
-  }
-
-  static bool isWeightOfShape(Value value, ArrayRef<int64_t> shape) {
-    return value && value.getDefiningOp<WeightOp>() &&
-           cast<RankedTensorType>(value.getType()).getShape() == shape;
-  }
 };
-
-/// `value` without the single-use dsm.reshapes in front of it (views that
-/// add or drop unit dimensions), and those reshapes.
-Value lookThroughReshapes(Value value, SmallVectorImpl<Operation *> &views) {
-  while (auto reshape = value.getDefiningOp<ReshapeOp>()) {
-    if (!value.hasOneUse())
-      break;
-    views.push_back(reshape);
-    value = reshape.getInput();
-  }
-  return value;
-}
-
-/// The first axis of a mean over the trailing axes of a rank-`rank` input.
-std::optional<int64_t> getTrailingMeanAxis(ReduceOp op, int64_t rank) {
-  if (op.getKind() != ReduceKind::Mean || op.getAxes().empty())
-    return std::nullopt;
-  SmallVector<int64_t> axes;
-  for (int64_t a : op.getAxes())
-    axes.push_back(a < 0 ? a + rank : a);
-  llvm::sort(axes);
-  for (auto [i, a] : llvm::enumerate(axes))
-    if (a != rank - int64_t(axes.size()) + int64_t(i))
-      return std::nullopt;
-  return axes.front();
-}
 
 /// RMSNorm written out, as LlamaRMSNorm computes it and exporters spell it:
 ///   r = 1 / sqrt(mean(x * x) + eps); y = x * r * scale
 /// (rsqrt, or 1 / sqrt, or x / sqrt), the mean over trailing axes, `scale`
-/// a weight shaped like them (or with leading unit dimensions, as TOSA's
-/// broadcasting writes it). Matched at the multiplication by the scale.
+/// a weight shaped like them (or with leading unit dimensions). `x` centred
+/// by its mean is a layer norm's (DecomposedLayerNorm, matched at its
+/// shift). Matched at the multiplication by the scale.
 class DecomposedRmsNorm : public FusionPattern<MulOp> {
 public:
   using FusionPattern::FusionPattern;
@@ -359,121 +418,42 @@ public:
     auto type = cast<RankedTensorType>(last.getType());
     for (auto [normalized, scale] : {std::pair(last.getLhs(), last.getRhs()),
                                      std::pair(last.getRhs(), last.getLhs())}) {
-      auto weight = scale.getDefiningOp<WeightOp>();
       Operation *norm = normalized.getDefiningOp();
-      if (!weight || !norm || !normalized.hasOneUse() ||
-          !isa<MulOp, DivOp>(norm))
+      if (!norm || !normalized.hasOneUse())
         continue;
-      std::optional<Match> match = matchNormalization(norm, type);
-      if (!match)
+      std::optional<RootMeanSquareMatch> match =
+          matchRootMeanSquare(norm, type);
+      if (!match || isCentred(match->x))
         continue;
       ArrayRef<int64_t> shape = type.getShape().drop_front(match->axis);
-      auto weightType = cast<RankedTensorType>(weight.getType());
-      ArrayRef<int64_t> weightShape = weightType.getShape();
-      if (weightShape.size() < shape.size() ||
-          weightShape.take_back(shape.size()) != shape ||
-          llvm::any_of(weightShape.drop_back(shape.size()),
-                       [](int64_t d) { return d != 1; }))
+      if (!isScaleWeight(scale, shape))
         continue;
       SmallVector<Operation *> chain(match->ops.begin(), match->ops.end());
       chain.append({norm, last});
       rewriter.setInsertionPoint(last);
-      Value scaleWeight = scale;
-      if (weightShape != shape) {
-        // The same parameter declared with the normalized shape, as every
-        // front end declares a weight once per shape it is read in.
-        Operation *declared = rewriter.clone(*weight);
-        declared->getResult(0).setType(weightType.clone(shape));
-        scaleWeight = declared->getResult(0);
-      }
       auto rmsNorm = RmsNormOp::create(
-          rewriter, getFusedLoc(chain), type, match->x, scaleWeight,
+          rewriter, getFusedLoc(chain), type, match->x,
+          declareWithShape(rewriter, scale, shape),
           rewriter.getF64FloatAttr(match->epsilon),
           rewriter.getI64IntegerAttr(
               match->axis == type.getRank() - 1 ? -1 : match->axis));
       replace(rewriter, rmsNorm, chain, last);
-      if (weightShape != shape && weight->use_empty())
-        rewriter.eraseOp(weight);
+      eraseIfUnused(rewriter, scale);
       return success();
     }
     return failure();
   }
 
 private:
-  struct Match {
-    Value x;
-    int64_t axis;
-    double epsilon;
-    SmallVector<Operation *> ops;
-  };
-
-  /// Whether `x` is `y - mean(y)`: then the normalization is a layer norm's
-  /// (DecomposedLayerNorm, matched at its shift).
   static bool isCentred(Value x) {
     auto sub = x.getDefiningOp<SubOp>();
-    auto mean = sub ? sub.getRhs().getDefiningOp<ReduceOp>() : nullptr;
+    if (!sub)
+      return false;
+    SmallVector<Operation *> views;
+    auto mean =
+        lookThroughReshapes(sub.getRhs(), views).getDefiningOp<ReduceOp>();
     return mean && mean.getKind() == ReduceKind::Mean &&
            mean.getInput() == sub.getLhs();
-  }
-
-  /// `x * r`, `r * x` or `x / sqrt(..)` with r = rsqrt(mean(x * x) + eps) or
-  /// 1 / sqrt(mean(x * x) + eps), through views of the per-row factor.
-  static std::optional<Match> matchNormalization(Operation *norm,
-                                                 RankedTensorType type) {
-    int64_t rank = type.getRank();
-    SmallVector<std::pair<Value, Value>, 2> candidates;
-    if (auto div = dyn_cast<DivOp>(norm))
-      candidates.push_back({div.getLhs(), div.getRhs()});
-    else
-      candidates.append({{norm->getOperand(0), norm->getOperand(1)},
-                         {norm->getOperand(1), norm->getOperand(0)}});
-    for (auto [x, factor] : candidates) {
-      if (x.getType() != type || !factor.hasOneUse() || isCentred(x))
-        continue;
-      SmallVector<Operation *> ops;
-      Value root = lookThroughReshapes(factor, ops);
-      Operation *def = root.getDefiningOp();
-      Value radicand;
-      if (isa<DivOp>(norm)) {
-        // x / sqrt(t)
-        if (auto sqrt = dyn_cast_if_present<SqrtOp>(def);
-            sqrt && root.hasOneUse()) {
-          radicand = sqrt.getInput();
-          ops.push_back(sqrt);
-        }
-      } else if (auto rsqrt = dyn_cast_if_present<RsqrtOp>(def);
-                 rsqrt && root.hasOneUse()) {
-        radicand = rsqrt.getInput();
-        ops.push_back(rsqrt);
-      } else if (auto inverse = dyn_cast_if_present<DivOp>(def);
-                 inverse && root.hasOneUse() &&
-                 isScalar(inverse.getLhs(), 1.0, rank)) {
-        // 1 / sqrt(t)
-        if (auto sqrt = inverse.getRhs().getDefiningOp<SqrtOp>();
-            sqrt && inverse.getRhs().hasOneUse()) {
-          radicand = sqrt.getInput();
-          ops.append({inverse, sqrt});
-        }
-      }
-      auto addEps = radicand ? radicand.getDefiningOp<AddOp>() : nullptr;
-      if (!addEps || !radicand.hasOneUse())
-        continue;
-      for (Value mean : {addEps.getLhs(), addEps.getRhs()}) {
-        auto reduce = mean.getDefiningOp<ReduceOp>();
-        std::optional<double> epsilon = getScalar(getOther(addEps, mean), rank);
-        if (!reduce || !mean.hasOneUse() || !epsilon || *epsilon <= 0)
-          continue;
-        std::optional<int64_t> axis = getTrailingMeanAxis(reduce, rank);
-        auto square = reduce.getInput().getDefiningOp<MulOp>();
-        if (!axis || !square || !reduce.getInput().hasOneUse() ||
-            square.getLhs() != x || square.getRhs() != x)
-          continue;
-        SmallVector<Operation *> all{square, reduce, addEps};
-        all.append(ops.rbegin(), ops.rend());
-        return Match{x, *axis, *epsilon, std::move(all)};
-      }
-    }
-    return std::nullopt;
   }
 };
 

@@ -324,3 +324,30 @@ func.func @rms_norm_other_square(%x: tensor<1x8x64xf32>, %u: tensor<1x8x64xf32>)
   %y = dsm.mul %n, %w : (tensor<1x8x64xf32>, tensor<64xf32>) -> tensor<1x8x64xf32>
   return %y : tensor<1x8x64xf32>
 }
+
+// -----
+
+// A layer norm as torch-mlir decomposes it: means without kept dimensions
+// reshaped for the broadcasts, d * rsqrt(var + eps).
+// CHECK-LABEL: func.func @layer_norm_rsqrt
+// CHECK: %[[S:.*]] = dsm.weight "ln.weight"
+// CHECK: %[[O:.*]] = dsm.weight "ln.bias"
+// CHECK-NEXT: %[[N:.*]] = dsm.layer_norm %arg0, %[[S]], %[[O]] {epsilon = 9.9999999999999998E-13 : f64} : (tensor<1x8x32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<1x8x32xf32>
+// CHECK-NEXT: return %[[N]]
+func.func @layer_norm_rsqrt(%x: tensor<1x8x32xf32>) -> tensor<1x8x32xf32> {
+  %eps = arith.constant dense<9.99999996E-13> : tensor<f32>
+  %scale = dsm.weight "ln.weight" : tensor<32xf32>
+  %offset = dsm.weight "ln.bias" : tensor<32xf32>
+  %m = dsm.reduce <mean> %x {axes = array<i64: 2>} : (tensor<1x8x32xf32>) -> tensor<1x8xf32>
+  %m3 = dsm.reshape %m {shape = array<i64: 0, 8, 1>} : (tensor<1x8xf32>) -> tensor<1x8x1xf32>
+  %d = dsm.sub %x, %m3 : (tensor<1x8x32xf32>, tensor<1x8x1xf32>) -> tensor<1x8x32xf32>
+  %sq = dsm.mul %d, %d : (tensor<1x8x32xf32>, tensor<1x8x32xf32>) -> tensor<1x8x32xf32>
+  %v = dsm.reduce <mean> %sq {axes = array<i64: 2>} : (tensor<1x8x32xf32>) -> tensor<1x8xf32>
+  %ve = dsm.add %v, %eps : (tensor<1x8xf32>, tensor<f32>) -> tensor<1x8xf32>
+  %r = dsm.rsqrt %ve : tensor<1x8xf32>
+  %r3 = dsm.reshape %r {shape = array<i64: 0, 8, 1>} : (tensor<1x8xf32>) -> tensor<1x8x1xf32>
+  %n = dsm.mul %d, %r3 : (tensor<1x8x32xf32>, tensor<1x8x1xf32>) -> tensor<1x8x32xf32>
+  %y = dsm.mul %n, %scale : (tensor<1x8x32xf32>, tensor<32xf32>) -> tensor<1x8x32xf32>
+  %z = dsm.add %y, %offset : (tensor<1x8x32xf32>, tensor<32xf32>) -> tensor<1x8x32xf32>
+  return %z : tensor<1x8x32xf32>
+}

@@ -107,8 +107,9 @@ def DsmFuseGraph : Pass<"dsm-fuse-graph"> {
       multiplication by its inverse; the half applied first or last) becomes
       `dsm.gelu`;
     - *decomposed LayerNorm*: `d = x - mean(x)`, `d / sqrt(mean(d * d) + eps)
-      * scale + offset`, with means over the same trailing axes and `scale`,
-      `offset` weights shaped like them, becomes `dsm.layer_norm`;
+      * scale + offset` (or `d * rsqrt(..)`), with means over the same
+      trailing axes and `scale`, `offset` weights shaped like them, becomes
+      `dsm.layer_norm`;
     - *decomposed RMSNorm*: `x * rsqrt(mean(x * x) + eps)` (or with
       `1 / sqrt`, or `x / sqrt`) times a weight shaped like the normalized
       trailing dimensions, `x` not centred by a mean, becomes
