@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dsm/Core/Support/MlirText.h"
 #include "dsm/Dialect/DsmDialect.h"
 #include "dsm/Import/Passes.h"
 #include "dsm/Import/ShardingModels.h"
@@ -13,6 +14,9 @@
 #include "mlir/Dialect/Shard/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -24,8 +28,27 @@ int main(int argc, char **argv) {
   mlir::shard::registerPartition();
   dsm::registerDsmPasses();
   dsm::registerDsmImportPasses();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
+  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv,
       "dsm-opt: maps deep neural networks onto accelerator systems\n",
-      registry));
+      registry);
+  // A byte MLIR's lexer rejects can crash upstream parsers (MlirText.h):
+  // report it located before parsing. Standard input is parsed as is.
+  if (inputFilename != "-") {
+    if (auto buffer = llvm::MemoryBuffer::getFile(inputFilename)) {
+      llvm::StringRef text = (*buffer)->getBuffer();
+      if (std::optional<size_t> at = dsm::core::findInvalidMlirByte(text)) {
+        llvm::SourceMgr sources;
+        sources.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+        sources.PrintMessage(
+            llvm::SMLoc::getFromPointer(text.data() + *at),
+            llvm::SourceMgr::DK_Error,
+            "unexpected character: MLIR text holds such bytes only in "
+            "string literals and comments");
+        return 1;
+      }
+    }
+  }
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
 }
