@@ -27,9 +27,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // A copy: MLIR's lexer reads up to a NUL terminator, which every file the
   // tools read has (llvm::MemoryBuffer guarantees it) and fuzzer data has not.
   std::string text(reinterpret_cast<const char *>(data), size);
-  // dsm-opt rejects bytes MLIR's lexer rejects before parsing, since
-  // upstream parsers can crash on them (dsm/Core/Support/MlirText.h).
-  if (dsm::core::findInvalidMlirByte(text))
+  // dsm-opt rejects what upstream parsers crash on before parsing
+  // (dsm/Core/Support/MlirText.h).
+  if (dsm::core::findMlirTextProblem(text))
     return 0;
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(text, &context);

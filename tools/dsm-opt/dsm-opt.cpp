@@ -32,19 +32,18 @@ int main(int argc, char **argv) {
       argc, argv,
       "dsm-opt: maps deep neural networks onto accelerator systems\n",
       registry);
-  // A byte MLIR's lexer rejects can crash upstream parsers (MlirText.h):
-  // report it located before parsing. Standard input is parsed as is.
+  // What upstream parsers crash on instead of reporting (MlirText.h) is
+  // reported located before parsing. Standard input is parsed as is.
   if (inputFilename != "-") {
     if (auto buffer = llvm::MemoryBuffer::getFile(inputFilename)) {
       llvm::StringRef text = (*buffer)->getBuffer();
-      if (std::optional<size_t> at = dsm::core::findInvalidMlirByte(text)) {
+      if (std::optional<dsm::core::MlirTextProblem> problem =
+              dsm::core::findMlirTextProblem(text)) {
         llvm::SourceMgr sources;
         sources.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
         sources.PrintMessage(
-            llvm::SMLoc::getFromPointer(text.data() + *at),
-            llvm::SourceMgr::DK_Error,
-            "unexpected character: MLIR text holds such bytes only in "
-            "string literals and comments");
+            llvm::SMLoc::getFromPointer(text.data() + problem->offset),
+            llvm::SourceMgr::DK_Error, problem->message);
         return 1;
       }
     }

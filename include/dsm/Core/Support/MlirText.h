@@ -1,10 +1,11 @@
 //===- MlirText.h - Checks on MLIR source text before parsing ---*- C++ -*-===//
 //
-// MLIR 22's parser crashes, instead of reporting, when its lexer fails
-// inside some dialects' custom parsers: `linalg.transpose ... permutation =
-// [1, <a byte the lexer rejects>0]` hands a null attribute to the op's
-// attribute list (upstream mlir-opt crashes the same way). The tools and
-// fuzzers scan their input for such bytes first and report them located.
+// MLIR 22's parser crashes, instead of reporting, on some malformed input:
+// `linalg.transpose ... permutation = <anything but a well-formed [list]>`
+// (and `dimensions =` of linalg.broadcast/reduce) hands a null attribute to
+// the op's attribute list, as does a byte the lexer rejects inside such a
+// list; upstream mlir-opt crashes the same way. The tools and fuzzers scan
+// their input for these first and report them located.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,16 +14,67 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <cctype>
 #include <cstddef>
 #include <optional>
 
 namespace dsm::core {
 
-/// The offset of the first byte MLIR's lexer rejects outside string literals
-/// and `//` comments -- a byte outside printable ASCII other than tab,
-/// newline and carriage return -- or none.
-inline std::optional<size_t> findInvalidMlirByte(llvm::StringRef text) {
+struct MlirTextProblem {
+  size_t offset;
+  const char *message;
+};
+
+namespace detail {
+inline bool isWordChar(unsigned char c) {
+  return std::isalnum(c) || c == '_' || c == '$' || c == '.' || c == '%' ||
+         c == '@' || c == '#' || c == '^' || c == '!';
+}
+/// Whether `text` from `i` is `= [ int, ... ]` (whitespace allowed).
+inline bool isIntegerList(llvm::StringRef text, size_t i) {
+  auto skip = [&] {
+    while (i < text.size() && std::isspace((unsigned char)text[i]))
+      ++i;
+  };
+  skip();
+  if (i >= text.size() || text[i++] != '=')
+    return false;
+  skip();
+  if (i >= text.size() || text[i++] != '[')
+    return false;
+  skip();
+  if (i < text.size() && text[i] == ']')
+    return true;
+  while (true) {
+    if (i < text.size() && text[i] == '-')
+      ++i;
+    size_t digits = i;
+    while (i < text.size() && std::isdigit((unsigned char)text[i]))
+      ++i;
+    if (i == digits)
+      return false;
+    skip();
+    if (i >= text.size())
+      return false;
+    char c = text[i++];
+    if (c == ']')
+      return true;
+    if (c != ',')
+      return false;
+    skip();
+  }
+}
+} // namespace detail
+
+/// The first place MLIR 22's parser would crash on instead of reporting:
+/// a byte its lexer rejects outside string literals and `//` comments (one
+/// outside printable ASCII other than tab, newline and carriage return), or
+/// a custom-syntax `permutation`/`dimensions` (after a `)`) not followed by
+/// `= [integers]`. None when the text is free of both.
+inline std::optional<MlirTextProblem>
+findMlirTextProblem(llvm::StringRef text) {
   bool inString = false, inComment = false;
+  char lastSignificant = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     unsigned char c = text[i];
     if (inComment) {
@@ -36,12 +88,28 @@ inline std::optional<size_t> findInvalidMlirByte(llvm::StringRef text) {
         inString = false;
       continue;
     }
-    if (c == '"')
+    if (c == '"') {
       inString = true;
-    else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/')
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
       inComment = true;
-    else if (c >= 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\r'))
-      return i;
+      continue;
+    } else if (c >= 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\r')) {
+      return MlirTextProblem{i, "unexpected character: MLIR text holds such "
+                                "bytes only in string literals and comments"};
+    } else if (detail::isWordChar(c)) {
+      size_t start = i;
+      while (i + 1 < text.size() && detail::isWordChar(text[i + 1]))
+        ++i;
+      llvm::StringRef word = text.slice(start, i + 1);
+      if ((word == "permutation" || word == "dimensions") &&
+          lastSignificant == ')' && !detail::isIntegerList(text, i + 1))
+        return MlirTextProblem{start, "expected '= [' integers ']' after "
+                                      "this keyword"};
+      lastSignificant = text[i];
+      continue;
+    }
+    if (!std::isspace(c))
+      lastSignificant = c;
   }
   return std::nullopt;
 }
