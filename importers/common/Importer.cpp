@@ -200,8 +200,8 @@ static double countExecutedOperations(Operation *op) {
 
 Importer::Importer(func::FuncOp func, const ImportOptions &options,
                    ImportSummary::Unit &summary)
-    : func(func), options(options), summary(summary),
-      builder(func.getContext()) {}
+    : GraphBuilder(func.getContext(), /*composeViews=*/false), func(func),
+      options(options), summary(summary) {}
 
 Importer::~Importer() = default;
 
@@ -630,88 +630,24 @@ std::optional<double> Importer::getSplatValue(Value value, unsigned depth) {
 // Importer: creating dsm ops
 //===----------------------------------------------------------------------===//
 
-Type Importer::placeholderType() {
-  return RankedTensorType::get({1}, builder.getF32Type());
-}
-
-LogicalResult Importer::finishCreate(Operation *op, Type expected) {
-  auto infer = cast<InferTypeOpInterface>(op);
-  SmallVector<Type> types;
-  if (failed(infer.inferReturnTypes(
-          getContext(), op->getLoc(), op->getOperands(),
-          op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
-          op->getRegions(), types)))
-    return failure();
-  op->getResult(0).setType(types.front());
-  auto result = cast<RankedTensorType>(types.front());
-  if (auto want = dyn_cast_or_null<RankedTensorType>(expected)) {
-    bool same = want.getRank() == result.getRank();
-    for (int64_t d = 0; same && d < want.getRank(); ++d)
-      same = want.isDynamicDim(d) || want.getDimSize(d) == result.getDimSize(d);
-    if (!same)
-      return emitError(op->getLoc())
-             << "cannot import '"
-             << (current ? current->getName().getStringRef() : StringRef("?"))
-             << "': it declares a result of shape "
-             << formatShape(want.getShape()) << " but as '" << op->getName()
-             << "' it computes " << formatShape(result.getShape())
-             << " (an operation that reads only part of its input, which dsm "
-                "cannot express)";
-  }
-  return verify(op, /*verifyRecursively=*/false);
-}
-
-FailureOr<Value> Importer::reshape(Location loc, Value value,
-                                   ArrayRef<int64_t> shape) {
-  auto type = cast<RankedTensorType>(value.getType());
-  if (type.getShape() == shape)
-    return value;
-  ArrayRef<int64_t> in = type.getShape();
-  SmallVector<int64_t> encoded(shape);
-  if (!in.empty() && !shape.empty()) {
-    if (in[0] == shape[0]) {
-      encoded[0] = 0; // the batch dimension is kept
-    } else {
-      // The batch dimension merges or splits: let the output dimensions of
-      // its group absorb it (-1), so that re-batching scales them.
-      int64_t a = in[0], b = 1;
-      size_t i = 1, j = 0;
-      while (j < shape.size()) {
-        b *= shape[j++];
-        while (a < b && i < in.size())
-          a *= in[i++];
-        if (a == b)
-          break;
-      }
-      size_t position = 0;
-      for (size_t k = 0; k < j; ++k)
-        if (shape[k] != 1) {
-          position = k;
-          break;
-        }
-      encoded[position] = -1;
-    }
-  }
-  FailureOr<ReshapeOp> op = create<ReshapeOp>(
-      loc, RankedTensorType::get(shape, type.getElementType()), value,
-      builder.getDenseI64ArrayAttr(encoded));
-  if (failed(op))
-    return failure();
-  return op->getResult();
-}
-
-FailureOr<Value> Importer::transpose(Location loc, Value value,
-                                     ArrayRef<int64_t> permutation) {
-  bool identity = true;
-  for (auto [index, p] : llvm::enumerate(permutation))
-    identity &= int64_t(index) == p;
-  if (identity)
-    return value;
-  FailureOr<TransposeOp> op = create<TransposeOp>(
-      loc, Type(), value, builder.getDenseI64ArrayAttr(permutation));
-  if (failed(op))
-    return failure();
-  return op->getResult();
+LogicalResult Importer::checkDeclaredShape(Operation *op, Type expected) {
+  auto want = dyn_cast_or_null<RankedTensorType>(expected);
+  if (!want)
+    return success();
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  bool same = want.getRank() == result.getRank();
+  for (int64_t d = 0; same && d < want.getRank(); ++d)
+    same = want.isDynamicDim(d) || want.getDimSize(d) == result.getDimSize(d);
+  if (same)
+    return success();
+  return emitError(op->getLoc())
+         << "cannot import '"
+         << (current ? current->getName().getStringRef() : StringRef("?"))
+         << "': it declares a result of shape " << formatShape(want.getShape())
+         << " but as '" << op->getName() << "' it computes "
+         << formatShape(result.getShape())
+         << " (an operation that reads only part of its input, which dsm "
+            "cannot express)";
 }
 
 FailureOr<RankedTensorType> Importer::staticType(Location loc, Type type) {
@@ -748,11 +684,9 @@ FailureOr<Value> Importer::createOpaque(Operation *op, unsigned index,
 FailureOr<Value> Importer::createOpaque(Operation *op, RankedTensorType type,
                                         ValueRange inputs, double opsPerElement,
                                         StringRef reason) {
-  auto opaque =
-      OpaqueOp::create(builder, op->getLoc(), type,
-                       builder.getStringAttr(op->getName().getStringRef()),
-                       inputs, builder.getF64FloatAttr(opsPerElement));
-  if (failed(verify(opaque, /*verifyRecursively=*/false)))
+  FailureOr<Value> opaque = GraphBuilder::opaque(
+      op->getLoc(), type, op->getName().getStringRef(), inputs, opsPerElement);
+  if (failed(opaque))
     return failure();
   ImportSummary::Opaque entry;
   entry.location = locationString(op->getLoc());
@@ -761,7 +695,7 @@ FailureOr<Value> Importer::createOpaque(Operation *op, RankedTensorType type,
   entry.opsPerElement = opsPerElement;
   entry.elements = type.getNumElements();
   summary.addOpaque(std::move(entry));
-  return opaque.getResult();
+  return opaque;
 }
 
 double Importer::estimateWork(Operation *op, RankedTensorType charged) {

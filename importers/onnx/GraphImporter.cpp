@@ -62,8 +62,8 @@ private:
 GraphImporter::GraphImporter(MLIRContext *context, StringRef fileName,
                              const ImportOptions &options,
                              ImportSummary &summary)
-    : context(context), fileName(fileName.str()), options(options),
-      summary(summary), builder(context),
+    : GraphBuilder(context, /*composeViews=*/true), context(context),
+      fileName(fileName.str()), options(options), summary(summary),
       listener(std::make_unique<Listener>(*this)),
       currentOutcome(ImportSummary::Outcome::Imported) {
   builder.setListener(listener.get());
@@ -322,81 +322,6 @@ LogicalResult GraphImporter::checkDeclared(const OnnxNode &node,
 //===----------------------------------------------------------------------===//
 // Building
 //===----------------------------------------------------------------------===//
-
-FailureOr<Value> GraphImporter::createInferred(
-    OperationState &state, OpaqueProperties properties,
-    llvm::function_ref<LogicalResult(
-        MLIRContext *, std::optional<Location>, ValueRange, DictionaryAttr,
-        OpaqueProperties, RegionRange, SmallVectorImpl<Type> &)>
-        infer) {
-  Location loc = state.location;
-  DictionaryAttr attributes = state.attributes.getDictionary(context);
-  if (!state.attributes.empty()) {
-    std::optional<RegisteredOperationName> info =
-        state.name.getRegisteredInfo();
-    if (failed(info->setOpPropertiesFromAttribute(
-            state.name, properties, attributes,
-            [&]() { return mlir::emitError(loc); })))
-      return failure();
-  }
-  SmallVector<Type, 1> types;
-  if (failed(infer(context, loc, state.operands, attributes, properties,
-                   state.regions, types)))
-    return failure();
-  state.addTypes(types);
-  return builder.create(state)->getResult(0);
-}
-
-FailureOr<Value> GraphImporter::reshape(Location loc, Value input,
-                                        ArrayRef<int64_t> shape) {
-  if (auto previous = input.getDefiningOp<dsm::ReshapeOp>())
-    input = previous.getInput();
-  ArrayRef<int64_t> inShape =
-      cast<RankedTensorType>(input.getType()).getShape();
-  if (inShape == shape)
-    return input;
-  SmallVector<int64_t> written(shape);
-  size_t copied = 0;
-  for (; copied < written.size() && copied < inShape.size(); ++copied) {
-    if (written[copied] != inShape[copied])
-      break;
-    written[copied] = 0;
-  }
-  // dsm.reshape reads 0 as "copy": a zero-size dimension elsewhere (an empty
-  // tensor) cannot be written.
-  if (llvm::is_contained(ArrayRef(written).drop_front(copied), 0))
-    return mlir::emitError(loc)
-           << "cannot reshape to " << formatShape(shape)
-           << ": dsm.reshape cannot express an empty tensor";
-  return create<dsm::ReshapeOp>(
-      loc, {input},
-      {builder.getNamedAttr("shape", builder.getDenseI64ArrayAttr(written))});
-}
-
-FailureOr<Value> GraphImporter::transpose(Location loc, Value input,
-                                          ArrayRef<int64_t> permutation) {
-  SmallVector<int64_t> perm(permutation);
-  if (auto previous = input.getDefiningOp<dsm::TransposeOp>()) {
-    ArrayRef<int64_t> first = previous.getPermutation();
-    if (first.size() == perm.size() && llvm::all_of(perm, [&](int64_t p) {
-          return p >= 0 && p < int64_t(first.size());
-        })) {
-      for (int64_t &p : perm)
-        p = first[p];
-      input = previous.getInput();
-    }
-  }
-  bool identity = true;
-  for (auto [i, p] : llvm::enumerate(perm))
-    identity &= p == int64_t(i);
-  if (identity &&
-      int64_t(perm.size()) == cast<RankedTensorType>(input.getType()).getRank())
-    return input;
-  return create<dsm::TransposeOp>(
-      loc, {input},
-      {builder.getNamedAttr("permutation",
-                            builder.getDenseI64ArrayAttr(perm))});
-}
 
 LogicalResult GraphImporter::unsupported(const OnnxNode &node,
                                          const Twine &reason,

@@ -19,6 +19,7 @@
 #include "OnnxNode.h"
 #include "ValueInfo.h"
 
+#include "dsm/Import/GraphBuilder.h"
 #include "dsm/Import/ImportSummary.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -40,7 +41,7 @@ class TypeProto;
 
 namespace dsm::onnx {
 
-class GraphImporter {
+class GraphImporter : public GraphBuilder {
 public:
   GraphImporter(mlir::MLIRContext *context, llvm::StringRef fileName,
                 const ImportOptions &options, ImportSummary &summary);
@@ -55,7 +56,6 @@ public:
   //===--------------------------------------------------------------------===//
 
   mlir::MLIRContext *getContext() const { return context; }
-  mlir::OpBuilder &getBuilder() { return builder; }
   int64_t getOpset() const { return opset; }
   const ImportOptions &getOptions() const { return options; }
 
@@ -99,43 +99,19 @@ public:
   mlir::LogicalResult defineAlias(const OnnxNode &node, llvm::StringRef name,
                                   llvm::StringRef source);
 
-  /// Creates a dsm graph op, inferring its result type; failure (with the
-  /// op's shape error at `loc`) instead of a crash when inference fails.
+  /// Creates a dsm graph op from its operands and named attributes
+  /// (GraphBuilder::create, whose reshape and transpose the conversions use
+  /// too).
   template <typename OpTy>
   mlir::FailureOr<mlir::Value>
   create(mlir::Location loc, mlir::ValueRange operands,
          llvm::ArrayRef<mlir::NamedAttribute> attributes = {}) {
-    mlir::OperationState state(loc, OpTy::getOperationName());
-    state.addOperands(operands);
-    state.addAttributes(attributes);
-    mlir::OpaqueProperties properties = state.getRawProperties();
-    if constexpr (OpTy::hasProperties()) {
-      // Inference reads default-valued attributes from the properties.
-      auto &props = state.getOrAddProperties<
-          typename OpTy::template InferredProperties<OpTy>>();
-      OpTy::populateDefaultProperties(state.name, props);
-      properties = &props;
-    }
-    return createInferred(
-        state, properties,
-        [](mlir::MLIRContext *context, std::optional<mlir::Location> loc,
-           mlir::ValueRange operands, mlir::DictionaryAttr attrs,
-           mlir::OpaqueProperties props, mlir::RegionRange regions,
-           llvm::SmallVectorImpl<mlir::Type> &types) {
-          return OpTy::inferReturnTypes(context, loc, operands, attrs, props,
-                                        regions, types);
-        });
+    mlir::FailureOr<OpTy> op =
+        GraphBuilder::create<OpTy>(loc, operands, attributes);
+    if (mlir::failed(op))
+      return mlir::failure();
+    return (*op)->getResult(0);
   }
-
-  /// `dsm.reshape` to static `shape`, looking through a reshape that produced
-  /// `input` and writing the common leading dimensions as 0 ("copy") so the
-  /// result stays re-batchable; no op when the shape does not change.
-  mlir::FailureOr<mlir::Value> reshape(mlir::Location loc, mlir::Value input,
-                                       llvm::ArrayRef<int64_t> shape);
-  /// `dsm.transpose`, composing with a transpose that produced `input`; no op
-  /// for the identity.
-  mlir::FailureOr<mlir::Value> transpose(mlir::Location loc, mlir::Value input,
-                                         llvm::ArrayRef<int64_t> permutation);
 
   /// Reports a node the importer knows but cannot express in this form:
   /// strict mode, an error; permissive mode, `dsm.opaque` results (shapes
@@ -168,14 +144,6 @@ public:
   llvm::ArrayRef<const OnnxNode *> getUsers(llvm::StringRef name) const;
 
 private:
-  mlir::FailureOr<mlir::Value> createInferred(
-      mlir::OperationState &state, mlir::OpaqueProperties properties,
-      llvm::function_ref<mlir::LogicalResult(
-          mlir::MLIRContext *, std::optional<mlir::Location>, mlir::ValueRange,
-          mlir::DictionaryAttr, mlir::OpaqueProperties, mlir::RegionRange,
-          llvm::SmallVectorImpl<mlir::Type> &)>
-          infer);
-
   mlir::LogicalResult readOpset(const dsm_onnx::ModelProto &model);
   mlir::LogicalResult indexGraph(const dsm_onnx::GraphProto &graph);
   mlir::LogicalResult addInitializer(const dsm_onnx::TensorProto &tensor);
@@ -206,7 +174,6 @@ private:
   ImportSummary &summary;
   /// The graph's account in `summary`.
   ImportSummary::Unit *unit = nullptr;
-  mlir::OpBuilder builder;
   mlir::func::FuncOp function;
   std::unique_ptr<Listener> listener;
   int64_t opset = 0;

@@ -16,6 +16,7 @@
 
 #include "dsm/Core/Workload/ElementwiseClass.h"
 #include "dsm/Dialect/DsmOps.h"
+#include "dsm/Import/GraphBuilder.h"
 #include "dsm/Import/ImportSummary.h"
 #include "dsm/Import/Passes.h"
 
@@ -62,7 +63,7 @@ struct ReduceView {
 };
 
 /// Base of the front ends: drives the rewrite of one function.
-class Importer {
+class Importer : protected GraphBuilder {
 public:
   Importer(mlir::func::FuncOp func, const ImportOptions &options,
            ImportSummary::Unit &summary);
@@ -152,26 +153,19 @@ protected:
   /// The splat value of a scalar (not tensor) constant.
   std::optional<double> getScalarConstant(mlir::Value value);
 
-  /// Creates a dsm op with a placeholder result type, infers its real type
-  /// (errors located at `loc`) and checks the static dimensions of
-  /// `expected` (the imported op's result type) against it.
+  /// Creates a dsm op (GraphBuilder::create) and checks the static
+  /// dimensions of `expected` (the imported op's result type) against its
+  /// inferred type.
   template <typename OpTy, typename... Args>
   mlir::FailureOr<OpTy> create(mlir::Location loc, mlir::Type expected,
                                Args &&...args) {
-    auto op = OpTy::create(builder, loc, placeholderType(),
-                           std::forward<Args>(args)...);
-    if (mlir::failed(finishCreate(op.getOperation(), expected)))
+    mlir::FailureOr<OpTy> op =
+        GraphBuilder::create<OpTy>(loc, std::forward<Args>(args)...);
+    if (mlir::failed(op) ||
+        mlir::failed(checkDeclaredShape(op->getOperation(), expected)))
       return mlir::failure();
     return op;
   }
-  /// A dsm.reshape of `value` to `shape`, writing the batch dimension as 0
-  /// (kept) or -1 (merged) so that the model stays re-batchable. Returns
-  /// `value` when the shape already matches.
-  mlir::FailureOr<mlir::Value> reshape(mlir::Location loc, mlir::Value value,
-                                       llvm::ArrayRef<int64_t> shape);
-  /// A dsm.transpose of `value` (or `value` for the identity).
-  mlir::FailureOr<mlir::Value> transpose(mlir::Location loc, mlir::Value value,
-                                         llvm::ArrayRef<int64_t> permutation);
 
   /// Keeps `op` (result `index`) as dsm.opaque over `inputs`.
   mlir::FailureOr<mlir::Value> createOpaque(mlir::Operation *op, unsigned index,
@@ -301,13 +295,12 @@ protected:
   const ImportOptions &options;
   /// This function's account in the import summary.
   ImportSummary::Unit &summary;
-  mlir::OpBuilder builder;
   /// The op being imported.
   mlir::Operation *current = nullptr;
 
 private:
-  mlir::Type placeholderType();
-  mlir::LogicalResult finishCreate(mlir::Operation *op, mlir::Type expected);
+  mlir::LogicalResult checkDeclaredShape(mlir::Operation *op,
+                                         mlir::Type expected);
   mlir::LogicalResult fixDynamicArguments();
   mlir::LogicalResult finalize();
   /// Emits a chain recognised earlier, now that `op` (its last) is reached.
