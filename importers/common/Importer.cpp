@@ -650,6 +650,68 @@ LogicalResult Importer::checkDeclaredShape(Operation *op, Type expected) {
             "cannot express)";
 }
 
+FailureOr<SmallVector<Value>> Importer::getActivations(ValueRange originals) {
+  SmallVector<Value> values;
+  for (Value original : originals) {
+    FailureOr<Value> value = getActivation(original);
+    if (failed(value))
+      return failure();
+    values.push_back(*value);
+  }
+  return values;
+}
+
+FailureOr<Importer::TypedActivation>
+Importer::getTypedActivation(Location loc, Value original) {
+  FailureOr<Value> activation = getActivation(original);
+  if (failed(activation))
+    return failure();
+  FailureOr<Type> elementType = requireDsmElementType(loc, *activation);
+  if (failed(elementType))
+    return failure();
+  return TypedActivation{*activation, *elementType};
+}
+
+FailureOr<Value> Importer::keepDataMovement(OpResult result, ValueRange inputs,
+                                            StringRef reason) {
+  Operation *op = result.getOwner();
+  setOutcome(op, Outcome::Opaque, OpaqueOp::getOperationName());
+  return createOpaque(op, result.getResultNumber(), inputs, 0.0, reason);
+}
+
+FailureOr<Value> Importer::createPool(Location loc, Type expected,
+                                      PoolKind kind, Value activation,
+                                      ArrayRef<int64_t> kernel,
+                                      ArrayRef<int64_t> strides,
+                                      ArrayRef<int64_t> padding, bool ceilMode,
+                                      DataLayoutAttr layout) {
+  if (kind == PoolKind::GlobalAverage) {
+    FailureOr<GlobalAvgPoolOp> pool =
+        create<GlobalAvgPoolOp>(loc, expected, activation, layout);
+    if (failed(pool))
+      return failure();
+    return pool->getResult();
+  }
+  UnitAttr ceil = ceilMode ? builder.getUnitAttr() : UnitAttr();
+  DenseI64ArrayAttr window = builder.getDenseI64ArrayAttr(kernel),
+                    steps = builder.getDenseI64ArrayAttr(strides),
+                    pads = builder.getDenseI64ArrayAttr(padding);
+  Operation *pool = nullptr;
+  if (kind == PoolKind::Max) {
+    if (FailureOr<MaxPoolOp> max = create<MaxPoolOp>(
+            loc, expected, activation, window, steps, pads, ceil, layout);
+        succeeded(max))
+      pool = *max;
+  } else if (FailureOr<AvgPoolOp> average = create<AvgPoolOp>(
+                 loc, expected, activation, window, steps, pads, ceil, layout);
+             succeeded(average)) {
+    pool = *average;
+  }
+  if (!pool)
+    return failure();
+  return pool->getResult(0);
+}
+
 FailureOr<RankedTensorType> Importer::staticType(Location loc, Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)

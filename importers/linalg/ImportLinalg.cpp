@@ -329,6 +329,10 @@ private:
   /// Maps `op`'s result to the imported convolution `result` (plus the
   /// init's addend) and records what `op`, the pad folded into it and the
   /// bias add folded into it became.
+  /// `result` plus the activation `addend` (a product accumulating into a
+  /// tensor that is not zero).
+  FailureOr<Value> addAccumulator(Location loc, Type expected, Value result,
+                                  Value addend);
   FailureOr<bool> finishConv(Operation *op, Value result, const ConvInit &init,
                              Type expected, Operation *foldedPad,
                              StringRef dsmOp);
@@ -415,10 +419,6 @@ Value LinalgImporter::getViewSource(Operation *op) {
 FailureOr<Value> LinalgImporter::materialize(OpResult result) {
   Operation *op = result.getOwner();
   Location loc = op->getLoc();
-  auto dataMovement = [&](ValueRange inputs, StringRef reason) {
-    setOutcome(op, Outcome::Opaque, "dsm.opaque");
-    return createOpaque(op, result.getResultNumber(), inputs, 0.0, reason);
-  };
   auto activation = [&](Value value) { return getActivation(value); };
 
   // Constants: a weight, or (splat) a tensor of one value used as data.
@@ -426,13 +426,13 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
       isa<ml_program::GlobalLoadConstOp>(op))
     return materializeConstant(result);
   if (isa<tensor::EmptyOp>(op))
-    return dataMovement({}, "uninitialized tensor used as data");
+    return keepDataMovement(result, {}, "uninitialized tensor used as data");
   if (auto pad = dyn_cast<tensor::PadOp>(op)) {
     FailureOr<Value> source = activation(pad.getSource());
     if (failed(source))
       return failure();
-    return dataMovement({*source},
-                        "padding not folded into a convolution or pooling");
+    return keepDataMovement(result, {*source},
+                            "padding not folded into a convolution or pooling");
   }
   if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::ReshapeOp,
           tensor::CastOp>(op)) {
@@ -479,7 +479,7 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
     if (!llvm::all_of(slice.getStaticStrides(),
                       [](int64_t s) { return s == 1; }) ||
         ShapedType::isDynamicShape(slice.getStaticOffsets()))
-      return dataMovement({*source}, "strided or dynamic slice");
+      return keepDataMovement(result, {*source}, "strided or dynamic slice");
     SmallVector<int64_t> offsets(slice.getStaticOffsets());
     SmallVector<int64_t> sizes(slice.getStaticSizes());
     SmallVector<int64_t> full;
@@ -518,15 +518,11 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
     return reshape(loc, sliced->getResult(), shape);
   }
   if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
-    SmallVector<Value> inputs;
-    for (Value input : concat.getInputs()) {
-      FailureOr<Value> value = activation(input);
-      if (failed(value))
-        return failure();
-      inputs.push_back(*value);
-    }
+    FailureOr<SmallVector<Value>> inputs = getActivations(concat.getInputs());
+    if (failed(inputs))
+      return failure();
     FailureOr<ConcatOp> joined =
-        create<ConcatOp>(loc, result.getType(), inputs,
+        create<ConcatOp>(loc, result.getType(), *inputs,
                          builder.getI64IntegerAttr(concat.getDim()));
     if (failed(joined))
       return failure();
@@ -598,8 +594,8 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
                                               : FailureOr<Value>(failure());
     if (failed(into))
       return failure();
-    return dataMovement({*into, *source},
-                        "insertion that is not a concatenation");
+    return keepDataMovement(result, {*into, *source},
+                            "insertion that is not a concatenation");
   }
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     if (!isDataMovement(linalgOp))
@@ -611,7 +607,7 @@ FailureOr<Value> LinalgImporter::materialize(OpResult result) {
     SmallVector<AffineMap> maps = linalgOp.getIndexingMapsArray();
     AffineMap in = maps[0], out = maps[1];
     if (!out.isIdentity() || !in.isPermutation())
-      return dataMovement({*source}, "broadcast (data movement)");
+      return keepDataMovement(result, {*source}, "broadcast (data movement)");
     if (in.isIdentity()) {
       setOutcome(op, Outcome::Dropped, "pass-through");
       return *source;
@@ -916,14 +912,10 @@ FailureOr<bool> LinalgImporter::handle(Operation *op) {
     FailureOr<Value> input = getActivation(softmax.getInput());
     if (failed(input))
       return failure();
-    FailureOr<SoftmaxOp> result = create<SoftmaxOp>(
-        op->getLoc(), softmax.getResult()[0].getType(), *input,
-        builder.getI64IntegerAttr(softmax.getDimension()));
-    if (failed(result))
-      return failure();
-    map(softmax.getResult()[0], result->getResult());
-    setImported(op, SoftmaxOp::getOperationName());
-    return true;
+    return finishImport(
+        op, create<SoftmaxOp>(
+                op->getLoc(), softmax.getResult()[0].getType(), *input,
+                builder.getI64IntegerAttr(softmax.getDimension())));
   }
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp)
@@ -1303,71 +1295,46 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
                            /*pooling=*/true)))
         return failure();
     }
-    UnitAttr ceilAttr = ceilMode ? builder.getUnitAttr() : UnitAttr();
     auto layoutAttr = DataLayoutAttr::get(getContext(), *layout);
     // The window's extent over the (padded) image, for global pooling.
     auto shape = cast<RankedTensorType>(activation->getType()).getShape();
     ArrayRef<int64_t> imageShape = *layout == dsm::DataLayout::NCHW
                                        ? shape.drop_front(2)
                                        : shape.drop_front().drop_back();
-    Value result;
-    std::string outcome;
-    if (kind == MaxPool) {
-      FailureOr<MaxPoolOp> pool = create<MaxPoolOp>(
-          loc, dsmExpected, *activation, builder.getDenseI64ArrayAttr(kernel),
-          builder.getDenseI64ArrayAttr(strides),
-          builder.getDenseI64ArrayAttr(padding), ceilAttr, layoutAttr);
-      if (failed(pool))
+    int64_t area = 1;
+    for (int64_t size : kernel)
+      area *= size;
+    std::optional<SmallVector<Operation *>> divisor;
+    if (kind == SumPool && area > 1)
+      divisor = matchScaleBy(op->getResult(0), 1.0 / double(area));
+    // dsm.global_avg_pool is 2-D.
+    bool global = kernel.size() == 2 && ArrayRef(kernel) == imageShape &&
+                  !ceilMode &&
+                  llvm::all_of(padding, [](int64_t p) { return p == 0; });
+    PoolKind poolKind = kind == MaxPool ? PoolKind::Max
+                        : global && (divisor || area == 1)
+                            ? PoolKind::GlobalAverage
+                            : PoolKind::Average;
+    FailureOr<Value> pooled =
+        createPool(loc, dsmExpected, poolKind, *activation, kernel, strides,
+                   padding, ceilMode, layoutAttr);
+    if (failed(pooled))
+      return failure();
+    Value result = *pooled;
+    std::string outcome =
+        result.getDefiningOp()->getName().getStringRef().str();
+    if (poolKind == PoolKind::Average && !divisor && area > 1)
+      outcome += " (sum pooling, no divisor)";
+    if (oneD) {
+      FailureOr<Value> restored = restore(result);
+      if (failed(restored))
         return failure();
-      result = pool->getResult();
-      outcome = MaxPoolOp::getOperationName();
-      if (oneD) {
-        FailureOr<Value> restored = restore(result);
-        if (failed(restored))
-          return failure();
-        result = *restored;
-      }
-    } else {
-      int64_t area = 1;
-      for (int64_t size : kernel)
-        area *= size;
-      std::optional<SmallVector<Operation *>> divisor;
-      if (area > 1)
-        divisor = matchScaleBy(op->getResult(0), 1.0 / double(area));
-      // dsm.global_avg_pool is 2-D.
-      bool global = kernel.size() == 2 && ArrayRef(kernel) == imageShape &&
-                    !ceilMode &&
-                    llvm::all_of(padding, [](int64_t p) { return p == 0; });
-      if (global && (divisor || area == 1)) {
-        FailureOr<GlobalAvgPoolOp> pool =
-            create<GlobalAvgPoolOp>(loc, dsmExpected, *activation, layoutAttr);
-        if (failed(pool))
-          return failure();
-        result = pool->getResult();
-        outcome = GlobalAvgPoolOp::getOperationName();
-      } else {
-        FailureOr<AvgPoolOp> pool = create<AvgPoolOp>(
-            loc, dsmExpected, *activation, builder.getDenseI64ArrayAttr(kernel),
-            builder.getDenseI64ArrayAttr(strides),
-            builder.getDenseI64ArrayAttr(padding), ceilAttr, layoutAttr);
-        if (failed(pool))
-          return failure();
-        result = pool->getResult();
-        outcome = AvgPoolOp::getOperationName();
-        if (!divisor && area > 1)
-          outcome += " (sum pooling, no divisor)";
-      }
-      if (oneD) {
-        FailureOr<Value> restored = restore(result);
-        if (failed(restored))
-          return failure();
-        result = *restored;
-      }
-      if (divisor) {
-        for (Operation *member : *divisor)
-          claimFused(member, outcome);
-        map(divisor->back()->getResult(0), result);
-      }
+      result = *restored;
+    }
+    if (divisor) {
+      for (Operation *member : *divisor)
+        claimFused(member, outcome);
+      map(divisor->back()->getResult(0), result);
     }
     if (source != input)
       setOutcome(input.getDefiningOp(), Outcome::Folded,
@@ -1473,19 +1440,27 @@ LinalgImporter::getConvInit(Value init, Value result, int64_t outChannels,
   return convInit;
 }
 
+FailureOr<Value> LinalgImporter::addAccumulator(Location loc, Type expected,
+                                                Value result, Value addend) {
+  FailureOr<Value> value = getActivation(addend);
+  if (failed(value))
+    return failure();
+  FailureOr<AddOp> sum = create<AddOp>(loc, expected, result, *value);
+  if (failed(sum))
+    return failure();
+  return sum->getResult();
+}
+
 FailureOr<bool> LinalgImporter::finishConv(Operation *op, Value result,
                                            const ConvInit &init, Type expected,
                                            Operation *foldedPad,
                                            StringRef dsmOp) {
   if (init.addend) {
-    FailureOr<Value> addend = getActivation(init.addend);
-    if (failed(addend))
-      return failure();
-    FailureOr<AddOp> sum =
-        create<AddOp>(op->getLoc(), expected, result, *addend);
+    FailureOr<Value> sum =
+        addAccumulator(op->getLoc(), expected, result, init.addend);
     if (failed(sum))
       return failure();
-    result = sum->getResult();
+    result = *sum;
   }
   if (foldedPad)
     setOutcome(foldedPad, Outcome::Folded, "into " + dsmOp.str() + " padding");
@@ -1541,13 +1516,10 @@ FailureOr<bool> LinalgImporter::importConv3D(linalg::LinalgOp op) {
       source = pad.getSource();
     }
   }
-  FailureOr<Value> activation = getActivation(source);
+  FailureOr<TypedActivation> activation = getTypedActivation(loc, source);
   if (failed(activation))
     return failure();
-  FailureOr<Type> elementTypeOr = requireDsmElementType(loc, *activation);
-  if (failed(elementTypeOr))
-    return failure();
-  Type elementType = *elementTypeOr;
+  Type elementType = activation->elementType;
   auto filterType = cast<RankedTensorType>(filter.getType());
   int64_t outChannels = filterType.getDimSize(channelsFirst ? 0 : 4);
   FailureOr<Value> weight =
@@ -1559,7 +1531,7 @@ FailureOr<bool> LinalgImporter::importConv3D(linalg::LinalgOp op) {
   if (failed(convInit))
     return failure();
   FailureOr<Conv3DOp> conv = create<Conv3DOp>(
-      loc, expected, *activation, *weight, convInit->biasWeight,
+      loc, expected, activation->value, *weight, convInit->biasWeight,
       builder.getDenseI64ArrayAttr(strides),
       builder.getDenseI64ArrayAttr(padding),
       builder.getDenseI64ArrayAttr(dilations), builder.getI64IntegerAttr(1),
@@ -1763,13 +1735,10 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
       result = *finished;
     }
     if (initValue) {
-      FailureOr<Value> addend = getActivation(initValue);
-      if (failed(addend))
-        return failure();
-      FailureOr<AddOp> sum = create<AddOp>(loc, expected, result, *addend);
+      FailureOr<Value> sum = addAccumulator(loc, expected, result, initValue);
       if (failed(sum))
         return failure();
-      result = sum->getResult();
+      result = *sum;
     }
     setImported(op, FullyConnectedOp::getOperationName());
     map(op->getResult(0), result);
@@ -1839,13 +1808,10 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
     result = *finished;
   }
   if (!zeroInit) {
-    FailureOr<Value> addend = getActivation(init->get());
-    if (failed(addend))
-      return failure();
-    FailureOr<AddOp> sum = create<AddOp>(loc, expected, result, *addend);
+    FailureOr<Value> sum = addAccumulator(loc, expected, result, init->get());
     if (failed(sum))
       return failure();
-    result = sum->getResult();
+    result = *sum;
   }
   setImported(op, MatMulOp::getOperationName());
   map(op->getResult(0), result);
@@ -1902,13 +1868,9 @@ FailureOr<bool> LinalgImporter::importEmbedding(linalg::LinalgOp op,
       getWeight(table, tableType.getShape(), *elementType, "weight");
   if (failed(weight))
     return failure();
-  FailureOr<EmbeddingOp> embedding = create<EmbeddingOp>(
-      op.getLoc(), op->getResult(0).getType(), indices, *weight);
-  if (failed(embedding))
-    return failure();
-  setImported(op, EmbeddingOp::getOperationName());
-  map(op->getResult(0), embedding->getResult());
-  return true;
+  return finishImport(op, create<EmbeddingOp>(op.getLoc(),
+                                              op->getResult(0).getType(),
+                                              indices, *weight));
 }
 
 //===----------------------------------------------------------------------===//

@@ -369,6 +369,19 @@ SmallVector<NamedAttribute> convAttrs(GraphImporter &imp,
   return attrs;
 }
 
+/// A convolution's operands: `x`, `w` and the bias input when there is one.
+FailureOr<SmallVector<Value>>
+withOptionalBias(GraphImporter &imp, const OnnxNode &node, Value x, Value w) {
+  SmallVector<Value> operands{x, w};
+  if (node.hasInput(2)) {
+    FailureOr<Value> bias = input(imp, node, 2);
+    if (failed(bias))
+      return failure();
+    operands.push_back(*bias);
+  }
+  return operands;
+}
+
 LogicalResult convertConv(GraphImporter &imp, const OnnxNode &node) {
   FailureOr<Value> x = input(imp, node, 0);
   if (failed(x))
@@ -415,20 +428,16 @@ LogicalResult convertConv(GraphImporter &imp, const OnnxNode &node) {
     return failure();
   if (oneD && failed(x = liftTo2D(imp, node.getLoc(), *x)))
     return failure();
-  SmallVector<Value> operands{*x, *w};
-  if (node.hasInput(2)) {
-    FailureOr<Value> bias = input(imp, node, 2);
-    if (failed(bias))
-      return failure();
-    operands.push_back(*bias);
-  }
+  FailureOr<SmallVector<Value>> operands = withOptionalBias(imp, node, *x, *w);
+  if (failed(operands))
+    return failure();
   SmallVector<NamedAttribute> attrs = convAttrs(
       imp, window->strides, window->padding, window->dilations, *group);
   if (threeD)
     return defineOutput(
-        imp, node, imp.create<dsm::Conv3DOp>(node.getLoc(), operands, attrs));
+        imp, node, imp.create<dsm::Conv3DOp>(node.getLoc(), *operands, attrs));
   FailureOr<Value> y =
-      imp.create<dsm::Conv2DOp>(node.getLoc(), operands, attrs);
+      imp.create<dsm::Conv2DOp>(node.getLoc(), *operands, attrs);
   return defineOutput(imp, node, oneD ? lowerTo1D(imp, node.getLoc(), y) : y);
 }
 
@@ -483,20 +492,16 @@ LogicalResult convertConvTranspose(GraphImporter &imp, const OnnxNode &node) {
   } else if (*autoPad != "NOTSET") {
     return node.emitError() << "unknown auto_pad '" << *autoPad << "'";
   }
-  SmallVector<Value> operands{*x, *w};
-  if (node.hasInput(2)) {
-    FailureOr<Value> bias = input(imp, node, 2);
-    if (failed(bias))
-      return failure();
-    operands.push_back(*bias);
-  }
+  FailureOr<SmallVector<Value>> operands = withOptionalBias(imp, node, *x, *w);
+  if (failed(operands))
+    return failure();
   SmallVector<NamedAttribute> attrs =
       convAttrs(imp, *strides, *pads, *dilations, *group);
   if (llvm::any_of(*outputPadding, [](int64_t v) { return v != 0; }))
     attrs.push_back(attr(imp, "output_padding", i64Array(imp, *outputPadding)));
   return defineOutput(
       imp, node,
-      imp.create<dsm::ConvTranspose2DOp>(node.getLoc(), operands, attrs));
+      imp.create<dsm::ConvTranspose2DOp>(node.getLoc(), *operands, attrs));
 }
 
 /// dsm.fully_connected of `x` by `weight` ([out, in]). A following bias Add
@@ -521,9 +526,8 @@ LogicalResult convertMatMul(GraphImporter &imp, const OnnxNode &node) {
   FailureOr<Value> a = input(imp, node, 0);
   if (failed(a))
     return failure();
+  // Present: importNode checks the inputs getRequiredInputCount names.
   StringRef bName = node.getInput(1);
-  if (!node.hasInput(1))
-    return node.emitError() << "missing input 1";
   auto aType = typeOf(*a);
   ArrayRef<int64_t> bShape = imp.get(bName).shape;
   auto resultType = [&]() -> Type {
@@ -601,9 +605,8 @@ LogicalResult convertGemm(GraphImporter &imp, const OnnxNode &node) {
   FailureOr<Value> a = input(imp, node, 0);
   if (failed(a))
     return failure();
+  // Present: importNode checks the inputs getRequiredInputCount names.
   StringRef bName = node.getInput(1);
-  if (!node.hasInput(1))
-    return node.emitError() << "missing input 1";
   ArrayRef<int64_t> bShape = imp.get(bName).shape;
   if (typeOf(*a).getRank() != 2 || bShape.size() != 2)
     return node.emitError() << "A and B must be matrices";

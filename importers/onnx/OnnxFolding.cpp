@@ -132,6 +132,16 @@ private:
            getNumElements(nonZero).has_value();
   }
 
+  /// The contents of the tensor attribute `attr`; none when it holds no
+  /// data (stripped, external, or too large to hold).
+  FailureOr<std::optional<HostTensor>>
+  readTensorAttr(const AttributeProto &attr);
+  /// A Constant's `scalarName` attribute as a scalar, or its `listName`
+  /// attribute as a 1-D tensor, of T (double: FLOAT, int64_t: INT64); none
+  /// when it has neither.
+  template <typename T>
+  FailureOr<std::optional<HostTensor>> readConstantValues(StringRef scalarName,
+                                                          StringRef listName);
   FailureOr<bool> foldConstant();
   FailureOr<bool> foldElementwise(StringRef op);
   FailureOr<bool> foldUnary(StringRef op);
@@ -266,15 +276,59 @@ FailureOr<bool> Folder::run() {
   return false;
 }
 
+FailureOr<std::optional<HostTensor>>
+Folder::readTensorAttr(const AttributeProto &attr) {
+  if (!attr.has_t())
+    return node.emitError()
+           << "attribute '" << attr.name() << "' must be a tensor";
+  llvm::Expected<std::optional<HostTensor>> contents =
+      HostTensor::fromProto(attr.t());
+  if (!contents)
+    return node.emitError() << llvm::toString(contents.takeError());
+  return std::move(*contents);
+}
+
+template <typename T>
+FailureOr<std::optional<HostTensor>>
+Folder::readConstantValues(StringRef scalarName, StringRef listName) {
+  bool scalar = node.hasAttr(scalarName);
+  if (!scalar && !node.hasAttr(listName))
+    return std::optional<HostTensor>();
+  SmallVector<T> values;
+  if (scalar) {
+    FailureOr<T> value = std::is_same_v<T, double>
+                             ? FailureOr<T>(node.getFloat(scalarName))
+                             : FailureOr<T>(node.getInt(scalarName));
+    if (failed(value))
+      return failure();
+    values.push_back(*value);
+  } else {
+    FailureOr<SmallVector<T>> list;
+    if constexpr (std::is_same_v<T, double>)
+      list = node.getFloats(listName);
+    else
+      list = node.getInts(listName);
+    if (failed(list))
+      return failure();
+    values = std::move(*list);
+  }
+  SmallVector<int64_t> shape;
+  if (!scalar)
+    shape.push_back(values.size());
+  if constexpr (std::is_same_v<T, double>)
+    return std::optional<HostTensor>(HostTensor::getFloats(
+        TensorProto::FLOAT, shape, {values.begin(), values.end()}));
+  else
+    return std::optional<HostTensor>(HostTensor::getInts(
+        TensorProto::INT64, shape, {values.begin(), values.end()}));
+}
+
 FailureOr<bool> Folder::foldConstant() {
   StringRef output = node.getOutput(0);
   if (const AttributeProto *attr = node.getAttr("value")) {
-    if (!attr->has_t())
-      return fail("attribute 'value' must be a tensor");
-    llvm::Expected<std::optional<HostTensor>> contents =
-        HostTensor::fromProto(attr->t());
-    if (!contents)
-      return fail(llvm::toString(contents.takeError()));
+    FailureOr<std::optional<HostTensor>> contents = readTensorAttr(*attr);
+    if (failed(contents))
+      return failure();
     if (*contents) {
       if (failed(importer.defineContents(node, output, std::move(**contents))))
         return failure();
@@ -289,44 +343,14 @@ FailureOr<bool> Folder::foldConstant() {
       return failure();
     return true;
   }
-  if (node.hasAttr("value_float") || node.hasAttr("value_floats")) {
-    bool scalar = node.hasAttr("value_float");
-    FailureOr<SmallVector<double>> values =
-        scalar ? FailureOr<SmallVector<double>>(failure())
-               : node.getFloats("value_floats");
-    if (scalar) {
-      FailureOr<double> value = node.getFloat("value_float");
-      if (failed(value))
-        return failure();
-      values = SmallVector<double>{*value};
-    }
-    if (failed(values))
-      return failure();
-    SmallVector<int64_t> shape;
-    if (!scalar)
-      shape.push_back(values->size());
-    return done(HostTensor::getFloats(TensorProto::FLOAT, shape,
-                                      {values->begin(), values->end()}));
-  }
-  if (node.hasAttr("value_int") || node.hasAttr("value_ints")) {
-    bool scalar = node.hasAttr("value_int");
-    FailureOr<SmallVector<int64_t>> values =
-        scalar ? FailureOr<SmallVector<int64_t>>(failure())
-               : node.getInts("value_ints");
-    if (scalar) {
-      FailureOr<int64_t> value = node.getInt("value_int");
-      if (failed(value))
-        return failure();
-      values = SmallVector<int64_t>{*value};
-    }
-    if (failed(values))
-      return failure();
-    SmallVector<int64_t> shape;
-    if (!scalar)
-      shape.push_back(values->size());
-    return done(HostTensor::getInts(TensorProto::INT64, shape,
-                                    {values->begin(), values->end()}));
-  }
+  FailureOr<std::optional<HostTensor>> contents =
+      readConstantValues<double>("value_float", "value_floats");
+  if (succeeded(contents) && !*contents)
+    contents = readConstantValues<int64_t>("value_int", "value_ints");
+  if (failed(contents))
+    return failure();
+  if (*contents)
+    return done(std::move(**contents));
   return fail("only tensor, float and integer constants are supported");
 }
 
@@ -691,12 +715,9 @@ FailureOr<bool> Folder::foldConstantOfShape() {
   int32_t dataType = TensorProto::FLOAT;
   double value = 0;
   if (const AttributeProto *attr = node.getAttr("value")) {
-    if (!attr->has_t())
-      return fail("attribute 'value' must be a tensor");
-    llvm::Expected<std::optional<HostTensor>> contents =
-        HostTensor::fromProto(attr->t());
-    if (!contents)
-      return fail(llvm::toString(contents.takeError()));
+    FailureOr<std::optional<HostTensor>> contents = readTensorAttr(*attr);
+    if (failed(contents))
+      return failure();
     if (!*contents || (*contents)->getNumElements() != 1)
       return fail("attribute 'value' must hold one element");
     dataType = (*contents)->getDataType();

@@ -127,10 +127,6 @@ Value TosaImporter::getViewSource(Operation *op) {
 FailureOr<Value> TosaImporter::materialize(OpResult result) {
   Operation *op = result.getOwner();
   Location loc = op->getLoc();
-  auto dataMovement = [&](ValueRange inputs, StringRef reason) {
-    setOutcome(op, Outcome::Opaque, "dsm.opaque");
-    return createOpaque(op, result.getResultNumber(), inputs, 0.0, reason);
-  };
   if (op->hasTrait<OpTrait::ConstantLike>())
     return materializeConstant(result);
   if (isConstantExpression(op))
@@ -148,7 +144,7 @@ FailureOr<Value> TosaImporter::materialize(OpResult result) {
     std::optional<SmallVector<int64_t>> shape =
         constShape(reshapeOp.getShape());
     if (!shape)
-      return dataMovement({*input}, "reshape to a computed shape");
+      return keepDataMovement(result, {*input}, "reshape to a computed shape");
     int64_t known = 1;
     for (int64_t d : *shape)
       if (d >= 0)
@@ -169,7 +165,7 @@ FailureOr<Value> TosaImporter::materialize(OpResult result) {
     std::optional<SmallVector<int64_t>> start = constShape(slice.getStart());
     std::optional<SmallVector<int64_t>> size = constShape(slice.getSize());
     if (!start || !size)
-      return dataMovement({*input}, "slice with computed bounds");
+      return keepDataMovement(result, {*input}, "slice with computed bounds");
     for (auto [d, s] : llvm::enumerate(*size)) {
       if (s < 0)
         s = inType.getDimSize(d) - (*start)[d];
@@ -186,15 +182,11 @@ FailureOr<Value> TosaImporter::materialize(OpResult result) {
     return sliced->getResult();
   }
   if (auto concat = dyn_cast<tosa::ConcatOp>(op)) {
-    SmallVector<Value> inputs;
-    for (Value operand : concat.getInput1()) {
-      FailureOr<Value> value = getActivation(operand);
-      if (failed(value))
-        return failure();
-      inputs.push_back(*value);
-    }
+    FailureOr<SmallVector<Value>> inputs = getActivations(concat.getInput1());
+    if (failed(inputs))
+      return failure();
     FailureOr<ConcatOp> joined =
-        create<ConcatOp>(loc, result.getType(), inputs,
+        create<ConcatOp>(loc, result.getType(), *inputs,
                          builder.getI64IntegerAttr(concat.getAxis()));
     if (failed(joined))
       return failure();
@@ -202,9 +194,10 @@ FailureOr<Value> TosaImporter::materialize(OpResult result) {
     return joined->getResult();
   }
   if (isa<tosa::PadOp>(op))
-    return dataMovement({*input},
-                        "padding not folded into a convolution or pooling");
-  return dataMovement({*input}, "data movement without a dsm counterpart");
+    return keepDataMovement(result, {*input},
+                            "padding not folded into a convolution or pooling");
+  return keepDataMovement(result, {*input},
+                          "data movement without a dsm counterpart");
 }
 
 //===----------------------------------------------------------------------===//
@@ -457,13 +450,10 @@ FailureOr<bool> TosaImporter::importConvolution(
           ? SmallVector<int64_t>{pad[0], pad[2], pad[4], pad[1], pad[3], pad[5]}
           : dsmPadding(pad);
   Value source = threeD ? input : foldPad(input, padding, 0.0);
-  FailureOr<Value> activation = getActivation(source);
+  FailureOr<TypedActivation> activation = getTypedActivation(loc, source);
   if (failed(activation))
     return failure();
-  FailureOr<Type> elementTypeOr = requireDsmElementType(loc, *activation);
-  if (failed(elementTypeOr))
-    return failure();
-  Type elementType = *elementTypeOr;
+  Type elementType = activation->elementType;
   auto weightType = cast<RankedTensorType>(weight.getType());
   int64_t groups = 1;
   SmallVector<int64_t> kernelShape(weightType.getShape());
@@ -488,14 +478,14 @@ FailureOr<bool> TosaImporter::importConvolution(
     return failure();
   auto build = [&](auto opType) -> FailureOr<Value> {
     using OpTy = decltype(opType);
-    FailureOr<OpTy> conv =
-        create<OpTy>(loc, op->getResult(0).getType(), *activation, *declared,
-                     *biasWeight, builder.getDenseI64ArrayAttr(stride),
-                     builder.getDenseI64ArrayAttr(padding),
-                     builder.getDenseI64ArrayAttr(dilation),
-                     builder.getI64IntegerAttr(groups),
-                     DataLayoutAttr::get(getContext(), dsm::DataLayout::NHWC),
-                     KernelLayoutAttr::get(getContext(), layout));
+    FailureOr<OpTy> conv = create<OpTy>(
+        loc, op->getResult(0).getType(), activation->value, *declared,
+        *biasWeight, builder.getDenseI64ArrayAttr(stride),
+        builder.getDenseI64ArrayAttr(padding),
+        builder.getDenseI64ArrayAttr(dilation),
+        builder.getI64IntegerAttr(groups),
+        DataLayoutAttr::get(getContext(), dsm::DataLayout::NHWC),
+        KernelLayoutAttr::get(getContext(), layout));
     if (failed(conv))
       return failure();
     setImported(op, OpTy::getOperationName());
@@ -530,13 +520,11 @@ FailureOr<bool> TosaImporter::importTransposeConv(tosa::TransposeConv2DOp op) {
     else
       outputPadding[i] = after;
   }
-  FailureOr<Value> activation = getActivation(op.getInput());
+  FailureOr<TypedActivation> activation =
+      getTypedActivation(loc, op.getInput());
   if (failed(activation))
     return failure();
-  FailureOr<Type> elementTypeOr = requireDsmElementType(loc, *activation);
-  if (failed(elementTypeOr))
-    return failure();
-  Type elementType = *elementTypeOr;
+  Type elementType = activation->elementType;
   // Declared [C, O, KH, KW], dsm.conv_transpose2d's order (a declaration
   // only counts the elements).
   auto weightType = cast<RankedTensorType>(weight.getType());
@@ -553,18 +541,15 @@ FailureOr<bool> TosaImporter::importTransposeConv(tosa::TransposeConv2DOp op) {
   FailureOr<Value> biasWeight = getBias(bias, outChannels, elementType);
   if (failed(biasWeight))
     return failure();
-  FailureOr<ConvTranspose2DOp> conv = create<ConvTranspose2DOp>(
-      loc, op.getResult().getType(), *activation, *declared, *biasWeight,
-      builder.getDenseI64ArrayAttr(stride),
-      builder.getDenseI64ArrayAttr(padding),
-      builder.getDenseI64ArrayAttr(outputPadding),
-      builder.getDenseI64ArrayAttr({1, 1}), builder.getI64IntegerAttr(1),
-      DataLayoutAttr::get(getContext(), dsm::DataLayout::NHWC));
-  if (failed(conv))
-    return failure();
-  map(op.getResult(), conv->getResult());
-  setImported(op, ConvTranspose2DOp::getOperationName());
-  return true;
+  return finishImport(
+      op,
+      create<ConvTranspose2DOp>(
+          loc, op.getResult().getType(), activation->value, *declared,
+          *biasWeight, builder.getDenseI64ArrayAttr(stride),
+          builder.getDenseI64ArrayAttr(padding),
+          builder.getDenseI64ArrayAttr(outputPadding),
+          builder.getDenseI64ArrayAttr({1, 1}), builder.getI64IntegerAttr(1),
+          DataLayoutAttr::get(getContext(), dsm::DataLayout::NHWC)));
 }
 
 FailureOr<bool> TosaImporter::importPool(Operation *op, Value input,
@@ -581,39 +566,18 @@ FailureOr<bool> TosaImporter::importPool(Operation *op, Value input,
     return failure();
   auto shape = cast<RankedTensorType>(activation->getType()).getShape();
   auto layout = DataLayoutAttr::get(getContext(), dsm::DataLayout::NHWC);
-  Type expected = op->getResult(0).getType();
-  Value result;
-  std::string outcome;
   bool global = kernel[0] == shape[1] && kernel[1] == shape[2] &&
                 llvm::all_of(padding, [](int64_t p) { return p == 0; });
-  if (max) {
-    FailureOr<MaxPoolOp> pool = create<MaxPoolOp>(
-        loc, expected, *activation, builder.getDenseI64ArrayAttr(kernel),
-        builder.getDenseI64ArrayAttr(stride),
-        builder.getDenseI64ArrayAttr(padding), UnitAttr(), layout);
-    if (failed(pool))
-      return failure();
-    result = pool->getResult();
-    outcome = MaxPoolOp::getOperationName();
-  } else if (global) {
-    FailureOr<GlobalAvgPoolOp> pool =
-        create<GlobalAvgPoolOp>(loc, expected, *activation, layout);
-    if (failed(pool))
-      return failure();
-    result = pool->getResult();
-    outcome = GlobalAvgPoolOp::getOperationName();
-  } else {
-    FailureOr<AvgPoolOp> pool = create<AvgPoolOp>(
-        loc, expected, *activation, builder.getDenseI64ArrayAttr(kernel),
-        builder.getDenseI64ArrayAttr(stride),
-        builder.getDenseI64ArrayAttr(padding), UnitAttr(), layout);
-    if (failed(pool))
-      return failure();
-    result = pool->getResult();
-    outcome = AvgPoolOp::getOperationName();
-  }
-  map(op->getResult(0), result);
-  setImported(op, outcome);
+  PoolKind kind = max      ? PoolKind::Max
+                  : global ? PoolKind::GlobalAverage
+                           : PoolKind::Average;
+  FailureOr<Value> result =
+      createPool(loc, op->getResult(0).getType(), kind, *activation, kernel,
+                 stride, padding, /*ceilMode=*/false, layout);
+  if (failed(result))
+    return failure();
+  map(op->getResult(0), *result);
+  setImported(op, result->getDefiningOp()->getName().getStringRef());
   return true;
 }
 
@@ -636,13 +600,8 @@ FailureOr<bool> TosaImporter::importMatMul(tosa::MatMulOp op) {
         b, {bType.getDimSize(2), bType.getDimSize(1)}, *elementType, "weight");
     if (failed(weight))
       return failure();
-    FailureOr<FullyConnectedOp> fc =
-        create<FullyConnectedOp>(loc, expected, *input, *weight, Value());
-    if (failed(fc))
-      return failure();
-    map(op.getResult(), fc->getResult());
-    setImported(op, FullyConnectedOp::getOperationName());
-    return true;
+    return finishImport(
+        op, create<FullyConnectedOp>(loc, expected, *input, *weight, Value()));
   }
   auto operand = [&](Value value) -> FailureOr<Value> {
     if (getConstantRoot(value)) {
@@ -657,13 +616,8 @@ FailureOr<bool> TosaImporter::importMatMul(tosa::MatMulOp op) {
       succeeded(lhs) ? operand(b) : FailureOr<Value>(failure());
   if (failed(rhs))
     return failure();
-  FailureOr<MatMulOp> matmul =
-      create<MatMulOp>(loc, expected, *lhs, *rhs, UnitAttr());
-  if (failed(matmul))
-    return failure();
-  map(op.getResult(), matmul->getResult());
-  setImported(op, MatMulOp::getOperationName());
-  return true;
+  return finishImport(op,
+                      create<MatMulOp>(loc, expected, *lhs, *rhs, UnitAttr()));
 }
 
 FailureOr<bool> TosaImporter::importGather(tosa::GatherOp op) {
@@ -683,13 +637,9 @@ FailureOr<bool> TosaImporter::importGather(tosa::GatherOp op) {
                 *elementType, "table");
   if (failed(table))
     return failure();
-  FailureOr<EmbeddingOp> embedding =
-      create<EmbeddingOp>(op.getLoc(), op.getResult().getType(), *ids, *table);
-  if (failed(embedding))
-    return failure();
-  map(op.getResult(), embedding->getResult());
-  setImported(op, EmbeddingOp::getOperationName());
-  return true;
+  return finishImport(
+      op,
+      create<EmbeddingOp>(op.getLoc(), op.getResult().getType(), *ids, *table));
 }
 
 FailureOr<bool> TosaImporter::handle(Operation *op) {

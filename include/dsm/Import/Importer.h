@@ -128,6 +128,18 @@ protected:
 
   /// The dsm value standing for `original`, materializing lazy producers.
   mlir::FailureOr<mlir::Value> getActivation(mlir::Value original);
+  /// getActivation of each of `originals`.
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+  getActivations(mlir::ValueRange originals);
+  /// An activation and the element type dsm ops compute in for it.
+  struct TypedActivation {
+    mlir::Value value;
+    mlir::Type elementType;
+  };
+  /// getActivation of `original`, with its element type (a located error at
+  /// `loc` when dsm has none for it).
+  mlir::FailureOr<TypedActivation> getTypedActivation(mlir::Location loc,
+                                                      mlir::Value original);
   /// Records that `original` is now `replacement`.
   void map(mlir::Value original, mlir::Value replacement);
   bool isMapped(mlir::Value original) const { return mapping.count(original); }
@@ -178,6 +190,20 @@ protected:
                                             mlir::ValueRange inputs,
                                             double opsPerElement,
                                             llvm::StringRef reason);
+  /// Keeps `result` of a data-movement op dsm has no counterpart for as a
+  /// dsm.opaque of no work over `inputs`, its op accounted as opaque.
+  mlir::FailureOr<mlir::Value> keepDataMovement(mlir::OpResult result,
+                                                mlir::ValueRange inputs,
+                                                llvm::StringRef reason);
+  /// The dsm pooling ops windows become.
+  enum class PoolKind { Max, Average, GlobalAverage };
+  /// The dsm pooling op of `kind` over `activation` (global pooling takes
+  /// neither window nor padding); its type is checked against `expected`.
+  mlir::FailureOr<mlir::Value>
+  createPool(mlir::Location loc, mlir::Type expected, PoolKind kind,
+             mlir::Value activation, llvm::ArrayRef<int64_t> kernel,
+             llvm::ArrayRef<int64_t> strides, llvm::ArrayRef<int64_t> padding,
+             bool ceilMode, DataLayoutAttr layout);
   /// Handles an op `handle` did not recognise: a located error in strict
   /// mode; else dsm.opaque over its tensor operands (and the vectors and
   /// buffers already kept opaque), one per result that carries data --
@@ -219,6 +245,17 @@ protected:
   /// Records that `op` became the dsm op `dsmOp`.
   void setImported(mlir::Operation *op, llvm::StringRef dsmOp) {
     setOutcome(op, ImportSummary::Outcome::Imported, dsmOp);
+  }
+  /// The usual end of a handler: `op`'s result is now that of `created`, the
+  /// dsm op `op` was imported as.
+  template <typename OpTy>
+  mlir::FailureOr<bool> finishImport(mlir::Operation *op,
+                                     mlir::FailureOr<OpTy> created) {
+    if (mlir::failed(created))
+      return mlir::failure();
+    map(op->getResult(0), (*created)->getResult(0));
+    setImported(op, OpTy::getOperationName());
+    return true;
   }
   /// Makes `handle` return false with `reason` for the error or summary.
   bool reject(const llvm::Twine &reason) {
