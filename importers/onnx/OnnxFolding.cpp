@@ -17,9 +17,11 @@
 #include "onnx.pb.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <cmath>
 #include <functional>
+#include <limits>
 
 using namespace mlir;
 using namespace dsm::onnx;
@@ -27,6 +29,64 @@ using dsm_onnx::AttributeProto;
 using dsm_onnx::TensorProto;
 
 namespace {
+
+/// `a op b` for ONNX's binary operator `op` (Add, Sum, Sub, Mul, Div, Mod,
+/// Pow, Min, Max, a comparison, as 0 or 1) on floats.
+double combine(StringRef op, double a, double b) {
+  return llvm::StringSwitch<double>(op)
+      .Cases({"Add", "Sum"}, a + b)
+      .Case("Sub", a - b)
+      .Case("Mul", a * b)
+      .Case("Div", a / b)
+      .Case("Mod", std::fmod(a, b))
+      .Case("Pow", std::pow(a, b))
+      .Case("Min", std::min(a, b))
+      .Case("Max", std::max(a, b))
+      .Case("Equal", a == b)
+      .Case("Less", a < b)
+      .Case("Greater", a > b)
+      .Case("LessOrEqual", a <= b)
+      .Case("GreaterOrEqual", a >= b)
+      .Default(a);
+}
+
+/// The same on integers (and And, Or, Xor on booleans), in checked
+/// arithmetic: none for a division by zero or a result out of 64 bits.
+std::optional<int64_t> combine(StringRef op, int64_t a, int64_t b) {
+  if (op == "Add" || op == "Sum")
+    return llvm::checkedAdd(a, b);
+  if (op == "Sub")
+    return llvm::checkedSub(a, b);
+  if (op == "Mul")
+    return llvm::checkedMul(a, b);
+  if (op == "Div" || op == "Mod") {
+    if (b == 0 || (a == std::numeric_limits<int64_t>::min() && b == -1))
+      return op == "Mod" && b == -1 ? std::optional<int64_t>(0) : std::nullopt;
+    if (op == "Div")
+      return a / b;
+    // ONNX's integer Mod takes the sign of the divisor.
+    int64_t r = a % b;
+    return r != 0 && (r < 0) != (b < 0) ? r + b : r;
+  }
+  if (op == "Pow") {
+    double r = std::pow(double(a), double(b));
+    if (!(r >= -0x1p63 && r < 0x1p63))
+      return std::nullopt;
+    return int64_t(r);
+  }
+  return llvm::StringSwitch<int64_t>(op)
+      .Case("Min", std::min(a, b))
+      .Case("Max", std::max(a, b))
+      .Case("Equal", a == b)
+      .Case("Less", a < b)
+      .Case("Greater", a > b)
+      .Case("LessOrEqual", a <= b)
+      .Case("GreaterOrEqual", a >= b)
+      .Case("And", a && b)
+      .Case("Or", a || b)
+      .Case("Xor", bool(a) != bool(b))
+      .Default(a);
+}
 
 /// Calls `fn` with every multi-index of `shape` in row-major order.
 void forEachIndex(ArrayRef<int64_t> shape,
@@ -387,7 +447,7 @@ FailureOr<bool> Folder::foldElementwise(StringRef op) {
     strides.push_back(broadcastStrides(t->getShape(), shape));
   std::vector<double> floats;
   std::vector<int64_t> ints;
-  bool divideByZero = false;
+  bool outOfRange = false;
   forEachIndex(shape, [&](ArrayRef<int64_t> index) {
     SmallVector<int64_t> at;
     for (auto &s : strides)
@@ -402,84 +462,33 @@ FailureOr<bool> Folder::foldElementwise(StringRef op) {
         ints.push_back(chosen.getInt(pos));
       return;
     }
-    if (comparison || logical || !useFloat) {
-      if (useFloat && comparison) {
-        double a = inputs[0]->getFloat(at[0]), b = inputs[1]->getFloat(at[1]);
-        ints.push_back(llvm::StringSwitch<bool>(op)
-                           .Case("Equal", a == b)
-                           .Case("Less", a < b)
-                           .Case("Greater", a > b)
-                           .Case("LessOrEqual", a <= b)
-                           .Default(a >= b));
+    // Comparisons of floats compare as floats and give booleans; everything
+    // else computes in the type of its inputs.
+    bool inFloat = useFloat && !logical;
+    std::optional<double> floatAcc;
+    std::optional<int64_t> intAcc;
+    if (inFloat)
+      floatAcc = inputs[0]->getFloat(at[0]);
+    else
+      intAcc = inputs[0]->getInt(at[0]);
+    for (size_t k = 1; k < inputs.size(); ++k) {
+      if (inFloat)
+        floatAcc = combine(op, *floatAcc, inputs[k]->getFloat(at[k]));
+      else if (!(intAcc = combine(op, *intAcc, inputs[k]->getInt(at[k])))) {
+        outOfRange = true;
         return;
       }
-      int64_t acc = inputs[0]->getInt(at[0]);
-      for (size_t k = 1; k < inputs.size(); ++k) {
-        int64_t b = inputs[k]->getInt(at[k]);
-        if ((op == "Div" || op == "Mod") && b == 0) {
-          divideByZero = true;
-          return;
-        }
-        if (op == "Add" || op == "Sum")
-          acc += b;
-        else if (op == "Sub")
-          acc -= b;
-        else if (op == "Mul")
-          acc *= b;
-        else if (op == "Div")
-          acc /= b;
-        else if (op == "Mod")
-          acc = ((acc % b) + b) % b;
-        else if (op == "Pow")
-          acc = static_cast<int64_t>(std::pow(double(acc), double(b)));
-        else if (op == "Min")
-          acc = std::min(acc, b);
-        else if (op == "Max")
-          acc = std::max(acc, b);
-        else if (op == "Equal")
-          acc = acc == b;
-        else if (op == "Less")
-          acc = acc < b;
-        else if (op == "Greater")
-          acc = acc > b;
-        else if (op == "LessOrEqual")
-          acc = acc <= b;
-        else if (op == "GreaterOrEqual")
-          acc = acc >= b;
-        else if (op == "And")
-          acc = acc && b;
-        else if (op == "Or")
-          acc = acc || b;
-        else if (op == "Xor")
-          acc = bool(acc) != bool(b);
-      }
-      ints.push_back(acc);
-      return;
     }
-    double acc = inputs[0]->getFloat(at[0]);
-    for (size_t k = 1; k < inputs.size(); ++k) {
-      double b = inputs[k]->getFloat(at[k]);
-      if (op == "Add" || op == "Sum")
-        acc += b;
-      else if (op == "Sub")
-        acc -= b;
-      else if (op == "Mul")
-        acc *= b;
-      else if (op == "Div")
-        acc /= b;
-      else if (op == "Mod")
-        acc = std::fmod(acc, b);
-      else if (op == "Pow")
-        acc = std::pow(acc, b);
-      else if (op == "Min")
-        acc = std::min(acc, b);
-      else if (op == "Max")
-        acc = std::max(acc, b);
-    }
-    floats.push_back(acc);
+    if (!inFloat)
+      ints.push_back(*intAcc);
+    else if (comparison)
+      ints.push_back(*floatAcc != 0);
+    else
+      floats.push_back(*floatAcc);
   });
-  if (divideByZero)
-    return fail("divides by zero in a static computation");
+  if (outOfRange)
+    return fail("divides by zero or leaves the 64-bit integers in a static "
+                "computation");
   return done(
       makeResult(resultType, shape, std::move(floats), std::move(ints)));
 }
@@ -513,9 +522,14 @@ FailureOr<bool> Folder::foldUnary(StringRef op) {
       int64_t v = x.getInt(i);
       if (op == "Reciprocal" || op == "Sqrt" || op == "Exp" || op == "Log")
         return false;
+      // -v of the smallest integer is out of 64 bits.
+      bool negatable = v != std::numeric_limits<int64_t>::min();
+      if (!negatable && (op == "Neg" || op == "Abs"))
+        return fail("leaves the 64-bit integers in a static computation");
+      int64_t negated = negatable ? -v : v;
       ints.push_back(llvm::StringSwitch<int64_t>(op)
-                         .Case("Neg", -v)
-                         .Case("Abs", v < 0 ? -v : v)
+                         .Case("Neg", negated)
+                         .Case("Abs", v < 0 ? negated : v)
                          .Case("Relu", v > 0 ? v : 0)
                          .Case("Sign", (v > 0) - (v < 0))
                          .Case("Not", v == 0)

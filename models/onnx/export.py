@@ -610,6 +610,7 @@ def write_breadth_snippets(s):
     write_conv3d_snippet(s)
     write_conv_transpose_snippets(s)
     write_pool3d_snippet(s)
+    write_fold_overflow_snippets(s)
 
 
 def write_node_error_snippets(s):
@@ -823,6 +824,24 @@ def write_pool3d_snippet(s):
         s.node("AveragePool", ["m"], ["y"], "avgpool", kernel_shape=[2, 2, 2],
                strides=[2, 2, 2]),
     ], [s.vi("x", [1, 4, 8, 16, 16])], [s.vi("y", [1, 4, 2, 4, 4])], [])
+
+
+def write_fold_overflow_snippets(s):
+    """Shape arithmetic whose integers leave 64 bits (onnx-node-errors.test):
+    the importer folds it in checked arithmetic and refuses the node, where
+    plain int64 arithmetic would be undefined behaviour."""
+    x, y = [s.vi("x", [2, 3])], [s.vi("y", [6])]
+    s.save("node-error-fold-overflow", [
+        s.const("big", [2 ** 62]),
+        s.const("four", [4]),
+        s.node("Mul", ["big", "four"], ["shape"], "mul"),
+        s.node("Reshape", ["x", "shape"], ["y"], "reshape"),
+    ], x, y)
+    s.save("node-error-fold-negate-min", [
+        s.const("min", [-2 ** 63]),
+        s.node("Neg", ["min"], ["shape"], "neg"),
+        s.node("Reshape", ["x", "shape"], ["y"], "reshape"),
+    ], x, y)
 
 
 # ----------------------------------------------------------------------------
