@@ -99,9 +99,13 @@ FailureOr<std::vector<FormedLayer>> dsm::formLayers(func::FuncOp func) {
         continue;
       if (!llvm::is_contained(layer.inputs, operand))
         layer.inputs.push_back(operand);
-      bool primaryInput = &op == layer.primary && index == 0;
+      // The primary computation's Input and Kernel (operands 0 and 1; the
+      // Kernel is an activation in a product of two activations, attention's
+      // scores and context) are fetched as such, not again as auxiliary
+      // inputs.
+      bool primaryOperand = &op == layer.primary && index < 2;
       bool auxOnlyFirst = !layer.primary && layer.ops.size() == 1;
-      if (!primaryInput && !auxOnlyFirst) {
+      if (!primaryOperand && !auxOnlyFirst) {
         double outputs = double(shape.get(core::Dim::Out)) *
                          double(shape.get(core::Dim::IJ)) *
                          double(shape.get(core::Dim::MB)) *
