@@ -77,12 +77,31 @@ private:
                                     Value bias, ArrayRef<int64_t> pad,
                                     ArrayRef<int64_t> stride,
                                     ArrayRef<int64_t> dilation, bool depthwise);
-  /// TOSA convolutions always have a bias: a zero one is no bias (null),
-  /// a constant one is declared a weight.
-  FailureOr<Value> getBias(Value bias, int64_t outChannels, Type elementType) {
+  /// Why a convolution reading `weight` and `bias` cannot be imported: both
+  /// must be constants (a zero bias aside).
+  std::optional<StringRef> checkConvParameters(Value weight, Value bias) {
+    if (!getConstantRoot(weight))
+      return StringRef("the weight is not a constant");
+    if (!isZero(bias) && !getConstantRoot(bias))
+      return StringRef("the bias is not a constant");
+    return std::nullopt;
+  }
+  /// The convolution's weight declared with `kernelShape`, and its bias:
+  /// TOSA convolutions always have one, a zero one is no bias (null).
+  FailureOr<std::pair<Value, Value>>
+  declareConvParameters(Value weight, ArrayRef<int64_t> kernelShape, Value bias,
+                        int64_t outChannels, Type elementType) {
+    FailureOr<Value> declared =
+        getWeight(weight, kernelShape, elementType, "weight");
+    if (failed(declared))
+      return failure();
     if (isZero(bias))
-      return Value();
-    return getWeight(bias, {outChannels}, elementType, "bias");
+      return std::make_pair(*declared, Value());
+    FailureOr<Value> declaredBias =
+        getWeight(bias, {outChannels}, elementType, "bias");
+    if (failed(declaredBias))
+      return failure();
+    return std::make_pair(*declared, *declaredBias);
   }
   bool isZero(Value bias) {
     std::optional<double> splat = getSplatValue(bias);
@@ -440,8 +459,8 @@ FailureOr<bool> TosaImporter::importConvolution(
     Operation *op, Value input, Value weight, Value bias, ArrayRef<int64_t> pad,
     ArrayRef<int64_t> stride, ArrayRef<int64_t> dilation, bool depthwise) {
   Location loc = op->getLoc();
-  if (!getConstantRoot(weight))
-    return reject("the weight is not a constant");
+  if (std::optional<StringRef> why = checkConvParameters(weight, bias))
+    return reject(*why);
   // tosa.conv3d: NDHWC, weight [O, KD, KH, KW, I], pad [front, back, top,
   // bottom, left, right]; a preceding tosa.pad is left as its own op.
   bool threeD = cast<RankedTensorType>(weight.getType()).getRank() == 5;
@@ -467,20 +486,15 @@ FailureOr<bool> TosaImporter::importConvolution(
                    outChannels};
     layout = KernelLayout::HWIO;
   }
-  FailureOr<Value> declared =
-      getWeight(weight, kernelShape, elementType, "weight");
-  if (failed(declared))
-    return failure();
-  if (!isZero(bias) && !getConstantRoot(bias))
-    return reject("the bias is not a constant");
-  FailureOr<Value> biasWeight = getBias(bias, outChannels, elementType);
-  if (failed(biasWeight))
+  FailureOr<std::pair<Value, Value>> parameters = declareConvParameters(
+      weight, kernelShape, bias, outChannels, elementType);
+  if (failed(parameters))
     return failure();
   auto build = [&](auto opType) -> FailureOr<Value> {
     using OpTy = decltype(opType);
     FailureOr<OpTy> conv = create<OpTy>(
-        loc, op->getResult(0).getType(), activation->value, *declared,
-        *biasWeight, builder.getDenseI64ArrayAttr(stride),
+        loc, op->getResult(0).getType(), activation->value, parameters->first,
+        parameters->second, builder.getDenseI64ArrayAttr(stride),
         builder.getDenseI64ArrayAttr(padding),
         builder.getDenseI64ArrayAttr(dilation),
         builder.getI64IntegerAttr(groups),
@@ -501,8 +515,8 @@ FailureOr<bool> TosaImporter::importConvolution(
 FailureOr<bool> TosaImporter::importTransposeConv(tosa::TransposeConv2DOp op) {
   Location loc = op.getLoc();
   Value weight = op.getWeight(), bias = op.getBias();
-  if (!getConstantRoot(weight))
-    return reject("the weight is not a constant");
+  if (std::optional<StringRef> why = checkConvParameters(weight, bias))
+    return reject(*why);
   ArrayRef<int64_t> outPad = op.getOutPad(), stride = op.getStride();
   // Output rows: (IH - 1) * stride + top + bottom + KH. A negative out_pad
   // is a padding cut from the output; a positive one at the bottom or right
@@ -529,23 +543,18 @@ FailureOr<bool> TosaImporter::importTransposeConv(tosa::TransposeConv2DOp op) {
   // only counts the elements).
   auto weightType = cast<RankedTensorType>(weight.getType());
   int64_t outChannels = weightType.getDimSize(0);
-  FailureOr<Value> declared =
-      getWeight(weight,
-                {weightType.getDimSize(3), outChannels,
-                 weightType.getDimSize(1), weightType.getDimSize(2)},
-                elementType, "weight");
-  if (failed(declared))
-    return failure();
-  if (!isZero(bias) && !getConstantRoot(bias))
-    return reject("the bias is not a constant");
-  FailureOr<Value> biasWeight = getBias(bias, outChannels, elementType);
-  if (failed(biasWeight))
+  FailureOr<std::pair<Value, Value>> parameters = declareConvParameters(
+      weight,
+      {weightType.getDimSize(3), outChannels, weightType.getDimSize(1),
+       weightType.getDimSize(2)},
+      bias, outChannels, elementType);
+  if (failed(parameters))
     return failure();
   return finishImport(
       op,
       create<ConvTranspose2DOp>(
-          loc, op.getResult().getType(), activation->value, *declared,
-          *biasWeight, builder.getDenseI64ArrayAttr(stride),
+          loc, op.getResult().getType(), activation->value, parameters->first,
+          parameters->second, builder.getDenseI64ArrayAttr(stride),
           builder.getDenseI64ArrayAttr(padding),
           builder.getDenseI64ArrayAttr(outputPadding),
           builder.getDenseI64ArrayAttr({1, 1}), builder.getI64IntegerAttr(1),
