@@ -1,15 +1,18 @@
 //===- GraphFusion.cpp - Composite functions recognised on dsm ops --------===//
 //
-// Each pattern starts at the op that only the composition has (erf for
-// GELU, the first mean of a layer norm), follows single-use values (a value
-// read elsewhere means the pieces are needed, so they stay) and checks the
-// constants the composition must use: splat constants of at most the
-// result's rank, which broadcast without changing the shape.
+// Each pattern is matched at the last op of its composition and follows
+// single-use values back (a value read elsewhere means the pieces are needed,
+// so they stay). Activations are recognised by evaluating what the pieces
+// compute (ComposedActivation), so every spelling of one is one pattern; the
+// others (norms, bias adds, merged views around products) by their
+// structure, checking the constants they must use: splat constants of at
+// most the result's rank, which broadcast without changing the shape.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Import/GraphFusion.h"
 #include "dsm/Core/Support/Float.h"
+#include "dsm/Core/Workload/ElementwiseClass.h"
 #include "dsm/Dialect/DsmOps.h"
 #include "dsm/Import/Passes.h"
 
@@ -18,6 +21,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
 #include <functional>
@@ -76,13 +80,12 @@ template <typename OpTy> OpTy getSoleUser(Value value) {
   return dyn_cast<OpTy>(*value.user_begin());
 }
 
-/// A pattern that replaces a single-result chain of ops by one op.
-template <typename AnchorOp>
-class FusionPattern : public OpRewritePattern<AnchorOp> {
+/// What every fusion pattern does: replace a single-result chain of ops by
+/// one op, telling `onFused`.
+class Fusion {
 public:
-  FusionPattern(MLIRContext *context, StringRef name, OnFused onFused)
-      : OpRewritePattern<AnchorOp>(context), name(name),
-        onFused(std::move(onFused)) {}
+  Fusion(StringRef name, OnFused onFused)
+      : name(name), onFused(std::move(onFused)) {}
 
 protected:
   /// Replaces `last`'s result by `fused` and erases `chain` (which holds
@@ -139,88 +142,214 @@ protected:
   OnFused onFused;
 };
 
-/// `1 + erf(x / sqrt(2))` (or `x * 0.707..` inside), each value read once:
-/// x and the ops computing it.
-struct OnePlusErf {
-  Value x;
-  SmallVector<Operation *, 3> ops;
+/// A fusion matched at an op of kind `AnchorOp`.
+template <typename AnchorOp>
+class FusionPattern : public OpRewritePattern<AnchorOp>, protected Fusion {
+public:
+  FusionPattern(MLIRContext *context, StringRef name, OnFused onFused)
+      : OpRewritePattern<AnchorOp>(context), Fusion(name, std::move(onFused)) {}
 };
-std::optional<OnePlusErf> matchOnePlusErf(Value value) {
-  auto add = value.hasOneUse() ? value.getDefiningOp<AddOp>() : nullptr;
-  if (!add)
-    return std::nullopt;
-  auto type = cast<RankedTensorType>(add.getType());
-  int64_t rank = type.getRank();
-  for (Value operand : {add.getLhs(), add.getRhs()}) {
-    auto erf = operand.getDefiningOp<ErfOp>();
-    if (!erf || !operand.hasOneUse() ||
-        !isScalar(getOther(add, operand), 1.0, rank) ||
-        !erf.getInput().hasOneUse())
-      continue;
-    Operation *scaled = erf.getInput().getDefiningOp();
-    Value x;
-    if (auto div = dyn_cast_if_present<DivOp>(scaled)) {
-      if (isScalar(div.getRhs(), M_SQRT2, rank))
-        x = div.getLhs();
-    } else if (auto mul = dyn_cast_if_present<MulOp>(scaled)) {
-      if (isScalar(mul.getRhs(), M_SQRT1_2, rank))
-        x = mul.getLhs();
-      else if (isScalar(mul.getLhs(), M_SQRT1_2, rank))
-        x = mul.getRhs();
-    }
-    // erf first: the fused op is named after it.
-    if (x && x.getType() == type)
-      return OnePlusErf{x, {erf, scaled, add}};
-  }
-  return std::nullopt;
+
+/// The scalar function of `op`, one of the elementwise dsm operations, over
+/// the nodes `args` of its operands; none for the others.
+std::optional<int> buildScalar(Operation *op, core::ScalarFunction &f,
+                               ArrayRef<int> args) {
+  using core::ScalarOpcode;
+  auto unary = [&](ScalarOpcode opcode) { return f.operation(opcode, args); };
+  auto clamp = [&](int x, double lo, double hi) {
+    if (!std::isinf(lo))
+      x = f.operation(ScalarOpcode::Max, {x, f.constant(lo)});
+    if (!std::isinf(hi))
+      x = f.operation(ScalarOpcode::Min, {x, f.constant(hi)});
+    return x;
+  };
+  auto hardSigmoid = [&](int x) {
+    int scaled = f.operation(ScalarOpcode::Mul, {x, f.constant(1.0 / 6)});
+    return clamp(f.operation(ScalarOpcode::Add, {scaled, f.constant(0.5)}), 0,
+                 1);
+  };
+  return llvm::TypeSwitch<Operation *, std::optional<int>>(op)
+      .Case([&](AddOp) { return unary(ScalarOpcode::Add); })
+      .Case([&](SubOp) { return unary(ScalarOpcode::Sub); })
+      .Case([&](MulOp) { return unary(ScalarOpcode::Mul); })
+      .Case([&](DivOp) { return unary(ScalarOpcode::Div); })
+      .Case([&](ExpOp) { return unary(ScalarOpcode::Exp); })
+      .Case([&](ErfOp) { return unary(ScalarOpcode::Erf); })
+      .Case([&](SqrtOp) { return unary(ScalarOpcode::Sqrt); })
+      .Case([&](RsqrtOp) { return unary(ScalarOpcode::Rsqrt); })
+      .Case([&](TanhOp) { return unary(ScalarOpcode::Tanh); })
+      .Case([&](SigmoidOp) { return unary(ScalarOpcode::Sigmoid); })
+      .Case([&](ReluOp) { return clamp(args[0], 0, INFINITY); })
+      .Case([&](ClampOp clampOp) {
+        return clamp(args[0], clampOp.getMin().convertToDouble(),
+                     clampOp.getMax().convertToDouble());
+      })
+      .Case([&](HardSigmoidOp) { return hardSigmoid(args[0]); })
+      .Case([&](HardSwishOp) {
+        return f.operation(ScalarOpcode::Mul, {args[0], hardSigmoid(args[0])});
+      })
+      .Case([&](GeluOp) {
+        int x = args[0];
+        int scaled = f.operation(ScalarOpcode::Mul, {x, f.constant(M_SQRT1_2)});
+        int onePlusErf = f.operation(
+            ScalarOpcode::Add,
+            {f.constant(1), f.operation(ScalarOpcode::Erf, {scaled})});
+        int half = f.operation(ScalarOpcode::Mul, {x, f.constant(0.5)});
+        return f.operation(ScalarOpcode::Mul, {half, onePlusErf});
+      })
+      .Default([](Operation *) { return std::nullopt; });
 }
 
-/// x * 0.5 * (1 + erf(x / sqrt(2))), as torch.onnx writes GELU before opset
-/// 20: x / 1.414.. (or x * 0.707..), erf, + 1, then either x * . and
-/// . * 0.5, or (x * 0.5) * . . Matched at the last multiplication.
-class ErfGelu : public FusionPattern<MulOp> {
+/// An activation function spelled as several elementwise dsm operations
+/// (torch.onnx's erf GELU, x * clip(x + 3, 0, 6) / 6 for hard swish,
+/// 1 / (1 + exp(-x)) for the sigmoid): what the composition computes is
+/// found by evaluating it (dsm/Core/Workload/ElementwiseClass.h), so every
+/// spelling is one pattern. Matched at the last operation: the composition
+/// is the ops from an input `x` to it, each value in between read once and
+/// at the result's full size, with scalar constants; it must compute one of
+/// the activations dsm has an operation for, of `x` alone.
+class ComposedActivation : public RewritePattern, protected Fusion {
 public:
-  using FusionPattern::FusionPattern;
+  ComposedActivation(MLIRContext *context, StringRef name, OnFused onFused)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context),
+        Fusion(name, std::move(onFused)) {}
 
-  LogicalResult matchAndRewrite(MulOp last,
+  LogicalResult matchAndRewrite(Operation *last,
                                 PatternRewriter &rewriter) const override {
-    auto type = cast<RankedTensorType>(last.getType());
-    int64_t rank = type.getRank();
-    for (auto [first, second] : {std::pair(last.getLhs(), last.getRhs()),
-                                 std::pair(last.getRhs(), last.getLhs())}) {
-      // (x * (1 + erf)) * 0.5
-      if (auto product = first.getDefiningOp<MulOp>();
-          product && first.hasOneUse() && isScalar(second, 0.5, rank))
-        for (Value factor : {product.getLhs(), product.getRhs()})
-          if (std::optional<OnePlusErf> erf = matchOnePlusErf(factor);
-              erf && getOther(product, factor) == erf->x) {
-            SmallVector<Operation *> chain(erf->ops.begin(), erf->ops.end());
-            chain.append({product, last});
-            return fuse(rewriter, erf->x, chain, last);
-          }
-      // (x * 0.5) * (1 + erf)
-      if (std::optional<OnePlusErf> erf = matchOnePlusErf(second)) {
-        auto half = first.getDefiningOp<MulOp>();
-        if (half && first.hasOneUse() &&
-            isScalar(getOther(half, erf->x), 0.5, rank)) {
-          SmallVector<Operation *> chain(erf->ops.begin(), erf->ops.end());
-          chain.append({half, last});
-          return fuse(rewriter, erf->x, chain, last);
-        }
-      }
-    }
-    return failure();
+    if (last->getNumResults() != 1 || !isa<DsmDialect>(last->getDialect()))
+      return failure();
+    auto type = dyn_cast<RankedTensorType>(last->getResult(0).getType());
+    if (!type || !isElementwise(last))
+      return failure();
+    // The values the composition could start from, nearest first.
+    SmallVector<Operation *> pieces;
+    collectPieces(last, type, pieces);
+    if (pieces.size() < 2)
+      return failure();
+    // The longest composition of one input that is an activation.
+    std::optional<Match> best;
+    for (Operation *piece : pieces)
+      for (Value x : piece->getOperands())
+        if (x.getType() == type)
+          if (std::optional<Match> match = classifyFrom(x, last, type);
+              match && (!best || match->chain.size() > best->chain.size()))
+            best = std::move(match);
+    if (!best || best->chain.size() < 2)
+      return failure();
+    rewriter.setInsertionPoint(last);
+    Location loc = getFusedLoc(best->chain);
+    Operation *fused = emit(rewriter, loc, best->kind, best->x);
+    if (!fused)
+      return failure();
+    replace(rewriter, fused, best->chain, last);
+    return success();
   }
 
 private:
-  LogicalResult fuse(PatternRewriter &rewriter, Value x,
-                     ArrayRef<Operation *> chain, MulOp last) const {
-    if (last.getType() != x.getType())
-      return failure();
-    rewriter.setInsertionPoint(last);
-    auto gelu = GeluOp::create(rewriter, getFusedLoc(chain), x.getType(), x);
-    replace(rewriter, gelu, chain, last);
-    return success();
+  struct Match {
+    Value x;
+    core::ElementwiseClass kind;
+    /// The characteristic op first (the fused op is named after it), then
+    /// the others in program order.
+    SmallVector<Operation *> chain;
+  };
+
+  static bool isElementwise(Operation *op) {
+    return isa<AddOp, SubOp, MulOp, DivOp, ExpOp, ErfOp, SqrtOp, RsqrtOp,
+               TanhOp, SigmoidOp, ReluOp, ClampOp, HardSigmoidOp, HardSwishOp,
+               GeluOp>(op);
+  }
+  /// Whether `value` is computed inside a composition ending at a result
+  /// of `type`: by an elementwise op, at full size, read once.
+  static Operation *getPiece(Value value, RankedTensorType type) {
+    Operation *def = value.getDefiningOp();
+    if (!def || !isElementwise(def) || value.getType() != type ||
+        !value.hasOneUse())
+      return nullptr;
+    return def;
+  }
+  /// `op` and the pieces computing its operands, transitively (at most 16).
+  static void collectPieces(Operation *op, RankedTensorType type,
+                            SmallVectorImpl<Operation *> &pieces) {
+    if (pieces.size() >= 16 || llvm::is_contained(pieces, op))
+      return;
+    pieces.push_back(op);
+    for (Value operand : op->getOperands())
+      if (Operation *def = getPiece(operand, type))
+        collectPieces(def, type, pieces);
+  }
+
+  /// The composition from `x` to `last`, if it computes an activation of
+  /// `x` alone.
+  std::optional<Match> classifyFrom(Value x, Operation *last,
+                                    RankedTensorType type) const {
+    core::ScalarFunction f;
+    int input = f.input(0);
+    SmallVector<Operation *> chain;
+    bool other = false;
+    std::function<int(Value)> node = [&](Value value) -> int {
+      if (value == x)
+        return input;
+      if (std::optional<double> scalar = getScalar(value, type.getRank()))
+        return f.constant(*scalar);
+      Operation *def = value.getDefiningOp();
+      if (def != last && !getPiece(value, type)) {
+        other = true; // a second input
+        return f.constant(0);
+      }
+      SmallVector<int> args;
+      for (Value operand : def->getOperands())
+        args.push_back(node(operand));
+      chain.push_back(def);
+      return *buildScalar(def, f, args);
+    };
+    f.setResult(node(last->getResult(0)));
+    if (other || !f.dependsOn(0))
+      return std::nullopt;
+    core::ElementwiseClass c = core::classifyElementwise(f);
+    using K = core::ElementwiseKind;
+    if (!llvm::is_contained({K::Relu, K::Clamp, K::Sigmoid, K::Tanh, K::Gelu,
+                             K::HardSigmoid, K::HardSwish},
+                            c.kind))
+      return std::nullopt;
+    // Program order, then the characteristic op (the first that is not
+    // arithmetic) to the front.
+    llvm::sort(chain, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    chain.erase(std::unique(chain.begin(), chain.end()), chain.end());
+    auto characteristic = llvm::find_if(chain, [](Operation *op) {
+      return !isa<AddOp, SubOp, MulOp, DivOp>(op);
+    });
+    if (characteristic != chain.end())
+      std::rotate(chain.begin(), characteristic, characteristic + 1);
+    return Match{x, c, std::move(chain)};
+  }
+
+  static Operation *emit(PatternRewriter &rewriter, Location loc,
+                         const core::ElementwiseClass &c, Value x) {
+    Type type = x.getType();
+    using K = core::ElementwiseKind;
+    switch (c.kind) {
+    case K::Relu:
+      return ReluOp::create(rewriter, loc, type, x);
+    case K::Clamp:
+      return ClampOp::create(rewriter, loc, type, x,
+                             rewriter.getF64FloatAttr(c.min),
+                             rewriter.getF64FloatAttr(c.max));
+    case K::Sigmoid:
+      return SigmoidOp::create(rewriter, loc, type, x);
+    case K::Tanh:
+      return TanhOp::create(rewriter, loc, type, x);
+    case K::Gelu:
+      return GeluOp::create(rewriter, loc, type, x);
+    case K::HardSigmoid:
+      return HardSigmoidOp::create(rewriter, loc, type, x);
+    case K::HardSwish:
+      return HardSwishOp::create(rewriter, loc, type, x);
+    default:
+      return nullptr;
+    }
   }
 };
 
@@ -606,7 +735,7 @@ LogicalResult dsm::fuseGraph(Operation *root, FusionCallback onFused,
       onFused(pattern, fused, replaced);
     };
   RewritePatternSet patterns(context);
-  patterns.add<ErfGelu>(context, "erf GELU", callback);
+  patterns.add<ComposedActivation>(context, "composed activation", callback);
   patterns.add<DecomposedLayerNorm>(context, "decomposed LayerNorm", callback);
   patterns.add<DecomposedRmsNorm>(context, "decomposed RMSNorm", callback);
   patterns.add<MergedRowsFullyConnected>(context, "merged-rows fully connected",

@@ -75,6 +75,73 @@ func.func @gelu_wrong_constant(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
 
 // -----
 
+// Hard swish as torch.onnx writes it before opset 14: x * clip(x + 3, 0, 6)
+// / 6 (the clip a dsm.clamp). The pieces' constants go with them.
+// CHECK-LABEL: func.func @hard_swish_spelled
+// CHECK-NEXT: %[[H:.*]] = dsm.hard_swish %arg0 : tensor<2x8xf32>
+// CHECK-NEXT: return %[[H]]
+func.func @hard_swish_spelled(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %three = arith.constant dense<3.0> : tensor<f32>
+  %six = arith.constant dense<6.0> : tensor<f32>
+  %a = dsm.add %x, %three : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %c = dsm.clamp %a {min = 0.0 : f64, max = 6.0 : f64} : tensor<2x8xf32>
+  %m = dsm.mul %x, %c : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %y = dsm.div %m, %six : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  return %y : tensor<2x8xf32>
+}
+
+// -----
+
+// The logistic sigmoid 1 / (1 + exp(-x)) of a sum: the sum (a second input)
+// stays, the rest is one dsm.sigmoid of it; multiplied by the sum again it
+// is SiLU, which dsm has no operation for.
+// CHECK-LABEL: func.func @sigmoid_spelled
+// CHECK: %[[S:.*]] = dsm.add %arg0, %arg1
+// CHECK-NEXT: %[[G:.*]] = dsm.sigmoid %[[S]] : tensor<2x8xf32>
+// CHECK-NEXT: %[[Y:.*]] = dsm.mul %[[S]], %[[G]]
+// CHECK-NEXT: return %[[Y]]
+func.func @sigmoid_spelled(%a: tensor<2x8xf32>, %b: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %minus = arith.constant dense<-1.0> : tensor<f32>
+  %one = arith.constant dense<1.0> : tensor<f32>
+  %s = dsm.add %a, %b : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %n = dsm.mul %s, %minus : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %e = dsm.exp %n : tensor<2x8xf32>
+  %d = dsm.add %e, %one : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %g = dsm.div %one, %d : (tensor<f32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %y = dsm.mul %s, %g : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %y : tensor<2x8xf32>
+}
+
+// -----
+
+// relu(clamp(relu(x), -inf, 6)) is ReLU6: one dsm.clamp.
+// CHECK-LABEL: func.func @relu6_spelled
+// CHECK-NEXT: %[[C:.*]] = dsm.clamp %arg0 {max = 6.000000e+00 : f64, min = 0.000000e+00 : f64} : tensor<2x8xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @relu6_spelled(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %r = dsm.relu %x : tensor<2x8xf32>
+  %c = dsm.clamp %r {min = 0xFFF0000000000000 : f64, max = 6.0 : f64} : tensor<2x8xf32>
+  %y = dsm.relu %c : tensor<2x8xf32>
+  return %y : tensor<2x8xf32>
+}
+
+// -----
+
+// 1 / (1 + exp(x)) is sigmoid(-x), which dsm has no one operation for:
+// the pieces stay.
+// CHECK-LABEL: func.func @mirrored_sigmoid_is_not_fused
+// CHECK-NOT: dsm.sigmoid
+// CHECK: dsm.exp
+func.func @mirrored_sigmoid_is_not_fused(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %one = arith.constant dense<1.0> : tensor<f32>
+  %e = dsm.exp %x : tensor<2x8xf32>
+  %d = dsm.add %e, %one : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %g = dsm.div %one, %d : (tensor<f32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %g : tensor<2x8xf32>
+}
+
+// -----
+
 // A layer norm over the last axis, epsilon stored as f32.
 // CHECK-LABEL: func.func @layer_norm
 // CHECK: %[[S:.*]] = dsm.weight "ln.weight"

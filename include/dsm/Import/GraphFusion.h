@@ -22,7 +22,7 @@
 namespace dsm {
 
 /// Told of each fusion before the replaced ops are erased: the pattern's
-/// name ("erf GELU"), the fused op and the ops it replaces.
+/// name ("composed activation"), the fused op and the ops it replaces.
 using FusionCallback =
     llvm::function_ref<void(llvm::StringRef pattern, mlir::Operation *fused,
                             llvm::ArrayRef<mlir::Operation *> replaced)>;

@@ -103,9 +103,15 @@ def DsmFuseGraph : Pass<"dsm-fuse-graph"> {
     such compositions of dsm ops, whatever front end made them, by the one
     op (include/dsm/Import/GraphFusion.h):
 
-    - *erf GELU*: `x * 0.5 * (1 + erf(x / sqrt(2)))` (division by sqrt(2) or
-      multiplication by its inverse; the half applied first or last) becomes
-      `dsm.gelu`;
+    - *composed activation*: elementwise ops from one input `x` (each
+      value in between read once, at the result's full size, with scalar
+      constants) whose composition, evaluated
+      (include/dsm/Core/Workload/ElementwiseClass.h), is an activation dsm
+      has an op for, become that op: torch.onnx's erf GELU
+      `x * 0.5 * (1 + erf(x / sqrt(2)))` (in any order of the products)
+      `dsm.gelu`, `x * clip(x + 3, 0, 6) / 6` `dsm.hard_swish`,
+      `1 / (1 + exp(-x))` `dsm.sigmoid`, `relu(min(relu(x), 6))`
+      `dsm.clamp`; also ReLU, tanh, hard sigmoid;
     - *decomposed LayerNorm*: `d = x - mean(x)`, `d / sqrt(mean(d * d) + eps)
       * scale + offset` (or `d * rsqrt(..)`), with means over the same
       trailing axes and `scale`, `offset` weights shaped like them, becomes
