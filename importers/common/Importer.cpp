@@ -45,7 +45,6 @@
 #include "llvm/Support/Path.h"
 
 #include <cmath>
-#include <sstream>
 
 using namespace mlir;
 using namespace dsm;
@@ -1057,6 +1056,11 @@ static StringRef dsmOpName(const core::ElementwiseClass &c) {
   case K::Silu:
     // dsm has no SiLU: a sigmoid and the product with its input.
     return "dsm.sigmoid + dsm.mul";
+  case K::Affine:
+    // dsm has no affine operation: a scaling, a shift or both.
+    return c.scale == 1   ? AddOp::getOperationName()
+           : c.shift == 0 ? MulOp::getOperationName()
+                          : "dsm.mul + dsm.add";
   case K::Add:
     return AddOp::getOperationName();
   case K::Sub:
@@ -1129,6 +1133,12 @@ FailureOr<bool> Importer::importElementwise(Operation *op) {
       bestAbsorbed = absorbed;
     }
   }
+  // An affine function alone (x * 0.125, -x) is a scaling and a shift.
+  if (!best && c.kind == core::ElementwiseKind::Affine) {
+    best = PendingChain{*view, c, op};
+    bestChain = {op};
+    bestAbsorbed = absorbed;
+  }
   if (!best) {
     SmallVector<std::string> unknown = view->function.getUnknownNames();
     if (!unknown.empty()) {
@@ -1138,17 +1148,13 @@ FailureOr<bool> Importer::importElementwise(Operation *op) {
               .str();
       return false;
     }
-    // Every operation is known, dsm just has no operation for the whole (a
-    // scaling by a constant, exp, the maximum of two tensors): it is kept
+    // Every operation is known, dsm just has no operation for the whole (the
+    // maximum of two tensors, silu(gate) * up in one body): it is kept
     // opaque with its exact count, in either mode.
     std::string what;
     if (c.kind == core::ElementwiseKind::Unknown) {
       what = "an elementwise function of " + std::to_string(c.operands.size()) +
              " input(s)";
-    } else if (c.kind == core::ElementwiseKind::Affine) {
-      std::ostringstream os;
-      os << "an affine function " << c.scale << " * x + " << c.shift;
-      what = os.str();
     } else {
       StringRef kind = core::stringifyElementwiseKind(c.kind);
       what = (StringRef("aeiou").contains(kind.front()) ? "an " : "a ") +
@@ -1238,6 +1244,14 @@ LogicalResult Importer::emitPendingChain(Operation *op) {
   map(op->getResult(0), *value);
   setOutcome(op, Outcome::Fused, ("into " + dsmOpName(pending.kind)).str());
   return success();
+}
+
+Value Importer::scalarConstant(Location loc, Value like, double value) {
+  Type elementType = getElementTypeOrSelf(like.getType());
+  return arith::ConstantOp::create(
+      builder, loc,
+      DenseElementsAttr::get(RankedTensorType::get({}, elementType),
+                             builder.getFloatAttr(elementType, value)));
 }
 
 FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
@@ -1338,13 +1352,8 @@ FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
       return failure();
     Value radicand = *x;
     if (c.shift != 0) {
-      auto elementType = cast<RankedTensorType>(x->getType()).getElementType();
-      auto scalarType = RankedTensorType::get({}, elementType);
-      Value shift = arith::ConstantOp::create(
-          builder, loc,
-          DenseElementsAttr::get(scalarType,
-                                 builder.getFloatAttr(elementType, c.shift)));
-      FailureOr<AddOp> add = create<AddOp>(loc, Type(), *x, shift);
+      FailureOr<AddOp> add =
+          create<AddOp>(loc, Type(), *x, scalarConstant(loc, *x, c.shift));
       if (failed(add))
         return failure();
       radicand = add->getResult();
@@ -1353,6 +1362,31 @@ FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
     if (failed(rsqrt))
       return failure();
     result = rsqrt->getResult();
+    break;
+  }
+  case K::Affine: {
+    // scale * x + shift: a dsm.mul and a dsm.add of scalar constants (the
+    // attention scale of a transformer, a negation), which the graph fusions
+    // see as pieces.
+    FailureOr<Value> x = operand(0, "constant");
+    if (failed(x))
+      return failure();
+    Value value = *x;
+    if (c.scale != 1) {
+      FailureOr<MulOp> scaled = create<MulOp>(
+          loc, Type(), value, scalarConstant(loc, value, c.scale));
+      if (failed(scaled))
+        return failure();
+      value = scaled->getResult();
+    }
+    if (c.shift != 0) {
+      FailureOr<AddOp> shifted = create<AddOp>(
+          loc, Type(), value, scalarConstant(loc, value, c.shift));
+      if (failed(shifted))
+        return failure();
+      value = shifted->getResult();
+    }
+    result = value;
     break;
   }
   case K::Silu: {

@@ -59,9 +59,11 @@ def DsmImportLinalg : Pass<"dsm-import-linalg", "mlir::ModuleOp">, DsmImportOpti
     An operation that is not recognised stops the import with an error at it
     (`mode=strict`, default) or is kept as `dsm.opaque` with its element count
     and the operations of its body per element (`mode=permissive`).
-    Elementwise functions that are understood but have no dsm counterpart (a
-    scaling by a constant, the maximum of two tensors) are kept as `dsm.opaque` with their
-    exact operation count in either mode.
+    An affine function alone (a scaling by a constant, a negation) becomes a
+    `dsm.mul` and/or `dsm.add` of scalar constants. Elementwise functions that
+    are understood but have no dsm counterpart (the maximum of two tensors)
+    are kept as `dsm.opaque` with their exact operation count in either
+    mode.
     The graph fusions of `--dsm-fuse-graph` run on the result.
     `summary=<file|->` writes what became what. A dynamic batch dimension of
     a function argument is fixed with `batch=<N>`; other dynamic shapes are

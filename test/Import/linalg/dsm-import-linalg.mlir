@@ -670,11 +670,13 @@ func.func @model(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
 
 // -----
 
-// Functions whose every operation is known but that dsm has no operation
-// for (attention's scaling by a constant, the maximum of two tensors) are
-// kept as dsm.opaque with their exact operation count, in either mode.
+// An affine function (attention's scaling by a constant) is a dsm.mul of a
+// scalar constant. A function whose every operation is known but that dsm
+// has no operation for (the maximum of two tensors) is kept as dsm.opaque
+// with its exact operation count, in either mode.
 // CHECK-LABEL: func.func @known_without_dsm_op
-// CHECK:         %[[S:.*]] = dsm.opaque "linalg.generic"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[C:.*]] = arith.constant dense<1.250000e-01> : tensor<f32>
+// CHECK:         %[[S:.*]] = dsm.mul %arg0, %[[C]] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
 // CHECK:         dsm.opaque "linalg.generic"(%[[S]], %arg1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 func.func @known_without_dsm_op(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
