@@ -888,6 +888,7 @@ bool Importer::isImportable(const core::ElementwiseClass &c) {
   case K::HardSigmoid:
   case K::HardSwish:
   case K::Silu:
+  case K::GatedSilu:
   case K::Exp:
   case K::Rsqrt:
   case K::Square:
@@ -1056,6 +1057,8 @@ static StringRef dsmOpName(const core::ElementwiseClass &c) {
   case K::Silu:
     // dsm has no SiLU: a sigmoid and the product with its input.
     return "dsm.sigmoid + dsm.mul";
+  case K::GatedSilu:
+    return "dsm.sigmoid + dsm.mul x2";
   case K::Affine:
     // dsm has no affine operation: a scaling, a shift or both.
     return c.scale == 1   ? AddOp::getOperationName()
@@ -1389,8 +1392,9 @@ FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
     result = value;
     break;
   }
-  case K::Silu: {
-    // x * sigmoid(x): dsm has no SiLU operation.
+  case K::Silu:
+  case K::GatedSilu: {
+    // x * sigmoid(x) (times the up projection): dsm has no SiLU operation.
     FailureOr<Value> x = operand(0, "constant");
     if (failed(x))
       return failure();
@@ -1402,6 +1406,15 @@ FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
     if (failed(product))
       return failure();
     result = product->getResult();
+    if (c.kind == K::GatedSilu) {
+      FailureOr<Value> up = operand(1, "constant");
+      if (failed(up))
+        return failure();
+      FailureOr<MulOp> gated = create<MulOp>(loc, Type(), *result, *up);
+      if (failed(gated))
+        return failure();
+      result = gated->getResult();
+    }
     break;
   }
   case K::Clamp: {

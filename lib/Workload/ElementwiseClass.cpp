@@ -54,6 +54,8 @@ llvm::StringRef dsm::core::stringifyElementwiseKind(ElementwiseKind kind) {
     return "max";
   case ElementwiseKind::Min:
     return "min";
+  case ElementwiseKind::GatedSilu:
+    return "gated_silu";
   case ElementwiseKind::BatchNorm:
     return "batch_norm";
   }
@@ -267,6 +269,8 @@ static ElementwiseClass classifyBinary(const ScalarFunction &f, unsigned a,
        true},
       {ElementwiseKind::Min, [](double l, double r) { return std::min(l, r); },
        true},
+      {ElementwiseKind::GatedSilu,
+       [](double l, double r) { return l * sigmoid(l) * r; }, false},
   };
   for (const Candidate &candidate : candidates) {
     for (bool swapped : {false, true}) {

@@ -136,6 +136,24 @@ TEST(ElementwiseClassTest, SiluAsTorchMlirWritesIt) {
   EXPECT_EQ(classifyElementwise(f).kind, ElementwiseKind::Silu);
 }
 
+TEST(ElementwiseClassTest, SwigluGateInOneBody) {
+  // Llama's MLP: silu(gate) * up, gate and up the inputs 1 and 0.
+  ScalarFunction f;
+  int up = f.input(0), gate = f.input(1);
+  int e = f.operation(Op::Exp, {f.operation(Op::Neg, {gate})});
+  int silu =
+      f.operation(Op::Div, {gate, f.operation(Op::Add, {f.constant(1.0), e})});
+  f.setResult(f.operation(Op::Mul, {silu, up}));
+  ElementwiseClass c = classifyElementwise(f);
+  EXPECT_EQ(c.kind, ElementwiseKind::GatedSilu);
+  EXPECT_EQ(c.operands, (llvm::SmallVector<unsigned, 5>{1, 0}));
+
+  ScalarFunction g; // sigmoid(gate) * up is not gated SiLU
+  int gu = g.input(0), gg = g.input(1);
+  g.setResult(g.operation(Op::Mul, {g.operation(Op::Sigmoid, {gg}), gu}));
+  EXPECT_NE(classifyElementwise(g).kind, ElementwiseKind::GatedSilu);
+}
+
 TEST(ElementwiseClassTest, SmallEpsilonIsNotTheIdentity) {
   // RMSNorm's variance + 1e-6 before the rsqrt: within the sampling
   // tolerance of x, but work (an affine function), not a copy or a clamp.

@@ -44,6 +44,8 @@ enum class ElementwiseKind {
   Div,
   Max,
   Min,
+  GatedSilu, ///< silu(lhs) * rhs (SwiGLU: the gate's SiLU times the up
+             ///< projection, in one body)
   // Five inputs, `operands = {x, scale, offset, mean, variance}`.
   BatchNorm, ///< (x - mean) / sqrt(variance + epsilon) * scale + offset
 };
