@@ -77,21 +77,76 @@ shard::GridOp gridOf(Operation *op, ArrayRef<shard::Sharding> shardings,
   return nullptr;
 }
 
+/// The arguments of ShardingInterface::partition past the op.
+struct PartitionRequest {
+  ArrayRef<Value> partitionedOperands;
+  ArrayRef<shard::Sharding> operandShardings;
+  ArrayRef<shard::Sharding> resultShardings;
+  IRMapping &partitionMap;
+  SymbolTableCollection &symbolTable;
+  OpBuilder &builder;
+
+  /// The op cloned on its local operands (a split that needs nothing else).
+  void partitionTrivially(Operation *op) const {
+    shard::partitionTriviallyShardableOperation(
+        *op, partitionedOperands, operandShardings, resultShardings,
+        partitionMap, symbolTable, builder);
+  }
+};
+
+/// The sharding model of `OpTy`: `Derived::partitionOp(OpTy, request)`
+/// partitions it once upstream has resharded every tensor operand.
+template <typename Derived, typename OpTy>
+struct ShardingModel
+    : public shard::ShardingInterface::ExternalModel<Derived, OpTy> {
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<shard::Sharding> operandShardings,
+                          ArrayRef<shard::Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &builder) const {
+    if (failed(checkResharded(op, partitionedOperands)))
+      return failure();
+    PartitionRequest request{partitionedOperands, operandShardings,
+                             resultShardings,     partitionMap,
+                             symbolTable,         builder};
+    return static_cast<const Derived *>(this)->partitionOp(cast<OpTy>(op),
+                                                           request);
+  }
+};
+
+/// A view (pad, slice, reshape) as a loop nest of `Derived::getLoopRank`
+/// parallel loops: its source read through `Derived::getSourceMap`, its
+/// result written through `Derived::getResultMap`, other operands (dynamic
+/// sizes) scalars indexed by nothing.
+template <typename Derived, typename OpTy>
+struct ViewShardingModel : public ShardingModel<Derived, OpTy> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    return SmallVector<utils::IteratorType>(
+        Derived::getLoopRank(cast<OpTy>(op)), utils::IteratorType::parallel);
+  }
+
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    auto view = cast<OpTy>(op);
+    SmallVector<AffineMap> maps(
+        op->getNumOperands(),
+        AffineMap::get(Derived::getLoopRank(view), 0, op->getContext()));
+    maps[0] = Derived::getSourceMap(view);
+    maps.push_back(Derived::getResultMap(view));
+    return maps;
+  }
+};
+
 /// Partitions a linalg-like operation by cloning it on its local operands,
 /// after refusing any split of a dimension that is not read through a plain
 /// loop `canSplit` accepts (`what` names what such a split would cross).
 LogicalResult
 partitionSplitLoops(Operation *op, ArrayRef<AffineMap> maps,
                     llvm::function_ref<bool(unsigned loop)> canSplit,
-                    StringRef what, ArrayRef<Value> partitionedOperands,
-                    ArrayRef<shard::Sharding> operandShardings,
-                    ArrayRef<shard::Sharding> resultShardings,
-                    IRMapping &partitionMap, SymbolTableCollection &symbolTable,
-                    OpBuilder &builder) {
-  if (failed(checkResharded(op, partitionedOperands)))
-    return failure();
-  SmallVector<shard::Sharding, 4> shardings(operandShardings);
-  shardings.append(resultShardings.begin(), resultShardings.end());
+                    StringRef what, const PartitionRequest &request) {
+  SmallVector<shard::Sharding, 4> shardings(request.operandShardings);
+  shardings.append(request.resultShardings.begin(),
+                   request.resultShardings.end());
   for (auto [sharding, map] : llvm::zip(shardings, maps)) {
     if (!isPlainSplit(sharding))
       return op->emitOpError(
@@ -104,9 +159,7 @@ partitionSplitLoops(Operation *op, ArrayRef<AffineMap> maps,
                << dim << ", " << what;
     }
   }
-  shard::partitionTriviallyShardableOperation(
-      *op, partitionedOperands, operandShardings, resultShardings, partitionMap,
-      symbolTable, builder);
+  request.partitionTrivially(op);
   return success();
 }
 
@@ -122,8 +175,8 @@ partitionSplitLoops(Operation *op, ArrayRef<AffineMap> maps,
 /// halos and a split of a reduction partial results, and is refused.
 template <typename ConcreteOp, shard::ReductionKind Reduction>
 struct WindowedOpShardingModel
-    : public shard::ShardingInterface::ExternalModel<
-          WindowedOpShardingModel<ConcreteOp, Reduction>, ConcreteOp> {
+    : public ShardingModel<WindowedOpShardingModel<ConcreteOp, Reduction>,
+                           ConcreteOp> {
   SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
     return cast<linalg::LinalgOp>(op).getIteratorTypesArray();
   }
@@ -143,14 +196,9 @@ struct WindowedOpShardingModel
     return maps;
   }
 
-  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
-                          ArrayRef<shard::Sharding> operandShardings,
-                          ArrayRef<shard::Sharding> resultShardings,
-                          IRMapping &partitionMap,
-                          SymbolTableCollection &symbolTable,
-                          OpBuilder &builder) const {
-    SmallVector<utils::IteratorType> iterators =
-        cast<linalg::LinalgOp>(op).getIteratorTypesArray();
+  LogicalResult partitionOp(ConcreteOp op,
+                            const PartitionRequest &request) const {
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
     SmallVector<AffineMap> maps = getIndexingMaps(op);
     // Loops some operand reads through a compound expression (a window).
     llvm::SmallBitVector windowed(iterators.size());
@@ -169,8 +217,7 @@ struct WindowedOpShardingModel
         },
         "a window or a reduction (it would need halos or partial results); "
         "split the minibatch or the channels",
-        partitionedOperands, operandShardings, resultShardings, partitionMap,
-        symbolTable, builder);
+        request);
   }
 };
 
@@ -192,8 +239,7 @@ void attachWindowed(MLIRContext *ctx) {
 /// results combined across shards, and a split loop whose index the body
 /// reads would shift it: both refused.
 struct BroadcastGenericShardingModel
-    : public shard::ShardingInterface::ExternalModel<
-          BroadcastGenericShardingModel, linalg::GenericOp> {
+    : public ShardingModel<BroadcastGenericShardingModel, linalg::GenericOp> {
   SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
     auto generic = cast<linalg::GenericOp>(op);
     SmallVector<utils::IteratorType> iterators =
@@ -232,12 +278,8 @@ struct BroadcastGenericShardingModel
     return maps;
   }
 
-  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
-                          ArrayRef<shard::Sharding> operandShardings,
-                          ArrayRef<shard::Sharding> resultShardings,
-                          IRMapping &partitionMap,
-                          SymbolTableCollection &symbolTable,
-                          OpBuilder &builder) const {
+  LogicalResult partitionOp(linalg::GenericOp op,
+                            const PartitionRequest &request) const {
     SmallVector<utils::IteratorType> iterators = getLoopIteratorTypes(op);
     // A body that reads a loop's index (an embedding gather's column) would
     // see local indices on a split loop: refused like a reduction.
@@ -249,8 +291,7 @@ struct BroadcastGenericShardingModel
           return iterators[loop] == utils::IteratorType::parallel &&
                  !indexed.test(loop);
         },
-        "which it reduces or whose index its body reads", partitionedOperands,
-        operandShardings, resultShardings, partitionMap, symbolTable, builder);
+        "which it reduces or whose index its body reads", request);
   }
 
 private:
@@ -310,50 +351,32 @@ struct ReplicatedConstantShardingModel
 /// splits as the source does; a padded one must stay whole (each shard would
 /// pad its own edges).
 struct PadShardingModel
-    : public shard::ShardingInterface::ExternalModel<PadShardingModel,
-                                                     tensor::PadOp> {
-  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
-    return SmallVector<utils::IteratorType>(
-        cast<tensor::PadOp>(op).getResultType().getRank(),
-        utils::IteratorType::parallel);
+    : public ViewShardingModel<PadShardingModel, tensor::PadOp> {
+  static int64_t getLoopRank(tensor::PadOp pad) {
+    return pad.getResultType().getRank();
   }
-
-  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
-    auto pad = cast<tensor::PadOp>(op);
-    int64_t rank = pad.getResultType().getRank();
-    MLIRContext *ctx = op->getContext();
-    SmallVector<AffineMap> maps(op->getNumOperands(),
-                                AffineMap::get(rank, 0, ctx));
-    maps[0] = AffineMap::getMultiDimIdentityMap(rank, ctx);
-    maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
-    return maps;
+  static AffineMap getSourceMap(tensor::PadOp pad) {
+    return AffineMap::getMultiDimIdentityMap(getLoopRank(pad),
+                                             pad.getContext());
   }
+  static AffineMap getResultMap(tensor::PadOp pad) { return getSourceMap(pad); }
 
-  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
-                          ArrayRef<shard::Sharding> operandShardings,
-                          ArrayRef<shard::Sharding> resultShardings,
-                          IRMapping &partitionMap,
-                          SymbolTableCollection &symbolTable,
-                          OpBuilder &builder) const {
-    if (failed(checkResharded(op, partitionedOperands)))
-      return failure();
-    auto pad = cast<tensor::PadOp>(op);
+  LogicalResult partitionOp(tensor::PadOp pad,
+                            const PartitionRequest &request) const {
     ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
     for (const shard::Sharding &sharding :
-         {operandShardings.front(), resultShardings.front()}) {
+         {request.operandShardings.front(), request.resultShardings.front()}) {
       if (!isPlainSplit(sharding))
-        return op->emitOpError(
+        return pad.emitOpError(
             "cannot be partitioned with halos or uneven shards");
       for (int64_t dim = 0; dim < int64_t(low.size()); ++dim)
         if (!splitAxesOf(sharding, dim).empty() &&
             (low[dim] != 0 || high[dim] != 0))
-          return op->emitOpError("cannot be partitioned along padded "
+          return pad.emitOpError("cannot be partitioned along padded "
                                  "dimension ")
                  << dim;
     }
-    shard::partitionTriviallyShardableOperation(
-        *op, partitionedOperands, operandShardings, resultShardings,
-        partitionMap, symbolTable, builder);
+    request.partitionTrivially(pad);
     return success();
   }
 };
@@ -367,44 +390,31 @@ struct PadShardingModel
 /// drops. A dimension the slice takes whole may be split, and each chip
 /// slices its local extent; a split of a dimension it cuts is refused.
 struct ExtractSliceShardingModel
-    : public shard::ShardingInterface::ExternalModel<ExtractSliceShardingModel,
-                                                     tensor::ExtractSliceOp> {
-  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
-    return SmallVector<utils::IteratorType>(
-        cast<tensor::ExtractSliceOp>(op).getSourceType().getRank(),
-        utils::IteratorType::parallel);
+    : public ViewShardingModel<ExtractSliceShardingModel,
+                               tensor::ExtractSliceOp> {
+  static int64_t getLoopRank(tensor::ExtractSliceOp slice) {
+    return slice.getSourceType().getRank();
   }
-
-  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
-    auto slice = cast<tensor::ExtractSliceOp>(op);
-    int64_t rank = slice.getSourceType().getRank();
-    MLIRContext *ctx = op->getContext();
+  static AffineMap getSourceMap(tensor::ExtractSliceOp slice) {
+    return AffineMap::getMultiDimIdentityMap(getLoopRank(slice),
+                                             slice.getContext());
+  }
+  /// The source dimensions the slice keeps.
+  static AffineMap getResultMap(tensor::ExtractSliceOp slice) {
     llvm::SmallBitVector dropped = slice.getDroppedDims();
     SmallVector<AffineExpr> kept;
-    for (int64_t dim = 0; dim < rank; ++dim)
+    for (int64_t dim = 0; dim < getLoopRank(slice); ++dim)
       if (!dropped.test(dim))
-        kept.push_back(getAffineDimExpr(dim, ctx));
-    // Dynamic offsets, sizes and strides are scalars, indexed by nothing.
-    SmallVector<AffineMap> maps(op->getNumOperands(),
-                                AffineMap::get(rank, 0, ctx));
-    maps[0] = AffineMap::getMultiDimIdentityMap(rank, ctx);
-    maps.push_back(AffineMap::get(rank, 0, kept, ctx));
-    return maps;
+        kept.push_back(getAffineDimExpr(dim, slice.getContext()));
+    return AffineMap::get(getLoopRank(slice), 0, kept, slice.getContext());
   }
 
-  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
-                          ArrayRef<shard::Sharding> operandShardings,
-                          ArrayRef<shard::Sharding> resultShardings,
-                          IRMapping &partitionMap,
-                          SymbolTableCollection &symbolTable,
-                          OpBuilder &builder) const {
-    if (failed(checkResharded(op, partitionedOperands)))
-      return failure();
-    auto slice = cast<tensor::ExtractSliceOp>(op);
+  LogicalResult partitionOp(tensor::ExtractSliceOp slice,
+                            const PartitionRequest &request) const {
     RankedTensorType source = slice.getSourceType();
     if (!slice.getOffsets().empty() || !slice.getSizes().empty() ||
         !slice.getStrides().empty())
-      return op->emitOpError("can be partitioned only as a static slice");
+      return slice.emitOpError("can be partitioned only as a static slice");
     ArrayRef<int64_t> sizes = slice.getStaticSizes();
     llvm::SmallBitVector dropped = slice.getDroppedDims();
     // Result dimension r is source dimension resultToSource[r].
@@ -423,31 +433,33 @@ struct ExtractSliceShardingModel
     SmallVector<int64_t> identity =
         llvm::to_vector(llvm::seq<int64_t>(0, source.getRank()));
     for (auto [sharding, toSource] :
-         {std::pair{operandShardings.front(), ArrayRef<int64_t>(identity)},
-          std::pair{resultShardings.front(),
+         {std::pair{request.operandShardings.front(),
+                    ArrayRef<int64_t>(identity)},
+          std::pair{request.resultShardings.front(),
                     ArrayRef<int64_t>(resultToSource)}}) {
       if (!isPlainSplit(sharding))
-        return op->emitOpError(
+        return slice.emitOpError(
             "cannot be partitioned with halos or uneven shards");
       if (std::optional<int64_t> dim = cutsSplitDim(sharding, toSource))
-        return op->emitOpError("cannot be partitioned along dimension ")
+        return slice.emitOpError("cannot be partitioned along dimension ")
                << *dim << ", which it slices";
     }
-    shard::GridOp grid = gridOf(op, resultShardings, symbolTable);
+    shard::GridOp grid =
+        gridOf(slice, request.resultShardings, request.symbolTable);
     auto localType = cast<RankedTensorType>(
         grid ? shard::shardType(slice.getResultType(), grid,
-                                resultShardings.front())
+                                request.resultShardings.front())
              : slice.getResultType());
     SmallVector<int64_t> localSizes(sizes);
     for (auto [dim, sourceDim] : llvm::enumerate(resultToSource))
       localSizes[sourceDim] = localType.getDimSize(dim);
     auto local = tensor::ExtractSliceOp::create(
-        builder, op->getLoc(), localType, partitionedOperands.front(),
-        slice.getMixedOffsets(),
-        getAsIndexOpFoldResult(op->getContext(), localSizes),
+        request.builder, slice.getLoc(), localType,
+        request.partitionedOperands.front(), slice.getMixedOffsets(),
+        getAsIndexOpFoldResult(slice.getContext(), localSizes),
         slice.getMixedStrides());
-    partitionMap.map(op->getResult(0), local.getResult());
-    partitionMap.map(op, local.getOperation());
+    request.partitionMap.map(slice.getResult(), local.getResult());
+    request.partitionMap.map(slice.getOperation(), local.getOperation());
     return success();
   }
 };
@@ -462,8 +474,8 @@ struct ExtractSliceShardingModel
 /// divides it, which partition checks; any other dimension of a group stays
 /// whole.
 template <typename ReshapeOp>
-struct ReshapeShardingModel : public shard::ShardingInterface::ExternalModel<
-                                  ReshapeShardingModel<ReshapeOp>, ReshapeOp> {
+struct ReshapeShardingModel
+    : public ViewShardingModel<ReshapeShardingModel<ReshapeOp>, ReshapeOp> {
   static constexpr bool kCollapse =
       std::is_same_v<ReshapeOp, tensor::CollapseShapeOp>;
 
@@ -474,56 +486,47 @@ struct ReshapeShardingModel : public shard::ShardingInterface::ExternalModel<
       return op.getResultType();
   }
 
-  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
-    return SmallVector<utils::IteratorType>(
-        expandedType(cast<ReshapeOp>(op)).getRank(),
-        utils::IteratorType::parallel);
+  static int64_t getLoopRank(ReshapeOp reshape) {
+    return expandedType(reshape).getRank();
   }
-
-  /// The expanded side indexed by the identity, the collapsed side by each
-  /// group's leading dimension; scalar operands (expand's output sizes) by
-  /// nothing.
-  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
-    auto reshape = cast<ReshapeOp>(op);
-    MLIRContext *ctx = op->getContext();
-    int64_t rank = expandedType(reshape).getRank();
+  /// The expanded side is indexed by the identity, the collapsed side by
+  /// each group's leading dimension.
+  static AffineMap getExpandedMap(ReshapeOp reshape) {
+    return AffineMap::getMultiDimIdentityMap(getLoopRank(reshape),
+                                             reshape.getContext());
+  }
+  static AffineMap getCollapsedMap(ReshapeOp reshape) {
     SmallVector<AffineExpr> leading;
     for (const ReassociationIndices &group : reshape.getReassociationIndices())
-      leading.push_back(getAffineDimExpr(group.front(), ctx));
-    AffineMap expanded = AffineMap::getMultiDimIdentityMap(rank, ctx);
-    AffineMap collapsed = AffineMap::get(rank, 0, leading, ctx);
-    SmallVector<AffineMap> maps(op->getNumOperands(),
-                                AffineMap::get(rank, 0, ctx));
-    maps[0] = kCollapse ? expanded : collapsed;
-    maps.push_back(kCollapse ? collapsed : expanded);
-    return maps;
+      leading.push_back(getAffineDimExpr(group.front(), reshape.getContext()));
+    return AffineMap::get(getLoopRank(reshape), 0, leading,
+                          reshape.getContext());
+  }
+  static AffineMap getSourceMap(ReshapeOp reshape) {
+    return kCollapse ? getExpandedMap(reshape) : getCollapsedMap(reshape);
+  }
+  static AffineMap getResultMap(ReshapeOp reshape) {
+    return kCollapse ? getCollapsedMap(reshape) : getExpandedMap(reshape);
   }
 
-  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
-                          ArrayRef<shard::Sharding> operandShardings,
-                          ArrayRef<shard::Sharding> resultShardings,
-                          IRMapping &partitionMap,
-                          SymbolTableCollection &symbolTable,
-                          OpBuilder &builder) const {
-    if (failed(checkResharded(op, partitionedOperands)))
-      return failure();
-    auto reshape = cast<ReshapeOp>(op);
+  LogicalResult partitionOp(ReshapeOp reshape,
+                            const PartitionRequest &request) const {
     RankedTensorType expanded = expandedType(reshape);
     if (!expanded.hasStaticShape())
-      return op->emitOpError("with dynamic shapes cannot be partitioned");
+      return reshape.emitOpError("with dynamic shapes cannot be partitioned");
+    shard::Sharding operandSharding = request.operandShardings.front();
+    shard::Sharding resultSharding = request.resultShardings.front();
     shard::Sharding expandedSharding =
-        kCollapse ? operandShardings.front() : resultShardings.front();
+        kCollapse ? operandSharding : resultSharding;
     shard::Sharding collapsedSharding =
-        kCollapse ? resultShardings.front() : operandShardings.front();
+        kCollapse ? resultSharding : operandSharding;
     if (!isPlainSplit(expandedSharding) || !isPlainSplit(collapsedSharding))
-      return op->emitOpError(
+      return reshape.emitOpError(
           "cannot be partitioned with halos or uneven shards");
-    shard::GridOp grid =
-        gridOf(op, {expandedSharding, collapsedSharding}, symbolTable);
+    shard::GridOp grid = gridOf(reshape, {expandedSharding, collapsedSharding},
+                                request.symbolTable);
     if (!grid) {
-      shard::partitionTriviallyShardableOperation(
-          *op, partitionedOperands, operandShardings, resultShardings,
-          partitionMap, symbolTable, builder);
+      request.partitionTrivially(reshape);
       return success();
     }
     for (auto [index, group] :
@@ -532,36 +535,37 @@ struct ReshapeShardingModel : public shard::ShardingInterface::ExternalModel<
       ArrayRef<shard::GridAxis> lead =
           splitAxesOf(expandedSharding, group.front());
       if (merged != lead)
-        return op->emitOpError("splits dimension ")
+        return reshape.emitOpError("splits dimension ")
                << index << " of its collapsed side unlike its leading "
                << "dimension " << group.front();
       for (int64_t dim : ArrayRef(group).drop_front())
         if (!splitAxesOf(expandedSharding, dim).empty())
-          return op->emitOpError("cannot split dimension ")
+          return reshape.emitOpError("cannot split dimension ")
                  << dim << ", which is merged behind dimension "
                  << group.front();
       if (!lead.empty() &&
           expanded.getDimSize(group.front()) % shardCount(grid, lead) != 0)
-        return op->emitOpError("cannot split dimension ")
+        return reshape.emitOpError("cannot split dimension ")
                << group.front() << " of size "
                << expanded.getDimSize(group.front()) << " evenly in "
                << shardCount(grid, lead) << " shards";
     }
     // The local result type follows from the result's sharding; an expand
     // rebuilds its static output sizes from it.
-    auto localType = cast<RankedTensorType>(shard::shardType(
-        op->getResult(0).getType(), grid, resultShardings.front()));
+    auto localType = cast<RankedTensorType>(
+        shard::shardType(reshape.getResultType(), grid, resultSharding));
+    Value source = request.partitionedOperands.front();
     Value local;
     if constexpr (kCollapse)
       local = tensor::CollapseShapeOp::create(
-          builder, op->getLoc(), localType, partitionedOperands.front(),
+          request.builder, reshape.getLoc(), localType, source,
           reshape.getReassociationIndices());
     else
-      local = tensor::ExpandShapeOp::create(builder, op->getLoc(), localType,
-                                            partitionedOperands.front(),
+      local = tensor::ExpandShapeOp::create(request.builder, reshape.getLoc(),
+                                            localType, source,
                                             reshape.getReassociationIndices());
-    partitionMap.map(op->getResult(0), local);
-    partitionMap.map(op, local.getDefiningOp());
+    request.partitionMap.map(reshape.getResult(), local);
+    request.partitionMap.map(reshape.getOperation(), local.getDefiningOp());
     return success();
   }
 };
