@@ -611,6 +611,7 @@ def write_breadth_snippets(s):
     write_conv_transpose_snippets(s)
     write_pool3d_snippet(s)
     write_fold_overflow_snippets(s)
+    write_more_node_error_snippets(s)
 
 
 def write_node_error_snippets(s):
@@ -842,6 +843,153 @@ def write_fold_overflow_snippets(s):
         s.node("Neg", ["min"], ["shape"], "neg"),
         s.node("Reshape", ["x", "shape"], ["y"], "reshape"),
     ], x, y)
+
+
+def write_more_node_error_snippets(s):
+    """More diagnostics of node conversions, static folding and the shared
+    graph builder (onnx-node-errors.test), one small graph each. Written last
+    and with explicit initializer values, so that the shared random
+    generator, and with it every file written before, does not change."""
+    T, helper = s.T, s.helper
+    x4, y4 = [s.vi("x", [1, 2, 4, 4])], [s.vi("y", [1, 2, 4, 4])]
+    ones = lambda *shape: s.init("w", list(shape), values=np.ones(shape))
+    stripped = s.onnx.TensorProto(name="w", dims=[3], data_type=T.INT64)
+    no_data = s.onnx.TensorProto(name="v", dims=[2], data_type=T.INT64)
+    cases = {
+        # Initializers the importer cannot use.
+        "initializer-no-data": ([s.node("Add", ["x", "w"], ["y"], "add")],
+                                [s.vi("x", [3], T.INT64)],
+                                [s.vi("y", [3], T.INT64)], [stripped]),
+        "weight-type": ([s.node("Add", ["x", "w"], ["y"], "add")],
+                        [s.vi("x", [3], T.DOUBLE)], [s.vi("y", [3], T.DOUBLE)],
+                        [s.init("w", [3], T.DOUBLE, values=[1.0, 2.0, 3.0])]),
+        # Conversions.
+        "relu-type": ([s.node("Relu", ["x"], ["y"], "relu")],
+                      [s.vi("x", [2, 3], T.INT32)],
+                      [s.vi("y", [2, 3], T.INT32)], []),
+        "conv1d-weight-input": ([s.node("Conv", ["x", "w"], ["y"], "conv")],
+                                [s.vi("x", [1, 2, 8]), s.vi("w", [2, 2, 3])],
+                                [s.vi("y", [1, 2, 6])], []),
+        "conv-kernel-shape": ([s.node("Conv", ["x", "w"], ["y"], "conv",
+                                      kernel_shape=[3, 3])], x4, y4,
+                              [ones(2, 2, 1, 1)]),
+        "conv-transpose-strides-count": (
+            [s.node("ConvTranspose", ["x", "w"], ["y"], "up",
+                    strides=[2, 2, 2])], x4, [s.vi("y", [1, 2, 8, 8])],
+            [ones(2, 2, 2, 2)]),
+        "global-pool-rank": ([s.node("GlobalAveragePool", ["x"], ["y"],
+                                     "gap")],
+                             [s.vi("x", [2, 3])], [s.vi("y", [2, 3])], []),
+        "softmax-type": ([s.node("Softmax", ["x"], ["y"], "softmax")],
+                         [s.vi("x", [2, 3], T.DOUBLE)],
+                         [s.vi("y", [2, 3], T.DOUBLE)], []),
+        "transpose-perm-length": ([s.node("Transpose", ["x"], ["y"],
+                                          "transpose", perm=[1, 0])],
+                                  x4, y4, []),
+        "concat-empty": ([s.node("Concat", ["x", "x"], ["y"], "concat",
+                                 axis=1)],
+                         [s.vi("x", [2, 0])], [s.vi("y", [2, 0])], []),
+        "split-type": ([s.node("Split", ["x"], ["a", "b"], "split", axis=1)],
+                       [s.vi("x", [2, 4], T.INT32)],
+                       [s.vi("a", [2, 2], T.INT32),
+                        s.vi("b", [2, 2], T.INT32)], []),
+        "split-empty-output": ([s.const("sizes", [0, 2]),
+                                s.node("Split", ["x", "sizes"], ["a", "b"],
+                                       "split", axis=1)], x4,
+                               [s.vi("a", [1, 0, 4, 4]),
+                                s.vi("b", [1, 2, 4, 4])], []),
+        "range-dynamic": ([s.node("Range", ["start", "limit", "delta"], ["y"],
+                                  "range")],
+                          [s.vi(n, [], T.INT64)
+                           for n in ("start", "limit", "delta")],
+                          [s.vi("y", ["n"], T.INT64)], []),
+        "reshape-empty": ([s.const("axes", [0]),
+                           s.node("Unsqueeze", ["x", "axes"], ["y"],
+                                  "unsqueeze")],
+                          [s.vi("x", [2, 0])], [s.vi("y", [1, 2, 0])], []),
+        # Static operands.
+        "reshape-float-shape": ([s.const("shape", [8.0, 4.0]),
+                                 s.node("Reshape", ["x", "shape"], ["y"],
+                                        "reshape")],
+                                x4, [s.vi("y", [8, 4])], []),
+        "reshape-2d-shape": ([s.const("shape", [[8, 4]]),
+                              s.node("Reshape", ["x", "shape"], ["y"],
+                                     "reshape")],
+                             x4, [s.vi("y", [8, 4])], []),
+        "clip-min-count": ([s.const("lo", [0.0, 0.0]),
+                            s.node("Clip", ["x", "lo"], ["y"], "clip")],
+                           x4, y4, []),
+        # Constants and static folding (no graph input: every value is
+        # known).
+        "constant-not-tensor": ([helper.make_node("Constant", [], ["y"],
+                                                  name="const", value=5)],
+                                [], [s.vi("y", [], T.INT64)], []),
+        "constant-no-data": ([helper.make_node("Constant", [], ["y"],
+                                               name="const", value=no_data)],
+                             [], [s.vi("y", [2], T.INT64)], []),
+        "constant-string": ([helper.make_node("Constant", [], ["y"],
+                                              name="const",
+                                              value_string="dsm")],
+                            [], [s.vi("y", [], T.STRING)], []),
+        "fold-inputs-count": ([s.const("a", [1]), s.const("b", [2]),
+                               s.const("c", [3]),
+                               s.node("Add", ["a", "b", "c"], ["y"], "add")],
+                              [], [s.vi("y", [1], T.INT64)], []),
+        "fold-concat-ranks": ([s.const("a", [1]), s.const("b", [[2]]),
+                               s.node("Concat", ["a", "b"], ["y"], "concat",
+                                      axis=0)],
+                              [], [s.vi("y", [2], T.INT64)], []),
+        "fold-concat-shapes": ([s.const("a", [[1]]), s.const("b", [[2, 3]]),
+                                s.node("Concat", ["a", "b"], ["y"], "concat",
+                                       axis=0)],
+                               [], [s.vi("y", [2, 2], T.INT64)], []),
+        "fold-transpose-perm-length": ([s.const("a", [[1, 2]]),
+                                        s.node("Transpose", ["a"], ["y"],
+                                               "transpose", perm=[0])],
+                                       [], [s.vi("y", [2, 1], T.INT64)], []),
+        "fold-transpose-perm": ([s.const("a", [[1, 2]]),
+                                 s.node("Transpose", ["a"], ["y"],
+                                        "transpose", perm=[0, 0])],
+                                [], [s.vi("y", [2, 1], T.INT64)], []),
+        "fold-range-scalars": ([s.const("start", [0, 1]),
+                                s.const("limit", 4, shape=[]),
+                                s.const("delta", 1, shape=[]),
+                                s.node("Range", ["start", "limit", "delta"],
+                                       ["y"], "range")],
+                               [], [s.vi("y", [4], T.INT64)], []),
+        "fold-range-delta": ([s.const("start", 0, shape=[]),
+                              s.const("limit", 4, shape=[]),
+                              s.const("delta", 0, shape=[]),
+                              s.node("Range", ["start", "limit", "delta"],
+                                     ["y"], "range")],
+                             [], [s.vi("y", ["n"], T.INT64)], []),
+        "fold-constant-of-shape-value": (
+            [s.const("shape", [2]),
+             helper.make_node("ConstantOfShape", ["shape"], ["y"],
+                              name="fill",
+                              value=helper.make_tensor("value", T.INT64, [2],
+                                                       [1, 2]))],
+            [], [s.vi("y", [2], T.INT64)], []),
+    }
+    for name, (nodes, inputs, outputs, inits) in cases.items():
+        s.save(f"node-error-{name}", nodes, inputs, outputs, inits)
+    # Attributes only opsets before 13 (Unsqueeze's axes, Softmax's
+    # coercion to 2-D) or 9 (BatchNormalization's spatial) have.
+    s.save("node-error-unsqueeze-no-axes",
+           [s.node("Unsqueeze", ["x"], ["y"], "unsqueeze")],
+           [s.vi("x", [2, 3])], [s.vi("y", [1, 2, 3])], opset=11)
+    s.save("node-error-fold-unsqueeze-no-axes",
+           [s.const("a", [1, 2]),
+            s.node("Unsqueeze", ["a"], ["y"], "unsqueeze")],
+           [], [s.vi("y", [1, 2], T.INT64)], opset=11)
+    s.save("node-error-softmax-opset11-axis",
+           [s.node("Softmax", ["x"], ["y"], "softmax", axis=1)], x4, y4,
+           opset=11)
+    s.save("node-error-batchnorm-spatial",
+           [s.node("BatchNormalization", ["x", "g", "b", "m", "v"], ["y"],
+                   "bn", spatial=0)], x4, y4,
+           [s.init(n, [2, 4, 4], values=np.ones(32)) for n in "gbmv"],
+           opset=8, ir_version=3)
 
 
 # ----------------------------------------------------------------------------

@@ -346,3 +346,41 @@ func.func @vector_constant_returned() -> vector<4xf32> {
   %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : vector<4xf32>
   return %c : vector<4xf32>
 }
+
+// -----
+
+// A fully connected layer whose output features are a dynamic dimension (the
+// weight is read through a cast that hides its size).
+func.func @fc_dynamic_features(%x: tensor<4x8xf32>) -> tensor<4x?xf32> {
+  %w = arith.constant dense<1.0> : tensor<8x6xf32>
+  %v = tensor.cast %w : tensor<8x6xf32> to tensor<8x?xf32>
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %v, %c1 : tensor<8x?xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty(%n) : tensor<4x?xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x?xf32>) -> tensor<4x?xf32>
+  // expected-error @+1 {{cannot import a contraction with dynamic dimension d1}}
+  %y = linalg.matmul ins(%x, %v : tensor<4x8xf32>, tensor<8x?xf32>) outs(%f : tensor<4x?xf32>) -> tensor<4x?xf32>
+  return %y : tensor<4x?xf32>
+}
+
+// -----
+
+// A product of two activations written transposed ([N, M]) whose N is a
+// dynamic dimension: only a leading (batch) dimension may be dynamic.
+func.func @matmul_transposed_dynamic(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) -> tensor<?x4xf32> {
+  %v = tensor.cast %b : tensor<8x6xf32> to tensor<8x?xf32>
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %v, %c1 : tensor<8x?xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty(%n) : tensor<?x4xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<?x4xf32>) -> tensor<?x4xf32>
+  // expected-error @+1 {{cannot import a contraction with dynamic dimension d1}}
+  %y = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (n, m)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %v : tensor<4x8xf32>, tensor<8x?xf32>) outs(%f : tensor<?x4xf32>) {
+  ^bb0(%x: f32, %w: f32, %o: f32):
+    %m = arith.mulf %x, %w : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<?x4xf32>
+  return %y : tensor<?x4xf32>
+}
