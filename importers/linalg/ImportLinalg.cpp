@@ -1778,9 +1778,15 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
   }
   lhsGroups.push_back(ms);
   lhsGroups.push_back(ks);
-  // Keep the right operand's own order of N and K when it is [.., N, K].
-  bool transposeRhs =
-      llvm::find(*rhsDims, ns.front()) < llvm::find(*rhsDims, ks.front());
+  // A reduced loop only one operand reads sums inside the product, which
+  // no dsm.matmul computes.
+  if (ks.empty())
+    return reject("a contraction whose reduced loops only one operand reads "
+                  "(a sum inside the product)");
+  // Keep the right operand's own order of N and K when it is [.., N, K] (a
+  // matrix-vector product has no N).
+  bool transposeRhs = !ns.empty() && llvm::find(*rhsDims, ns.front()) <
+                                         llvm::find(*rhsDims, ks.front());
   rhsGroups.push_back(transposeRhs ? ns : ks);
   rhsGroups.push_back(transposeRhs ? ks : ns);
   FailureOr<Value> left = arrange(loc, *a, *lhsDims, lhsGroups);

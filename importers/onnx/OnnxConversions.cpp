@@ -1206,9 +1206,10 @@ LogicalResult convertSplit(GraphImporter &imp, const OnnxNode &node) {
 }
 
 LogicalResult convertGather(GraphImporter &imp, const OnnxNode &node) {
+  // Present: importNode checks the inputs getRequiredInputCount names.
   FailureOr<int64_t> axisAttr = node.getInt("axis", 0);
-  if (failed(axisAttr) || !node.hasInput(0) || !node.hasInput(1))
-    return node.emitError() << "needs data and indices";
+  if (failed(axisAttr))
+    return failure();
   StringRef dataName = node.getInput(0), indicesName = node.getInput(1);
   ArrayRef<int64_t> dataShape = imp.get(dataName).shape;
   ArrayRef<int64_t> indicesShape = imp.get(indicesName).shape;

@@ -990,6 +990,11 @@ def write_more_node_error_snippets(s):
                    "bn", spatial=0)], x4, y4,
            [s.init(n, [2, 4, 4], values=np.ones(32)) for n in "gbmv"],
            opset=8, ir_version=3)
+    # A float axis is one error (it was followed by a wrong second one).
+    s.save("node-error-gather-float-axis",
+           [s.node("Gather", ["t", "i"], ["y"], "gather", axis=1.0)],
+           [s.vi("i", [3], T.INT64)], [s.vi("y", [3, 4])],
+           [s.init("t", [5, 4], values=np.ones(20))])
 
 
 # ----------------------------------------------------------------------------

@@ -384,3 +384,22 @@ func.func @matmul_transposed_dynamic(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) -
   } -> tensor<?x4xf32>
   return %y : tensor<?x4xf32>
 }
+
+// -----
+
+// A reduced loop only the left operand reads: b * sum over a row, a sum
+// inside the product, which no dsm.matmul computes (mode=permissive keeps
+// it as dsm.opaque).
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @sum_inside_product(%a: tensor<4x8xf32>, %b: tensor<4xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{cannot import 'linalg.generic': a contraction whose reduced loops only one operand reads (a sum inside the product)}}
+  // expected-note @+1 {{mode=permissive}}
+  %r = linalg.generic {indexing_maps = [#rows, #row, #row], iterator_types = ["parallel", "reduction"]} ins(%a, %b : tensor<4x8xf32>, tensor<4xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
