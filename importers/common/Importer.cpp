@@ -890,7 +890,9 @@ bool Importer::isImportable(const core::ElementwiseClass &c) {
   case K::Silu:
   case K::GatedSilu:
   case K::Exp:
+  case K::Erf:
   case K::Rsqrt:
+  case K::Sqrt:
   case K::Square:
   case K::Add:
   case K::Sub:
@@ -1052,6 +1054,10 @@ static StringRef dsmOpName(const core::ElementwiseClass &c) {
     return ExpOp::getOperationName();
   case K::Rsqrt:
     return RsqrtOp::getOperationName();
+  case K::Erf:
+    return ErfOp::getOperationName();
+  case K::Sqrt:
+    return SqrtOp::getOperationName();
   case K::Square:
     return MulOp::getOperationName();
   case K::Silu:
@@ -1296,7 +1302,8 @@ FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
   case K::Gelu:
   case K::HardSigmoid:
   case K::HardSwish:
-  case K::Exp: {
+  case K::Exp:
+  case K::Erf: {
     FailureOr<Value> x = operand(0, "constant");
     if (failed(x))
       return failure();
@@ -1327,6 +1334,9 @@ FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
     case K::Exp:
       op = make(ExpOp());
       break;
+    case K::Erf:
+      op = make(ErfOp());
+      break;
     default:
       op = make(HardSwishOp());
       break;
@@ -1347,8 +1357,9 @@ FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
     result = square->getResult();
     break;
   }
-  case K::Rsqrt: {
-    // 1 / sqrt(x + shift): the shift (an epsilon) as a dsm.add of a
+  case K::Rsqrt:
+  case K::Sqrt: {
+    // (1 /) sqrt(x + shift): the shift (an epsilon) as a dsm.add of a
     // constant, so that the graph fusions see a normalization's pieces.
     FailureOr<Value> x = operand(0, "constant");
     if (failed(x))
@@ -1361,10 +1372,18 @@ FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
         return failure();
       radicand = add->getResult();
     }
-    FailureOr<RsqrtOp> rsqrt = create<RsqrtOp>(loc, Type(), radicand);
-    if (failed(rsqrt))
+    FailureOr<Operation *> root = failure();
+    if (c.kind == K::Rsqrt) {
+      if (FailureOr<RsqrtOp> op = create<RsqrtOp>(loc, Type(), radicand);
+          succeeded(op))
+        root = op->getOperation();
+    } else if (FailureOr<SqrtOp> op = create<SqrtOp>(loc, Type(), radicand);
+               succeeded(op)) {
+      root = op->getOperation();
+    }
+    if (failed(root))
       return failure();
-    result = rsqrt->getResult();
+    result = (*root)->getResult(0);
     break;
   }
   case K::Affine: {

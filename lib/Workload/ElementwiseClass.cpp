@@ -38,6 +38,10 @@ llvm::StringRef dsm::core::stringifyElementwiseKind(ElementwiseKind kind) {
     return "silu";
   case ElementwiseKind::Exp:
     return "exp";
+  case ElementwiseKind::Erf:
+    return "erf";
+  case ElementwiseKind::Sqrt:
+    return "sqrt";
   case ElementwiseKind::Rsqrt:
     return "rsqrt";
   case ElementwiseKind::Square:
@@ -214,6 +218,7 @@ static ElementwiseClass classifyUnary(const ScalarFunction &f, unsigned x) {
       is(ElementwiseKind::Gelu, geluErf) ||
       is(ElementwiseKind::Gelu, geluTanh) ||
       is(ElementwiseKind::Exp, [](double v) { return std::exp(v); }) ||
+      is(ElementwiseKind::Erf, [](double v) { return std::erf(v); }) ||
       is(ElementwiseKind::Square, [](double v) { return v * v; }))
     return c;
 
@@ -230,6 +235,23 @@ static ElementwiseClass classifyUnary(const ScalarFunction &f, unsigned x) {
       }
     if (rsqrt) {
       c.kind = ElementwiseKind::Rsqrt;
+      c.shift = shift;
+      return c;
+    }
+  }
+
+  // sqrt(x + shift), likewise.
+  if (std::optional<double> at0 = evaluateAt(f, inputs, {0.0});
+      at0 && *at0 >= 0 && std::isfinite(*at0)) {
+    double shift = *at0 * *at0;
+    bool sqrt = true;
+    for (double v : kUnarySamples)
+      if (sqrt && v > 0) {
+        std::optional<double> actual = evaluateAt(f, inputs, {v});
+        sqrt = actual && close(*actual, std::sqrt(v + shift));
+      }
+    if (sqrt) {
+      c.kind = ElementwiseKind::Sqrt;
       c.shift = shift;
       return c;
     }

@@ -136,6 +136,23 @@ TEST(ElementwiseClassTest, SiluAsTorchMlirWritesIt) {
   EXPECT_EQ(classifyElementwise(f).kind, ElementwiseKind::Silu);
 }
 
+TEST(ElementwiseClassTest, ErfAndSquareRootWithShift) {
+  ScalarFunction e;
+  e.setResult(e.operation(Op::Erf, {e.input(0)}));
+  EXPECT_EQ(classifyElementwise(e).kind, ElementwiseKind::Erf);
+
+  ScalarFunction s; // sqrt(variance + 1e-5): a layer norm's divisor
+  s.setResult(s.operation(
+      Op::Sqrt, {s.operation(Op::Add, {s.input(0), s.constant(1e-5)})}));
+  ElementwiseClass c = classifyElementwise(s);
+  EXPECT_EQ(c.kind, ElementwiseKind::Sqrt);
+  EXPECT_NEAR(c.shift, 1e-5, 1e-9);
+
+  ScalarFunction r; // 1 / sqrt(x) stays an rsqrt
+  r.setResult(r.operation(Op::Rsqrt, {r.input(0)}));
+  EXPECT_EQ(classifyElementwise(r).kind, ElementwiseKind::Rsqrt);
+}
+
 TEST(ElementwiseClassTest, SwigluGateInOneBody) {
   // Llama's MLP: silu(gate) * up, gate and up the inputs 1 and 0.
   ScalarFunction f;

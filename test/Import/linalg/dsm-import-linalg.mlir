@@ -670,6 +670,34 @@ func.func @model(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
 
 // -----
 
+// erf alone and sqrt(x + eps) (a layer norm's divisor) are dsm.erf and
+// dsm.add + dsm.sqrt, as ONNX's Erf and Sqrt are, so that the graph fusions
+// see the same pieces from every front end.
+// CHECK-LABEL: func.func @erf_and_sqrt
+// CHECK:         %[[E:.*]] = dsm.erf %arg0 : tensor<4x8xf32>
+// CHECK:         %[[C:.*]] = arith.constant dense<9.99999974E-6> : tensor<f32>
+// CHECK:         %[[A:.*]] = dsm.add %[[E]], %[[C]]
+// CHECK:         dsm.sqrt %[[A]] : tensor<4x8xf32>
+#id3 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @erf_and_sqrt(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %eps = arith.constant 1.0e-5 : f32
+  %e0 = tensor.empty() : tensor<4x8xf32>
+  %e = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e0 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.erf %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %s = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel"]} ins(%e : tensor<4x8xf32>) outs(%e0 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %p = arith.addf %a, %eps : f32
+    %r = math.sqrt %p : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  return %s : tensor<4x8xf32>
+}
+
+// -----
+
 // An affine function (attention's scaling by a constant) is a dsm.mul of a
 // scalar constant. A function whose every operation is known but that dsm
 // has no operation for (the maximum of two tensors) is kept as dsm.opaque
