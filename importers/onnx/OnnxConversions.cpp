@@ -265,6 +265,21 @@ LogicalResult convertOpaqueElementwise(GraphImporter &imp,
                            "no dsm operation computes " + op, element);
 }
 
+/// Neg: a dsm.mul by -1, as the MLIR front ends import a negation (an affine
+/// function).
+LogicalResult convertNeg(GraphImporter &imp, const OnnxNode &node) {
+  FailureOr<Value> x = input(imp, node, 0);
+  if (failed(x))
+    return failure();
+  if (!isDsmTensor(*x))
+    return convertOpaqueElementwise(imp, node);
+  Type element = typeOf(*x).getElementType();
+  return defineOutput(
+      imp, node,
+      imp.create<dsm::MulOp>(node.getLoc(),
+                             {*x, imp.getScalarConstant(element, -1.0)}));
+}
+
 LogicalResult convertPow(GraphImporter &imp, const OnnxNode &node) {
   const HostTensor *exponent =
       node.hasInput(1) ? imp.getContents(node.getInput(1)) : nullptr;
@@ -1452,7 +1467,7 @@ const llvm::StringMap<ConversionFn> &conversionTable() {
       {"Exp", convertUnary<dsm::ExpOp>},
       {"Log", convertOpaqueElementwise},
       {"Reciprocal", convertOpaqueElementwise},
-      {"Neg", convertOpaqueElementwise},
+      {"Neg", convertNeg},
       {"Abs", convertOpaqueElementwise},
       {"Floor", convertOpaqueElementwise},
       {"Ceil", convertOpaqueElementwise},

@@ -612,6 +612,7 @@ def write_breadth_snippets(s):
     write_pool3d_snippet(s)
     write_fold_overflow_snippets(s)
     write_more_node_error_snippets(s)
+    write_spelled_activation_snippets(s)
 
 
 def write_node_error_snippets(s):
@@ -995,6 +996,28 @@ def write_more_node_error_snippets(s):
            [s.node("Gather", ["t", "i"], ["y"], "gather", axis=1.0)],
            [s.vi("i", [3], T.INT64)], [s.vi("y", [3, 4])],
            [s.init("t", [5, 4], values=np.ones(20))])
+
+
+def write_spelled_activation_snippets(s):
+    """Activations as older exporters spell them (onnx-activations.test):
+    torch.onnx before opset 14 writes nn.Hardswish as x * clip(x + 3, 0, 6)
+    / 6, and the logistic sigmoid appears as 1 / (1 + exp(-x)). The graph
+    fusions recognise both."""
+    T = s.T
+    s.save("spelled-activations", [
+        s.const("three", 3.0, shape=[], elem=T.FLOAT),
+        s.const("zero", 0.0, shape=[], elem=T.FLOAT),
+        s.const("six", 6.0, shape=[], elem=T.FLOAT),
+        s.const("one", 1.0, shape=[], elem=T.FLOAT),
+        s.node("Add", ["x", "three"], ["a"], "hs/Add"),
+        s.node("Clip", ["a", "zero", "six"], ["c"], "hs/Clip"),
+        s.node("Mul", ["x", "c"], ["m"], "hs/Mul"),
+        s.node("Div", ["m", "six"], ["h"], "hs/Div"),
+        s.node("Neg", ["h"], ["n"], "sig/Neg"),
+        s.node("Exp", ["n"], ["e"], "sig/Exp"),
+        s.node("Add", ["e", "one"], ["d"], "sig/Add"),
+        s.node("Div", ["one", "d"], ["y"], "sig/Div"),
+    ], [s.vi("x", [2, 8])], [s.vi("y", [2, 8])], opset=13)
 
 
 # ----------------------------------------------------------------------------
