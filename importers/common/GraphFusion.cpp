@@ -131,11 +131,18 @@ protected:
     if (weight.use_empty())
       rewriter.eraseOp(weight.getDefiningOp());
   }
+  /// The chain's locations, at most 16 (fusing a fused op again, as a run
+  /// of ReLUs folds into one, would otherwise grow them without bound).
   static Location getFusedLoc(ArrayRef<Operation *> chain) {
-    SmallVector<Location> locs;
-    for (Operation *op : chain)
-      locs.push_back(op->getLoc());
-    return FusedLoc::get(chain.front()->getContext(), locs);
+    llvm::SetVector<Location> locs;
+    for (Operation *op : chain) {
+      if (auto fused = dyn_cast<FusedLoc>(op->getLoc()))
+        locs.insert(fused.getLocations().begin(), fused.getLocations().end());
+      else
+        locs.insert(op->getLoc());
+    }
+    return FusedLoc::get(chain.front()->getContext(),
+                         locs.getArrayRef().take_front(16));
   }
 
   std::string name;
@@ -287,16 +294,20 @@ private:
     int input = f.input(0);
     SmallVector<Operation *> chain;
     bool other = false;
+    unsigned visited = 0;
     std::function<int(Value)> node = [&](Value value) -> int {
       if (value == x)
         return input;
       if (std::optional<double> scalar = getScalar(value, type.getRank()))
         return f.constant(*scalar);
       Operation *def = value.getDefiningOp();
-      if (def != last && !getPiece(value, type)) {
-        other = true; // a second input
+      // A second input, or a composition longer than collectPieces looks
+      // (which keeps the search linear in the graph's size).
+      if (def != last && (!getPiece(value, type) || visited >= 16)) {
+        other = true;
         return f.constant(0);
       }
+      ++visited;
       SmallVector<int> args;
       for (Value operand : def->getOperands())
         args.push_back(node(operand));
