@@ -30,9 +30,25 @@ using dsm_onnx::TensorProto;
 
 namespace {
 
+/// Min, Max and the comparisons (as 0 or 1), alike on floats and integers;
+/// none for the other operators.
+template <typename T> std::optional<T> selectOrCompare(StringRef op, T a, T b) {
+  return llvm::StringSwitch<std::optional<T>>(op)
+      .Case("Min", std::min(a, b))
+      .Case("Max", std::max(a, b))
+      .Case("Equal", T(a == b))
+      .Case("Less", T(a < b))
+      .Case("Greater", T(a > b))
+      .Case("LessOrEqual", T(a <= b))
+      .Case("GreaterOrEqual", T(a >= b))
+      .Default(std::nullopt);
+}
+
 /// `a op b` for ONNX's binary operator `op` (Add, Sum, Sub, Mul, Div, Mod,
-/// Pow, Min, Max, a comparison, as 0 or 1) on floats.
+/// Pow, or one of selectOrCompare's) on floats.
 double combine(StringRef op, double a, double b) {
+  if (std::optional<double> r = selectOrCompare(op, a, b))
+    return *r;
   return llvm::StringSwitch<double>(op)
       .Cases({"Add", "Sum"}, a + b)
       .Case("Sub", a - b)
@@ -40,13 +56,6 @@ double combine(StringRef op, double a, double b) {
       .Case("Div", a / b)
       .Case("Mod", std::fmod(a, b))
       .Case("Pow", std::pow(a, b))
-      .Case("Min", std::min(a, b))
-      .Case("Max", std::max(a, b))
-      .Case("Equal", a == b)
-      .Case("Less", a < b)
-      .Case("Greater", a > b)
-      .Case("LessOrEqual", a <= b)
-      .Case("GreaterOrEqual", a >= b)
       .Default(a);
 }
 
@@ -74,14 +83,9 @@ std::optional<int64_t> combine(StringRef op, int64_t a, int64_t b) {
       return std::nullopt;
     return int64_t(r);
   }
+  if (std::optional<int64_t> r = selectOrCompare(op, a, b))
+    return r;
   return llvm::StringSwitch<int64_t>(op)
-      .Case("Min", std::min(a, b))
-      .Case("Max", std::max(a, b))
-      .Case("Equal", a == b)
-      .Case("Less", a < b)
-      .Case("Greater", a > b)
-      .Case("LessOrEqual", a <= b)
-      .Case("GreaterOrEqual", a >= b)
       .Case("And", a && b)
       .Case("Or", a || b)
       .Case("Xor", bool(a) != bool(b))
