@@ -3,6 +3,7 @@
 #include "dsm/Import/GraphBuilder.h"
 #include "dsm/Dialect/DsmOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
@@ -115,6 +116,28 @@ FailureOr<Value> GraphBuilder::transpose(Location loc, Value value,
   if (failed(op))
     return failure();
   return op->getResult();
+}
+
+Value GraphBuilder::scalarConstant(Type elementType, double value,
+                                   LocationAttr loc) {
+  auto type = RankedTensorType::get({}, elementType);
+  Attribute attr;
+  if (auto floatType = dyn_cast<FloatType>(elementType)) {
+    APFloat converted(value);
+    bool lost;
+    converted.convert(floatType.getFloatSemantics(),
+                      APFloat::rmNearestTiesToEven, &lost);
+    attr = DenseElementsAttr::get(type, converted);
+  } else {
+    attr = DenseElementsAttr::get(
+        type, APInt(elementType.getIntOrFloatBitWidth(),
+                    static_cast<uint64_t>(static_cast<int64_t>(value)),
+                    /*isSigned=*/true, /*implicitTrunc=*/true));
+  }
+  return arith::ConstantOp::create(
+             builder, loc ? Location(loc) : builder.getUnknownLoc(),
+             cast<TypedAttr>(attr))
+      .getResult();
 }
 
 FailureOr<Value> GraphBuilder::opaque(Location loc, RankedTensorType type,

@@ -1255,14 +1255,6 @@ LogicalResult Importer::emitPendingChain(Operation *op) {
   return success();
 }
 
-Value Importer::scalarConstant(Location loc, Value like, double value) {
-  Type elementType = getElementTypeOrSelf(like.getType());
-  return arith::ConstantOp::create(
-      builder, loc,
-      DenseElementsAttr::get(RankedTensorType::get({}, elementType),
-                             builder.getFloatAttr(elementType, value)));
-}
-
 FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
                                            const core::ElementwiseClass &c,
                                            Location loc, Type expected) {
@@ -1366,8 +1358,9 @@ FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
       return failure();
     Value radicand = *x;
     if (c.shift != 0) {
-      FailureOr<AddOp> add =
-          create<AddOp>(loc, Type(), *x, scalarConstant(loc, *x, c.shift));
+      FailureOr<AddOp> add = create<AddOp>(
+          loc, Type(), *x,
+          scalarConstant(getElementTypeOrSelf(x->getType()), c.shift, loc));
       if (failed(add))
         return failure();
       radicand = add->getResult();
@@ -1396,14 +1389,16 @@ FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
     Value value = *x;
     if (c.scale != 1) {
       FailureOr<MulOp> scaled = create<MulOp>(
-          loc, Type(), value, scalarConstant(loc, value, c.scale));
+          loc, Type(), value,
+          scalarConstant(getElementTypeOrSelf(value.getType()), c.scale, loc));
       if (failed(scaled))
         return failure();
       value = scaled->getResult();
     }
     if (c.shift != 0) {
       FailureOr<AddOp> shifted = create<AddOp>(
-          loc, Type(), value, scalarConstant(loc, value, c.shift));
+          loc, Type(), value,
+          scalarConstant(getElementTypeOrSelf(value.getType()), c.shift, loc));
       if (failed(shifted))
         return failure();
       value = shifted->getResult();

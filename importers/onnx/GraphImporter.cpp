@@ -221,26 +221,6 @@ GraphImporter::materializeContents(const OnnxNode &node, StringRef name,
       .getResult();
 }
 
-Value GraphImporter::getScalarConstant(Type elementType, double value) {
-  auto type = RankedTensorType::get({}, elementType);
-  Attribute attr;
-  if (auto floatType = dyn_cast<FloatType>(elementType)) {
-    APFloat converted(value);
-    bool lost;
-    converted.convert(floatType.getFloatSemantics(),
-                      APFloat::rmNearestTiesToEven, &lost);
-    attr = DenseElementsAttr::get(type, converted);
-  } else {
-    attr = DenseElementsAttr::get(
-        type, APInt(elementType.getIntOrFloatBitWidth(),
-                    static_cast<uint64_t>(static_cast<int64_t>(value)),
-                    /*isSigned=*/true, /*implicitTrunc=*/true));
-  }
-  return arith::ConstantOp::create(builder, builder.getUnknownLoc(),
-                                   cast<TypedAttr>(attr))
-      .getResult();
-}
-
 LogicalResult GraphImporter::define(const OnnxNode &node, StringRef name,
                                     Value value) {
   auto type = cast<RankedTensorType>(value.getType());

@@ -80,8 +80,6 @@ public:
   mlir::FailureOr<mlir::Value>
   materializeParameter(const OnnxNode &node, llvm::StringRef name,
                        llvm::ArrayRef<int64_t> shape, bool transposed);
-  /// A rank-0 constant of `elementType`.
-  mlir::Value getScalarConstant(mlir::Type elementType, double value);
 
   /// Binds ONNX value `name` to an IR value (checking the shape the file
   /// declares for it, if any).

@@ -277,7 +277,7 @@ LogicalResult convertNeg(GraphImporter &imp, const OnnxNode &node) {
   return defineOutput(
       imp, node,
       imp.create<dsm::MulOp>(node.getLoc(),
-                             {*x, imp.getScalarConstant(element, -1.0)}));
+                             {*x, imp.scalarConstant(element, -1.0)}));
 }
 
 LogicalResult convertPow(GraphImporter &imp, const OnnxNode &node) {
@@ -343,11 +343,11 @@ LogicalResult convertHardSigmoid(GraphImporter &imp, const OnnxNode &node) {
   // Otherwise spell it out: clamp(alpha * x + beta, 0, 1).
   Type element = typeOf(*x).getElementType();
   FailureOr<Value> scaled = imp.create<dsm::MulOp>(
-      node.getLoc(), {*x, imp.getScalarConstant(element, *alpha)});
+      node.getLoc(), {*x, imp.scalarConstant(element, *alpha)});
   if (failed(scaled))
     return failure();
   FailureOr<Value> shifted = imp.create<dsm::AddOp>(
-      node.getLoc(), {*scaled, imp.getScalarConstant(element, *beta)});
+      node.getLoc(), {*scaled, imp.scalarConstant(element, *beta)});
   if (failed(shifted))
     return failure();
   OpBuilder &b = imp.getBuilder();
@@ -672,7 +672,7 @@ LogicalResult convertGemm(GraphImporter &imp, const OnnxNode &node) {
   Type element = typeOf(product).getElementType();
   if (*alpha != 1.0) {
     FailureOr<Value> scaled = imp.create<dsm::MulOp>(
-        loc, {product, imp.getScalarConstant(element, *alpha)});
+        loc, {product, imp.scalarConstant(element, *alpha)});
     if (failed(scaled))
       return failure();
     product = *scaled;
@@ -684,7 +684,7 @@ LogicalResult convertGemm(GraphImporter &imp, const OnnxNode &node) {
     Value addend = *c;
     if (*beta != 1.0) {
       FailureOr<Value> scaled = imp.create<dsm::MulOp>(
-          loc, {addend, imp.getScalarConstant(element, *beta)});
+          loc, {addend, imp.scalarConstant(element, *beta)});
       if (failed(scaled))
         return failure();
       addend = *scaled;

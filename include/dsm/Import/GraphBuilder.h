@@ -54,6 +54,10 @@ public:
   /// identity.
   mlir::FailureOr<mlir::Value> transpose(mlir::Location loc, mlir::Value value,
                                          llvm::ArrayRef<int64_t> permutation);
+  /// A rank-0 constant `value` of `elementType` (rounded to it), which dsm
+  /// binary ops broadcast; at `loc`, or an unknown location.
+  mlir::Value scalarConstant(mlir::Type elementType, double value,
+                             mlir::LocationAttr loc = {});
   /// A dsm.opaque of `type` over `inputs`, standing for an operation named
   /// `origin` that dsm cannot express and charged `opsPerElement` per result
   /// element.

@@ -284,10 +284,6 @@ protected:
                                                const core::ElementwiseClass &c,
                                                mlir::Location loc,
                                                mlir::Type expected);
-  /// A rank-0 constant `value` of the element type of `like`, which a
-  /// dsm binary op broadcasts.
-  mlir::Value scalarConstant(mlir::Location loc, mlir::Value like,
-                             double value);
   /// Imports the reduction `op` seen as `reduce`: a softmax starting there,
   /// else dsm.reduce, a mean when its single-use consumers divide by the
   /// count.
