@@ -6,18 +6,25 @@
 //     8-PFLOP asymmetric torus): the gap in estimated cycles, worst and mean;
 //  2. DeepSpatialMatrix's qualitative findings, each reported as holding or
 //  not;
-//  3. utilization against the minibatch, and symmetric against asymmetric
-//     torus;
-//  4. each optimization in turn (Fig. 11a-c), inference on one chip
-//     (Fig. 11d-f), scaling with the chip count (Fig. 14), the scratchpad
-//     capacity (Fig. 15);
-//  5. VGG16's per-layer configuration, like 000 Fig. 12.
+//  3. the sweeps: utilization against the minibatch, each optimization in
+//     turn (Fig. 11a-c), inference on one chip (Fig. 11d-f), scaling with
+//     the chip count (Fig. 14), the scratchpad capacity (Fig. 15);
+//  4. VGG16's per-layer configuration, like 000 Fig. 12.
 //
-//   dsm-study [--quick] [--json <file>]
+//   dsm-study [--quick] [--sweep-only] [--results <file>] [--json <file>]
+//   dsm-study --list
+//   dsm-study --point <id>
 //
-// --quick skips the exhaustive search; --json also writes the tables of 2-4
-// as JSON (the input of tools/dsm-bench/plot_studies.py, which draws the
-// paper's figures from it).
+// --quick skips the exhaustive search, --sweep-only prints the sweeps alone;
+// --json also writes the tables of 2-3 as JSON (the input of
+// tools/dsm-bench/plot_studies.py, which draws the paper's figures from it).
+//
+// Each cell of the sweeps is one mapping, a *point*, and the points run
+// concurrently over this machine's cores. A larger sweep runs elsewhere
+// with the same command per point: --list names the points, --point <id>
+// maps one and prints its result as a JSON line, and --results <file> builds
+// the tables from those lines instead of mapping (docs/spatial-mapping-
+// results.md shows it with GNU parallel and a batch scheduler).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,13 +32,16 @@
 
 #include "dsm/Core/Spatial/MappingReport.h"
 #include "dsm/Core/Support/ConsoleProgress.h"
+#include "dsm/Core/Support/Executor.h"
 #include "dsm/Core/System/SystemLoader.h"
 #include "dsm/Passes/Spatial/LayerGraphBuilder.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
@@ -39,6 +49,9 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <mutex>
+#include <optional>
+#include <tuple>
 
 using namespace dsm::bench;
 using dsm::ExpandedFunction;
@@ -93,11 +106,34 @@ enum class MemoryOptimizations {
   FeaturesAndWeights
 };
 
-core::MappingPlan map(const core::LayerGraph &graph,
-                      const core::MultiChipSystem &system,
-                      std::vector<Parallelism> allowed = {},
-                      MemoryOptimizations memory = MemoryOptimizations::None,
-                      core::SearchMode search = core::SearchMode::Heuristic) {
+std::string stringify(MemoryOptimizations memory) {
+  switch (memory) {
+  case MemoryOptimizations::None:
+    return "none";
+  case MemoryOptimizations::Reuse:
+    return "reuse";
+  case MemoryOptimizations::ReuseDysmAndPipelining:
+    return "reuse+dysm+pipeline";
+  case MemoryOptimizations::Features:
+    return "features";
+  case MemoryOptimizations::FeaturesAndWeights:
+    return "features+weights";
+  }
+  llvm_unreachable("unknown memory optimizations");
+}
+
+/// The pool every mapping of the study runs on: the sweep's points and,
+/// nested in them, each mapper's explorations.
+core::Executor &studyExecutor() {
+  static llvm::StdThreadPool pool(llvm::hardware_concurrency());
+  static core::ThreadPoolExecutor executor(pool);
+  return executor;
+}
+
+llvm::Expected<core::MappingPlan>
+tryMap(const core::LayerGraph &graph, const core::MultiChipSystem &system,
+       std::vector<Parallelism> allowed, MemoryOptimizations memory,
+       core::SearchMode search, core::Progress &progress) {
   using M = MemoryOptimizations;
   core::MapperOptions options;
   options.search = search;
@@ -109,14 +145,20 @@ core::MappingPlan map(const core::LayerGraph &graph,
   options.spatialMinibatching = memory == M::ReuseDysmAndPipelining;
   options.pipelineTimesteps = memory == M::ReuseDysmAndPipelining;
   options.preloadWeights = memory == M::FeaturesAndWeights;
-  static llvm::StdThreadPool pool(llvm::hardware_concurrency());
-  core::ThreadPoolExecutor executor(pool);
+  options.progress = &progress;
+  return core::SpatialMapper(system, options).map(graph, studyExecutor());
+}
+
+core::MappingPlan map(const core::LayerGraph &graph,
+                      const core::MultiChipSystem &system,
+                      std::vector<Parallelism> allowed = {},
+                      MemoryOptimizations memory = MemoryOptimizations::None,
+                      core::SearchMode search = core::SearchMode::Heuristic) {
   // A line on a terminal; Ctrl-C stops the study, writing nothing.
   core::ConsoleProgress progress(
       (core::stringifySearchMode(search) + " mapping").str(), "");
-  options.progress = &progress;
   llvm::Expected<core::MappingPlan> plan =
-      core::SpatialMapper(system, options).map(graph, executor);
+      tryMap(graph, system, std::move(allowed), memory, search, progress);
   progress.finish();
   if (!plan) {
     llvm::errs() << "dsm-study: " << llvm::toString(plan.takeError()) << "\n";
@@ -419,30 +461,271 @@ void checkFindings(mlir::MLIRContext &context) {
                         "{4:F3} and {5:F3}",
                         baseline[0], baseline[1], lstmsModel, lstmsBaseline,
                         dataOnly[0], dataOnly[1]));
+}
 
+//===----------------------------------------------------------------------===//
+// 3-4. The sweeps: one mapping per table cell
+//===----------------------------------------------------------------------===//
+
+/// One mapping a cell of the sweep tables shows. Its id names everything
+/// that sets it, so that `dsm-study --point <id>` maps it alone, in a process
+/// of its own, exactly as the whole study does.
+struct StudyPoint {
+  std::string network;
+  std::string mode = "train";
+  int64_t batch = 512;
+  std::string system = "dsm-8pf-asym";
+  /// The preset's when 0. Fig. 14 changes the chip count (4 chips along X),
+  /// Fig. 15 the scratchpad.
+  int64_t chips = 0;
+  int64_t scratchpadKiB = 0;
+  /// Data and model parallelism only: the paper's DSM bar.
+  bool dataAndModelOnly = false;
+  MemoryOptimizations memory = MemoryOptimizations::None;
+
+  std::string id() const {
+    std::string id =
+        llvm::formatv("{0}/{1}/mb{2}/{3}", mode, network, batch, system);
+    if (chips)
+      id += llvm::formatv("/chips{0}", chips).str();
+    if (scratchpadKiB)
+      id += llvm::formatv("/spad{0}k", scratchpadKiB).str();
+    if (dataAndModelOnly)
+      id += "/data+model";
+    return id + "/" + stringify(memory);
+  }
+};
+
+/// What the tables show of a point's plan.
+struct PointResult {
+  double utilization = 0;
+  double seconds = 0;
+  int64_t preloadReservedBytes = 0;
+};
+
+/// One JSON line per point: what `--point` prints and `--results` reads.
+/// Doubles print with every digit, so tables built from points mapped
+/// elsewhere are the ones this process would print.
+void writePointResult(llvm::raw_ostream &os, llvm::StringRef id,
+                      const PointResult &result) {
+  llvm::json::OStream json(os);
+  json.object([&] {
+    json.attribute("id", id);
+    json.attribute("utilization", result.utilization);
+    json.attribute("seconds", result.seconds);
+    json.attribute("preload_reserved_bytes", result.preloadReservedBytes);
+  });
+  os << "\n";
+}
+
+/// Asks nothing of the run but whether the study was interrupted: the
+/// sweep's points share one progress line.
+struct StopWhenInterrupted final : core::Progress {
+  bool shouldStop() override { return core::ConsoleProgress::wasInterrupted(); }
+};
+
+/// The points of the sweep tables. The tables are written once, as code
+/// that asks the sweep for each cell's point (printSweepTables): a first run
+/// of that code records the points and prints nowhere; the points are then
+/// mapped -- fanned out over this machine's cores, or read from the results
+/// of a larger sweep that ran `dsm-study --point <id>` for each of them
+/// elsewhere --; a second run prints the tables. Results do not depend on
+/// the thread count or the order the points ran in.
+class Sweep {
+public:
+  /// While collecting, records `point` and returns a placeholder (a result
+  /// of nothing: the tables print it nowhere); then, its result.
+  const PointResult &operator()(const StudyPoint &point) {
+    auto [it, inserted] = index.try_emplace(point.id(), points.size());
+    if (collecting) {
+      if (inserted)
+        points.push_back(point);
+      static const PointResult placeholder{0, 1, 0};
+      return placeholder;
+    }
+    if (inserted)
+      llvm::report_fatal_error("dsm-study: a table asked for a point it did "
+                               "not ask for while collecting");
+    return results[it->second];
+  }
+
+  void stopCollecting() {
+    collecting = false;
+    results.resize(points.size());
+  }
+
+  const std::vector<StudyPoint> &getPoints() const { return points; }
+
+  /// Maps the points whose indices are given (all when empty): the models
+  /// are expanded first, on this thread (the pass pipeline uses the
+  /// context), then the points run concurrently, each mapper's explorations
+  /// nested in the same pool. False, having said why, when one fails.
+  bool mapPoints(mlir::MLIRContext &context, std::vector<size_t> which = {}) {
+    if (which.empty())
+      for (size_t i = 0; i < points.size(); ++i)
+        which.push_back(i);
+    std::map<std::tuple<std::string, int64_t, std::string>, Model> models;
+    std::map<std::string, core::MultiChipSystem> systems;
+    for (size_t i : which) {
+      const StudyPoint &point = points[i];
+      auto key = std::make_tuple(point.network, point.batch, point.mode);
+      if (!models.count(key))
+        models.emplace(key,
+                       expand(context, point.network, point.batch, point.mode));
+      if (!systems.count(point.system))
+        systems.emplace(point.system, preset(point.system));
+    }
+    core::ConsoleProgress progress("study sweep", "");
+    std::mutex stepping;
+    size_t done = 0;
+    std::vector<std::optional<std::string>> errors(which.size());
+    studyExecutor().parallelFor(which.size(), [&](size_t k) {
+      const StudyPoint &point = points[which[k]];
+      core::MultiChipSystem system = systems.at(point.system);
+      if (point.chips) {
+        system.chips = point.chips;
+        system.torus.x = 4;
+        system.torus.y = point.chips / 4;
+      }
+      if (point.scratchpadKiB)
+        system.chip.core.scratchpad.capacityBytes = point.scratchpadKiB * 1024;
+      std::vector<Parallelism> allowed;
+      if (point.dataAndModelOnly)
+        allowed = {Parallelism::Data, Parallelism::Model};
+      StopWhenInterrupted stop;
+      llvm::Expected<core::MappingPlan> plan = tryMap(
+          models.at(std::make_tuple(point.network, point.batch, point.mode))
+              .expanded.graph,
+          system, std::move(allowed), point.memory, core::SearchMode::Heuristic,
+          stop);
+      if (plan)
+        results[which[k]] = {plan->totals.utilization, plan->totals.seconds,
+                             plan->preloadReservedBytes};
+      else
+        errors[k] = point.id() + ": " + llvm::toString(plan.takeError());
+      std::lock_guard<std::mutex> lock(stepping);
+      progress.step(++done, which.size(), core::Progress::kNoBest);
+    });
+    progress.finish();
+    for (const std::optional<std::string> &error : errors)
+      if (error) {
+        llvm::errs() << "dsm-study: " << *error << "\n";
+        return false;
+      }
+    return true;
+  }
+
+  /// Takes every point's result from `path`, one JSON line per point as
+  /// `--point` prints them, in any order. False, having said why, on a line
+  /// that is not one, a point that is not the study's, twice, or missing.
+  bool read(llvm::StringRef path) {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+        llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
+    if (!file) {
+      llvm::errs() << "dsm-study: cannot read '" << path
+                   << "': " << file.getError().message() << "\n";
+      return false;
+    }
+    std::vector<bool> seen(points.size());
+    llvm::SmallVector<llvm::StringRef> lines;
+    (*file)->getBuffer().split(lines, '\n');
+    for (auto [number, line] : llvm::enumerate(lines)) {
+      auto fail = [&, number = number](const llvm::Twine &why) {
+        llvm::errs() << "dsm-study: " << path << ":" << number + 1 << ": "
+                     << why << "\n";
+        return false;
+      };
+      if (line.trim().empty())
+        continue;
+      llvm::Expected<llvm::json::Value> value = llvm::json::parse(line);
+      if (!value)
+        return fail(llvm::toString(value.takeError()));
+      const llvm::json::Object *object = value->getAsObject();
+      std::optional<llvm::StringRef> id =
+          object ? object->getString("id") : std::nullopt;
+      std::optional<double> utilization =
+          object ? object->getNumber("utilization") : std::nullopt;
+      std::optional<double> seconds =
+          object ? object->getNumber("seconds") : std::nullopt;
+      std::optional<int64_t> preloaded =
+          object ? object->getInteger("preload_reserved_bytes") : std::nullopt;
+      if (!id || !utilization || !seconds || !preloaded)
+        return fail("expected {\"id\": string, \"utilization\": number, "
+                    "\"seconds\": number, \"preload_reserved_bytes\": "
+                    "integer}, as dsm-study --point prints");
+      if (!(*utilization >= 0 && *utilization <= 1) || !(*seconds > 0) ||
+          !std::isfinite(*seconds) || *preloaded < 0)
+        return fail("utilization must lie in [0, 1], seconds be positive "
+                    "and preload_reserved_bytes not negative");
+      auto it = index.find(*id);
+      if (it == index.end())
+        return fail("'" + *id +
+                    "' is not a point of this study "
+                    "(dsm-study --list names them)");
+      if (seen[it->second])
+        return fail("a second result for '" + *id + "'");
+      seen[it->second] = true;
+      results[it->second] = {*utilization, *seconds, *preloaded};
+    }
+    size_t missing = llvm::count(seen, false);
+    if (missing) {
+      size_t first = llvm::find(seen, false) - seen.begin();
+      llvm::errs() << "dsm-study: " << path << ": no result for '"
+                   << points[first].id() << "'";
+      if (missing > 1)
+        llvm::errs() << " and " << missing - 1
+                     << (missing == 2 ? " more point" : " more points");
+      llvm::errs() << "\n";
+      return false;
+    }
+    return true;
+  }
+
+  /// The index of the point named `id`, if there is one.
+  std::optional<size_t> find(llvm::StringRef id) const {
+    auto it = index.find(id);
+    if (it == index.end())
+      return std::nullopt;
+    return it->second;
+  }
+
+  const PointResult &result(size_t i) const { return results[i]; }
+
+private:
+  std::vector<StudyPoint> points;
+  std::vector<PointResult> results;
+  llvm::StringMap<size_t> index;
+  bool collecting = true;
+};
+
+/// The sweep tables: utilization by minibatch, Fig. 11a-c, Fig. 11d-f,
+/// Fig. 14 and Fig. 15, each cell one point of `sweep`, printed on `os`
+/// and kept in `tables` for --json.
+void printSweepTables(Sweep &sweep, llvm::raw_ostream &os,
+                      StudyTables &tables) {
+  using M = MemoryOptimizations;
   // Utilization against the minibatch.
-  outs() << "\n== Utilization by minibatch (training, dsm-8pf-asym) ==\n\n";
-  outs() << llvm::formatv("{0,-10}", "minibatch");
+  os << "\n== Utilization by minibatch (training, dsm-8pf-asym) ==\n\n";
+  os << llvm::formatv("{0,-10}", "minibatch");
   const int64_t batches[] = {256, 512, 1024, 2048, 4096};
   tables.minibatches.assign(std::begin(batches), std::end(batches));
   for (int64_t b : batches)
-    outs() << llvm::formatv("{0,10}", b);
-  outs() << "\n";
+    os << llvm::formatv("{0,10}", b);
+  os << "\n";
   for (const char *name : {"vgg16", "resnet50", "gnmt"}) {
-    outs() << llvm::formatv("{0,-10}", name);
+    os << llvm::formatv("{0,-10}", name);
     double previous = 0;
     bool rising = true;
     StudyRow &row = tables.byMinibatch.emplace_back();
     row.network = name;
     for (int64_t b : batches) {
-      Model m = expand(context, name, b);
-      double u = map(m.expanded.graph, asym).totals.utilization;
+      double u = sweep({name, "train", b}).utilization;
       row.utilization.push_back(u);
       rising &= u >= previous;
       previous = u;
-      outs() << llvm::formatv("{0,10:F3}", u);
+      os << llvm::formatv("{0,10:F3}", u);
     }
-    outs() << (rising ? "   rises" : "   does not rise throughout") << "\n";
+    os << (rising ? "   rises" : "   does not rise throughout") << "\n";
   }
 
   // 000 Fig. 11's bars, each optimization added in turn: the symmetric
@@ -450,163 +733,157 @@ void checkFindings(mlir::MLIRContext &context) {
   // with the hybrids (Hybrid), inter-layer and weight reuse (Mem-Opt),
   // dynamic spatial minibatching and timestep pipelining (DySM/TP).
   // Speedups are over DSM at minibatch 256, as in the figure.
-  outs() << "\n== Each optimization in turn (DeepSpatialMatrix Fig. 11a-c, "
-            "training; "
-            "speedup over DSM at mb 256, utilization in brackets) ==\n\n";
-  outs() << llvm::formatv("{0,-10} {1,4}  {2,-16} {3,-16} {4,-16} {5,-16}\n",
-                          "network", "mb", "DSM", "+Hybrid", "+Mem-Opt",
-                          "+DySM/TP");
+  os << "\n== Each optimization in turn (DeepSpatialMatrix Fig. 11a-c, "
+        "training; "
+        "speedup over DSM at mb 256, utilization in brackets) ==\n\n";
+  os << llvm::formatv("{0,-10} {1,4}  {2,-16} {3,-16} {4,-16} {5,-16}\n",
+                      "network", "mb", "DSM", "+Hybrid", "+Mem-Opt",
+                      "+DySM/TP");
   tables.trainingBars = {"DSM", "+Hybrid", "+Mem-Opt", "+DySM/TP"};
   for (const char *name : {"vgg16", "resnet50", "gnmt"}) {
     double reference = 0;
     for (int64_t batch : {256, 512, 1024}) {
-      Model m = expand(context, name, batch);
-      core::MappingTotals bars[] = {
-          map(m.expanded.graph, sym, {Parallelism::Data, Parallelism::Model})
-              .totals,
-          map(m.expanded.graph, asym).totals,
-          map(m.expanded.graph, asym, {}, MemoryOptimizations::Reuse).totals,
-          map(m.expanded.graph, asym, {},
-              MemoryOptimizations::ReuseDysmAndPipelining)
-              .totals};
+      StudyPoint dsm{name, "train", batch, "dsm-8pf-sym"};
+      dsm.dataAndModelOnly = true;
+      const PointResult *bars[] = {
+          &sweep(dsm), &sweep({name, "train", batch}),
+          &sweep({name, "train", batch, "dsm-8pf-asym", 0, 0, false, M::Reuse}),
+          &sweep({name, "train", batch, "dsm-8pf-asym", 0, 0, false,
+                  M::ReuseDysmAndPipelining})};
       // Throughput (samples per second) against DSM's at mb 256.
       if (batch == 256)
-        reference = double(batch) / bars[0].seconds;
-      outs() << llvm::formatv("{0,-10} {1,4}", name, batch);
+        reference = double(batch) / bars[0]->seconds;
+      os << llvm::formatv("{0,-10} {1,4}", name, batch);
       StudyRow &row = tables.training.emplace_back();
       row.network = name;
       row.minibatch = batch;
-      for (const core::MappingTotals &bar : bars) {
-        double speedup = double(batch) / bar.seconds / reference;
+      for (const PointResult *bar : bars) {
+        double speedup = double(batch) / bar->seconds / reference;
         row.speedup.push_back(speedup);
-        row.utilization.push_back(bar.utilization);
-        outs() << llvm::formatv(
+        row.utilization.push_back(bar->utilization);
+        os << llvm::formatv(
             "  {0,-16}",
-            llvm::formatv("{0:F2}x ({1:F3})", speedup, bar.utilization).str());
+            llvm::formatv("{0:F2}x ({1:F3})", speedup, bar->utilization).str());
       }
-      outs() << "\n";
+      os << "\n";
     }
   }
 
   // 000 Fig. 11d-f: inference on one 128-TFLOP chip, minibatch 1-16.
-  outs() << "\n== Inference on one chip (DeepSpatialMatrix Fig. 11d-f, "
-            "dsm-128tf; speedup over DSM at the same minibatch, utilization "
-            "in brackets) ==\n\n";
-  outs() << llvm::formatv("{0,-10} {1,4}  {2,-16} {3,-16} {4,-16} {5}\n",
-                          "network", "mb", "DSM", "+Features", "+Weights",
-                          "preloaded per core");
-  core::MultiChipSystem chip = preset("dsm-128tf");
+  os << "\n== Inference on one chip (DeepSpatialMatrix Fig. 11d-f, "
+        "dsm-128tf; speedup over DSM at the same minibatch, utilization "
+        "in brackets) ==\n\n";
+  os << llvm::formatv("{0,-10} {1,4}  {2,-16} {3,-16} {4,-16} {5}\n", "network",
+                      "mb", "DSM", "+Features", "+Weights",
+                      "preloaded per core");
   tables.inferenceBars = {"DSM", "+Features", "+Weights"};
-  tables.scratchpadKiB =
-      int64_t(chip.chip.core.scratchpad.capacityBytes) / 1024;
+  const int64_t scratchpadKiB =
+      int64_t(preset("dsm-128tf").chip.core.scratchpad.capacityBytes) / 1024;
+  tables.scratchpadKiB = scratchpadKiB;
   for (const char *name : {"vgg16", "resnet50", "gnmt"}) {
     for (int64_t batch : {1, 2, 4, 8, 16}) {
-      Model m = expand(context, name, batch, "infer");
-      core::MappingPlan bars[] = {
-          map(m.expanded.graph, chip),
-          map(m.expanded.graph, chip, {}, MemoryOptimizations::Features),
-          map(m.expanded.graph, chip, {},
-              MemoryOptimizations::FeaturesAndWeights)};
-      outs() << llvm::formatv("{0,-10} {1,4}", name, batch);
+      const PointResult *bars[3];
+      const M memories[] = {M::None, M::Features, M::FeaturesAndWeights};
+      for (int i = 0; i < 3; ++i)
+        bars[i] = &sweep(
+            {name, "infer", batch, "dsm-128tf", 0, 0, false, memories[i]});
+      os << llvm::formatv("{0,-10} {1,4}", name, batch);
       StudyRow &row = tables.inference.emplace_back();
       row.network = name;
       row.minibatch = batch;
-      row.preloadedKiB = bars[2].preloadReservedBytes / 1024;
-      for (const core::MappingPlan &bar : bars) {
-        double speedup = bars[0].totals.seconds / bar.totals.seconds;
+      row.preloadedKiB = bars[2]->preloadReservedBytes / 1024;
+      for (const PointResult *bar : bars) {
+        double speedup = bars[0]->seconds / bar->seconds;
         row.speedup.push_back(speedup);
-        row.utilization.push_back(bar.totals.utilization);
-        outs() << llvm::formatv(
+        row.utilization.push_back(bar->utilization);
+        os << llvm::formatv(
             "  {0,-16}",
-            llvm::formatv("{0:F2}x ({1:F3})", speedup, bar.totals.utilization)
-                .str());
+            llvm::formatv("{0:F2}x ({1:F3})", speedup, bar->utilization).str());
       }
-      outs() << llvm::formatv(
-          "  {0} KiB of {1} KiB\n", bars[2].preloadReservedBytes / 1024,
-          int64_t(chip.chip.core.scratchpad.capacityBytes) / 1024);
+      os << llvm::formatv("  {0} KiB of {1} KiB\n",
+                          bars[2]->preloadReservedBytes / 1024, scratchpadKiB);
     }
   }
 
   // 000 Fig. 14: 16 to 256 chips (2 to 32 PFLOPs), 4 chips along X.
-  outs() << "\n== Scaling with the chip count (DeepSpatialMatrix Fig. 14, "
-            "training, minibatch 512; speedup over DSM on 16 chips, "
-            "utilization in brackets) ==\n\n";
+  os << "\n== Scaling with the chip count (DeepSpatialMatrix Fig. 14, "
+        "training, minibatch 512; speedup over DSM on 16 chips, "
+        "utilization in brackets) ==\n\n";
   const int64_t chipCounts[] = {16, 32, 64, 128, 256};
   tables.chipCounts.assign(std::begin(chipCounts), std::end(chipCounts));
-  outs() << llvm::formatv("{0,-10} {1,-10}", "network", "");
+  os << llvm::formatv("{0,-10} {1,-10}", "network", "");
   for (int64_t chips : chipCounts)
-    outs() << llvm::formatv("{0,-16}", llvm::formatv("{0} chips", chips).str());
-  outs() << "\n";
-  auto withChips = [](core::MultiChipSystem system, int64_t chips) {
-    system.chips = chips;
-    system.torus.x = 4;
-    system.torus.y = chips / 4;
-    return system;
-  };
+    os << llvm::formatv("{0,-16}", llvm::formatv("{0} chips", chips).str());
+  os << "\n";
   for (const char *name : {"vgg16", "resnet50", "gnmt"}) {
-    Model m = expand(context, name, 512);
     double reference = 0;
     for (bool optimized : {false, true}) {
-      outs() << llvm::formatv("{0,-10} {1,-10}", name,
-                              optimized ? "all" : "DSM");
+      os << llvm::formatv("{0,-10} {1,-10}", name, optimized ? "all" : "DSM");
       StudyRow &row = tables.chips.emplace_back();
       row.network = name;
       row.label = optimized ? "all" : "DSM";
       row.minibatch = 512;
       for (int64_t chips : chipCounts) {
-        core::MappingTotals totals =
-            optimized ? map(m.expanded.graph, withChips(asym, chips), {},
-                            MemoryOptimizations::ReuseDysmAndPipelining)
-                            .totals
-                      : map(m.expanded.graph, withChips(sym, chips),
-                            {Parallelism::Data, Parallelism::Model})
-                            .totals;
+        StudyPoint point{name,  "train", 512,   "dsm-8pf-asym",
+                         chips, 0,       false, M::ReuseDysmAndPipelining};
+        if (!optimized) {
+          point.system = "dsm-8pf-sym";
+          point.dataAndModelOnly = true;
+          point.memory = M::None;
+        }
+        const PointResult &result = sweep(point);
         if (!optimized && chips == chipCounts[0])
-          reference = totals.seconds;
-        row.speedup.push_back(reference / totals.seconds);
-        row.utilization.push_back(totals.utilization);
-        outs() << llvm::formatv("{0,-16}",
-                                llvm::formatv("{0:F2}x ({1:F3})",
-                                              reference / totals.seconds,
-                                              totals.utilization)
-                                    .str());
+          reference = result.seconds;
+        row.speedup.push_back(reference / result.seconds);
+        row.utilization.push_back(result.utilization);
+        os << llvm::formatv("{0,-16}", llvm::formatv("{0:F2}x ({1:F3})",
+                                                     reference / result.seconds,
+                                                     result.utilization)
+                                           .str());
       }
-      outs() << "\n";
+      os << "\n";
     }
   }
 
   // 000 Fig. 15: the scratchpad from 0.5 to 4 MB.
-  outs() << "\n== Scratchpad capacity (DeepSpatialMatrix Fig. 15, training, "
-            "minibatch 512, dsm-8pf-asym; utilization) ==\n\n";
+  os << "\n== Scratchpad capacity (DeepSpatialMatrix Fig. 15, training, "
+        "minibatch 512, dsm-8pf-asym; utilization) ==\n\n";
   const double capacities[] = {0.5, 1, 2, 4};
   tables.capacitiesMB.assign(std::begin(capacities), std::end(capacities));
-  outs() << llvm::formatv("{0,-10} {1,-10}", "network", "");
+  os << llvm::formatv("{0,-10} {1,-10}", "network", "");
   for (double mb : capacities)
-    outs() << llvm::formatv("{0,-9}", llvm::formatv("{0} MB", mb).str());
-  outs() << "\n";
+    os << llvm::formatv("{0,-9}", llvm::formatv("{0} MB", mb).str());
+  os << "\n";
   for (const char *name : {"vgg16", "resnet50", "gnmt"}) {
-    Model m = expand(context, name, 512);
-    for (auto [label, memory] :
-         {std::pair<const char *, MemoryOptimizations>{
-              "none", MemoryOptimizations::None},
-          {"+Mem-Opt", MemoryOptimizations::Reuse},
-          {"+DySM/TP", MemoryOptimizations::ReuseDysmAndPipelining}}) {
-      outs() << llvm::formatv("{0,-10} {1,-10}", name, label);
+    for (auto [label, memory] : {std::pair<const char *, M>{"none", M::None},
+                                 {"+Mem-Opt", M::Reuse},
+                                 {"+DySM/TP", M::ReuseDysmAndPipelining}}) {
+      os << llvm::formatv("{0,-10} {1,-10}", name, label);
       StudyRow &row = tables.scratchpad.emplace_back();
       row.network = name;
       row.label = label;
       row.minibatch = 512;
       for (double mb : capacities) {
-        core::MultiChipSystem system = asym;
-        system.chip.core.scratchpad.capacityBytes = mb * 1024 * 1024;
-        double u = map(m.expanded.graph, system, {}, memory).totals.utilization;
+        double u = sweep({name, "train", 512, "dsm-8pf-asym", 0,
+                          int64_t(mb * 1024), false, memory})
+                       .utilization;
         row.utilization.push_back(u);
-        outs() << llvm::formatv("{0,-9:F3}", u);
+        os << llvm::formatv("{0,-9:F3}", u);
       }
-      outs() << "\n";
+      os << "\n";
     }
   }
+}
 
+//===----------------------------------------------------------------------===//
+// 5. VGG16 per layer
+//===----------------------------------------------------------------------===//
+
+void printVggLayers(mlir::MLIRContext &context) {
+  Model vgg = expand(context, "vgg16", 512);
+  core::MappingPlan vggPlan =
+      map(vgg.expanded.graph, preset("dsm-8pf-asym"), {},
+          MemoryOptimizations::ReuseDysmAndPipelining);
   // VGG16, layer by layer (like Fig. 12).
   outs() << "\n== VGG16 per-layer configuration (training, minibatch 512, "
             "dsm-8pf-asym, every optimization; like DeepSpatialMatrix Fig. "
@@ -722,18 +999,31 @@ void writeJson(llvm::raw_ostream &os) {
 } // namespace
 
 int main(int argc, char **argv) {
-  bool quick = false;
-  std::optional<std::string> jsonPath;
+  bool quick = false, sweepOnly = false, list = false;
+  std::optional<std::string> jsonPath, resultsPath, point;
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg = argv[i];
+    auto value = [&](llvm::StringRef name, std::optional<std::string> &into) {
+      if (arg == name && i + 1 < argc)
+        into = argv[++i];
+      else if (arg.consume_front(name) && arg.consume_front("="))
+        into = arg.str();
+      else
+        return false;
+      return true;
+    };
     if (arg == "--quick") {
       quick = true;
-    } else if (arg == "--json" && i + 1 < argc) {
-      jsonPath = argv[++i];
-    } else if (arg.consume_front("--json=")) {
-      jsonPath = arg.str();
-    } else {
-      llvm::errs() << "usage: dsm-study [--quick] [--json <file>]\n";
+    } else if (arg == "--sweep-only") {
+      sweepOnly = true;
+    } else if (arg == "--list") {
+      list = true;
+    } else if (!value("--json", jsonPath) && !value("--results", resultsPath) &&
+               !value("--point", point)) {
+      llvm::errs() << "usage: dsm-study [--quick] [--sweep-only] [--results "
+                      "<file>] [--json <file>]\n"
+                      "       dsm-study --list\n"
+                      "       dsm-study --point <id>\n";
       return 1;
     }
   }
@@ -742,9 +1032,43 @@ int main(int argc, char **argv) {
   if (jsonPath && !checkOutputPath("dsm-study", *jsonPath))
     return 1;
   std::unique_ptr<mlir::MLIRContext> context = makeContext();
-  if (!quick)
+
+  // The sweep's points, recorded by a first run of the tables' code.
+  Sweep sweep;
+  StudyTables collected;
+  printSweepTables(sweep, llvm::nulls(), collected);
+  sweep.stopCollecting();
+  if (list) {
+    for (const StudyPoint &p : sweep.getPoints())
+      outs() << p.id() << "\n";
+    return 0;
+  }
+  if (point) {
+    std::optional<size_t> index = sweep.find(*point);
+    if (!index) {
+      llvm::errs() << "dsm-study: '" << *point
+                   << "' is not a point of this study (dsm-study --list "
+                      "names them)\n";
+      return 1;
+    }
+    if (!sweep.mapPoints(*context, {*index}))
+      return 1;
+    writePointResult(outs(), *point, sweep.result(*index));
+    return 0;
+  }
+  // Points mapped elsewhere are read before anything runs here.
+  if (resultsPath && !sweep.read(*resultsPath))
+    return 1;
+
+  if (!quick && !sweepOnly)
     compareSearches(*context, preset("dsm-8pf-asym"));
-  checkFindings(*context);
+  if (!sweepOnly)
+    checkFindings(*context);
+  if (!resultsPath && !sweep.mapPoints(*context))
+    return 1;
+  printSweepTables(sweep, outs(), tables);
+  if (!sweepOnly)
+    printVggLayers(*context);
   if (jsonPath && !writeOutput(*context, "dsm-study", *jsonPath,
                                [](llvm::raw_ostream &os) { writeJson(os); }))
     return 1;
