@@ -970,9 +970,14 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
     }
   }
 
-  //--- Timestep pipelining (000 §III-D): a candidate pipe group replaces
-  // its layers -- and the relayouts or reuse on the edges that touch them --
-  // when it is faster.
+  //--- Timestep pipelining (000 §III-D), chosen with the parallelisms. A
+  // group's plan depends on its own layers only, so each candidate is
+  // planned once. A set of adopted groups is then priced as its groups'
+  // cycles plus the selection of every other layer with the stages fixed and
+  // their edges streamed (no relayout, no reuse); the cheapest set wins, the
+  // empty one being the selection above. With up to eight plannable
+  // candidates every set is priced (choosePipeGroups), so groups and
+  // parallelisms are chosen exactly together.
   std::vector<const PipeStagePlan *> stageOf(n, nullptr);
   std::vector<PipeGroupPlan> adopted;
   if (options.pipelineTimesteps) {
@@ -981,7 +986,8 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
                                 options.reuseWeightsAcrossSteps, parallelisms);
     std::vector<std::vector<int>> candidates =
         findPipeGroupCandidates(graph, torusRows);
-    adopted.reserve(candidates.size()); // stageOf points into it
+    std::vector<std::optional<PipeGroupPlan>> planned;
+    std::vector<size_t> plannable;
     for (const std::vector<int> &group : candidates) {
       PipeGroupRecord record;
       record.layers = group;
@@ -995,52 +1001,73 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
               switches[e].cost[choice[edge.producer]][choice[edge.consumer]];
       }
       record.cycles = kInfinity;
-      std::optional<PipeGroupPlan> planned =
-          pipeliner.plan(graph, group, executor);
-      if (planned) {
-        plan.configurationsEvaluated += planned->configurationsEvaluated;
-        plan.explorations += planned->explorations;
-        record.cycles = planned->cycles;
-        record.forward = planned->forward;
-        record.backward = planned->backward;
-        record.update = planned->update;
-        for (const PipeStagePlan &stage : planned->stages)
+      planned.push_back(pipeliner.plan(graph, group, executor));
+      if (const std::optional<PipeGroupPlan> &group = planned.back()) {
+        plannable.push_back(planned.size() - 1);
+        plan.configurationsEvaluated += group->configurationsEvaluated;
+        plan.explorations += group->explorations;
+        record.cycles = group->cycles;
+        record.forward = group->forward;
+        record.backward = group->backward;
+        record.update = group->update;
+        for (const PipeStagePlan &stage : group->stages)
           record.rows.push_back(stage.assignment.rows);
-        record.adopted = planned->cycles < record.cyclesUnpipelined;
-      }
-      if (record.adopted) {
-        int groupIndex = int(adopted.size());
-        adopted.push_back(std::move(*planned));
-        for (PipeStagePlan &stage : adopted.back().stages) {
-          stage.assignment.group = groupIndex;
-          for (Evaluation &eval : stage.passes) {
-            eval.config.memory.pipeGroup = groupIndex;
-            eval.config.memory.pipeFirstRow = stage.assignment.firstRow;
-            eval.config.memory.pipeRows = stage.assignment.rows;
-          }
-          stageOf[stage.layer] = &stage;
-        }
       }
       plan.pipeGroups.push_back(std::move(record));
     }
-    // The neighbours of adopted groups were chosen for unpipelined layers:
-    // choose again with the pipe stages fixed and their edges streamed (no
-    // relayout, no reuse), which can only lower the total.
-    if (!adopted.empty()) {
+
+    // The selection with the candidates in `set` pipelined, and its cost
+    // with their cycles.
+    auto withGroups = [&](const std::vector<bool> &set) {
+      std::vector<bool> isStage(n);
+      double groupCycles = 0;
+      for (size_t k = 0; k < set.size(); ++k)
+        if (set[k]) {
+          groupCycles += planned[k]->cycles;
+          for (int layer : candidates[k])
+            isStage[layer] = true;
+        }
       std::vector<OptionCosts> fixedCost = layerCost;
       for (size_t i = 0; i < n; ++i)
-        if (stageOf[i]) {
+        if (isStage[i]) {
           fixedCost[i].assign(numOptions, kInfinity);
           fixedCost[i][choice[i]] = 0;
         }
       std::vector<SelectionEdge> streamed = switches;
       for (SelectionEdge &edge : streamed)
-        if (stageOf[edge.from] || stageOf[edge.to])
+        if (isStage[edge.from] || isStage[edge.to])
           edge.cost = makeSwitchCosts(numOptions);
-      Selection again = selectOptions(fixedCost, streamed, maxStates,
-                                      /*farClasses=*/kNumParallelisms);
-      plan.selectionExact = plan.selectionExact && again.exact;
-      choice = std::move(again.choice);
+      Selection selected = selectOptions(fixedCost, streamed, maxStates,
+                                         /*farClasses=*/kNumParallelisms);
+      selected.cost += groupCycles;
+      return selected;
+    };
+    std::vector<bool> best = choosePipeGroups(
+        candidates.size(), plannable,
+        [&](const std::vector<bool> &set) { return withGroups(set).cost; });
+    Selection bestSelection = withGroups(best);
+    adopted.reserve(candidates.size()); // stageOf points into it
+    for (size_t k = 0; k < candidates.size(); ++k) {
+      if (!best[k])
+        continue;
+      plan.pipeGroups[k].adopted = true;
+      int groupIndex = int(adopted.size());
+      adopted.push_back(std::move(*planned[k]));
+      for (PipeStagePlan &stage : adopted.back().stages) {
+        stage.assignment.group = groupIndex;
+        for (Evaluation &eval : stage.passes) {
+          eval.config.memory.pipeGroup = groupIndex;
+          eval.config.memory.pipeFirstRow = stage.assignment.firstRow;
+          eval.config.memory.pipeRows = stage.assignment.rows;
+        }
+        stageOf[stage.layer] = &stage;
+      }
+    }
+    // The other layers take the selection made around the stages; without
+    // stages, the selection above stands (with its residual DySM groups).
+    if (!adopted.empty()) {
+      plan.selectionExact = plan.selectionExact && bestSelection.exact;
+      choice = std::move(bestSelection.choice);
     }
   }
 

@@ -192,6 +192,36 @@ PipeFlows::boundaryCycles(const MultiChipSystem &system) const {
 // TimestepPipeliner
 //===----------------------------------------------------------------------===//
 
+std::vector<bool> dsm::core::choosePipeGroups(
+    size_t count, llvm::ArrayRef<size_t> plannable,
+    llvm::function_ref<double(const std::vector<bool> &)> price,
+    size_t maxJoint) {
+  std::vector<bool> best(count, false);
+  double bestPrice = price(best);
+  auto consider = [&](const std::vector<bool> &set) {
+    double value = price(set);
+    if (value < bestPrice * (1 - 1e-12)) {
+      best = set;
+      bestPrice = value;
+    }
+  };
+  if (plannable.size() <= std::min<size_t>(maxJoint, 30)) {
+    for (uint64_t mask = 1; mask < (uint64_t(1) << plannable.size()); ++mask) {
+      std::vector<bool> set(count, false);
+      for (size_t b = 0; b < plannable.size(); ++b)
+        set[plannable[b]] = (mask >> b) & 1;
+      consider(set);
+    }
+  } else {
+    for (size_t k : plannable) {
+      std::vector<bool> set = best;
+      set[k] = true;
+      consider(set);
+    }
+  }
+  return best;
+}
+
 TimestepPipeliner::TimestepPipeliner(const PerformanceModel &model,
                                      SearchMode search,
                                      bool reuseWeightsAcrossSteps,

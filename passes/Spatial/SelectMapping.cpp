@@ -128,6 +128,13 @@ struct SelectMappingPass
            << llvm::formatv("{0:F0}", group.cyclesUnpipelined)
            << (group.adopted ? " one after another: pipelined"
                              : " one after another: not pipelined");
+    // The choice is the network's (the groups are chosen with every
+    // layer's parallelism), so it can go against the group's own balance.
+    bool faster = group.cycles < group.cyclesUnpipelined;
+    if (group.adopted != faster)
+      remark << (group.adopted
+                     ? ", since the layers around it then cost less"
+                     : ", since the layers around it would cost more");
   }
 
   /// The remark --dsm-select-mapping=explain puts on each layer pass: why

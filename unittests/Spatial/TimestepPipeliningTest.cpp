@@ -135,6 +135,39 @@ TEST(TimestepPipeliningTest, CandidatesAreRunsOfUnidirectionalLstms) {
             (std::vector<std::vector<int>>{{1, 2}, {3, 4, 5}}));
 }
 
+/// Prices of sets of two candidate groups where each alone makes the
+/// network slower and both together faster: the stream between them (say)
+/// is free only when both are pipelined.
+double pairPrice(const std::vector<bool> &set) {
+  if (set[0] && set[1])
+    return 5;
+  return set[0] || set[1] ? 11 : 10;
+}
+
+TEST(TimestepPipeliningTest, GroupsAreChosenTogether) {
+  std::vector<size_t> both = {0, 1};
+  EXPECT_EQ(choosePipeGroups(2, both, pairPrice),
+            (std::vector<bool>{true, true}));
+  // One group at a time (more candidates than priced jointly) finds no
+  // group that helps alone.
+  EXPECT_EQ(choosePipeGroups(2, both, pairPrice, /*maxJoint=*/1),
+            (std::vector<bool>{false, false}));
+  // A candidate without a plan is never adopted; among equal prices the
+  // first set found (the empty one first) stays.
+  std::vector<size_t> second = {1};
+  EXPECT_EQ(choosePipeGroups(2, second, pairPrice),
+            (std::vector<bool>{false, false}));
+  int priced = 0;
+  auto flat = [&](const std::vector<bool> &) { return ++priced, 7.0; };
+  std::vector<size_t> three = {0, 1, 2};
+  EXPECT_EQ(choosePipeGroups(3, three, flat), std::vector<bool>(3, false));
+  EXPECT_EQ(priced, 8); // every set of three
+  priced = 0;
+  EXPECT_EQ(choosePipeGroups(3, three, flat, /*maxJoint=*/2),
+            std::vector<bool>(3, false));
+  EXPECT_EQ(priced, 4); // the empty set, then each candidate joining it
+}
+
 TEST(TimestepPipeliningTest, StageCyclesAddUpToTheGroup) {
   MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
   PerformanceModel model(system);

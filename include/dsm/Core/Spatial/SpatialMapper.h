@@ -92,8 +92,8 @@ struct MappingTotals {
 /// A candidate pipe group (000 §III-D) and the mapper's verdict on it.
 struct PipeGroupRecord {
   std::vector<int> layers; ///< stage order
-  /// Whether the plan pipelines it: only when faster than the same layers
-  /// on the whole torus.
+  /// Whether the plan pipelines it: when the network is faster so, the
+  /// other layers' parallelisms chosen around it.
   bool adopted = false;
   /// Torus rows per stage (empty when no block of rows could hold a stage).
   std::vector<int64_t> rows;
@@ -151,9 +151,11 @@ struct MapperOptions {
   /// training, whose weights change every step.
   bool preloadWeights = false;
   /// Timestep pipelining (000 §III-D): runs of unidirectional LSTM layers
-  /// become pipe groups on blocks of torus rows when that is faster than
-  /// running them one after another on the whole torus. Decided after the
-  /// parallelism selection, per group (MemoryDecision::pipeGroup).
+  /// become pipe groups on blocks of torus rows when the network is faster
+  /// so than with them one after another on the whole torus. Chosen with
+  /// the other layers' parallelisms: every set of candidate groups (up to
+  /// eight; beyond, one group at a time) is priced with the selection of
+  /// the rest (MemoryDecision::pipeGroup).
   bool pipelineTimesteps = false;
   /// Told of every (layer, pass, parallelism) exploration done, in steps of
   /// those planned, and asked before each whether to stop; stopped, map()

@@ -28,6 +28,7 @@
 #include "dsm/Core/Support/Executor.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
 #include <vector>
@@ -132,6 +133,17 @@ struct PipeGroupPlan {
   uint64_t configurationsEvaluated = 0;
   uint64_t explorations = 0;
 };
+
+/// Which of `count` candidate pipe groups to adopt: the set of candidates
+/// among `plannable` (the others are never adopted) of least `price`. Every
+/// set is priced when there are at most `maxJoint` plannable candidates
+/// (2^n prices); beyond, candidates join in order while each lowers the
+/// price. A set must be cheaper by a relative 1e-12 to replace the one
+/// found before it, the empty set first: the same prices, the same set.
+std::vector<bool>
+choosePipeGroups(size_t count, llvm::ArrayRef<size_t> plannable,
+                 llvm::function_ref<double(const std::vector<bool> &)> price,
+                 size_t maxJoint = 8);
 
 /// Plans pipe groups on one system: explores every stage layer on every
 /// block of rows it could get (memoized by layer shape), starts from rows
