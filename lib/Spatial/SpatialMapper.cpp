@@ -1002,15 +1002,15 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
       }
       record.cycles = kInfinity;
       planned.push_back(pipeliner.plan(graph, group, executor));
-      if (const std::optional<PipeGroupPlan> &group = planned.back()) {
+      if (const std::optional<PipeGroupPlan> &groupPlan = planned.back()) {
         plannable.push_back(planned.size() - 1);
-        plan.configurationsEvaluated += group->configurationsEvaluated;
-        plan.explorations += group->explorations;
-        record.cycles = group->cycles;
-        record.forward = group->forward;
-        record.backward = group->backward;
-        record.update = group->update;
-        for (const PipeStagePlan &stage : group->stages)
+        plan.configurationsEvaluated += groupPlan->configurationsEvaluated;
+        plan.explorations += groupPlan->explorations;
+        record.cycles = groupPlan->cycles;
+        record.forward = groupPlan->forward;
+        record.backward = groupPlan->backward;
+        record.update = groupPlan->update;
+        for (const PipeStagePlan &stage : groupPlan->stages)
           record.rows.push_back(stage.assignment.rows);
       }
       plan.pipeGroups.push_back(std::move(record));
@@ -1045,7 +1045,6 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
     std::vector<bool> best = choosePipeGroups(
         candidates.size(), plannable,
         [&](const std::vector<bool> &set) { return withGroups(set).cost; });
-    Selection bestSelection = withGroups(best);
     adopted.reserve(candidates.size()); // stageOf points into it
     for (size_t k = 0; k < candidates.size(); ++k) {
       if (!best[k])
@@ -1066,8 +1065,9 @@ SpatialMapper::mapWithModel(const PerformanceModel &costModel,
     // The other layers take the selection made around the stages; without
     // stages, the selection above stands (with its residual DySM groups).
     if (!adopted.empty()) {
-      plan.selectionExact = plan.selectionExact && bestSelection.exact;
-      choice = std::move(bestSelection.choice);
+      Selection around = withGroups(best);
+      plan.selectionExact = plan.selectionExact && around.exact;
+      choice = std::move(around.choice);
     }
   }
 
