@@ -1,7 +1,7 @@
 //===- TimestepPipelining.cpp - LSTM pipe groups (000 §III-D) -------------===//
 
 #include "dsm/Core/Spatial/TimestepPipelining.h"
-#include "dsm/Core/Spatial/SpatialMapper.h"
+#include "dsm/Core/Spatial/LayerGraph.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"

@@ -538,6 +538,50 @@ TEST(SpatialMapperTest, StoppedMappingFailsWithWhereItStopped) {
                          " explorations");
 }
 
+/// Asks to stop from the `stopAt`-th question on.
+class StopAtQuestion final : public Progress {
+public:
+  explicit StopAtQuestion(int64_t stopAt) : stopAt(stopAt) {}
+  bool shouldStop() override { return ++questions >= stopAt; }
+  int64_t questions = 0;
+
+private:
+  int64_t stopAt;
+};
+
+TEST(SpatialMapperTest, StopsAnywhereInTheSolver) {
+  // The DySM block of the test above: once every exploration has asked
+  // (once each), the solver still asks before and after the selection and
+  // before each move of the grouping. A stop at any of those questions
+  // fails the mapping with an InterruptedError, never a plan.
+  SerialExecutor serial;
+  LayerGraph g = residualBlock(256, 3136, 1024);
+  MapperOptions options;
+  options.reuseActivations = options.spatialMinibatching = true;
+  MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  StopAtQuestion never(std::numeric_limits<int64_t>::max());
+  options.progress = &never;
+  llvm::Expected<MappingPlan> plan =
+      SpatialMapper(system, options).map(g, serial);
+  ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+  const int64_t explorations = int64_t(plan->explorations);
+  const int64_t questions = never.questions;
+  // Two around the selection, at least one move of the grouping.
+  ASSERT_GE(questions, explorations + 3);
+  for (int64_t stopAt = explorations + 1; stopAt <= questions; ++stopAt) {
+    StopAtQuestion stop(stopAt);
+    options.progress = &stop;
+    llvm::Expected<MappingPlan> stopped =
+        SpatialMapper(system, options).map(g, serial);
+    ASSERT_FALSE(static_cast<bool>(stopped)) << "stopped at " << stopAt;
+    bool interrupted = false;
+    llvm::handleAllErrors(stopped.takeError(), [&](const InterruptedError &) {
+      interrupted = true;
+    });
+    EXPECT_TRUE(interrupted) << "stopped at " << stopAt;
+  }
+}
+
 TEST(SpatialMapperTest, RepeatedShapesAreExploredOnce) {
   SerialExecutor serial;
   LayerGraph g;

@@ -1,16 +1,20 @@
 //===- SpatialMapper.h - Mapping a whole network onto the system -*- C++
 //-*-===//
 //
-// Maps every layer and pass of a network (000 §II): explores each (layer,
-// pass, parallelism) with the DesignSpaceExplorer -- memoized by layer shape,
-// spread over a thread pool -- then chooses one parallelism per layer jointly
-// over the graph, since switching parallelism between a producer and its
-// consumer costs a relayout of the activations (and, in training, of the
-// errors flowing back). The choice is an exact dynamic program over the layers
-// in order whose state is the parallelism of every layer whose output is
-// still to be read (residual shortcuts, attention memories), or, where those
-// states are too many (nested skips), variable elimination
-// (ParallelismSelection.h); see docs/performance-model.md.
+// Maps every layer and pass of a network (DeepSpatialMatrix §II): explores
+// each (layer, pass, parallelism) with the DesignSpaceExplorer -- memoized by
+// layer shape, spread over a thread pool -- then chooses one parallelism per
+// layer jointly over the graph, since switching parallelism between a
+// producer and its consumer costs a relayout of the activations (and, in
+// training, of the errors flowing back). The choice is an exact dynamic
+// program over the layers in order whose state is the parallelism of every
+// layer whose output is still to be read (residual shortcuts, attention
+// memories), or, where those states are too many (nested skips), variable
+// elimination (ParallelismSelection.h); see docs/performance-model.md.
+//
+// A mapping is a MappingProblem (MappingProblem.h) solved in stages, each
+// memory optimization of §III an add-on of the solver (lib/Spatial/
+// MappingSolver.h); weight preloading sweeps whole mappings (map()).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +22,8 @@
 #define DSM_CORE_SPATIAL_SPATIALMAPPER_H
 
 #include "dsm/Core/Spatial/DesignSpaceExplorer.h"
+#include "dsm/Core/Spatial/LayerGraph.h"
+#include "dsm/Core/Spatial/MappingProblem.h"
 #include "dsm/Core/Spatial/TimestepPipelining.h"
 #include "dsm/Core/Support/Executor.h"
 #include "dsm/Core/Support/Progress.h"
@@ -29,39 +35,6 @@
 #include <vector>
 
 namespace dsm::core {
-
-/// A layer to map and the passes it runs.
-struct LayerNode {
-  LayerShape shape;
-  bool fwd = true;
-  bool bwd = false;
-  bool upd = false;
-  /// A result of the network (returned): always written to external memory.
-  bool networkOutput = false;
-};
-
-/// An activation flowing from one layer to another.
-struct LayerEdge {
-  int producer = 0;
-  int consumer = 0;
-  double elements = 0; ///< the whole tensor (all samples)
-  /// Training: the consumer's BWD sends the error of this tensor back, and
-  /// it is re-laid out too when the parallelisms differ.
-  bool carriesError = false;
-  /// The consumer's primary input (not a shortcut read by auxiliary work).
-  bool primaryInput = false;
-};
-
-/// Layers in a topological order (every edge goes forward).
-struct LayerGraph {
-  std::vector<LayerNode> layers;
-  std::vector<LayerEdge> edges;
-
-  /// Decides the passes: FWD always; in training, UPD for layers with
-  /// parameters and BWD for layers whose inputs need an error (some producer
-  /// runs BWD or UPD). Also sets the edges' carriesError.
-  void assignTrainingPasses(bool training);
-};
 
 struct PassPlan {
   TrainingPass pass = TrainingPass::FWD;
@@ -124,55 +97,6 @@ struct MappingPlan {
   int64_t preloadReservedBytes = 0;
 };
 
-struct MapperOptions {
-  SearchMode search = SearchMode::Heuristic;
-  /// The parallelisms layers may use (those the torus offers among them);
-  /// empty means all. One entry forces it on every layer; {Data, Model} is
-  /// the symmetric-torus baseline of 000 Fig. 11.
-  std::vector<Parallelism> parallelisms;
-  /// Kernel/weight reuse across LSTM timesteps (000 §III-B2), decided per
-  /// layer and pass by the explorer (MappingConfig::memory).
-  bool reuseWeightsAcrossSteps = false;
-  /// Activation reuse (000 §III-B1): a layer whose only consumer comes next
-  /// and uses the same parallelism leaves its output in the scratchpads, and
-  /// the consumer's FWD does not read it from external memory. Chosen
-  /// jointly with the parallelisms (the saving is an edge term of the
-  /// selection) and recorded as MemoryDecision::inputOnChip.
-  bool reuseActivations = false;
-  /// Dynamic spatial minibatching (000 §III-C): a layer may run its chips'
-  /// minibatch shares as 2, 4 or 8 spatial minibatches, chosen jointly with
-  /// the parallelisms (reuse between two layers needs the same factor) and
-  /// recorded as MemoryDecision::spatialMinibatches.
-  bool spatialMinibatching = false;
-  /// Weight preloading for inference (000 §III-B2): part of every core's
-  /// scratchpad holds weights from before the job, the layers most
-  /// sensitive to fetching weights first; the reservation is swept and the
-  /// best plan kept (MemoryDecision::preloadedWeightBytes). No effect in
-  /// training, whose weights change every step.
-  bool preloadWeights = false;
-  /// Timestep pipelining (000 §III-D): runs of unidirectional LSTM layers
-  /// become pipe groups on blocks of torus rows when the network is faster
-  /// so than with them one after another on the whole torus. Chosen with
-  /// the other layers' parallelisms: every set of candidate groups (up to
-  /// eight; beyond, one group at a time) is priced with the selection of
-  /// the rest (MemoryDecision::pipeGroup).
-  bool pipelineTimesteps = false;
-  /// Told of every (layer, pass, parallelism) exploration done, in steps of
-  /// those planned, and asked before each whether to stop; stopped, map()
-  /// fails with an InterruptedError (a partial plan is no plan).
-  Progress *progress = &Progress::none();
-};
-
-/// The cost of `pass` of `shape` under `config` as the mapper records it
-/// (PassPlan::eval): the model's evaluation and, for the BWD of an
-/// activation x activation product, the half that computes the second
-/// operand's error. nullopt (with `whyNot`) when the configuration is illegal.
-std::optional<Evaluation> evaluateMappedPass(const PerformanceModel &model,
-                                             const LayerShape &shape,
-                                             TrainingPass pass,
-                                             const MappingConfig &config,
-                                             std::string *whyNot = nullptr);
-
 class SpatialMapper {
 public:
   SpatialMapper(const MultiChipSystem &system, MapperOptions options);
@@ -186,18 +110,16 @@ public:
                                   Executor &executor) const;
 
 private:
-  /// Explorations done of those planned over one map() (ExplorationProgress
-  /// in SpatialMapper.cpp).
-  struct ExplorationProgress;
-
   /// One mapping with `costModel` (the system's, or one whose scratchpad
   /// is reduced by a preload reservation); `preloadBudgets`, when given,
   /// caps each layer's preloaded weight bytes per core.
-  llvm::Expected<MappingPlan>
-  mapWithModel(const PerformanceModel &costModel, const LayerGraph &graph,
-               Executor &executor, llvm::ArrayRef<int64_t> preloadBudgets,
-               ExplorationProgress &progress) const;
-  /// Inference with weight preloading: the sweep of 000 §III-B2.
+  llvm::Expected<MappingPlan> mapOnce(const PerformanceModel &costModel,
+                                      const LayerGraph &graph,
+                                      Executor &executor,
+                                      llvm::ArrayRef<int64_t> preloadBudgets,
+                                      ExplorationProgress &progress) const;
+  /// Inference with weight preloading: the sweep of DeepSpatialMatrix
+  /// §III-B2.
   llvm::Expected<MappingPlan>
   mapWithPreloading(const LayerGraph &graph, Executor &executor,
                     ExplorationProgress &progress) const;

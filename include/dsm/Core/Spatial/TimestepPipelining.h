@@ -25,6 +25,7 @@
 #define DSM_CORE_SPATIAL_TIMESTEPPIPELINING_H
 
 #include "dsm/Core/Spatial/DesignSpaceExplorer.h"
+#include "dsm/Core/Spatial/LayerGraph.h"
 #include "dsm/Core/Support/Executor.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -34,8 +35,6 @@
 #include <vector>
 
 namespace dsm::core {
-
-struct LayerGraph;
 
 /// The torus a pipe stage of `rows` consecutive rows of `system` runs on:
 /// every X column, `rows` rows. A block of rows has no wrap-around link

@@ -1,0 +1,85 @@
+//===- LayerGraph.h - The layers a spatial mapping plans --------*- C++ -*-===//
+//
+// The network as the spatial mapper sees it: layers in a topological order,
+// the passes each runs in a training step (FWD, BWD, UPD), and the
+// activations flowing between them. Each activation has a live range over
+// the step's schedule -- FWD of every layer in order, then BWD and UPD in
+// reverse -- from its producer's FWD to its last reader, which in training
+// is the earliest consumer whose backward passes read it again; memory
+// accounting over a whole step stands on these ranges.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSM_CORE_SPATIAL_LAYERGRAPH_H
+#define DSM_CORE_SPATIAL_LAYERGRAPH_H
+
+#include "dsm/Core/Spatial/LayerShape.h"
+
+#include "llvm/Support/Error.h"
+
+#include <vector>
+
+namespace dsm::core {
+
+/// A layer to map and the passes it runs.
+struct LayerNode {
+  LayerShape shape;
+  bool fwd = true;
+  bool bwd = false;
+  bool upd = false;
+  /// A result of the network (returned): always written to external memory.
+  bool networkOutput = false;
+};
+
+/// An activation flowing from one layer to another.
+struct LayerEdge {
+  int producer = 0;
+  int consumer = 0;
+  double elements = 0; ///< the whole tensor (all samples)
+  /// Training: the consumer's BWD sends the error of this tensor back, and
+  /// it is re-laid out too when the parallelisms differ.
+  bool carriesError = false;
+  /// The consumer's primary input (not a shortcut read by auxiliary work).
+  bool primaryInput = false;
+};
+
+/// Where an activation is live in a step's schedule (see stepOf): from its
+/// producer's FWD to its last reader, inclusive.
+struct LiveRange {
+  int producer = 0;
+  int firstStep = 0;
+  int lastStep = 0;
+};
+
+/// Layers in a topological order (every edge goes forward).
+struct LayerGraph {
+  std::vector<LayerNode> layers;
+  std::vector<LayerEdge> edges;
+
+  /// Decides the passes: FWD always; in training, UPD for layers with
+  /// parameters and BWD for layers whose inputs need an error (some producer
+  /// runs BWD or UPD). Also sets the edges' carriesError.
+  void assignTrainingPasses(bool training);
+
+  /// Fails unless every edge goes forward between existing layers.
+  llvm::Error check() const;
+
+  /// The position of `layer`'s forward (or backward: BWD and UPD) passes in
+  /// a step that runs FWD over the layers in order, then the backward
+  /// passes in reverse.
+  int forwardStep(int layer) const { return layer; }
+  int backwardStep(int layer) const {
+    return 2 * int(layers.size()) - 1 - layer;
+  }
+
+  /// The live range of every layer's output that some layer reads, in
+  /// producer order. A consumer that runs BWD or UPD reads its inputs again
+  /// there (weight gradients, the derivative of a nonlinearity), so in
+  /// training the range ends at the backward step of the earliest such
+  /// consumer; otherwise at the forward step of the last consumer.
+  std::vector<LiveRange> activationLiveRanges() const;
+};
+
+} // namespace dsm::core
+
+#endif // DSM_CORE_SPATIAL_LAYERGRAPH_H

@@ -1,0 +1,245 @@
+//===- MappingProblem.h - What the spatial mapper solves --------*- C++ -*-===//
+//
+// The spatial mapper as problem -> solve -> plan (SpatialMapper.h): a
+// MappingProblem holds what is given -- the layer graph, the cost model, the
+// options -- and the vocabulary the solver speaks: the options a layer may
+// take (a parallelism with a DySM factor) and the data a pass may find on
+// chip. Every exploration the solver asks for lives in one ExplorationTable
+// keyed by (layer, pass, option, OnChip), memoized by layer shape, so two
+// layers of equal shape are explored once.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSM_CORE_SPATIAL_MAPPINGPROBLEM_H
+#define DSM_CORE_SPATIAL_MAPPINGPROBLEM_H
+
+#include "dsm/Core/Spatial/DesignSpaceExplorer.h"
+#include "dsm/Core/Spatial/LayerGraph.h"
+#include "dsm/Core/Support/Executor.h"
+#include "dsm/Core/Support/Progress.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <array>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+namespace dsm::core {
+
+struct MapperOptions {
+  SearchMode search = SearchMode::Heuristic;
+  /// The parallelisms layers may use (those the torus offers among them);
+  /// empty means all. One entry forces it on every layer; {Data, Model} is
+  /// the symmetric-torus baseline of DeepSpatialMatrix Fig. 11.
+  std::vector<Parallelism> parallelisms;
+  /// Kernel/weight reuse across LSTM timesteps (DeepSpatialMatrix §III-B2),
+  /// decided per layer and pass by the explorer (MappingConfig::memory).
+  bool reuseWeightsAcrossSteps = false;
+  /// Activation reuse (DeepSpatialMatrix §III-B1): a layer whose only
+  /// consumer comes next and uses the same parallelism leaves its output in
+  /// the scratchpads, and the consumer's FWD does not read it from external
+  /// memory. Chosen jointly with the parallelisms (the saving is an edge
+  /// term of the selection) and recorded as MemoryDecision::inputOnChip.
+  /// Also enables keeping residual shortcuts (and their errors) on chip.
+  bool reuseActivations = false;
+  /// Dynamic spatial minibatching (DeepSpatialMatrix §III-C): a layer may
+  /// run its chips' minibatch shares as 2, 4 or 8 spatial minibatches,
+  /// chosen jointly with the parallelisms (reuse between two layers needs
+  /// the same factor) and recorded as MemoryDecision::spatialMinibatches.
+  bool spatialMinibatching = false;
+  /// Weight preloading for inference (DeepSpatialMatrix §III-B2): part of
+  /// every core's scratchpad holds weights from before the job, the layers
+  /// most sensitive to fetching weights first; the reservation is swept and
+  /// the best plan kept (MemoryDecision::preloadedWeightBytes). No effect in
+  /// training, whose weights change every step.
+  bool preloadWeights = false;
+  /// Timestep pipelining (DeepSpatialMatrix §III-D): runs of unidirectional
+  /// LSTM layers become pipe groups on blocks of torus rows when the network
+  /// is faster so than with them one after another on the whole torus.
+  /// Chosen with the other layers' parallelisms: every set of candidate
+  /// groups (up to eight; beyond, one group at a time) is priced with the
+  /// selection of the rest (MemoryDecision::pipeGroup).
+  bool pipelineTimesteps = false;
+  /// Told of every (layer, pass, parallelism) exploration done, in steps of
+  /// those planned, and asked before each -- and in the solver's longer
+  /// loops -- whether to stop; stopped, map() fails with an
+  /// InterruptedError (a partial plan is no plan).
+  Progress *progress = &Progress::none();
+};
+
+/// What a pass finds in the cores' scratchpads instead of external memory
+/// (DeepSpatialMatrix §III-B1, §III-C). "Own" data is a FWD pass's input
+/// (activation reuse) or a BWD/UPD pass's output error (error reuse); a
+/// shortcut is a residual shortcut a FWD pass adds, or in BWD the error it
+/// passes back to it; "spatial" shortcuts are those of one spatial minibatch
+/// (the residual block runs as one DySM group).
+enum class OnChip : uint8_t {
+  Nothing,
+  Own,
+  Shortcut,
+  OwnAndShortcut,
+  SpatialShortcut,
+  OwnAndSpatialShortcut,
+};
+constexpr int kNumOnChip = 6;
+
+/// The memory decisions of `pass` finding `what` on chip.
+MemoryDecision onChipDecision(OnChip what, TrainingPass pass);
+
+/// The cost of `pass` of `shape` under `config` as the mapper records it
+/// (PassPlan::eval): the model's evaluation and, for the BWD of an
+/// activation x activation product, the half that computes the second
+/// operand's error. nullopt (with `whyNot`) when the configuration is illegal.
+std::optional<Evaluation> evaluateMappedPass(const PerformanceModel &model,
+                                             const LayerShape &shape,
+                                             TrainingPass pass,
+                                             const MappingConfig &config,
+                                             std::string *whyNot = nullptr);
+
+/// The problem of one mapping: a graph whose edges go forward, a cost model
+/// and the options. `preloadBudgets`, when not empty, caps each layer's
+/// preloaded weight bytes per core (weight preloading, SpatialMapper.h).
+class MappingProblem {
+public:
+  /// Checks `graph` and the options against `model` first: every edge goes
+  /// forward, some allowed parallelism is available.
+  static llvm::Expected<MappingProblem>
+  create(const PerformanceModel &model, const LayerGraph &graph,
+         const MapperOptions &options, llvm::ArrayRef<int64_t> preloadBudgets);
+
+  const PerformanceModel &model() const { return *costModel; }
+  const LayerGraph &graph() const { return *layerGraph; }
+  const MapperOptions &options() const { return *mapperOptions; }
+  llvm::ArrayRef<int64_t> preloadBudgets() const { return budgets; }
+  size_t numLayers() const { return layerGraph->layers.size(); }
+  const LayerNode &layer(int i) const { return layerGraph->layers[i]; }
+  const LayerEdge &edge(int e) const { return layerGraph->edges[e]; }
+  /// Whether no layer runs a backward pass.
+  bool inferenceOnly() const { return inference; }
+
+  /// A layer's options: every parallelism with every DySM factor (1 alone
+  /// without dynamic spatial minibatching), numbered factor-major.
+  int numOptions() const { return kNumParallelisms * int(factors.size()); }
+  Parallelism parallelismOf(int option) const {
+    return Parallelism(option % kNumParallelisms);
+  }
+  int64_t factorOf(int option) const {
+    return factors[option / kNumParallelisms];
+  }
+  /// The parallelisms layers may use (allowed and available).
+  llvm::ArrayRef<Parallelism> parallelisms() const {
+    return allowedParallelisms;
+  }
+  /// Whether `layer` may take `option`: its parallelism is allowed and, for
+  /// a DySM factor above 1, the layer has a primary computation that does
+  /// not step through time (DySM divides the feature-dominant layers).
+  bool usable(int layer, int option) const;
+  /// Whether `option`'s parallelism is allowed (whatever the layer).
+  bool allowedOption(int option) const { return allowed[option]; }
+
+  /// Edges into and out of each layer (indices into graph().edges).
+  llvm::ArrayRef<int> incoming(int layer) const { return in[layer]; }
+  llvm::ArrayRef<int> outgoing(int layer) const { return out[layer]; }
+
+  /// Bytes of a core's scratchpad.
+  double scratchpadCapacity() const { return capacity; }
+  /// A core's share of a tensor spread over every core of the system.
+  double shareOfEveryCore(double elements) const;
+
+private:
+  MappingProblem() = default;
+
+  const PerformanceModel *costModel = nullptr;
+  const LayerGraph *layerGraph = nullptr;
+  const MapperOptions *mapperOptions = nullptr;
+  llvm::ArrayRef<int64_t> budgets;
+  bool inference = false;
+  std::vector<int64_t> factors;
+  std::vector<Parallelism> allowedParallelisms;
+  std::vector<bool> allowed; ///< per option
+  std::vector<std::vector<int>> in, out;
+  double capacity = 0, coresInSystem = 1;
+};
+
+/// Explorations run over one mapping, reported to the options' Progress
+/// (SpatialMapper.h) from whichever thread ran them. Also polled by the
+/// solver's longer loops, so that an interrupt stops a mapping anywhere.
+class ExplorationProgress {
+public:
+  ExplorationProgress(Progress &sink, int64_t mappings)
+      : sink(sink), mappings(mappings) {}
+
+  /// Called with the explorations of each mapping before they run; the
+  /// total is the first mapping's times the mappings planned (an estimate
+  /// when they differ, so `done` is capped below it until the end).
+  void plan(size_t explorations);
+  /// Whether to stop: the sink asked to (once asked, always).
+  bool shouldStop();
+  void explored();
+  void finish();
+  bool wasStopped() const { return stopped; }
+  llvm::Error makeError() const;
+
+private:
+  Progress &sink;
+  int64_t mappings;
+  std::mutex mutex;
+  int64_t done = 0, total = 0;
+  bool stopped = false;
+};
+
+/// The explorations a mapping asks for and their results: at most one per
+/// (layer, pass, option, OnChip), run once per distinct layer shape.
+class ExplorationTable {
+public:
+  explicit ExplorationTable(const MappingProblem &problem);
+
+  /// Asks for the exploration of `pass` of `layer` under `option` finding
+  /// `what` on chip (with the layer's preload budget in FWD). Asking again,
+  /// for this layer or one of equal shape, is served from the memo.
+  void request(int layer, TrainingPass pass, int option, OnChip what);
+
+  /// Runs every exploration asked for on `executor`; each result is the
+  /// same whatever the executor. Fails with an InterruptedError when
+  /// `progress` is told to stop.
+  llvm::Error run(Executor &executor, ExplorationProgress &progress);
+
+  /// The exploration of (layer, pass, option, what); nullptr if never asked.
+  const ExplorationResult *find(int layer, TrainingPass pass, int option,
+                                OnChip what = OnChip::Nothing) const;
+  /// Its best evaluation; nullptr if never asked or nothing was legal.
+  const Evaluation *best(int layer, TrainingPass pass, int option,
+                         OnChip what = OnChip::Nothing) const;
+
+  uint64_t explorations() const { return tasks.size(); }
+  uint64_t memoized() const { return memoizedRequests; }
+  uint64_t configurationsEvaluated() const;
+
+private:
+  struct Task {
+    int layer;
+    TrainingPass pass;
+    Parallelism parallelism;
+    MemoryDecision memory;
+  };
+  int32_t &slot(int layer, TrainingPass pass, int option, OnChip what);
+  int32_t lookUp(int layer, TrainingPass pass, int option, OnChip what) const;
+
+  const MappingProblem &problem;
+  /// Per layer: the row of option slots of each (pass, OnChip), -1 if none.
+  std::vector<std::array<int32_t, kNumPasses * kNumOnChip>> rowOf;
+  std::vector<int32_t> slots;   ///< rows of numOptions task indices
+  std::vector<int32_t> shapeOf; ///< per layer: a number per distinct shape
+  /// (shape, pass, parallelism, what, factor) and the preload bytes.
+  llvm::DenseMap<std::pair<uint64_t, int64_t>, int32_t> memo;
+  std::vector<Task> tasks;
+  std::vector<ExplorationResult> results;
+  uint64_t memoizedRequests = 0;
+};
+
+} // namespace dsm::core
+
+#endif // DSM_CORE_SPATIAL_MAPPINGPROBLEM_H

@@ -1,0 +1,160 @@
+//===- ActivationReuse.cpp - Data left on chip for the next layer ---------===//
+//
+// DeepSpatialMatrix §III-B1, inter-layer reuse, along an edge whose consumer
+// comes next and reads it as its primary input: when both use the same
+// option, the consumer's FWD finds its input in the scratchpads (the
+// producer still writes it out, for BWD and UPD and any other consumer,
+// e.g. a residual shortcut). In training, if the producer has no other
+// consumer, its BWD and UPD find there the error the consumer's BWD left
+// (with other consumers the error is a sum, partly in memory). The saving
+// is an edge term of the selection under every option both ends share.
+//
+// In inference, a layer whose every reader finds its output on chip does
+// not write it at all (OutputElision).
+//
+//===----------------------------------------------------------------------===//
+
+#include "MappingSolver.h"
+
+using namespace dsm::core;
+
+void ActivationReuse::requestExplorations(MappingState &state) {
+  const MappingProblem &problem = state.problem;
+  const size_t n = problem.numLayers();
+  in.assign(n, nullptr);
+  out.assign(n, nullptr);
+  for (const LayerEdge &edge : problem.graph().edges) {
+    const LayerNode &producer = problem.layer(edge.producer);
+    const LayerNode &consumer = problem.layer(edge.consumer);
+    if (!edge.primaryInput || edge.consumer != edge.producer + 1)
+      continue;
+    if (consumer.shape.hasPrimary && consumer.shape.timesteps == 1) {
+      in[edge.consumer] = &edge;
+      for (int o = 0; o < problem.numOptions(); ++o)
+        if (problem.usable(edge.consumer, o))
+          state.explorations.request(edge.consumer, TrainingPass::FWD, o,
+                                     OnChip::Own);
+    }
+    if (problem.outgoing(edge.producer).size() == 1 && edge.carriesError &&
+        consumer.bwd && producer.shape.hasPrimary &&
+        producer.shape.timesteps == 1) {
+      out[edge.producer] = &edge;
+      for (int o = 0; o < problem.numOptions(); ++o) {
+        if (!problem.usable(edge.producer, o))
+          continue;
+        if (producer.bwd)
+          state.explorations.request(edge.producer, TrainingPass::BWD, o,
+                                     OnChip::Own);
+        if (producer.upd)
+          state.explorations.request(edge.producer, TrainingPass::UPD, o,
+                                     OnChip::Own);
+      }
+    }
+  }
+}
+
+const Evaluation *ActivationReuse::reused(const MappingState &state, int layer,
+                                          TrainingPass pass, int option) const {
+  if (!(pass == TrainingPass::FWD ? in[layer] : out[layer]))
+    return nullptr;
+  const Evaluation *with =
+      state.explorations.best(layer, pass, option, OnChip::Own);
+  const Evaluation *without = state.plain(layer, pass, option);
+  if (!with || !without || with->cycles.total >= without->cycles.total)
+    return nullptr;
+  return with;
+}
+
+double ActivationReuse::saving(const MappingState &state, int layer,
+                               TrainingPass pass, int option) const {
+  const Evaluation *with = reused(state, layer, pass, option);
+  if (!with)
+    return 0.0;
+  return with->cycles.total - state.plain(layer, pass, option)->cycles.total;
+}
+
+void ActivationReuse::addSelectionTerms(MappingState &state) {
+  const MappingProblem &problem = state.problem;
+  for (size_t e = 0; e < state.switches.size(); ++e) {
+    const LayerEdge &edge = problem.edge(int(e));
+    bool reusesInput = in[edge.consumer] == &edge;
+    bool reusesError = out[edge.producer] == &edge;
+    if (!reusesInput && !reusesError)
+      continue;
+    for (int o = 0; o < problem.numOptions(); ++o) {
+      if (!(state.layerCost[edge.producer][o] < kInfinityCost &&
+            state.layerCost[edge.consumer][o] < kInfinityCost))
+        continue;
+      double total = 0;
+      if (reusesInput)
+        total += saving(state, edge.consumer, TrainingPass::FWD, o);
+      if (reusesError)
+        total += saving(state, edge.producer, TrainingPass::BWD, o) +
+                 saving(state, edge.producer, TrainingPass::UPD, o);
+      state.switches[e].cost[o][o] += total;
+    }
+  }
+}
+
+void ActivationReuse::realizePass(const MappingState &state, int layer,
+                                  PassRealization &pass) const {
+  PassPlan &pp = pass.pass;
+  const LayerEdge *edge = pp.pass == TrainingPass::FWD ? in[layer] : out[layer];
+  if (!edge || state.choice[edge->producer] != state.choice[edge->consumer] ||
+      state.stageOf[edge->producer] || state.stageOf[edge->consumer])
+    return;
+  if (const Evaluation *onChip =
+          reused(state, layer, pp.pass, state.choice[layer])) {
+    pp.eval = *onChip;
+    pass.inputOnChip = pp.pass == TrainingPass::FWD;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// OutputElision
+//===----------------------------------------------------------------------===//
+
+// DeepSpatialMatrix §III-B1: "this optimization saves an external memory
+// read and write for inference". A layer's configuration is evaluated again
+// without the write and takes it when faster (the output is counted where it
+// is kept whole, by its readers, so the working set does not change).
+bool OutputElision::refinePlan(MappingState &state) {
+  const MappingProblem &problem = state.problem;
+  bool changed = false;
+  for (size_t p = 0; p < problem.numLayers(); ++p) {
+    const LayerNode &layer = problem.layer(int(p));
+    if (problem.outgoing(int(p)).empty() || layer.networkOutput ||
+        state.stageOf[p] || !layer.shape.hasPrimary ||
+        layer.shape.timesteps > 1)
+      continue;
+    bool allOnChip = true;
+    for (int e : problem.outgoing(int(p))) {
+      const LayerEdge &edge = problem.edge(e);
+      const PassPlan *reader = state.passOf(edge.consumer, TrainingPass::FWD);
+      if (!reader) {
+        allOnChip = false;
+        break;
+      }
+      const MemoryDecision &memory = reader->eval.config.memory;
+      allOnChip &= (state.reuse->reusableIn(edge.consumer) == &edge &&
+                    memory.inputOnChip) ||
+                   (state.shortcuts->kept(edge.consumer) == &edge &&
+                    memory.shortcutOnChip);
+    }
+    PassPlan *fwd = state.passOf(int(p), TrainingPass::FWD);
+    if (!allOnChip || !fwd)
+      continue;
+    MappingConfig config = fwd->eval.config;
+    config.memory.outputOnChip = true;
+    std::optional<Evaluation> unwritten = evaluateMappedPass(
+        problem.model(), layer.shape, TrainingPass::FWD, config);
+    if (!unwritten || unwritten->cycles.total >= fwd->eval.cycles.total)
+      continue;
+    fwd->eval = std::move(*unwritten);
+    fwd->cycles = fwd->eval.cycles;
+    fwd->cycles.nonOvldt += fwd->relayout.cycles;
+    fwd->cycles.total += fwd->relayout.cycles;
+    changed = true;
+  }
+  return changed;
+}

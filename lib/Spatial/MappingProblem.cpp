@@ -1,0 +1,249 @@
+//===- MappingProblem.cpp - What the spatial mapper solves ----------------===//
+
+#include "dsm/Core/Spatial/MappingProblem.h"
+
+#include "dsm/Core/Support/NodeError.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace dsm::core;
+
+/// An activation x activation product computes both operands' errors in BWD:
+/// the UPD-shaped half is costed with the same configuration and added.
+static void addSecondOperandError(const PerformanceModel &model,
+                                  const LayerShape &shape, TrainingPass pass,
+                                  Evaluation &eval) {
+  if (pass != TrainingPass::BWD || !shape.hasPrimary || shape.hasWeights)
+    return;
+  std::optional<Evaluation> other =
+      model.evaluate(shape, TrainingPass::UPD, eval.config);
+  if (!other)
+    return;
+  eval.cycles += other->cycles;
+  eval.ovldt += other->ovldt;
+  eval.macs += other->macs;
+  mergeTransfers(eval.transfers, other->transfers);
+  eval.utilization =
+      eval.cycles.total > 0 ? eval.cycles.useful / eval.cycles.total : 0;
+}
+
+std::optional<Evaluation> dsm::core::evaluateMappedPass(
+    const PerformanceModel &model, const LayerShape &shape, TrainingPass pass,
+    const MappingConfig &config, std::string *whyNot) {
+  std::optional<Evaluation> eval = model.evaluate(shape, pass, config, whyNot);
+  if (eval)
+    addSecondOperandError(model, shape, pass, *eval);
+  return eval;
+}
+
+MemoryDecision dsm::core::onChipDecision(OnChip what, TrainingPass pass) {
+  MemoryDecision memory;
+  bool own = what == OnChip::Own || what == OnChip::OwnAndShortcut ||
+             what == OnChip::OwnAndSpatialShortcut;
+  if (own) {
+    if (pass == TrainingPass::FWD)
+      memory.inputOnChip = true;
+    else
+      memory.errorOnChip = true;
+  }
+  memory.shortcutOnChip = what != OnChip::Nothing && what != OnChip::Own;
+  memory.shortcutPerSpatialMinibatch =
+      what == OnChip::SpatialShortcut || what == OnChip::OwnAndSpatialShortcut;
+  return memory;
+}
+
+llvm::Expected<MappingProblem>
+MappingProblem::create(const PerformanceModel &model, const LayerGraph &graph,
+                       const MapperOptions &options,
+                       llvm::ArrayRef<int64_t> preloadBudgets) {
+  if (llvm::Error error = graph.check())
+    return std::move(error);
+  MappingProblem problem;
+  problem.costModel = &model;
+  problem.layerGraph = &graph;
+  problem.mapperOptions = &options;
+  problem.budgets = preloadBudgets;
+  for (int q = 0; q < kNumParallelisms; ++q)
+    if (model.isAvailable(Parallelism(q)) &&
+        (options.parallelisms.empty() ||
+         llvm::is_contained(options.parallelisms, Parallelism(q))))
+      problem.allowedParallelisms.push_back(Parallelism(q));
+  if (problem.allowedParallelisms.empty())
+    return llvm::createStringError(
+        "none of the allowed parallelisms is available on this system");
+  // A layer's option: a parallelism and a DySM factor (DeepSpatialMatrix
+  // §III-C), chosen jointly over the graph because reuse between two layers
+  // needs both.
+  problem.factors = {1};
+  if (options.spatialMinibatching)
+    problem.factors = {1, 2, 4, 8};
+  problem.allowed.assign(problem.numOptions(), false);
+  for (Parallelism p : problem.allowedParallelisms)
+    for (size_t f = 0; f < problem.factors.size(); ++f)
+      problem.allowed[int(f) * kNumParallelisms + int(p)] = true;
+  problem.inference = llvm::none_of(graph.layers, [](const LayerNode &layer) {
+    return layer.bwd || layer.upd;
+  });
+  const size_t n = graph.layers.size();
+  problem.in.resize(n);
+  problem.out.resize(n);
+  for (size_t e = 0; e < graph.edges.size(); ++e) {
+    problem.in[graph.edges[e].consumer].push_back(int(e));
+    problem.out[graph.edges[e].producer].push_back(int(e));
+  }
+  problem.capacity = model.getSystem().chip.core.scratchpad.capacityBytes;
+  problem.coresInSystem = double(model.numChips() * model.numCores());
+  return problem;
+}
+
+bool MappingProblem::usable(int layer, int option) const {
+  if (!allowed[option])
+    return false;
+  const LayerShape &shape = layerGraph->layers[layer].shape;
+  return factorOf(option) == 1 || (shape.hasPrimary && shape.timesteps == 1);
+}
+
+double MappingProblem::shareOfEveryCore(double elements) const {
+  return std::ceil(elements / coresInSystem) * costModel->bytesPerElement();
+}
+
+//===----------------------------------------------------------------------===//
+// ExplorationProgress
+//===----------------------------------------------------------------------===//
+
+void ExplorationProgress::plan(size_t explorations) {
+  if (total == 0)
+    total = int64_t(explorations) * mappings;
+}
+
+bool ExplorationProgress::shouldStop() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!stopped && sink.shouldStop())
+    stopped = true;
+  return stopped;
+}
+
+void ExplorationProgress::explored() {
+  std::lock_guard<std::mutex> lock(mutex);
+  ++done;
+  sink.step(std::min(done, total - 1), total, Progress::kNoBest);
+}
+
+void ExplorationProgress::finish() {
+  if (total > 0)
+    sink.step(total, total, Progress::kNoBest);
+}
+
+llvm::Error ExplorationProgress::makeError() const {
+  return llvm::make_error<InterruptedError>(std::min(done, total), total,
+                                            "explorations");
+}
+
+//===----------------------------------------------------------------------===//
+// ExplorationTable
+//===----------------------------------------------------------------------===//
+
+ExplorationTable::ExplorationTable(const MappingProblem &problem)
+    : problem(problem) {
+  const size_t n = problem.numLayers();
+  std::array<int32_t, kNumPasses * kNumOnChip> none;
+  none.fill(-1);
+  rowOf.assign(n, none);
+  // Two layers with equal shapes (the name aside) have the same best
+  // configurations: one number per distinct shape keys the memo.
+  llvm::StringMap<int32_t> shapes;
+  shapeOf.resize(n);
+  for (size_t i = 0; i < n; ++i)
+    shapeOf[i] = shapes
+                     .try_emplace(layerShapeKey(problem.layer(int(i)).shape),
+                                  int32_t(shapes.size()))
+                     .first->second;
+}
+
+int32_t &ExplorationTable::slot(int layer, TrainingPass pass, int option,
+                                OnChip what) {
+  int32_t &row = rowOf[layer][int(pass) * kNumOnChip + int(what)];
+  if (row < 0) {
+    row = int32_t(slots.size() / problem.numOptions());
+    slots.resize(slots.size() + problem.numOptions(), -1);
+  }
+  return slots[size_t(row) * problem.numOptions() + option];
+}
+
+int32_t ExplorationTable::lookUp(int layer, TrainingPass pass, int option,
+                                 OnChip what) const {
+  int32_t row = rowOf[layer][int(pass) * kNumOnChip + int(what)];
+  return row < 0 ? -1 : slots[size_t(row) * problem.numOptions() + option];
+}
+
+void ExplorationTable::request(int layer, TrainingPass pass, int option,
+                               OnChip what) {
+  MemoryDecision memory = onChipDecision(what, pass);
+  memory.spatialMinibatches = problem.factorOf(option);
+  llvm::ArrayRef<int64_t> budgets = problem.preloadBudgets();
+  if (pass == TrainingPass::FWD && !budgets.empty() &&
+      problem.layer(layer).shape.hasWeights)
+    memory.preloadedWeightBytes = budgets[layer];
+  const Parallelism parallelism = problem.parallelismOf(option);
+  // Factors are 1, 2, 4 or 8: two bits of their logarithm.
+  const uint64_t factorBits =
+      uint64_t(llvm::countr_zero(uint64_t(memory.spatialMinibatches)));
+  const uint64_t key = (uint64_t(shapeOf[layer]) << 16) |
+                       (uint64_t(pass) << 12) | (uint64_t(parallelism) << 8) |
+                       (uint64_t(what) << 4) | factorBits;
+  auto [it, inserted] = memo.try_emplace(
+      std::make_pair(key, memory.preloadedWeightBytes), int32_t(tasks.size()));
+  if (inserted)
+    tasks.push_back({layer, pass, parallelism, memory});
+  else
+    ++memoizedRequests;
+  slot(layer, pass, option, what) = it->second;
+}
+
+llvm::Error ExplorationTable::run(Executor &executor,
+                                  ExplorationProgress &progress) {
+  const MapperOptions &options = problem.options();
+  DesignSpaceExplorer explorer(problem.model(), options.search,
+                               options.reuseWeightsAcrossSteps);
+  results.assign(tasks.size(), ExplorationResult());
+  progress.plan(tasks.size());
+  // Each task writes its own result, so the table does not depend on the
+  // executor.
+  executor.parallelFor(tasks.size(), [&](size_t t) {
+    if (progress.shouldStop())
+      return;
+    const Task &task = tasks[t];
+    const LayerShape &shape = problem.layer(task.layer).shape;
+    results[t] =
+        explorer.explore(shape, task.pass, task.parallelism, task.memory);
+    if (results[t].best)
+      addSecondOperandError(problem.model(), shape, task.pass,
+                            *results[t].best);
+    progress.explored();
+  });
+  if (progress.wasStopped())
+    return progress.makeError();
+  return llvm::Error::success();
+}
+
+const ExplorationResult *ExplorationTable::find(int layer, TrainingPass pass,
+                                                int option, OnChip what) const {
+  int32_t task = lookUp(layer, pass, option, what);
+  return task < 0 ? nullptr : &results[task];
+}
+
+const Evaluation *ExplorationTable::best(int layer, TrainingPass pass,
+                                         int option, OnChip what) const {
+  const ExplorationResult *result = find(layer, pass, option, what);
+  return result && result->best ? &*result->best : nullptr;
+}
+
+uint64_t ExplorationTable::configurationsEvaluated() const {
+  uint64_t total = 0;
+  for (const ExplorationResult &r : results)
+    total += r.evaluated;
+  return total;
+}

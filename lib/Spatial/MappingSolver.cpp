@@ -1,0 +1,368 @@
+//===- MappingSolver.cpp - Solving one mapping problem --------------------===//
+//
+// The stages of MappingSolver.h that belong to no add-on: plain
+// explorations, layer costs, relayout terms, the selection, realisation and
+// the plan's totals.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MappingSolver.h"
+
+#include "dsm/Core/Support/NodeError.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <limits>
+
+using namespace dsm::core;
+
+static constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+/// The states the graph-level selection keeps per layer when it cannot be
+/// exact (docs/scaling.md).
+static constexpr size_t kMaxSelectionStates = 4096;
+
+PassPlan *MappingState::passOf(int layer, TrainingPass pass) {
+  for (PassPlan &pp : plan.layers[layer].passes)
+    if (pp.pass == pass)
+      return &pp;
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// ChoiceRuns
+//===----------------------------------------------------------------------===//
+
+ChoiceRuns::ChoiceRuns(llvm::ArrayRef<int> choice)
+    : tree(choice.size() + 1, 0), isBreak(choice.size(), 0) {
+  for (size_t k = 1; k < choice.size(); ++k)
+    if (choice[k] != choice[k - 1]) {
+      isBreak[k] = 1;
+      add(int(k), 1);
+    }
+}
+
+void ChoiceRuns::add(int k, int delta) {
+  for (size_t i = size_t(k) + 1; i < tree.size(); i += i & (~i + 1))
+    tree[i] += delta;
+}
+
+int ChoiceRuns::breaksUpTo(int k) const {
+  int sum = 0;
+  for (size_t i = size_t(k) + 1; i > 0; i -= i & (~i + 1))
+    sum += tree[i];
+  return sum;
+}
+
+bool ChoiceRuns::constant(int a, int b) const {
+  return b <= a || breaksUpTo(b) - breaksUpTo(a) == 0;
+}
+
+void ChoiceRuns::update(llvm::ArrayRef<int> choice, int k) {
+  for (int j : {k, k + 1}) {
+    if (j < 1 || size_t(j) >= choice.size())
+      continue;
+    char now = choice[j] != choice[j - 1];
+    if (now != isBreak[j]) {
+      add(j, now ? 1 : -1);
+      isBreak[j] = now;
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The stages
+//===----------------------------------------------------------------------===//
+
+/// Request: every pass of every layer under every usable option, plainly.
+static void requestPlainExplorations(MappingState &state) {
+  const MappingProblem &problem = state.problem;
+  for (size_t i = 0; i < problem.numLayers(); ++i) {
+    const LayerNode &layer = problem.layer(int(i));
+    bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
+    for (int pass = 0; pass < kNumPasses; ++pass)
+      if (runs[pass])
+        for (int o = 0; o < problem.numOptions(); ++o)
+          if (problem.usable(int(i), o))
+            state.explorations.request(int(i), TrainingPass(pass), o,
+                                       OnChip::Nothing);
+  }
+}
+
+/// Price: each layer's cycles under each option (all its passes); a layer
+/// with no legal option is the problem's error, with every parallelism's
+/// reason.
+static llvm::Error priceLayers(MappingState &state) {
+  const MappingProblem &problem = state.problem;
+  const size_t n = problem.numLayers();
+  state.layerCost.assign(n, OptionCosts(problem.numOptions(), kInfinity));
+  for (size_t i = 0; i < n; ++i) {
+    const LayerNode &layer = problem.layer(int(i));
+    bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
+    std::string reasons;
+    for (int o = 0; o < problem.numOptions(); ++o) {
+      if (!state.explorations.find(int(i), TrainingPass::FWD, o))
+        continue;
+      double cost = 0;
+      for (int pass = 0; pass < kNumPasses; ++pass) {
+        if (!runs[pass])
+          continue;
+        const ExplorationResult &r =
+            *state.explorations.find(int(i), TrainingPass(pass), o);
+        if (!r.best) {
+          cost = kInfinity;
+          // Why a DySM factor does not apply is no news; why a parallelism
+          // does not is.
+          if (problem.factorOf(o) == 1)
+            reasons += "; " +
+                       stringifyParallelism(problem.parallelismOf(o)).str() +
+                       " (" + stringifyTrainingPass(TrainingPass(pass)).str() +
+                       "): " + r.whyNone;
+          break;
+        }
+        cost += r.best->cycles.total;
+      }
+      state.layerCost[i][o] = cost;
+    }
+    if (llvm::all_of(state.layerCost[i],
+                     [](double c) { return c == kInfinity; }))
+      return makeNodeError(int64_t(i), "layer '", layer.shape.name,
+                           "' has no legal mapping on this system", reasons);
+  }
+  return llvm::Error::success();
+}
+
+/// Price: switching parallelism along an edge re-lays out the activations
+/// (and, in training, the errors flowing back).
+static void priceRelayouts(MappingState &state) {
+  const MappingProblem &problem = state.problem;
+  const int numOptions = problem.numOptions();
+  state.switches.clear();
+  state.switches.reserve(problem.graph().edges.size());
+  for (const LayerEdge &edge : problem.graph().edges) {
+    SelectionEdge s{edge.producer, edge.consumer, makeSwitchCosts(numOptions)};
+    for (int from = 0; from < numOptions; ++from)
+      for (int to = 0; to < numOptions; ++to) {
+        double cycles =
+            problem.model()
+                .relayout(edge.elements, problem.parallelismOf(from),
+                          problem.parallelismOf(to))
+                .cycles;
+        s.cost[from][to] = edge.carriesError ? 2 * cycles : cycles;
+      }
+    state.switches.push_back(std::move(s));
+  }
+}
+
+/// Select: one option per layer, jointly over the graph. A shortcut's cost
+/// depends on the parallelisms alone (only the next layer reuses on chip; a
+/// shortcut kept on chip needs the same parallelism at both ends, whatever
+/// the producer's DySM factor): remembering the parallelism keeps the state
+/// space small.
+Selection dsm::core::selectWithStates(const std::vector<OptionCosts> &cost,
+                                      const std::vector<SelectionEdge> &edges) {
+  return selectOptions(cost, edges, kMaxSelectionStates,
+                       /*farClasses=*/kNumParallelisms);
+}
+
+/// Realise: every pass of every layer under the choice, with the relayouts
+/// of its inputs (FWD) or of the errors it sends back (BWD).
+static llvm::Error
+realizePlan(MappingState &state,
+            llvm::ArrayRef<std::unique_ptr<MappingAddOn>> addOns) {
+  const MappingProblem &problem = state.problem;
+  const size_t n = problem.numLayers();
+  MappingPlan &plan = state.plan;
+  plan.layers.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const LayerNode &layer = problem.layer(int(i));
+    LayerPlan &lp = plan.layers[i];
+    const int option = state.choice[i];
+    lp.parallelism = problem.parallelismOf(option);
+    // Each parallelism's cost with its best DySM factor.
+    lp.alternatives.fill(kInfinity);
+    for (int o = 0; o < problem.numOptions(); ++o) {
+      double &alternative = lp.alternatives[int(problem.parallelismOf(o))];
+      alternative = std::min(alternative, state.layerCost[i][o]);
+    }
+    bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
+    const PipeStagePlan *stage = state.stageOf[i];
+    if (stage)
+      lp.parallelism = stage->passes.front().config.parallelism;
+    for (int pass = 0, stagePass = 0; pass < kNumPasses; ++pass) {
+      if (!runs[pass])
+        continue;
+      PassPlan pp;
+      pp.pass = TrainingPass(pass);
+      pp.relayout.name = "relayout";
+      if (stage) {
+        // A pipe stage: its own chips, the group's schedule; its edges are
+        // streamed timestep by timestep instead of re-laid out.
+        pp.eval = stage->passes[stagePass];
+        pp.cycles = stage->cycles[stagePass];
+        ++stagePass;
+      } else {
+        pp.eval = *state.plain(int(i), pp.pass, option);
+        PassRealization realization{pp};
+        for (const std::unique_ptr<MappingAddOn> &addOn : addOns)
+          addOn->realizePass(state, int(i), realization);
+      }
+      if (!stage && pp.pass != TrainingPass::UPD) {
+        for (int e : problem.incoming(int(i))) {
+          const LayerEdge &edge = problem.edge(e);
+          if ((pp.pass == TrainingPass::BWD && !edge.carriesError) ||
+              state.stageOf[edge.producer])
+            continue;
+          TransferGroup group = problem.model().relayout(
+              edge.elements, problem.parallelismOf(state.choice[edge.producer]),
+              lp.parallelism);
+          for (int l = 0; l < kNumLinks; ++l)
+            pp.relayout.bytes[l] += group.bytes[l];
+          if (group.cycles > 0 && group.cycles >= pp.relayout.cycles / 2)
+            pp.relayout.bottleneck = group.bottleneck;
+          pp.relayout.cycles += group.cycles;
+        }
+      }
+      if (!stage) {
+        pp.cycles = pp.eval.cycles;
+        pp.cycles.nonOvldt += pp.relayout.cycles;
+        pp.cycles.total += pp.relayout.cycles;
+      }
+      // Cycle counts are recorded as 64-bit integers; a system with absurdly
+      // slow memories or links must be an error, not a wrapped count.
+      if (!(pp.cycles.total <= kMaxCycles))
+        return makeNodeError(
+            int64_t(i), "layer '", layer.shape.name, "' (",
+            stringifyTrainingPass(pp.pass), ") would take ",
+            llvm::formatv("{0:e}", pp.cycles.total).str(),
+            " cycles, beyond the 2^62 a plan can count: the system's "
+            "bandwidths, efficiencies or frequency are too small");
+      plan.totals.cycles += pp.cycles;
+      plan.totals.macs += pp.eval.macs;
+      lp.passes.push_back(std::move(pp));
+    }
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<MappingPlan>
+dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
+                        ExplorationProgress &progress) {
+  MappingState state(problem, progress);
+  const MapperOptions &options = problem.options();
+
+  // The add-ons, in the order their stages run.
+  std::vector<std::unique_ptr<MappingAddOn>> addOns;
+  if (options.reuseActivations) {
+    auto reuse = std::make_unique<ActivationReuse>();
+    auto shortcuts = std::make_unique<ShortcutRetention>();
+    auto errors = std::make_unique<ShortcutErrorRetention>();
+    state.reuse = reuse.get();
+    state.shortcuts = shortcuts.get();
+    state.shortcutErrors = errors.get();
+    addOns.push_back(std::move(reuse));
+    addOns.push_back(std::move(shortcuts));
+    if (options.spatialMinibatching) {
+      auto groups = std::make_unique<SpatialMinibatchGroups>();
+      state.groups = groups.get();
+      addOns.push_back(std::move(groups));
+    }
+    addOns.push_back(std::move(errors));
+  }
+  if (options.pipelineTimesteps)
+    addOns.push_back(std::make_unique<PipeGroupSelection>());
+  if (options.reuseActivations && problem.inferenceOnly())
+    addOns.push_back(std::make_unique<OutputElision>());
+
+  // 1-2. Request and explore.
+  requestPlainExplorations(state);
+  for (const std::unique_ptr<MappingAddOn> &addOn : addOns)
+    addOn->requestExplorations(state);
+  if (llvm::Error error = state.explorations.run(executor, progress))
+    return std::move(error);
+  MappingPlan &plan = state.plan;
+  plan.explorations = state.explorations.explorations();
+  plan.memoizedExplorations = state.explorations.memoized();
+  plan.configurationsEvaluated = state.explorations.configurationsEvaluated();
+
+  // 3-4. Price and select.
+  if (llvm::Error error = priceLayers(state))
+    return std::move(error);
+  priceRelayouts(state);
+  for (const std::unique_ptr<MappingAddOn> &addOn : addOns)
+    addOn->addSelectionTerms(state);
+  if (progress.shouldStop())
+    return progress.makeError();
+  Selection selection = selectWithStates(state.layerCost, state.switches);
+  state.selectionExact = selection.exact;
+  state.choice = std::move(selection.choice);
+  if (progress.shouldStop())
+    return progress.makeError();
+
+  // 5. Revise.
+  state.stageOf.assign(problem.numLayers(), nullptr);
+  for (const std::unique_ptr<MappingAddOn> &addOn : addOns)
+    if (llvm::Error error = addOn->reviseChoice(state, executor))
+      return std::move(error);
+  plan.selectionExact = state.selectionExact;
+  if (!plan.selectionExact)
+    plan.selectionStatesKept = kMaxSelectionStates;
+
+  // 6-7. Realise and refine.
+  if (llvm::Error error = realizePlan(state, addOns))
+    return std::move(error);
+  bool refined = false;
+  for (const std::unique_ptr<MappingAddOn> &addOn : addOns)
+    refined |= addOn->refinePlan(state);
+  if (refined) {
+    plan.totals.cycles = CycleBreakdown();
+    for (const LayerPlan &lp : plan.layers)
+      for (const PassPlan &pp : lp.passes)
+        plan.totals.cycles += pp.cycles;
+  }
+
+  if (!(plan.totals.cycles.total <= kMaxCycles))
+    return llvm::createStringError(
+        "the network would take more than 2^62 cycles: the system's "
+        "bandwidths, efficiencies or frequency are too small");
+  plan.totals.seconds = plan.totals.cycles.total / problem.model().frequency();
+  plan.totals.utilization =
+      plan.totals.cycles.total > 0
+          ? plan.totals.cycles.useful / plan.totals.cycles.total
+          : 0;
+  return std::move(plan);
+}
+
+//===----------------------------------------------------------------------===//
+// RangeMax
+//===----------------------------------------------------------------------===//
+
+RangeMax::RangeMax(const std::vector<double> &values) {
+  while (size < values.size())
+    size *= 2;
+  tree.assign(2 * size, -kInfinity);
+  std::copy(values.begin(), values.end(), tree.begin() + size);
+  for (size_t i = size - 1; i > 0; --i)
+    tree[i] = std::max(tree[2 * i], tree[2 * i + 1]);
+}
+
+void RangeMax::set(int k, double value) {
+  size_t i = size + size_t(k);
+  tree[i] = value;
+  for (i /= 2; i > 0; i /= 2)
+    tree[i] = std::max(tree[2 * i], tree[2 * i + 1]);
+}
+
+double RangeMax::max(int a, int b) const {
+  double result = -kInfinity;
+  if (b < a)
+    return result;
+  for (size_t l = size + size_t(a), r = size + size_t(b) + 1; l < r;
+       l /= 2, r /= 2) {
+    if (l & 1)
+      result = std::max(result, tree[l++]);
+    if (r & 1)
+      result = std::max(result, tree[--r]);
+  }
+  return result;
+}

@@ -1,0 +1,290 @@
+//===- MappingSolver.h - Solving one mapping problem ------------*- C++ -*-===//
+//
+// The solver of a MappingProblem, in stages (MappingSolver.cpp):
+//
+//   1. request  -- every (layer, pass, option) plainly, and the variants
+//                  the memory features need (ExplorationTable);
+//   2. explore  -- the table, in parallel;
+//   3. price    -- each layer's cost per option, each edge's relayout per
+//                  pair of options, and the features' savings as edge terms;
+//   4. select   -- one option per layer jointly (ParallelismSelection.h);
+//   5. revise   -- what pairwise terms cannot express: residual blocks as
+//                  DySM groups, pipe groups;
+//   6. realise  -- each pass's evaluation under the choice, with relayouts;
+//   7. refine   -- changes of passes that the realised plan allows and that
+//                  only make it faster.
+//
+// Each memory optimization of DeepSpatialMatrix §III is one MappingAddOn
+// taking part in the stages it needs; the core knows none of them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSM_LIB_SPATIAL_MAPPINGSOLVER_H
+#define DSM_LIB_SPATIAL_MAPPINGSOLVER_H
+
+#include "dsm/Core/Spatial/MappingProblem.h"
+#include "dsm/Core/Spatial/ParallelismSelection.h"
+#include "dsm/Core/Spatial/SpatialMapper.h"
+
+#include <limits>
+#include <memory>
+#include <vector>
+
+namespace dsm::core {
+
+constexpr double kInfinityCost = std::numeric_limits<double>::infinity();
+
+/// The graph-level selection as the mapper makes it (a bound on the states
+/// kept per layer, options compared by parallelism across shortcuts).
+Selection selectWithStates(const std::vector<OptionCosts> &cost,
+                           const std::vector<SelectionEdge> &edges);
+
+/// The largest of a range of values, kept under changes of single values.
+class RangeMax {
+public:
+  explicit RangeMax(const std::vector<double> &values);
+  void set(int k, double value);
+  /// The largest of values [a, b] (-infinity when empty).
+  double max(int a, int b) const;
+
+private:
+  size_t size = 1;
+  std::vector<double> tree;
+};
+
+class ActivationReuse;
+class ShortcutRetention;
+class SpatialMinibatchGroups;
+class ShortcutErrorRetention;
+
+/// What the solver knows of one problem, stage by stage.
+struct MappingState {
+  MappingState(const MappingProblem &problem, ExplorationProgress &progress)
+      : problem(problem), explorations(problem), progress(progress) {}
+
+  const MappingProblem &problem;
+  ExplorationTable explorations;
+  ExplorationProgress &progress;
+  /// Price: each layer's cycles (all its passes) per option, infinity where
+  /// the option is unusable or illegal.
+  std::vector<OptionCosts> layerCost;
+  /// Price: per edge of the graph (same index), the selection's terms.
+  std::vector<SelectionEdge> switches;
+  /// Select and revise: each layer's option.
+  std::vector<int> choice;
+  bool selectionExact = true;
+  /// Revise: the pipe stage each layer runs as (nullptr: none).
+  std::vector<const PipeStagePlan *> stageOf;
+  /// Realise and refine: the plan.
+  MappingPlan plan;
+
+  /// The add-ons that others consult (nullptr when not taking part).
+  const ActivationReuse *reuse = nullptr;
+  const ShortcutRetention *shortcuts = nullptr;
+  const SpatialMinibatchGroups *groups = nullptr;
+  const ShortcutErrorRetention *shortcutErrors = nullptr;
+
+  /// The plain evaluation of a pass under an option (nullptr: none legal).
+  const Evaluation *plain(int layer, TrainingPass pass, int option) const {
+    return explorations.best(layer, pass, option);
+  }
+  /// The pass of `layer` in the plan, if it runs it.
+  PassPlan *passOf(int layer, TrainingPass pass);
+};
+
+/// A pass being realised: its plan, and whether its input is on chip.
+struct PassRealization {
+  PassPlan &pass;
+  bool inputOnChip = false;
+};
+
+/// One feature of the mapping taking part in the solver's stages. Add-ons
+/// run in the order they are registered; each stage is optional.
+class MappingAddOn {
+public:
+  virtual ~MappingAddOn() = default;
+  /// Request: the explorations the feature needs.
+  virtual void requestExplorations(MappingState &state) {}
+  /// Price: the feature's terms, added to state.switches.
+  virtual void addSelectionTerms(MappingState &state) {}
+  /// Revise: a change of state.choice (and state.stageOf) the pairwise
+  /// terms could not express.
+  virtual llvm::Error reviseChoice(MappingState &state, Executor &executor) {
+    return llvm::Error::success();
+  }
+  /// Realise: the evaluation a pass of `layer` (not a pipe stage) takes.
+  virtual void realizePass(const MappingState &state, int layer,
+                           PassRealization &pass) const {}
+  /// Refine: changes of realised passes; true if any pass changed.
+  virtual bool refinePlan(MappingState &state) { return false; }
+};
+
+/// Activation and error reuse between consecutive layers
+/// (DeepSpatialMatrix §III-B1), an edge term of the selection.
+class ActivationReuse : public MappingAddOn {
+public:
+  /// The edge whose data `layer`'s FWD (input) or BWD/UPD (output error)
+  /// may find on chip, or nullptr.
+  const LayerEdge *reusableIn(int layer) const { return in[layer]; }
+  const LayerEdge *reusableOut(int layer) const { return out[layer]; }
+  /// The evaluation of `pass` of `layer` with its own data on chip, when
+  /// that is faster than without (nullptr otherwise).
+  const Evaluation *reused(const MappingState &state, int layer,
+                           TrainingPass pass, int option) const;
+
+  void requestExplorations(MappingState &state) override;
+  void addSelectionTerms(MappingState &state) override;
+  void realizePass(const MappingState &state, int layer,
+                   PassRealization &pass) const override;
+
+private:
+  double saving(const MappingState &state, int layer, TrainingPass pass,
+                int option) const;
+  std::vector<const LayerEdge *> in, out;
+};
+
+/// Residual shortcuts kept on chip from their producer's FWD to their
+/// consumer's (DeepSpatialMatrix §III-B1), where they fit.
+class ShortcutRetention : public MappingAddOn {
+public:
+  /// Every shortcut that could be kept (before the fit check), per
+  /// consumer, and those kept where they fit.
+  const LayerEdge *candidate(int layer) const { return candidates[layer]; }
+  const LayerEdge *kept(int layer) const { return shortcutIn[layer]; }
+  bool anyCandidate() const { return numCandidates > 0; }
+  /// A core's share of a shortcut's tensor.
+  double share(const MappingState &state, const LayerEdge &edge) const;
+  /// The largest FWD working set of `layer` under `option` over every
+  /// variant explored, without its input on chip and with it.
+  std::pair<double, double> largestWorkingSets(const MappingState &state,
+                                               int layer, int option) const;
+  /// The FWD evaluation of `variant` if it fits beside the other kept
+  /// shortcuts (nullptr otherwise).
+  const Evaluation *onChipEval(const MappingState &state, OnChip variant,
+                               int layer, int option) const;
+  /// What keeping the shortcut saves under the consumer's option (<= 0).
+  double shortcutSaving(const MappingState &state, int layer, int option) const;
+
+  void requestExplorations(MappingState &state) override;
+  void addSelectionTerms(MappingState &state) override;
+  void realizePass(const MappingState &state, int layer,
+                   PassRealization &pass) const override;
+
+private:
+  const Evaluation *withShortcut(const MappingState &state, int layer,
+                                 int option, bool inputOnChip) const;
+  void dropShortcutsThatDoNotFit(const MappingState &state);
+
+  std::vector<const LayerEdge *> shortcutIn, candidates;
+  size_t numCandidates = 0;
+  /// Per layer: bytes of kept shortcuts held across it.
+  std::vector<double> reservedAt;
+};
+
+/// Residual blocks run as DySM groups (DeepSpatialMatrix §III-C), holding
+/// the shortcut of one spatial minibatch: decided after the selection.
+class SpatialMinibatchGroups : public MappingAddOn {
+public:
+  /// What making the block of consumer `c` one group saves under `choice`
+  /// beyond the selection's terms (< 0), or 0 where it is not one group;
+  /// `constant(a, b)` says whether the choice is one option over [a, b].
+  double groupSaving(const MappingState &state, llvm::ArrayRef<int> choice,
+                     llvm::function_ref<bool(int, int)> constant, int c) const;
+  /// The consumer's FWD with one spatial minibatch's shortcut on chip
+  /// (nullptr: not faster than without).
+  const Evaluation *groupedEval(const MappingState &state, int layer,
+                                int option, bool inputOnChip) const;
+  /// Whether realising `layer`'s FWD takes the grouped evaluation.
+  bool isGrouped(const MappingState &state, int layer) const;
+
+  void requestExplorations(MappingState &state) override;
+  llvm::Error reviseChoice(MappingState &state, Executor &executor) override;
+
+private:
+  bool groupFits(int block, int option) const;
+  void computeFits(const MappingState &state);
+
+  std::vector<int> blockOf; ///< per consumer: its block (-1: none)
+  std::vector<int> blockConsumers;
+  std::vector<char> fits; ///< per block and option
+  int numOptions = 0;
+  /// The final choice's runs, for isGrouped (computed once realising).
+  mutable std::vector<int> runStart;
+};
+
+/// In training, the error of a residual shortcut kept on chip from the
+/// block's last layer to its first, and the block input's producer finding
+/// the whole error there; chosen after realisation, pass by pass.
+class ShortcutErrorRetention : public MappingAddOn {
+public:
+  /// The block whose consumer is `c` (nullptr: none).
+  const LayerEdge *block(int c) const { return blockShortcut[c]; }
+  /// What keeping block c's shortcut error saves under `choice` (<= 0), as
+  /// the refinement would realise it: the grouping's estimate.
+  /// `constant(a, b)` says whether the choice is one option over [a, b];
+  /// `errorsFit(first, last, shareDelta)` whether the errors held across
+  /// [first, last] fit with this block's own share lowered by shareDelta.
+  double errorSaving(const MappingState &state, llvm::ArrayRef<int> choice,
+                     llvm::function_ref<bool(int, int)> constant,
+                     llvm::function_ref<bool(int, int, double)> errorsFit,
+                     int c) const;
+  /// The working set of the BWD/UPD passes of `k` under `choice` (the
+  /// largest), plus every block error held across k (-infinity: none).
+  double heldAcross(const MappingState &state, llvm::ArrayRef<int> choice,
+                    int k) const;
+  const Evaluation *selectedEval(const MappingState &state,
+                                 llvm::ArrayRef<int> choice, int k,
+                                 TrainingPass pass) const;
+
+  void requestExplorations(MappingState &state) override;
+  bool refinePlan(MappingState &state) override;
+
+private:
+  std::vector<const LayerEdge *> blockShortcut;
+  /// Per layer: the full shares of every block's error held across it.
+  std::vector<double> coverage;
+};
+
+/// Timestep pipelining (DeepSpatialMatrix §III-D): pipe groups chosen with
+/// the other layers' parallelisms.
+class PipeGroupSelection : public MappingAddOn {
+public:
+  llvm::Error reviseChoice(MappingState &state, Executor &executor) override;
+
+private:
+  std::vector<PipeGroupPlan> adopted; ///< state.stageOf points into it
+};
+
+/// Inference: a layer whose every reader finds its output on chip does not
+/// write it (DeepSpatialMatrix §III-B1).
+class OutputElision : public MappingAddOn {
+public:
+  bool refinePlan(MappingState &state) override;
+};
+
+/// Solves `problem`: the plan, or the error of the layer that has no legal
+/// mapping, or an InterruptedError.
+llvm::Expected<MappingPlan> solveMapping(const MappingProblem &problem,
+                                         Executor &executor,
+                                         ExplorationProgress &progress);
+
+/// Whether an option choice is one option over a range, and its runs.
+/// Kept up to date under changes of single positions.
+class ChoiceRuns {
+public:
+  explicit ChoiceRuns(llvm::ArrayRef<int> choice);
+  /// Whether choice[a..b] (inclusive) are all equal.
+  bool constant(int a, int b) const;
+  /// After choice[k] changed: recounts the breaks at k and k + 1.
+  void update(llvm::ArrayRef<int> choice, int k);
+
+private:
+  void add(int k, int delta);
+  int breaksUpTo(int k) const;
+  std::vector<int> tree; ///< Fenwick tree over breaks (choice[k] != [k-1])
+  std::vector<char> isBreak;
+};
+
+} // namespace dsm::core
+
+#endif // DSM_LIB_SPATIAL_MAPPINGSOLVER_H

@@ -1,0 +1,260 @@
+//===- ShortcutErrorRetention.cpp - A residual block's error on chip ------===//
+//
+// Residual shortcuts kept on chip (ShortcutRetention.cpp) backwards, in
+// training: the block's last layer leaves the error of its output -- the
+// shortcut's error -- in the scratchpads, the block's first layer adds it to
+// the error it computes for the block's input, and the block input's
+// producer finds the whole sum there (error reuse, though its output has two
+// consumers). For blocks x -> first -> ... -> last (+ x) whose layers'
+// options allow it: the consumer's BWD is explored with the shortcut's error
+// on chip, the producer's BWD and UPD with their error on chip.
+//
+// Decided after realisation, where the plan's options allow it: the block's
+// first layer takes the last layer's parallelism (it adds the error in
+// place) and the producer's option (error reuse), and the error fits beside
+// the working set of every BWD and UPD it waits through (with every other
+// such error that could be kept there). Each pass changes only when that
+// makes it faster, so the plan only gets faster. A block that runs as one
+// DySM group holds the error of one spatial minibatch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MappingSolver.h"
+
+#include <algorithm>
+
+using namespace dsm::core;
+
+void ShortcutErrorRetention::requestExplorations(MappingState &state) {
+  const MappingProblem &problem = state.problem;
+  const int n = int(problem.numLayers());
+  blockShortcut.assign(n, nullptr);
+  coverage.assign(n + 1, 0);
+  for (int c = 0; c < n; ++c) {
+    const LayerEdge *edge = state.shortcuts->candidate(c);
+    if (!edge || !problem.layer(c).bwd)
+      continue;
+    const int p = edge->producer;
+    const LayerNode &producer = problem.layer(p);
+    if (p + 1 >= c || problem.outgoing(p).size() != 2 ||
+        !producer.shape.hasPrimary || !problem.layer(p + 1).bwd ||
+        (!producer.bwd && !producer.upd))
+      continue;
+    bool firstReadsIt = llvm::any_of(problem.incoming(p + 1), [&](int e) {
+      return problem.edge(e).producer == p && problem.edge(e).primaryInput;
+    });
+    if (!firstReadsIt)
+      continue;
+    blockShortcut[c] = edge;
+    const double share = state.shortcuts->share(state, *edge);
+    coverage[p + 1] += share;
+    coverage[c] -= share;
+    for (int o = 0; o < problem.numOptions(); ++o) {
+      if (!problem.allowedOption(o))
+        continue;
+      if (problem.usable(c, o)) {
+        state.explorations.request(c, TrainingPass::BWD, o, OnChip::Shortcut);
+        // Also with its own error on chip (from the next layer, or as the
+        // producer of the next block).
+        state.explorations.request(c, TrainingPass::BWD, o,
+                                   OnChip::OwnAndShortcut);
+        if (problem.factorOf(o) > 1) {
+          state.explorations.request(c, TrainingPass::BWD, o,
+                                     OnChip::SpatialShortcut);
+          state.explorations.request(c, TrainingPass::BWD, o,
+                                     OnChip::OwnAndSpatialShortcut);
+        }
+      }
+      if (problem.usable(p, o)) {
+        if (producer.bwd)
+          state.explorations.request(p, TrainingPass::BWD, o, OnChip::Own);
+        if (producer.upd)
+          state.explorations.request(p, TrainingPass::UPD, o, OnChip::Own);
+      }
+    }
+  }
+  for (int k = 1; k <= n; ++k)
+    coverage[k] += coverage[k - 1];
+}
+
+const Evaluation *
+ShortcutErrorRetention::selectedEval(const MappingState &state,
+                                     llvm::ArrayRef<int> choice, int k,
+                                     TrainingPass pass) const {
+  const Evaluation *plain = state.plain(k, pass, choice[k]);
+  if (!plain)
+    return nullptr;
+  const LayerEdge *out = state.reuse->reusableOut(k);
+  if (pass != TrainingPass::FWD && out &&
+      choice[out->producer] == choice[out->consumer])
+    if (const Evaluation *e = state.reuse->reused(state, k, pass, choice[k]))
+      return e;
+  return plain;
+}
+
+double ShortcutErrorRetention::heldAcross(const MappingState &state,
+                                          llvm::ArrayRef<int> choice,
+                                          int k) const {
+  double largest = -kInfinityCost;
+  for (TrainingPass pass : {TrainingPass::BWD, TrainingPass::UPD})
+    if (const Evaluation *e = selectedEval(state, choice, k, pass))
+      largest = std::max(largest, e->scratchpadBytes);
+  return largest + coverage[k];
+}
+
+// The grouping's estimate of what the refinement below saves under
+// `choice`, grouped block or not, so that a group is credited with the
+// error it lets fit.
+double ShortcutErrorRetention::errorSaving(
+    const MappingState &state, llvm::ArrayRef<int> choice,
+    llvm::function_ref<bool(int, int)> constant,
+    llvm::function_ref<bool(int, int, double)> errorsFit, int c) const {
+  const LayerEdge *edge = blockShortcut[c];
+  if (!edge)
+    return 0.0;
+  const MappingProblem &problem = state.problem;
+  const int p = edge->producer, first = p + 1, option = choice[c];
+  if (choice[p] != choice[first] ||
+      problem.parallelismOf(choice[first]) != problem.parallelismOf(option))
+    return 0.0;
+  const bool grouped = problem.factorOf(option) > 1 && constant(p, c);
+  const double whole = state.shortcuts->share(state, *edge);
+  const double share =
+      whole / (grouped ? double(problem.factorOf(option)) : 1.0);
+  // Every layer it waits through holds every block's error whole; this
+  // block's own is `share`.
+  if (!errorsFit(first, c - 1, whole - share))
+    return 0.0;
+  const Evaluation *bwd = selectedEval(state, choice, c, TrainingPass::BWD);
+  if (!bwd)
+    return 0.0;
+  auto fasterBy = [&](const Evaluation *now, OnChip variant, int k,
+                      TrainingPass pass, int o) {
+    const Evaluation *with = state.explorations.best(k, pass, o, variant);
+    if (!now || !with)
+      return 0.0;
+    return std::min(0.0, with->cycles.total - now->cycles.total);
+  };
+  OnChip variant =
+      bwd->config.memory.errorOnChip
+          ? (grouped ? OnChip::OwnAndSpatialShortcut : OnChip::OwnAndShortcut)
+          : (grouped ? OnChip::SpatialShortcut : OnChip::Shortcut);
+  double saving = fasterBy(bwd, variant, c, TrainingPass::BWD, option);
+  if (saving >= 0)
+    return 0.0;
+  for (TrainingPass pass : {TrainingPass::BWD, TrainingPass::UPD})
+    saving += fasterBy(selectedEval(state, choice, p, pass), OnChip::Own, p,
+                       pass, choice[p]);
+  return saving;
+}
+
+bool ShortcutErrorRetention::refinePlan(MappingState &state) {
+  const MappingProblem &problem = state.problem;
+  const int n = int(problem.numLayers());
+  const std::vector<int> &choice = state.choice;
+  const double capacity = problem.scratchpadCapacity();
+  ChoiceRuns runs(choice);
+  std::vector<int> stagesBefore(n + 1, 0);
+  for (int k = 0; k < n; ++k)
+    stagesBefore[k + 1] = stagesBefore[k] + (state.stageOf[k] != nullptr);
+  auto staged = [&](int a, int b) { // any stage among [a, b]
+    return b >= a && stagesBefore[b + 1] - stagesBefore[a] > 0;
+  };
+  auto groupedBlock = [&](int c) {
+    const LayerEdge *edge = blockShortcut[c];
+    return problem.factorOf(choice[c]) > 1 &&
+           runs.constant(edge->producer, c) && !staged(edge->producer, c - 1);
+  };
+  // The errors held across each layer (a DySM group's, one spatial
+  // minibatch's).
+  std::vector<double> reserved(n + 1, 0);
+  for (int c = 0; c < n; ++c)
+    if (const LayerEdge *edge = blockShortcut[c]) {
+      double share =
+          state.shortcuts->share(state, *edge) /
+          (groupedBlock(c) ? double(problem.factorOf(choice[c])) : 1.0);
+      reserved[edge->producer + 1] += share;
+      reserved[edge->consumer] -= share;
+    }
+  for (int k = 1; k <= n; ++k)
+    reserved[k] += reserved[k - 1];
+  // Layers some backward pass of which has no room for the errors held
+  // across it, counted by a Fenwick tree as passes change.
+  std::vector<int> tree(n + 1, 0);
+  std::vector<char> full(n, 0);
+  auto add = [&](int k, int delta) {
+    for (int i = k + 1; i <= n; i += i & -i)
+      tree[i] += delta;
+  };
+  auto fullUpTo = [&](int k) { // layers [0, k)
+    int sum = 0;
+    for (int i = k; i > 0; i -= i & -i)
+      sum += tree[i];
+    return sum;
+  };
+  auto recount = [&](int k) {
+    char now = 0;
+    for (const PassPlan &pp : state.plan.layers[k].passes)
+      now |= pp.pass != TrainingPass::FWD &&
+             pp.eval.scratchpadBytes + reserved[k] > capacity;
+    if (now != full[k]) {
+      add(k, now ? 1 : -1);
+      full[k] = now;
+    }
+  };
+  for (int k = 0; k < n; ++k)
+    recount(k);
+  auto replaceIfFaster = [&](PassPlan *pp, OnChip variant, int layer) {
+    if (!pp)
+      return;
+    const Evaluation *with =
+        state.explorations.best(layer, pp->pass, choice[layer], variant);
+    if (!with || with->cycles.total >= pp->eval.cycles.total)
+      return;
+    pp->eval = *with;
+    pp->cycles = pp->eval.cycles;
+    pp->cycles.nonOvldt += pp->relayout.cycles;
+    pp->cycles.total += pp->relayout.cycles;
+  };
+  bool changed = false;
+  for (int c = 0; c < n; ++c) {
+    const LayerEdge *edge = blockShortcut[c];
+    if (!edge)
+      continue;
+    const int p = edge->producer, first = p + 1;
+    if (staged(p, c) || choice[p] != choice[first] ||
+        problem.parallelismOf(choice[first]) !=
+            problem.parallelismOf(choice[c]))
+      continue;
+    PassPlan *bwd = state.passOf(c, TrainingPass::BWD);
+    if (fullUpTo(c) - fullUpTo(first) > 0 || !bwd)
+      continue;
+    const bool grouped = groupedBlock(c);
+    if (bwd->eval.config.memory.errorOnChip)
+      replaceIfFaster(
+          bwd, grouped ? OnChip::OwnAndSpatialShortcut : OnChip::OwnAndShortcut,
+          c);
+    else
+      replaceIfFaster(bwd, grouped ? OnChip::SpatialShortcut : OnChip::Shortcut,
+                      c);
+    recount(c);
+    if (!bwd->eval.config.memory.shortcutOnChip)
+      continue; // not faster: the error goes through memory
+    // The producer finds the whole error of its output on chip; if it is
+    // itself the last layer of the block before, with its shortcut's error
+    // on chip too.
+    PassPlan *producerBwd = state.passOf(p, TrainingPass::BWD);
+    if (producerBwd)
+      replaceIfFaster(
+          producerBwd,
+          !producerBwd->eval.config.memory.shortcutOnChip ? OnChip::Own
+          : producerBwd->eval.config.memory.shortcutPerSpatialMinibatch
+              ? OnChip::OwnAndSpatialShortcut
+              : OnChip::OwnAndShortcut,
+          p);
+    replaceIfFaster(state.passOf(p, TrainingPass::UPD), OnChip::Own, p);
+    recount(p);
+    changed = true;
+  }
+  return changed;
+}

@@ -1,0 +1,330 @@
+//===- SpatialMinibatchGroups.cpp - Residual blocks as DySM groups --------===//
+//
+// DeepSpatialMatrix §III-C: "We execute the first S_mb, but instead of
+// completing the next S_mb, we proceed to the next layer. If we choose S_mb
+// to be small enough to fit in the scratchpad, then we can continue to hold
+// them for the next layer". When a shortcut's producer, its consumer and
+// every layer in between take one option whose DySM factor F is above 1,
+// they run spatial minibatch by spatial minibatch, so the cores hold the
+// shortcut of one spatial minibatch -- 1/F of the share kept otherwise.
+//
+// Whether a block is one group depends on all its layers, which the
+// selection's pairwise terms cannot see; so it is decided after the
+// selection by a local search: a block's layers move to one option when
+// that lowers the selection's objective with the groups' savings and the
+// shortcut errors' savings counted (the plan only gets faster), until no
+// move does. A move is priced by what it changes -- the block's layers,
+// their edges, the blocks whose terms read its layers -- so a pass over
+// the blocks costs time linear in the layers when blocks overlap a bounded
+// number of others. Moves are made on innermost blocks, those holding no
+// other block (a block around others is a group when its layers end up on
+// one option, but is not forced to one).
+//
+//===----------------------------------------------------------------------===//
+
+#include "MappingSolver.h"
+
+#include <algorithm>
+
+using namespace dsm::core;
+
+void SpatialMinibatchGroups::requestExplorations(MappingState &state) {
+  const MappingProblem &problem = state.problem;
+  const int n = int(problem.numLayers());
+  blockOf.assign(n, -1);
+  blockConsumers.clear();
+  for (int c = 0; c < n; ++c) {
+    if (!state.shortcuts->candidate(c))
+      continue;
+    blockOf[c] = int(blockConsumers.size());
+    blockConsumers.push_back(c);
+    for (int o = 0; o < problem.numOptions(); ++o) {
+      if (!problem.usable(c, o) || problem.factorOf(o) == 1)
+        continue;
+      state.explorations.request(c, TrainingPass::FWD, o,
+                                 OnChip::SpatialShortcut);
+      if (state.reuse->reusableIn(c))
+        state.explorations.request(c, TrainingPass::FWD, o,
+                                   OnChip::OwnAndSpatialShortcut);
+    }
+  }
+}
+
+/// Whether each block's layers can hold the shortcut's spatial share under
+/// each option beside the largest FWD working set any of their explorations
+/// under it chose, with every other shortcut that could be kept across them
+/// held whole. The block's first layer keeping its input whole holds the
+/// shortcut already.
+void SpatialMinibatchGroups::computeFits(const MappingState &state) {
+  const MappingProblem &problem = state.problem;
+  const ShortcutRetention &shortcuts = *state.shortcuts;
+  const int n = int(problem.numLayers());
+  numOptions = problem.numOptions();
+  fits.assign(blockConsumers.size() * numOptions, 0);
+  // Every candidate's whole share across each layer (whole bytes: exact).
+  std::vector<double> cover(n + 1, 0);
+  for (int c : blockConsumers) {
+    const LayerEdge &edge = *shortcuts.candidate(c);
+    cover[edge.producer + 1] += shortcuts.share(state, edge);
+    cover[edge.consumer] -= shortcuts.share(state, edge);
+  }
+  for (int k = 1; k <= n; ++k)
+    cover[k] += cover[k - 1];
+  const double capacity = problem.scratchpadCapacity();
+  for (int o = 0; o < numOptions; ++o) {
+    if (problem.factorOf(o) == 1 || !problem.allowedOption(o))
+      continue;
+    // need[k]: the largest working set with the input whole or not, plus
+    // every candidate's share; the block's own share is then replaced by
+    // its spatial share.
+    std::vector<double> need(n), needWithInput(n);
+    for (int k = 0; k < n; ++k) {
+      auto [without, with] = shortcuts.largestWorkingSets(state, k, o);
+      need[k] = without + cover[k];
+      needWithInput[k] = with > 0 ? with + cover[k] : -kInfinityCost;
+    }
+    std::vector<double> either(n);
+    for (int k = 0; k < n; ++k)
+      either[k] = std::max(need[k], needWithInput[k]);
+    RangeMax largest(either);
+    for (size_t b = 0; b < blockConsumers.size(); ++b) {
+      const LayerEdge &edge = *shortcuts.candidate(blockConsumers[b]);
+      const double whole = shortcuts.share(state, edge);
+      const double spatial = whole / double(problem.factorOf(o));
+      const double limit = capacity + whole - spatial;
+      const int first = edge.producer + 1, last = edge.consumer - 1;
+      bool ok = largest.max(first + 1, last) <= limit;
+      if (ok && first <= last) {
+        double held = state.reuse->reusableIn(first) ? spatial : 0;
+        ok = need[first] <= limit && needWithInput[first] - held <= limit;
+      }
+      fits[b * numOptions + o] = ok;
+    }
+  }
+}
+
+bool SpatialMinibatchGroups::groupFits(int block, int option) const {
+  return fits[size_t(block) * numOptions + option];
+}
+
+const Evaluation *SpatialMinibatchGroups::groupedEval(const MappingState &state,
+                                                      int layer, int option,
+                                                      bool inputOnChip) const {
+  const Evaluation *base =
+      inputOnChip ? state.reuse->reused(state, layer, TrainingPass::FWD, option)
+                  : state.plain(layer, TrainingPass::FWD, option);
+  const Evaluation *with = state.shortcuts->onChipEval(
+      state,
+      inputOnChip ? OnChip::OwnAndSpatialShortcut : OnChip::SpatialShortcut,
+      layer, option);
+  if (!base || !with || with->cycles.total >= base->cycles.total)
+    return nullptr;
+  return with;
+}
+
+double SpatialMinibatchGroups::groupSaving(
+    const MappingState &state, llvm::ArrayRef<int> choice,
+    llvm::function_ref<bool(int, int)> constant, int c) const {
+  const int block = blockOf.empty() ? -1 : blockOf[c];
+  if (block < 0 || fits.empty())
+    return 0.0;
+  const MappingProblem &problem = state.problem;
+  const LayerEdge &edge = *state.shortcuts->candidate(c);
+  const int option = choice[c];
+  if (problem.factorOf(option) == 1 || !constant(edge.producer, c) ||
+      !groupFits(block, option))
+    return 0.0;
+  // The block's layers share one option, so its consumer finds its input
+  // on chip wherever reuse is faster.
+  const Evaluation *reused =
+      state.reuse->reused(state, c, TrainingPass::FWD, option);
+  const bool inputOnChip = reused != nullptr;
+  const Evaluation *with = groupedEval(state, c, option, inputOnChip);
+  if (!with)
+    return 0.0;
+  const Evaluation *base =
+      inputOnChip ? reused : state.plain(c, TrainingPass::FWD, option);
+  double counted = state.shortcuts->kept(c)
+                       ? state.shortcuts->shortcutSaving(state, c, option)
+                       : 0.0;
+  return std::min(0.0, with->cycles.total - base->cycles.total - counted);
+}
+
+bool SpatialMinibatchGroups::isGrouped(const MappingState &state,
+                                       int layer) const {
+  if (blockOf.empty() || blockOf[layer] < 0 || fits.empty())
+    return false;
+  if (runStart.size() != state.choice.size()) {
+    runStart.resize(state.choice.size());
+    for (size_t k = 0; k < runStart.size(); ++k)
+      runStart[k] = k > 0 && state.choice[k] == state.choice[k - 1]
+                        ? runStart[k - 1]
+                        : int(k);
+  }
+  auto constant = [&](int a, int b) { return runStart[b] <= a; };
+  return groupSaving(state, state.choice, constant, layer) < 0 &&
+         !state.stageOf[state.shortcuts->candidate(layer)->producer];
+}
+
+namespace {
+/// The blocks whose terms read a range of layers: a segment tree of
+/// intervals (each block's [producer, consumer + 1]) answering which meet
+/// a given range.
+class BlockIndex {
+public:
+  BlockIndex(int numLayers, const std::vector<std::pair<int, int>> &ranges)
+      : ranges(ranges), startAt(numLayers) {
+    while (size < size_t(numLayers))
+      size *= 2;
+    nodes.resize(2 * size);
+    for (size_t b = 0; b < ranges.size(); ++b) {
+      auto [s, e] = ranges[b];
+      startAt[s].push_back(int(b));
+      for (size_t l = size + s, r = size + e + 1; l < r; l /= 2, r /= 2) {
+        if (l & 1)
+          nodes[l++].push_back(int(b));
+        if (r & 1)
+          nodes[--r].push_back(int(b));
+      }
+    }
+  }
+  /// Every block whose range meets [a, b], each once.
+  void meeting(int a, int b, std::vector<int> &out) const {
+    out.clear();
+    for (size_t i = size + a; i > 0; i /= 2)
+      out.insert(out.end(), nodes[i].begin(), nodes[i].end());
+    for (int k = a + 1; k <= b; ++k)
+      out.insert(out.end(), startAt[k].begin(), startAt[k].end());
+  }
+
+private:
+  const std::vector<std::pair<int, int>> &ranges;
+  size_t size = 1;
+  std::vector<std::vector<int>> nodes, startAt;
+};
+} // namespace
+
+llvm::Error SpatialMinibatchGroups::reviseChoice(MappingState &state,
+                                                 Executor &) {
+  if (blockConsumers.empty())
+    return llvm::Error::success();
+  computeFits(state);
+  const MappingProblem &problem = state.problem;
+  const ShortcutRetention &shortcuts = *state.shortcuts;
+  const ShortcutErrorRetention &errors = *state.shortcutErrors;
+  const int n = int(problem.numLayers());
+  std::vector<int> &choice = state.choice;
+
+  // What the terms read of the choice: runs of one option, and the working
+  // sets the shortcut errors wait through.
+  ChoiceRuns runs(choice);
+  std::vector<double> heldValues(n);
+  for (int k = 0; k < n; ++k)
+    heldValues[k] = errors.heldAcross(state, choice, k);
+  RangeMax held(heldValues);
+  const double capacity = problem.scratchpadCapacity();
+  auto constant = [&](int a, int b) { return runs.constant(a, b); };
+  auto errorsFit = [&](int first, int last, double slack) {
+    return held.max(first, last) <= capacity + slack;
+  };
+  auto blockTerm = [&](int c) {
+    return groupSaving(state, choice, constant, c) +
+           errors.errorSaving(state, choice, constant, errorsFit, c);
+  };
+
+  // The objective: the selection's terms and every block's.
+  double current = 0;
+  for (int i = 0; i < n; ++i)
+    current += state.layerCost[i][choice[i]];
+  for (const SelectionEdge &s : state.switches)
+    current += s.cost[choice[s.from]][choice[s.to]];
+  std::vector<double> term(blockConsumers.size());
+  std::vector<std::pair<int, int>> ranges;
+  for (size_t b = 0; b < blockConsumers.size(); ++b) {
+    const int c = blockConsumers[b];
+    term[b] = blockTerm(c);
+    current += term[b];
+    ranges.push_back(
+        {shortcuts.candidate(c)->producer, std::min(c + 1, n - 1)});
+  }
+  BlockIndex index(n, ranges);
+
+  // Moves are made on innermost blocks.
+  std::vector<char> innermost(blockConsumers.size());
+  int largestProducer = -1;
+  for (size_t b = 0; b < blockConsumers.size(); ++b) {
+    const int p = shortcuts.candidate(blockConsumers[b])->producer;
+    innermost[b] = largestProducer < p;
+    largestProducer = std::max(largestProducer, p);
+  }
+
+  std::vector<int> previous, affected;
+  std::vector<double> updated;
+  // Sets [p, c] to `option`, keeping the runs and the held working sets.
+  auto assign = [&](int p, int c, llvm::ArrayRef<int> options) {
+    for (int k = p; k <= c; ++k) {
+      choice[k] = options[k - p];
+      runs.update(choice, k);
+    }
+    for (int k = std::max(p - 1, 0); k <= c; ++k)
+      held.set(k, errors.heldAcross(state, choice, k));
+  };
+  for (bool improved = true; improved;) {
+    improved = false;
+    for (size_t b = 0; b < blockConsumers.size(); ++b) {
+      if (!innermost[b])
+        continue;
+      const int c = blockConsumers[b];
+      const int p = shortcuts.candidate(c)->producer;
+      for (int o = 0; o < problem.numOptions(); ++o) {
+        if (problem.factorOf(o) == 1 || !problem.allowedOption(o))
+          continue;
+        bool possible = true;
+        for (int k = p; k <= c && possible; ++k)
+          possible = state.layerCost[k][o] < kInfinityCost;
+        if (!possible || !groupFits(int(b), o) ||
+            (choice[c] == o && runs.constant(p, c)))
+          continue;
+        if (state.progress.shouldStop())
+          return state.progress.makeError();
+        // The change of the selection's terms: the block's layers and
+        // every edge with an end among them.
+        double delta = 0;
+        auto optionAfter = [&](int k) {
+          return p <= k && k <= c ? o : choice[k];
+        };
+        for (int k = p; k <= c; ++k) {
+          delta += state.layerCost[k][o] - state.layerCost[k][choice[k]];
+          for (int e : problem.incoming(k)) {
+            const SelectionEdge &s = state.switches[e];
+            delta += s.cost[optionAfter(s.from)][o] -
+                     s.cost[choice[s.from]][choice[s.to]];
+          }
+          for (int e : problem.outgoing(k)) {
+            const SelectionEdge &s = state.switches[e];
+            if (s.to > c)
+              delta += s.cost[o][choice[s.to]] -
+                       s.cost[choice[s.from]][choice[s.to]];
+          }
+        }
+        previous.assign(choice.begin() + p, choice.begin() + c + 1);
+        assign(p, c, std::vector<int>(c - p + 1, o));
+        index.meeting(p, c, affected);
+        updated.clear();
+        for (int a : affected) {
+          updated.push_back(blockTerm(blockConsumers[a]));
+          delta += updated.back() - term[a];
+        }
+        if (current + delta < current * (1 - 1e-12)) {
+          current += delta;
+          for (size_t i = 0; i < affected.size(); ++i)
+            term[affected[i]] = updated[i];
+          improved = true;
+        } else {
+          assign(p, c, previous);
+        }
+      }
+    }
+  }
+  return llvm::Error::success();
+}

@@ -1,0 +1,141 @@
+//===- MappingProblemTest.cpp - The problem the spatial mapper solves -----===//
+
+#include "dsm/Core/Spatial/MappingProblem.h"
+#include "dsm/Core/Spatial/SpatialMapper.h"
+
+#include "TestHelpers.h"
+
+#include "dsm/Core/Support/NodeError.h"
+
+#include <gtest/gtest.h>
+
+using namespace dsm::core;
+using dsm::core::testing::convLayer;
+using dsm::core::testing::multiChipPreset;
+
+namespace {
+
+/// conv "a" -> conv "b" -> conv "c", with a shortcut a -> c.
+LayerGraph chainWithShortcut(bool training) {
+  LayerGraph g;
+  g.layers = {{convLayer(64, 64, 196, 9, 64, "a")},
+              {convLayer(64, 64, 196, 9, 64, "b")},
+              {convLayer(64, 64, 196, 9, 64, "c")}};
+  double x = 64.0 * 196 * 64;
+  g.edges = {{0, 1, x}, {1, 2, x}, {0, 2, x}};
+  g.assignTrainingPasses(training);
+  return g;
+}
+
+TEST(LayerGraphTest, EdgesMustGoForward) {
+  LayerGraph g = chainWithShortcut(false);
+  EXPECT_FALSE(static_cast<bool>(g.check()));
+  g.edges.push_back({2, 1, 1.0});
+  llvm::Error error = g.check();
+  ASSERT_TRUE(static_cast<bool>(error));
+  EXPECT_EQ(llvm::toString(std::move(error)),
+            "layer graph edges must go forward between existing layers");
+  g.edges.back() = {1, 3, 1.0}; // there is no layer 3
+  llvm::Error missing = g.check();
+  EXPECT_TRUE(static_cast<bool>(missing));
+  llvm::consumeError(std::move(missing));
+}
+
+TEST(LayerGraphTest, ActivationsLiveUntilTheirLastReader) {
+  // Inference: a's output lives until c's FWD (step 2), b's until c's.
+  LayerGraph inference = chainWithShortcut(false);
+  std::vector<LiveRange> ranges = inference.activationLiveRanges();
+  ASSERT_EQ(ranges.size(), 2u);
+  EXPECT_EQ(ranges[0].producer, 0);
+  EXPECT_EQ(ranges[0].firstStep, 0);
+  EXPECT_EQ(ranges[0].lastStep, 2);
+  EXPECT_EQ(ranges[1].producer, 1);
+  EXPECT_EQ(ranges[1].lastStep, 2);
+
+  // Training: FWD a b c (steps 0-2), then backward c b a (steps 3-5). a's
+  // output is read again by b's UPD (step 4), the earliest consumer's
+  // backward passes; b's by c's (step 3).
+  LayerGraph training = chainWithShortcut(true);
+  ranges = training.activationLiveRanges();
+  ASSERT_EQ(ranges.size(), 2u);
+  EXPECT_EQ(training.backwardStep(1), 4);
+  EXPECT_EQ(ranges[0].lastStep, training.backwardStep(1));
+  EXPECT_EQ(ranges[1].lastStep, training.backwardStep(2));
+  EXPECT_EQ(ranges[1].firstStep, training.forwardStep(1));
+}
+
+TEST(MappingProblemTest, OptionsAreAParallelismWithADySMFactor) {
+  MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  PerformanceModel model(system);
+  LayerGraph g = chainWithShortcut(false);
+  MapperOptions options;
+  options.spatialMinibatching = true;
+  llvm::Expected<MappingProblem> problem =
+      MappingProblem::create(model, g, options, {});
+  ASSERT_TRUE(static_cast<bool>(problem))
+      << llvm::toString(problem.takeError());
+  EXPECT_EQ(problem->numOptions(), kNumParallelisms * 4);
+  for (int o = 0; o < problem->numOptions(); ++o) {
+    EXPECT_EQ(int(problem->parallelismOf(o)), o % kNumParallelisms);
+    EXPECT_EQ(problem->factorOf(o), int64_t(1) << (o / kNumParallelisms));
+  }
+  EXPECT_EQ(problem->incoming(2).size(), 2u);
+  EXPECT_EQ(problem->outgoing(0).size(), 2u);
+  EXPECT_TRUE(problem->inferenceOnly());
+
+  // A graph whose edges do not all go forward is no problem to solve.
+  LayerGraph backwards = g;
+  backwards.edges.push_back({2, 0, 1.0});
+  llvm::Expected<MappingProblem> bad =
+      MappingProblem::create(model, backwards, options, {});
+  EXPECT_FALSE(static_cast<bool>(bad));
+  llvm::consumeError(bad.takeError());
+}
+
+TEST(MappingProblemTest, VariantsAreExploredOncePerShape) {
+  MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  PerformanceModel model(system);
+  LayerGraph g = chainWithShortcut(false);
+  MapperOptions options;
+  llvm::Expected<MappingProblem> problem =
+      MappingProblem::create(model, g, options, {});
+  ASSERT_TRUE(static_cast<bool>(problem));
+  ExplorationTable table(*problem);
+  // a, b and c have one shape: the plain explorations run once; the
+  // variant with the input on chip is another exploration, shared by b and
+  // c; asking twice is served from the memo.
+  for (int layer = 0; layer < 3; ++layer)
+    table.request(layer, TrainingPass::FWD, 0, OnChip::Nothing);
+  table.request(1, TrainingPass::FWD, 0, OnChip::Own);
+  table.request(2, TrainingPass::FWD, 0, OnChip::Own);
+  table.request(2, TrainingPass::FWD, 0, OnChip::Own);
+  EXPECT_EQ(table.explorations(), 2u);
+  EXPECT_EQ(table.memoized(), 4u);
+  SerialExecutor serial;
+  ExplorationProgress progress(Progress::none(), 1);
+  ASSERT_FALSE(static_cast<bool>(table.run(serial, progress)));
+  const Evaluation *plain = table.best(1, TrainingPass::FWD, 0);
+  const Evaluation *onChip = table.best(1, TrainingPass::FWD, 0, OnChip::Own);
+  ASSERT_TRUE(plain && onChip);
+  EXPECT_FALSE(plain->config.memory.inputOnChip);
+  EXPECT_TRUE(onChip->config.memory.inputOnChip);
+  EXPECT_EQ(table.find(0, TrainingPass::FWD, 0, OnChip::Own), nullptr);
+  EXPECT_EQ(table.find(0, TrainingPass::FWD, 1), nullptr);
+  EXPECT_EQ(table.best(2, TrainingPass::FWD, 0, OnChip::Own), onChip);
+}
+
+TEST(MappingProblemTest, OnChipVariantsSayWhatThePassFinds) {
+  MemoryDecision fwd =
+      onChipDecision(OnChip::OwnAndShortcut, TrainingPass::FWD);
+  EXPECT_TRUE(fwd.inputOnChip && fwd.shortcutOnChip);
+  EXPECT_FALSE(fwd.errorOnChip || fwd.shortcutPerSpatialMinibatch);
+  MemoryDecision bwd =
+      onChipDecision(OnChip::OwnAndSpatialShortcut, TrainingPass::BWD);
+  EXPECT_TRUE(bwd.errorOnChip && bwd.shortcutOnChip &&
+              bwd.shortcutPerSpatialMinibatch);
+  EXPECT_FALSE(bwd.inputOnChip);
+  MemoryDecision none = onChipDecision(OnChip::Nothing, TrainingPass::UPD);
+  EXPECT_FALSE(none.inputOnChip || none.errorOnChip || none.shortcutOnChip);
+}
+
+} // namespace
