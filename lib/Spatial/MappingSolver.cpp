@@ -295,6 +295,7 @@ dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
     return progress.makeError();
   Selection selection = selectWithStates(state.layerCost, state.switches);
   state.selectionExact = selection.exact;
+  state.selectionCost = selection.cost;
   state.choice = std::move(selection.choice);
   if (progress.shouldStop())
     return progress.makeError();

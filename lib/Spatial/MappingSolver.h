@@ -72,6 +72,8 @@ struct MappingState {
   std::vector<SelectionEdge> switches;
   /// Select and revise: each layer's option.
   std::vector<int> choice;
+  /// The selection's cost of that choice (before any revision).
+  double selectionCost = 0;
   bool selectionExact = true;
   /// Revise: the pipe stage each layer runs as (nullptr: none).
   std::vector<const PipeStagePlan *> stageOf;

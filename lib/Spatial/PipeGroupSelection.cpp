@@ -91,15 +91,20 @@ llvm::Error PipeGroupSelection::reviseChoice(MappingState &state,
     selected.cost += groupCycles;
     return selected;
   };
-  std::vector<bool> best = choosePipeGroups(candidates.size(), plannable,
-                                            [&](const std::vector<bool> &set) {
-                                              // An interrupt stops the pricing
-                                              // at the next set; the result is
-                                              // thrown away below.
-                                              if (state.progress.shouldStop())
-                                                return kInfinityCost;
-                                              return withGroups(set).cost;
-                                            });
+  // Without a plannable candidate nothing can be adopted; the empty set's
+  // price is the selection already made.
+  if (plannable.empty())
+    return llvm::Error::success();
+  std::vector<bool> best = choosePipeGroups(
+      candidates.size(), plannable, [&](const std::vector<bool> &set) {
+        if (llvm::none_of(set, [](bool adopted) { return adopted; }))
+          return state.selectionCost;
+        // An interrupt stops the pricing at the next set; the result is
+        // thrown away below.
+        if (state.progress.shouldStop())
+          return kInfinityCost;
+        return withGroups(set).cost;
+      });
   if (state.progress.shouldStop())
     return state.progress.makeError();
   adopted.reserve(candidates.size()); // stageOf points into it
