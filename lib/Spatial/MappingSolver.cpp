@@ -140,16 +140,21 @@ static void priceRelayouts(MappingState &state) {
   state.switches.clear();
   state.switches.reserve(problem.graph().edges.size());
   for (const LayerEdge &edge : problem.graph().edges) {
-    SelectionEdge s{edge.producer, edge.consumer, makeSwitchCosts(numOptions)};
-    for (int from = 0; from < numOptions; ++from)
-      for (int to = 0; to < numOptions; ++to) {
+    // A relayout depends on the two parallelisms, not the DySM factors.
+    double byParallelism[kNumParallelisms][kNumParallelisms];
+    for (int from = 0; from < kNumParallelisms; ++from)
+      for (int to = 0; to < kNumParallelisms; ++to) {
         double cycles =
             problem.model()
-                .relayout(edge.elements, problem.parallelismOf(from),
-                          problem.parallelismOf(to))
+                .relayout(edge.elements, Parallelism(from), Parallelism(to))
                 .cycles;
-        s.cost[from][to] = edge.carriesError ? 2 * cycles : cycles;
+        byParallelism[from][to] = edge.carriesError ? 2 * cycles : cycles;
       }
+    SelectionEdge s{edge.producer, edge.consumer, makeSwitchCosts(numOptions)};
+    for (int from = 0; from < numOptions; ++from)
+      for (int to = 0; to < numOptions; ++to)
+        s.cost[from][to] = byParallelism[int(problem.parallelismOf(from))]
+                                        [int(problem.parallelismOf(to))];
     state.switches.push_back(std::move(s));
   }
 }

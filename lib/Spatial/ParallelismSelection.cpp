@@ -11,7 +11,6 @@
 #include <optional>
 #include <set>
 #include <tuple>
-#include <unordered_map>
 #include <utility>
 
 using namespace dsm::core;
@@ -20,6 +19,67 @@ namespace {
 
 /// The dynamic program in topological order over the options of the nodes
 /// still to be read (the live states), pruned to the `maxStates` cheapest.
+/// Dense numbers for the distinct rows of `width` values, in the order they
+/// are first seen: an open-addressing table over rows kept in one array, so
+/// a lookup allocates nothing.
+class RowNumbering {
+public:
+  RowNumbering(size_t width, size_t expected) : width(width) {
+    size_t capacity = 16;
+    while (capacity < 2 * expected)
+      capacity *= 2;
+    slots.assign(capacity, -1);
+  }
+  /// The number of `row` (width values), numbering it if new.
+  std::pair<int, bool> insert(const int *row) {
+    if (width == 0) {
+      bool fresh = count == 0;
+      count = 1;
+      return {0, fresh};
+    }
+    if (2 * (count + 1) > slots.size())
+      grow();
+    uint64_t h = hash(row);
+    for (size_t i = h & (slots.size() - 1);; i = (i + 1) & (slots.size() - 1)) {
+      int id = slots[i];
+      if (id < 0) {
+        slots[i] = int(count);
+        rows.insert(rows.end(), row, row + width);
+        hashes.push_back(h);
+        return {int(count++), true};
+      }
+      if (hashes[id] == h &&
+          std::equal(row, row + width, rows.begin() + size_t(id) * width))
+        return {id, false};
+    }
+  }
+
+private:
+  uint64_t hash(const int *row) const {
+    uint64_t h = width;
+    for (size_t k = 0; k < width; ++k)
+      h = (h ^ (uint64_t(uint32_t(row[k])) + 0x9e3779b97f4a7c15ULL)) *
+          0xff51afd7ed558ccdULL;
+    return h ^ (h >> 29);
+  }
+  void grow() {
+    slots.assign(2 * slots.size(), -1);
+    for (size_t id = 0; id < count; ++id)
+      for (size_t i = hashes[id] & (slots.size() - 1);;
+           i = (i + 1) & (slots.size() - 1))
+        if (slots[i] < 0) {
+          slots[i] = int(id);
+          break;
+        }
+  }
+
+  size_t width;
+  size_t count = 0;
+  std::vector<int> slots;
+  std::vector<int> rows;
+  std::vector<uint64_t> hashes;
+};
+
 Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
                              const std::vector<SelectionEdge> &edges,
                              size_t maxStates, int farClasses) {
@@ -32,19 +92,10 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
     incoming[edge.to].push_back(&edge);
   }
 
-  // A state: the option of every node still to be read, sorted by node.
-  // Only the current stage's live lists are kept; every stage keeps its
-  // states' cost, parent and option for the way back.
-  using Live = std::vector<std::pair<int, int>>;
-  struct LiveHash {
-    size_t operator()(const Live &live) const {
-      size_t h = live.size();
-      for (auto [node, option] : live)
-        h = (h ^ (size_t(node) * 0x9e3779b97f4a7c15ULL + size_t(option))) *
-            0xff51afd7ed558ccdULL;
-      return h;
-    }
-  };
+  // A state: the option of every node still to be read. Which nodes those
+  // are depends on the step alone (`liveNodes`, by node), so a stage keeps
+  // its states' values in one array, a row of `liveNodes.size()` per state.
+  // Every stage keeps its states' cost, parent and option for the way back.
   struct State {
     double cost = 0;
     int parent = -1; ///< index in the previous stage
@@ -53,89 +104,107 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
   Selection result;
   std::vector<std::vector<State>> stages(n + 1);
   stages[0].push_back(State());
-  std::vector<Live> lives(1);
+  std::vector<int> liveNodes, values, nextValues, slotState;
+  std::vector<State> next;
+  std::vector<std::pair<double, size_t>> order; // (cost, found)
   for (size_t i = 0; i < n; ++i) {
     // A next state is what stays live past node i plus, if a later node
     // reads node i, its option: states with the same staying part share
     // it, so each distinct staying part is looked up once per state (not
     // once per option) and the next state found by its (part, option) slot.
+    // Nodes before i are read from here on only by nodes at least two after
+    // them: their class is all that matters.
+    const size_t width = liveNodes.size();
     const bool nodeStaysLive = lastUse[i] > int(i);
     const int slotsPerPart = nodeStaysLive ? numOptions : 1;
-    std::unordered_map<Live, int, LiveHash> partIndex;
-    partIndex.reserve(stages[i].size());
-    std::vector<int> slotState; // per (part, option) slot: a next state
-    std::vector<State> &next = stages[i + 1];
-    std::vector<Live> nextLives;
-    std::vector<int> producerOption(incoming[i].size());
-    Live staying, live;
-    for (size_t s = 0; s < stages[i].size(); ++s) {
-      const State &state = stages[i][s];
-      const Live &stateLive = lives[s];
-      // What this state says of node i's producers, and what stays live
-      // past node i whatever its option. Nodes before i are read from here
-      // on only by nodes at least two after them: their class is all that
-      // matters.
-      for (size_t e = 0; e < incoming[i].size(); ++e) {
-        auto it =
-            std::find_if(stateLive.begin(), stateLive.end(), [&](auto &l) {
-              return l.first == incoming[i][e]->from;
-            });
-        producerOption[e] = it != stateLive.end() ? it->second : -1;
+    std::vector<size_t> producerAt(incoming[i].size(), SIZE_MAX);
+    for (size_t e = 0; e < incoming[i].size(); ++e)
+      for (size_t k = 0; k < width; ++k)
+        if (liveNodes[k] == incoming[i][e]->from)
+          producerAt[e] = k;
+    std::vector<size_t> stayingAt;
+    std::vector<int> nextNodes;
+    for (size_t k = 0; k < width; ++k)
+      if (lastUse[liveNodes[k]] > int(i)) {
+        stayingAt.push_back(k);
+        nextNodes.push_back(liveNodes[k]);
       }
-      staying.clear();
-      for (auto l : stateLive)
-        if (lastUse[l.first] > int(i))
-          staying.push_back(
-              {l.first, farClasses > 0 ? l.second % farClasses : l.second});
-      auto [part, newPart] =
-          partIndex.try_emplace(staying, int(partIndex.size()));
+    if (nodeStaysLive)
+      nextNodes.push_back(int(i));
+    const size_t nextWidth = nextNodes.size();
+
+    const std::vector<State> &states = stages[i];
+    RowNumbering parts(stayingAt.size(), states.size());
+    // Buffers reused from step to step (they reach megabytes when states
+    // are pruned; fresh ones would cost a page fault per page every step).
+    slotState.clear(); // per (part, option) slot: a next state
+    next.clear();
+    nextValues.clear();
+    // Only node i - 1's value is an option; older nodes are kept by class.
+    std::vector<char> toClass(stayingAt.size());
+    for (size_t k = 0; k < stayingAt.size(); ++k)
+      toClass[k] = farClasses > 0 && liveNodes[stayingAt[k]] == int(i) - 1;
+    std::vector<int> finiteOptions;
+    for (int option = 0; option < numOptions; ++option)
+      if (std::isfinite(nodeCost[i][option]))
+        finiteOptions.push_back(option);
+    std::vector<const double *> edgeCost(incoming[i].size());
+    std::vector<int> staying(stayingAt.size());
+    for (size_t s = 0; s < states.size(); ++s) {
+      const State &state = states[s];
+      const int *row = values.data() + s * width;
+      size_t readEdges = 0;
+      for (size_t e = 0; e < incoming[i].size(); ++e)
+        if (producerAt[e] != SIZE_MAX)
+          edgeCost[readEdges++] =
+              incoming[i][e]->cost[row[producerAt[e]]].data();
+      for (size_t k = 0; k < stayingAt.size(); ++k) {
+        int value = row[stayingAt[k]];
+        staying[k] = toClass[k] ? value % farClasses : value;
+      }
+      auto [part, newPart] = parts.insert(staying.data());
       if (newPart)
         slotState.resize(slotState.size() + size_t(slotsPerPart), -1);
-      const size_t firstSlot = size_t(part->second) * size_t(slotsPerPart);
-      for (int option = 0; option < numOptions; ++option) {
-        if (!std::isfinite(nodeCost[i][option]))
-          continue;
+      const size_t firstSlot = size_t(part) * size_t(slotsPerPart);
+      for (int option : finiteOptions) {
         double cost = state.cost + nodeCost[i][option];
-        for (size_t e = 0; e < incoming[i].size(); ++e)
-          if (producerOption[e] >= 0)
-            cost += incoming[i][e]->cost[producerOption[e]][option];
+        for (size_t e = 0; e < readEdges; ++e)
+          cost += edgeCost[e][option];
         int &found = slotState[firstSlot + (nodeStaysLive ? option : 0)];
         if (found < 0) {
           found = int(next.size());
           next.push_back({cost, int(s), option});
-          live.assign(staying.begin(), staying.end());
+          nextValues.insert(nextValues.end(), staying.begin(), staying.end());
           if (nodeStaysLive)
-            live.push_back({int(i), option});
-          nextLives.push_back(live);
+            nextValues.push_back(option);
         } else if (cost < next[found].cost) {
           next[found] = {cost, int(s), option};
         }
       }
     }
-    if (next.size() > maxStates) {
-      // Keep the cheapest states, ties in the order they were found (a stable
-      // order without std::stable_sort, whose temporary buffer libstdc++ 12
-      // implements with the deprecated get_temporary_buffer).
-      std::vector<size_t> order(next.size());
-      std::iota(order.begin(), order.end(), size_t(0));
-      std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return next[a].cost < next[b].cost ||
-               (next[a].cost == next[b].cost && a < b);
-      });
+    std::vector<State> &kept = stages[i + 1];
+    values.clear();
+    if (next.size() <= maxStates) {
+      kept.assign(next.begin(), next.end());
+      std::swap(values, nextValues);
+    } else {
+      // Keep the cheapest states, ties in the order they were found: the
+      // first maxStates of that total order, in it.
+      order.resize(next.size());
+      for (size_t k = 0; k < next.size(); ++k)
+        order[k] = {next[k].cost, k};
+      std::nth_element(order.begin(), order.begin() + maxStates, order.end());
       order.resize(maxStates);
-      std::vector<State> kept;
-      std::vector<Live> keptLives;
+      std::sort(order.begin(), order.end());
       kept.reserve(maxStates);
-      keptLives.reserve(maxStates);
-      for (size_t k : order) {
+      for (auto [cost, k] : order) {
         kept.push_back(next[k]);
-        keptLives.push_back(std::move(nextLives[k]));
+        values.insert(values.end(), nextValues.begin() + k * nextWidth,
+                      nextValues.begin() + (k + 1) * nextWidth);
       }
-      next = std::move(kept);
-      nextLives = std::move(keptLives);
       result.exact = false;
     }
-    lives = std::move(nextLives);
+    liveNodes = std::move(nextNodes);
   }
 
   const std::vector<State> &last = stages[n];
