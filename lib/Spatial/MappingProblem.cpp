@@ -194,27 +194,41 @@ void ExplorationTable::request(int layer, TrainingPass pass, int option,
   const uint64_t key = (uint64_t(shapeOf[layer]) << 16) |
                        (uint64_t(pass) << 12) | (uint64_t(parallelism) << 8) |
                        (uint64_t(what) << 4) | factorBits;
-  auto [it, inserted] = memo.try_emplace(
-      std::make_pair(key, memory.preloadedWeightBytes), int32_t(tasks.size()));
+  const ExplorationMemo::Key memoKey(key, memory.preloadedWeightBytes);
+  auto [it, inserted] = memo.try_emplace(memoKey, int32_t(tasks.size()));
   if (inserted)
-    tasks.push_back({layer, pass, parallelism, memory});
+    tasks.push_back({layer, pass, parallelism, memory, memoKey});
   else
     ++memoizedRequests;
   slot(layer, pass, option, what) = it->second;
 }
 
 llvm::Error ExplorationTable::run(Executor &executor,
-                                  ExplorationProgress &progress) {
+                                  ExplorationProgress &progress,
+                                  ExplorationMemo *memo) {
   const MapperOptions &options = problem.options();
   DesignSpaceExplorer explorer(problem.model(), options.search,
                                options.reuseWeightsAcrossSteps);
+  const double capacity = problem.scratchpadCapacity();
   results.assign(tasks.size(), ExplorationResult());
-  progress.plan(tasks.size());
+  std::vector<size_t> toExplore;
+  for (size_t t = 0; t < tasks.size(); ++t) {
+    const ExplorationResult *known =
+        memo ? memo->find(tasks[t].key, capacity) : nullptr;
+    if (known) {
+      results[t] = *known;
+      results[t].evaluated = results[t].legal = results[t].pruned = 0;
+    } else {
+      toExplore.push_back(t);
+    }
+  }
+  progress.plan(toExplore.size());
   // Each task writes its own result, so the table does not depend on the
   // executor.
-  executor.parallelFor(tasks.size(), [&](size_t t) {
+  executor.parallelFor(toExplore.size(), [&](size_t i) {
     if (progress.shouldStop())
       return;
+    const size_t t = toExplore[i];
     const Task &task = tasks[t];
     const LayerShape &shape = problem.layer(task.layer).shape;
     results[t] =
@@ -226,7 +240,27 @@ llvm::Error ExplorationTable::run(Executor &executor,
   });
   if (progress.wasStopped())
     return progress.makeError();
+  explored = toExplore.size();
+  if (memo)
+    for (size_t t : toExplore)
+      memo->store(tasks[t].key, capacity, results[t]);
   return llvm::Error::success();
+}
+
+const ExplorationResult *ExplorationMemo::find(Key key, double capacity) const {
+  auto it = entries.find(key);
+  if (it == entries.end() || it->second.capacity < capacity ||
+      !it->second.result.best ||
+      it->second.result.best->scratchpadBytes > capacity)
+    return nullptr;
+  return &it->second.result;
+}
+
+void ExplorationMemo::store(Key key, double capacity,
+                            const ExplorationResult &result) {
+  // Kept only when find() turned it down: the new result holds for every
+  // scratchpad down from this one.
+  entries.insert_or_assign(key, Entry{capacity, result});
 }
 
 const ExplorationResult *ExplorationTable::find(int layer, TrainingPass pass,

@@ -252,7 +252,7 @@ realizePlan(MappingState &state,
 
 llvm::Expected<MappingPlan>
 dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
-                        ExplorationProgress &progress) {
+                        ExplorationProgress &progress, ExplorationMemo *memo) {
   MappingState state(problem, progress);
   const MapperOptions &options = problem.options();
 
@@ -283,7 +283,7 @@ dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
   requestPlainExplorations(state);
   for (const std::unique_ptr<MappingAddOn> &addOn : addOns)
     addOn->requestExplorations(state);
-  if (llvm::Error error = state.explorations.run(executor, progress))
+  if (llvm::Error error = state.explorations.run(executor, progress, memo))
     return std::move(error);
   MappingPlan &plan = state.plan;
   plan.explorations = state.explorations.explorations();

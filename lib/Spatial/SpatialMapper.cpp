@@ -27,16 +27,15 @@ static constexpr int kPreloadSweepSteps = 8;
 /// reservation (a scenario whose working sets do not fit stops early).
 static constexpr int kPreloadSweepMappings = 1 + 3 * (kPreloadSweepSteps - 1);
 
-llvm::Expected<MappingPlan>
-SpatialMapper::mapOnce(const PerformanceModel &costModel,
-                       const LayerGraph &graph, Executor &executor,
-                       llvm::ArrayRef<int64_t> preloadBudgets,
-                       ExplorationProgress &progress) const {
+llvm::Expected<MappingPlan> SpatialMapper::mapOnce(
+    const PerformanceModel &costModel, const LayerGraph &graph,
+    Executor &executor, llvm::ArrayRef<int64_t> preloadBudgets,
+    ExplorationProgress &progress, ExplorationMemo *memo) const {
   llvm::Expected<MappingProblem> problem =
       MappingProblem::create(costModel, graph, options, preloadBudgets);
   if (!problem)
     return problem.takeError();
-  return solveMapping(*problem, executor, progress);
+  return solveMapping(*problem, executor, progress, memo);
 }
 
 llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
@@ -70,9 +69,12 @@ SpatialMapper::mapWithPreloading(const LayerGraph &graph, Executor &executor,
   // configuration yields the best performance." Each scenario reserves part
   // of every core's scratchpad for weights; the layers' working sets (and
   // the activations they leave for the next layer) get the rest, which is
-  // how preloading can preclude activation reuse.
+  // how preloading can preclude activation reuse. The scenarios' models
+  // differ only in a scratchpad that shrinks from one to the next, so they
+  // share their explorations (ExplorationMemo).
+  ExplorationMemo memo;
   llvm::Expected<MappingPlan> best =
-      mapOnce(model, graph, executor, /*preloadBudgets=*/{}, progress);
+      mapOnce(model, graph, executor, /*preloadBudgets=*/{}, progress, &memo);
   if (!best)
     return best.takeError();
   const size_t n = graph.layers.size();
@@ -87,7 +89,7 @@ SpatialMapper::mapWithPreloading(const LayerGraph &graph, Executor &executor,
       [&](const PerformanceModel &reduced,
           llvm::ArrayRef<int64_t> budgets) -> std::optional<MappingPlan> {
     llvm::Expected<MappingPlan> plan =
-        mapOnce(reduced, graph, executor, budgets, progress);
+        mapOnce(reduced, graph, executor, budgets, progress, &memo);
     if (!plan) {
       llvm::consumeError(plan.takeError());
       return std::nullopt;

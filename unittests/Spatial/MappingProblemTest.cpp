@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+
 using namespace dsm::core;
 using dsm::core::testing::convLayer;
 using dsm::core::testing::multiChipPreset;
@@ -109,11 +111,11 @@ TEST(MappingProblemTest, VariantsAreExploredOncePerShape) {
   table.request(1, TrainingPass::FWD, 0, OnChip::Own);
   table.request(2, TrainingPass::FWD, 0, OnChip::Own);
   table.request(2, TrainingPass::FWD, 0, OnChip::Own);
-  EXPECT_EQ(table.explorations(), 2u);
-  EXPECT_EQ(table.memoized(), 4u);
   SerialExecutor serial;
   ExplorationProgress progress(Progress::none(), 1);
   ASSERT_FALSE(static_cast<bool>(table.run(serial, progress)));
+  EXPECT_EQ(table.explorations(), 2u);
+  EXPECT_EQ(table.memoized(), 4u);
   const Evaluation *plain = table.best(1, TrainingPass::FWD, 0);
   const Evaluation *onChip = table.best(1, TrainingPass::FWD, 0, OnChip::Own);
   ASSERT_TRUE(plain && onChip);
@@ -122,6 +124,61 @@ TEST(MappingProblemTest, VariantsAreExploredOncePerShape) {
   EXPECT_EQ(table.find(0, TrainingPass::FWD, 0, OnChip::Own), nullptr);
   EXPECT_EQ(table.find(0, TrainingPass::FWD, 1), nullptr);
   EXPECT_EQ(table.best(2, TrainingPass::FWD, 0, OnChip::Own), onChip);
+}
+
+TEST(MappingProblemTest, SweepReusesBestsThatStillFit) {
+  // A preloading sweep maps with ever smaller scratchpads: a best found
+  // with more room that fits the smaller scratchpad is reused, one that
+  // does not is searched again -- and the answers are the searches'.
+  MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  LayerGraph g = chainWithShortcut(false);
+  MapperOptions options;
+  SerialExecutor serial;
+  ExplorationProgress progress(Progress::none(), 1);
+  ExplorationMemo memo;
+  auto explore = [&](double capacity, ExplorationMemo *shared) {
+    MultiChipSystem reduced = system;
+    reduced.chip.core.scratchpad.capacityBytes = capacity;
+    auto model = std::make_unique<PerformanceModel>(reduced);
+    llvm::Expected<MappingProblem> problem =
+        MappingProblem::create(*model, g, options, {});
+    EXPECT_TRUE(static_cast<bool>(problem));
+    auto table = std::make_unique<ExplorationTable>(*problem);
+    for (int o = 0; o < kNumParallelisms; ++o)
+      table->request(0, TrainingPass::FWD, o, OnChip::Nothing);
+    EXPECT_FALSE(static_cast<bool>(table->run(serial, progress, shared)));
+    std::vector<std::optional<Evaluation>> bests;
+    for (int o = 0; o < kNumParallelisms; ++o) {
+      const Evaluation *best = table->best(0, TrainingPass::FWD, o);
+      bests.push_back(best ? std::optional<Evaluation>(*best) : std::nullopt);
+    }
+    return std::make_pair(table->explorations(), bests);
+  };
+  const double full = system.chip.core.scratchpad.capacityBytes;
+  auto [first, atFull] = explore(full, &memo);
+  EXPECT_EQ(first, uint64_t(kNumParallelisms));
+  // The largest best working set, and a scratchpad just below it.
+  double largest = 0;
+  for (const std::optional<Evaluation> &best : atFull)
+    if (best)
+      largest = std::max(largest, best->scratchpadBytes);
+  ASSERT_GT(largest, 0);
+  auto [again, same] = explore(largest, &memo);
+  EXPECT_EQ(again, 0u);
+  auto [fresh, alone] = explore(largest - 1, nullptr);
+  auto [reexplored, shared] = explore(largest - 1, &memo);
+  EXPECT_GT(reexplored, 0u);
+  EXPECT_LT(reexplored, uint64_t(kNumParallelisms));
+  for (int o = 0; o < kNumParallelisms; ++o) {
+    ASSERT_EQ(bool(same[o]), bool(atFull[o]));
+    if (same[o])
+      EXPECT_EQ(same[o]->cycles.total, atFull[o]->cycles.total);
+    ASSERT_EQ(bool(shared[o]), bool(alone[o]));
+    if (shared[o]) {
+      EXPECT_EQ(shared[o]->cycles.total, alone[o]->cycles.total);
+      EXPECT_EQ(shared[o]->scratchpadBytes, alone[o]->scratchpadBytes);
+    }
+  }
 }
 
 TEST(MappingProblemTest, OnChipVariantsSayWhatThePassFinds) {

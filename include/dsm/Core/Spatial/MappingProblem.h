@@ -191,6 +191,28 @@ private:
   bool stopped = false;
 };
 
+/// Explorations kept across the mappings of a weight-preloading sweep, whose
+/// cost models differ only in a scratchpad that never grows (SpatialMapper):
+/// a best configuration found with a larger scratchpad that fits the smaller
+/// one is the best there too -- the search's best over a subset that
+/// contains it -- so it is reused instead of searched again.
+class ExplorationMemo {
+public:
+  /// (shape, pass, parallelism, what, factor) and the preload bytes.
+  using Key = std::pair<uint64_t, int64_t>;
+  /// The result kept for `key` if it holds with `capacity` bytes of
+  /// scratchpad (nullptr: explore).
+  const ExplorationResult *find(Key key, double capacity) const;
+  void store(Key key, double capacity, const ExplorationResult &result);
+
+private:
+  struct Entry {
+    double capacity;
+    ExplorationResult result;
+  };
+  llvm::DenseMap<Key, Entry> entries;
+};
+
 /// The explorations a mapping asks for and their results: at most one per
 /// (layer, pass, option, OnChip), run once per distinct layer shape.
 class ExplorationTable {
@@ -204,8 +226,10 @@ public:
 
   /// Runs every exploration asked for on `executor`; each result is the
   /// same whatever the executor. Fails with an InterruptedError when
-  /// `progress` is told to stop.
-  llvm::Error run(Executor &executor, ExplorationProgress &progress);
+  /// `progress` is told to stop. With a `memo`, results it holds for this
+  /// scratchpad are taken from it, and the others kept in it.
+  llvm::Error run(Executor &executor, ExplorationProgress &progress,
+                  ExplorationMemo *memo = nullptr);
 
   /// The exploration of (layer, pass, option, what); nullptr if never asked.
   const ExplorationResult *find(int layer, TrainingPass pass, int option,
@@ -214,8 +238,12 @@ public:
   const Evaluation *best(int layer, TrainingPass pass, int option,
                          OnChip what = OnChip::Nothing) const;
 
-  uint64_t explorations() const { return tasks.size(); }
-  uint64_t memoized() const { return memoizedRequests; }
+  /// Searches run, and requests served instead by the shape memo or by
+  /// the sweep's ExplorationMemo.
+  uint64_t explorations() const { return explored; }
+  uint64_t memoized() const {
+    return memoizedRequests + (tasks.size() - explored);
+  }
   uint64_t configurationsEvaluated() const;
 
 private:
@@ -224,6 +252,7 @@ private:
     TrainingPass pass;
     Parallelism parallelism;
     MemoryDecision memory;
+    ExplorationMemo::Key key;
   };
   int32_t &slot(int layer, TrainingPass pass, int option, OnChip what);
   int32_t lookUp(int layer, TrainingPass pass, int option, OnChip what) const;
@@ -233,11 +262,11 @@ private:
   std::vector<std::array<int32_t, kNumPasses * kNumOnChip>> rowOf;
   std::vector<int32_t> slots;   ///< rows of numOptions task indices
   std::vector<int32_t> shapeOf; ///< per layer: a number per distinct shape
-  /// (shape, pass, parallelism, what, factor) and the preload bytes.
-  llvm::DenseMap<std::pair<uint64_t, int64_t>, int32_t> memo;
+  llvm::DenseMap<ExplorationMemo::Key, int32_t> memo;
   std::vector<Task> tasks;
   std::vector<ExplorationResult> results;
   uint64_t memoizedRequests = 0;
+  uint64_t explored = 0;
 };
 
 } // namespace dsm::core

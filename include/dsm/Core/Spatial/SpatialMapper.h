@@ -112,12 +112,12 @@ public:
 private:
   /// One mapping with `costModel` (the system's, or one whose scratchpad
   /// is reduced by a preload reservation); `preloadBudgets`, when given,
-  /// caps each layer's preloaded weight bytes per core.
-  llvm::Expected<MappingPlan> mapOnce(const PerformanceModel &costModel,
-                                      const LayerGraph &graph,
-                                      Executor &executor,
-                                      llvm::ArrayRef<int64_t> preloadBudgets,
-                                      ExplorationProgress &progress) const;
+  /// caps each layer's preloaded weight bytes per core; `memo` shares
+  /// explorations across the mappings of a sweep.
+  llvm::Expected<MappingPlan>
+  mapOnce(const PerformanceModel &costModel, const LayerGraph &graph,
+          Executor &executor, llvm::ArrayRef<int64_t> preloadBudgets,
+          ExplorationProgress &progress, ExplorationMemo *memo = nullptr) const;
   /// Inference with weight preloading: the sweep of DeepSpatialMatrix
   /// §III-B2.
   llvm::Expected<MappingPlan>
