@@ -117,12 +117,11 @@ std::vector<DimSizes> DesignSpaceExplorer::candidateCoreSplits(
     return legal;
 
   // Principle: split the result's dimensions so cores need not reduce
-  // partial sums (000 §II-E) -- unless the result is too small to occupy
-  // every core.
-  // Principle: balance the work across cores; when the dimensions do not
-  // divide, keep the splits with the least imbalance -- or close to it: a
-  // few percent more PE-array work can buy a better spread of the auxiliary
-  // work or of the transfers.
+  // partial sums (DeepSpatialMatrix §II-E) -- unless the result is too small to
+  // occupy every core. Principle: balance the work across cores; when the
+  // dimensions do not divide, keep the splits with the least imbalance -- or
+  // close to it: a few percent more PE-array work can buy a better spread of
+  // the auxiliary work or of the transfers.
   DimSet reduction = layer.hasPrimary ? reductionDims(layer, pass) : DimSet();
   std::vector<double> imbalances(legal.size());
   std::vector<bool> reduces(legal.size());
@@ -141,8 +140,8 @@ std::vector<DimSizes> DesignSpaceExplorer::candidateCoreSplits(
   // A result too unevenly divisible to keep the cores busy (e.g. the 3 x 49
   // x 64 kernel of ResNet-50's conv1 in UPD on 32 cores) is worth a
   // reduction: then reduction splits compete too.
-  // Weights kept across timesteps (000 §III-B2) stay in the cores for the
-  // whole pass, and every timestep streams the other operand past them:
+  // Weights kept across timesteps (DeepSpatialMatrix §III-B2) stay in the cores
+  // for the whole pass, and every timestep streams the other operand past them:
   // splitting the weights' reduction dimension too shrinks both each core's
   // weight share and its share of the stream through the scratchpad port
   // (the "under-use due to data-flow" of Fig. 13), which can outweigh the

@@ -1,4 +1,5 @@
-//===- PerformanceModel.cpp - 000's bandwidth-centric model ---------------===//
+//===- PerformanceModel.cpp - DeepSpatialMatrix's bandwidth-centric model
+//---------------===//
 //
 // Formulas and assumptions: docs/performance-model.md. Quantities are per chip
 // (all chips do the same work at the same time) and per core where noted.
@@ -204,9 +205,9 @@ static double operandElements(const LayerShape &layer, Operand operand,
 }
 
 namespace {
-/// The terms of 000's model for one legal configuration of one layer and
-/// pass. Sizes are elements per chip (ChipD) or per core (CoreD) and per
-/// step; the caller multiplies by the steps. Transfer groups come unnamed:
+/// The terms of DeepSpatialMatrix's model for one legal configuration of one
+/// layer and pass. Sizes are elements per chip (ChipD) or per core (CoreD) and
+/// per step; the caller multiplies by the steps. Transfer groups come unnamed:
 /// evaluate() names those it records (a name is an allocation, and a search
 /// costs many splits).
 class PassCost {
@@ -263,11 +264,11 @@ public:
   }
 
   /// Cycles per step the core's scratchpad port needs to take in the core's
-  /// CoreD share of both operands and hand out its result (000 Fig. 10's
-  /// scratchpad bandwidth). Multicast data is fetched once per chip but
-  /// every core that shares it receives its own copy, so this is per core.
+  /// CoreD share of both operands and hand out its result (DeepSpatialMatrix
+  /// Fig. 10's scratchpad bandwidth). Multicast data is fetched once per chip
+  /// but every core that shares it receives its own copy, so this is per core.
   /// When it exceeds the array's time the PE array waits for its operands:
-  /// the "under-use due to data-flow" of 000 Fig. 13.
+  /// the "under-use due to data-flow" of DeepSpatialMatrix Fig. 13.
   double scratchpadFeedCycles() const {
     double bandwidth = system.chip.core.scratchpad.bandwidthBytesPerSecond;
     if (bandwidth <= 0)
@@ -294,9 +295,9 @@ public:
       written = inMemory(roles.result);
       // The activations fused auxiliary computations read (a residual
       // shortcut), and in BWD the error passed back to them; with the
-      // shortcut kept on chip (000 §III-B1, residual layers) FWD finds it in
-      // the scratchpads and BWD leaves its error there, for the block's
-      // first layer to add to the error it computes.
+      // shortcut kept on chip (DeepSpatialMatrix §III-B1, residual layers) FWD
+      // finds it in the scratchpads and BWD leaves its error there, for the
+      // block's first layer to add to the error it computes.
       if (pass != TrainingPass::UPD && !config.memory.shortcutOnChip)
         fetched += layer.auxInputsPerOutput * elements(Operand::Output, chipD);
     } else {
@@ -334,12 +335,12 @@ public:
   /// Input as well would count the received slices twice. The Output (or its
   /// error): the fraction the layer stores -- an LSTM stores H of its 4H
   /// gates; a fused pooling stores the pooled tensor, the pre-pool output
-  /// stays in the scratchpad (000 Fig. 13: CONV1_2's 26% visible transfer is
-  /// reading CONV1_1's output and writing the pooled one).
+  /// stays in the scratchpad (DeepSpatialMatrix Fig. 13: CONV1_2's 26% visible
+  /// transfer is reading CONV1_1's output and writing the pooled one).
   double inMemory(Operand operand) const {
     double e = elements(operand, chipD);
     if (operand == Operand::Kernel) {
-      // Preloaded weights are never fetched (000 §III-B2).
+      // Preloaded weights are never fetched (DeepSpatialMatrix §III-B2).
       e *= 1 - residentWeightFraction();
       // Weights kept across timesteps: fetched once per direction, i.e.
       // 1/timesteps of them per step (double buffering spreads the first
@@ -467,8 +468,8 @@ public:
       return group;
     }
     // The weight update reads the chip's gradients and weights from external
-    // memory and writes the new weights back (000 §V-B: gradient reduction
-    // is memory-bound for CONV4_2-CONV5_3); it is pipelined with the
+    // memory and writes the new weights back (DeepSpatialMatrix §V-B: gradient
+    // reduction is memory-bound for CONV4_2-CONV5_3); it is pipelined with the
     // reduction, or is the whole group when nothing is reduced.
     group.bytes[int(Link::MemoryBus)] = 3 * w;
     group.bytes[int(Link::OnChip)] = onChip(3 * w);
@@ -752,8 +753,8 @@ SplitCost PerformanceModel::costSplits(const LayerShape &layer,
   // A kept shortcut stays whole for all the spatial minibatches (in FWD the
   // shortcut, in BWD its error: the Output's error, less what is already
   // kept of it) -- unless the whole residual block runs as one DySM group,
-  // spatial minibatch by spatial minibatch (000 §III-C), when the cores
-  // hold that of one spatial minibatch.
+  // spatial minibatch by spatial minibatch (DeepSpatialMatrix §III-C), when the
+  // cores hold that of one spatial minibatch.
   if (memory.shortcutOnChip) {
     double whole = layer.auxInputsPerOutput *
                    cost.elements(Operand::Output, coreD) *
@@ -894,7 +895,7 @@ double SplitCycles::primaryCycles(const ArrayMapping &array) const {
   // The busiest core's ArrayD chunks, the streamed dimensions and the
   // startup (the first data crossing the systolic array), once per step
   // since a timestep waits for the previous one; the array waits for its
-  // operands when the scratchpad cannot feed it (000 Fig. 13).
+  // operands when the scratchpad cannot feed it (DeepSpatialMatrix Fig. 13).
   double spatial =
       double(llvm::divideCeil(coreD[int(array.rowDim)], array.rowTile)) *
       double(llvm::divideCeil(coreD[int(array.colDim)], array.colTile));

@@ -1,4 +1,5 @@
-//===- TimestepPipelining.cpp - LSTM pipe groups (000 §III-D) -------------===//
+//===- TimestepPipelining.cpp - LSTM pipe groups (DeepSpatialMatrix §III-D)
+//-------------===//
 
 #include "dsm/Core/Spatial/TimestepPipelining.h"
 #include "dsm/Core/Spatial/LayerGraph.h"

@@ -1,9 +1,10 @@
 //===- CompileTimeBench.cpp - How long --dsm-map-system takes -------------===//
 //
 // Google Benchmark of the whole mapping pipeline (parse, attach, re-batch,
-// expand, explore, select, lower) on the benchmark networks of 000, training
-// at minibatch 512 on the 64-chip 8-PFLOP system. The paper's tool took
-// minutes; the target here is under a second per network on 2 cores.
+// expand, explore, select, lower) on the benchmark networks of
+// DeepSpatialMatrix, training at minibatch 512 on the 64-chip 8-PFLOP system.
+// The paper's tool took minutes; the target here is under a second per network
+// on 2 cores.
 //
 //===----------------------------------------------------------------------===//
 

@@ -9,7 +9,7 @@
 //  3. the sweeps: utilization against the minibatch, each optimization in
 //     turn (Fig. 11a-c), inference on one chip (Fig. 11d-f), scaling with
 //     the chip count (Fig. 14), the scratchpad capacity (Fig. 15);
-//  4. VGG16's per-layer configuration, like 000 Fig. 12.
+//  4. VGG16's per-layer configuration, like DeepSpatialMatrix Fig. 12.
 //
 //   dsm-study [--quick] [--sweep-only] [--results <file>] [--json <file>]
 //   dsm-study --list
@@ -92,10 +92,10 @@ core::MultiChipSystem preset(llvm::StringRef name) {
   return *system->getIf<core::MultiChipSystem>();
 }
 
-/// The memory optimizations of 000 §III a study point uses: the bars of
-/// Fig. 11. Training: inter-layer and weight reuse, then DySM and timestep
-/// pipelining (the figure's last bar: DySM for VGG16 and ResNet-50, TP for
-/// GNMT; each does nothing to the other kind of network). Inference:
+/// The memory optimizations of DeepSpatialMatrix §III a study point uses: the
+/// bars of Fig. 11. Training: inter-layer and weight reuse, then DySM and
+/// timestep pipelining (the figure's last bar: DySM for VGG16 and ResNet-50, TP
+/// for GNMT; each does nothing to the other kind of network). Inference:
 /// feature (activation) reuse, then the weights kept on chip -- across
 /// timesteps and, preloaded, across inputs.
 enum class MemoryOptimizations {
@@ -728,9 +728,9 @@ void printSweepTables(Sweep &sweep, llvm::raw_ostream &os,
     os << (rising ? "   rises" : "   does not rise throughout") << "\n";
   }
 
-  // 000 Fig. 11's bars, each optimization added in turn: the symmetric
-  // torus with data and model parallelism only (DSM), the asymmetric torus
-  // with the hybrids (Hybrid), inter-layer and weight reuse (Mem-Opt),
+  // DeepSpatialMatrix Fig. 11's bars, each optimization added in turn: the
+  // symmetric torus with data and model parallelism only (DSM), the asymmetric
+  // torus with the hybrids (Hybrid), inter-layer and weight reuse (Mem-Opt),
   // dynamic spatial minibatching and timestep pipelining (DySM/TP).
   // Speedups are over DSM at minibatch 256, as in the figure.
   os << "\n== Each optimization in turn (DeepSpatialMatrix Fig. 11a-c, "
@@ -769,7 +769,8 @@ void printSweepTables(Sweep &sweep, llvm::raw_ostream &os,
     }
   }
 
-  // 000 Fig. 11d-f: inference on one 128-TFLOP chip, minibatch 1-16.
+  // DeepSpatialMatrix Fig. 11d-f: inference on one 128-TFLOP chip, minibatch
+  // 1-16.
   os << "\n== Inference on one chip (DeepSpatialMatrix Fig. 11d-f, "
         "dsm-128tf; speedup over DSM at the same minibatch, utilization "
         "in brackets) ==\n\n";
@@ -805,7 +806,8 @@ void printSweepTables(Sweep &sweep, llvm::raw_ostream &os,
     }
   }
 
-  // 000 Fig. 14: 16 to 256 chips (2 to 32 PFLOPs), 4 chips along X.
+  // DeepSpatialMatrix Fig. 14: 16 to 256 chips (2 to 32 PFLOPs), 4 chips along
+  // X.
   os << "\n== Scaling with the chip count (DeepSpatialMatrix Fig. 14, "
         "training, minibatch 512; speedup over DSM on 16 chips, "
         "utilization in brackets) ==\n\n";
@@ -845,7 +847,7 @@ void printSweepTables(Sweep &sweep, llvm::raw_ostream &os,
     }
   }
 
-  // 000 Fig. 15: the scratchpad from 0.5 to 4 MB.
+  // DeepSpatialMatrix Fig. 15: the scratchpad from 0.5 to 4 MB.
   os << "\n== Scratchpad capacity (DeepSpatialMatrix Fig. 15, training, "
         "minibatch 512, dsm-8pf-asym; utilization) ==\n\n";
   const double capacities[] = {0.5, 1, 2, 4};

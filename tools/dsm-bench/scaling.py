@@ -13,13 +13,18 @@ Each point is one process, training at minibatch 512 on dsm-8pf-asym with a
 JSON report, timed with the process's own rusage (user + system CPU, peak
 RSS). The exponent k fits time ~ N^k (least squares in log-log).
 
-usage: scaling.py DSM_OPT [--quick] [--family NAME ...] [--depths N,N,...]
-                  [--repeat K]
+usage: scaling.py DSM_OPT [--quick | --guard K] [--family NAME ...]
+                  [--depths N,N,...] [--repeat K] [--timeout S]
   --depths replaces the depths of every family chosen (e.g. --family
   transformer --depths 1000,3000,10000).
   --repeat runs each point K times and keeps the least CPU and wall time
   (on a machine shared with other work, the figures least disturbed by it)
   and the largest peak memory.
+  --guard K is the CI check of compile time: each family at its two guard
+  depths (large enough that the process's start-up does not hide the
+  growth), least of 3 runs, and exit 1 when a family's time grows faster
+  than N^K -- a ratio, so a loaded machine does not trip it -- or when a
+  point takes more than --timeout seconds of wall time (default 120).
 """
 
 import math
@@ -131,9 +136,18 @@ FAMILIES = {
 }
 QUICK = {"plain": [300, 1000], "residual": [300, 1000],
          "transformer": [30, 100], "nested": [300, 1000]}
+# Two depths a factor of 3 apart, each point well above the start-up time
+# (about 25 ms) on the 2-core machine: a growth of N^1.3 between them is a
+# factor of 4.2 where linear is 3.
+GUARD = {"plain": [1000, 3000], "residual": [1000, 3000],
+         "transformer": [100, 300], "nested": [1000, 3000]}
 
 
-def run(dsm_opt, text, workdir):
+class TooSlow(Exception):
+    pass
+
+
+def run(dsm_opt, text, workdir, timeout=None):
     model = os.path.join(workdir, "model.mlir")
     report = os.path.join(workdir, "report.json")
     with open(model, "w") as f:
@@ -142,11 +156,22 @@ def run(dsm_opt, text, workdir):
     cmd = [dsm_opt, model, "-o", os.devnull,
            "--dsm-map-system=system=dsm-8pf-asym mode=train batch=512 report=" + report]
     start = time.monotonic()
-    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
+    errors = open(os.path.join(workdir, "stderr"), "w+")
+    proc = subprocess.Popen(cmd, stderr=errors)
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG if timeout else 0)
+        if pid:
+            break
+        if time.monotonic() - start > timeout:
+            errors.close()
+            proc.kill()
+            os.wait4(proc.pid, 0)
+            raise TooSlow(f"over {timeout:.0f} s")
+        time.sleep(0.01)
     wall = time.monotonic() - start
-    err = proc.stderr.read().decode()
-    proc.stderr.close()
+    errors.seek(0)
+    err = errors.read()
+    errors.close()
     if status != 0:
         raise RuntimeError(f"dsm-opt failed ({status}): {err[:2000]}")
     return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024.0
@@ -170,6 +195,13 @@ def main(argv):
     given = [argv[i + 1] for i, a in enumerate(argv) if a == "--depths"]
     repeats = [int(argv[i + 1]) for i, a in enumerate(argv) if a == "--repeat"]
     repeat = max(1, repeats[-1]) if repeats else 1
+    guards = [float(argv[i + 1]) for i, a in enumerate(argv) if a == "--guard"]
+    guard = guards[-1] if guards else None
+    timeouts = [float(argv[i + 1]) for i, a in enumerate(argv) if a == "--timeout"]
+    timeout = timeouts[-1] if timeouts else (120.0 if guard else None)
+    if guard and not repeats:
+        repeat = 3
+    failures = []
     print("family        blocks   cpu s   wall s   peak MB")
     summary = []
     with tempfile.TemporaryDirectory() as workdir:
@@ -178,22 +210,42 @@ def main(argv):
                 continue
             if quick:
                 depths = QUICK[family]
+            if guard:
+                depths = GUARD[family]
             if given:
                 depths = [int(d) for d in given[-1].split(",")]
             times, memory = [], []
+            slow = False
             for n in depths:
                 text = generate(n)
-                runs = [run(dsm_opt, text, workdir) for _ in range(repeat)]
+                try:
+                    runs = [run(dsm_opt, text, workdir, timeout)
+                            for _ in range(repeat)]
+                except TooSlow as e:
+                    print(f"{family:12s} {n:7d}   {e}", flush=True)
+                    failures.append(f"{family}: {n} blocks took {e}")
+                    slow = True
+                    break
                 cpu = min(r[0] for r in runs)
                 wall = min(r[1] for r in runs)
                 mb = max(r[2] for r in runs)
                 times.append((n, cpu))
                 memory.append((n, mb))
                 print(f"{family:12s} {n:7d} {cpu:7.2f} {wall:8.2f} {mb:9.1f}", flush=True)
-            summary.append((family, exponent(times), exponent(memory)))
+            if not slow:
+                summary.append((family, exponent(times), exponent(memory)))
     print("\nfamily        time ~ N^k   memory ~ N^k")
     for family, kt, km in summary:
         print(f"{family:12s} {kt:10.2f} {km:14.2f}")
+        if guard and kt > guard:
+            failures.append(f"{family}: time grows as N^{kt:.2f}, "
+                            f"more than N^{guard:g}")
+    if guard:
+        for failure in failures:
+            print(f"scaling guard: {failure}", file=sys.stderr)
+        print(f"scaling guard: {'FAILED' if failures else 'passed'} "
+              f"(time at most N^{guard:g} per family)")
+        return 1 if failures else 0
     return 0
 
 

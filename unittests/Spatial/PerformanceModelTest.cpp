@@ -1,4 +1,5 @@
-//===- PerformanceModelTest.cpp - 000's performance model, term by term ---===//
+//===- PerformanceModelTest.cpp - DeepSpatialMatrix's performance model, term by
+// term ---===//
 //
 // Hand-computed cases on a small system where the arithmetic is easy: 1 GHz
 // (so a byte at B GB/s takes 1/B cycles), fp16, 2x2 chips, 2 cores on a ring,
@@ -99,8 +100,8 @@ TEST(PerformanceModelTest, ExternalMemoryBoundLayer) {
 }
 
 TEST(PerformanceModelTest, InputLeftOnChipByThePreviousLayer) {
-  // 000 §III-B1: "the output activations of a layer [are] retained on-chip
-  // and reused as the input activations of the next layer".
+  // DeepSpatialMatrix §III-B1: "the output activations of a layer [are]
+  // retained on-chip and reused as the input activations of the next layer".
   PerformanceModel model(smallSystem());
   LayerShape conv = convLayer(16, 16, 64, 1, 8);
   MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
@@ -132,8 +133,8 @@ TEST(PerformanceModelTest, InputLeftOnChipByThePreviousLayer) {
 }
 
 TEST(PerformanceModelTest, ShortcutKeptOnChipSinceItsProducer) {
-  // 000 §III-B1: "in the case of residual layers, the outputs may need to be
-  // retained longer, as a future layer may also use the outputs for
+  // DeepSpatialMatrix §III-B1: "in the case of residual layers, the outputs may
+  // need to be retained longer, as a future layer may also use the outputs for
   // short-cut addition". A fused residual addition reads one shortcut
   // element per output element; kept on chip, FWD no longer fetches it.
   PerformanceModel model(smallSystem());
@@ -171,8 +172,8 @@ TEST(PerformanceModelTest, ShortcutKeptOnChipSinceItsProducer) {
   ASSERT_TRUE(dysm && dysmPlain);
   EXPECT_DOUBLE_EQ(dysm->scratchpadBytes - dysmPlain->scratchpadBytes,
                    8 * 64 * 2 * 2);
-  // 000 §III-C: a residual block run as one DySM group ("instead of
-  // completing the next S_mb, we proceed to the next layer") holds the
+  // DeepSpatialMatrix §III-C: a residual block run as one DySM group ("instead
+  // of completing the next S_mb, we proceed to the next layer") holds the
   // shortcut of one spatial minibatch: half the share, same transfers.
   c.memory.shortcutPerSpatialMinibatch = true;
   std::optional<Evaluation> grouped =
@@ -231,9 +232,9 @@ TEST(PerformanceModelTest, ShortcutKeptOnChipSinceItsProducer) {
 }
 
 TEST(PerformanceModelTest, OutputNotWrittenWhenEveryReaderFindsItOnChip) {
-  // 000 §III-B1: activation reuse "saves an external memory read and write
-  // for inference". The reader's side drops the read (inputOnChip); this
-  // side drops the write.
+  // DeepSpatialMatrix §III-B1: activation reuse "saves an external memory read
+  // and write for inference". The reader's side drops the read (inputOnChip);
+  // this side drops the write.
   PerformanceModel model(smallSystem());
   LayerShape conv = convLayer(16, 16, 64, 1, 8);
   MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
@@ -290,8 +291,9 @@ TEST(PerformanceModelTest, ErrorLeftOnChipByTheNextLayersBwd) {
 }
 
 TEST(PerformanceModelTest, SpatialMinibatchesRefetchTheKernelOnly) {
-  // 000 §III-C: DySM runs the chip's minibatch share as spatial minibatches;
-  // "the choice of S_mb cannot be arbitrarily small, as that would reduce
+  // DeepSpatialMatrix §III-C: DySM runs the chip's minibatch share as spatial
+  // minibatches; "the choice of S_mb cannot be arbitrarily small, as that would
+  // reduce
   // ... the reuse factor for weights", and "gradient reduction is done only
   // after all spatial minibatch iterations are complete".
   PerformanceModel model(smallSystem());
@@ -404,8 +406,9 @@ TEST(PerformanceModelTest, OddSplitUnderusesTheArray) {
 }
 
 TEST(PerformanceModelTest, ScratchpadBandwidthStarvesTheArray) {
-  // 000 Fig. 13 "under-use due to data-flow": the PE array cannot run faster
-  // than its scratchpad takes in its operands and hands out its results.
+  // DeepSpatialMatrix Fig. 13 "under-use due to data-flow": the PE array cannot
+  // run faster than its scratchpad takes in its operands and hands out its
+  // results.
   PerformanceModel model(smallSystem()); // 64 GB/s scratchpad = 64 B/cycle
   LayerShape fc;
   fc.kind = OpKind::FullyConnected;
@@ -433,7 +436,8 @@ TEST(PerformanceModelTest, FusedPoolingStoresThePooledOutput) {
   PerformanceModel model(smallSystem());
   // The 1x1 convolution of ExternalMemoryBoundLayer followed by a 2x2
   // pooling: its 2048 output elements per chip are pooled in the scratchpad
-  // and 512 written (000 Fig. 13, CONV1_2); BWD reads the pooled error.
+  // and 512 written (DeepSpatialMatrix Fig. 13, CONV1_2); BWD reads the pooled
+  // error.
   LayerShape layer = convLayer(16, 16, 64, 1, 8);
   layer.outputPixelRatio = 0.25;
   MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
@@ -481,8 +485,8 @@ TEST(PerformanceModelTest, DataParallelGradientsReduceAlongXThenY) {
   EXPECT_DOUBLE_EQ(grads->bytes[int(Link::TorusY)], 2304);
   // Pipelined with it, the weight update reads the gradients and the weights
   // and writes the weights: 3 x 4608 B on the memory bus at 16 GB/s = 864
-  // cycles, slower than X (4608 B at 10 GB/s = 460.8): memory-bound (000
-  // §V-B).
+  // cycles, slower than X (4608 B at 10 GB/s = 460.8): memory-bound
+  // (DeepSpatialMatrix §V-B).
   EXPECT_DOUBLE_EQ(grads->bytes[int(Link::MemoryBus)], 3 * 4608);
   EXPECT_DOUBLE_EQ(grads->cycles, 864);
   EXPECT_EQ(grads->bottleneck, Link::MemoryBus);
@@ -567,8 +571,8 @@ TEST(PerformanceModelTest, LstmStepsRunInSequenceButUpdatesOnce) {
 }
 
 TEST(PerformanceModelTest, LstmWeightsKeptAcrossTimesteps) {
-  // 000 §III-B2: "when the weights are fetched in the first timestep, we
-  // hold them on-chip and reuse them across all timesteps".
+  // DeepSpatialMatrix §III-B2: "when the weights are fetched in the first
+  // timestep, we hold them on-chip and reuse them across all timesteps".
   PerformanceModel model(smallSystem());
   LayerShape lstm;
   lstm.kind = OpKind::Lstm;
@@ -608,8 +612,8 @@ TEST(PerformanceModelTest, LstmWeightsKeptAcrossTimesteps) {
 }
 
 TEST(PerformanceModelTest, PreloadedWeightsAreNotFetched) {
-  // 000 §III-B2, weight preloading for inference: weights held in the
-  // scratchpads from before the job are not fetched from external memory.
+  // DeepSpatialMatrix §III-B2, weight preloading for inference: weights held in
+  // the scratchpads from before the job are not fetched from external memory.
   PerformanceModel model(smallSystem());
   LayerShape fc;
   fc.kind = OpKind::FullyConnected;

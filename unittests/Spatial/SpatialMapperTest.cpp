@@ -75,8 +75,8 @@ TEST(SpatialMapperTest, PlansEveryPassAndAddsUp) {
   EXPECT_DOUBLE_EQ(plan->totals.cycles.total, sum);
   EXPECT_GT(plan->totals.utilization, 0);
   EXPECT_LE(plan->totals.utilization, 1);
-  // 000 Fig. 12: FCON1 is model parallel, the FC layers are not data
-  // parallel. (Alone before fcon1, the convolution avoids a relayout.)
+  // DeepSpatialMatrix Fig. 12: FCON1 is model parallel, the FC layers are not
+  // data parallel. (Alone before fcon1, the convolution avoids a relayout.)
   EXPECT_EQ(plan->layers[1].parallelism, Parallelism::Model);
   EXPECT_NE(plan->layers[2].parallelism, Parallelism::Data);
 }
@@ -226,8 +226,8 @@ static LayerGraph residualBlock(int64_t channels, int64_t pixels, int64_t mb) {
 
 TEST(SpatialMapperTest, ResidualShortcutKeptOnChipAcrossTheBlock) {
   SerialExecutor serial;
-  // 000 §III-B1: "in the case of residual layers, the outputs may need to be
-  // retained longer, as a future layer may also use the outputs for
+  // DeepSpatialMatrix §III-B1: "in the case of residual layers, the outputs may
+  // need to be retained longer, as a future layer may also use the outputs for
   // short-cut addition". ResNet-50's layer3 shape: x is 98 KiB per core.
   LayerGraph g = residualBlock(1024, 196, 512);
   MapperOptions reuse;
@@ -292,8 +292,8 @@ TEST(SpatialMapperTest, ResidualShortcutKeptOnChipAcrossTheBlock) {
 
 TEST(SpatialMapperTest, InferenceSkipsTheWriteOfOutputsReadOnChip) {
   SerialExecutor serial;
-  // 000 §III-B1: activation reuse "saves an external memory read and write
-  // for inference". x is read by conv1 (its input) and conv3 (the
+  // DeepSpatialMatrix §III-B1: activation reuse "saves an external memory read
+  // and write for inference". x is read by conv1 (its input) and conv3 (the
   // shortcut): it is not written when both find it on chip. On one chip
   // (DeepSpatialMatrix Fig. 11d-f's inference system) at minibatch 16.
   LayerGraph g = residualBlock(1024, 196, 16);
@@ -360,8 +360,8 @@ TEST(SpatialMapperTest, ResidualShortcutStaysInMemoryWhenItDoesNotFit) {
 TEST(SpatialMapperTest, DySMGroupHoldsTheShortcutOfOneSpatialMinibatch) {
   SerialExecutor serial;
   // ResNet-50's layer1 shape at minibatch 1024: x is 802 KiB per core,
-  // too much to keep beside the block's working sets. 000 §III-C: "If we
-  // choose S_mb to be small enough to fit in the scratchpad, then we can
+  // too much to keep beside the block's working sets. DeepSpatialMatrix §III-C:
+  // "If we choose S_mb to be small enough to fit in the scratchpad, then we can
   // continue to hold them for the next layer": the block runs as one DySM
   // group and holds the shortcut of one spatial minibatch.
   LayerGraph g = residualBlock(256, 3136, 1024);

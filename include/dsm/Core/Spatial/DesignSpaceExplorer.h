@@ -1,9 +1,9 @@
 //===- DesignSpaceExplorer.h - ChipD -> CoreD -> ArrayD search --*- C++ -*-===//
 //
 // Finds the best mapping configuration of one layer and pass under one
-// parallelism (000 §II-E). The parallelism fixes ChipD; the explorer searches
-// the CoreD splits (factors over {in, out, ij, kij, mb} whose product is the
-// core count) and the ArrayD mappings onto the PE array.
+// parallelism (DeepSpatialMatrix §II-E). The parallelism fixes ChipD; the
+// explorer searches the CoreD splits (factors over {in, out, ij, kij, mb} whose
+// product is the core count) and the ArrayD mappings onto the PE array.
 //
 // `Exhaustive` tries every legal core split, every (row, column) dimension
 // pair and every useful tile size. `Heuristic` applies the paper's principles
@@ -46,7 +46,8 @@ struct ExplorationResult {
 class DesignSpaceExplorer {
 public:
   /// With `reuseWeightsAcrossSteps`, recurrent layers also try keeping
-  /// their weights in the scratchpads across timesteps (000 §III-B2).
+  /// their weights in the scratchpads across timesteps (DeepSpatialMatrix
+  /// §III-B2).
   DesignSpaceExplorer(const PerformanceModel &model, SearchMode mode,
                       bool reuseWeightsAcrossSteps = false);
 

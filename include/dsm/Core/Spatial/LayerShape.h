@@ -1,11 +1,11 @@
 //===- LayerShape.h - A layer as the performance model sees it --*- C++ -*-===//
 //
-// The performance model of 000 §II-D works on one layer (a primary
-// computation with its fused auxiliary computations) and one training pass at
-// a time. A LayerShape holds what it needs: the five dimensions N{in, out, ij,
-// kij, mb}, which of them index each of the three data structures (Input,
-// Kernel, Output of 000 Fig. 2), the auxiliary work, and how the layer reads
-// its inputs across timesteps.
+// The performance model of DeepSpatialMatrix §II-D works on one layer (a
+// primary computation with its fused auxiliary computations) and one training
+// pass at a time. A LayerShape holds what it needs: the five dimensions N{in,
+// out, ij, kij, mb}, which of them index each of the three data structures
+// (Input, Kernel, Output of DeepSpatialMatrix Fig. 2), the auxiliary work, and
+// how the layer reads its inputs across timesteps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +20,7 @@
 
 namespace dsm::core {
 
-/// The three passes of training a layer (000 §II).
+/// The three passes of training a layer (DeepSpatialMatrix §II).
 enum class TrainingPass { FWD = 0, BWD, UPD };
 constexpr int kNumPasses = 3;
 llvm::StringRef stringifyTrainingPass(TrainingPass pass);
@@ -110,10 +110,10 @@ struct LayerShape {
 };
 
 /// For each pass, which data structure plays which role: the two operands
-/// streamed in and the result produced (000 Fig. 5): FWD computes Output from
-/// Input and Kernel; BWD computes the Input's error from the Output's error and
-/// the Kernel; UPD computes the Kernel's gradient from the Input and the
-/// Output's error.
+/// streamed in and the result produced (DeepSpatialMatrix Fig. 5): FWD computes
+/// Output from Input and Kernel; BWD computes the Input's error from the
+/// Output's error and the Kernel; UPD computes the Kernel's gradient from the
+/// Input and the Output's error.
 struct PassRoles {
   Operand first, second, result;
 };

@@ -1,11 +1,11 @@
 //===- Mapping.h - Spatial mapping configurations and their cost -*- C++
 //-*-===//
 //
-// The design space of 000 Fig. 4 for one layer and pass: how the work is split
-// over the chips of the torus (the parallelism fixes ChipD), over the cores of
-// a chip (CoreD) and onto the PE array of a core (ArrayD); and what the
-// performance model charges for it (000 §II-D): the cycle breakdown of
-// Fig. 13 and every data-transfer group of Fig. 5.
+// The design space of DeepSpatialMatrix Fig. 4 for one layer and pass: how the
+// work is split over the chips of the torus (the parallelism fixes ChipD), over
+// the cores of a chip (CoreD) and onto the PE array of a core (ArrayD); and
+// what the performance model charges for it (DeepSpatialMatrix §II-D): the
+// cycle breakdown of Fig. 13 and every data-transfer group of Fig. 5.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,10 +20,11 @@
 
 namespace dsm::core {
 
-/// Parallelism on the 2D torus of X columns (M) and Y rows (N) (000 §II-D,
-/// §III-A). `Data` splits the minibatch over all chips; `Model` the output
-/// features (input features rotate around the torus); the hybrids split the
-/// minibatch along one direction and the features along the other.
+/// Parallelism on the 2D torus of X columns (M) and Y rows (N)
+/// (DeepSpatialMatrix §II-D, §III-A). `Data` splits the minibatch over all
+/// chips; `Model` the output features (input features rotate around the torus);
+/// the hybrids split the minibatch along one direction and the features along
+/// the other.
 enum class Parallelism { Data = 0, Model, DataXModelY, ModelXDataY };
 constexpr int kNumParallelisms = 4;
 llvm::StringRef stringifyParallelism(Parallelism p);
@@ -51,24 +52,25 @@ struct ArrayMapping {
   }
 };
 
-/// The memory optimizations of 000 §III a configuration uses: which data
-/// stay in the cores' scratchpads instead of going back to external memory.
+/// The memory optimizations of DeepSpatialMatrix §III a configuration uses:
+/// which data stay in the cores' scratchpads instead of going back to external
+/// memory.
 struct MemoryDecision {
-  /// Kernel/weight reuse across timesteps (000 §III-B2): an LSTM's FWD or
-  /// BWD fetches its weights in the first timestep and keeps the cores'
-  /// shares in their scratchpads for the others (once per direction).
+  /// Kernel/weight reuse across timesteps (DeepSpatialMatrix §III-B2): an
+  /// LSTM's FWD or BWD fetches its weights in the first timestep and keeps the
+  /// cores' shares in their scratchpads for the others (once per direction).
   bool weightsAcrossSteps = false;
-  /// Activation reuse (000 §III-B1): FWD finds its Input in the cores'
-  /// scratchpads, left there by the previous layer (same parallelism), and
-  /// does not read it from external memory.
+  /// Activation reuse (DeepSpatialMatrix §III-B1): FWD finds its Input in the
+  /// cores' scratchpads, left there by the previous layer (same parallelism),
+  /// and does not read it from external memory.
   bool inputOnChip = false;
-  /// Error reuse (000 §III-B1, the backward mirror): BWD and UPD find the
-  /// Output's error in the scratchpads, left there by the next layer's BWD
-  /// (same parallelism); UPD runs before BWD, so both read it from there.
+  /// Error reuse (DeepSpatialMatrix §III-B1, the backward mirror): BWD and UPD
+  /// find the Output's error in the scratchpads, left there by the next layer's
+  /// BWD (same parallelism); UPD runs before BWD, so both read it from there.
   bool errorOnChip = false;
-  /// Residual shortcut retention (000 §III-B1: "in the case of residual
-  /// layers, the outputs may need to be retained longer, as a future layer
-  /// may also use the outputs for short-cut addition"): FWD finds the
+  /// Residual shortcut retention (DeepSpatialMatrix §III-B1: "in the case of
+  /// residual layers, the outputs may need to be retained longer, as a future
+  /// layer may also use the outputs for short-cut addition"): FWD finds the
   /// activations its fused auxiliary computations read (a residual
   /// shortcut) in the cores' scratchpads, kept there since their producer
   /// (same parallelism) several layers earlier, and does not read them from
@@ -78,34 +80,35 @@ struct MemoryDecision {
   /// computes, instead of going to external memory.
   bool shortcutOnChip = false;
   /// With shortcutOnChip: the shortcut's producer, this layer and every
-  /// layer in between run as one DySM group (000 §III-C: "We execute the
-  /// first S_mb, but instead of completing the next S_mb, we proceed to the
-  /// next layer"), all with this layer's DySM factor, so the cores hold the
-  /// shortcut (BWD: its error) of one spatial minibatch at a time, not of
-  /// all of them.
+  /// layer in between run as one DySM group (DeepSpatialMatrix §III-C: "We
+  /// execute the first S_mb, but instead of completing the next S_mb, we
+  /// proceed to the next layer"), all with this layer's DySM factor, so the
+  /// cores hold the shortcut (BWD: its error) of one spatial minibatch at a
+  /// time, not of all of them.
   bool shortcutPerSpatialMinibatch = false;
-  /// The other half of activation reuse in inference (000 §III-B1: "this
-  /// optimization saves an external memory read and write for inference"):
-  /// FWD does not write its Output to external memory, since every layer
-  /// that reads it finds it in the scratchpads (the next layer's input, a
+  /// The other half of activation reuse in inference (DeepSpatialMatrix
+  /// §III-B1: "this optimization saves an external memory read and write for
+  /// inference"): FWD does not write its Output to external memory, since every
+  /// layer that reads it finds it in the scratchpads (the next layer's input, a
   /// kept shortcut) and nothing else needs it (no BWD or UPD, not a result
   /// of the network).
   bool outputOnChip = false;
-  /// Dynamic spatial minibatching (000 §III-C): the chip's share of the
-  /// minibatch runs as this many spatial minibatches, one after the other,
-  /// each through the layer (the DySM factor; 1: off). Smaller working sets,
-  /// the kernel fetched once per spatial minibatch, gradients reduced once.
+  /// Dynamic spatial minibatching (DeepSpatialMatrix §III-C): the chip's share
+  /// of the minibatch runs as this many spatial minibatches, one after the
+  /// other, each through the layer (the DySM factor; 1: off). Smaller working
+  /// sets, the kernel fetched once per spatial minibatch, gradients reduced
+  /// once.
   int64_t spatialMinibatches = 1;
-  /// Weight preloading for inference (000 §III-B2): bytes of this layer's
-  /// weights each core holds in its scratchpad from before the inference
-  /// job, replicated where cores share weights (CoreD); that part is never
-  /// fetched from external memory. At most the core's share of the weights;
-  /// the space is taken from every layer's working set (the mapper reserves
-  /// it). Given to the explorer, it is a budget: each split preloads as much
-  /// of its share as fits.
+  /// Weight preloading for inference (DeepSpatialMatrix §III-B2): bytes of this
+  /// layer's weights each core holds in its scratchpad from before the
+  /// inference job, replicated where cores share weights (CoreD); that part is
+  /// never fetched from external memory. At most the core's share of the
+  /// weights; the space is taken from every layer's working set (the mapper
+  /// reserves it). Given to the explorer, it is a budget: each split preloads
+  /// as much of its share as fits.
   int64_t preloadedWeightBytes = 0;
-  /// Timestep pipelining (000 §III-D): the layer is a stage of pipe group
-  /// `pipeGroup` (-1: not pipelined) and runs on the torus rows
+  /// Timestep pipelining (DeepSpatialMatrix §III-D): the layer is a stage of
+  /// pipe group `pipeGroup` (-1: not pipelined) and runs on the torus rows
   /// [pipeFirstRow, pipeFirstRow + pipeRows), every X column; its
   /// configuration splits the work over those chips only.
   int pipeGroup = -1;
@@ -136,13 +139,13 @@ struct MappingConfig {
   MemoryDecision memory;
 };
 
-/// The links of 000 Fig. 5.
+/// The links of DeepSpatialMatrix Fig. 5.
 enum class Link { MemoryBus = 0, OnChip, TorusX, TorusY };
 constexpr int kNumLinks = 4;
 llvm::StringRef stringifyLink(Link link);
 
 /// Simultaneous data transfers: bytes carried by each link (per chip); the
-/// group takes as long as its slowest link (000 §II-D).
+/// group takes as long as its slowest link (DeepSpatialMatrix §II-D).
 struct TransferGroup {
   std::string name; ///< e.g. "fetch_inp+fetch_ker+write_out", "grad_reduce"
   bool overlapped = false;
@@ -151,9 +154,9 @@ struct TransferGroup {
   Link bottleneck = Link::MemoryBus;
 };
 
-/// The categories of 000 Fig. 13, in the paper's terms. One vocabulary for
-/// the code, the #dsm.cycles attribute, the report table and its JSON: each
-/// category's name is stringifyCycleCategory's.
+/// The categories of DeepSpatialMatrix Fig. 13, in the paper's terms. One
+/// vocabulary for the code, the #dsm.cycles attribute, the report table and its
+/// JSON: each category's name is stringifyCycleCategory's.
 ///   PriComp  = Useful + Underuse (the PE array's time on the work)
 ///   TotCy    = MAX(PriComp, Ovldt) + AuxComp + NonOvldt
 ///            = Useful + Underuse + OvldtVisible + NonOvldt + AuxComp
@@ -183,7 +186,7 @@ struct CycleBreakdown {
   double auxComp = 0;
   double total = 0;
 
-  /// PriComp of 000 §II-D: the PE array's time, useful or not.
+  /// PriComp of DeepSpatialMatrix §II-D: the PE array's time, useful or not.
   double priComp() const { return useful + underuse; }
   double get(CycleCategory category) const;
   CycleBreakdown &operator+=(const CycleBreakdown &o);

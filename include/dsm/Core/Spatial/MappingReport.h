@@ -3,8 +3,8 @@
 //
 // The data behind --dsm-mapping-report (docs/mapping-report.md): one row per
 // layer and pass with its parallelism, ChipD/CoreD/ArrayD, cycles by the
-// categories of 000 Fig. 13, utilization and what limits it; totals per
-// training step (or inference).
+// categories of DeepSpatialMatrix Fig. 13, utilization and what limits it;
+// totals per training step (or inference).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,7 +36,7 @@ struct MappingReportRow {
   std::vector<TransferGroup> transfers;
   /// FWD rows: the layer's cycles under each parallelism it could use.
   std::vector<std::pair<Parallelism, double>> alternatives;
-  /// The memory optimizations of 000 §III the row's mapping uses.
+  /// The memory optimizations of DeepSpatialMatrix §III the row's mapping uses.
   MemoryDecision memory;
   /// The part of the core's weight share that memory.preloadedWeightBytes
   /// keeps resident (0..1).

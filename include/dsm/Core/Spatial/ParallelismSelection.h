@@ -1,9 +1,9 @@
 //===- ParallelismSelection.h - One choice per layer, jointly ---*- C++ -*-===//
 //
-// 000 chooses each layer's parallelism, but switching parallelism between a
-// producer and its consumer costs a relayout, so the best choice per layer is
-// not always the best for the network. This picks one option per node of a
-// DAG (layers in topological order) minimizing the nodes' costs plus the
+// DeepSpatialMatrix chooses each layer's parallelism, but switching parallelism
+// between a producer and its consumer costs a relayout, so the best choice per
+// layer is not always the best for the network. This picks one option per node
+// of a DAG (layers in topological order) minimizing the nodes' costs plus the
 // edges' switching costs (a pairwise min-sum problem), in one of two exact
 // ways:
 //

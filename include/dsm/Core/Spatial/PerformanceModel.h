@@ -1,7 +1,8 @@
-//===- PerformanceModel.h - 000's bandwidth-centric model -------*- C++ -*-===//
+//===- PerformanceModel.h - DeepSpatialMatrix's bandwidth-centric model
+//-------*- C++ -*-===//
 //
 // Estimates the cycles one layer and pass takes on a multi-chip system for one
-// mapping configuration, as 000 §II-D describes it:
+// mapping configuration, as DeepSpatialMatrix §II-D describes it:
 //
 //   TotCy = MAX(PriComp, Ovldt) + AuxComp + NonOvldt
 //
@@ -39,7 +40,7 @@ struct SplitCycles {
   double steps = 1, feedCycles = 0, startupCycles = 0;
   int64_t arrayRows = 1, arrayColumns = 1;
 
-  /// PriComp under `array` (000 §II-D), as evaluate() charges it.
+  /// PriComp under `array` (DeepSpatialMatrix §II-D), as evaluate() charges it.
   double primaryCycles(const ArrayMapping &array) const;
   /// TotCy under `array`, were its working set to fit: evaluate()'s total.
   double totalCycles(const ArrayMapping &array) const {
@@ -138,8 +139,8 @@ public:
   DimSizes passDims(const LayerShape &layer, TrainingPass pass) const;
 
   /// The dimensions one spatial minibatch of `pass` works on: passDims with
-  /// the minibatch divided by the DySM factor (000 §III-C); what ChipD and
-  /// CoreD are computed from.
+  /// the minibatch divided by the DySM factor (DeepSpatialMatrix §III-C); what
+  /// ChipD and CoreD are computed from.
   DimSizes spatialPassDims(const LayerShape &layer, TrainingPass pass,
                            const MemoryDecision &memory) const;
 
@@ -164,8 +165,9 @@ public:
                        const MappingConfig &config) const;
 
   /// Re-laying out an activation (or error) tensor of `elements` elements
-  /// between the chip layouts of two parallelisms (non-overlapped; 000 Fig. 5
-  /// RelayoutAlongX/Y). Zero cycles when the layouts agree.
+  /// between the chip layouts of two parallelisms (non-overlapped;
+  /// DeepSpatialMatrix Fig. 5 RelayoutAlongX/Y). Zero cycles when the layouts
+  /// agree.
   TransferGroup relayout(double elements, Parallelism from,
                          Parallelism to) const;
 
@@ -200,7 +202,7 @@ private:
 };
 
 /// Fills in a transfer group's cycles and bottleneck: the group takes as
-/// long as its slowest link (000 §II-D).
+/// long as its slowest link (DeepSpatialMatrix §II-D).
 void timeGroup(const PerformanceModel &model, TransferGroup &group);
 
 } // namespace dsm::core

@@ -62,7 +62,8 @@ struct MappingTotals {
   double utilization = 0;
 };
 
-/// A candidate pipe group (000 §III-D) and the mapper's verdict on it.
+/// A candidate pipe group (DeepSpatialMatrix §III-D) and the mapper's verdict
+/// on it.
 struct PipeGroupRecord {
   std::vector<int> layers; ///< stage order
   /// Whether the plan pipelines it: when the network is faster so, the

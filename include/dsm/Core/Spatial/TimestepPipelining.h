@@ -1,10 +1,12 @@
-//===- TimestepPipelining.h - LSTM pipe groups (000 §III-D) -----*- C++ -*-===//
+//===- TimestepPipelining.h - LSTM pipe groups (DeepSpatialMatrix §III-D)
+//-----*- C++ -*-===//
 //
-// Timestep pipelining (000 §III-D, Fig. 9): consecutive unidirectional LSTM
-// layers form a pipe group; each layer gets its own group of chips, sized by
-// its work, and the layers run different timesteps at once -- layer i on
-// timestep t while layer i+1 runs t-1 -- passing each timestep's output to
-// the next group of chips ("a fourth chip-to-chip communication pattern").
+// Timestep pipelining (DeepSpatialMatrix §III-D, Fig. 9): consecutive
+// unidirectional LSTM layers form a pipe group; each layer gets its own group
+// of chips, sized by its work, and the layers run different timesteps at once
+// -- layer i on timestep t while layer i+1 runs t-1 -- passing each timestep's
+// output to the next group of chips ("a fourth chip-to-chip communication
+// pattern").
 //
 // The chip groups are blocks of consecutive torus rows (every X column), so
 // adjacent stages share one boundary of X links along Y. A sequential pass
@@ -47,14 +49,14 @@ MultiChipSystem pipeStageSystem(const MultiChipSystem &system, int64_t rows);
 /// direction, a primary computation) with the same timestep count, each
 /// reading the previous one as its primary input; runs longer
 /// than `maxStages` are cut into pieces of at most that many. Bidirectional
-/// layers are never part of a group (000 Fig. 9: "not amenable to
+/// layers are never part of a group (DeepSpatialMatrix Fig. 9: "not amenable to
 /// pipelining").
 std::vector<std::vector<int>> findPipeGroupCandidates(const LayerGraph &graph,
                                                       int64_t maxStages);
 
 /// Rows per stage proportional to `work` (largest remainder), at least one
 /// each; requires 1 <= work.size() <= rows. "We allocate chips based on
-/// their OPS complexity" (000 §III-D).
+/// their OPS complexity" (DeepSpatialMatrix §III-D).
 std::vector<int64_t> rowsByWork(llvm::ArrayRef<double> work, int64_t rows);
 
 /// One sequential pass of a pipe group.
