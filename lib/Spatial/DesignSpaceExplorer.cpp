@@ -178,6 +178,27 @@ static bool isBetter(const CandidateCost &a, const CandidateCost &b) {
   return a.scratchpadBytes < b.scratchpadBytes;
 }
 
+int64_t DesignSpaceExplorer::largestWeightShare(
+    const LayerShape &layer, TrainingPass pass, Parallelism parallelism,
+    const MemoryDecision &memory) const {
+  std::optional<DimSizes> chipSplit =
+      model.chipSplit(layer, pass, parallelism, /*whyNot=*/nullptr);
+  if (!chipSplit)
+    return 0;
+  DimSizes chipD =
+      splitSizes(model.spatialPassDims(layer, pass, memory), *chipSplit);
+  MappingConfig config;
+  config.parallelism = parallelism;
+  config.chipSplit = *chipSplit;
+  config.memory = memory;
+  int64_t largest = 0;
+  for (const DimSizes &coreSplit : candidateCoreSplits(layer, pass, chipD)) {
+    config.coreSplit = coreSplit;
+    largest = std::max(largest, model.weightBytesPerCore(layer, pass, config));
+  }
+  return largest;
+}
+
 ExplorationResult
 DesignSpaceExplorer::explore(const LayerShape &layer, TrainingPass pass,
                              Parallelism parallelism,

@@ -147,7 +147,8 @@ llvm::Error ExplorationProgress::makeError() const {
 //===----------------------------------------------------------------------===//
 
 ExplorationTable::ExplorationTable(const MappingProblem &problem)
-    : problem(problem) {
+    : problem(problem), explorer(problem.model(), problem.options().search,
+                                 problem.options().reuseWeightsAcrossSteps) {
   const size_t n = problem.numLayers();
   std::array<int32_t, kNumPasses * kNumOnChip> none;
   none.fill(-1);
@@ -184,10 +185,21 @@ void ExplorationTable::request(int layer, TrainingPass pass, int option,
   MemoryDecision memory = onChipDecision(what, pass);
   memory.spatialMinibatches = problem.factorOf(option);
   llvm::ArrayRef<int64_t> budgets = problem.preloadBudgets();
-  if (pass == TrainingPass::FWD && !budgets.empty() &&
-      problem.layer(layer).shape.hasWeights)
-    memory.preloadedWeightBytes = budgets[layer];
   const Parallelism parallelism = problem.parallelismOf(option);
+  if (pass == TrainingPass::FWD && !budgets.empty() &&
+      problem.layer(layer).shape.hasWeights && budgets[layer] > 0) {
+    // Each configuration preloads at most its own share of the weights: a
+    // budget above every share is the same exploration whatever its size,
+    // and keyed so (the scenarios of a preloading sweep then share it).
+    auto [it, inserted] = largestShare.try_emplace(
+        std::make_tuple(shapeOf[layer], int(pass), int(parallelism),
+                        memory.spatialMinibatches),
+        0);
+    if (inserted)
+      it->second = explorer.largestWeightShare(problem.layer(layer).shape, pass,
+                                               parallelism, memory);
+    memory.preloadedWeightBytes = std::min(budgets[layer], it->second);
+  }
   // Factors are 1, 2, 4 or 8: two bits of their logarithm.
   const uint64_t factorBits =
       uint64_t(llvm::countr_zero(uint64_t(memory.spatialMinibatches)));
@@ -206,9 +218,6 @@ void ExplorationTable::request(int layer, TrainingPass pass, int option,
 llvm::Error ExplorationTable::run(Executor &executor,
                                   ExplorationProgress &progress,
                                   ExplorationMemo *memo) {
-  const MapperOptions &options = problem.options();
-  DesignSpaceExplorer explorer(problem.model(), options.search,
-                               options.reuseWeightsAcrossSteps);
   const double capacity = problem.scratchpadCapacity();
   results.assign(tasks.size(), ExplorationResult());
   std::vector<size_t> toExplore;

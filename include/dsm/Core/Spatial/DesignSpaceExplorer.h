@@ -58,6 +58,13 @@ public:
                             Parallelism parallelism,
                             const MemoryDecision &memory = {}) const;
 
+  /// The largest share of its weights one core holds in any configuration
+  /// explore() would consider (0: none). Preloading more than that is
+  /// preloading everything: each configuration preloads at most its share.
+  int64_t largestWeightShare(const LayerShape &layer, TrainingPass pass,
+                             Parallelism parallelism,
+                             const MemoryDecision &memory) const;
+
   /// Every ordered factorization of `n` into five factors (one per
   /// dimension), in a fixed order.
   static std::vector<DimSizes> factorizations(int64_t n);

@@ -24,7 +24,9 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <mutex>
+#include <tuple>
 #include <vector>
 
 namespace dsm::core {
@@ -258,6 +260,10 @@ private:
   int32_t lookUp(int layer, TrainingPass pass, int option, OnChip what) const;
 
   const MappingProblem &problem;
+  DesignSpaceExplorer explorer;
+  /// Per (shape, pass, parallelism, DySM factor): the largest weight share
+  /// of a core (DesignSpaceExplorer::largestWeightShare).
+  std::map<std::tuple<int32_t, int, int, int64_t>, int64_t> largestShare;
   /// Per layer: the row of option slots of each (pass, OnChip), -1 if none.
   std::vector<std::array<int32_t, kNumPasses * kNumOnChip>> rowOf;
   std::vector<int32_t> slots;   ///< rows of numOptions task indices
