@@ -13,7 +13,7 @@
 #include "dsm/Dialect/DsmAttrs.h"
 #include "dsm/Dialect/DsmOps.h"
 #include "dsm/Import/Passes.h"
-#include "dsm/Passes/Common/ReportWriter.h"
+#include "dsm/Support/ReportWriter.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"

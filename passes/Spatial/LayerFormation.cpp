@@ -2,7 +2,7 @@
 
 #include "dsm/Passes/Spatial/LayerFormation.h"
 #include "dsm/Dialect/DsmOps.h"
-#include "dsm/Passes/Common/WorkloadAnalysis.h"
+#include "dsm/Support/LayerName.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/DenseMap.h"

@@ -3,8 +3,8 @@
 #include "dsm/Core/Spatial/MappingReport.h"
 #include "dsm/Core/Spatial/PerformanceModel.h"
 #include "dsm/Dialect/DsmOps.h"
-#include "dsm/Passes/Common/ReportWriter.h"
 #include "dsm/Passes/Passes.h"
+#include "dsm/Support/ReportWriter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringMap.h"
