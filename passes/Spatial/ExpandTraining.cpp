@@ -2,8 +2,8 @@
 
 #include "dsm/Core/Spatial/SpatialMapper.h"
 #include "dsm/Dialect/DsmOps.h"
+#include "dsm/Passes/Common/LayerFormation.h"
 #include "dsm/Passes/Passes.h"
-#include "dsm/Passes/Spatial/LayerFormation.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"

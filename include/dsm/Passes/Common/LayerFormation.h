@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_PASSES_SPATIAL_LAYERFORMATION_H
-#define DSM_PASSES_SPATIAL_LAYERFORMATION_H
+#ifndef DSM_PASSES_COMMON_LAYERFORMATION_H
+#define DSM_PASSES_COMMON_LAYERFORMATION_H
 
 #include "dsm/Core/Spatial/LayerShape.h"
 
@@ -46,4 +46,4 @@ mlir::FailureOr<std::vector<FormedLayer>> formLayers(mlir::func::FuncOp func);
 
 } // namespace dsm
 
-#endif // DSM_PASSES_SPATIAL_LAYERFORMATION_H
+#endif // DSM_PASSES_COMMON_LAYERFORMATION_H

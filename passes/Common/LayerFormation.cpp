@@ -1,6 +1,6 @@
 //===- LayerFormation.cpp - Grouping graph ops into layers ----------------===//
 
-#include "dsm/Passes/Spatial/LayerFormation.h"
+#include "dsm/Passes/Common/LayerFormation.h"
 #include "dsm/Dialect/DsmOps.h"
 #include "dsm/Support/LayerName.h"
 
