@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Core/Devices/ChromeTrace.h"
-#include "dsm/Core/Devices/PlacementReport.h"
-#include "dsm/Core/Devices/PlacementSearch.h"
+#include "dsm/Core/Devices/DevicePlacementReport.h"
+#include "dsm/Core/Devices/DevicePlacementSearch.h"
 #include "dsm/Core/Support/ConsoleProgress.h"
 #include "dsm/Dialect/DsmAttrs.h"
 #include "dsm/Dialect/DsmOps.h"

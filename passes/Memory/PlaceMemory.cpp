@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Core/Memory/ExternalEvaluator.h"
-#include "dsm/Core/Memory/PlacementReport.h"
-#include "dsm/Core/Memory/PlacementSearch.h"
+#include "dsm/Core/Memory/MemoryPlacementReport.h"
+#include "dsm/Core/Memory/MemoryPlacementSearch.h"
 #include "dsm/Core/Support/ConsoleProgress.h"
 #include "dsm/Dialect/DsmAttrs.h"
 #include "dsm/Passes/Common/ContextExecutor.h"

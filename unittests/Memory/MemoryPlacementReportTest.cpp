@@ -1,6 +1,6 @@
-//===- PlacementReportTest.cpp - The report's contents --------------------===//
+//===- MemoryPlacementReportTest.cpp - The report's contents --------------===//
 
-#include "dsm/Core/Memory/PlacementReport.h"
+#include "dsm/Core/Memory/MemoryPlacementReport.h"
 
 #include "MemoryTestHelpers.h"
 

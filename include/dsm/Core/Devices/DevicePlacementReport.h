@@ -1,4 +1,4 @@
-//===- PlacementReport.h - What a device placement achieved -----*- C++ -*-===//
+//===- DevicePlacementReport.h - What a placement achieved ------*- C++ -*-===//
 //
 // The report of --dsm-place-devices (docs/device-placement.md): the step time
 // of the best placement found, each device's busy time, ops and peak memory,
@@ -8,13 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_CORE_DEVICES_PLACEMENTREPORT_H
-#define DSM_CORE_DEVICES_PLACEMENTREPORT_H
+#ifndef DSM_CORE_DEVICES_DEVICEPLACEMENTREPORT_H
+#define DSM_CORE_DEVICES_DEVICEPLACEMENTREPORT_H
 
 #include "dsm/Core/Devices/DeviceNetwork.h"
+#include "dsm/Core/Devices/DevicePlacementSearch.h"
 #include "dsm/Core/Devices/ExecutionSimulator.h"
 #include "dsm/Core/Devices/OpGraph.h"
-#include "dsm/Core/Devices/PlacementSearch.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -41,4 +41,4 @@ void writePlacementJSON(const PlacementReport &report, llvm::raw_ostream &os);
 
 } // namespace dsm::core::devices
 
-#endif // DSM_CORE_DEVICES_PLACEMENTREPORT_H
+#endif // DSM_CORE_DEVICES_DEVICEPLACEMENTREPORT_H

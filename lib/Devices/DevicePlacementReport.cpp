@@ -1,6 +1,6 @@
-//===- PlacementReport.cpp - What a device placement achieved -------------===//
+//===- DevicePlacementReport.cpp - What a device placement achieved -------===//
 
-#include "dsm/Core/Devices/PlacementReport.h"
+#include "dsm/Core/Devices/DevicePlacementReport.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"

@@ -1,6 +1,6 @@
-//===- PlacementSearch.cpp - Searches for a device placement --------------===//
+//===- DevicePlacementSearch.cpp - Searches for a device placement --------===//
 
-#include "dsm/Core/Devices/PlacementSearch.h"
+#include "dsm/Core/Devices/DevicePlacementSearch.h"
 #include "dsm/Core/Support/NodeError.h"
 
 #include "Searches.h"

@@ -1,6 +1,6 @@
-//===- PlacementReport.cpp - What a memory placement achieved -------------===//
+//===- MemoryPlacementReport.cpp - What a memory placement achieved -------===//
 
-#include "dsm/Core/Memory/PlacementReport.h"
+#include "dsm/Core/Memory/MemoryPlacementReport.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -1,4 +1,4 @@
-//===- PlacementEvaluator.h - Fitness of many placements at once -*- C++ -*-=//
+//===- DevicePlacementEvaluator.h - Fitness of many placements --*- C++ -*-===//
 //
 // What every search calls to score placements: it runs the execution
 // simulator on each, in parallel through the caller's Executor (one simulator
@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_CORE_DEVICES_PLACEMENTEVALUATOR_H
-#define DSM_CORE_DEVICES_PLACEMENTEVALUATOR_H
+#ifndef DSM_CORE_DEVICES_DEVICEPLACEMENTEVALUATOR_H
+#define DSM_CORE_DEVICES_DEVICEPLACEMENTEVALUATOR_H
 
 #include "dsm/Core/Devices/ExecutionSimulator.h"
 #include "dsm/Core/Devices/Placement.h"
@@ -76,4 +76,4 @@ private:
 
 } // namespace dsm::core::devices
 
-#endif // DSM_CORE_DEVICES_PLACEMENTEVALUATOR_H
+#endif // DSM_CORE_DEVICES_DEVICEPLACEMENTEVALUATOR_H

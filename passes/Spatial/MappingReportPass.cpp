@@ -1,4 +1,4 @@
-//===- MappingReport.cpp - --dsm-mapping-report ---------------------------===//
+//===- MappingReportPass.cpp - --dsm-mapping-report -----------------------===//
 
 #include "dsm/Core/Spatial/MappingReport.h"
 #include "dsm/Core/Spatial/PerformanceModel.h"

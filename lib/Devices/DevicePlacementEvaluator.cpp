@@ -1,6 +1,6 @@
-//===- PlacementEvaluator.cpp - Fitness of many placements at once --------===//
+//===- DevicePlacementEvaluator.cpp - Fitness of many placements at once --===//
 
-#include "dsm/Core/Devices/PlacementEvaluator.h"
+#include "dsm/Core/Devices/DevicePlacementEvaluator.h"
 
 #include <algorithm>
 #include <cmath>

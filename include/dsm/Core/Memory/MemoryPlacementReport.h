@@ -1,4 +1,4 @@
-//===- PlacementReport.h - What a memory placement achieved -----*- C++ -*-===//
+//===- MemoryPlacementReport.h - What a memory map achieved -----*- C++ -*-===//
 //
 // The report of --dsm-place-memory, as a table or JSON
 // (docs/memory-placement.md documents both): the search and its budget, the
@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_CORE_MEMORY_PLACEMENTREPORT_H
-#define DSM_CORE_MEMORY_PLACEMENTREPORT_H
+#ifndef DSM_CORE_MEMORY_MEMORYPLACEMENTREPORT_H
+#define DSM_CORE_MEMORY_MEMORYPLACEMENTREPORT_H
 
-#include "dsm/Core/Memory/PlacementSearch.h"
+#include "dsm/Core/Memory/MemoryPlacementSearch.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -46,4 +46,4 @@ void writePlacementJSON(llvm::ArrayRef<PlacementReport> reports,
 
 } // namespace dsm::core::memory
 
-#endif // DSM_CORE_MEMORY_PLACEMENTREPORT_H
+#endif // DSM_CORE_MEMORY_MEMORYPLACEMENTREPORT_H

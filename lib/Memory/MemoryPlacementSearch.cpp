@@ -1,6 +1,6 @@
-//===- PlacementSearch.cpp - Searches for a memory map --------------------===//
+//===- MemoryPlacementSearch.cpp - Searches for a memory map --------------===//
 
-#include "dsm/Core/Memory/PlacementSearch.h"
+#include "dsm/Core/Memory/MemoryPlacementSearch.h"
 
 #include "Searches.h"
 

@@ -1,6 +1,6 @@
-//===- PlacementEvaluator.cpp - The reward of a memory map ----------------===//
+//===- MemoryPlacementEvaluator.cpp - The reward of a memory map ----------===//
 
-#include "dsm/Core/Memory/PlacementEvaluator.h"
+#include "dsm/Core/Memory/MemoryPlacementEvaluator.h"
 
 using namespace dsm::core;
 using namespace dsm::core::memory;
@@ -17,7 +17,7 @@ PlacementEvaluator::create(const MemoryGraph &graph,
     return checker.takeError();
   PlacementEvaluator evaluator(graph, std::move(*model), std::move(*checker));
   // The compiler's map: activations ask for SRAM, weights for the LLC, and
-  // the allocator demotes in its documented order (PlacementSearch.h,
+  // the allocator demotes in its documented order (MemoryPlacementSearch.h,
   // "compiler").
   MemoryMap wanted(graph.size(),
                    NodePlacement{MemoryLevel::LLC, MemoryLevel::SRAM});

@@ -1,6 +1,6 @@
-//===- PlacementSearchTest.cpp - Searches against brute force -------------===//
+//===- MemoryPlacementSearchTest.cpp - Searches against brute force -------===//
 
-#include "dsm/Core/Memory/PlacementSearch.h"
+#include "dsm/Core/Memory/MemoryPlacementSearch.h"
 
 #include "MemoryTestHelpers.h"
 #include "Support/RecordingProgress.h"

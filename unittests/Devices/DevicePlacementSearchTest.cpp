@@ -1,6 +1,6 @@
-//===- PlacementSearchTest.cpp - Searches against brute force -------------===//
+//===- DevicePlacementSearchTest.cpp - Searches against brute force -------===//
 
-#include "dsm/Core/Devices/PlacementSearch.h"
+#include "dsm/Core/Devices/DevicePlacementSearch.h"
 #include "dsm/Core/Support/NodeError.h"
 
 #include "DeviceTestHelpers.h"
