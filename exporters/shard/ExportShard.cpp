@@ -12,6 +12,7 @@
 #include "dsm/Core/Workload/Workload.h"
 #include "dsm/Dialect/DsmAttrs.h"
 #include "dsm/Dialect/DsmOps.h"
+#include "dsm/Export/Passes.h"
 #include "dsm/Import/Passes.h"
 #include "dsm/Support/ReportWriter.h"
 
@@ -25,7 +26,7 @@
 
 namespace dsm {
 #define GEN_PASS_DEF_DSMEXPORTSHARD
-#include "dsm/Import/Passes.h.inc"
+#include "dsm/Export/Passes.h.inc"
 } // namespace dsm
 
 using namespace mlir;
@@ -45,8 +46,8 @@ std::optional<SourcePosition> positionOf(Location loc) {
 }
 
 /// The grid axes a parallelism splits the minibatch and the output features
-/// over (000 §II-D: the hybrids split X one way and Y the other). Axes of
-/// size one split nothing and are left out.
+/// over (DeepSpatialMatrix §II-D: the hybrids split X one way and Y the other).
+/// Axes of size one split nothing and are left out.
 struct AxisAssignment {
   SmallVector<shard::GridAxis> minibatch, features;
 };

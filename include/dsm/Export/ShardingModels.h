@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_IMPORT_SHARDINGMODELS_H
-#define DSM_IMPORT_SHARDINGMODELS_H
+#ifndef DSM_EXPORT_SHARDINGMODELS_H
+#define DSM_EXPORT_SHARDINGMODELS_H
 
 namespace mlir {
 class DialectRegistry;
@@ -28,4 +28,4 @@ void registerShardingModels(mlir::DialectRegistry &registry);
 
 } // namespace dsm
 
-#endif // DSM_IMPORT_SHARDINGMODELS_H
+#endif // DSM_EXPORT_SHARDINGMODELS_H

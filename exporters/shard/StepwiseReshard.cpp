@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dsm/Import/Passes.h"
+#include "dsm/Export/Passes.h"
 
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
@@ -14,7 +14,7 @@
 
 namespace dsm {
 #define GEN_PASS_DEF_DSMSTEPWISERESHARD
-#include "dsm/Import/Passes.h.inc"
+#include "dsm/Export/Passes.h.inc"
 } // namespace dsm
 
 using namespace mlir;

@@ -1,4 +1,4 @@
-// RUN: not dsm-opt %s -split-input-file --dsm-export-shard="source=%S/../Inputs/small-cnn.mlir output=%t.out" 2>&1 | FileCheck %s
+// RUN: not dsm-opt %s -split-input-file --dsm-export-shard="source=%S/../../Import/Inputs/small-cnn.mlir output=%t.out" 2>&1 | FileCheck %s
 // RUN: not test -e %t.out
 // RUN: not dsm-opt %s -split-input-file --dsm-export-shard="source=%t.missing.mlir output=%t.out" 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not test -e %t.out
