@@ -39,7 +39,7 @@ struct SelectMappingPass
       return signalPassFailure();
     core::MapperOptions options;
     options.search = search;
-    //--- optimizations=: which of 000 §III the mapper may use.
+    //--- optimizations=: which of DeepSpatialMatrix §III the mapper may use.
     bool hybrid = true, reuse = true, preload = true, dysm = true,
          pipeline = true;
     if (!optimizations.empty()) {

@@ -1,9 +1,9 @@
 //===- LayerFormation.h - Grouping graph ops into layers --------*- C++ -*-===//
 //
-// A layer in 000's sense is a primary computation with the auxiliary
-// computations that follow it (bias, activation, pooling, normalization,
-// residual addition), or auxiliary computations alone when no primary
-// computation precedes them (an embedding, a stand-alone pooling). This
+// A layer in the DeepSpatialMatrix sense is a primary computation with the
+// auxiliary computations that follow it (bias, activation, pooling,
+// normalization, residual addition), or auxiliary computations alone when no
+// primary computation precedes them (an embedding, a stand-alone pooling). This
 // groups a function's dsm ops into such layers, in program order, and
 // describes each one to the performance model.
 //
