@@ -3,6 +3,7 @@
 #include "dsm-c/Dsm.h"
 
 #include "dsm/Dialect/DsmDialect.h"
+#include "dsm/Export/Passes.h"
 #include "dsm/Import/Passes.h"
 #include "dsm/Passes/Passes.h"
 
@@ -47,6 +48,7 @@ void dsmRegisterPasses(void) {
   std::call_once(registered, [] {
     dsm::registerDsmPasses();
     dsm::registerDsmImportPasses();
+    dsm::registerDsmExportPasses();
   });
 }
 

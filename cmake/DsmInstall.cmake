@@ -7,7 +7,7 @@ include(CMakePackageConfigHelpers)
 
 get_property(dsm_core_libraries GLOBAL PROPERTY DSM_CORE_LIBRARIES)
 set(dsm_installed_libraries
-  ${dsm_core_libraries} DsmCore DsmDialect DsmPasses DsmImport)
+  ${dsm_core_libraries} DsmCore DsmDialect DsmMLIRSupport DsmPasses DsmImport DsmExport)
 if(DSM_ENABLE_ONNX)
   list(APPEND dsm_installed_libraries DsmImportOnnx DsmOnnxProto)
 endif()

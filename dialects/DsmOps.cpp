@@ -764,6 +764,10 @@ int64_t LstmOp::getBatchDim() { return 1; }
 // Elementwise binary ops
 //===----------------------------------------------------------------------===//
 
+// The binary, unary and pooling ops' shared methods (type inference,
+// verifier, workload) are defined once in their ODS classes in DsmOps.td
+// (`extraClassDefinition`), on the helpers below.
+
 template <typename OpTy>
 static LogicalResult inferBinary(std::optional<Location> loc,
                                  typename OpTy::Adaptor adaptor,
@@ -802,21 +806,6 @@ static int64_t weightElements(Operation *op) {
   return total;
 }
 
-#define DSM_BINARY_OP(OpTy, Kind)                                              \
-  LogicalResult OpTy::inferReturnTypes(                                        \
-      MLIRContext *, std::optional<Location> loc, Adaptor adaptor,             \
-      SmallVectorImpl<Type> &types) {                                          \
-    return inferBinary<OpTy>(loc, adaptor, types);                             \
-  }                                                                            \
-  SmallVector<Value> OpTy::getParameterOperands() {                            \
-    return weightOperands(getOperation());                                     \
-  }                                                                            \
-  LogicalResult OpTy::verify() { return verifyShapes(*this); }                 \
-  core::Workload OpTy::getWorkload() {                                         \
-    return elementwiseWorkload(getOperation(), Kind,                           \
-                               weightElements(getOperation()));                \
-  }
-
 /// Whether `value` is computed from the network's inputs (an activation)
 /// rather than from weights and constants alone (a position embedding, a
 /// scale). Parameter-only subgraphs are small: a search that has visited
@@ -847,15 +836,13 @@ static bool dependsOnInputs(Value value) {
   return false;
 }
 
-/// An add of two activations is a residual connection (000 §II-A); one
-/// whose other operand is a parameter (or computed from parameters alone) is
-/// a bias addition.
+/// An add of two activations is a residual connection (DeepSpatialMatrix
+/// §II-A); one whose other operand is a parameter (or computed from parameters
+/// alone) is a bias addition.
 static core::OpKind classifyAdd(AddOp op) {
   bool residual = dependsOnInputs(op.getLhs()) && dependsOnInputs(op.getRhs());
   return residual ? core::OpKind::ResidualAdd : core::OpKind::BiasAdd;
 }
-
-DSM_BINARY_OP(AddOp, classifyAdd(*this))
 
 /// Whether an add is residual or a bias addition changes none of its counts,
 /// so the verifier's question needs no graph search.
@@ -864,10 +851,6 @@ bool AddOp::workloadOverflows() {
                              weightElements(getOperation()))
       .overflow;
 }
-DSM_BINARY_OP(SubOp, core::OpKind::Elementwise)
-DSM_BINARY_OP(MulOp, core::OpKind::Elementwise)
-DSM_BINARY_OP(DivOp, core::OpKind::Elementwise)
-#undef DSM_BINARY_OP
 
 //===----------------------------------------------------------------------===//
 // Elementwise unary ops
@@ -885,44 +868,6 @@ static LogicalResult inferUnary(std::optional<Location> loc,
   types.push_back(*input);
   return success();
 }
-
-#define DSM_UNARY_OP(OpTy, Kind)                                               \
-  LogicalResult OpTy::inferReturnTypes(                                        \
-      MLIRContext *, std::optional<Location> loc, Adaptor adaptor,             \
-      SmallVectorImpl<Type> &types) {                                          \
-    return inferUnary<OpTy>(loc, adaptor, types);                              \
-  }                                                                            \
-  core::Workload OpTy::getWorkload() {                                         \
-    return elementwiseWorkload(getOperation(), Kind);                          \
-  }
-
-DSM_UNARY_OP(ReluOp, core::OpKind::ReLU)
-DSM_UNARY_OP(SigmoidOp, core::OpKind::Sigmoid)
-DSM_UNARY_OP(TanhOp, core::OpKind::Tanh)
-DSM_UNARY_OP(GeluOp, core::OpKind::GELU)
-DSM_UNARY_OP(HardSigmoidOp, core::OpKind::HardSigmoid)
-DSM_UNARY_OP(HardSwishOp, core::OpKind::HardSwish)
-DSM_UNARY_OP(ExpOp, core::OpKind::Math)
-DSM_UNARY_OP(ErfOp, core::OpKind::Math)
-DSM_UNARY_OP(SqrtOp, core::OpKind::Math)
-DSM_UNARY_OP(RsqrtOp, core::OpKind::Math)
-DSM_UNARY_OP(ClampOp, core::OpKind::Clamp)
-DSM_UNARY_OP(SoftmaxOp, core::OpKind::Softmax)
-#undef DSM_UNARY_OP
-
-#define DSM_VERIFY_SHAPES(OpTy)                                                \
-  LogicalResult OpTy::verify() { return verifyShapes(*this); }
-DSM_VERIFY_SHAPES(ReluOp)
-DSM_VERIFY_SHAPES(SigmoidOp)
-DSM_VERIFY_SHAPES(TanhOp)
-DSM_VERIFY_SHAPES(GeluOp)
-DSM_VERIFY_SHAPES(HardSigmoidOp)
-DSM_VERIFY_SHAPES(HardSwishOp)
-DSM_VERIFY_SHAPES(ExpOp)
-DSM_VERIFY_SHAPES(ErfOp)
-DSM_VERIFY_SHAPES(SqrtOp)
-DSM_VERIFY_SHAPES(RsqrtOp)
-#undef DSM_VERIFY_SHAPES
 
 LogicalResult ClampOp::verify() {
   if (failed(verifyShapes(*this)))
@@ -1018,19 +963,6 @@ static core::Workload poolWorkload(OpTy op, core::OpKind kind) {
   workload.strideJ = strides.back();
   return workload;
 }
-
-#define DSM_POOL_OP(OpTy, Kind)                                                \
-  LogicalResult OpTy::inferReturnTypes(                                        \
-      MLIRContext *, std::optional<Location> loc, Adaptor adaptor,             \
-      SmallVectorImpl<Type> &types) {                                          \
-    return inferPool<OpTy>(loc, adaptor, types);                               \
-  }                                                                            \
-  LogicalResult OpTy::verify() { return verifyShapes(*this); }                 \
-  core::Workload OpTy::getWorkload() { return poolWorkload(*this, Kind); }
-
-DSM_POOL_OP(MaxPoolOp, core::OpKind::MaxPool)
-DSM_POOL_OP(AvgPoolOp, core::OpKind::AvgPool)
-#undef DSM_POOL_OP
 
 LogicalResult GlobalAvgPoolOp::verify() { return verifyShapes(*this); }
 

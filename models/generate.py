@@ -26,8 +26,8 @@ def vgg16():
     g = Graph("vgg16", doc="""
 VGG16 (Simonyan & Zisserman 2014) as torchvision.models.vgg16 defines it, at
 224x224: 13 convolutions and 3 fully connected layers, 138,357,544 parameters,
-15,470,264,320 MACs at batch 1. Layer names follow 000 Fig. 12 (conv1_1 ..
-conv5_3, fcon1 .. fcon3). Dropout is an identity at mapping time.""")
+15,470,264,320 MACs at batch 1. Layer names follow DeepSpatialMatrix Fig. 12
+(conv1_1 .. conv5_3, fcon1 .. fcon3). Dropout is an identity at mapping time.""")
     x = g.arg([1, 3, 224, 224])
     stages = [(64, 2), (128, 2), (256, 3), (512, 3), (512, 3)]
     for s, (width, convs) in enumerate(stages, start=1):
@@ -114,20 +114,20 @@ shortcut.""")
 
 
 def gnmt(timesteps=128, units=1024, layers=8, vocab=32000):
-    """GNMT (Wu et al. 2016) as 000 §IV uses it."""
+    """GNMT (Wu et al. 2016) as DeepSpatialMatrix §IV uses it."""
     g = Graph("gnmt", doc=f"""
-GNMT (Wu et al. 2016) as 000 §IV describes it: {layers} encoder and {layers}
-decoder LSTM layers of {units} units over {timesteps} timesteps, attention and
-residual connections. 000 says the first *decoder* layer is bidirectional; in
-GNMT's own design it is the first *encoder* layer (decoding runs left to right
-and cannot look ahead), so that is what this model does: its two directions
-of {units} units are concatenated. As in GNMT, residual connections start at
-the third layer of each stack; the bottom decoder layer's output queries the
-attention over the encoder outputs and the context is fed to every other
-decoder layer. Attention is dot-product over a projected memory (a
-fully connected "memory layer" on the encoder outputs); the output is a
-{vocab}-word softmax. Training uses teacher forcing: both token sequences are
-inputs, time-major [T, N].""")
+GNMT (Wu et al. 2016) as DeepSpatialMatrix §IV describes it: {layers} encoder
+and {layers} decoder LSTM layers of {units} units over {timesteps} timesteps,
+attention and residual connections. DeepSpatialMatrix says the first *decoder*
+layer is bidirectional; in GNMT's own design it is the first *encoder* layer
+(decoding runs left to right and cannot look ahead), so that is what this
+model does: its two directions of {units} units are concatenated. As in GNMT,
+residual connections start at the third layer of each stack; the bottom
+decoder layer's output queries the attention over the encoder outputs and the
+context is fed to every other decoder layer. Attention is dot-product over a
+projected memory (a fully connected "memory layer" on the encoder outputs);
+the output is a {vocab}-word softmax. Training uses teacher forcing: both
+token sequences are inputs, time-major [T, N].""")
     src = g.arg([timesteps, 1], dtype="i64", batch_dim=1)
     tgt = g.arg([timesteps, 1], dtype="i64", batch_dim=1)
 

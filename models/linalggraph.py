@@ -14,7 +14,7 @@ unused.
 Only what the ResNet and BERT generators use is here: conv, batch_norm,
 relu, add, max_pool, global_avg_pool, flatten and fc for the ResNets;
 embedding, layer_norm, softmax, gelu/tanh, reshape, transpose, matmul of two
-activations, div and slice for BERT. test/Import/shard uses it to export
+activations, div and slice for BERT. test/Export/shard uses it to export
 ResNet-50 and BERT-base and partition them with upstream `shard`.
 """
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job on a sensible default: map ResNet-50, trained at minibatch 512,
-# onto the 64-chip 8-PFLOP system of 000 (asymmetric torus) and print the
-# mapping report. Builds first if needed. Extra arguments go to dsm-opt.
+# onto the 64-chip 8-PFLOP system of DeepSpatialMatrix (asymmetric torus) and
+# print the mapping report. Builds first if needed. Extra arguments go to dsm-opt.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/build.sh" --target dsm-opt > /dev/null

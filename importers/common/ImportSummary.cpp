@@ -2,7 +2,7 @@
 
 #include "dsm/Import/ImportSummary.h"
 
-#include "dsm/Passes/Common/ReportWriter.h"
+#include "dsm/Support/ReportWriter.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/Format.h"
 

@@ -2,8 +2,8 @@
 
 #include "dsm/Import/Importer.h"
 #include "dsm/Import/GraphFusion.h"
-#include "dsm/Passes/Common/ReportWriter.h"
-#include "dsm/Passes/Common/WorkloadAnalysis.h"
+#include "dsm/Support/LayerName.h"
+#include "dsm/Support/ReportWriter.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

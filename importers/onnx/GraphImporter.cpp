@@ -15,6 +15,7 @@
 
 #include "dsm/Dialect/DsmOps.h"
 #include "dsm/Import/GraphFusion.h"
+#include "dsm/Support/LayerName.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -77,19 +78,6 @@ Location GraphImporter::getFileLoc() {
 
 InFlightDiagnostic GraphImporter::emitFileError() {
   return mlir::emitError(getFileLoc());
-}
-
-/// The first name in `loc` (a node name), or "".
-static StringRef findName(Location loc) {
-  StringRef name;
-  loc->walk([&](Location inner) {
-    if (auto named = dyn_cast<NameLoc>(inner)) {
-      name = named.getName().strref();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return name;
 }
 
 //===----------------------------------------------------------------------===//

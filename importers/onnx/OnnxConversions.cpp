@@ -4,7 +4,7 @@
 // static operands, checks what the dsm op cannot express, builds the op (its
 // result type is inferred) and defines the node's outputs. What a dsm op
 // cannot express goes to `unsupported` (strict: error; permissive:
-// dsm.opaque); operators without a dsm counterpart (Erf, Sqrt, Cast, ...)
+// dsm.opaque); operators without a dsm counterpart (Log, Abs, Cast, ...)
 // become dsm.opaque with a documented number of operations per element.
 //
 //===----------------------------------------------------------------------===//
@@ -1461,13 +1461,16 @@ const llvm::StringMap<ConversionFn> &conversionTable() {
       {"HardSigmoid", convertHardSigmoid},
       {"Clip", convertClip},
       {"Pow", convertPow},
-      // Elementwise without a dsm op: dsm.opaque.
+      // The pieces composite functions are spelled with (--dsm-fuse-graph
+      // recognises the composites).
       {"Erf", convertUnary<dsm::ErfOp>},
       {"Sqrt", convertUnary<dsm::SqrtOp>},
       {"Exp", convertUnary<dsm::ExpOp>},
+      // A negation is a dsm.mul by -1.
+      {"Neg", convertNeg},
+      // Elementwise without a dsm op: dsm.opaque.
       {"Log", convertOpaqueElementwise},
       {"Reciprocal", convertOpaqueElementwise},
-      {"Neg", convertNeg},
       {"Abs", convertOpaqueElementwise},
       {"Floor", convertOpaqueElementwise},
       {"Ceil", convertOpaqueElementwise},

@@ -1,16 +1,16 @@
 //===- Searches.h - The search algorithms, one entry each -------*- C++ -*-===//
 //
-// Internal to lib/Devices: PlacementSearch.cpp dispatches to these. Each runs
-// until the evaluator has spent `budget` evaluations (or, for the baselines,
-// their own few) and leaves the best in the evaluator.
+// Internal to lib/Devices: DevicePlacementSearch.cpp dispatches to these.
+// Each runs until the evaluator has spent `budget` evaluations (or, for the
+// baselines, their own few) and leaves the best in the evaluator.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef DSM_LIB_DEVICES_SEARCHES_H
 #define DSM_LIB_DEVICES_SEARCHES_H
 
-#include "dsm/Core/Devices/PlacementEvaluator.h"
-#include "dsm/Core/Devices/PlacementSearch.h"
+#include "dsm/Core/Devices/DevicePlacementEvaluator.h"
+#include "dsm/Core/Devices/DevicePlacementSearch.h"
 #include "dsm/Core/Support/Random.h"
 
 namespace dsm::core::devices::detail {

@@ -8,7 +8,7 @@
 #ifndef DSM_LIB_MEMORY_SEARCHES_H
 #define DSM_LIB_MEMORY_SEARCHES_H
 
-#include "dsm/Core/Memory/PlacementSearch.h"
+#include "dsm/Core/Memory/MemoryPlacementSearch.h"
 #include "dsm/Core/Support/Random.h"
 
 #include "llvm/ADT/ArrayRef.h"

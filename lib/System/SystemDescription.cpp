@@ -38,8 +38,8 @@ static constexpr std::pair<llvm::StringLiteral, SystemKind> kSystemKinds[] = {
     {"multi_chip", SystemKind::MultiChip},
     {"memory_hierarchy", SystemKind::MemoryHierarchy},
     {"device_graph", SystemKind::DeviceGraph}};
-/// The only chip-to-chip topology of the 000 template; listed so that an
-/// unknown one is rejected by name.
+/// The only chip-to-chip topology of the DeepSpatialMatrix template; listed so
+/// that an unknown one is rejected by name.
 static constexpr std::pair<llvm::StringLiteral, int> kTopologies[] = {
     {"torus_2d", 0}};
 

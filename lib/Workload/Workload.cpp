@@ -1,4 +1,4 @@
-//===- Workload.cpp - Layer workloads in the terms of 000 §II-A -----------===//
+//===- Workload.cpp - Layer workloads (DeepSpatialMatrix §II-A) -----------===//
 
 #include "dsm/Core/Workload/Workload.h"
 

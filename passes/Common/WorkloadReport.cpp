@@ -1,8 +1,8 @@
 //===- WorkloadReport.cpp - --dsm-workload-report -------------------------===//
 
-#include "dsm/Passes/Common/ReportWriter.h"
 #include "dsm/Passes/Common/WorkloadAnalysis.h"
 #include "dsm/Passes/Passes.h"
+#include "dsm/Support/ReportWriter.h"
 
 namespace dsm {
 #define GEN_PASS_DEF_DSMWORKLOADREPORT

@@ -8,17 +8,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Core/Devices/ChromeTrace.h"
-#include "dsm/Core/Devices/PlacementReport.h"
-#include "dsm/Core/Devices/PlacementSearch.h"
+#include "dsm/Core/Devices/DevicePlacementReport.h"
+#include "dsm/Core/Devices/DevicePlacementSearch.h"
 #include "dsm/Core/Support/ConsoleProgress.h"
-#include "dsm/Core/Support/NodeError.h"
 #include "dsm/Dialect/DsmAttrs.h"
 #include "dsm/Dialect/DsmOps.h"
 #include "dsm/Passes/Common/ContextExecutor.h"
-#include "dsm/Passes/Common/ReportWriter.h"
 #include "dsm/Passes/Common/WorkloadAnalysis.h"
 #include "dsm/Passes/Devices/OpGraphBuilder.h"
 #include "dsm/Passes/Passes.h"
+#include "dsm/Support/CoreError.h"
+#include "dsm/Support/ReportWriter.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassManager.h"
@@ -40,23 +40,6 @@ namespace {
 struct PlaceDevicesPass
     : public dsm::impl::DsmPlaceDevicesBase<PlaceDevicesPass> {
   using DsmPlaceDevicesBase::DsmPlaceDevicesBase;
-
-  /// Emits a core error at the op it names, or at `fallback`.
-  void emitCoreError(llvm::Error error, llvm::ArrayRef<Operation *> operations,
-                     Location fallback, StringRef what) {
-    llvm::handleAllErrors(
-        std::move(error),
-        [&](const core::NodeError &nodeError) {
-          int64_t node = nodeError.getNode();
-          Location loc = node >= 0 && size_t(node) < operations.size()
-                             ? operations[node]->getLoc()
-                             : fallback;
-          emitError(loc) << what << nodeError.getMessage();
-        },
-        [&](const llvm::ErrorInfoBase &other) {
-          emitError(fallback) << what << other.message();
-        });
-  }
 
   LogicalResult validateOptions(Location loc) {
     if (evaluations < 1)
@@ -147,7 +130,7 @@ struct PlaceDevicesPass
     llvm::Expected<devices::DeviceNetwork> network =
         devices::DeviceNetwork::fromSystem(*deviceGraph);
     if (!network) {
-      emitCoreError(network.takeError(), {}, loc,
+      emitCoreError(network.takeError(), ArrayRef<Operation *>(), loc,
                     "system '" + description->name +
                         "' cannot run a placement: ");
       return signalPassFailure();

@@ -8,15 +8,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Core/Memory/ExternalEvaluator.h"
-#include "dsm/Core/Memory/PlacementReport.h"
-#include "dsm/Core/Memory/PlacementSearch.h"
+#include "dsm/Core/Memory/MemoryPlacementReport.h"
+#include "dsm/Core/Memory/MemoryPlacementSearch.h"
 #include "dsm/Core/Support/ConsoleProgress.h"
-#include "dsm/Core/Support/NodeError.h"
 #include "dsm/Dialect/DsmAttrs.h"
 #include "dsm/Passes/Common/ContextExecutor.h"
-#include "dsm/Passes/Common/ReportWriter.h"
 #include "dsm/Passes/Memory/MemoryGraphBuilder.h"
 #include "dsm/Passes/Passes.h"
+#include "dsm/Support/CoreError.h"
+#include "dsm/Support/ReportWriter.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassManager.h"
@@ -55,21 +55,12 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
   using DsmPlaceMemoryBase::DsmPlaceMemoryBase;
 
   /// Emits a core error at the layer it names, or at `fallback`.
-  void emitCoreError(llvm::Error error, const MemoryGraphWithLayers *built,
-                     Location fallback, StringRef what) {
-    llvm::handleAllErrors(
-        std::move(error),
-        [&](const core::NodeError &nodeError) {
-          int64_t node = nodeError.getNode();
-          Location loc =
-              built && node >= 0 && size_t(node) < built->layers.size()
-                  ? built->getAnchor(size_t(node))->getLoc()
-                  : fallback;
-          emitError(loc) << what << nodeError.getMessage();
-        },
-        [&](const llvm::ErrorInfoBase &other) {
-          emitError(fallback) << what << other.message();
-        });
+  static void emitCoreError(llvm::Error error,
+                            const MemoryGraphWithLayers &built,
+                            Location fallback, StringRef what) {
+    dsm::emitCoreError(
+        std::move(error), built.layers.size(),
+        [&](size_t node) { return built.getAnchor(node); }, fallback, what);
   }
 
   void runOnOperation() override {
@@ -157,7 +148,7 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
           memory::PlacementEvaluator::create(function.built.graph, *hierarchy,
                                              std::move(measure));
       if (!placementEvaluator) {
-        emitCoreError(placementEvaluator.takeError(), &function.built,
+        emitCoreError(placementEvaluator.takeError(), function.built,
                       func.getLoc(), "cannot place memory: ");
         return signalPassFailure();
       }
@@ -179,7 +170,7 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
                 memory::checkNotInterrupted(*kind, *result, options))
           result = std::move(error);
       if (!result) {
-        emitCoreError(result.takeError(), &function.built, func.getLoc(),
+        emitCoreError(result.takeError(), function.built, func.getLoc(),
                       "cannot place memory: ");
         return signalPassFailure();
       }

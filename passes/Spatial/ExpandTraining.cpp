@@ -2,8 +2,8 @@
 
 #include "dsm/Core/Spatial/SpatialMapper.h"
 #include "dsm/Dialect/DsmOps.h"
+#include "dsm/Passes/Common/LayerFormation.h"
 #include "dsm/Passes/Passes.h"
-#include "dsm/Passes/Spatial/LayerFormation.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
@@ -111,8 +111,8 @@ struct ExpandTrainingPass
           llvm::append_range(outputErrors, errors.lookup(output));
         Location loc = layer.ops.front()->getLoc();
         WorkloadAttr workload = forward[i].getWorkload();
-        // UPD before BWD (000 §III-B: then the error of one layer at a time
-        // needs to stay on chip).
+        // UPD before BWD (DeepSpatialMatrix §III-B: then the error of one layer
+        // at a time needs to stay on chip).
         if (node.upd) {
           SmallVector<Value> ins = forward[i].getIns();
           llvm::append_range(ins, outputErrors);

@@ -7,11 +7,11 @@
 
 #include "dsm/Core/Spatial/SpatialMapper.h"
 #include "dsm/Core/Support/ConsoleProgress.h"
-#include "dsm/Core/Support/NodeError.h"
 #include "dsm/Dialect/DsmOps.h"
 #include "dsm/Passes/Common/ContextExecutor.h"
 #include "dsm/Passes/Passes.h"
 #include "dsm/Passes/Spatial/LayerGraphBuilder.h"
+#include "dsm/Support/CoreError.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -39,7 +39,7 @@ struct SelectMappingPass
       return signalPassFailure();
     core::MapperOptions options;
     options.search = search;
-    //--- optimizations=: which of 000 §III the mapper may use.
+    //--- optimizations=: which of DeepSpatialMatrix §III the mapper may use.
     bool hybrid = true, reuse = true, preload = true, dysm = true,
          pipeline = true;
     if (!optimizations.empty()) {
@@ -261,18 +261,11 @@ struct SelectMappingPass
     progress.finish();
     if (!plan) {
       // A layer's error goes to that layer's FWD op; any other to the function.
-      LogicalResult reported = failure();
-      llvm::handleAllErrors(
-          plan.takeError(),
-          [&](const core::NodeError &error) {
-            emitError(layers[error.getNode()].fwd.getLoc())
-                << "cannot map onto the system: " << error.getMessage();
-          },
-          [&](const llvm::ErrorInfoBase &error) {
-            emitError(func.getLoc())
-                << "cannot map onto the system: " << error.message();
-          });
-      return reported;
+      emitCoreError(
+          plan.takeError(), layers.size(),
+          [&](size_t node) { return layers[node].fwd.getOperation(); },
+          func.getLoc(), "cannot map onto the system: ");
+      return failure();
     }
     numConfigurations += plan->configurationsEvaluated;
     numExplorations += plan->explorations;

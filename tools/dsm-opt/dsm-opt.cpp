@@ -7,8 +7,9 @@
 
 #include "dsm/Core/Support/MlirText.h"
 #include "dsm/Dialect/DsmDialect.h"
+#include "dsm/Export/Passes.h"
+#include "dsm/Export/ShardingModels.h"
 #include "dsm/Import/Passes.h"
-#include "dsm/Import/ShardingModels.h"
 #include "dsm/Passes/Passes.h"
 
 #include "mlir/Dialect/Shard/Transforms/Passes.h"
@@ -28,6 +29,7 @@ int main(int argc, char **argv) {
   mlir::shard::registerPartition();
   dsm::registerDsmPasses();
   dsm::registerDsmImportPasses();
+  dsm::registerDsmExportPasses();
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv,
       "dsm-opt: maps deep neural networks onto accelerator systems\n",

@@ -13,8 +13,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Dialect/DsmDialect.h"
+#include "dsm/Export/Passes.h"
+#include "dsm/Export/ShardingModels.h"
 #include "dsm/Import/Passes.h"
-#include "dsm/Import/ShardingModels.h"
 #include "dsm/Passes/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -38,5 +39,6 @@ mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "dsm", LLVM_VERSION_STRING, []() {
             dsm::registerDsmPasses();
             dsm::registerDsmImportPasses();
+            dsm::registerDsmExportPasses();
           }};
 }

@@ -30,7 +30,7 @@ TEST(QuantityTest, DecimalAndBinaryPrefixes) {
 
 TEST(QuantityTest, BandwidthInBytesAndBits) {
   EXPECT_DOUBLE_EQ(parse("256 GB/s", QuantityKind::Bandwidth), 256e9);
-  // PCIe3 x16 of 002: 128 Gbit/s is 16 GB/s.
+  // PCIe3 x16 of Andreassen's thesis: 128 Gbit/s is 16 GB/s.
   EXPECT_DOUBLE_EQ(parse("128 Gbit/s", QuantityKind::Bandwidth), 16e9);
   EXPECT_DOUBLE_EQ(parse("1.5e3 MB/s", QuantityKind::Bandwidth), 1.5e9);
 }

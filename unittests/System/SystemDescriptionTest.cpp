@@ -109,7 +109,7 @@ TEST(SystemPresetsTest, NnpiHierarchy) {
   EXPECT_DOUBLE_EQ(mh->sram.capacityBytes, 4e6);
   EXPECT_DOUBLE_EQ(mh->llc.capacityBytes, 24e6);
   EXPECT_DOUBLE_EQ(mh->dram.capacityBytes, 32e9);
-  // 001 App. G: LLC ~10x and SRAM ~100x the DRAM bandwidth.
+  // EGRL App. G: LLC ~10x and SRAM ~100x the DRAM bandwidth.
   EXPECT_DOUBLE_EQ(
       mh->llc.bandwidthBytesPerSecond / mh->dram.bandwidthBytesPerSecond, 10);
   EXPECT_DOUBLE_EQ(

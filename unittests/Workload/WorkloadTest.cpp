@@ -1,4 +1,4 @@
-//===- WorkloadTest.cpp - Workloads in the terms of 000 §II-A -------------===//
+//===- WorkloadTest.cpp - Workloads (DeepSpatialMatrix §II-A) -------------===//
 
 #include "dsm/Core/Workload/Workload.h"
 #include "dsm/Core/Workload/WorkloadSummary.h"
@@ -102,7 +102,8 @@ TEST(WorkloadTest, FullyConnectedWithTokens) {
 }
 
 TEST(WorkloadTest, GnmtLstmLayerIsAbout16MFlopsPerStep) {
-  // 000 §IV: 1024-unit GNMT layers take ~16M FLOPs per sample and timestep.
+  // DeepSpatialMatrix §IV: 1024-unit GNMT layers take ~16M FLOPs per sample and
+  // timestep.
   Workload w =
       makeLstmWorkload(/*timesteps=*/128, /*batch=*/1, 1024, 1024, 1, true, 2);
   EXPECT_EQ(w.get(Dim::In), 2048);

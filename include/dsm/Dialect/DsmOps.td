@@ -224,8 +224,12 @@ def Dsm_LstmOp : Dsm_GraphOp<"lstm", [], ["getParameterOperands", "getBatchDim"]
 // Auxiliary computations: elementwise
 //===----------------------------------------------------------------------===//
 
+/// A binary elementwise op. Its methods are the same for every such op but
+/// the workload's kind: `kind`, a C++ expression of type `core::OpKind`
+/// evaluated inside the op (DsmOps.cpp has the helpers it names).
 class Dsm_BinaryOp<string mnemonic, string what,
-                   list<string> workloadMethods = []>
+                   list<string> workloadMethods = [],
+                   string kind = "::dsm::core::OpKind::Elementwise">
     : Dsm_GraphOp<mnemonic, [],
                   !listconcat(["getParameterOperands"], workloadMethods)> {
   let summary = "elementwise " # what # " with broadcasting";
@@ -239,44 +243,79 @@ class Dsm_BinaryOp<string mnemonic, string what,
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
   }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, ::std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferBinary<$cppClass>(loc, adaptor, types);
+    }
+    ::llvm::SmallVector<::mlir::Value> $cppClass::getParameterOperands() {
+      return weightOperands(getOperation());
+    }
+    ::llvm::LogicalResult $cppClass::verify() { return verifyShapes(*this); }
+    ::dsm::core::Workload $cppClass::getWorkload() {
+      return elementwiseWorkload(getOperation(), }] # kind # [{,
+                                 weightElements(getOperation()));
+    }
+  }];
 }
 
-// Classifying an add searches the graph (DsmOps.cpp): its verifier checks
-// the counts without it.
-def Dsm_AddOp : Dsm_BinaryOp<"add", "addition", ["workloadOverflows"]> {
+// Classifying an add searches the graph (`classifyAdd` in DsmOps.cpp): its
+// verifier checks the counts without it.
+def Dsm_AddOp : Dsm_BinaryOp<"add", "addition", ["workloadOverflows"],
+                             "classifyAdd(*this)"> {
   let description = [{
-    Elementwise addition under NumPy broadcasting. When both operands have the
-    result's shape it is a residual (shortcut) addition; when one is
-    broadcast, a bias addition. Both are auxiliary computations of DeepSpatialMatrix §II-A.
+    Elementwise addition under NumPy broadcasting. When both operands are
+    computed from the network's inputs (activations) it is a residual
+    (shortcut) addition; when one of them is a parameter, or is computed from
+    parameters and constants alone (a bias, a position embedding), a bias
+    addition. Both are auxiliary computations of DeepSpatialMatrix §II-A.
   }];
 }
 def Dsm_SubOp : Dsm_BinaryOp<"sub", "subtraction">;
 def Dsm_MulOp : Dsm_BinaryOp<"mul", "multiplication">;
 def Dsm_DivOp : Dsm_BinaryOp<"div", "division">;
 
-class Dsm_UnaryOp<string mnemonic, string what> : Dsm_GraphOp<mnemonic> {
+/// An elementwise op of one input: the result has the input's type and the
+/// workload is of `kind` (a `core::OpKind`). Ops with attributes to check
+/// (clamp, softmax) set `shapeVerifier` to 0 and write their own verifier.
+class Dsm_UnaryOp<string mnemonic, string what, string kind,
+                  bit shapeVerifier = 1> : Dsm_GraphOp<mnemonic> {
   let summary = what;
   let description = what # [{ applied elementwise (an auxiliary computation
     run on the special-function units).}];
   let arguments = (ins Dsm_Tensor:$input);
   let results = (outs Dsm_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, ::std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferUnary<$cppClass>(loc, adaptor, types);
+    }
+    ::dsm::core::Workload $cppClass::getWorkload() {
+      return elementwiseWorkload(getOperation(), ::dsm::core::OpKind::}]
+      # kind # [{);
+    }
+  }] # !if(shapeVerifier, [{
+    ::llvm::LogicalResult $cppClass::verify() { return verifyShapes(*this); }
+  }], "");
 }
 
-def Dsm_ReluOp : Dsm_UnaryOp<"relu", "rectified linear unit max(x, 0)">;
-def Dsm_SigmoidOp : Dsm_UnaryOp<"sigmoid", "logistic sigmoid 1 / (1 + exp(-x))">;
-def Dsm_TanhOp : Dsm_UnaryOp<"tanh", "hyperbolic tangent">;
-def Dsm_GeluOp : Dsm_UnaryOp<"gelu", "Gaussian error linear unit">;
-def Dsm_HardSigmoidOp : Dsm_UnaryOp<"hard_sigmoid", "piecewise-linear sigmoid clamp(x / 6 + 1 / 2, 0, 1)">;
-def Dsm_HardSwishOp : Dsm_UnaryOp<"hard_swish", "x * hard_sigmoid(x)">;
+def Dsm_ReluOp : Dsm_UnaryOp<"relu", "rectified linear unit max(x, 0)", "ReLU">;
+def Dsm_SigmoidOp : Dsm_UnaryOp<"sigmoid", "logistic sigmoid 1 / (1 + exp(-x))", "Sigmoid">;
+def Dsm_TanhOp : Dsm_UnaryOp<"tanh", "hyperbolic tangent", "Tanh">;
+def Dsm_GeluOp : Dsm_UnaryOp<"gelu", "Gaussian error linear unit", "GELU">;
+def Dsm_HardSigmoidOp : Dsm_UnaryOp<"hard_sigmoid", "piecewise-linear sigmoid clamp(x / 6 + 1 / 2, 0, 1)", "HardSigmoid">;
+def Dsm_HardSwishOp : Dsm_UnaryOp<"hard_swish", "x * hard_sigmoid(x)", "HardSwish">;
 // The pieces front ends spell composite functions with (torch.onnx's erf
 // GELU, decomposed layer norms); --dsm-fuse-graph recognises the composites.
-def Dsm_ExpOp : Dsm_UnaryOp<"exp", "exponential exp(x)">;
-def Dsm_ErfOp : Dsm_UnaryOp<"erf", "Gauss error function erf(x)">;
-def Dsm_SqrtOp : Dsm_UnaryOp<"sqrt", "square root">;
-def Dsm_RsqrtOp : Dsm_UnaryOp<"rsqrt", "reciprocal square root 1 / sqrt(x)">;
+def Dsm_ExpOp : Dsm_UnaryOp<"exp", "exponential exp(x)", "Math">;
+def Dsm_ErfOp : Dsm_UnaryOp<"erf", "Gauss error function erf(x)", "Math">;
+def Dsm_SqrtOp : Dsm_UnaryOp<"sqrt", "square root", "Math">;
+def Dsm_RsqrtOp : Dsm_UnaryOp<"rsqrt", "reciprocal square root 1 / sqrt(x)", "Math">;
 
-def Dsm_ClampOp : Dsm_GraphOp<"clamp"> {
+def Dsm_ClampOp : Dsm_UnaryOp<"clamp", "clamp", "Clamp", /*shapeVerifier=*/0> {
   let summary = "clamp into [min, max] (ReLU6 is clamp 0..6)";
   let description = [{ Clamps every element into [`min`, `max`]. }];
   let arguments = (ins Dsm_Tensor:$input, F64Attr:$min, F64Attr:$max);
@@ -288,7 +327,8 @@ def Dsm_ClampOp : Dsm_GraphOp<"clamp"> {
 // Auxiliary computations: pooling, normalization, reductions
 //===----------------------------------------------------------------------===//
 
-class Dsm_PoolOp<string mnemonic, string what> : Dsm_GraphOp<mnemonic> {
+class Dsm_PoolOp<string mnemonic, string what, string kind>
+    : Dsm_GraphOp<mnemonic> {
   let summary = what # " pooling over a 2D or 3D window";
   let description = [{
     }] # what # [{ pooling of [N, C, H, W] (`nchw`, default) or [N, H, W, C]
@@ -306,10 +346,21 @@ class Dsm_PoolOp<string mnemonic, string what> : Dsm_GraphOp<mnemonic> {
                        DefaultValuedAttr<Dsm_DataLayoutAttr, "::dsm::DataLayout::NCHW">:$data_layout);
   let results = (outs Dsm_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, ::std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferPool<$cppClass>(loc, adaptor, types);
+    }
+    ::llvm::LogicalResult $cppClass::verify() { return verifyShapes(*this); }
+    ::dsm::core::Workload $cppClass::getWorkload() {
+      return poolWorkload(*this, ::dsm::core::OpKind::}] # kind # [{);
+    }
+  }];
 }
 
-def Dsm_MaxPoolOp : Dsm_PoolOp<"max_pool", "max">;
-def Dsm_AvgPoolOp : Dsm_PoolOp<"avg_pool", "average">;
+def Dsm_MaxPoolOp : Dsm_PoolOp<"max_pool", "max", "MaxPool">;
+def Dsm_AvgPoolOp : Dsm_PoolOp<"avg_pool", "average", "AvgPool">;
 
 def Dsm_GlobalAvgPoolOp : Dsm_GraphOp<"global_avg_pool"> {
   let summary = "average over the whole feature map";
@@ -324,7 +375,7 @@ def Dsm_GlobalAvgPoolOp : Dsm_GraphOp<"global_avg_pool"> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
-def Dsm_SoftmaxOp : Dsm_GraphOp<"softmax"> {
+def Dsm_SoftmaxOp : Dsm_UnaryOp<"softmax", "softmax", "Softmax", /*shapeVerifier=*/0> {
   let summary = "softmax along one axis";
   let description = [{
     `exp(x) / sum(exp(x))` along `axis` (negative counts from the end). Split

@@ -1,13 +1,14 @@
 //===- SystemDescription.h - Target systems of the three papers -*- C++ -*-===//
 //
 // Plain descriptions of the three kinds of target the seeds study:
-//  - MultiChipSystem: the hierarchical template of 000 Fig. 3 -- PE arrays in
-//    cores, cores on a ring or split bus in a chip with external memory, chips
-//    on a 2D torus (baseline parameters in 000 Fig. 10);
+//  - MultiChipSystem: the hierarchical template of DeepSpatialMatrix
+//    Fig. 3 -- PE arrays in cores, cores on a ring or split bus in a chip
+//    with external memory, chips on a 2D torus (baseline parameters in
+//    DeepSpatialMatrix Fig. 10);
 //  - MemoryHierarchySystem: one chip whose compute engines see private SRAM, a
-//    shared LLC and DRAM (NNP-I, 001 App. G);
+//    shared LLC and DRAM (NNP-I, EGRL App. G);
 //  - DeviceGraphSystem: heterogeneous devices joined by links (the servers of
-//    002 Tables 4.1/4.2).
+//    Andreassen's thesis, Tables 4.1/4.2).
 // All quantities are in base units: bytes, bytes/s, Hz, FLOP/s.
 //
 //===----------------------------------------------------------------------===//
@@ -38,8 +39,8 @@ int64_t bytesPerElement(Precision precision);
 struct MemorySpec {
   double capacityBytes = 0;
   double bandwidthBytesPerSecond = 0;
-  /// Fraction of the peak bandwidth achieved in practice (000 Fig. 10: HBM at
-  /// 80%).
+  /// Fraction of the peak bandwidth achieved in practice (DeepSpatialMatrix
+  /// Fig. 10: HBM at 80%).
   double efficiency = 1.0;
 
   double effectiveBandwidth() const {
@@ -48,14 +49,14 @@ struct MemorySpec {
 };
 
 //===----------------------------------------------------------------------===//
-// 000: multi-chip spatial accelerator
+// DeepSpatialMatrix: multi-chip spatial accelerator
 //===----------------------------------------------------------------------===//
 
 enum class ChipInterconnect { Ring, SplitBus };
 llvm::StringRef stringifyChipInterconnect(ChipInterconnect kind);
 
-/// One core (000 Fig. 3): a 2D systolic array of PEs, each a SIMD array of MAC
-/// units, with a private scratchpad and special-function units.
+/// One core (DeepSpatialMatrix Fig. 3): a 2D systolic array of PEs, each a SIMD
+/// array of MAC units, with a private scratchpad and special-function units.
 struct CoreSpec {
   int64_t macsPerCycle = 0;
   int64_t peRows = 0;
@@ -77,7 +78,8 @@ struct ChipSpec {
   CoreSpec core;
 };
 
-/// Chips on a 2D torus with X columns and Y rows (000 §III-A: M = X, N = Y).
+/// Chips on a 2D torus with X columns and Y rows (DeepSpatialMatrix §III-A:
+/// M = X, N = Y).
 struct TorusSpec {
   int64_t x = 1;
   int64_t y = 1;
@@ -103,7 +105,7 @@ struct MultiChipSystem {
 };
 
 //===----------------------------------------------------------------------===//
-// 001: single chip with a DRAM/LLC/SRAM hierarchy
+// EGRL (Khadka et al.): single chip with a DRAM/LLC/SRAM hierarchy
 //===----------------------------------------------------------------------===//
 
 struct MemoryHierarchySystem {
@@ -121,7 +123,7 @@ struct MemoryHierarchySystem {
 };
 
 //===----------------------------------------------------------------------===//
-// 002: heterogeneous device graph
+// Andreassen's thesis: heterogeneous device graph
 //===----------------------------------------------------------------------===//
 
 enum class DeviceType { CPU, GPU, Accelerator };
@@ -149,8 +151,8 @@ struct DeviceLink {
   int64_t from = 0;
   int64_t to = 0;
   double bandwidthBytesPerSecond = 0;
-  /// Fraction of the theoretical bandwidth achieved (002 §4.3.1 measured
-  /// 17-28% on PCIe3 and simulates 25%).
+  /// Fraction of the theoretical bandwidth achieved (Andreassen's thesis §4.3.1
+  /// measured 17-28% on PCIe3 and simulates 25%).
   double efficiency = 1.0;
 
   /// Shared channel id, or -1: a channel of its own.

@@ -1,10 +1,10 @@
-//===- Workload.h - Layer workloads in the terms of 000 §II-A ---*- C++ -*-===//
+//===- Workload.h - Layer workloads (DeepSpatialMatrix §II-A) ---*- C++ -*-===//
 //
 // What one graph operation asks of the hardware, independent of MLIR: the
 // primary-computation dimensions N{in, out, ij, kij, mb} with stride and
-// timesteps (000 Fig. 2), the auxiliary (special-function) work, and the bytes
-// of inputs, weights and outputs. The dsm dialect produces one per op through
-// its workload interface; cost models and reports consume them.
+// timesteps (DeepSpatialMatrix Fig. 2), the auxiliary (special-function) work,
+// and the bytes of inputs, weights and outputs. The dsm dialect produces one
+// per op through its workload interface; cost models and reports consume them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,7 +66,7 @@ std::optional<OpKind> symbolizeOpKind(llvm::StringRef name);
 /// Pooling and reductions charge per input element of the window instead.
 double auxOpsPerElement(OpKind kind);
 
-/// The five dimensions along which 000 splits work (Fig. 4).
+/// The five dimensions along which DeepSpatialMatrix splits work (Fig. 4).
 enum class Dim { In = 0, Out, IJ, KIJ, MB };
 constexpr int kNumDims = 5;
 llvm::StringRef stringifyDim(Dim dim);
@@ -96,11 +96,11 @@ struct ConvShape {
 struct Workload {
   OpKind kind = OpKind::Opaque;
 
-  /// N{in, out, ij, kij, mb} (000 §II-A). For convolutions `ij` counts output
-  /// pixels; an LSTM's `in` is input + hidden features (each timestep also
-  /// reads the previous one) and its `out` the 4 gate pre-activations per unit;
-  /// an activation-activation matmul of [B.., M, K] x [K, N] has in = K, out =
-  /// N, ij = M, mb = product of batch dims.
+  /// N{in, out, ij, kij, mb} (DeepSpatialMatrix §II-A). For convolutions `ij`
+  /// counts output pixels; an LSTM's `in` is input + hidden features (each
+  /// timestep also reads the previous one) and its `out` the 4 gate
+  /// pre-activations per unit; an activation-activation matmul of [B.., M, K] x
+  /// [K, N] has in = K, out = N, ij = M, mb = product of batch dims.
   DimSizes dims = {1, 1, 1, 1, 1};
   int64_t strideI = 1, strideJ = 1;
   int64_t timesteps = 1;  ///< N_ts

@@ -1,8 +1,9 @@
 //===- WorkloadAnalysis.h - Workloads of a module's operations --*- C++ -*-===//
 //
 // Collects the workload of every dsm operation in a module, in program order,
-// into the core library's WorkloadSummary. Later passes (mapping, placement)
-// use the same records and names.
+// into the core library's WorkloadSummary, each named by getLayerName
+// (dsm/Support/LayerName.h). Later passes (mapping, placement) use the same
+// records and names.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,11 +16,6 @@
 #include "mlir/IR/Operation.h"
 
 namespace dsm {
-
-/// The name a report gives `op`: the innermost name of its location
-/// (`loc("conv1_1")`), or "<mnemonic>_<index>" with `index` counting ops of
-/// that kind.
-std::string getLayerName(mlir::Operation *op, unsigned index);
 
 class WorkloadAnalysis {
 public:

@@ -12,7 +12,7 @@
 #define DSM_PASSES_MEMORY_MEMORYGRAPHBUILDER_H
 
 #include "dsm/Core/Memory/MemoryGraph.h"
-#include "dsm/Passes/Spatial/LayerFormation.h"
+#include "dsm/Passes/Common/LayerFormation.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 

@@ -1,0 +1,26 @@
+//===- ReportWriter.h - Reports to stdout or to a file ----------*- C++ -*-===//
+
+#ifndef DSM_SUPPORT_REPORTWRITER_H
+#define DSM_SUPPORT_REPORTWRITER_H
+
+#include "mlir/IR/Location.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/FunctionExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace dsm {
+
+/// Writes what `print` produces to stdout (`path` = "-" or empty) or to
+/// `path`, for every report, summary and trace the tools write. Nothing is
+/// written if printing fails. A symbolic link is written through to its
+/// target; a FIFO or device is written straight to (never replaced); a
+/// regular file with other hard links is rewritten in place; any other
+/// regular file is replaced atomically, keeping its mode (and owner when
+/// permitted). Errors (a full device, a dangling link) are emitted at `loc`.
+mlir::LogicalResult
+writeReport(llvm::StringRef path, mlir::Location loc,
+            llvm::function_ref<void(llvm::raw_ostream &)> print);
+
+} // namespace dsm
+
+#endif // DSM_SUPPORT_REPORTWRITER_H

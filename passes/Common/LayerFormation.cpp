@@ -1,0 +1,164 @@
+//===- LayerFormation.cpp - Grouping graph ops into layers ----------------===//
+
+#include "dsm/Passes/Common/LayerFormation.h"
+#include "dsm/Dialect/DsmOps.h"
+#include "dsm/Support/LayerName.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace dsm;
+
+/// Values that are neither activations nor parameters: constants.
+static bool isConstant(Value value) {
+  Operation *def = value.getDefiningOp();
+  return def && def->hasTrait<OpTrait::ConstantLike>();
+}
+
+static bool isWeight(Value value) { return value.getDefiningOp<WeightOp>(); }
+
+static bool isActivation(Value value) {
+  return !isWeight(value) && !isConstant(value);
+}
+
+static int64_t elementsOf(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return type && type.hasStaticShape() ? type.getNumElements() : 0;
+}
+
+FailureOr<std::vector<FormedLayer>> dsm::formLayers(func::FuncOp func) {
+  std::vector<FormedLayer> layers;
+  DenseMap<Operation *, int> layerOf;
+  DenseMap<Value, int> producerOf; // value -> layer defining it
+  llvm::StringMap<unsigned> perKind;
+  llvm::StringMap<unsigned> namesUsed; // layer names must be unique
+
+  for (Operation &op : func.getBody().getOps()) {
+    if (isa<WeightOp, func::ReturnOp>(op) ||
+        op.hasTrait<OpTrait::ConstantLike>())
+      continue;
+    auto workloadOp = dyn_cast<WorkloadOpInterface>(op);
+    if (!workloadOp)
+      return op.emitOpError()
+             << "is not a dsm graph operation; import the model into the dsm "
+                "dialect before mapping it";
+    core::Workload workload = workloadOp.getWorkload();
+    std::string name =
+        getLayerName(&op, perKind[op.getName().getStringRef()]++);
+
+    // A primary computation opens a layer; an auxiliary one joins the latest
+    // layer when it reads that layer's results, else opens its own.
+    int target = -1;
+    if (!workload.isPrimary() && !layers.empty()) {
+      int last = int(layers.size()) - 1;
+      for (Value operand : op.getOperands())
+        if (isActivation(operand) && producerOf.lookup(operand) == last + 1)
+          target = last;
+    }
+    if (target < 0) {
+      FormedLayer layer;
+      unsigned seen = namesUsed[name]++;
+      layer.name = seen ? name + "#" + std::to_string(seen + 1) : name;
+      layer.shape = core::makeLayerShape(workload, layer.name);
+      layer.shape.auxInputsPerOutput = 0;
+      if (workload.isPrimary())
+        layer.primary = &op;
+      else
+        layer.shape.auxOps = 0; // added below with the other fused work
+      layers.push_back(std::move(layer));
+      target = int(layers.size()) - 1;
+    }
+    FormedLayer &layer = layers[target];
+    core::LayerShape &shape = layer.shape;
+    if (&op != layer.primary) {
+      shape.auxOps += workload.auxOps;
+      if (workload.kind == core::OpKind::BatchNorm)
+        shape.reducesStatistics = true;
+      if (workload.kind == core::OpKind::Softmax ||
+          workload.kind == core::OpKind::LayerNorm ||
+          workload.kind == core::OpKind::RMSNorm)
+        shape.reducesFeatures = true;
+    }
+    layer.ops.push_back(&op);
+    layerOf[&op] = target;
+
+    // Inputs, weights and the activations auxiliary work reads besides the
+    // primary input.
+    for (auto [index, operand] : llvm::enumerate(op.getOperands())) {
+      if (isWeight(operand)) {
+        if (!llvm::is_contained(layer.weights, operand))
+          layer.weights.push_back(operand);
+        continue;
+      }
+      if (!isActivation(operand) || producerOf.lookup(operand) == target + 1)
+        continue;
+      if (!llvm::is_contained(layer.inputs, operand))
+        layer.inputs.push_back(operand);
+      // The primary computation's Input and Kernel (operands 0 and 1; the
+      // Kernel is an activation in a product of two activations, attention's
+      // scores and context) are fetched as such, not again as auxiliary
+      // inputs.
+      bool primaryOperand = &op == layer.primary && index < 2;
+      bool auxOnlyFirst = !layer.primary && layer.ops.size() == 1;
+      if (!primaryOperand && !auxOnlyFirst) {
+        double outputs = double(shape.get(core::Dim::Out)) *
+                         double(shape.get(core::Dim::IJ)) *
+                         double(shape.get(core::Dim::MB)) *
+                         double(shape.timesteps * shape.directions);
+        shape.auxInputsPerOutput += double(elementsOf(operand)) / outputs;
+      }
+    }
+    if (!layer.primary && layer.ops.size() == 1) {
+      // An auxiliary-only layer reads all its inputs per output element.
+      double outputs = double(std::max<int64_t>(1, workload.outputElements));
+      shape.auxInputsPerOutput =
+          double(workload.inputBytes) /
+          double(std::max<int64_t>(1, workload.elementBytes)) / outputs;
+    }
+    for (Value result : op.getResults())
+      producerOf[result] = target + 1;
+  }
+
+  // Parameters (a weight read by two layers belongs to the first, as in the
+  // workload report) and outputs.
+  llvm::DenseSet<Value> counted;
+  for (FormedLayer &layer : layers) {
+    double params = 0;
+    for (Operation *op : layer.ops)
+      for (Value param : cast<WorkloadOpInterface>(op).getParameterOperands())
+        if (isWeight(param) && counted.insert(param).second) {
+          params += double(elementsOf(param));
+          layer.parameters.push_back(param);
+        }
+    layer.shape.params = params;
+    layer.shape.hasWeights =
+        layer.primary && layer.shape.kind != core::OpKind::MatMul && params > 0;
+    for (Operation *op : layer.ops)
+      for (Value result : op->getResults())
+        if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+              auto it = layerOf.find(user);
+              return it == layerOf.end() || &layers[it->second] != &layer;
+            }))
+          layer.outputs.push_back(result);
+    // A fused pooling: the layer stores fewer output pixels than its primary
+    // computation produces (the pre-pool output stays in the scratchpad); a
+    // transposed convolution stores more (each input pixel scatters a
+    // patch).
+    core::LayerShape &shape = layer.shape;
+    if (layer.primary && shape.kind == core::OpKind::Convolution &&
+        layer.outputs.size() == 1) {
+      double perPixel =
+          double(shape.get(core::Dim::Out)) * double(shape.get(core::Dim::MB));
+      double pixels = double(elementsOf(layer.outputs.front())) / perPixel;
+      if (pixels >= 1 && std::round(pixels) != double(shape.get(core::Dim::IJ)))
+        shape.outputPixelRatio =
+            std::round(pixels) / double(shape.get(core::Dim::IJ));
+    }
+  }
+  return layers;
+}

@@ -1,0 +1,133 @@
+//===- MappingReportPass.cpp - --dsm-mapping-report -----------------------===//
+
+#include "dsm/Core/Spatial/MappingReport.h"
+#include "dsm/Core/Spatial/PerformanceModel.h"
+#include "dsm/Dialect/DsmOps.h"
+#include "dsm/Passes/Passes.h"
+#include "dsm/Support/ReportWriter.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace dsm {
+#define GEN_PASS_DEF_DSMMAPPINGREPORT
+#include "dsm/Passes/Passes.h.inc"
+} // namespace dsm
+
+using namespace mlir;
+using namespace dsm;
+
+/// The minibatch of the first function: its first argument's batch dimension.
+static int64_t batchOf(ModuleOp module) {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.getNumArguments() == 0)
+      continue;
+    auto type = dyn_cast<RankedTensorType>(func.getArgumentTypes().front());
+    int64_t dim = findArgBatchDim(func, 0).value_or(0);
+    if (type && dim >= 0 && dim < type.getRank())
+      return type.getDimSize(dim);
+  }
+  return 0;
+}
+
+namespace {
+struct MappingReportPass
+    : public dsm::impl::DsmMappingReportBase<MappingReportPass> {
+  using DsmMappingReportBase::DsmMappingReportBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<core::MultiChipSystem> multiChip =
+        getModuleMultiChipSystem(module, "the mapping report");
+    if (failed(multiChip))
+      return signalPassFailure();
+    core::PerformanceModel model(*multiChip);
+
+    core::MappingReport report;
+    report.system =
+        module->getAttrOfType<SystemAttr>(SystemAttr::kModuleAttrName)
+            .getName()
+            .str();
+    report.frequencyHz = model.frequency();
+    report.batch = batchOf(module);
+    report.mode = "infer";
+    DsmDialect::SelectionStatesKeptAttrHelper boundAttr(&getContext());
+    for (auto func : module.getOps<func::FuncOp>())
+      if (IntegerAttr bound = boundAttr.getAttr(func)) {
+        report.selectionExact = false;
+        report.selectionStatesKept =
+            std::max(report.selectionStatesKept, bound.getInt());
+      }
+    bool any = false;
+    module.walk([&](TiledPassOp op) {
+      any = true;
+      core::LayerShape shape = op.getWorkload().getShape(op.getLayer());
+      core::MappingReportRow row;
+      row.layer = op.getLayer().str();
+      row.pass = toCore(op.getPass());
+      if (row.pass != core::TrainingPass::FWD)
+        report.mode = "train";
+      row.kind = op.getWorkload().getKind().str();
+      core::MappingConfig config = op.getConfig();
+      row.parallelism = config.parallelism;
+      row.chipSplit = config.chipSplit;
+      row.coreSplit = config.coreSplit;
+      row.memory = config.memory;
+      if (int64_t share = model.weightBytesPerCore(shape, row.pass, config))
+        row.residentWeightFraction =
+            double(config.memory.preloadedWeightBytes) / double(share);
+      // Under DySM, ChipD and CoreD of one spatial minibatch.
+      row.chipD = core::splitSizes(
+          model.spatialPassDims(shape, row.pass, config.memory),
+          config.chipSplit);
+      row.coreD = core::splitSizes(row.chipD, config.coreSplit);
+      row.arrayD = shape.hasPrimary ? config.array.arrayD()
+                                    : core::DimSizes{1, 1, 1, 1, 1};
+      row.cycles = op.getCycles().getBreakdown();
+      row.macs = core::passMacs(shape, row.pass);
+      if (DictionaryAttr transfers = op.getTransfersAttr()) {
+        for (NamedAttribute entry : transfers) {
+          auto attr = cast<TransferAttr>(entry.getValue());
+          core::TransferGroup group;
+          group.name = entry.getName().str();
+          group.overlapped = core::isOverlappedGroup(group.name, row.pass);
+          group.bytes = {double(attr.getMemoryBus()), double(attr.getOnChip()),
+                         double(attr.getTorusX()), double(attr.getTorusY())};
+          group.cycles = double(attr.getCycles());
+          for (int l = 0; l < core::kNumLinks; ++l)
+            if (core::stringifyLink(core::Link(l)) == attr.getBottleneck())
+              group.bottleneck = core::Link(l);
+          row.transfers.push_back(std::move(group));
+        }
+      }
+      if (DictionaryAttr alternatives = op.getAlternativesAttr())
+        for (NamedAttribute entry : alternatives)
+          row.alternatives.push_back(
+              {toCore(*symbolizeParallelism(entry.getName().strref())),
+               double(cast<IntegerAttr>(entry.getValue()).getInt())});
+      report.rows.push_back(std::move(row));
+    });
+    if (!any) {
+      emitError(module.getLoc())
+          << "nothing to report: no dsm.tiled_pass ops (run --dsm-map-system, "
+             "or --dsm-expand-training, --dsm-select-mapping and "
+             "--dsm-lower-tiled first)";
+      return signalPassFailure();
+    }
+    LogicalResult written =
+        writeReport(output, module.getLoc(), [&](llvm::raw_ostream &os) {
+          switch (format) {
+          case ReportFormat::JSON:
+            return core::writeMappingJSON(report, os);
+          case ReportFormat::HTML:
+            return core::writeMappingHTML(report, os);
+          case ReportFormat::Table:
+            return core::printMappingTable(report, os);
+          }
+        });
+    if (failed(written))
+      return signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+};
+} // namespace

@@ -1,0 +1,136 @@
+//===- ReportWriter.cpp - Every file the tools write ----------------------===//
+//
+// One helper for reports, summaries and traces. The report is rendered into
+// memory first, so a failure while producing it writes nothing; then it goes
+// to its destination the way that destination needs:
+//   - "-": standard output;
+//   - a symbolic link: written through to its target, the link stays;
+//   - a FIFO, a character device, anything not a regular file: written
+//     straight to it (replacing /dev/null with a regular file, as a rename
+//     would, is exactly what must never happen);
+//   - an existing regular file with other hard links: rewritten in place, so
+//     every link sees the new report;
+//   - otherwise: a temporary file beside the destination, given the old
+//     file's mode (and owner, where permitted), renamed into place: readers
+//     see the old report or the new one, never half of it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsm/Support/ReportWriter.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace mlir;
+namespace fs = llvm::sys::fs;
+
+/// Writes all of `text` to `fd`, reporting the first error.
+static std::error_code writeAll(int fd, llvm::StringRef text) {
+  llvm::raw_fd_ostream os(fd, /*shouldClose=*/false);
+  os << text;
+  os.flush();
+  std::error_code ec = os.error();
+  os.clear_error();
+  return ec;
+}
+
+/// Writes into the existing file itself (same inode): a device or FIFO as
+/// it is, a regular file truncated first.
+static std::error_code writeInPlace(llvm::StringRef path, llvm::StringRef text,
+                                    bool truncate) {
+  int fd;
+  fs::CreationDisposition disposition =
+      truncate ? fs::CD_CreateAlways : fs::CD_OpenExisting;
+  if (std::error_code ec =
+          fs::openFileForWrite(path, fd, disposition, fs::OF_None))
+    return ec;
+  std::error_code ec = writeAll(fd, text);
+  if (::close(fd) != 0 && !ec)
+    ec = std::error_code(errno, std::generic_category());
+  return ec;
+}
+
+/// Writes a temporary file beside `path` and renames it into place, keeping
+/// the mode and owner of the file it replaces.
+static std::error_code writeAtomically(llvm::StringRef path,
+                                       llvm::StringRef text,
+                                       const struct stat *existing) {
+  llvm::SmallString<128> model(path);
+  model += ".tmp-%%%%%%";
+  llvm::SmallString<128> tempPath;
+  int fd;
+  unsigned mode = existing ? unsigned(existing->st_mode & 07777)
+                           : unsigned(fs::all_read | fs::all_write);
+  if (std::error_code ec =
+          fs::createUniqueFile(model, fd, tempPath, fs::OF_None, mode))
+    return ec;
+  std::error_code ec = writeAll(fd, text);
+  if (!ec && existing) {
+    // createUniqueFile applied the umask; the report keeps the old mode.
+    if (::fchmod(fd, existing->st_mode & 07777) != 0)
+      ec = std::error_code(errno, std::generic_category());
+    // Only root may give a file away; others keep their own ownership.
+    if (!ec &&
+        (existing->st_uid != ::geteuid() || existing->st_gid != ::getegid()))
+      (void)::fchown(fd, existing->st_uid, existing->st_gid);
+  }
+  if (::close(fd) != 0 && !ec)
+    ec = std::error_code(errno, std::generic_category());
+  if (!ec)
+    ec = fs::rename(tempPath, path);
+  if (ec)
+    fs::remove(tempPath);
+  return ec;
+}
+
+LogicalResult
+dsm::writeReport(StringRef path, Location loc,
+                 llvm::function_ref<void(llvm::raw_ostream &)> print) {
+  std::string text;
+  {
+    // Buffered: reports are written a few bytes at a time (llvm::json quotes
+    // a string character by character), and an unbuffered string stream
+    // appends to the string on every write.
+    llvm::raw_string_ostream os(text);
+    os.SetBuffered();
+    print(os);
+    os.flush();
+  }
+  if (path.empty() || path == "-") {
+    llvm::outs() << text;
+    llvm::outs().flush();
+    return success();
+  }
+
+  // Through symbolic links to what they name (the links themselves stay).
+  llvm::SmallString<128> target(path);
+  if (fs::is_symlink_file(path)) {
+    if (std::error_code ec = fs::real_path(path, target))
+      return emitError(loc)
+             << "cannot write '" << path << "': its link does not resolve ("
+             << ec.message() << ")";
+  }
+
+  struct stat info;
+  std::error_code ec;
+  if (::stat(target.c_str(), &info) != 0) {
+    if (errno != ENOENT)
+      ec = std::error_code(errno, std::generic_category());
+    else
+      ec = writeAtomically(target, text, /*existing=*/nullptr);
+  } else if (!S_ISREG(info.st_mode)) {
+    ec = writeInPlace(target, text, /*truncate=*/false);
+  } else if (info.st_nlink > 1) {
+    ec = writeInPlace(target, text, /*truncate=*/true);
+  } else {
+    ec = writeAtomically(target, text, &info);
+  }
+  if (ec)
+    return emitError(loc) << "cannot write '" << path << "': " << ec.message();
+  return success();
+}
