@@ -3,7 +3,7 @@
 #include "dsm/Core/Devices/DevicePlacementSearch.h"
 #include "dsm/Core/Support/NodeError.h"
 
-#include "Searches.h"
+#include "DeviceSearches.h"
 
 #include "llvm/ADT/StringSwitch.h"
 

@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Searches.h"
+#include "DeviceSearches.h"
 
 #include <algorithm>
 #include <numeric>

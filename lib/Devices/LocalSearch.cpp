@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Searches.h"
+#include "DeviceSearches.h"
 
 #include <algorithm>
 #include <cmath>

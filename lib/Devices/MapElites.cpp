@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Searches.h"
+#include "DeviceSearches.h"
 
 #include <algorithm>
 

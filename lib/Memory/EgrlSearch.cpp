@@ -3,9 +3,9 @@
 // Khadka et al. (EGRL), Algorithm 2 and App. C-E, on the cost model:
 //
 //   egrl  a population of 20 (App. B) -- 80% map chromosomes, evolved with
-//         the EA's own operators (Searches.h), and 20% Boltzmann chromosomes
-//         (App. B "fraction ... Boltzmann": per-node prior logits and
-//         per-decision temperatures, sampled into a map at every rollout,
+//         the EA's own operators (MemorySearches.h), and 20% Boltzmann
+//         chromosomes (App. B "fraction ... Boltzmann": per-node prior logits
+//         and per-decision temperatures, sampled into a map at every rollout,
 //         App. E) -- plus one noisy rollout of the GNN policy per generation
 //         (App. B "PG rollout size" 1). Every map evaluated goes to the
 //         learner's replay buffer; after each generation the learner takes
@@ -27,7 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Searches.h"
+#include "MemorySearches.h"
 
 #include "Learning/GraphPolicyLearner.h"
 

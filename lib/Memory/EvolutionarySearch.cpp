@@ -3,11 +3,11 @@
 // The EA of Khadka et al. (EGRL), Algorithm 2 without the GNN policies, the
 // Boltzmann chromosomes and the PG learner -- the paper's "EA" baseline. A
 // chromosome is the memory map itself (2 genes per node, 3 alleles each).
-// Its operators (Searches.h, namespace evolution) serve egrl too.
+// Its operators (MemorySearches.h, namespace evolution) serve egrl too.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Searches.h"
+#include "MemorySearches.h"
 
 #include "dsm/Core/Support/Random.h"
 #include "llvm/ADT/STLExtras.h"

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Searches.h"
+#include "MemorySearches.h"
 
 using namespace dsm::core;
 using namespace dsm::core::memory;

@@ -27,7 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Searches.h"
+#include "MemorySearches.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"

@@ -2,7 +2,7 @@
 
 #include "dsm/Core/Memory/MemoryPlacementSearch.h"
 
-#include "Searches.h"
+#include "MemorySearches.h"
 
 #include "llvm/ADT/StringSwitch.h"
 

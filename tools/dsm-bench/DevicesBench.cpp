@@ -10,7 +10,7 @@
 
 #include "ModelLoader.h"
 
-#include "dsm/Core/Devices/PlacementSearch.h"
+#include "dsm/Core/Devices/DevicePlacementSearch.h"
 #include "dsm/Core/Support/Random.h"
 #include "dsm/Dialect/DsmAttrs.h"
 #include "dsm/Passes/Common/WorkloadAnalysis.h"

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dsm/Core/Memory/PlacementEvaluator.h"
+#include "dsm/Core/Memory/MemoryPlacementEvaluator.h"
 #include "dsm/Core/System/SystemLoader.h"
 
 #include <benchmark/benchmark.h>

@@ -18,7 +18,7 @@
 
 #include "ModelLoader.h"
 
-#include "dsm/Core/Memory/PlacementSearch.h"
+#include "dsm/Core/Memory/MemoryPlacementSearch.h"
 #include "dsm/Core/Support/ConsoleProgress.h"
 #include "dsm/Dialect/DsmAttrs.h"
 #include "dsm/Passes/Memory/MemoryGraphBuilder.h"

@@ -3,8 +3,8 @@
 #include "ModelLoader.h"
 
 #include "dsm/Dialect/DsmDialect.h"
-#include "dsm/Passes/Common/ReportWriter.h"
 #include "dsm/Passes/Passes.h"
+#include "dsm/Support/ReportWriter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -19,7 +19,7 @@
 
 #include "GraphPolicyLearner.h"
 
-#include "../Searches.h"
+#include "../MemorySearches.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"

@@ -1,12 +1,13 @@
-//===- Searches.h - The searches behind runPlacementSearch ------*- C++ -*-===//
+//===- MemorySearches.h - The searches behind runPlacementSearch -*- C++
+//-*-===//
 //
 // Internal to lib/Memory: each search in its own file, sharing the tracker
 // that keeps the best map and the best-so-far curve.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_LIB_MEMORY_SEARCHES_H
-#define DSM_LIB_MEMORY_SEARCHES_H
+#ifndef DSM_LIB_MEMORY_MEMORYSEARCHES_H
+#define DSM_LIB_MEMORY_MEMORYSEARCHES_H
 
 #include "dsm/Core/Memory/MemoryPlacementSearch.h"
 #include "dsm/Core/Support/Random.h"
@@ -118,4 +119,4 @@ runIlp(const PlacementEvaluator &evaluator,
 
 } // namespace dsm::core::memory::detail
 
-#endif // DSM_LIB_MEMORY_SEARCHES_H
+#endif // DSM_LIB_MEMORY_MEMORYSEARCHES_H

@@ -1,4 +1,4 @@
-//===- Searches.h - The search algorithms, one entry each -------*- C++ -*-===//
+//===- DeviceSearches.h - The search algorithms, one entry each -*- C++ -*-===//
 //
 // Internal to lib/Devices: DevicePlacementSearch.cpp dispatches to these.
 // Each runs until the evaluator has spent `budget` evaluations (or, for the
@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DSM_LIB_DEVICES_SEARCHES_H
-#define DSM_LIB_DEVICES_SEARCHES_H
+#ifndef DSM_LIB_DEVICES_DEVICESEARCHES_H
+#define DSM_LIB_DEVICES_DEVICESEARCHES_H
 
 #include "dsm/Core/Devices/DevicePlacementEvaluator.h"
 #include "dsm/Core/Devices/DevicePlacementSearch.h"
@@ -31,4 +31,4 @@ void runMapElites(PlacementEvaluator &evaluator, const OpGraph &graph,
 
 } // namespace dsm::core::devices::detail
 
-#endif // DSM_LIB_DEVICES_SEARCHES_H
+#endif // DSM_LIB_DEVICES_DEVICESEARCHES_H
