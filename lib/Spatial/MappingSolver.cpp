@@ -252,7 +252,7 @@ realizePlan(MappingState &state,
 
 llvm::Expected<MappingPlan>
 dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
-                        ExplorationProgress &progress, ExplorationMemo *memo) {
+                        ExplorationProgress &progress, SweepMemo *memo) {
   MappingState state(problem, progress);
   const MapperOptions &options = problem.options();
 
@@ -283,7 +283,8 @@ dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
   requestPlainExplorations(state);
   for (const std::unique_ptr<MappingAddOn> &addOn : addOns)
     addOn->requestExplorations(state);
-  if (llvm::Error error = state.explorations.run(executor, progress, memo))
+  if (llvm::Error error = state.explorations.run(
+          executor, progress, memo ? &memo->explorations : nullptr))
     return std::move(error);
   MappingPlan &plan = state.plan;
   plan.explorations = state.explorations.explorations();
@@ -298,7 +299,12 @@ dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
     addOn->addSelectionTerms(state);
   if (progress.shouldStop())
     return progress.makeError();
-  Selection selection = selectWithStates(state.layerCost, state.switches);
+  const Selection *known =
+      memo ? memo->selections.find(state.layerCost, state.switches) : nullptr;
+  Selection selection =
+      known ? *known : selectWithStates(state.layerCost, state.switches);
+  if (memo && !known)
+    memo->selections.store(state.layerCost, state.switches, selection);
   state.selectionExact = selection.exact;
   state.selectionCost = selection.cost;
   state.choice = std::move(selection.choice);

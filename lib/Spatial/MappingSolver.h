@@ -266,11 +266,18 @@ public:
 
 /// Solves `problem`: the plan, or the error of the layer that has no legal
 /// mapping, or an InterruptedError.
-/// `memo`: explorations shared with the other mappings of a sweep.
+/// What the mappings of a weight-preloading sweep share: explorations and
+/// selections (SpatialMapper::mapWithPreloading).
+struct SweepMemo {
+  ExplorationMemo explorations;
+  SelectionMemo selections;
+};
+
+/// `memo`: what is shared with the other mappings of a sweep.
 llvm::Expected<MappingPlan> solveMapping(const MappingProblem &problem,
                                          Executor &executor,
                                          ExplorationProgress &progress,
-                                         ExplorationMemo *memo = nullptr);
+                                         SweepMemo *memo = nullptr);
 
 /// Whether an option choice is one option over a range, and its runs.
 /// Kept up to date under changes of single positions.

@@ -498,3 +498,31 @@ Selection dsm::core::selectOptions(const std::vector<OptionCosts> &nodeCost,
       return std::move(*eliminated);
   return selectByLiveStates(nodeCost, edges, maxStates, farClasses);
 }
+
+static bool sameEdges(const std::vector<SelectionEdge> &a,
+                      const std::vector<SelectionEdge> &b) {
+  if (a.size() != b.size())
+    return false;
+  for (size_t e = 0; e < a.size(); ++e)
+    if (a[e].from != b[e].from || a[e].to != b[e].to || a[e].cost != b[e].cost)
+      return false;
+  return true;
+}
+
+const Selection *
+SelectionMemo::find(const std::vector<OptionCosts> &nodeCost,
+                    const std::vector<SelectionEdge> &edges) const {
+  for (auto it = entries.rbegin(); it != entries.rend(); ++it)
+    if (it->nodeCost == nodeCost && sameEdges(it->edges, edges))
+      return &it->selection;
+  return nullptr;
+}
+
+void SelectionMemo::store(const std::vector<OptionCosts> &nodeCost,
+                          const std::vector<SelectionEdge> &edges,
+                          const Selection &selection) {
+  constexpr size_t kKept = 4;
+  if (entries.size() == kKept)
+    entries.erase(entries.begin());
+  entries.push_back({nodeCost, edges, selection});
+}

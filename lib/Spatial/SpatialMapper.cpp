@@ -27,10 +27,11 @@ static constexpr int kPreloadSweepSteps = 8;
 /// reservation (a scenario whose working sets do not fit stops early).
 static constexpr int kPreloadSweepMappings = 1 + 3 * (kPreloadSweepSteps - 1);
 
-llvm::Expected<MappingPlan> SpatialMapper::mapOnce(
-    const PerformanceModel &costModel, const LayerGraph &graph,
-    Executor &executor, llvm::ArrayRef<int64_t> preloadBudgets,
-    ExplorationProgress &progress, ExplorationMemo *memo) const {
+llvm::Expected<MappingPlan>
+SpatialMapper::mapOnce(const PerformanceModel &costModel,
+                       const LayerGraph &graph, Executor &executor,
+                       llvm::ArrayRef<int64_t> preloadBudgets,
+                       ExplorationProgress &progress, SweepMemo *memo) const {
   llvm::Expected<MappingProblem> problem =
       MappingProblem::create(costModel, graph, options, preloadBudgets);
   if (!problem)
@@ -71,8 +72,8 @@ SpatialMapper::mapWithPreloading(const LayerGraph &graph, Executor &executor,
   // the activations they leave for the next layer) get the rest, which is
   // how preloading can preclude activation reuse. The scenarios' models
   // differ only in a scratchpad that shrinks from one to the next, so they
-  // share their explorations (ExplorationMemo).
-  ExplorationMemo memo;
+  // share their explorations, and selections over the same costs.
+  SweepMemo memo;
   llvm::Expected<MappingPlan> best =
       mapOnce(model, graph, executor, /*preloadBudgets=*/{}, progress, &memo);
   if (!best)

@@ -69,6 +69,26 @@ struct Selection {
 /// then remembered by its class, keeping the state space that of the
 /// classes on graphs with shortcuts. (Elimination reads the full tables and
 /// needs no such promise.)
+/// Selections kept for reuse where a problem is solved again with the same
+/// costs (a weight-preloading sweep's scenarios often are): the same costs,
+/// compared exactly, give the same selection. Keeps the last few.
+class SelectionMemo {
+public:
+  const Selection *find(const std::vector<OptionCosts> &nodeCost,
+                        const std::vector<SelectionEdge> &edges) const;
+  void store(const std::vector<OptionCosts> &nodeCost,
+             const std::vector<SelectionEdge> &edges,
+             const Selection &selection);
+
+private:
+  struct Entry {
+    std::vector<OptionCosts> nodeCost;
+    std::vector<SelectionEdge> edges;
+    Selection selection;
+  };
+  std::vector<Entry> entries; ///< the most recent last
+};
+
 Selection selectOptions(const std::vector<OptionCosts> &nodeCost,
                         const std::vector<SelectionEdge> &edges,
                         size_t maxStates = 4096, int farClasses = 0,

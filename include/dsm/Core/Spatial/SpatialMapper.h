@@ -36,6 +36,8 @@
 
 namespace dsm::core {
 
+struct SweepMemo;
+
 struct PassPlan {
   TrainingPass pass = TrainingPass::FWD;
   Evaluation eval;
@@ -118,7 +120,7 @@ private:
   llvm::Expected<MappingPlan>
   mapOnce(const PerformanceModel &costModel, const LayerGraph &graph,
           Executor &executor, llvm::ArrayRef<int64_t> preloadBudgets,
-          ExplorationProgress &progress, ExplorationMemo *memo = nullptr) const;
+          ExplorationProgress &progress, SweepMemo *memo = nullptr) const;
   /// Inference with weight preloading: the sweep of DeepSpatialMatrix
   /// §III-B2.
   llvm::Expected<MappingPlan>
