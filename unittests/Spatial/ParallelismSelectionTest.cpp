@@ -309,4 +309,36 @@ TEST(ParallelismSelectionTest, TooWideGraphsArePrunedAndSaySo) {
   EXPECT_EQ(wide.choice, std::vector<int>(n, 0));
 }
 
+TEST(ParallelismSelectionTest, MemoReturnsTheSelectionOfTheSameCosts) {
+  std::vector<OptionCosts> nodes = {{1, 5}, {4, 1}, {2, 2}};
+  std::vector<SelectionEdge> edges = {{0, 1, uniformSwitch(3)},
+                                      {1, 2, uniformSwitch(1)}};
+  SelectionMemo memo;
+  EXPECT_EQ(memo.find(nodes, edges), nullptr);
+  Selection s = selectOptions(nodes, edges);
+  memo.store(nodes, edges, s);
+  const Selection *kept = memo.find(nodes, edges);
+  ASSERT_NE(kept, nullptr);
+  EXPECT_EQ(kept->choice, s.choice);
+  EXPECT_EQ(kept->cost, s.cost);
+  // Any other cost, of a node or an edge, is another problem.
+  std::vector<OptionCosts> cheaper = nodes;
+  cheaper[1][0] = 0.5;
+  EXPECT_EQ(memo.find(cheaper, edges), nullptr);
+  std::vector<SelectionEdge> moved = edges;
+  moved[1].cost[0][1] = 7;
+  EXPECT_EQ(memo.find(nodes, moved), nullptr);
+  // The last four are kept.
+  for (int k = 0; k < 4; ++k) {
+    std::vector<OptionCosts> other = nodes;
+    other[0][0] = 10 + k;
+    memo.store(other, edges, selectOptions(other, edges));
+  }
+  EXPECT_EQ(memo.find(nodes, edges), nullptr);
+  std::vector<OptionCosts> last = nodes;
+  last[0][0] = 13;
+  ASSERT_NE(memo.find(last, edges), nullptr);
+  EXPECT_EQ(memo.find(last, edges)->choice, selectOptions(last, edges).choice);
+}
+
 } // namespace
