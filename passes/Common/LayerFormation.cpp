@@ -124,14 +124,14 @@ FailureOr<std::vector<FormedLayer>> dsm::formLayers(func::FuncOp func) {
       producerOf[result] = target + 1;
   }
 
-  // Parameters (a weight read by two layers belongs to the first, as in the
-  // workload report) and outputs.
-  llvm::DenseSet<Value> counted;
+  // Parameters and outputs. A weight read by several layers is each one's
+  // (each fetches it and computes its share of the gradient); held once, it
+  // is counted once by the workload report and memory placement.
   for (FormedLayer &layer : layers) {
     double params = 0;
     for (Operation *op : layer.ops)
       for (Value param : cast<WorkloadOpInterface>(op).getParameterOperands())
-        if (isWeight(param) && counted.insert(param).second) {
+        if (isWeight(param) && !llvm::is_contained(layer.parameters, param)) {
           params += double(elementsOf(param));
           layer.parameters.push_back(param);
         }

@@ -103,6 +103,14 @@ struct ExpandTrainingPass
         if (mapped.count(v))
           errors[v].push_back(mapped[v]);
       SmallVector<Value> gradients;
+      // A parameter several layers read: its first reader returns the
+      // gradient; each later one's UPD passes its partial sum to the reader
+      // before it (UPDs run in reverse order), which adds its own share.
+      DenseMap<Value, int> firstReader;
+      for (auto [index, layer] : llvm::enumerate(layers))
+        for (Value param : layer.parameters)
+          firstReader.try_emplace(param, int(index));
+      DenseMap<Value, Value> partialGradient; // parameter -> sum so far
       for (int i = int(layers.size()) - 1; i >= 0; --i) {
         FormedLayer &layer = layers[i];
         const core::LayerNode &node = graph.layers[i];
@@ -116,12 +124,22 @@ struct ExpandTrainingPass
         if (node.upd) {
           SmallVector<Value> ins = forward[i].getIns();
           llvm::append_range(ins, outputErrors);
+          for (Value param : layer.parameters)
+            if (Value partial = partialGradient.lookup(param))
+              ins.push_back(partial);
           auto upd = LayerPassOp::create(
               builder, loc, typesOf(layer.parameters), layer.name,
               TrainingPass::UPD, ins, layer.parameters, workload);
+          SmallVector<Value> owned;
+          for (auto [param, gradient] :
+               llvm::zip_equal(layer.parameters, upd.getResults())) {
+            if (firstReader.lookup(param) == i)
+              owned.push_back(gradient);
+            else
+              partialGradient[param] = gradient;
+          }
           // Reverse layer order collected; restored below.
-          gradients.insert(gradients.begin(), upd.getResults().begin(),
-                           upd.getResults().end());
+          gradients.insert(gradients.begin(), owned.begin(), owned.end());
         }
         if (node.bwd) {
           SmallVector<Value> needed;

@@ -62,14 +62,19 @@ func.func @residual(%x: tensor<4x3x8x8xf32>) -> tensor<4x10xf32> {
 // -----
 
 // Layer names stay unique when locations repeat. A weight shared by two
-// layers is updated by the first (whose UPD waits for the second's error).
+// layers is a parameter of each: the second's UPD computes its share of the
+// gradient, the first's adds its own to it (after the second's error) and
+// returns the one gradient of the weight.
 // CHECK-LABEL: func.func @repeated_names
-// CHECK: %[[A:.*]] = dsm.layer_pass "block" <fwd>
-// CHECK: %[[B:.*]] = dsm.layer_pass "block#2" <fwd> ins(%[[A]])
-// CHECK-NOT: "block#2" <upd>
+// CHECK-SAME: -> (tensor<2x4xf32>, tensor<4x4xf32>)
+// CHECK: %[[W:.*]] = dsm.weight "w"
+// CHECK: %[[A:.*]] = dsm.layer_pass "block" <fwd> ins(%{{.*}}) weights(%[[W]]) {workload = {{.*}}params = 16>}
+// CHECK: %[[B:.*]] = dsm.layer_pass "block#2" <fwd> ins(%[[A]]) weights(%[[W]]) {workload = {{.*}}params = 16>}
+// CHECK: %[[P:.*]] = dsm.layer_pass "block#2" <upd> ins(%[[A]], %[[B]]) weights(%[[W]]) {{.*}} -> tensor<4x4xf32>
 // CHECK: %[[E:.*]] = dsm.layer_pass "block#2" <bwd> ins(%[[B]])
-// CHECK: dsm.layer_pass "block" <upd> ins(%{{.*}}, %[[E]])
+// CHECK: %[[G:.*]] = dsm.layer_pass "block" <upd> ins(%{{.*}}, %[[E]], %[[P]]) weights(%[[W]]) {{.*}} -> tensor<4x4xf32>
 // CHECK-NOT: "block" <bwd>
+// CHECK: return %[[B]], %[[G]] :
 func.func @repeated_names(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
   %w = dsm.weight "w" : tensor<4x4xf32>
   %a = dsm.fully_connected %x, %w : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32> loc("block")

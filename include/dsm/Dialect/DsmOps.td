@@ -552,7 +552,10 @@ def Dsm_LayerPassOp : Dsm_Op<"layer_pass", [Pure, AttrSizedOperandSegments]> {
       layers that read them); results are the errors of its activation
       inputs;
     - `upd`: `ins` are the layer's FWD activation inputs followed by the
-      errors of its outputs; results are the gradients of its `weights`.
+      errors of its outputs and, for a parameter later layers also read, the
+      sum of their shares of its gradient; results are the gradients of its
+      `weights` (for a shared parameter, the sum up to this layer: its first
+      reader's is the whole gradient).
     `weights` are the parameters the pass reads.
 
     ```mlir

@@ -32,8 +32,10 @@ struct FormedLayer {
   /// Weight tensors (dsm.weight results) read, in first-use order:
   /// parameters and normalization statistics.
   llvm::SmallVector<mlir::Value> weights;
-  /// The learnable parameters among them that this layer updates (a
-  /// parameter shared by two layers belongs to the first).
+  /// The learnable parameters among them. A parameter several layers read
+  /// (tied embeddings, cloned layers whose initializers an exporter merged)
+  /// is a parameter of each: each fetches it and computes its share of the
+  /// gradient, as with weights of their own.
   llvm::SmallVector<mlir::Value> parameters;
   /// Values defined in the layer and used after it (or returned).
   llvm::SmallVector<mlir::Value> outputs;
