@@ -30,44 +30,33 @@ PassPlan *MappingState::passOf(int layer, TrainingPass pass) {
 }
 
 //===----------------------------------------------------------------------===//
-// ChoiceRuns
+// LayerFlags and ChoiceRuns
 //===----------------------------------------------------------------------===//
 
-ChoiceRuns::ChoiceRuns(llvm::ArrayRef<int> choice)
-    : tree(choice.size() + 1, 0), isBreak(choice.size(), 0) {
-  for (size_t k = 1; k < choice.size(); ++k)
-    if (choice[k] != choice[k - 1]) {
-      isBreak[k] = 1;
-      add(int(k), 1);
-    }
-}
-
-void ChoiceRuns::add(int k, int delta) {
+void LayerFlags::set(int k, bool value) {
+  if (flag[k] == value)
+    return;
+  flag[k] = value;
   for (size_t i = size_t(k) + 1; i < tree.size(); i += i & (~i + 1))
-    tree[i] += delta;
+    tree[i] += value ? 1 : -1;
 }
 
-int ChoiceRuns::breaksUpTo(int k) const {
+int LayerFlags::countBefore(int k) const {
   int sum = 0;
-  for (size_t i = size_t(k) + 1; i > 0; i -= i & (~i + 1))
+  for (size_t i = size_t(k); i > 0; i -= i & (~i + 1))
     sum += tree[i];
   return sum;
 }
 
-bool ChoiceRuns::constant(int a, int b) const {
-  return b <= a || breaksUpTo(b) - breaksUpTo(a) == 0;
+ChoiceRuns::ChoiceRuns(llvm::ArrayRef<int> choice) : breaks(choice.size()) {
+  for (size_t k = 1; k < choice.size(); ++k)
+    breaks.set(int(k), choice[k] != choice[k - 1]);
 }
 
 void ChoiceRuns::update(llvm::ArrayRef<int> choice, int k) {
-  for (int j : {k, k + 1}) {
-    if (j < 1 || size_t(j) >= choice.size())
-      continue;
-    char now = choice[j] != choice[j - 1];
-    if (now != isBreak[j]) {
-      add(j, now ? 1 : -1);
-      isBreak[j] = now;
-    }
-  }
+  for (int j : {k, k + 1})
+    if (j >= 1 && size_t(j) < choice.size())
+      breaks.set(j, choice[j] != choice[j - 1]);
 }
 
 //===----------------------------------------------------------------------===//

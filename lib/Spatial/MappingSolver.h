@@ -279,21 +279,38 @@ llvm::Expected<MappingPlan> solveMapping(const MappingProblem &problem,
                                          ExplorationProgress &progress,
                                          SweepMemo *memo = nullptr);
 
-/// Whether an option choice is one option over a range, and its runs.
-/// Kept up to date under changes of single positions.
+/// A flag per layer, with how many are set over any range of layers: the
+/// fit checks ask whether some layer of a block lacks room while the plan
+/// changes one layer at a time (a Fenwick tree: both in O(log n)).
+class LayerFlags {
+public:
+  explicit LayerFlags(size_t numLayers)
+      : tree(numLayers + 1, 0), flag(numLayers, 0) {}
+  void set(int k, bool value);
+  bool get(int k) const { return flag[k]; }
+  /// Whether some layer of [a, b] (inclusive) is flagged.
+  bool any(int a, int b) const {
+    return b >= a && countBefore(b + 1) - countBefore(a) > 0;
+  }
+
+private:
+  int countBefore(int k) const; ///< flags among [0, k)
+  std::vector<int> tree;
+  std::vector<char> flag;
+};
+
+/// Whether an option choice is one option over a range, kept up to date
+/// under changes of single positions: the breaks (choice[k] != choice[k-1]).
 class ChoiceRuns {
 public:
   explicit ChoiceRuns(llvm::ArrayRef<int> choice);
   /// Whether choice[a..b] (inclusive) are all equal.
-  bool constant(int a, int b) const;
+  bool constant(int a, int b) const { return !breaks.any(a + 1, b); }
   /// After choice[k] changed: recounts the breaks at k and k + 1.
   void update(llvm::ArrayRef<int> choice, int k);
 
 private:
-  void add(int k, int delta);
-  int breaksUpTo(int k) const;
-  std::vector<int> tree; ///< Fenwick tree over breaks (choice[k] != [k-1])
-  std::vector<char> isBreak;
+  LayerFlags breaks;
 };
 
 } // namespace dsm::core

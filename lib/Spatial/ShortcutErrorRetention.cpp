@@ -179,28 +179,14 @@ bool ShortcutErrorRetention::refinePlan(MappingState &state) {
   for (int k = 1; k <= n; ++k)
     reserved[k] += reserved[k - 1];
   // Layers some backward pass of which has no room for the errors held
-  // across it, counted by a Fenwick tree as passes change.
-  std::vector<int> tree(n + 1, 0);
-  std::vector<char> full(n, 0);
-  auto add = [&](int k, int delta) {
-    for (int i = k + 1; i <= n; i += i & -i)
-      tree[i] += delta;
-  };
-  auto fullUpTo = [&](int k) { // layers [0, k)
-    int sum = 0;
-    for (int i = k; i > 0; i -= i & -i)
-      sum += tree[i];
-    return sum;
-  };
+  // across it, recounted as passes change.
+  LayerFlags full(n);
   auto recount = [&](int k) {
-    char now = 0;
+    bool now = false;
     for (const PassPlan &pp : state.plan.layers[k].passes)
       now |= pp.pass != TrainingPass::FWD &&
              pp.eval.scratchpadBytes + reserved[k] > capacity;
-    if (now != full[k]) {
-      add(k, now ? 1 : -1);
-      full[k] = now;
-    }
+    full.set(k, now);
   };
   for (int k = 0; k < n; ++k)
     recount(k);
@@ -227,7 +213,7 @@ bool ShortcutErrorRetention::refinePlan(MappingState &state) {
             problem.parallelismOf(choice[c]))
       continue;
     PassPlan *bwd = state.passOf(c, TrainingPass::BWD);
-    if (fullUpTo(c) - fullUpTo(first) > 0 || !bwd)
+    if (full.any(first, c - 1) || !bwd)
       continue;
     const bool grouped = groupedBlock(c);
     if (bwd->eval.config.memory.errorOnChip)

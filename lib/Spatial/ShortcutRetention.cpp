@@ -138,37 +138,21 @@ void ShortcutRetention::dropShortcutsThatDoNotFit(const MappingState &state) {
         return true;
       return largestWithInput[k] + reserved[k] - held[k] <= capacity;
     };
-    // Layers where the kept shortcuts do not fit, counted by a Fenwick tree
-    // since dropping a shortcut can change whether one layer fits.
-    std::vector<int> tree(n + 1, 0);
-    std::vector<char> bad(n, 0);
-    auto add = [&](int k, int delta) {
-      for (int i = k + 1; i <= n; i += i & -i)
-        tree[i] += delta;
-    };
-    auto badUpTo = [&](int k) { // layers [0, k)
-      int sum = 0;
-      for (int i = k; i > 0; i -= i & -i)
-        sum += tree[i];
-      return sum;
-    };
+    // Layers where the kept shortcuts do not fit (dropping a shortcut can
+    // change whether one layer fits).
+    LayerFlags bad(n);
     for (int k = 0; k < n; ++k)
-      if ((bad[k] = !fitsAt(k)))
-        add(k, 1);
+      bad.set(k, !fitsAt(k));
     for (int c = 0; c < n; ++c) {
       const LayerEdge *edge = shortcutIn[c];
-      if (!edge || badUpTo(edge->consumer) - badUpTo(edge->producer + 1) == 0)
+      if (!edge || !bad.any(edge->producer + 1, edge->consumer - 1))
         continue;
       shortcutIn[c] = nullptr;
       changed = true;
       if (inputIsShortcutAt(*edge)) {
         int k = edge->producer + 1;
         held[k] -= share(state, *edge);
-        char now = !fitsAt(k);
-        if (now != bad[k]) {
-          add(k, now ? 1 : -1);
-          bad[k] = now;
-        }
+        bad.set(k, !fitsAt(k));
       }
     }
   }
