@@ -53,8 +53,8 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
     pm.addPass(createDsmLowerTiled());
     pm.addPass(createDsmVerifyMapping());
     if (!report.empty())
-      pm.addPass(
-          createDsmMappingReport(DsmMappingReportOptions{format(), report}));
+      pm.addPass(createDsmMappingReport(
+          DsmMappingReportOptions{format(), optimizer, report}));
   }
 
   /// Memory placement on a memory hierarchy (inference).

@@ -155,6 +155,9 @@ void dsm::core::printMappingTable(const MappingReport &report,
        << llvm::formatv(" {0:F1}%", share);
   }
   os << ")\n";
+  if (report.memory)
+    os << "memory per chip: " << describeMemory(*report.memory)
+       << (report.memory->fits() ? "" : ": does not fit") << "\n";
 }
 
 // The JSON report is streamed, row by row and attribute by attribute: a
@@ -298,6 +301,19 @@ void dsm::core::writeMappingJSON(const MappingReport &report,
       writeCycles(json, total);
       json.attributeEnd();
       json.attribute("cycles", total.total);
+      if (report.memory) {
+        const MemoryPerChip &m = *report.memory;
+        json.attributeObject("memory_per_chip", [&] {
+          json.attribute("activations_bytes", m.activations);
+          json.attribute("buffers_bytes", m.buffers);
+          json.attribute("capacity_bytes", m.capacity);
+          json.attribute("fits", m.fits());
+          json.attribute("gradients_bytes", m.gradients);
+          json.attribute("optimizer_bytes", m.optimizer);
+          json.attribute("total_bytes", m.total());
+          json.attribute("weights_bytes", m.weights);
+        });
+      }
       json.attribute("seconds", report.totalSeconds());
       json.attribute("utilization", report.utilization());
     });

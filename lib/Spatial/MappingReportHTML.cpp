@@ -145,7 +145,13 @@ void dsm::core::writeMappingHTML(const MappingReport &report,
      << " cycles = " << llvm::format("%.6g", report.totalSeconds()) << " s per "
      << (report.mode == "train" ? "training step" : "inference")
      << ", utilization " << llvm::format("%.3f", report.utilization())
-     << ".</p>\n<h2>Where the cycles go</h2>\n<p class=\"legend\">";
+     << ".</p>\n";
+  if (report.memory) {
+    os << "<p>Memory per chip: ";
+    escape(os, describeMemory(*report.memory));
+    os << (report.memory->fits() ? "" : ": <b>does not fit</b>") << ".</p>\n";
+  }
+  os << "<h2>Where the cycles go</h2>\n<p class=\"legend\">";
   for (int k = 0; k < kNumCycleCategories; ++k) {
     CycleCategory category = CycleCategory(k);
     double share =

@@ -678,6 +678,15 @@ PerformanceModel::weightBytesPerCore(const LayerShape &layer, TrainingPass pass,
   return bytes < 9.0e18 ? int64_t(bytes) : std::numeric_limits<int64_t>::max();
 }
 
+double
+PerformanceModel::parameterElementsPerChip(const LayerShape &layer,
+                                           TrainingPass pass,
+                                           const MappingConfig &config) const {
+  PassCost cost(*this, layer, pass, config,
+                spatialPassDims(layer, pass, config.memory));
+  return cost.chipParameters();
+}
+
 SplitCost PerformanceModel::costSplits(const LayerShape &layer,
                                        TrainingPass pass,
                                        const MappingConfig &config) const {

@@ -7,7 +7,11 @@
 #include "dsm/Support/ReportWriter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
 
 namespace dsm {
 #define GEN_PASS_DEF_DSMMAPPINGREPORT
@@ -28,6 +32,63 @@ static int64_t batchOf(ModuleOp module) {
       return type.getDimSize(dim);
   }
   return 0;
+}
+
+/// The memory of the fullest chip over `func`'s step: its passes in program
+/// order are the step's schedule; each distinct parameter counts once, with
+/// the largest chip share any FWD reading it holds; every activation and
+/// error lives from its pass to its last reader (or the end, if returned),
+/// spread over every chip.
+static std::optional<core::MemoryPerChip>
+memoryOf(func::FuncOp func, const core::PerformanceModel &model,
+         core::Optimizer optimizer) {
+  llvm::DenseMap<Operation *, int> stepOf;
+  SmallVector<TiledPassOp> passes;
+  func.walk([&](TiledPassOp op) {
+    stepOf[op] = int(passes.size());
+    passes.push_back(op);
+  });
+  if (passes.empty())
+    return std::nullopt;
+  const double chips = double(model.numChips());
+  const int end = int(passes.size());
+  bool training = false;
+  llvm::MapVector<Value, double> weightElements;
+  std::vector<core::LiveTensor> tensors;
+  for (TiledPassOp op : passes) {
+    core::TrainingPass pass = toCore(op.getPass());
+    training |= pass != core::TrainingPass::FWD;
+    core::LayerShape shape = op.getWorkload().getShape(op.getLayer());
+    if (pass == core::TrainingPass::FWD && shape.params > 0) {
+      double share =
+          model.parameterElementsPerChip(shape, pass, op.getConfig()) /
+          shape.params;
+      for (Value weight : op.getWeights()) {
+        auto type = cast<RankedTensorType>(weight.getType());
+        double &elements = weightElements[weight];
+        elements = std::max(elements, double(type.getNumElements()) * share);
+      }
+    }
+    if (pass == core::TrainingPass::UPD)
+      continue; // gradients: counted per weight element
+    for (Value result : op.getResults()) {
+      auto type = cast<RankedTensorType>(result.getType());
+      core::LiveTensor tensor;
+      tensor.bytes = std::ceil(double(type.getNumElements()) / chips) *
+                     model.bytesPerElement();
+      tensor.first = tensor.last = stepOf[op];
+      for (Operation *user : result.getUsers())
+        tensor.last = std::max(
+            tensor.last, isa<TiledPassOp>(user) ? stepOf.lookup(user) : end);
+      tensors.push_back(tensor);
+    }
+  }
+  std::vector<double> elements;
+  for (auto &[weight, count] : weightElements)
+    elements.push_back(count);
+  return core::memoryPerChip(
+      elements, tensors, model.bytesPerElement(), training, optimizer,
+      model.getSystem().chip.externalMemory.capacityBytes);
 }
 
 namespace {
@@ -113,6 +174,21 @@ struct MappingReportPass
              "or --dsm-expand-training, --dsm-select-mapping and "
              "--dsm-lower-tiled first)";
       return signalPassFailure();
+    }
+    // The fullest chip of any function; a plan that needs more memory than
+    // a chip has is no plan to run, whatever its cycles.
+    for (auto func : module.getOps<func::FuncOp>()) {
+      std::optional<core::MemoryPerChip> memory =
+          memoryOf(func, model, optimizer);
+      if (!memory ||
+          (report.memory && memory->total() <= report.memory->total()))
+        continue;
+      report.memory = memory;
+      if (!memory->fits())
+        emitWarning(func.getLoc())
+            << "the plan does not fit in a chip's memory: it "
+               "needs "
+            << core::describeMemory(*memory);
     }
     LogicalResult written =
         writeReport(output, module.getLoc(), [&](llvm::raw_ostream &os) {

@@ -29,6 +29,24 @@ class DsmModeOption {
   ];
 }
 
+// The optimizer whose state a training step keeps per parameter (the memory
+// per chip the mapping report counts; docs/mapping-report.md).
+class DsmOptimizerOption {
+  list<Option> optimizerOption = [
+    Option<"optimizer", "optimizer", "::dsm::core::Optimizer",
+           /*default=*/"::dsm::core::Optimizer::Adam",
+           "Optimizer state per parameter in training",
+           [{::llvm::cl::values(
+               clEnumValN(::dsm::core::Optimizer::SGD, "sgd",
+                          "a 32-bit master weight (4 bytes)"),
+               clEnumValN(::dsm::core::Optimizer::Momentum, "momentum",
+                          "master weight and one moment (8 bytes)"),
+               clEnumValN(::dsm::core::Optimizer::Adam, "adam",
+                          "mixed-precision Adam: master weight and two "
+                          "moments (12 bytes; 16 with weight and gradient)"))}]>,
+  ];
+}
+
 class DsmSpatialSearchOptions {
   list<Option> spatialSearchOptions = [
     Option<"search", "search", "::dsm::core::SearchMode",
@@ -226,7 +244,8 @@ def DsmVerifyMapping : Pass<"dsm-verify-mapping", "mlir::ModuleOp"> {
 }
 
 def DsmMappingReport : Pass<"dsm-mapping-report", "mlir::ModuleOp">,
-    DsmReportFormatOption<"docs/mapping-report.md", DsmMappingReportFormats> {
+    DsmReportFormatOption<"docs/mapping-report.md", DsmMappingReportFormats>,
+    DsmOptimizerOption {
   let summary = "Report the mapping: per layer and pass, and totals";
   let description = [{
     Reads the tiled IR and prints, per layer and pass: the parallelism,
@@ -234,11 +253,14 @@ def DsmMappingReport : Pass<"dsm-mapping-report", "mlir::ModuleOp">,
     Fig. 13 (useful, underuse, ovldt_visible, non_ovldt, aux_comp), the
     utilization, the bottleneck and the alternatives the parallelism was
     chosen over; and totals: cycles and seconds per training step (or
-    inference), system utilization. Table, JSON or a self-contained HTML page
-    with charts (docs/mapping-report.md), to stdout or to a file written only
-    if the pass succeeds.
+    inference), system utilization, and the memory the fullest chip needs
+    over the step: weights (each distinct parameter once), gradients and
+    `optimizer` state in training, and the peak of the activations alive at
+    once; a plan that needs more than a chip's memory is warned of. Table,
+    JSON or a self-contained HTML page with charts (docs/mapping-report.md),
+    to stdout or to a file written only if the pass succeeds.
   }];
-  let options = reportFormatOption # [
+  let options = reportFormatOption # optimizerOption # [
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "Where to write the report ('-' for stdout)">,
   ];
@@ -422,7 +444,7 @@ def DsmPlaceMemory : Pass<"dsm-place-memory", "mlir::ModuleOp">,
 def DsmMapSystem : Pass<"dsm-map-system", "mlir::ModuleOp">,
     DsmSystemOption, DsmModeOption, DsmSpatialSearchOptions,
     DsmPlacementSearchOptions, DsmDevicePlacementOptions,
-    DsmMemoryPlacementOptions {
+    DsmMemoryPlacementOptions, DsmOptimizerOption {
   let summary = "Map a network onto a system: attach it, set the batch, "
                 "decide, record, report";
   let description = [{
@@ -453,7 +475,7 @@ def DsmMapSystem : Pass<"dsm-map-system", "mlir::ModuleOp">,
   }];
   let options = systemOption # modeOption # spatialSearchOptions #
                 placementSearchOptions # devicePlacementOptions #
-                memoryPlacementOptions # [
+                memoryPlacementOptions # optimizerOption # [
     Option<"batch", "batch", "int64_t", /*default=*/"-1",
            "Minibatch size (-1 keeps the model's)">,
     Option<"report", "report", "std::string", /*default=*/"",

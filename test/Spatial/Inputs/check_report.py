@@ -53,4 +53,12 @@ t = report["totals"]
 assert close(t["cycles"], total), (t["cycles"], total)
 assert close(t["seconds"], total / frequency)
 assert close(t["utilization"], useful / total)
+# The memory of the fullest chip: its categories add up, `fits` says whether
+# the total is within a chip's memory, training has gradients.
+m = t["memory_per_chip"]
+parts = ("weights", "gradients", "optimizer", "activations", "buffers")
+assert close(m["total_bytes"], sum(m[p + "_bytes"] for p in parts)), m
+assert m["fits"] == (m["total_bytes"] <= m["capacity_bytes"]), m
+assert all(m[p + "_bytes"] >= 0 for p in parts), m
+assert (m["gradients_bytes"] > 0) == (report["mode"] == "train" and m["weights_bytes"] > 0), m
 print(f"ok: {len(rows)} rows, {total:.0f} cycles, utilization {t['utilization']:.3f}")

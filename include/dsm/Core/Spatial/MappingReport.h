@@ -12,6 +12,7 @@
 #define DSM_CORE_SPATIAL_MAPPINGREPORT_H
 
 #include "dsm/Core/Spatial/Mapping.h"
+#include "dsm/Core/Spatial/StepMemory.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -60,6 +61,8 @@ struct MappingReport {
   /// states (not proven optimal); `selectionStatesKept` is then the bound.
   bool selectionExact = true;
   int64_t selectionStatesKept = 0;
+  /// The memory of the fullest chip over the step (StepMemory.h).
+  std::optional<MemoryPerChip> memory;
 
   CycleBreakdown totalCycles() const;
   double totalSeconds() const;

@@ -176,6 +176,11 @@ public:
   /// keep resident. Zero for a layer without weights.
   int64_t weightBytesPerCore(const LayerShape &layer, TrainingPass pass,
                              const MappingConfig &config) const;
+  /// Elements of the layer's parameters one chip holds under `config` (its
+  /// ChipD share of the Kernel's dimensions, the whole where chips
+  /// replicate them), as the external-memory check counts them.
+  double parameterElementsPerChip(const LayerShape &layer, TrainingPass pass,
+                                  const MappingConfig &config) const;
 
   /// Cycles to move `bytes` over one `link` of one chip.
   double linkCycles(double bytes, Link link) const;

@@ -1,0 +1,99 @@
+//===- StepMemory.cpp - What a chip's memory holds over a step ------------===//
+
+#include "dsm/Core/Spatial/StepMemory.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+using namespace dsm::core;
+
+llvm::StringRef dsm::core::stringifyOptimizer(Optimizer optimizer) {
+  switch (optimizer) {
+  case Optimizer::SGD:
+    return "sgd";
+  case Optimizer::Momentum:
+    return "momentum";
+  case Optimizer::Adam:
+    return "adam";
+  }
+  return "adam";
+}
+
+std::optional<Optimizer> dsm::core::symbolizeOptimizer(llvm::StringRef name) {
+  for (Optimizer o : {Optimizer::SGD, Optimizer::Momentum, Optimizer::Adam})
+    if (stringifyOptimizer(o) == name)
+      return o;
+  return std::nullopt;
+}
+
+double dsm::core::optimizerBytesPerParameter(Optimizer optimizer) {
+  // A 32-bit master weight, and 32-bit moments: one for momentum, two for
+  // Adam (ZeRO, Section 3.1).
+  switch (optimizer) {
+  case Optimizer::SGD:
+    return 4;
+  case Optimizer::Momentum:
+    return 8;
+  case Optimizer::Adam:
+    return 12;
+  }
+  return 12;
+}
+
+std::string dsm::core::formatBytes(double bytes) {
+  if (bytes >= 1e9)
+    return llvm::formatv("{0:F2} GB", bytes / 1e9).str();
+  if (bytes >= 1e6)
+    return llvm::formatv("{0:F2} MB", bytes / 1e6).str();
+  return llvm::formatv("{0:F0} B", bytes).str();
+}
+
+std::string dsm::core::describeMemory(const MemoryPerChip &m) {
+  return formatBytes(m.total()) + " of " + formatBytes(m.capacity) +
+         " (weights " + formatBytes(m.weights) + ", gradients " +
+         formatBytes(m.gradients) + ", optimizer " + formatBytes(m.optimizer) +
+         ", activations " + formatBytes(m.activations) + ", buffers " +
+         formatBytes(m.buffers) + ")";
+}
+
+double dsm::core::peakLiveBytes(llvm::ArrayRef<LiveTensor> tensors) {
+  // Each tensor starts at `first` and ends after `last`: a sweep over the
+  // events in step order, ends after starts at the same step.
+  std::vector<std::pair<int, double>> events;
+  events.reserve(2 * tensors.size());
+  for (const LiveTensor &t : tensors) {
+    events.push_back({2 * t.first, t.bytes});
+    events.push_back({2 * t.last + 1, -t.bytes});
+  }
+  llvm::sort(events, [](const auto &a, const auto &b) {
+    return a.first < b.first || (a.first == b.first && a.second > b.second);
+  });
+  double live = 0, peak = 0;
+  for (const auto &[when, bytes] : events) {
+    live += bytes;
+    peak = std::max(peak, live);
+  }
+  return peak;
+}
+
+MemoryPerChip dsm::core::memoryPerChip(llvm::ArrayRef<double> weightElements,
+                                       llvm::ArrayRef<LiveTensor> tensors,
+                                       double elementBytes, bool training,
+                                       Optimizer optimizer, double capacity) {
+  MemoryPerChip memory;
+  double elements = 0;
+  for (double e : weightElements)
+    elements += e;
+  memory.weights = elements * elementBytes;
+  if (training) {
+    memory.gradients = elements * elementBytes;
+    memory.optimizer = elements * optimizerBytesPerParameter(optimizer);
+  }
+  memory.activations = peakLiveBytes(tensors);
+  memory.capacity = capacity;
+  return memory;
+}
