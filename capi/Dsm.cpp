@@ -55,14 +55,20 @@ void dsmRegisterPasses(void) {
 MlirLogicalResult dsmMapSystem(MlirModule module, MlirStringRef options) {
   mlir::ModuleOp op = unwrap(module);
   mlir::PassManager pm(op.getContext(), mlir::ModuleOp::getOperationName());
-  std::string pipeline =
-      "dsm-map-system{" + std::string(options.data, options.length) + "}";
+  // The string is read as the pass's options, never pasted into pipeline
+  // text: "...} , dsm-workload-report{output=<path>" must not run a pass.
+  std::unique_ptr<mlir::Pass> pass = dsm::createDsmMapSystem();
   std::string error;
-  llvm::raw_string_ostream errors(error);
-  if (mlir::failed(mlir::parsePassPipeline(pipeline, pm, errors))) {
+  if (mlir::failed(
+          pass->initializeOptions(llvm::StringRef(options.data, options.length),
+                                  [&](const llvm::Twine &message) {
+                                    error = message.str();
+                                    return mlir::failure();
+                                  }))) {
     op.emitError() << "dsmMapSystem: bad options: " << error;
     return mlirLogicalResultFailure();
   }
+  pm.addPass(std::move(pass));
   return wrap(pm.run(op));
 }
 

@@ -21,6 +21,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InterleavedRange.h"
 
 #include <numeric>
@@ -1394,10 +1395,27 @@ core::Workload SliceOp::getWorkload() {
 // OpaqueOp
 //===----------------------------------------------------------------------===//
 
+/// More special-function operations per element than any importer derives
+/// from a region (a reduction's trip count, a loop body) is a typo or an
+/// attack: 2^32.
+static constexpr double kMaxOpsPerElement = 4294967296.0;
+
 LogicalResult OpaqueOp::verify() {
-  if (getOpsPerElement().convertToDouble() < 0)
-    return emitOpError("ops_per_element must not be negative");
-  return success();
+  // Like every other op: each tensor's size in bytes must count, and the
+  // work per element must be a plausible number (NaN and inf are not).
+  double ops = getOpsPerElement().convertToDouble();
+  if (!(ops >= 0 && ops <= kMaxOpsPerElement)) {
+    std::string text;
+    llvm::raw_string_ostream(text) << llvm::format("%g", ops);
+    return emitOpError("ops_per_element must be a number in [0, 2^32], got ")
+           << text;
+  }
+  ShapeErrors errors(getLoc(), getOperationName());
+  for (Value input : getInputs())
+    if (cast<RankedTensorType>(input.getType()).hasStaticShape() &&
+        failed(rankedOperand(errors, input, "operand")))
+      return failure();
+  return rankedOperand(errors, getResult(), "result");
 }
 
 // An operand an importer declared a dsm.weight (PRelu's slope) is a
@@ -1410,6 +1428,10 @@ core::Workload OpaqueOp::getWorkload() {
   core::Workload w = elementwiseWorkload(getOperation(), core::OpKind::Opaque,
                                          weightElements(getOperation()));
   w.auxOps = getOpsPerElement().convertToDouble() * double(w.outputElements);
+  // Counts are 64-bit downstream: a product past 2^62 is refused by the
+  // workload verifier.
+  if (!(w.auxOps <= 0x1p62))
+    w.overflow = true;
   return w;
 }
 

@@ -14,6 +14,7 @@
 #include "dsm/Dialect/DsmOps.h"
 #include "dsm/Export/Passes.h"
 #include "dsm/Import/Passes.h"
+#include "dsm/Support/MlirSource.h"
 #include "dsm/Support/ReportWriter.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -194,7 +195,7 @@ struct ExportShardPass : public dsm::impl::DsmExportShardBase<ExportShardPass> {
     }
 
     ParserConfig config(&getContext());
-    OwningOpRef<ModuleOp> program = parseSourceFile<ModuleOp>(source, config);
+    OwningOpRef<ModuleOp> program = parseScreenedFile(source, config);
     if (!program) {
       module.emitError("cannot read the source program '") << source << "'";
       return signalPassFailure();

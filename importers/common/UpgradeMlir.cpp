@@ -10,6 +10,7 @@
 
 #include "dsm/Import/UpgradeMlir.h"
 #include "dsm/Import/Passes.h"
+#include "dsm/Support/MlirSource.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -17,11 +18,13 @@
 #include "mlir/IR/Location.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <optional>
 #include <vector>
 
 using namespace mlir;
@@ -73,48 +76,16 @@ public:
   }
 
   /// The offset just past the bracket that closes the one at `i` (one of
-  /// `([{<`), stepping over strings; `->` is no closing angle bracket.
-  /// npos when it is not closed.
+  /// `([{<`), stepping over strings and comments; `->` is no closing angle
+  /// bracket. npos when it is not closed (or a bracket inside it closes with
+  /// the wrong one). Answered from a table one pass over the text builds: a
+  /// walk from each bracket made a file of unclosed operations quadratic.
   size_t skipBalanced(size_t i) const {
-    std::vector<char> closers;
-    for (; i < text.size(); ++i) {
-      char c = text[i];
-      switch (c) {
-      case '"':
-        i = skipString(i) - 1;
-        continue;
-      case '(':
-        closers.push_back(')');
-        continue;
-      case '[':
-        closers.push_back(']');
-        continue;
-      case '{':
-        closers.push_back('}');
-        continue;
-      case '<':
-        closers.push_back('>');
-        continue;
-      case '>':
-        if (i > 0 && text[i - 1] == '-')
-          continue;
-        [[fallthrough]];
-      case ')':
-      case ']':
-      case '}':
-        if (closers.empty() || closers.back() != c)
-          return StringRef::npos;
-        closers.pop_back();
-        if (closers.empty())
-          return i + 1;
-        continue;
-      default:
-        continue;
-      }
-    }
-    return StringRef::npos;
+    if (!closing)
+      closing = matchBrackets();
+    auto found = closing->find(i);
+    return found == closing->end() ? StringRef::npos : found->second;
   }
-
   /// The offset just past a type written at `i` (`tensor<...>`, `f32`,
   /// `!alias`), or npos.
   size_t skipType(size_t i) const {
@@ -166,14 +137,68 @@ public:
 
   /// An error at the line and column of `offset`.
   InFlightDiagnostic error(size_t offset) const {
-    unsigned line = 1 + text.take_front(offset).count('\n');
-    size_t lineStart = text.take_front(offset).rfind('\n');
-    unsigned column =
-        offset - (lineStart == StringRef::npos ? 0 : lineStart + 1) + 1;
-    return emitError(FileLineColLoc::get(context, bufferName, line, column));
+    return emitError(dsm::TextLocator(text, bufferName, context)(offset));
   }
 
 private:
+  /// For every opening bracket outside strings and comments, the offset
+  /// just past its closing one, or npos: a closer that does not match the
+  /// innermost open bracket leaves every bracket still open unclosed.
+  llvm::DenseMap<size_t, size_t> matchBrackets() const {
+    llvm::DenseMap<size_t, size_t> result;
+    std::vector<std::pair<size_t, char>> open; // offset, expected closer
+    auto abandon = [&] {
+      for (auto [offset, closer] : open)
+        result[offset] = StringRef::npos;
+      open.clear();
+    };
+    for (size_t i = 0; i < text.size(); ++i) {
+      char c = text[i];
+      switch (c) {
+      case '"':
+        i = skipString(i) - 1;
+        continue;
+      case '/':
+        if (i + 1 < text.size() && text[i + 1] == '/') {
+          i = text.find('\n', i);
+          if (i == StringRef::npos)
+            i = text.size();
+        }
+        continue;
+      case '(':
+        open.push_back({i, ')'});
+        continue;
+      case '[':
+        open.push_back({i, ']'});
+        continue;
+      case '{':
+        open.push_back({i, '}'});
+        continue;
+      case '<':
+        open.push_back({i, '>'});
+        continue;
+      case '>':
+        if (i > 0 && text[i - 1] == '-')
+          continue;
+        [[fallthrough]];
+      case ')':
+      case ']':
+      case '}':
+        if (open.empty() || open.back().second != c) {
+          abandon();
+          continue;
+        }
+        result[open.back().first] = i + 1;
+        open.pop_back();
+        continue;
+      default:
+        continue;
+      }
+    }
+    abandon();
+    return result;
+  }
+
   size_t skipWord(size_t i) const {
     while (i < text.size() && (llvm::isAlnum(text[i]) || text[i] == '_' ||
                                text[i] == '.' || text[i] == '$'))
@@ -183,6 +208,8 @@ private:
 
   StringRef bufferName;
   MLIRContext *context;
+  /// matchBrackets(), built on first use.
+  mutable std::optional<llvm::DenseMap<size_t, size_t>> closing;
 };
 
 } // namespace
@@ -372,6 +399,8 @@ void dsm::registerUpgradeMlirTranslation() {
         const llvm::MemoryBuffer *buffer =
             sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
         StringRef name = buffer->getBufferIdentifier();
+        if (failed(screenMlirText(*buffer, context)))
+          return failure();
         FailureOr<std::string> upgraded =
             upgradeMlirText(buffer->getBuffer(), name, context);
         if (failed(upgraded))

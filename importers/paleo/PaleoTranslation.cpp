@@ -19,12 +19,19 @@
 // Layers nothing reads are the function's results. Anything else is an error
 // naming the layer.
 //
+// The file is read in time linear in its size: one scan finds every layer's
+// definition, rejects duplicate names (JSON lets the last one win silently)
+// and bounds the nesting before llvm::json, which recurses once per level,
+// parses it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Import/PaleoTranslation.h"
 #include "dsm/Dialect/DsmAttrs.h"
 #include "dsm/Dialect/DsmDialect.h"
 #include "dsm/Dialect/DsmOps.h"
+#include "dsm/Import/GraphBuilder.h"
+#include "dsm/Support/MlirSource.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -34,12 +41,14 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <algorithm>
+#include <functional>
 
 using namespace mlir;
 namespace json = llvm::json;
@@ -48,11 +57,85 @@ namespace {
 /// Dimensions larger than this are typos (or attacks): products of a few of
 /// them stay far inside 64 bits.
 constexpr int64_t kMaxDim = int64_t(1) << 24;
+/// Paleo's tensors are NHWC at most.
+constexpr size_t kMaxRank = 4;
+/// A network is a few levels deep (root, layers, layer, list); deeper is
+/// not a Paleo network, and llvm::json would recurse once per level.
+constexpr int kMaxDepth = 32;
 
-class PaleoImporter {
+/// What one linear scan of the JSON text finds before it is parsed.
+struct TextScan {
+  /// Where the nesting first goes deeper than kMaxDepth (the scan stops).
+  std::optional<size_t> tooDeep;
+  /// The second definition of the first layer name defined twice.
+  std::optional<std::pair<size_t, std::string>> duplicate;
+  /// Where each layer's name is written in the `layers` object.
+  llvm::StringMap<size_t> layerOffsets;
+};
+
+/// The decoded text of the JSON string literal at `text[begin, end)` (quotes
+/// included); the raw text when it does not decode (the parser will say why).
+std::string decodeString(StringRef literal) {
+  if (!literal.contains('\\'))
+    return literal.drop_front().drop_back().str();
+  llvm::Expected<json::Value> value = json::parse(literal);
+  if (!value) {
+    llvm::consumeError(value.takeError());
+    return literal.str();
+  }
+  return value->getAsString().value_or(literal).str();
+}
+
+/// Finds the definitions of the root's `layers` members, in one pass over
+/// `text`: depth beyond kMaxDepth and a name defined twice are problems.
+/// Anything that is not JSON is left to the parser.
+TextScan scanText(StringRef text) {
+  TextScan scan;
+  // The containers open at each level: '{' or '['; and whether the member
+  // being read at depth 1 is `layers`.
+  SmallVector<char, kMaxDepth> open;
+  bool inLayers = false;
+  std::optional<StringRef> lastString; // a string that may be a key
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"') {
+      size_t start = i++;
+      while (i < text.size() && text[i] != '"')
+        i += text[i] == '\\' ? 2 : 1;
+      lastString = text.slice(start, std::min(i + 1, text.size()));
+      continue;
+    }
+    if (c == ':' && lastString && !open.empty() && open.back() == '{') {
+      std::string key = decodeString(*lastString);
+      size_t offset = size_t(lastString->data() - text.data());
+      if (open.size() == 1)
+        inLayers = key == "layers";
+      else if (open.size() == 2 && inLayers &&
+               !scan.layerOffsets.try_emplace(key, offset).second &&
+               !scan.duplicate)
+        scan.duplicate = {offset, key};
+    } else if (c == '{' || c == '[') {
+      if (open.size() == size_t(kMaxDepth)) {
+        scan.tooDeep = i;
+        return scan;
+      }
+      open.push_back(c);
+    } else if ((c == '}' || c == ']') && !open.empty()) {
+      open.pop_back();
+      if (open.size() == 1 && c == '}')
+        inLayers = false;
+    }
+    if (c != ' ' && c != '\t' && c != '\r' && c != '\n')
+      lastString.reset();
+  }
+  return scan;
+}
+
+class PaleoImporter : public dsm::GraphBuilder {
 public:
   PaleoImporter(StringRef text, StringRef fileName, MLIRContext *context)
-      : text(text), fileName(fileName), context(context), builder(context) {}
+      : GraphBuilder(context, /*composeViews=*/false), text(text),
+        fileName(fileName), context(context), locate(text, fileName, context) {}
 
   OwningOpRef<ModuleOp> run();
 
@@ -64,7 +147,6 @@ private:
     Location loc;
   };
 
-  Location fileLocation(size_t offset) const;
   InFlightDiagnostic error(const Layer &layer) {
     return emitError(layer.loc) << "layer '" << layer.name << "': ";
   }
@@ -74,12 +156,24 @@ private:
                                           size_t size,
                                           bool allowUnknown = false);
   FailureOr<StringRef> string(const Layer &layer, StringRef key);
+  /// An Input layer's `tensor`: 1 to kMaxRank dimensions (the batch first).
+  FailureOr<SmallVector<int64_t, 4>> tensorShape(const Layer &layer);
   /// TensorFlow padding of one spatial dimension: (before, after).
   FailureOr<std::pair<int64_t, int64_t>> padding(const Layer &layer,
                                                  StringRef mode, int64_t size,
                                                  int64_t kernel,
                                                  int64_t stride);
   FailureOr<Value> build(const Layer &layer, ArrayRef<Value> inputs);
+  /// `OpTy` over `operands` with `attrs`, typed by its shape rule: a located
+  /// error, not an abort, when the rule rejects the layer's shapes.
+  template <typename OpTy>
+  FailureOr<Value> op(const Layer &layer, ValueRange operands,
+                      ArrayRef<NamedAttribute> attrs = {}) {
+    FailureOr<OpTy> created = create<OpTy>(layer.loc, operands, attrs);
+    if (failed(created))
+      return failure();
+    return created->getResult();
+  }
   Value weight(const Layer &layer, StringRef suffix, ArrayRef<int64_t> shape) {
     auto type = RankedTensorType::get(shape, builder.getF32Type());
     return dsm::WeightOp::create(builder, layer.loc, type,
@@ -88,18 +182,9 @@ private:
 
   StringRef text, fileName;
   MLIRContext *context;
-  OpBuilder builder;
+  dsm::TextLocator locate;
 };
 } // namespace
-
-Location PaleoImporter::fileLocation(size_t offset) const {
-  StringRef before = text.take_front(offset);
-  unsigned line = unsigned(before.count('\n')) + 1;
-  size_t lineStart = before.rfind('\n');
-  unsigned column =
-      unsigned(offset - (lineStart == StringRef::npos ? 0 : lineStart + 1) + 1);
-  return FileLineColLoc::get(context, fileName, line, column);
-}
 
 FailureOr<SmallVector<int64_t, 4>> PaleoImporter::ints(const Layer &layer,
                                                        StringRef key,
@@ -121,6 +206,17 @@ FailureOr<SmallVector<int64_t, 4>> PaleoImporter::ints(const Layer &layer,
     values.push_back(*v);
   }
   return values;
+}
+
+FailureOr<SmallVector<int64_t, 4>>
+PaleoImporter::tensorShape(const Layer &layer) {
+  const json::Array *tensor = layer.spec->getArray("tensor");
+  if (!tensor || tensor->empty() || tensor->size() > kMaxRank) {
+    error(layer) << "'tensor' must be a list of 1 to " << kMaxRank
+                 << " integers (the batch first)";
+    return failure();
+  }
+  return ints(layer, "tensor", tensor->size());
 }
 
 FailureOr<StringRef> PaleoImporter::string(const Layer &layer, StringRef key) {
@@ -183,30 +279,24 @@ FailureOr<Value> PaleoImporter::build(const Layer &layer,
   if (*type == "Input") {
     // With parents: a view of the parent with the given shape.
     FailureOr<Value> input = one();
-    const json::Array *tensor = layer.spec->getArray("tensor");
-    if (failed(input) || !tensor)
-      return failed(input)
-                 ? failure()
-                 : (error(layer) << "'tensor' must be a list", failure());
-    FailureOr<SmallVector<int64_t, 4>> shape =
-        ints(layer, "tensor", tensor->size());
+    if (failed(input))
+      return failure();
+    FailureOr<SmallVector<int64_t, 4>> shape = tensorShape(layer);
     if (failed(shape))
       return failure();
-    int64_t from = 1, to = 1;
+    uint64_t from = 1, to = 1;
     for (int64_t d : shapeOf(*input).drop_front())
-      from *= d;
+      from = llvm::SaturatingMultiply(from, uint64_t(d));
     for (int64_t d : ArrayRef<int64_t>(*shape).drop_front())
-      to = std::min(to * d, kMaxDim * kMaxDim);
+      to = llvm::SaturatingMultiply(to, uint64_t(d));
     if (from != to) {
       error(layer) << "'tensor' holds " << to
                    << " elements per sample, its parent " << from;
       return failure();
     }
     (*shape)[0] = 0; // keep the batch
-    return dsm::ReshapeOp::create(
-               builder, layer.loc, ValueRange{*input},
-               {named("shape", builder.getDenseI64ArrayAttr(*shape))})
-        .getResult();
+    return op<dsm::ReshapeOp>(
+        layer, *input, {named("shape", builder.getDenseI64ArrayAttr(*shape))});
   }
 
   if (*type == "Convolution") {
@@ -239,19 +329,19 @@ FailureOr<Value> PaleoImporter::build(const Layer &layer,
       return failure();
     Value w = weight(layer, "weight", *filter);
     Value b = weight(layer, "bias", {(*filter)[3]});
-    Value conv =
-        dsm::Conv2DOp::create(
-            builder, layer.loc, ValueRange{*input, w, b},
-            {named("strides", builder.getDenseI64ArrayAttr(
-                                  {(*strides)[1], (*strides)[2]})),
-             named("padding",
-                   builder.getDenseI64ArrayAttr(
-                       {padH->first, padW->first, padH->second, padW->second})),
-             named("dilations", builder.getDenseI64ArrayAttr({1, 1})),
-             named("groups", builder.getI64IntegerAttr(1)), nhwc,
-             named("kernel_layout", dsm::KernelLayoutAttr::get(
-                                        context, dsm::KernelLayout::HWIO))})
-            .getResult();
+    FailureOr<Value> conv = op<dsm::Conv2DOp>(
+        layer, ValueRange{*input, w, b},
+        {named("strides",
+               builder.getDenseI64ArrayAttr({(*strides)[1], (*strides)[2]})),
+         named("padding",
+               builder.getDenseI64ArrayAttr(
+                   {padH->first, padW->first, padH->second, padW->second})),
+         named("dilations", builder.getDenseI64ArrayAttr({1, 1})),
+         named("groups", builder.getI64IntegerAttr(1)), nhwc,
+         named("kernel_layout",
+               dsm::KernelLayoutAttr::get(context, dsm::KernelLayout::HWIO))});
+    if (failed(conv))
+      return failure();
     // Paleo's Conv2d defaults to relu; an explicit null means none.
     const json::Value *activation = layer.spec->get("activation_fn");
     if (activation && activation->kind() == json::Value::Null)
@@ -259,14 +349,11 @@ FailureOr<Value> PaleoImporter::build(const Layer &layer,
     std::optional<StringRef> name =
         activation ? activation->getAsString() : StringRef("relu");
     if (name && *name == "relu")
-      return dsm::ReluOp::create(builder, layer.loc, ValueRange{conv})
-          .getResult();
+      return op<dsm::ReluOp>(layer, *conv);
     if (name && *name == "sigmoid")
-      return dsm::SigmoidOp::create(builder, layer.loc, ValueRange{conv})
-          .getResult();
+      return op<dsm::SigmoidOp>(layer, *conv);
     if (name && *name == "tanh")
-      return dsm::TanhOp::create(builder, layer.loc, ValueRange{conv})
-          .getResult();
+      return op<dsm::TanhOp>(layer, *conv);
     error(layer) << "unsupported activation_fn (relu, sigmoid, tanh or null)";
     return failure();
   }
@@ -297,11 +384,8 @@ FailureOr<Value> PaleoImporter::build(const Layer &layer,
                   {padH->first, padW->first, padH->second, padW->second})),
         nhwc};
     if (*type == "Pooling")
-      return dsm::MaxPoolOp::create(builder, layer.loc, ValueRange{*input},
-                                    attrs)
-          .getResult();
-    return dsm::AvgPoolOp::create(builder, layer.loc, ValueRange{*input}, attrs)
-        .getResult();
+      return op<dsm::MaxPoolOp>(layer, *input, attrs);
+    return op<dsm::AvgPoolOp>(layer, *input, attrs);
   }
 
   if (*type == "InnerProduct") {
@@ -316,35 +400,36 @@ FailureOr<Value> PaleoImporter::build(const Layer &layer,
     }
     Value x = *input;
     ArrayRef<int64_t> in = shapeOf(x);
-    int64_t features = 1;
+    if (in.empty()) {
+      error(layer) << "reads a scalar; an InnerProduct needs a batch";
+      return failure();
+    }
+    uint64_t features = 1;
     for (int64_t d : in.drop_front())
-      features *= d; // each <= 2^24, rank 4 at most: no overflow
-    if (features > kMaxDim) {
+      features = llvm::SaturatingMultiply(features, uint64_t(d));
+    if (features > uint64_t(kMaxDim)) {
       error(layer) << "reads " << features << " features, more than "
                    << kMaxDim;
       return failure();
     }
-    if (in.size() != 2)
-      x = dsm::ReshapeOp::create(
-              builder, layer.loc, ValueRange{x},
-              {named("shape", builder.getDenseI64ArrayAttr({0, -1}))})
-              .getResult();
-    Value w = weight(layer, "weight", {*outputs, features});
+    if (in.size() != 2) {
+      FailureOr<Value> flat = op<dsm::ReshapeOp>(
+          layer, x, {named("shape", builder.getDenseI64ArrayAttr({0, -1}))});
+      if (failed(flat))
+        return failure();
+      x = *flat;
+    }
+    Value w = weight(layer, "weight", {*outputs, int64_t(features)});
     Value b = weight(layer, "bias", {*outputs});
-    return dsm::FullyConnectedOp::create(builder, layer.loc,
-                                         ValueRange{x, w, b})
-        .getResult();
+    return op<dsm::FullyConnectedOp>(layer, ValueRange{x, w, b});
   }
 
   if (*type == "Dropout") {
     FailureOr<Value> input = one();
     if (failed(input))
       return failure();
-    return dsm::OpaqueOp::create(builder, layer.loc, input->getType(),
-                                 builder.getStringAttr("paleo.Dropout"),
-                                 ValueRange{*input},
-                                 builder.getF64FloatAttr(1.0))
-        .getResult();
+    return opaque(layer.loc, cast<RankedTensorType>(input->getType()),
+                  "paleo.Dropout", *input, 1.0);
   }
 
   if (*type == "Elementwise") {
@@ -359,9 +444,12 @@ FailureOr<Value> PaleoImporter::build(const Layer &layer,
         return failure();
       }
     Value sum = inputs[0];
-    for (Value next : inputs.drop_front())
-      sum = dsm::AddOp::create(builder, layer.loc, ValueRange{sum, next})
-                .getResult();
+    for (Value next : inputs.drop_front()) {
+      FailureOr<Value> added = op<dsm::AddOp>(layer, ValueRange{sum, next});
+      if (failed(added))
+        return failure();
+      sum = *added;
+    }
     return sum;
   }
 
@@ -384,20 +472,16 @@ FailureOr<Value> PaleoImporter::build(const Layer &layer,
         return failure();
       }
     }
-    return dsm::ConcatOp::create(
-               builder, layer.loc, ValueRange{inputs},
-               {named("axis", builder.getI64IntegerAttr(*dim))})
-        .getResult();
+    return op<dsm::ConcatOp>(layer, inputs,
+                             {named("axis", builder.getI64IntegerAttr(*dim))});
   }
 
   if (*type == "Softmax") {
     FailureOr<Value> input = one();
     if (failed(input))
       return failure();
-    return dsm::SoftmaxOp::create(
-               builder, layer.loc, ValueRange{*input},
-               {named("axis", builder.getI64IntegerAttr(-1))})
-        .getResult();
+    return op<dsm::SoftmaxOp>(layer, *input,
+                              {named("axis", builder.getI64IntegerAttr(-1))});
   }
 
   error(layer) << "unsupported Paleo layer type '" << *type
@@ -408,6 +492,12 @@ FailureOr<Value> PaleoImporter::build(const Layer &layer,
 
 OwningOpRef<ModuleOp> PaleoImporter::run() {
   Location fileLoc = FileLineColLoc::get(context, fileName, 1, 1);
+  TextScan scan = scanText(text);
+  if (scan.tooDeep) {
+    emitError(locate(*scan.tooDeep))
+        << "nested deeper than " << kMaxDepth << " levels";
+    return nullptr;
+  }
   llvm::Expected<json::Value> parsed = json::parse(text);
   if (!parsed) {
     // "[line:column, byte=offset]: message" from llvm::json::ParseError.
@@ -424,6 +514,13 @@ OwningOpRef<ModuleOp> PaleoImporter::run() {
         << "invalid JSON: " << message;
     return nullptr;
   }
+  if (scan.duplicate) {
+    auto [offset, name] = *scan.duplicate;
+    emitError(locate(offset))
+        << "layer '" << name << "' is defined twice (first at line "
+        << locate.lineAndColumn(scan.layerOffsets.lookup(name)).first << ")";
+    return nullptr;
+  }
   const json::Object *root = parsed->getAsObject();
   const json::Object *layersSpec = root ? root->getObject("layers") : nullptr;
   if (!layersSpec || layersSpec->empty()) {
@@ -431,19 +528,16 @@ OwningOpRef<ModuleOp> PaleoImporter::run() {
     return nullptr;
   }
 
-  // Layers in file order: the definition of "<name>": { is the first place
-  // the name is followed by an object (a parent list names it with , or ]).
+  // Layers in file order, located where the scan found their names.
   std::vector<Layer> layers;
   for (const auto &[key, value] : *layersSpec) {
     Layer layer{key.str(), value.getAsObject(), text.size(), fileLoc};
-    llvm::Regex definition("\"" + llvm::Regex::escape(key) +
-                           "\"[ \t\r\n]*:[ \t\r\n]*\\{");
-    SmallVector<StringRef, 1> match;
-    if (definition.match(text, &match))
-      layer.offset = size_t(match[0].data() - text.data());
+    auto found = scan.layerOffsets.find(key);
+    if (found != scan.layerOffsets.end())
+      layer.offset = found->second;
     layer.loc = NameLoc::get(
         builder.getStringAttr(layer.name),
-        layer.offset < text.size() ? fileLocation(layer.offset) : fileLoc);
+        layer.offset < text.size() ? Location(locate(layer.offset)) : fileLoc);
     if (!layer.spec) {
       emitError(layer.loc) << "layer '" << layer.name << "' must be an object";
       return nullptr;
@@ -480,21 +574,35 @@ OwningOpRef<ModuleOp> PaleoImporter::run() {
       read[it->second] = true;
     }
   }
+  // (Kahn's algorithm taking the earliest ready layer: O(n log n).)
   std::vector<size_t> order;
-  std::vector<bool> placed(layers.size(), false);
-  while (order.size() < layers.size()) {
-    size_t before = order.size();
-    for (size_t i = 0; i < layers.size(); ++i)
-      if (!placed[i] &&
-          llvm::all_of(parents[i], [&](size_t p) { return bool(placed[p]); })) {
-        placed[i] = true;
-        order.push_back(i);
+  std::vector<size_t> waiting(layers.size());
+  std::vector<SmallVector<size_t, 2>> children(layers.size());
+  std::vector<size_t> ready; // a min-heap of file positions
+  for (auto [i, list] : llvm::enumerate(parents)) {
+    waiting[i] = list.size();
+    for (size_t p : list)
+      children[p].push_back(i);
+    if (list.empty())
+      ready.push_back(i);
+  }
+  std::make_heap(ready.begin(), ready.end(), std::greater<size_t>());
+  while (!ready.empty()) {
+    std::pop_heap(ready.begin(), ready.end(), std::greater<size_t>());
+    size_t next = ready.back();
+    ready.pop_back();
+    order.push_back(next);
+    for (size_t child : children[next])
+      if (--waiting[child] == 0) {
+        ready.push_back(child);
+        std::push_heap(ready.begin(), ready.end(), std::greater<size_t>());
       }
-    if (order.size() == before) {
-      size_t stuck = size_t(llvm::find(placed, false) - placed.begin());
-      error(layers[stuck]) << "is part of a cycle of parents";
-      return nullptr;
-    }
+  }
+  if (order.size() < layers.size()) {
+    size_t stuck = size_t(llvm::find_if(waiting, [](size_t w) { return w; }) -
+                          waiting.begin());
+    error(layers[stuck]) << "is part of a cycle of parents";
+    return nullptr;
   }
 
   // The network's inputs: Input layers without parents.
@@ -504,9 +612,7 @@ OwningOpRef<ModuleOp> PaleoImporter::run() {
     const Layer &layer = layers[i];
     if (!parents[i].empty() || layer.spec->getString("type") != "Input")
       continue;
-    const json::Array *tensor = layer.spec->getArray("tensor");
-    FailureOr<SmallVector<int64_t, 4>> shape =
-        ints(layer, "tensor", tensor ? tensor->size() : 4);
+    FailureOr<SmallVector<int64_t, 4>> shape = tensorShape(layer);
     if (failed(shape))
       return nullptr;
     argTypes.push_back(RankedTensorType::get(*shape, builder.getF32Type()));

@@ -63,7 +63,7 @@ llvm::Error devices::checkPlaceable(const OpGraph &graph,
                            "device's usable memory (largest: ",
                            int64_t(largest), " bytes)");
   }
-  return llvm::Error::success();
+  return ExecutionSimulator(graph, network, options).checkTimes();
 }
 
 /// Devices by peak FLOP/s, fastest first (lower id among equals).

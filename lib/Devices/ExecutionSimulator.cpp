@@ -1,6 +1,9 @@
 //===- ExecutionSimulator.cpp - Discrete-event simulation of a step -------===//
 
 #include "dsm/Core/Devices/ExecutionSimulator.h"
+#include "dsm/Core/Support/NodeError.h"
+
+#include "llvm/Support/Format.h"
 
 #include <algorithm>
 #include <cassert>
@@ -65,6 +68,34 @@ ExecutionSimulator::ExecutionSimulator(const OpGraph &graph,
     minTransferTime.push_back(conventions.paleoOpTimes && device.clockHz > 0
                                   ? 1.0 / device.clockHz
                                   : 0);
+}
+
+llvm::Error ExecutionSimulator::checkTimes() const {
+  for (int32_t op = 0; op < numOps; ++op) {
+    const Op &o = graph.getOp(op);
+    for (int32_t d = 0; d < numDevices; ++d)
+      for (int pass = 0; pass < passes; ++pass) {
+        double seconds = taskTime[pass][size_t(op) * size_t(numDevices) + d];
+        if (!(seconds <= kMaxItemSeconds))
+          return makeNodeError(
+              op, "'", o.name, "' would take ", llvm::format("%g", seconds),
+              " s on device '", network.getDevice(d).name, "' (at most ",
+              llvm::format("%g", kMaxItemSeconds),
+              " s): its peak FLOP/s, clock or memory bandwidth, times the "
+              "compute efficiency, is implausibly small");
+      }
+    for (auto [c, rate] : llvm::enumerate(channelRate)) {
+      double seconds = double(o.outputBytes) / rate;
+      if (!(seconds <= kMaxItemSeconds))
+        return makeNodeError(
+            op, "the output of '", o.name, "' would take ",
+            llvm::format("%g", seconds), " s on channel '",
+            network.getChannel(int32_t(c)).name, "' (at most ",
+            llvm::format("%g", kMaxItemSeconds),
+            " s): its bandwidth times its efficiency is implausibly small");
+    }
+  }
+  return llvm::Error::success();
 }
 
 void ExecutionSimulator::push(EventKind kind, double start, double end,

@@ -42,6 +42,39 @@ void memory::writeMapForEvaluator(const MemoryGraph &graph,
 }
 
 namespace {
+/// The most of a program's output or errors an error message quotes: a
+/// program may print megabytes.
+constexpr size_t kQuotedBytes = 200;
+/// The longest latency a program may answer: about 30 million years (the
+/// cost model's bound, MemoryCostModel::kMaxNodeSeconds). 1e308 s would be
+/// infinite microseconds in the report.
+constexpr double kMaxLatencySeconds = 1e15;
+
+/// At most kQuotedBytes of the file at `path`, trimmed, with the file's size
+/// when there is more: only that much is read.
+std::string quoteFile(llvm::StringRef path) {
+  llvm::Expected<llvm::sys::fs::file_t> file =
+      llvm::sys::fs::openNativeFileForRead(path);
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return std::string();
+  }
+  auto close = llvm::make_scope_exit([&] { llvm::sys::fs::closeFile(*file); });
+  char buffer[kQuotedBytes + 1];
+  llvm::Expected<size_t> read = llvm::sys::fs::readNativeFile(
+      *file, llvm::MutableArrayRef<char>(buffer, sizeof(buffer)));
+  if (!read) {
+    llvm::consumeError(read.takeError());
+    return std::string();
+  }
+  llvm::StringRef head(buffer, std::min(*read, kQuotedBytes));
+  std::string quoted = head.trim().str();
+  uint64_t size = 0;
+  if (*read > kQuotedBytes && !llvm::sys::fs::file_size(path, size))
+    quoted += "... (" + std::to_string(size) + " bytes in all)";
+  return quoted;
+}
+
 /// One run of the program on one map.
 llvm::Expected<double> measure(const MemoryGraph &graph, const MemoryMap &map,
                                const std::string &program, unsigned timeout) {
@@ -81,14 +114,10 @@ llvm::Expected<double> measure(const MemoryGraph &graph, const MemoryMap &map,
   int status = llvm::sys::ExecuteAndWait(
       program, {program, mapPath.str()}, std::nullopt, redirects, timeout,
       /*MemoryLimit=*/0, &message, &executionFailed);
-  auto readFile = [](llvm::StringRef path) {
-    auto buffer = llvm::MemoryBuffer::getFile(path);
-    return buffer ? (*buffer)->getBuffer().trim().str() : std::string();
-  };
   if (executionFailed)
     return fail("cannot run: " + message);
   if (status != 0) {
-    std::string errors = readFile(errPath);
+    std::string errors = quoteFile(errPath);
     // LLVM reports a timeout and a fatal signal alike (-2), by message.
     if (status == -2 && llvm::StringRef(message).contains("timed out"))
       return fail("gave no latency within " + llvm::Twine(timeout) +
@@ -98,13 +127,15 @@ llvm::Expected<double> measure(const MemoryGraph &graph, const MemoryMap &map,
                      : "failed with exit code " + std::to_string(status)) +
                 (errors.empty() ? "" : ": " + errors));
   }
-  std::string output = readFile(outPath);
+  std::string output = quoteFile(outPath);
   llvm::StringRef word = llvm::StringRef(output).split(' ').first;
   word = word.split('\n').first.trim();
   double seconds = 0;
-  if (word.getAsDouble(seconds) || !(seconds > 0) || !std::isfinite(seconds))
-    return fail("printed '" + word +
-                "' where a latency in seconds (positive) was expected");
+  if (word.getAsDouble(seconds) || !(seconds > 0) ||
+      !(seconds <= kMaxLatencySeconds))
+    return fail("printed '" + output +
+                "' where a latency in seconds (positive, at most 1e15) was "
+                "expected");
   return seconds;
 }
 } // namespace

@@ -1,6 +1,9 @@
 //===- MemoryCostModel.cpp - Latency of a memory map ----------------------===//
 
 #include "dsm/Core/Memory/MemoryCostModel.h"
+#include "dsm/Core/Support/NodeError.h"
+
+#include "llvm/Support/Format.h"
 
 #include <cmath>
 
@@ -46,6 +49,27 @@ MemoryCostModel::create(const MemoryGraph &graph,
     }
     model.externalTime[i] = double(node.externalInputBytes) /
                             model.bandwidth[int(MemoryLevel::DRAM)];
+    // A denormal frequency or bandwidth gives infinite times, and the
+    // searches would compare NaNs: each time must be a plausible number.
+    auto implausible = [&](double seconds, llvm::StringRef what) {
+      return makeNodeError(int64_t(i), "'", node.name, "' would take ",
+                           llvm::format("%g", seconds), " s to ", what,
+                           " (at most ", llvm::format("%g", kMaxNodeSeconds),
+                           " s): the system's ",
+                           what == "compute" ? "frequency" : "bandwidth",
+                           " is implausibly small");
+    };
+    if (!(model.computeTime[i] <= kMaxNodeSeconds))
+      return implausible(model.computeTime[i], "compute");
+    for (MemoryLevel level : kMemoryLevels)
+      if (!(model.weightTime[i][int(level)] <= kMaxNodeSeconds) ||
+          !(model.activationTime[i][int(level)] <= kMaxNodeSeconds))
+        return implausible(
+            std::max(model.weightTime[i][int(level)],
+                     model.activationTime[i][int(level)]),
+            ("move its tensors in " + stringifyMemoryLevel(level)).str());
+    if (!(model.externalTime[i] <= kMaxNodeSeconds))
+      return implausible(model.externalTime[i], "read its inputs from DRAM");
   }
   return model;
 }

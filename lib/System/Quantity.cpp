@@ -77,9 +77,28 @@ llvm::StringRef dsm::core::describeQuantityKind(QuantityKind kind) {
   return "a number";
 }
 
+llvm::StringRef dsm::core::baseUnit(QuantityKind kind) {
+  llvm::ArrayRef<Unit> units = unitsFor(kind);
+  return units.empty() ? llvm::StringRef() : llvm::StringRef(units[0].name);
+}
+
+double dsm::core::minPlausibleQuantity(QuantityKind kind) {
+  switch (kind) {
+  case QuantityKind::Count:
+    return 0;
+  case QuantityKind::Bytes:
+    return 1;
+  case QuantityKind::Bandwidth:
+  case QuantityKind::Frequency:
+  case QuantityKind::Flops:
+    return kKilo;
+  }
+  return 0;
+}
+
 std::optional<double> dsm::core::parseQuantity(llvm::StringRef text,
                                                QuantityKind kind,
-                                               std::string &error) {
+                                               std::string &error, bool *bare) {
   text = text.trim();
   // Split "<number><spaces><unit>"; the unit may also follow without a space.
   size_t numberEnd = text.find_first_not_of("0123456789.eE+-");
@@ -97,6 +116,8 @@ std::optional<double> dsm::core::parseQuantity(llvm::StringRef text,
     error = "value '" + text.str() + "' is not finite";
     return std::nullopt;
   }
+  if (bare)
+    *bare = unit.empty();
   if (unit.empty())
     return value;
   for (const Unit &candidate : unitsFor(kind))

@@ -12,6 +12,10 @@ void SpecDiagnostics::report(const SpecLocation &loc, std::string message) {
   errors.emplace_back(loc, std::move(message));
 }
 
+void SpecDiagnostics::warn(const SpecLocation &loc, std::string message) {
+  warnings.push_back({loc, std::move(message)});
+}
+
 llvm::Error SpecDiagnostics::takeErrors() {
   llvm::Error all = llvm::Error::success();
   for (auto &[loc, message] : errors)
@@ -122,16 +126,58 @@ SpecMapReader::quantity(llvm::StringRef key, QuantityKind kind, Bound bound,
     return std::nullopt;
   }
   std::string parseError;
+  bool bare = false;
   std::optional<double> result =
-      parseQuantity(value->getScalar(), kind, parseError);
+      parseQuantity(value->getScalar(), kind, parseError, &bare);
   if (!result) {
     diags.report(value->getLocation(), field + ": " + parseError);
     return std::nullopt;
   }
+  result = checkQuantity(*value, key, *result, kind, bound,
+                         "'" + value->getScalar().str() + "'");
+  if (result && bare && *result != 0 && !baseUnit(kind).empty() &&
+      value->getLocation().line != 0)
+    diags.warn(value->getLocation(),
+               field + " has no unit: read as " +
+                   value->getScalar().trim().str() + " " +
+                   baseUnit(kind).str() + " (write the unit, as in " +
+                   describeQuantityKind(kind).str() + ")");
+  return result;
+}
+
+std::optional<double>
+SpecMapReader::scaledNumber(llvm::StringRef key, QuantityKind kind,
+                            double unitScale, llvm::StringRef unitName,
+                            Bound bound, std::optional<double> defaultValue) {
+  const SpecNode *value = take(key, !defaultValue.has_value());
+  if (!value)
+    return defaultValue ? std::optional<double>(*defaultValue * unitScale)
+                        : std::nullopt;
+  std::string field = "field '" + fieldPath(key) + "'";
+  std::string parseError;
+  std::optional<double> number =
+      value->isScalar()
+          ? parseQuantity(value->getScalar(), QuantityKind::Count, parseError)
+          : std::nullopt;
+  if (!number) {
+    diags.report(value->getLocation(),
+                 field + " must be a number (in " + unitName.str() + ")");
+    return std::nullopt;
+  }
+  // Checked after scaling: 1e15 GB is within 1e21 as a number, not as bytes.
+  return checkQuantity(*value, key, *number * unitScale, kind, bound,
+                       "'" + value->getScalar().str() + "' " + unitName.str());
+}
+
+std::optional<double>
+SpecMapReader::checkQuantity(const SpecNode &value, llvm::StringRef key,
+                             double result, QuantityKind kind, Bound bound,
+                             const std::string &written) {
+  std::string field = "field '" + fieldPath(key) + "'";
   // 1e300 TB/s parses to infinity: no later arithmetic would survive it.
-  if (!std::isfinite(*result) || std::fabs(*result) > kMaxSpecQuantity) {
-    diags.report(value->getLocation(), field + " is out of range, got '" +
-                                           value->getScalar().str() + "'");
+  if (!std::isfinite(result) || std::fabs(result) > kMaxSpecQuantity) {
+    diags.report(value.getLocation(),
+                 field + " is out of range, got " + written);
     return std::nullopt;
   }
   const char *violation = nullptr;
@@ -139,21 +185,31 @@ SpecMapReader::quantity(llvm::StringRef key, QuantityKind kind, Bound bound,
   case Bound::Any:
     break;
   case Bound::NonNegative:
-    if (*result < 0)
+    if (result < 0)
       violation = "must not be negative";
     break;
   case Bound::Positive:
-    if (*result <= 0)
+    if (result <= 0)
       violation = "must be positive";
     break;
   case Bound::Fraction:
-    if (!(*result > 0 && *result <= 1))
+    if (!(result > 0 && result <= 1))
       violation = "must be a fraction in (0, 1]";
     break;
   }
   if (violation) {
-    diags.report(value->getLocation(), field + " " + violation + ", got '" +
-                                           value->getScalar().str() + "'");
+    diags.report(value.getLocation(),
+                 field + " " + violation + ", got " + written);
+    return std::nullopt;
+  }
+  // A 5e-324 Hz chip maps as infinite seconds; a unit left out reads a
+  // gigahertz as hertz.
+  double least = minPlausibleQuantity(kind);
+  if (result != 0 && std::fabs(result) < least) {
+    diags.report(value.getLocation(), field + " is implausibly small, got " +
+                                          written +
+                                          ": the least plausible value is " +
+                                          formatQuantity(least, kind));
     return std::nullopt;
   }
   return result;

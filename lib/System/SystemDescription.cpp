@@ -318,10 +318,9 @@ DeviceGraphSystem readExprimoDeviceGraph(SpecMapReader &root,
         // (E1), as the malvik and luke01 presets do.
         if (type && *type == "pcie3")
           channel.efficiency = 0.25;
-        assign(
-            channel.bandwidth,
-            reader.quantity("bandwidth", QuantityKind::Count, Bound::Positive));
-        channel.bandwidth *= 1e9 / 8; // Gbit/s
+        assign(channel.bandwidth,
+               reader.scaledNumber("bandwidth", QuantityKind::Bandwidth,
+                                   1e9 / 8, "Gbit/s", Bound::Positive));
         reader.finish();
       }
       channels.push_back(channel);
@@ -345,20 +344,18 @@ DeviceGraphSystem readExprimoDeviceGraph(SpecMapReader &root,
            reader.choice<DeviceType>("type", kDeviceTypes, DeviceType::CPU));
     device.name =
         stringifyDeviceType(device.type).str() + std::to_string(index);
-    assign(device.clockHz,
-           reader.quantity("clock", QuantityKind::Count, Bound::Positive));
-    device.clockHz *= 1e6;
-    assign(device.peakFlops, reader.quantity("peak_gflops", QuantityKind::Count,
-                                             Bound::Positive));
-    device.peakFlops *= 1e9;
+    assign(device.clockHz, reader.scaledNumber("clock", QuantityKind::Frequency,
+                                               1e6, "MHz", Bound::Positive));
+    assign(device.peakFlops,
+           reader.scaledNumber("peak_gflops", QuantityKind::Flops, 1e9,
+                               "GFLOPS", Bound::Positive));
     assign(device.memoryBytes,
-           reader.quantity("memory", QuantityKind::Count, Bound::Positive));
-    device.memoryBytes *= 1e9;
+           reader.scaledNumber("memory", QuantityKind::Bytes, 1e9, "GB",
+                               Bound::Positive));
     // Exprimo's default when a device does not give it.
     assign(device.memoryBandwidth,
-           reader.quantity("mem_bandwidth", QuantityKind::Count,
-                           Bound::Positive, 68.0));
-    device.memoryBandwidth *= 1e9;
+           reader.scaledNumber("mem_bandwidth", QuantityKind::Bandwidth, 1e9,
+                               "GB/s", Bound::Positive, 68.0));
     reader.integer("id", 0, 0); // the local hardware id: not a property
     if (const SpecNode *neighbours = reader.sequence("neighbours")) {
       for (auto [n, entry] : llvm::enumerate(neighbours->getItems())) {
@@ -409,7 +406,8 @@ DeviceGraphSystem readExprimoDeviceGraph(SpecMapReader &root,
 } // namespace
 
 llvm::Expected<SystemDescription>
-dsm::core::readSystemDescription(const SpecNode &root, llvm::StringRef name) {
+dsm::core::readSystemDescription(const SpecNode &root, llvm::StringRef name,
+                                 std::vector<SpecWarning> *warnings) {
   SpecDiagnostics diags;
   SystemDescription system;
   SpecMapReader reader(root, "", diags);
@@ -438,6 +436,8 @@ dsm::core::readSystemDescription(const SpecNode &root, llvm::StringRef name) {
       reader.finish();
     }
   }
+  if (warnings)
+    *warnings = diags.takeWarnings();
   if (diags.failed())
     return diags.takeErrors();
   return system;

@@ -19,20 +19,23 @@ llvm::ArrayRef<SystemPreset> dsm::core::getSystemPresets() {
 
 llvm::Expected<SystemDescription>
 dsm::core::parseSystemDescription(llvm::StringRef text,
-                                  llvm::StringRef fileName) {
+                                  llvm::StringRef fileName,
+                                  std::vector<SpecWarning> *warnings) {
   llvm::Expected<SpecNode> tree = parseSpec(text, fileName);
   if (!tree)
     return tree.takeError();
   // A file without a name of its own (the peer's device graphs) is named
   // after the file.
-  return readSystemDescription(*tree, llvm::sys::path::stem(fileName));
+  return readSystemDescription(*tree, llvm::sys::path::stem(fileName),
+                               warnings);
 }
 
 llvm::Expected<SystemDescription>
-dsm::core::loadSystem(llvm::StringRef nameOrPath) {
+dsm::core::loadSystem(llvm::StringRef nameOrPath,
+                      std::vector<SpecWarning> *warnings) {
   for (const SystemPreset &preset : getSystemPresets())
     if (preset.name == nameOrPath)
-      return parseSystemDescription(preset.text, preset.fileName);
+      return parseSystemDescription(preset.text, preset.fileName, warnings);
 
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(nameOrPath, /*IsText=*/true);
@@ -46,5 +49,5 @@ dsm::core::loadSystem(llvm::StringRef nameOrPath) {
         loc, "cannot open system file: " + buffer.getError().message() +
                  " (and it is not a preset: " + llvm::join(names, ", ") + ")");
   }
-  return parseSystemDescription((*buffer)->getBuffer(), nameOrPath);
+  return parseSystemDescription((*buffer)->getBuffer(), nameOrPath, warnings);
 }

@@ -51,8 +51,13 @@ struct AttachSystemPass
           << "--dsm-attach-system needs system=<preset|file>";
       return signalPassFailure();
     }
+    std::vector<core::SpecWarning> warnings;
     llvm::Expected<core::SystemDescription> description =
-        core::loadSystem(system);
+        core::loadSystem(system, &warnings);
+    for (const core::SpecWarning &warning : warnings)
+      emitWarning(FileLineColLoc::get(&getContext(), warning.loc.file,
+                                      warning.loc.line, warning.loc.column))
+          << warning.message;
     if (!description) {
       emitSpecErrors(description.takeError(), module.getLoc());
       return signalPassFailure();

@@ -429,8 +429,52 @@ func.func @slice_bounds(%x: tensor<2x8xf32>) {
 // -----
 
 func.func @opaque_ops(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'dsm.opaque' op ops_per_element must not be negative}}
+  // expected-error @+1 {{'dsm.opaque' op ops_per_element must be a number in [0, 2^32], got -1}}
   %y = dsm.opaque "x.y"(%x) {ops_per_element = -1.0 : f64} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// NaN, infinity and absurd counts per element are refused like negative
+// ones (before, they reached the cost models and wrapped).
+func.func @opaque_ops_nan(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'dsm.opaque' op ops_per_element must be a number in [0, 2^32], got nan}}
+  %y = dsm.opaque "x.y"(%x) {ops_per_element = 0x7FF8000000000000 : f64} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @opaque_ops_inf(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'dsm.opaque' op ops_per_element must be a number in [0, 2^32], got inf}}
+  %y = dsm.opaque "x.y"(%x) {ops_per_element = 0x7FF0000000000000 : f64} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @opaque_ops_huge(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'dsm.opaque' op ops_per_element must be a number in [0, 2^32], got 1e+16}}
+  %y = dsm.opaque "x.y"(%x) {ops_per_element = 1.0e16 : f64} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// Per element plausible, in total past 2^62.
+func.func @opaque_ops_total(%x: tensor<1099511627776xf32>) {
+  // expected-error @+1 {{'dsm.opaque' op workload is too large: its element or operation counts overflow 64 bits}}
+  %y = dsm.opaque "x.y"(%x) {ops_per_element = 4294967296.0 : f64} : (tensor<1099511627776xf32>) -> tensor<1099511627776xf32>
+  return
+}
+
+// -----
+
+// A result whose size in bytes overflows 64 bits (it counted as 0 bytes).
+func.func @opaque_result_size(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'dsm.opaque' op result 'tensor<4294967296x4294967296x4xf32>' is too large: its size in bytes overflows 64 bits}}
+  %y = dsm.opaque "x.y"(%x) : (tensor<4xf32>) -> tensor<4294967296x4294967296x4xf32>
   return
 }
 

@@ -5,21 +5,25 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dsm/Core/Support/MlirText.h"
 #include "dsm/Dialect/DsmDialect.h"
 #include "dsm/Export/Passes.h"
 #include "dsm/Export/ShardingModels.h"
 #include "dsm/Import/Passes.h"
 #include "dsm/Passes/Passes.h"
+#include "dsm/Support/MlirSource.h"
 
 #include "mlir/Dialect/Shard/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/WithColor.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
   mlir::DialectRegistry registry;
   dsm::registerImportDialects(registry);
   // Before any upstream sharding model, so that convolutions partition.
@@ -34,22 +38,42 @@ int main(int argc, char **argv) {
       argc, argv,
       "dsm-opt: maps deep neural networks onto accelerator systems\n",
       registry);
-  // What upstream parsers crash on instead of reporting (MlirText.h) is
-  // reported located before parsing. Standard input is parsed as is.
-  if (inputFilename != "-") {
-    if (auto buffer = llvm::MemoryBuffer::getFile(inputFilename)) {
-      llvm::StringRef text = (*buffer)->getBuffer();
-      if (std::optional<dsm::core::MlirTextProblem> problem =
-              dsm::core::findMlirTextProblem(text)) {
-        llvm::SourceMgr sources;
-        sources.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-        sources.PrintMessage(
-            llvm::SMLoc::getFromPointer(text.data() + problem->offset),
-            llvm::SourceMgr::DK_Error, problem->message);
-        return 1;
-      }
-    }
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+
+  // The input, a file or standard input, is read here so that what upstream
+  // parsers crash on instead of reporting (MlirSource.h) is reported located
+  // before parsing, whichever way it arrives.
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      mlir::openInputFile(inputFilename, &errorMessage);
+  if (!input) {
+    llvm::errs() << errorMessage << "\n";
+    return 1;
   }
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+  {
+    mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
+    llvm::SourceMgr sources;
+    sources.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef(),
+                                         /*RequiresNullTerminator=*/false),
+        llvm::SMLoc());
+    mlir::SourceMgrDiagnosticHandler handler(sources, &context);
+    if (mlir::failed(dsm::screenMlirText(*input, &context)))
+      return 1;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << errorMessage << "\n";
+    return 1;
+  }
+  if (mlir::failed(
+          mlir::MlirOptMain(output->os(), std::move(input), registry, config)))
+    return 1;
+  output->keep();
+  return 0;
 }

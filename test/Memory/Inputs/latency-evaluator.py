@@ -18,6 +18,13 @@ if mode == "fail":
 if mode == "garbage":
     print("fast")
     sys.exit(0)
+if mode == "huge":
+    print("1e308")
+    sys.exit(0)
+if mode == "flood":
+    sys.stdout.write("9" * 1000000 + "\n")
+    sys.stderr.write("E" * 1000000 + "\n")
+    sys.exit(0 if os.environ.get("FLOOD_EXIT") != "1" else 1)
 if mode == "hang":
     time.sleep(30)
 if mode == "fail-on-sram-weights" and any(

@@ -108,8 +108,9 @@ struct SearchResult {
   bool interrupted = false;
 };
 
-/// Errors that no placement can avoid: an op whose weights and output do not
-/// fit in the usable memory of any device (a NodeError on the op).
+/// Errors that no placement can avoid, as a NodeError on the op: its weights
+/// and output do not fit in the usable memory of any device, or its time on
+/// a device or a channel is implausible (ExecutionSimulator::checkTimes).
 llvm::Error checkPlaceable(const OpGraph &graph, const DeviceNetwork &network,
                            const SimulationOptions &options);
 

@@ -38,6 +38,7 @@
 #include "dsm/Core/Devices/OpGraph.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <vector>
@@ -125,6 +126,16 @@ public:
   /// Simulates `placement` (a device per op). The result is valid until the
   /// next call.
   const SimulationResult &run(llvm::ArrayRef<int32_t> placement);
+
+  /// The most seconds one op may take on a device, or one tensor on a
+  /// channel: about 30 million years. A time beyond it (infinite when a
+  /// device's peak, clock or efficiency is denormal) is not a plan, and a sum
+  /// of such times would leave the doubles; searches would compare NaNs.
+  static constexpr double kMaxItemSeconds = 1e15;
+  /// A NodeError naming the first op whose time on some device, or whose
+  /// output's time on some channel, exceeds kMaxItemSeconds; run() must not
+  /// be called when this fails.
+  llvm::Error checkTimes() const;
 
   const SimulationOptions &getOptions() const { return options; }
 

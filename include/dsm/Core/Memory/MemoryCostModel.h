@@ -48,7 +48,13 @@ struct NodeCost {
 
 class MemoryCostModel {
 public:
-  /// Fails when the system has no compute or a level without bandwidth.
+  /// The most seconds a node may take to compute or to move one of its
+  /// tensors: about 30 million years. Beyond it (infinite when a frequency
+  /// or a bandwidth is denormal) is not a plan.
+  static constexpr double kMaxNodeSeconds = 1e15;
+
+  /// Fails when the system has no compute or a level without bandwidth, or
+  /// (a NodeError on the node) when a node's time is beyond kMaxNodeSeconds.
   static llvm::Expected<MemoryCostModel>
   create(const MemoryGraph &graph, const MemoryHierarchySystem &system);
 

@@ -5,6 +5,10 @@
 // Decimal prefixes are powers of 1000 (GB = 1e9 B), binary prefixes powers of
 // 1024 (GiB), and "bit" units divide by 8.
 //
+// Every quantity has a plausible range in base units: at least 1 B, 1 KB/s,
+// 1 kHz or 1 kFLOPS (minPlausibleQuantity), at most 1e21 (kMaxSpecQuantity).
+// Below it is a unit left out or a denormal that makes times infinite.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef DSM_CORE_SYSTEM_QUANTITY_H
@@ -29,10 +33,18 @@ enum class QuantityKind {
 /// '256 GB/s'").
 llvm::StringRef describeQuantityKind(QuantityKind kind);
 
+/// The base unit of `kind`: "B", "B/s", "Hz", "FLOPS" ("" for a count).
+llvm::StringRef baseUnit(QuantityKind kind);
+
+/// The least plausible non-zero value of `kind` in base units: 1 B, 1 KB/s,
+/// 1 kHz, 1 kFLOPS (0 for a count, which has no unit).
+double minPlausibleQuantity(QuantityKind kind);
+
 /// Parses "<number> [unit]" into base units. Returns std::nullopt and sets
 /// `error` on a malformed number or an unit that does not belong to `kind`.
+/// `bare` (when given) tells whether the text had no unit.
 std::optional<double> parseQuantity(llvm::StringRef text, QuantityKind kind,
-                                    std::string &error);
+                                    std::string &error, bool *bare = nullptr);
 
 /// Formats a value in base units with a readable unit ("1.2e+11" -> "120
 /// GB/s").

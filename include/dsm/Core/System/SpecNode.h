@@ -105,6 +105,12 @@ private:
   std::string message;
 };
 
+/// A located warning: the description is read, but probably not as meant.
+struct SpecWarning {
+  SpecLocation loc;
+  std::string message;
+};
+
 /// How deep a description may nest. Real ones nest four levels; the bound
 /// keeps a hostile file from exhausting the stack.
 constexpr int kMaxSpecDepth = 32;

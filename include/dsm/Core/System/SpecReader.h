@@ -23,16 +23,19 @@
 
 namespace dsm::core {
 
-/// Collects located errors.
+/// Collects located errors and warnings.
 class SpecDiagnostics {
 public:
   void report(const SpecLocation &loc, std::string message);
+  void warn(const SpecLocation &loc, std::string message);
   bool failed() const { return !errors.empty(); }
   /// All collected errors joined into one llvm::Error (success if none).
   llvm::Error takeErrors();
+  std::vector<SpecWarning> takeWarnings() { return std::move(warnings); }
 
 private:
   std::vector<std::pair<SpecLocation, std::string>> errors;
+  std::vector<SpecWarning> warnings;
 };
 
 /// The largest integer a description may hold (chips, cores, PE rows, MACs,
@@ -66,9 +69,21 @@ public:
 
   std::optional<int64_t> integer(llvm::StringRef key, int64_t min,
                                  std::optional<int64_t> defaultValue = {});
+  /// A quantity of `kind` with an optional unit, in base units, within its
+  /// plausible range (Quantity.h). A bare non-zero number read from a file
+  /// (a node with a line) gets a warning naming the unit it was read in: a
+  /// unit left out is the usual mistake (`bandwidth: 256` is 256 B/s). The
+  /// stored form, built in memory, is in base units and gets none.
   std::optional<double> quantity(llvm::StringRef key, QuantityKind kind,
                                  Bound bound,
                                  std::optional<double> defaultValue = {});
+  /// A bare number in a format's fixed unit of `unitScale` base units
+  /// (`unitName`: Exprimo's MHz, GB/s), scaled, then checked as `kind` in
+  /// base units. `defaultValue` is in the fixed unit.
+  std::optional<double> scaledNumber(llvm::StringRef key, QuantityKind kind,
+                                     double unitScale, llvm::StringRef unitName,
+                                     Bound bound,
+                                     std::optional<double> defaultValue = {});
   std::optional<std::string>
   string(llvm::StringRef key, std::optional<std::string> defaultValue = {});
 
@@ -99,6 +114,12 @@ public:
 
 private:
   const SpecNode *take(llvm::StringRef key, bool required);
+  /// Checks `result`, read from `value` as `written`, against `bound` and
+  /// the plausible range of `kind`.
+  std::optional<double> checkQuantity(const SpecNode &value,
+                                      llvm::StringRef key, double result,
+                                      QuantityKind kind, Bound bound,
+                                      const std::string &written);
   /// Index of the chosen name; names.size() if invalid (already reported);
   /// nullopt if absent and optional.
   std::optional<size_t> choiceIndex(llvm::StringRef key,

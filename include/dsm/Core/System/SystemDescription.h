@@ -202,8 +202,12 @@ struct SystemDescription {
 /// [{`device`, `comm_channel`}], channels with `type` and `bandwidth`
 /// (Gbit/s). Devices are numbered by position; a PCIe3 channel achieves 25%
 /// of its bandwidth, as the thesis measured (E1). `name` names the system.
+/// Every quantity, Exprimo's after scaling, must be in its plausible range
+/// (Quantity.h); `warnings`, when given, receives what is read but probably
+/// not as meant (a bare number where a unit is expected).
 llvm::Expected<SystemDescription>
-readSystemDescription(const SpecNode &root, llvm::StringRef name = "");
+readSystemDescription(const SpecNode &root, llvm::StringRef name = "",
+                      std::vector<SpecWarning> *warnings = nullptr);
 
 /// The inverse of readSystemDescription: a tree in base units that reads back
 /// to an equal description. Used to store a system in the IR.

@@ -27,13 +27,17 @@ struct SystemPreset {
 llvm::ArrayRef<SystemPreset> getSystemPresets();
 
 /// Parses and validates a description from text; `fileName` names it in
-/// errors.
+/// errors. `warnings`, when given, receives located warnings
+/// (readSystemDescription).
 llvm::Expected<SystemDescription>
-parseSystemDescription(llvm::StringRef text, llvm::StringRef fileName);
+parseSystemDescription(llvm::StringRef text, llvm::StringRef fileName,
+                       std::vector<SpecWarning> *warnings = nullptr);
 
 /// Loads a preset by name, or else a file by path. Errors are SpecErrors that
 /// name the file (and line and field where they have one).
-llvm::Expected<SystemDescription> loadSystem(llvm::StringRef nameOrPath);
+llvm::Expected<SystemDescription>
+loadSystem(llvm::StringRef nameOrPath,
+           std::vector<SpecWarning> *warnings = nullptr);
 
 } // namespace dsm::core
 
