@@ -1,6 +1,7 @@
 //===- DevicePlacementReport.cpp - What a device placement achieved -------===//
 
 #include "dsm/Core/Devices/DevicePlacementReport.h"
+#include "dsm/Core/Support/PrintableText.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -29,9 +30,9 @@ void devices::printPlacementTable(const PlacementReport &report,
   os << llvm::formatv(
       "device placement on {0}: {1}, {2} evaluations, seed "
       "{3}, {4}, {5} batch(es) in flight, {6} simulated, {7} conventions\n",
-      report.systemName, stringifySearchKind(report.search.kind),
-      report.outcome.evaluations, report.search.seed,
-      report.simulation.training ? "training" : "inference",
+      core::printableText(report.systemName),
+      stringifySearchKind(report.search.kind), report.outcome.evaluations,
+      report.search.seed, report.simulation.training ? "training" : "inference",
       report.simulation.batchesInFlight, report.simulation.batches,
       stringifyConventionsKind(report.simulation.conventions.kind));
   os << llvm::formatv("step time {0:f3} ms (fitness {1:f3})\n",
@@ -48,7 +49,7 @@ void devices::printPlacementTable(const PlacementReport &report,
     const ComputeDevice &device = network.getDevice(int32_t(d));
     os << llvm::formatv(
         "{0,-4} {1,-16} {2,6} {3,12:f3} {4,6:f1} {5,14} {6,14:f0}\n", d,
-        device.name, ops[d], best.deviceBusy[d] * 1e3,
+        core::printableText(device.name), ops[d], best.deviceBusy[d] * 1e3,
         makespan > 0 ? 100 * best.deviceBusy[d] / makespan : 0.0,
         best.peakMemory[d],
         device.memoryBytes * report.simulation.usableMemoryFraction);
@@ -56,7 +57,8 @@ void devices::printPlacementTable(const PlacementReport &report,
   for (size_t c = 0; c < network.getNumChannels(); ++c)
     os << llvm::formatv(
         "channel {0,-2} {1,-16} busy {2:f3} ms ({3:f1}%)\n", c,
-        network.getChannel(int32_t(c)).name, best.channelBusy[c] * 1e3,
+        core::printableText(network.getChannel(int32_t(c)).name),
+        best.channelBusy[c] * 1e3,
         makespan > 0 ? 100 * best.channelBusy[c] / makespan : 0.0);
   os << llvm::formatv("transfers: {0} ({1} bytes)\n", best.transfers,
                       best.transferredBytes);

@@ -1,6 +1,7 @@
 //===- MemoryPlacementReport.cpp - What a memory placement achieved -------===//
 
 #include "dsm/Core/Memory/MemoryPlacementReport.h"
+#include "dsm/Core/Support/PrintableText.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -57,7 +58,8 @@ void memory::printPlacementTable(llvm::ArrayRef<PlacementReport> reports,
     os << llvm::formatv(
         "memory placement of @{0} on {1}: placement={2} iterations={3} "
         "seed={4}, {5} layers, {6} maps evaluated\n",
-        report.graphName, report.systemName,
+        core::printableText(report.graphName),
+        core::printableText(report.systemName),
         stringifyPlacementSearchKind(report.kind), report.options.iterations,
         report.options.seed, evaluator.getGraph().size(), result.evaluations);
     if (!report.evaluatorProgram.empty())
@@ -83,16 +85,19 @@ void memory::printPlacementTable(llvm::ArrayRef<PlacementReport> reports,
                           verdict.peakBytes[int(level)],
                           evaluator.getChecker().getCapacity(level));
     std::vector<TensorRow> rows = tensorRows(report);
+    std::vector<std::string> names;
     size_t width = 4;
-    for (const TensorRow &row : rows)
-      width = std::max(width, row.node->name.size());
+    for (const TensorRow &row : rows) {
+      names.push_back(core::printableText(row.node->name));
+      width = std::max(width, names.back().size());
+    }
     os << llvm::formatv("{0} {1,-11} {2,12} {3,-5} {4,-8} {5,11}\n",
                         llvm::left_justify("node", unsigned(width)), "tensor",
                         "bytes", "level", "compiler", "live");
-    for (const TensorRow &row : rows)
+    for (auto [row, name] : llvm::zip_equal(rows, names))
       os << llvm::formatv(
           "{0} {1,-11} {2,12} {3,-5} {4,-8} {5,11}\n",
-          llvm::left_justify(row.node->name, unsigned(width)),
+          llvm::left_justify(name, unsigned(width)),
           row.weights ? "weights" : "activations", row.bytes,
           stringifyMemoryLevel(row.level),
           stringifyMemoryLevel(row.compilerLevel),

@@ -1,6 +1,7 @@
 //===- MappingReport.cpp - The mapping, layer by layer, and totals --------===//
 
 #include "dsm/Core/Spatial/MappingReport.h"
+#include "dsm/Core/Support/PrintableText.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -109,7 +110,8 @@ void dsm::core::printMappingTable(const MappingReport &report,
   for (size_t i = 0; i < widths.size(); ++i)
     widths[i] = heading[i].size();
   for (const MappingReportRow &row : report.rows) {
-    text.push_back({row.layer, stringifyTrainingPass(row.pass).str(),
+    text.push_back({printableText(row.layer),
+                    stringifyTrainingPass(row.pass).str(),
                     stringifyParallelism(row.parallelism).str(),
                     dims(row.chipSplit), dims(row.coreSplit)});
     for (size_t i = 0; i < widths.size(); ++i)
