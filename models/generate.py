@@ -406,6 +406,27 @@ def gpt2_totals(seq, hidden=768, layers=12, ffn=3072, vocab=50257,
     return params, macs
 
 
+def gpt3(seq=2048, graph=Graph):
+    """GPT-3 175B (Brown et al. 2020, Table 2.1: 96 layers, d_model 12288,
+    96 heads of 128, context 2048), GPT-2's architecture at that size: MLP
+    4 x d_model, vocabulary 50257, the head tied to the token embedding."""
+    hidden, heads, layers, ffn, vocab = 12288, 96, 96, 4 * 12288, 50257
+    params, macs = gpt2_totals(seq, hidden, layers, ffn, vocab, 2048)
+    doc = f"""
+GPT-3 175B (Brown et al. 2020, "Language Models are Few-Shot Learners",
+Table 2.1) over T = {seq} tokens: hidden size H = {hidden}, {heads} heads of
+{hidden // heads}, MLP {ffn}, {layers} layers, vocabulary {vocab}, context 2048.
+GPT-2's architecture (pre-norm layers, learned positions, the head tied to
+the token embedding); the paper's alternating locally banded sparse
+attention is written dense. {params:,} parameters (the paper's
+175.0B, rounded); {macs:,} MACs at batch 1, which is
+{layers} x (4*T*H^2 + 2*T^2*H + 2*T*H*MLP) + T*H*V.
+Inputs: token ids [N, T] (i64) and the additive causal mask [N, 1, T, T].
+Layer names follow GPT-2's module paths."""
+    return gpt2(seq, graph, hidden, heads, layers, ffn, vocab, 2048,
+                name=f"gpt3_175b_s{seq}", doc=doc)
+
+
 def _causal_attention(g, q, k, v, mask, hidden, head_dim, scale, p):
     """softmax(q k^T / sqrt(head_dim) + mask) v over [N, heads, T, head_dim],
     the heads merged back into [N, T, hidden]."""
@@ -419,11 +440,11 @@ def _causal_attention(g, q, k, v, mask, hidden, head_dim, scale, p):
     return g.reshape(c, [0, 0, hidden], name=f"{p}.context.merge_heads")
 
 
-def gpt2(seq=1024, graph=Graph):
-    hidden, heads, layers, ffn, vocab = 768, 12, 12, 3072, 50257
+def gpt2(seq=1024, graph=Graph, hidden=768, heads=12, layers=12, ffn=3072,
+         vocab=50257, context=1024, name=None, doc=None):
     head_dim = hidden // heads
-    params, macs = gpt2_totals(seq)
-    g = graph(f"gpt2_s{seq}", doc=f"""
+    params, macs = gpt2_totals(seq, hidden, layers, ffn, vocab, context)
+    g = graph(name or f"gpt2_s{seq}", doc=doc or f"""
 GPT-2 small (Radford et al. 2019) as Hugging Face's GPT2LMHeadModel defines
 it, over T = {seq} tokens (the whole context): hidden size H = {hidden}, {heads}
 heads of {head_dim}, MLP {ffn}, {layers} layers, vocabulary {vocab}. {params:,}
@@ -443,7 +464,7 @@ paths (transformer.h.0.attn.c_attn); dropout is an identity.""")
     x = g.embedding(ids, vocab, hidden, name="transformer.wte", table=wte)
     positions = g.constant([list(range(seq))], [1, seq], dtype="i64",
                            name="transformer.position_ids")
-    pe = g.embedding(positions, 1024, hidden, name="transformer.wpe")
+    pe = g.embedding(positions, context, hidden, name="transformer.wpe")
     x = g.add(x, pe, name="transformer.add_position")
 
     scale = g.constant(math.sqrt(head_dim), [], name="attn.scale")
@@ -593,6 +614,7 @@ MODELS = {
     "bert_large_s128": lambda: bert("large", 128),
     "bert_large_s384": lambda: bert("large", 384),
     "gpt2_s1024": lambda: gpt2(1024),
+    "gpt3_175b_s2048": lambda: gpt3(2048),
     "llama2_7b_s128": lambda: llama(128),
     "llama2_7b_decode128": lambda: llama(1, past=127),
 }
