@@ -41,17 +41,27 @@ struct PlaceDevicesPass
     : public dsm::impl::DsmPlaceDevicesBase<PlaceDevicesPass> {
   using DsmPlaceDevicesBase::DsmPlaceDevicesBase;
 
+  /// Counts past these are a typo, not a study: the simulator keeps every
+  /// simulated batch's events (memory grows with them), and a search of more
+  /// evaluations would run for days.
+  static constexpr int32_t kMaxBatches = 1000;
+  static constexpr int64_t kMaxEvaluations = 100'000'000;
+
   LogicalResult validateOptions(Location loc) {
-    if (evaluations < 1)
-      return emitError(loc)
-             << "evaluations must be at least 1, got " << int64_t(evaluations);
-    if (batches < 1)
-      return emitError(loc)
-             << "batches must be at least 1, got " << int32_t(batches);
+    if (evaluations < 1 || evaluations > kMaxEvaluations)
+      return emitError(loc) << "evaluations must be in [1, " << kMaxEvaluations
+                            << "], got " << int64_t(evaluations);
+    if (batches < 1 || batches > kMaxBatches)
+      return emitError(loc) << "batches must be in [1, " << kMaxBatches
+                            << "], got " << int32_t(batches);
     if (simulatedBatches != -1 && simulatedBatches < batches)
       return emitError(loc)
              << "simulated-batches must be at least batches ("
              << int32_t(batches) << "), got " << int32_t(simulatedBatches);
+    if (simulatedBatches > kMaxBatches)
+      return emitError(loc)
+             << "simulated-batches must be at most " << kMaxBatches << ", got "
+             << int32_t(simulatedBatches);
     if (!(computeEfficiency > 0 && computeEfficiency <= 1))
       return emitError(loc) << "compute-efficiency must be in (0, 1], got "
                             << double(computeEfficiency);

@@ -82,9 +82,11 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
                      << memory::getPlacementSearchNames();
       return signalPassFailure();
     }
-    if (iterations < 1) {
-      emitError(loc) << "iterations must be at least 1, got "
-                     << int64_t(iterations);
+    // Past this a search would run for days: a typo, not a study.
+    constexpr int64_t kMaxIterations = 100'000'000;
+    if (iterations < 1 || iterations > kMaxIterations) {
+      emitError(loc) << "iterations must be in [1, " << kMaxIterations
+                     << "], got " << int64_t(iterations);
       return signalPassFailure();
     }
     if (evaluatorTimeout == 0) {

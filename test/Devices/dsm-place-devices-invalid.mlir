@@ -4,6 +4,10 @@
 // RUN: not dsm-opt %s -split-input-file --dsm-place-devices="system=%S/Inputs/zero-bandwidth.yaml" 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not dsm-opt %s -split-input-file --dsm-place-devices="system=malvik evaluations=0" 2>&1 | FileCheck %s --check-prefix=BUDGET
 // RUN: not dsm-opt %s -split-input-file --dsm-place-devices="system=malvik batches=4 simulated-batches=2" 2>&1 | FileCheck %s --check-prefix=BATCHES
+// Counts past any study are refused before they run out of memory or time.
+// RUN: not dsm-opt %s -split-input-file --dsm-place-devices="system=malvik batches=2000000000" 2>&1 | FileCheck %s --check-prefix=MANY-BATCHES
+// RUN: not dsm-opt %s -split-input-file --dsm-place-devices="system=malvik batches=4 simulated-batches=100000" 2>&1 | FileCheck %s --check-prefix=MANY-SIMULATED
+// RUN: not dsm-opt %s -split-input-file --dsm-place-devices="system=malvik evaluations=1000000000000" 2>&1 | FileCheck %s --check-prefix=MANY-EVALUATIONS
 // An op time that is not a number of seconds (a denormal efficiency makes it
 // infinite) is an error at the op in every search; all but single-device
 // crashed on it.
@@ -17,8 +21,11 @@
 // KIND: error: device placement needs a device_graph system; 'nnp-i' is a memory_hierarchy
 // DISCONNECTED: error: system 'disconnected' cannot run a placement: device 'gpu1' cannot be reached from device 'cpu': the device graph is disconnected
 // ZERO: zero-bandwidth.yaml:8:33: error: field 'links[0].bandwidth' must be positive, got '0 Gbit/s'
-// BUDGET: error: evaluations must be at least 1, got 0
+// BUDGET: error: evaluations must be in [1, 100000000], got 0
 // BATCHES: error: simulated-batches must be at least batches (4), got 2
+// MANY-BATCHES: error: batches must be in [1, 1000], got 2000000000
+// MANY-SIMULATED: error: simulated-batches must be at most 1000, got 100000
+// MANY-EVALUATIONS: error: evaluations must be in [1, 100000000], got 1000000000000
 // INFINITE: dsm-place-devices-invalid.mlir:{{[0-9]+}}:{{[0-9]+}}: error: cannot place: '{{[^']+}}' would take inf s on device '{{[^']+}}' (at most 1e+15 s): its peak FLOP/s, clock or memory bandwidth, times the compute efficiency, is implausibly small
 
 // expected-error @below {{unknown placement search 'random'; expected one of single-device, expert, hc, sa, ga, map-elites}}

@@ -1,11 +1,13 @@
 // RUN: dsm-opt %s -split-input-file --dsm-place-memory="system=nnp-i placement=egrl-typo" -verify-diagnostics
 // RUN: not dsm-opt %s -split-input-file --dsm-place-memory="system=malvik" 2>&1 | FileCheck %s --check-prefix=KIND
 // RUN: not dsm-opt %s -split-input-file --dsm-place-memory="system=nnp-i iterations=0" 2>&1 | FileCheck %s --check-prefix=BUDGET
+// RUN: not dsm-opt %s -split-input-file --dsm-place-memory="system=nnp-i iterations=1000000000000" 2>&1 | FileCheck %s --check-prefix=MANY
 // RUN: not dsm-opt %s -split-input-file --dsm-place-memory="system=%S/Inputs/zero-llc.yaml" 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not dsm-opt %s -split-input-file --dsm-place-memory="system=%S/Inputs/tiny-dram.yaml" 2>&1 | FileCheck %s --check-prefix=DRAM
 
 // KIND: error: memory placement needs a memory_hierarchy system; 'malvik' is a device_graph
-// BUDGET: error: iterations must be at least 1, got 0
+// BUDGET: error: iterations must be in [1, 100000000], got 0
+// MANY: error: iterations must be in [1, 100000000], got 1000000000000
 // ZERO: zero-llc.yaml:{{[0-9]+}}:17: error: field 'llc.capacity' must be positive, got '0 B'
 // DRAM: dsm-place-memory-invalid.mlir:[[@LINE+6]]:10: error: cannot place memory: the weights of 'fully_connected_0' (2048 bytes) do not fit in DRAM (1024 bytes)
 
