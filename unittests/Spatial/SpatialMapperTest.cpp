@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 
 using namespace dsm::core;
 using dsm::core::testing::convLayer;
@@ -484,6 +485,123 @@ TEST(SpatialMapperTest, SameResultWithAndWithoutThreads) {
                 b->layers[i].passes[p].cycles.total);
     }
   }
+}
+
+/// Random ResNet-like graphs: an input convolution, then bottleneck blocks
+/// (1x1 down to a quarter, 3x3, 1x1 back up, the last adding the block's
+/// input), some blocks without their shortcut, and in `nested` graphs a long
+/// skip from an early block's output to a late block's last layer.
+static LayerGraph randomResidualGraph(std::mt19937 &random, bool nested,
+                                      int64_t mb) {
+  const int64_t channels = 256, pixels = random() % 2 ? 3136 : 784;
+  const double x = double(channels * pixels * mb), inner = x / 4;
+  LayerGraph g;
+  auto add = [&](LayerShape shape, int from, double elements) {
+    g.layers.push_back({shape});
+    if (from >= 0) {
+      LayerEdge e{from, int(g.layers.size()) - 1, elements};
+      e.primaryInput = true;
+      g.edges.push_back(e);
+    }
+    return int(g.layers.size()) - 1;
+  };
+  int out = add(convLayer(channels, channels, pixels, 1, mb, "x"), -1, 0);
+  std::vector<int> blockOutputs = {out}, lasts;
+  const int blocks = 2 + int(random() % 4);
+  for (int b = 0; b < blocks; ++b) {
+    std::string p = "b" + std::to_string(b);
+    int c1 = add(convLayer(channels, channels / 4, pixels, 1, mb,
+                           (p + ".conv1").c_str()),
+                 out, x);
+    int c2 = add(convLayer(channels / 4, channels / 4, pixels, 9, mb,
+                           (p + ".conv2").c_str()),
+                 c1, inner);
+    int c3 = add(convLayer(channels / 4, channels, pixels, 1, mb,
+                           (p + ".conv3").c_str()),
+                 c2, inner);
+    if (random() % 4 != 0) {
+      g.layers[c3].shape.auxInputsPerOutput = 1;
+      g.edges.push_back({out, c3, x});
+    } else {
+      lasts.push_back(c3);
+    }
+    out = c3;
+    blockOutputs.push_back(out);
+  }
+  if (nested && !lasts.empty() && blockOutputs.size() > 2) {
+    int c = lasts.back();
+    int p = blockOutputs[random() % 2];
+    if (p + 1 < c) {
+      g.layers[c].shape.auxInputsPerOutput = 1;
+      g.edges.push_back({p, c, x});
+    }
+  }
+  llvm::sort(g.edges, [](const LayerEdge &a, const LayerEdge &b) {
+    return std::make_pair(a.consumer, a.producer) <
+           std::make_pair(b.consumer, b.producer);
+  });
+  g.assignTrainingPasses(random() % 2 == 0);
+  return g;
+}
+
+TEST(SpatialMapperTest, GroupsAndKeptShortcutsHoldOnRandomResidualGraphs) {
+  // Every optimization on random residual and nested graphs: the plan adds
+  // up; a shortcut kept per spatial minibatch (a DySM group) has its whole
+  // block, producer to consumer, on one parallelism and DySM factor; a kept
+  // shortcut's producer has the consumer's parallelism; threads change
+  // nothing.
+  std::mt19937 random(7);
+  MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  MapperOptions options;
+  options.reuseActivations = options.spatialMinibatching = true;
+  options.reuseWeightsAcrossSteps = options.pipelineTimesteps = true;
+  SerialExecutor serial;
+  llvm::StdThreadPool pool(llvm::hardware_concurrency(2));
+  ThreadPoolExecutor threads(pool);
+  int groups = 0, kept = 0;
+  for (int trial = 0; trial < 24; ++trial) {
+    LayerGraph g =
+        randomResidualGraph(random, trial % 3 == 0, trial % 2 ? 1024 : 256);
+    SpatialMapper mapper(system, options);
+    llvm::Expected<MappingPlan> plan = mapper.map(g, serial);
+    ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+    llvm::Expected<MappingPlan> again = mapper.map(g, threads);
+    ASSERT_TRUE(static_cast<bool>(again));
+    EXPECT_EQ(plan->totals.cycles.total, again->totals.cycles.total);
+    CycleBreakdown sum;
+    for (const LayerPlan &layer : plan->layers)
+      for (const PassPlan &pass : layer.passes)
+        sum += pass.cycles;
+    EXPECT_DOUBLE_EQ(sum.total, plan->totals.cycles.total);
+    for (const LayerEdge &edge : g.edges) {
+      if (edge.primaryInput)
+        continue;
+      const PassPlan &fwd = plan->layers[edge.consumer].passes.front();
+      const MemoryDecision &memory = fwd.eval.config.memory;
+      if (!memory.shortcutOnChip)
+        continue;
+      ++kept;
+      const LayerPlan &consumer = plan->layers[edge.consumer];
+      EXPECT_EQ(plan->layers[edge.producer].parallelism, consumer.parallelism)
+          << "trial " << trial;
+      if (!memory.shortcutPerSpatialMinibatch)
+        continue;
+      ++groups;
+      EXPECT_GT(memory.spatialMinibatches, 1);
+      for (int k = edge.producer; k <= edge.consumer; ++k) {
+        EXPECT_EQ(plan->layers[k].parallelism, consumer.parallelism)
+            << "trial " << trial << " layer " << k;
+        EXPECT_EQ(plan->layers[k]
+                      .passes.front()
+                      .eval.config.memory.spatialMinibatches,
+                  memory.spatialMinibatches)
+            << "trial " << trial << " layer " << k;
+      }
+    }
+  }
+  // The trials exercise both features.
+  EXPECT_GT(kept, 0);
+  EXPECT_GT(groups, 0);
 }
 
 TEST(SpatialMapperTest, ProgressCountsTheExplorations) {
