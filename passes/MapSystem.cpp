@@ -49,7 +49,8 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
     pm.addPass(createDsmExpandTraining(DsmExpandTrainingOptions{mode}));
     pm.addPass(createDsmSelectMapping(DsmSelectMappingOptions{
         search, parallelism, explain,
-        SmallVector<std::string>(optimizations.begin(), optimizations.end())}));
+        SmallVector<std::string>(optimizations.begin(), optimizations.end()),
+        optimizer}));
     pm.addPass(createDsmLowerTiled());
     pm.addPass(createDsmVerifyMapping());
     if (!report.empty())

@@ -177,7 +177,7 @@ realizePlan(MappingState &state,
     lp.alternatives.fill(kInfinity);
     for (int o = 0; o < problem.numOptions(); ++o) {
       double &alternative = lp.alternatives[int(problem.parallelismOf(o))];
-      alternative = std::min(alternative, state.layerCost[i][o]);
+      alternative = std::min(alternative, state.exploredCost[i][o]);
     }
     bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
     const PipeStagePlan *stage = state.stageOf[i];
@@ -247,6 +247,7 @@ dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
 
   // The add-ons, in the order their stages run.
   std::vector<std::unique_ptr<MappingAddOn>> addOns;
+  addOns.push_back(std::make_unique<CapacityFit>());
   if (options.reuseActivations) {
     auto reuse = std::make_unique<ActivationReuse>();
     auto shortcuts = std::make_unique<ShortcutRetention>();
@@ -283,6 +284,7 @@ dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
   // 3-4. Price and select.
   if (llvm::Error error = priceLayers(state))
     return std::move(error);
+  state.exploredCost = state.layerCost;
   priceRelayouts(state);
   for (const std::unique_ptr<MappingAddOn> &addOn : addOns)
     addOn->addSelectionTerms(state);

@@ -68,6 +68,9 @@ struct MappingState {
   /// Price: each layer's cycles (all its passes) per option, infinity where
   /// the option is unusable or illegal.
   std::vector<OptionCosts> layerCost;
+  /// Price: the layers' cycles as explored, whatever revisions later add to
+  /// layerCost (what the plan reports as each parallelism's alternative).
+  std::vector<OptionCosts> exploredCost;
   /// Price: per edge of the graph (same index), the selection's terms.
   std::vector<SelectionEdge> switches;
   /// Select and revise: each layer's option.
@@ -245,6 +248,20 @@ private:
   std::vector<const LayerEdge *> blockShortcut;
   /// Per layer: the full shares of every block's error held across it.
   std::vector<double> coverage;
+};
+
+/// Whole-step memory per chip as a priced constraint: when the selection's
+/// plan needs more memory per chip than a chip has (its parameters under
+/// their parallelisms, their gradients and optimizer state in training, and
+/// the activations alive at once), every byte of parameters a chip holds is
+/// given a price in cycles, found by bisection, and the selection made again:
+/// the cheapest plan at the least price that fits (a Lagrangian relaxation
+/// of the capacity: it fits, it is not proven the cheapest plan that fits).
+/// The price stays in state.layerCost, so the revisions after keep to it.
+/// Plans that fit as selected are not touched.
+class CapacityFit : public MappingAddOn {
+public:
+  llvm::Error reviseChoice(MappingState &state, Executor &executor) override;
 };
 
 /// Timestep pipelining (DeepSpatialMatrix §III-D): pipe groups chosen with

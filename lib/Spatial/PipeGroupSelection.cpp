@@ -41,7 +41,7 @@ llvm::Error PipeGroupSelection::reviseChoice(MappingState &state,
     PipeGroupRecord record;
     record.layers = group;
     for (int layer : group)
-      record.cyclesUnpipelined += state.layerCost[layer][choice[layer]];
+      record.cyclesUnpipelined += state.exploredCost[layer][choice[layer]];
     for (size_t e = 0; e < graph.edges.size(); ++e) {
       const LayerEdge &edge = graph.edges[e];
       if (llvm::is_contained(group, edge.producer) ||

@@ -39,6 +39,7 @@ struct SelectMappingPass
       return signalPassFailure();
     core::MapperOptions options;
     options.search = search;
+    options.optimizer = optimizer;
     //--- optimizations=: which of DeepSpatialMatrix §III the mapper may use.
     bool hybrid = true, reuse = true, preload = true, dysm = true,
          pipeline = true;

@@ -1,6 +1,7 @@
 //===- SpatialMapperTest.cpp - Whole-network mapping ----------------------===//
 
 #include "dsm/Core/Spatial/SpatialMapper.h"
+#include "dsm/Core/Spatial/StepMemory.h"
 #include "dsm/Core/System/SystemLoader.h"
 
 #include "Support/RecordingProgress.h"
@@ -602,6 +603,47 @@ TEST(SpatialMapperTest, GroupsAndKeptShortcutsHoldOnRandomResidualGraphs) {
   // The trials exercise both features.
   EXPECT_GT(kept, 0);
   EXPECT_GT(groups, 0);
+}
+
+TEST(SpatialMapperTest, PlansFitAChipsMemoryWhereAPriceMakesThemFit) {
+  // Three 3x3 convolutions of 512 channels (2.4 M parameters each): data
+  // parallelism keeps every parameter on every chip -- 16 bytes each in
+  // mixed-precision Adam training, 113 MB -- and is the fastest. With 40 MB
+  // of memory per chip the plan must hold a share of them instead (the
+  // least is a quarter: 28 MB, with 5 MB of activations).
+  LayerGraph g;
+  for (int i = 0; i < 3; ++i)
+    g.layers.push_back({convLayer(512, 512, 196, 9, 512,
+                                  ("conv" + std::to_string(i)).c_str())});
+  const double x = 512.0 * 196 * 512;
+  g.edges = {{0, 1, x}, {1, 2, x}};
+  for (LayerEdge &e : g.edges)
+    e.primaryInput = true;
+  g.assignTrainingPasses(true);
+  SerialExecutor serial;
+  MultiChipSystem roomy = multiChipPreset("dsm-8pf-asym");
+  MultiChipSystem tight = roomy;
+  tight.chip.externalMemory.capacityBytes = 40e6;
+  llvm::Expected<MappingPlan> fast =
+      SpatialMapper(roomy, MapperOptions()).map(g, serial);
+  SpatialMapper tightMapper(tight, MapperOptions());
+  llvm::Expected<MappingPlan> fitting = tightMapper.map(g, serial);
+  ASSERT_TRUE(fast && fitting);
+  const PerformanceModel &model = tightMapper.getModel();
+  auto parameterBytes = [&](const MappingPlan &plan) {
+    double bytes = 0;
+    for (size_t i = 0; i < plan.layers.size(); ++i)
+      bytes += model.parameterElementsPerChip(
+                   g.layers[i].shape, TrainingPass::FWD,
+                   plan.layers[i].passes.front().eval.config) *
+               (2 + 2 + optimizerBytesPerParameter(Optimizer::Adam));
+    return bytes;
+  };
+  for (const LayerPlan &layer : fast->layers)
+    EXPECT_EQ(layer.parallelism, Parallelism::Data);
+  EXPECT_GT(parameterBytes(*fast), 100e6);
+  EXPECT_LT(parameterBytes(*fitting), 35e6);
+  EXPECT_GE(fitting->totals.cycles.total, fast->totals.cycles.total);
 }
 
 TEST(SpatialMapperTest, ProgressCountsTheExplorations) {

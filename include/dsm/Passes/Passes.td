@@ -184,7 +184,7 @@ def DsmExpandTraining : Pass<"dsm-expand-training", "mlir::ModuleOp">,
 }
 
 def DsmSelectMapping : Pass<"dsm-select-mapping", "mlir::ModuleOp">,
-    DsmSpatialSearchOptions {
+    DsmSpatialSearchOptions, DsmOptimizerOption {
   let summary = "Choose the spatial mapping of every layer and pass";
   let description = [{
     For every `dsm.layer_pass` of a function, explores the ChipD -> CoreD ->
@@ -202,11 +202,17 @@ def DsmSelectMapping : Pass<"dsm-select-mapping", "mlir::ModuleOp">,
     relayouts with the neighbours decided it), and each pass's splits with
     the cycle category that bounds it.
 
+    A plan whose parameters (with their gradients and `optimizer` state in
+    training) and activations need more memory per chip than a chip has is
+    chosen again with every byte of parameters priced in cycles, the least
+    price whose plan fits (docs/performance-model.md); a plan that no price
+    makes fit is kept, and the mapping report says what it needs.
+
     The exploration runs on the context's thread pool; with
     `--mlir-disable-threading` it runs on one thread. The decision does not
     depend on it. A layer that has no legal mapping gets the error.
   }];
-  let options = spatialSearchOptions;
+  let options = spatialSearchOptions # optimizerOption;
   let statistics = [
     Statistic<"numConfigurations", "configurations", "Configurations costed">,
     Statistic<"numExplorations", "explorations", "Design-space searches run">,

@@ -15,6 +15,7 @@
 
 #include "dsm/Core/Spatial/DesignSpaceExplorer.h"
 #include "dsm/Core/Spatial/LayerGraph.h"
+#include "dsm/Core/Spatial/StepMemory.h"
 #include "dsm/Core/Support/Executor.h"
 #include "dsm/Core/Support/Progress.h"
 
@@ -70,6 +71,11 @@ struct MapperOptions {
   /// loops -- whether to stop; stopped, map() fails with an
   /// InterruptedError (a partial plan is no plan).
   Progress *progress = &Progress::none();
+  /// The optimizer whose state a training step keeps per parameter
+  /// (StepMemory.h). A plan whose parameters, gradients, optimizer state and
+  /// activations need more memory than a chip has is re-selected with every
+  /// byte of parameters priced (CapacityFit in lib/Spatial/MappingSolver.h).
+  Optimizer optimizer = Optimizer::Adam;
 };
 
 /// What a pass finds in the cores' scratchpads instead of external memory
