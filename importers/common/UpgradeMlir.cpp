@@ -351,6 +351,15 @@ static const struct {
      "d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]"},
 };
 
+/// Operations upstream renamed without changing their syntax (MLIR 18:
+/// `arith.maxf`/`minf` became `maximumf`/`minimumf`, same NaN semantics).
+static const struct {
+  StringLiteral name, spelledAs;
+} kRenamedOps[] = {
+    {"arith.maxf", "arith.maximumf"},
+    {"arith.minf", "arith.minimumf"},
+};
+
 FailureOr<std::string> dsm::upgradeMlirText(StringRef text,
                                             StringRef bufferName,
                                             MLIRContext *context,
@@ -370,6 +379,14 @@ FailureOr<std::string> dsm::upgradeMlirText(StringRef text,
           {at, matmul.name.size(),
            (matmul.spelledAs + " indexing_maps = " + matmul.maps).str()});
 
+  // Renamed operations, custom and generic form (after the quote).
+  for (const auto &renamed : kRenamedOps) {
+    for (size_t at : scanner.findOperation(renamed.name, /*quoted=*/false))
+      edits.push_back({at, renamed.name.size(), renamed.spelledAs.str()});
+    for (size_t at : scanner.findOperation(renamed.name, /*quoted=*/true))
+      edits.push_back({at + 1, renamed.name.size(), renamed.spelledAs.str()});
+  }
+
   llvm::sort(edits,
              [](const Edit &a, const Edit &b) { return a.offset < b.offset; });
   std::string result;
@@ -385,6 +402,14 @@ FailureOr<std::string> dsm::upgradeMlirText(StringRef text,
   return result;
 }
 
+bool dsm::hasOlderMlirSpellings(StringRef text, MLIRContext *context) {
+  ScopedDiagnosticHandler quiet(context, [](Diagnostic &) {});
+  unsigned upgrades = 0;
+  FailureOr<std::string> upgraded =
+      upgradeMlirText(text, "", context, &upgrades);
+  return failed(upgraded) || upgrades > 0;
+}
+
 void dsm::registerUpgradeMlirTranslation() {
   static bool registered = false;
   if (registered)
@@ -393,7 +418,8 @@ void dsm::registerUpgradeMlirTranslation() {
   TranslateRegistration registration(
       "upgrade-mlir",
       "rewrite MLIR written before the current syntax (expand_shape without "
-      "output_shape, tosa.const value, linalg.*matmul_transpose_a/b) into it",
+      "output_shape, tosa.const value, linalg.*matmul_transpose_a/b, "
+      "arith.maxf/minf) into it",
       [](const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
          llvm::raw_ostream &output, MLIRContext *context) -> LogicalResult {
         const llvm::MemoryBuffer *buffer =
@@ -419,7 +445,8 @@ void dsm::registerUpgradeMlirTranslation() {
           if (diag.getSeverity() == DiagnosticSeverity::Error)
             diag.attachNote()
                 << "--upgrade-mlir rewrites expand_shape without output_shape, "
-                   "tosa.const with value and the transposed linalg matmuls; "
+                   "tosa.const with value, the transposed linalg matmuls and "
+                   "arith.maxf/minf; "
                    "this spelling is not one of them";
           return failure();
         });

@@ -223,13 +223,23 @@ LogicalResult GraphImporter::define(const OnnxNode &node, StringRef name,
 LogicalResult GraphImporter::defineParameter(const OnnxNode &node,
                                              StringRef name,
                                              const TensorProto &tensor) {
+  return defineParameter(
+      node, name,
+      SmallVector<int64_t>(tensor.dims().begin(), tensor.dims().end()),
+      tensor.data_type());
+}
+
+LogicalResult GraphImporter::defineParameter(const OnnxNode &node,
+                                             StringRef name,
+                                             ArrayRef<int64_t> shape,
+                                             int32_t dataType) {
   ValueInfo info;
-  info.shape.assign(tensor.dims().begin(), tensor.dims().end());
+  info.shape.assign(shape.begin(), shape.end());
   if (!getNumElements(info.shape))
     return node.emitError()
            << "constant '" << name << "' has invalid dimensions";
-  info.dataType = tensor.data_type();
-  info.parameter = &tensor;
+  info.dataType = dataType;
+  info.parameter = true;
   info.parameterName = name.str();
   values[name] = std::move(info);
   return checkDeclared(node, name);
@@ -526,7 +536,7 @@ LogicalResult GraphImporter::addInitializer(const TensorProto &tensor) {
       info.contents = std::make_shared<const HostTensor>(std::move(**contents));
   }
   if (parameterType && !info.contents) {
-    info.parameter = &tensor;
+    info.parameter = true;
     info.parameterName = tensor.name();
   }
   values[tensor.name()] = std::move(info);

@@ -90,6 +90,13 @@ public:
   mlir::LogicalResult defineParameter(const OnnxNode &node,
                                       llvm::StringRef name,
                                       const dsm_onnx::TensorProto &tensor);
+  /// Binds `name` to a parameter of `shape` and ONNX `dataType` (a
+  /// ConstantOfShape too large to fold: how weights are stored in files
+  /// that keep only their shapes).
+  mlir::LogicalResult defineParameter(const OnnxNode &node,
+                                      llvm::StringRef name,
+                                      llvm::ArrayRef<int64_t> shape,
+                                      int32_t dataType);
   /// Binds `name` to static contents.
   mlir::LogicalResult defineContents(const OnnxNode &node, llvm::StringRef name,
                                      HostTensor contents);

@@ -237,6 +237,35 @@ LogicalResult convertBinary(GraphImporter &imp, const OnnxNode &node) {
   return defineOutput(imp, node, imp.create<OpTy>(node.getLoc(), {*lhs, *rhs}));
 }
 
+/// Sum, a variadic Add: a chain of `dsm.add` from left to right (each
+/// broadcasting as Add does, so the chain's shape is the inputs'
+/// multidirectional broadcast); a single input is the input itself.
+LogicalResult convertSum(GraphImporter &imp, const OnnxNode &node) {
+  unsigned count = node.getNumInputs();
+  if (count == 1) {
+    if (!node.hasInput(0))
+      return node.emitError() << "missing input 0";
+    imp.setOutcome(dsm::ImportSummary::Outcome::Dropped);
+    return imp.defineAlias(node, node.getOutput(0), node.getInput(0));
+  }
+  FailureOr<SmallVector<Value>> values = inputs(imp, node, count);
+  if (failed(values))
+    return failure();
+  Type element = typeOf(values->front()).getElementType();
+  for (Value value : *values)
+    if (!isDsmTensor(value) || typeOf(value).getElementType() != element)
+      return elementwiseOpaque(imp, node, count - 1,
+                               "arithmetic on element types dsm ops do not "
+                               "take");
+  FailureOr<Value> sum = values->front();
+  for (Value value : ArrayRef(*values).drop_front()) {
+    sum = imp.create<dsm::AddOp>(node.getLoc(), {*sum, value});
+    if (failed(sum))
+      return failure();
+  }
+  return defineOutput(imp, node, sum);
+}
+
 /// Operations per element of elementwise operators without a dsm op (the
 /// costs of docs/workloads.md: special functions 4, simple arithmetic 1).
 double opaqueOpsPerElement(StringRef opType) {
@@ -1450,6 +1479,7 @@ const llvm::StringMap<ConversionFn> &conversionTable() {
       {"LSTM", convertLstm},
       // Elementwise.
       {"Add", convertBinary<dsm::AddOp>},
+      {"Sum", convertSum},
       {"Sub", convertBinary<dsm::SubOp>},
       {"Mul", convertBinary<dsm::MulOp>},
       {"Div", convertBinary<dsm::DivOp>},

@@ -728,8 +728,6 @@ FailureOr<bool> Folder::foldConstantOfShape() {
   for (int64_t d : shape)
     if (d < 0)
       return fail("shape " + formatShape(shape) + " has a negative dimension");
-  if (!small(shape))
-    return false;
   int32_t dataType = TensorProto::FLOAT;
   double value = 0;
   if (const AttributeProto *attr = node.getAttr("value")) {
@@ -741,7 +739,17 @@ FailureOr<bool> Folder::foldConstantOfShape() {
     dataType = (*contents)->getDataType();
     value = (*contents)->getFloat(0);
   }
-  return done(HostTensor::getSplat(dataType, shape, value));
+  if (small(shape))
+    return done(HostTensor::getSplat(dataType, shape, value));
+  // Too large to hold: a weight stored as its shape alone (the ONNX
+  // backend's "light" models replace every initializer this way), declared
+  // as a parameter named after its output, as a Constant too large to hold.
+  if (!getNumElements(shape) || node.getOutput(0).empty())
+    return false;
+  if (failed(
+          importer.defineParameter(node, node.getOutput(0), shape, dataType)))
+    return failure();
+  return true;
 }
 
 FailureOr<bool> Folder::foldReduce(StringRef op) {

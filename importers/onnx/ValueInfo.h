@@ -25,9 +25,10 @@ struct ValueInfo {
   mlir::Value value;
   /// The contents, when statically known.
   std::shared_ptr<const HostTensor> contents;
-  /// An initializer (or a Constant node without data) declared as a
-  /// `dsm.weight` named `parameterName` when used: a parameter.
-  const dsm_onnx::TensorProto *parameter = nullptr;
+  /// An initializer (or a Constant node without data, or a ConstantOfShape
+  /// too large to fold) declared as a `dsm.weight` named `parameterName`
+  /// when used: a parameter.
+  bool parameter = false;
   std::string parameterName;
 };
 

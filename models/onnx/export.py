@@ -613,6 +613,8 @@ def write_breadth_snippets(s):
     write_fold_overflow_snippets(s)
     write_more_node_error_snippets(s)
     write_spelled_activation_snippets(s)
+    write_sum_snippets(s)
+    write_light_weight_snippet(s)
 
 
 def write_node_error_snippets(s):
@@ -1018,6 +1020,39 @@ def write_spelled_activation_snippets(s):
         s.node("Add", ["e", "one"], ["d"], "sig/Add"),
         s.node("Div", ["one", "d"], ["y"], "sig/Div"),
     ], [s.vi("x", [2, 8])], [s.vi("y", [2, 8])], opset=13)
+
+
+def write_sum_snippets(s):
+    """Sum, the variadic Add (ShuffleNet in the ONNX backend's test data
+    adds its branches with it): two, three (one broadcast from a [C, 1, 1]
+    weight) and one input, at opset 9; and inputs that do not broadcast."""
+    s.save("sum", [
+        s.node("Sum", ["x", "x2"], ["s2"], "sum2"),
+        s.node("Sum", ["s2", "x", "bias"], ["s3"], "sum3"),
+        s.node("Sum", ["s3"], ["y"], "sum1"),
+    ], [s.vi("x", [2, 4, 3, 3]), s.vi("x2", [2, 4, 3, 3])],
+        [s.vi("y", [2, 4, 3, 3])], [s.init("bias", [4, 1, 1])], opset=9)
+    s.save("node-error-sum-broadcast", [
+        s.node("Sum", ["x", "x2", "x3"], ["y"], "sum"),
+    ], [s.vi("x", [2, 4]), s.vi("x2", [2, 4]), s.vi("x3", [3])],
+        [s.vi("y", [2, 4])], opset=13)
+
+
+def write_light_weight_snippet(s):
+    """Weights stored as their shape alone, as the ONNX backend's "light"
+    models store every initializer: ConstantOfShape of a constant shape.
+    The [2048, 1024] weight is too large to fold and becomes a parameter;
+    the [1024] bias folds to a constant."""
+    T = s.T
+    half = s.helper.make_tensor("value", T.FLOAT, [1], [0.5])
+    s.save("light-weights", [
+        s.node("ConstantOfShape", ["w_shape"], ["w"], "w_fill", value=half),
+        s.const("b_shape", [1024]),
+        s.node("ConstantOfShape", ["b_shape"], ["b"], "b_fill", value=half),
+        s.node("MatMul", ["x", "w"], ["m"], "fc"),
+        s.node("Add", ["m", "b"], ["y"], "fc_bias"),
+    ], [s.vi("x", [1, 2048])], [s.vi("y", [1, 1024])],
+        [s.init("w_shape", [2], T.INT64, [2048, 1024])], opset=13)
 
 
 # ----------------------------------------------------------------------------

@@ -39,7 +39,7 @@ func.func @no_types(%x: tensor<6xf32>) -> tensor<2x3xf32> {
 // parser's error, and a note saying what the step rewrites.
 func.func @unknown() -> tensor<4xf32> {
   // expected-error @+2 {{custom op 'linalg.init_tensor' is unknown}}
-  // expected-note @+1 {{--upgrade-mlir rewrites expand_shape without output_shape, tosa.const with value and the transposed linalg matmuls; this spelling is not one of them}}
+  // expected-note @+1 {{--upgrade-mlir rewrites expand_shape without output_shape, tosa.const with value, the transposed linalg matmuls and arith.maxf/minf; this spelling is not one of them}}
   %e = linalg.init_tensor [4] : tensor<4xf32>
   return %e : tensor<4xf32>
 }

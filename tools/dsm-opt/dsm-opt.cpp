@@ -9,6 +9,7 @@
 #include "dsm/Export/Passes.h"
 #include "dsm/Export/ShardingModels.h"
 #include "dsm/Import/Passes.h"
+#include "dsm/Import/UpgradeMlir.h"
 #include "dsm/Passes/Passes.h"
 #include "dsm/Support/MlirSource.h"
 
@@ -71,9 +72,22 @@ int main(int argc, char **argv) {
     llvm::errs() << errorMessage << "\n";
     return 1;
   }
-  if (mlir::failed(
-          mlir::MlirOptMain(output->os(), std::move(input), registry, config)))
+  // MlirOptMain reads a view: the text stays here for the hint below.
+  if (mlir::failed(mlir::MlirOptMain(
+          output->os(),
+          llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef(),
+                                           /*RequiresNullTerminator=*/false),
+          registry, config))) {
+    // A file from an older MLIR does not parse; MLIR's own error says where,
+    // this says what upgrades it.
+    mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
+    if (dsm::hasOlderMlirSpellings(input->getBuffer(), &context))
+      llvm::errs() << input->getBufferIdentifier()
+                   << ": note: the file uses spellings of an older MLIR; "
+                      "'dsm-translate --upgrade-mlir' rewrites them into the "
+                      "current ones\n";
     return 1;
+  }
   output->keep();
   return 0;
 }

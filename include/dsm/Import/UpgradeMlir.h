@@ -23,7 +23,11 @@ namespace dsm {
 /// that locations in the upgraded file are those of the original):
 /// - `tensor.expand_shape` and `memref.expand_shape` without `output_shape`
 ///   (before MLIR 19): the output shape is written from the result type;
-/// - `"tosa.const"` with a `value` attribute (before MLIR 21): `values`.
+/// - `"tosa.const"` with a `value` attribute (before MLIR 21): `values`;
+/// - the transposed matmul named ops (gone in MLIR 22): the plain ones with
+///   indexing maps;
+/// - `arith.maxf` and `arith.minf` (before MLIR 18): `arith.maximumf` and
+///   `arith.minimumf`.
 /// Comments and string literals are left alone. Returns the upgraded text, or
 /// failure after an error located in `bufferName` for a spelling it
 /// recognises but cannot upgrade (an expand_shape with a dynamic result
@@ -33,6 +37,11 @@ mlir::FailureOr<std::string> upgradeMlirText(llvm::StringRef text,
                                              llvm::StringRef bufferName,
                                              mlir::MLIRContext *context,
                                              unsigned *upgrades = nullptr);
+
+/// Whether `text` contains a spelling upgradeMlirText rewrites (or
+/// recognises but cannot upgrade): a file from an older MLIR. Reports
+/// nothing.
+bool hasOlderMlirSpellings(llvm::StringRef text, mlir::MLIRContext *context);
 
 /// Registers the `--upgrade-mlir` translation: reads an MLIR file, upgrades
 /// it, checks that the result parses with the dialects models arrive in, and
