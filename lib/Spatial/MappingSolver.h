@@ -28,6 +28,7 @@
 
 #include <limits>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace dsm::core {
@@ -56,6 +57,40 @@ class ActivationReuse;
 class ShortcutRetention;
 class SpatialMinibatchGroups;
 class ShortcutErrorRetention;
+
+/// A flag per layer, with how many are set over any range of layers: the
+/// fit checks ask whether some layer of a block lacks room while the plan
+/// changes one layer at a time (a Fenwick tree: both in O(log n)).
+class LayerFlags {
+public:
+  explicit LayerFlags(size_t numLayers)
+      : tree(numLayers + 1, 0), flag(numLayers, 0) {}
+  void set(int k, bool value);
+  bool get(int k) const { return flag[k]; }
+  /// Whether some layer of [a, b] (inclusive) is flagged.
+  bool any(int a, int b) const {
+    return b >= a && countBefore(b + 1) - countBefore(a) > 0;
+  }
+
+private:
+  int countBefore(int k) const; ///< flags among [0, k)
+  std::vector<int> tree;
+  std::vector<char> flag;
+};
+
+/// Whether an option choice is one option over a range, kept up to date
+/// under changes of single positions: the breaks (choice[k] != choice[k-1]).
+class ChoiceRuns {
+public:
+  explicit ChoiceRuns(llvm::ArrayRef<int> choice);
+  /// Whether choice[a..b] (inclusive) are all equal.
+  bool constant(int a, int b) const { return !breaks.any(a + 1, b); }
+  /// After choice[k] changed: recounts the breaks at k and k + 1.
+  void update(llvm::ArrayRef<int> choice, int k);
+
+private:
+  LayerFlags breaks;
+};
 
 /// What the solver knows of one problem, stage by stage.
 struct MappingState {
@@ -213,8 +248,8 @@ private:
   std::vector<int> blockConsumers;
   std::vector<char> fits; ///< per block and option
   int numOptions = 0;
-  /// The final choice's runs, for isGrouped (computed once realising).
-  mutable std::vector<int> runStart;
+  /// The final choice's runs, for isGrouped (made when realising).
+  mutable std::optional<ChoiceRuns> finalRuns;
 };
 
 /// In training, the error of a residual shortcut kept on chip from the
@@ -295,40 +330,6 @@ llvm::Expected<MappingPlan> solveMapping(const MappingProblem &problem,
                                          Executor &executor,
                                          ExplorationProgress &progress,
                                          SweepMemo *memo = nullptr);
-
-/// A flag per layer, with how many are set over any range of layers: the
-/// fit checks ask whether some layer of a block lacks room while the plan
-/// changes one layer at a time (a Fenwick tree: both in O(log n)).
-class LayerFlags {
-public:
-  explicit LayerFlags(size_t numLayers)
-      : tree(numLayers + 1, 0), flag(numLayers, 0) {}
-  void set(int k, bool value);
-  bool get(int k) const { return flag[k]; }
-  /// Whether some layer of [a, b] (inclusive) is flagged.
-  bool any(int a, int b) const {
-    return b >= a && countBefore(b + 1) - countBefore(a) > 0;
-  }
-
-private:
-  int countBefore(int k) const; ///< flags among [0, k)
-  std::vector<int> tree;
-  std::vector<char> flag;
-};
-
-/// Whether an option choice is one option over a range, kept up to date
-/// under changes of single positions: the breaks (choice[k] != choice[k-1]).
-class ChoiceRuns {
-public:
-  explicit ChoiceRuns(llvm::ArrayRef<int> choice);
-  /// Whether choice[a..b] (inclusive) are all equal.
-  bool constant(int a, int b) const { return !breaks.any(a + 1, b); }
-  /// After choice[k] changed: recounts the breaks at k and k + 1.
-  void update(llvm::ArrayRef<int> choice, int k);
-
-private:
-  LayerFlags breaks;
-};
 
 } // namespace dsm::core
 

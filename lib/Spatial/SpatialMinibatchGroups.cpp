@@ -154,14 +154,9 @@ bool SpatialMinibatchGroups::isGrouped(const MappingState &state,
                                        int layer) const {
   if (blockOf.empty() || blockOf[layer] < 0 || fits.empty())
     return false;
-  if (runStart.size() != state.choice.size()) {
-    runStart.resize(state.choice.size());
-    for (size_t k = 0; k < runStart.size(); ++k)
-      runStart[k] = k > 0 && state.choice[k] == state.choice[k - 1]
-                        ? runStart[k - 1]
-                        : int(k);
-  }
-  auto constant = [&](int a, int b) { return runStart[b] <= a; };
+  if (!finalRuns)
+    finalRuns.emplace(state.choice);
+  auto constant = [&](int a, int b) { return finalRuns->constant(a, b); };
   return groupSaving(state, state.choice, constant, layer) < 0 &&
          !state.stageOf[state.shortcuts->candidate(layer)->producer];
 }
