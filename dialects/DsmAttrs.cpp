@@ -410,6 +410,16 @@ LogicalResult MemoryDecisionAttr::verify(
   return success();
 }
 
+LogicalResult
+ChipBlockAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      int64_t rows, int64_t columns) {
+  if (rows < 1 || columns < 1)
+    return emitError() << "a chip block has at least one row and one column, "
+                          "got "
+                       << rows << " x " << columns;
+  return success();
+}
+
 MemoryDecisionAttr
 MemoryDecisionAttr::get(MLIRContext *context,
                         const core::MemoryDecision &decision) {

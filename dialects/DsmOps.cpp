@@ -1506,6 +1506,8 @@ core::MappingConfig TiledPassOp::getConfig() {
   config.array.colTile = getArray().getColumnTile();
   if (MemoryDecisionAttr memory = getMemoryAttr())
     config.memory = memory.getDecision();
+  if (ChipBlockAttr block = getBlockAttr())
+    config.block = {block.getRows(), block.getColumns()};
   return config;
 }
 

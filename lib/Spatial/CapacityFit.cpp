@@ -94,8 +94,9 @@ static ChipMemory chipMemoryOf(const MappingState &state) {
   return memory;
 }
 
-llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
-  const ChipMemory memory = chipMemoryOf(state);
+/// The choice re-selected at the least price on parameter bytes that fits,
+/// if any does.
+static llvm::Error fitByPricing(MappingState &state, const ChipMemory &memory) {
   if (memory.fits(state.choice))
     return llvm::Error::success();
   // Even the plan holding the least of every layer's parameters does not
@@ -161,4 +162,12 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
   state.selectionCost = selection.cost;
   state.selectionExact = state.selectionExact && selection.exact;
   return llvm::Error::success();
+}
+
+llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
+  const ChipMemory memory = chipMemoryOf(state);
+  llvm::Error error = fitByPricing(state, memory);
+  state.plan.stepMemoryBytes = memory.of(state.choice);
+  state.plan.memoryCapacityBytes = memory.capacity;
+  return error;
 }

@@ -96,6 +96,15 @@ static llvm::StringRef tableHeading(CycleCategory category) {
   llvm_unreachable("unknown cycle category");
 }
 
+/// The row's parallelism, and the block of the torus it runs on if not the
+/// whole.
+static std::string parallelismText(const MappingReportRow &row) {
+  std::string text = stringifyParallelism(row.parallelism).str();
+  if (!row.block.whole())
+    text += llvm::formatv(" on {0}x{1}", row.block.rows, row.block.columns);
+  return text;
+}
+
 void dsm::core::printMappingTable(const MappingReport &report,
                                   llvm::raw_ostream &os) {
   os << "system " << report.system << ", " << report.mode << ", batch "
@@ -111,8 +120,7 @@ void dsm::core::printMappingTable(const MappingReport &report,
     widths[i] = heading[i].size();
   for (const MappingReportRow &row : report.rows) {
     text.push_back({printableText(row.layer),
-                    stringifyTrainingPass(row.pass).str(),
-                    stringifyParallelism(row.parallelism).str(),
+                    stringifyTrainingPass(row.pass).str(), parallelismText(row),
                     dims(row.chipSplit), dims(row.coreSplit)});
     for (size_t i = 0; i < widths.size(); ++i)
       widths[i] = std::max(widths[i], text.back()[i].size());
@@ -243,6 +251,12 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row) {
       });
     }
     object("arrayD", [&] { writeDims(json, row.arrayD); });
+    if (!row.block.whole())
+      object("block", [&] {
+        std::array<Field, 2> fields = {Field{"columns", row.block.columns},
+                                       Field{"rows", row.block.rows}};
+        writeFields(json, fields);
+      });
     object("chipD", [&] { writeDims(json, row.chipD); });
     object("chip_split", [&] { writeDims(json, row.chipSplit); });
     object("coreD", [&] { writeDims(json, row.coreD); });

@@ -39,29 +39,126 @@ SpatialMapper::mapOnce(const PerformanceModel &costModel,
   return solveMapping(*problem, executor, progress, memo);
 }
 
-llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
-                                               Executor &executor) const {
-  const bool inference =
-      llvm::none_of(graph.layers, [](const LayerNode &layer) {
-        return layer.bwd || layer.upd;
-      });
+static bool isInference(const LayerGraph &graph) {
+  return llvm::none_of(graph.layers, [](const LayerNode &layer) {
+    return layer.bwd || layer.upd;
+  });
+}
+
+/// Whether inference with weight preloading sweeps reservations.
+static bool sweepsPreloads(const MapperOptions &options,
+                           const LayerGraph &graph) {
   bool anyWeights = llvm::any_of(graph.layers, [](const LayerNode &layer) {
     return layer.shape.hasPrimary && layer.shape.hasWeights;
   });
-  bool preloading = options.preloadWeights && inference && anyWeights;
-  ExplorationProgress progress(*options.progress,
-                               preloading ? kPreloadSweepMappings : 1);
+  return options.preloadWeights && isInference(graph) && anyWeights;
+}
+
+llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
+                                               Executor &executor) const {
+  ExplorationProgress progress(*options.progress, sweepsPreloads(options, graph)
+                                                      ? kPreloadSweepMappings
+                                                      : 1);
   llvm::Expected<MappingPlan> plan =
-      preloading ? mapWithPreloading(graph, executor, progress)
-                 : mapOnce(model, graph, executor,
-                           /*preloadBudgets=*/{}, progress);
+      mapOnTorus(model, graph, executor, progress);
+  if (options.chipBlocks)
+    plan = mapOnBlocks(std::move(plan), graph, executor, progress);
   if (plan)
     progress.finish();
   return plan;
 }
 
 llvm::Expected<MappingPlan>
-SpatialMapper::mapWithPreloading(const LayerGraph &graph, Executor &executor,
+SpatialMapper::mapOnTorus(const PerformanceModel &costModel,
+                          const LayerGraph &graph, Executor &executor,
+                          ExplorationProgress &progress) const {
+  if (sweepsPreloads(options, graph))
+    return mapWithPreloading(costModel, graph, executor, progress);
+  return mapOnce(costModel, graph, executor, /*preloadBudgets=*/{}, progress);
+}
+
+/// Records that `plan` runs on `block`, `activeShare` of the system's chips:
+/// every configuration names the block, and the idle chips' time is
+/// under-use (chargeIdleChips).
+static void placeOnBlock(MappingPlan &plan, ChipBlock block,
+                         double activeShare) {
+  plan.block = block;
+  plan.totals.cycles = CycleBreakdown();
+  for (LayerPlan &layer : plan.layers)
+    for (PassPlan &pass : layer.passes) {
+      pass.eval.config.block = block;
+      pass.cycles = chargeIdleChips(pass.cycles, activeShare);
+      plan.totals.cycles += pass.cycles;
+    }
+  plan.totals.utilization =
+      plan.totals.cycles.total > 0
+          ? plan.totals.cycles.useful / plan.totals.cycles.total
+          : 0;
+}
+
+llvm::Expected<MappingPlan>
+SpatialMapper::mapOnBlocks(llvm::Expected<MappingPlan> whole,
+                           const LayerGraph &graph, Executor &executor,
+                           ExplorationProgress &progress) const {
+  std::optional<MappingPlan> best;
+  llvm::Error wholeError = llvm::Error::success();
+  if (whole) {
+    // A block holds the network on fewer chips, each with a larger share:
+    // if the whole torus cannot hold it, no block can.
+    if (!whole->fitsMemory())
+      return whole;
+    best = std::move(*whole);
+  } else {
+    wholeError = whole.takeError();
+    if (progress.wasStopped())
+      return std::move(wholeError);
+  }
+  const MultiChipSystem &system = model.getSystem();
+  const double macsPerChipCycle = double(model.numCores()) *
+                                  double(model.arrayRows()) *
+                                  double(model.arrayColumns());
+  uint64_t configurations = best ? best->configurationsEvaluated : 0,
+           explorations = best ? best->explorations : 0,
+           memoized = best ? best->memoizedExplorations : 0;
+  for (const ChipBlock &block : candidateBlocks(system.torus)) {
+    const double chips = double(block.rows * block.columns);
+    // The block's plan takes at least its MACs at the block's peak; the
+    // blocks come largest first, so none after this one can do better.
+    if (best && best->totals.macs / (chips * macsPerChipCycle) >=
+                    best->totals.cycles.total)
+      break;
+    PerformanceModel blockModel(blockSystem(system, block.rows, block.columns));
+    llvm::Expected<MappingPlan> plan =
+        mapOnTorus(blockModel, graph, executor, progress);
+    if (!plan) {
+      if (progress.wasStopped()) {
+        llvm::consumeError(std::move(wholeError));
+        return plan.takeError();
+      }
+      llvm::consumeError(plan.takeError());
+      continue;
+    }
+    configurations += plan->configurationsEvaluated;
+    explorations += plan->explorations;
+    memoized += plan->memoizedExplorations;
+    if (!plan->fitsMemory())
+      continue;
+    placeOnBlock(*plan, block, chips / double(system.chips));
+    if (!best || plan->totals.cycles.total < best->totals.cycles.total)
+      best = std::move(*plan);
+  }
+  if (!best)
+    return std::move(wholeError);
+  llvm::consumeError(std::move(wholeError));
+  best->configurationsEvaluated = configurations;
+  best->explorations = explorations;
+  best->memoizedExplorations = memoized;
+  return std::move(*best);
+}
+
+llvm::Expected<MappingPlan>
+SpatialMapper::mapWithPreloading(const PerformanceModel &costModel,
+                                 const LayerGraph &graph, Executor &executor,
                                  ExplorationProgress &progress) const {
   // DeepSpatialMatrix §III-B2: "we sort the layers based on how sensitive their
   // utilization is to fetching weights. Then, we sweep through scenarios
@@ -74,13 +171,13 @@ SpatialMapper::mapWithPreloading(const LayerGraph &graph, Executor &executor,
   // differ only in a scratchpad that shrinks from one to the next, so they
   // share their explorations, and selections over the same costs.
   SweepMemo memo;
-  llvm::Expected<MappingPlan> best =
-      mapOnce(model, graph, executor, /*preloadBudgets=*/{}, progress, &memo);
+  llvm::Expected<MappingPlan> best = mapOnce(
+      costModel, graph, executor, /*preloadBudgets=*/{}, progress, &memo);
   if (!best)
     return best.takeError();
   const size_t n = graph.layers.size();
   const int64_t capacity =
-      int64_t(model.getSystem().chip.core.scratchpad.capacityBytes);
+      int64_t(costModel.getSystem().chip.core.scratchpad.capacityBytes);
   uint64_t configurations = best->configurationsEvaluated,
            explorations = best->explorations,
            memoized = best->memoizedExplorations;
@@ -102,7 +199,7 @@ SpatialMapper::mapWithPreloading(const LayerGraph &graph, Executor &executor,
   };
   for (int step = 1; step < kPreloadSweepSteps; ++step) {
     const int64_t reserved = capacity / kPreloadSweepSteps * step;
-    MultiChipSystem system = model.getSystem();
+    MultiChipSystem system = costModel.getSystem();
     system.chip.core.scratchpad.capacityBytes = double(capacity - reserved);
     PerformanceModel reduced(system);
     // Each layer's FWD without preloading and with as much of its weights

@@ -2,6 +2,7 @@
 //-------------===//
 
 #include "dsm/Core/Spatial/TimestepPipelining.h"
+#include "dsm/Core/Spatial/ChipBlocks.h"
 #include "dsm/Core/Spatial/LayerGraph.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -20,14 +21,7 @@ static constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 MultiChipSystem dsm::core::pipeStageSystem(const MultiChipSystem &system,
                                            int64_t rows) {
-  MultiChipSystem stage = system;
-  stage.torus.y = rows;
-  stage.chips = system.torus.x * rows;
-  if (rows == 1)
-    stage.torus.linkBandwidthY = 0;
-  else if (rows < system.torus.y)
-    stage.torus.linkBandwidthY = system.torus.linkBandwidthY / 2;
-  return stage;
+  return blockSystem(system, rows, system.torus.x);
 }
 
 /// A layer that runs its timesteps one after another in one direction.

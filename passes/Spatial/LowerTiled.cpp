@@ -120,7 +120,7 @@ struct LowerTiledPass : public dsm::impl::DsmLowerTiledBase<LowerTiledPass> {
           op.getPassAttr(), ins, op.getWeights(), op.getWorkloadAttr(),
           op.getParallelismAttr(), op.getChipSplitAttr(), op.getCoreSplitAttr(),
           op.getArrayAttr(), op.getCyclesAttr(), op.getTransfersAttr(),
-          op.getAlternativesAttr(), op.getMemoryAttr());
+          op.getAlternativesAttr(), op.getMemoryAttr(), op.getBlockAttr());
 
       builder.setInsertionPointAfter(tiled);
       SmallVector<Value> results(tiled.getResults());

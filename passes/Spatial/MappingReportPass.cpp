@@ -1,5 +1,6 @@
 //===- MappingReportPass.cpp - --dsm-mapping-report -----------------------===//
 
+#include "dsm/Core/Spatial/ChipBlocks.h"
 #include "dsm/Core/Spatial/MappingReport.h"
 #include "dsm/Core/Spatial/PerformanceModel.h"
 #include "dsm/Dialect/DsmOps.h"
@@ -12,6 +13,8 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <map>
+#include <memory>
 
 namespace dsm {
 #define GEN_PASS_DEF_DSMMAPPINGREPORT
@@ -34,14 +37,39 @@ static int64_t batchOf(ModuleOp module) {
   return 0;
 }
 
+namespace {
+/// The cost model of the chips a pass runs on: the system's, or that of the
+/// block of the torus its plan runs on (ChipBlocks.h), made once per block.
+class BlockModels {
+public:
+  explicit BlockModels(const core::PerformanceModel &system) : system(system) {}
+  const core::PerformanceModel &of(const core::MappingConfig &config) {
+    if (config.block.whole())
+      return system;
+    std::unique_ptr<core::PerformanceModel> &model =
+        blocks[{config.block.rows, config.block.columns}];
+    if (!model)
+      model = std::make_unique<core::PerformanceModel>(core::blockSystem(
+          system.getSystem(), config.block.rows, config.block.columns));
+    return *model;
+  }
+
+private:
+  const core::PerformanceModel &system;
+  std::map<std::pair<int64_t, int64_t>, std::unique_ptr<core::PerformanceModel>>
+      blocks;
+};
+} // namespace
+
 /// The memory of the fullest chip over `func`'s step: its passes in program
 /// order are the step's schedule; each distinct parameter counts once, with
 /// the largest chip share any FWD reading it holds; every activation and
 /// error lives from its pass to its last reader (or the end, if returned),
-/// spread over every chip.
+/// spread over the chips its pass runs on.
 static std::optional<core::MemoryPerChip>
 memoryOf(func::FuncOp func, const core::PerformanceModel &model,
          core::Optimizer optimizer) {
+  BlockModels models(model);
   llvm::DenseMap<Operation *, int> stepOf;
   SmallVector<TiledPassOp> passes;
   func.walk([&](TiledPassOp op) {
@@ -50,7 +78,6 @@ memoryOf(func::FuncOp func, const core::PerformanceModel &model,
   });
   if (passes.empty())
     return std::nullopt;
-  const double chips = double(model.numChips());
   const int end = int(passes.size());
   bool training = false;
   llvm::MapVector<Value, double> weightElements;
@@ -59,10 +86,12 @@ memoryOf(func::FuncOp func, const core::PerformanceModel &model,
     core::TrainingPass pass = toCore(op.getPass());
     training |= pass != core::TrainingPass::FWD;
     core::LayerShape shape = op.getWorkload().getShape(op.getLayer());
+    core::MappingConfig config = op.getConfig();
+    const core::PerformanceModel &passModel = models.of(config);
+    const double chips = double(passModel.numChips());
     if (pass == core::TrainingPass::FWD && shape.params > 0) {
-      double share =
-          model.parameterElementsPerChip(shape, pass, op.getConfig()) /
-          shape.params;
+      double share = passModel.parameterElementsPerChip(shape, pass, config) /
+                     shape.params;
       for (Value weight : op.getWeights()) {
         auto type = cast<RankedTensorType>(weight.getType());
         double &elements = weightElements[weight];
@@ -120,6 +149,7 @@ struct MappingReportPass
             std::max(report.selectionStatesKept, bound.getInt());
       }
     bool any = false;
+    BlockModels models(model);
     module.walk([&](TiledPassOp op) {
       any = true;
       core::LayerShape shape = op.getWorkload().getShape(op.getLayer());
@@ -130,16 +160,18 @@ struct MappingReportPass
         report.mode = "train";
       row.kind = op.getWorkload().getKind().str();
       core::MappingConfig config = op.getConfig();
+      const core::PerformanceModel &passModel = models.of(config);
       row.parallelism = config.parallelism;
+      row.block = config.block;
       row.chipSplit = config.chipSplit;
       row.coreSplit = config.coreSplit;
       row.memory = config.memory;
-      if (int64_t share = model.weightBytesPerCore(shape, row.pass, config))
+      if (int64_t share = passModel.weightBytesPerCore(shape, row.pass, config))
         row.residentWeightFraction =
             double(config.memory.preloadedWeightBytes) / double(share);
       // Under DySM, ChipD and CoreD of one spatial minibatch.
       row.chipD = core::splitSizes(
-          model.spatialPassDims(shape, row.pass, config.memory),
+          passModel.spatialPassDims(shape, row.pass, config.memory),
           config.chipSplit);
       row.coreD = core::splitSizes(row.chipD, config.coreSplit);
       row.arrayD = shape.hasPrimary ? config.array.arrayD()

@@ -42,12 +42,12 @@ struct SelectMappingPass
     options.optimizer = optimizer;
     //--- optimizations=: which of DeepSpatialMatrix §III the mapper may use.
     bool hybrid = true, reuse = true, preload = true, dysm = true,
-         pipeline = true;
+         pipeline = true, blocks = true;
     if (!optimizations.empty()) {
-      hybrid = reuse = preload = dysm = pipeline = false;
+      hybrid = reuse = preload = dysm = pipeline = blocks = false;
       for (const std::string &name : optimizations) {
         if (name == "all") {
-          hybrid = reuse = preload = dysm = pipeline = true;
+          hybrid = reuse = preload = dysm = pipeline = blocks = true;
         } else if (name == "none") {
           continue;
         } else if (name == "hybrid") {
@@ -60,10 +60,12 @@ struct SelectMappingPass
           dysm = true;
         } else if (name == "pipeline") {
           pipeline = true;
+        } else if (name == "blocks") {
+          blocks = true;
         } else {
           module.emitError() << "unknown optimization '" << name
                              << "' (expected hybrid, reuse, preload, dysm, "
-                                "pipeline, all or none)";
+                                "pipeline, blocks, all or none)";
           return signalPassFailure();
         }
       }
@@ -73,6 +75,7 @@ struct SelectMappingPass
     options.preloadWeights = preload;
     options.spatialMinibatching = dysm;
     options.pipelineTimesteps = pipeline;
+    options.chipBlocks = blocks;
     // ParallelismChoice lists the core parallelisms in order after Any.
     if (parallelism != ParallelismChoice::Any) {
       core::Parallelism forced =
@@ -309,6 +312,9 @@ struct SelectMappingPass
         if (MemoryDecisionAttr memory =
                 MemoryDecisionAttr::get(context, config.memory))
           op.setMemoryAttr(memory);
+        if (!config.block.whole())
+          op.setBlockAttr(ChipBlockAttr::get(context, config.block.rows,
+                                             config.block.columns));
         SmallVector<NamedAttribute> transfers;
         for (const core::TransferGroup &group : passPlan.eval.transfers)
           transfers.emplace_back(builder.getStringAttr(group.name),

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dsm/Core/Spatial/ChipBlocks.h"
 #include "dsm/Core/Spatial/SpatialMapper.h"
 #include "dsm/Core/Spatial/TimestepPipelining.h"
 #include "dsm/Dialect/DsmOps.h"
@@ -89,22 +90,34 @@ struct VerifyMappingPass
   static LogicalResult verify(TiledPassOp op,
                               const core::PerformanceModel &model,
                               int64_t preloadedBytes) {
-    // A pipe stage (timestep pipelining) runs on its block of torus rows.
+    // A plan on part of the torus runs on a block of it; a pipe stage
+    // (timestep pipelining) on its block of torus rows.
     core::MappingConfig config = op.getConfig();
     const core::MultiChipSystem &system = model.getSystem();
-    std::optional<core::PerformanceModel> stageModel;
+    std::optional<core::PerformanceModel> blockModel, stageModel;
+    if (!config.block.whole()) {
+      int64_t rows = config.block.rows, columns = config.block.columns;
+      if (system.torus.y % rows != 0 || system.torus.x % columns != 0)
+        return op.emitOpError("runs on a block of ")
+               << rows << " x " << columns << " chips, whose sides do not "
+               << "divide the torus's " << system.torus.y << " x "
+               << system.torus.x;
+      blockModel.emplace(core::blockSystem(system, rows, columns));
+    }
+    const core::PerformanceModel &planModel = blockModel ? *blockModel : model;
     if (config.memory.pipelined()) {
+      const core::MultiChipSystem &planSystem = planModel.getSystem();
       int64_t first = config.memory.pipeFirstRow, rows = config.memory.pipeRows;
-      if (rows >= system.torus.y || first + rows > system.torus.y)
+      if (rows >= planSystem.torus.y || first + rows > planSystem.torus.y)
         return op.emitOpError("is a pipe stage on torus rows ")
                << first << "-" << first + rows - 1 << ", but a stage leaves "
-               << "rows to the others of a torus of " << system.torus.y
+               << "rows to the others of a torus of " << planSystem.torus.y
                << " rows";
-      stageModel.emplace(core::pipeStageSystem(system, rows));
+      stageModel.emplace(core::pipeStageSystem(planSystem, rows));
     }
     std::string whyNot;
     std::optional<core::Evaluation> eval =
-        core::evaluateMappedPass(stageModel ? *stageModel : model,
+        core::evaluateMappedPass(stageModel ? *stageModel : planModel,
                                  op.getWorkload().getShape(op.getLayer()),
                                  toCore(op.getPass()), config, &whyNot);
     if (!eval)
@@ -117,9 +130,14 @@ struct VerifyMappingPass
              << " bytes of scratchpad per core beside the " << preloadedBytes
              << " bytes of preloaded weights, more than its "
              << int64_t(capacity);
+    // The share of the system's chips the pass keeps busy; the idle ones'
+    // share of the useful cycles is under-use (chargeIdleChips).
+    const double blockShare =
+        double(planModel.numChips()) / double(model.numChips());
     if (stageModel)
-      return verifyPipeStageCycles(
-          op, *eval, double(config.memory.pipeRows) / double(system.torus.y));
+      return verifyPipeStageCycles(op, *eval,
+                                   blockShare * double(config.memory.pipeRows) /
+                                       double(planModel.getSystem().torus.y));
     // What the mapper records: the evaluation plus the relayout of the
     // layer's inputs (FWD) or errors (BWD), a non-overlapped transfer. The
     // relayout is recorded rounded to whole cycles, so the non-overlapped
@@ -133,6 +151,8 @@ struct VerifyMappingPass
         expected.total += double(relayout.getCycles());
         slack = 1;
       }
+    if (blockModel)
+      expected = core::chargeIdleChips(expected, blockShare);
     CyclesAttr recomputed = CyclesAttr::get(op.getContext(), expected);
     CyclesAttr recorded = op.getCyclesAttr();
     auto near = [](int64_t a, int64_t b, int64_t tolerance) {

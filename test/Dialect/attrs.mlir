@@ -49,3 +49,11 @@ module attributes {dsm.system = #dsm.system<"two-gpus", {kind = "device_graph",
 func.func @memory_decisions() attributes {a = #dsm.memory_decision<input_reuse = true, dysm = 4>, b = #dsm.memory_decision<preload = 65536>} {
   return
 }
+
+// -----
+
+// CHECK-LABEL: func.func @chip_blocks
+// CHECK-SAME: a = #dsm.chip_block<rows = 2, columns = 4>
+func.func @chip_blocks() attributes {a = #dsm.chip_block<rows = 2, columns = 4>} {
+  return
+}

@@ -45,6 +45,13 @@ module attributes {dsm.system = #dsm.system<"x", {}>} {
 
 // -----
 
+// expected-error @+1 {{a chip block has at least one row and one column, got 0 x 4}}
+func.func @empty_block() attributes {m = #dsm.chip_block<rows = 0, columns = 4>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{dysm factor must be at least 1, got 0}}
 func.func @zero_dysm() attributes {m = #dsm.memory_decision<dysm = 0>} {
   return

@@ -1,4 +1,5 @@
-// RUN: dsm-opt %s -split-input-file --dsm-attach-system=system=%S/Inputs/tiny-system.yaml --dsm-select-mapping -verify-diagnostics
+// Every layer over every chip (no `blocks`), so that a layer can be impossible.
+// RUN: dsm-opt %s -split-input-file --dsm-attach-system=system=%S/Inputs/tiny-system.yaml --dsm-select-mapping=optimizations=hybrid,reuse,preload,dysm,pipeline -verify-diagnostics
 // RUN: not dsm-opt %s -split-input-file --dsm-attach-system=system=%S/Inputs/tiny-system.yaml --dsm-select-mapping=parallelism=pipeline 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not dsm-opt %s -split-input-file --dsm-attach-system=system=malvik --dsm-select-mapping 2>&1 | FileCheck %s --check-prefix=KIND
 // RUN: not dsm-opt %s -split-input-file --dsm-select-mapping 2>&1 | FileCheck %s --check-prefix=NOSYSTEM
@@ -9,7 +10,8 @@
 // NOSYSTEM: error: no target system on the module: attach one with --dsm-attach-system="system=<preset|file>"
 // SCRATCHPAD: error: cannot map onto the system: layer 'fc' has no legal mapping on this system; data (fwd): its working set of {{[0-9]+}} bytes per core exceeds the scratchpad (16)
 
-// A minibatch of 1 with 2 output features cannot cover 4 chips.
+// A minibatch of 1 with 2 output features cannot cover 4 chips (on a block of
+// them it could: test/Spatial/chip-blocks.test).
 func.func @impossible(%x: tensor<1x8xf32>) -> tensor<1x2xf32> {
   %w = dsm.weight "w" : tensor<2x8xf32>
   // expected-error @+1 {{cannot map onto the system: layer 'tiny' has no legal mapping on this system; data (fwd): data parallelism splits 'mb' 4 ways but it has only 1; model (fwd): model parallelism splits 'out' 4 ways but it has only 2}}

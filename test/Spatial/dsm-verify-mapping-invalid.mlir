@@ -183,3 +183,45 @@ module attributes {dsm.system = #tiny} {
     return
   }
 }
+
+// -----
+#tiny = #dsm.system<"tiny", {kind = "multi_chip",
+  system = {chips = 4, topology = "torus_2d", torus = {x = 2, y = 2}, link_bandwidth = {x = 10000000000, y = 8000000000}},
+  chip = {cores = 2, interconnect = "ring", core_to_core_bandwidth = 64000000000, external_memory = {capacity = 1000000000, bandwidth = 32000000000, efficiency = 0.5}},
+  core = {macs = 64, pe_array = {rows = 8, columns = 8}, scratchpad = {capacity = 65536, bandwidth = 64000000000}, sfu_ops_per_cycle = 4, frequency = 1000000000, precision = "fp16"}}>
+#fc = #dsm.workload<kind = "fc", in = 256, out = 256, ij = 1, kij = 1, mb = 64, params = 65536>
+#array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>
+#cycles = #dsm.cycles<useful = 1, underuse = 0, ovldt_visible = 0, non_ovldt = 0, aux_comp = 0, total = 1>
+
+// A plan on part of the torus runs on a block whose sides divide the torus's.
+module attributes {dsm.system = #tiny} {
+  func.func @block_sides(%x: tensor<64x256xf32>, %w: tensor<256x256xf32>) {
+    // expected-error @+1 {{'dsm.tiled_pass' op runs on a block of 3 x 1 chips, whose sides do not divide the torus's 2 x 2}}
+    %y = dsm.tiled_pass "fc" <fwd> ins(%x) weights(%w) {workload = #fc, parallelism = #dsm.parallelism<data>,
+        block = #dsm.chip_block<rows = 3, columns = 1>,
+        chip_split = #dsm.split<in = 1, out = 1, ij = 1, kij = 1, mb = 3>, core_split = #dsm.split<in = 1, out = 2, ij = 1, kij = 1, mb = 1>,
+        array = #array, cycles = #cycles} : (tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<64x256xf32>
+    return
+  }
+}
+
+// -----
+#tiny = #dsm.system<"tiny", {kind = "multi_chip",
+  system = {chips = 4, topology = "torus_2d", torus = {x = 2, y = 2}, link_bandwidth = {x = 10000000000, y = 8000000000}},
+  chip = {cores = 2, interconnect = "ring", core_to_core_bandwidth = 64000000000, external_memory = {capacity = 1000000000, bandwidth = 32000000000, efficiency = 0.5}},
+  core = {macs = 64, pe_array = {rows = 8, columns = 8}, scratchpad = {capacity = 65536, bandwidth = 64000000000}, sfu_ops_per_cycle = 4, frequency = 1000000000, precision = "fp16"}}>
+#fc = #dsm.workload<kind = "fc", in = 256, out = 256, ij = 1, kij = 1, mb = 64, params = 65536>
+#array = #dsm.array_map<rows = in, columns = out, row_tile = 8, column_tile = 8>
+#cycles = #dsm.cycles<useful = 1, underuse = 0, ovldt_visible = 0, non_ovldt = 0, aux_comp = 0, total = 1>
+
+// On a block, the chip split covers the block's chips, not the torus's.
+module attributes {dsm.system = #tiny} {
+  func.func @block_split(%x: tensor<64x256xf32>, %w: tensor<256x256xf32>) {
+    // expected-error @+1 {{'dsm.tiled_pass' op has an illegal mapping: the chip split's product 4 is not the chip count 2}}
+    %y = dsm.tiled_pass "fc" <fwd> ins(%x) weights(%w) {workload = #fc, parallelism = #dsm.parallelism<data>,
+        block = #dsm.chip_block<rows = 1, columns = 2>,
+        chip_split = #dsm.split<in = 1, out = 1, ij = 1, kij = 1, mb = 4>, core_split = #dsm.split<in = 1, out = 2, ij = 1, kij = 1, mb = 1>,
+        array = #array, cycles = #cycles} : (tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<64x256xf32>
+    return
+  }
+}

@@ -265,6 +265,24 @@ def Dsm_ArrayMapAttr : Dsm_Attr<"ArrayMap", "array_map"> {
   let genVerifyDecl = 1;
 }
 
+def Dsm_ChipBlockAttr : Dsm_Attr<"ChipBlock", "chip_block"> {
+  let summary = "the block of the torus a layer pass runs on";
+  let description = [{
+    A plan on part of the torus (ChipBlocks.h): the pass runs on a block of
+    `rows` torus rows by `columns` torus columns, whose sides divide the
+    torus's; the other chips idle, and their share of the useful cycles is
+    recorded as under-use. Its chip split covers the block's chips. Absent:
+    the whole torus.
+
+    ```mlir
+    #dsm.chip_block<rows = 2, columns = 4>
+    ```
+  }];
+  let parameters = (ins "int64_t":$rows, "int64_t":$columns);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def Dsm_CyclesAttr : Dsm_Attr<"Cycles", "cycles"> {
   let summary = "estimated cycles of a layer and pass, by the categories of DeepSpatialMatrix Fig. 13";
   let description = [{

@@ -577,7 +577,8 @@ def Dsm_LayerPassOp : Dsm_Op<"layer_pass", [Pure, AttrSizedOperandSegments]> {
                        OptionalAttr<Dsm_CyclesAttr>:$cycles,
                        OptionalAttr<Dsm_TransfersAttr>:$transfers,
                        OptionalAttr<Dsm_AlternativesAttr>:$alternatives,
-                       OptionalAttr<Dsm_MemoryDecisionAttr>:$memory);
+                       OptionalAttr<Dsm_MemoryDecisionAttr>:$memory,
+                       OptionalAttr<Dsm_ChipBlockAttr>:$block);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
     $layer $pass (`ins` `(` $ins^ `)`)? (`weights` `(` $weights^ `)`)? attr-dict
@@ -590,7 +591,7 @@ def Dsm_LayerPassOp : Dsm_Op<"layer_pass", [Pure, AttrSizedOperandSegments]> {
                    "::mlir::ValueRange":$weights, "WorkloadAttr":$workload), [{
       build($_builder, $_state, results, $_builder.getStringAttr(layer),
             TrainingPassAttr::get($_builder.getContext(), pass), ins, weights,
-            workload, {}, {}, {}, {}, {}, {}, {}, {});
+            workload, {}, {}, {}, {}, {}, {}, {}, {}, {});
     }]>,
   ];
   let extraClassDeclaration = [{
@@ -608,7 +609,8 @@ def Dsm_TiledPassOp : Dsm_Op<"tiled_pass", [Pure, AttrSizedOperandSegments]> {
     the cycles the performance model estimates (by the categories of its
     Fig. 13), the transfer groups it charged, on FWD passes, the layer's
     cycles under each parallelism it could have used (`alternatives`), and
-    the memory optimizations it uses (`memory`, absent for none).
+    the memory optimizations it uses (`memory`, absent for none) and the
+    block of the torus it runs on (`block`, absent for the whole torus).
 
     The verifier checks the op alone: the pass structure, and that the chip
     and core splits do not cut a dimension finer than its size. Whether the
@@ -630,7 +632,8 @@ def Dsm_TiledPassOp : Dsm_Op<"tiled_pass", [Pure, AttrSizedOperandSegments]> {
                        Dsm_CyclesAttr:$cycles,
                        OptionalAttr<Dsm_TransfersAttr>:$transfers,
                        OptionalAttr<Dsm_AlternativesAttr>:$alternatives,
-                       OptionalAttr<Dsm_MemoryDecisionAttr>:$memory);
+                       OptionalAttr<Dsm_MemoryDecisionAttr>:$memory,
+                       OptionalAttr<Dsm_ChipBlockAttr>:$block);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
     $layer $pass (`ins` `(` $ins^ `)`)? (`weights` `(` $weights^ `)`)? attr-dict

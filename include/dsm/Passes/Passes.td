@@ -83,8 +83,11 @@ class DsmSpatialSearchOptions {
                "(inference: weights kept in the scratchpads from before the "
                "job), dysm (dynamic spatial minibatching), pipeline (timestep "
                "pipelining: runs of unidirectional LSTM layers as pipe groups "
-               "on blocks of torus rows); all (the default) or none (data and "
-               "model parallelism, no memory optimizations)">,
+               "on blocks of torus rows), blocks (the network on a block of "
+               "the torus, the other chips idle, where no plan splits every "
+               "layer over every chip or a block's plan is faster); all (the "
+               "default) or none (data and model parallelism over every chip, "
+               "no memory optimizations)">,
   ];
 }
 

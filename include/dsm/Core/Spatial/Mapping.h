@@ -130,9 +130,25 @@ struct MemoryDecision {
   bool operator!=(const MemoryDecision &o) const { return !(*this == o); }
 };
 
+/// The chips a configuration uses: a block of `rows` torus rows by
+/// `columns` torus columns (ChipBlocks.h), the rest of the torus idle. The
+/// default, 0 x 0, is the whole torus.
+struct ChipBlock {
+  int64_t rows = 0;
+  int64_t columns = 0;
+
+  bool whole() const { return rows == 0 && columns == 0; }
+  bool operator==(const ChipBlock &o) const {
+    return rows == o.rows && columns == o.columns;
+  }
+  bool operator!=(const ChipBlock &o) const { return !(*this == o); }
+};
+
 /// One point of the design space.
 struct MappingConfig {
   Parallelism parallelism = Parallelism::Data;
+  /// Where on the torus the work runs; the splits below cover its chips.
+  ChipBlock block;
   DimSizes chipSplit = {1, 1, 1, 1, 1}; ///< factors; product = chips
   DimSizes coreSplit = {1, 1, 1, 1, 1}; ///< factors; product = cores
   ArrayMapping array;

@@ -66,6 +66,11 @@ struct MapperOptions {
   /// groups (up to eight; beyond, one group at a time) is priced with the
   /// selection of the rest (MemoryDecision::pipeGroup).
   bool pipelineTimesteps = false;
+  /// Plans on part of the torus (ChipBlocks.h): the network may run on a
+  /// block of the torus, the other chips idle, when no plan splits every
+  /// layer over every chip or a block's plan is faster. Off, every layer
+  /// splits over every chip, as in DeepSpatialMatrix.
+  bool chipBlocks = false;
   /// Told of every (layer, pass, parallelism) exploration done, in steps of
   /// those planned, and asked before each -- and in the solver's longer
   /// loops -- whether to stop; stopped, map() fails with an

@@ -28,6 +28,8 @@ struct MappingReportRow {
   TrainingPass pass = TrainingPass::FWD;
   std::string kind;
   Parallelism parallelism = Parallelism::Data;
+  /// The chips it runs on: the whole torus or a block of it (ChipBlocks.h).
+  ChipBlock block;
   DimSizes chipSplit = {1, 1, 1, 1, 1}, coreSplit = {1, 1, 1, 1, 1};
   /// Work per chip, per core and on the PE array at once.
   DimSizes chipD = {1, 1, 1, 1, 1}, coreD = {1, 1, 1, 1, 1},

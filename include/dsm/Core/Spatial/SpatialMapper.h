@@ -21,6 +21,7 @@
 #ifndef DSM_CORE_SPATIAL_SPATIALMAPPER_H
 #define DSM_CORE_SPATIAL_SPATIALMAPPER_H
 
+#include "dsm/Core/Spatial/ChipBlocks.h"
 #include "dsm/Core/Spatial/DesignSpaceExplorer.h"
 #include "dsm/Core/Spatial/LayerGraph.h"
 #include "dsm/Core/Spatial/MappingProblem.h"
@@ -98,6 +99,15 @@ struct MappingPlan {
   /// Weight preloading (inference): scratchpad bytes per core the plan
   /// reserves for preloaded weights (0: none).
   int64_t preloadReservedBytes = 0;
+  /// The chips the plan runs on (MapperOptions::chipBlocks): the whole torus
+  /// or a block of it.
+  ChipBlock block;
+  /// A training step's memory on the fullest chip as the selection counts
+  /// it (CapacityFit: parameters with their gradients and optimizer state,
+  /// the peak of live activations) and the chip's capacity; 0 in inference.
+  double stepMemoryBytes = 0;
+  double memoryCapacityBytes = 0;
+  bool fitsMemory() const { return stepMemoryBytes <= memoryCapacityBytes; }
 };
 
 class SpatialMapper {
@@ -124,8 +134,21 @@ private:
   /// Inference with weight preloading: the sweep of DeepSpatialMatrix
   /// §III-B2.
   llvm::Expected<MappingPlan>
-  mapWithPreloading(const LayerGraph &graph, Executor &executor,
-                    ExplorationProgress &progress) const;
+  mapWithPreloading(const PerformanceModel &costModel, const LayerGraph &graph,
+                    Executor &executor, ExplorationProgress &progress) const;
+  /// The plan on the chips of `costModel`'s torus: one mapping, or the
+  /// preloading sweep.
+  llvm::Expected<MappingPlan> mapOnTorus(const PerformanceModel &costModel,
+                                         const LayerGraph &graph,
+                                         Executor &executor,
+                                         ExplorationProgress &progress) const;
+  /// The fastest of `whole` (the plan on the whole torus, or why there is
+  /// none) and the plans on the candidate blocks (ChipBlocks.h) whose work
+  /// alone would not take longer than the best plan so far.
+  llvm::Expected<MappingPlan> mapOnBlocks(llvm::Expected<MappingPlan> whole,
+                                          const LayerGraph &graph,
+                                          Executor &executor,
+                                          ExplorationProgress &progress) const;
 
   PerformanceModel model;
   MapperOptions options;

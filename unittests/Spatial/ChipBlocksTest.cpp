@@ -1,0 +1,188 @@
+//===- ChipBlocksTest.cpp - Plans on part of the torus --------------------===//
+
+#include "dsm/Core/Spatial/ChipBlocks.h"
+#include "dsm/Core/Spatial/SpatialMapper.h"
+
+#include "TestHelpers.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace dsm::core;
+using dsm::core::testing::convLayer;
+using dsm::core::testing::multiChipPreset;
+
+namespace {
+
+/// The dsm-8pf chip on a rows x columns torus with the preset's links.
+MultiChipSystem torusOf(int64_t rows, int64_t columns) {
+  MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  system.torus.x = columns;
+  system.torus.y = rows;
+  system.chips = rows * columns;
+  if (columns == 1)
+    system.torus.linkBandwidthX = 0;
+  if (rows == 1)
+    system.torus.linkBandwidthY = 0;
+  return system;
+}
+
+TEST(ChipBlocksTest, CandidatesAreTheBlocksWhoseSidesDivideTheTorus) {
+  TorusSpec torus;
+  torus.x = 4;
+  torus.y = 6;
+  std::vector<ChipBlock> blocks = candidateBlocks(torus);
+  // {1, 2, 3, 6} rows x {1, 2, 4} columns, the whole torus aside.
+  ASSERT_EQ(blocks.size(), 11u);
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    EXPECT_EQ(torus.y % blocks[i].rows, 0);
+    EXPECT_EQ(torus.x % blocks[i].columns, 0);
+    EXPECT_FALSE(blocks[i].rows == 6 && blocks[i].columns == 4);
+    if (i > 0) {
+      int64_t before = blocks[i - 1].rows * blocks[i - 1].columns,
+              chips = blocks[i].rows * blocks[i].columns;
+      EXPECT_TRUE(before > chips ||
+                  (before == chips && blocks[i - 1].rows > blocks[i].rows));
+    }
+  }
+  EXPECT_EQ(blocks.front(), (ChipBlock{6, 2}));
+  EXPECT_EQ(blocks.back(), (ChipBlock{1, 1}));
+}
+
+TEST(ChipBlocksTest, ABlockSeesHalfTheLinksAlongASideItDoesNotSpan) {
+  MultiChipSystem system = multiChipPreset("dsm-8pf-asym"); // 16 x 4
+  MultiChipSystem block = blockSystem(system, 16, 2);
+  EXPECT_EQ(block.chips, 32);
+  EXPECT_EQ(block.torus.linkBandwidthY, system.torus.linkBandwidthY);
+  EXPECT_EQ(block.torus.linkBandwidthX, system.torus.linkBandwidthX / 2);
+  MultiChipSystem line = blockSystem(system, 4, 1);
+  EXPECT_EQ(line.torus.linkBandwidthX, 0);
+  EXPECT_EQ(line.torus.linkBandwidthY, system.torus.linkBandwidthY / 2);
+}
+
+TEST(ChipBlocksTest, IdleChipsAreUnderuseOfTheSameTotal) {
+  CycleBreakdown cycles;
+  cycles.useful = 800;
+  cycles.underuse = 100;
+  cycles.auxComp = 100;
+  cycles.total = 1000;
+  CycleBreakdown charged = chargeIdleChips(cycles, 0.25);
+  EXPECT_DOUBLE_EQ(charged.useful, 200);
+  EXPECT_DOUBLE_EQ(charged.underuse, 700);
+  EXPECT_DOUBLE_EQ(charged.total, 1000);
+}
+
+/// A chain of 2-5 random convolutions and fully connected layers.
+LayerGraph randomChain(std::mt19937 &random, int64_t mb, bool training) {
+  LayerGraph g;
+  const int layers = 2 + int(random() % 4);
+  int64_t channels = 16 << (random() % 4);
+  for (int i = 0; i < layers; ++i) {
+    int64_t out = 16 << (random() % 5);
+    std::string name = "l" + std::to_string(i);
+    LayerShape shape = random() % 3 == 0
+                           ? convLayer(channels, out, 1, 1, mb, name.c_str())
+                           : convLayer(channels, out, 196, 9, mb, name.c_str());
+    if (shape.dims[2] == 1)
+      shape.kind = OpKind::FullyConnected;
+    g.layers.push_back({shape});
+    if (i > 0) {
+      LayerEdge edge{i - 1, i, double(channels * shape.dims[2] * mb)};
+      edge.primaryInput = true;
+      g.edges.push_back(edge);
+    }
+    channels = out;
+  }
+  g.assignTrainingPasses(training);
+  return g;
+}
+
+TEST(ChipBlocksTest, MoreChipsOrMoreMemoryNeverGiveASlowerPlan) {
+  // Random small networks at small and large minibatches: the plan on a
+  // 4 x 4 torus is never slower than the plan on any of its blocks mapped
+  // as a system of its own, nor than the plan with less memory; and every
+  // network has a plan, even at minibatch 1.
+  std::mt19937 random(5);
+  MapperOptions options;
+  options.reuseActivations = options.spatialMinibatching = true;
+  options.preloadWeights = options.chipBlocks = true;
+  SerialExecutor serial;
+  const MultiChipSystem torus = torusOf(4, 4);
+  int onBlocks = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    const int64_t mb = std::array<int64_t, 4>{1, 3, 8, 256}[trial % 4];
+    LayerGraph g = randomChain(random, mb, trial % 3 != 0);
+    llvm::Expected<MappingPlan> plan =
+        SpatialMapper(torus, options).map(g, serial);
+    ASSERT_TRUE(static_cast<bool>(plan))
+        << "trial " << trial << ": " << llvm::toString(plan.takeError());
+    onBlocks += !plan->block.whole();
+    for (const ChipBlock &block : candidateBlocks(torus.torus)) {
+      llvm::Expected<MappingPlan> smaller =
+          SpatialMapper(blockSystem(torus, block.rows, block.columns), options)
+              .map(g, serial);
+      if (!smaller) {
+        llvm::consumeError(smaller.takeError());
+        continue;
+      }
+      EXPECT_LE(plan->totals.cycles.total, smaller->totals.cycles.total)
+          << "trial " << trial << ", block " << block.rows << "x"
+          << block.columns;
+    }
+    MultiChipSystem lessMemory = torus;
+    lessMemory.chip.core.scratchpad.capacityBytes /= 2;
+    lessMemory.chip.externalMemory.capacityBytes /= 4;
+    llvm::Expected<MappingPlan> tighter =
+        SpatialMapper(lessMemory, options).map(g, serial);
+    if (tighter)
+      EXPECT_LE(plan->totals.cycles.total, tighter->totals.cycles.total)
+          << "trial " << trial;
+    else
+      llvm::consumeError(tighter.takeError());
+  }
+  // The trials include plans that leave chips idle.
+  EXPECT_GT(onBlocks, 0);
+}
+
+TEST(ChipBlocksTest, ABlockPlanNamesItsBlockAndChargesTheIdleChips) {
+  // A minibatch of one and 8 output channels: neither data nor model
+  // parallelism splits them over 16 chips, so only a block has a plan, and
+  // every pass says so.
+  LayerGraph g;
+  g.layers = {{convLayer(8, 8, 196, 9, 1, "a")},
+              {convLayer(8, 8, 196, 9, 1, "b")}};
+  g.edges = {{0, 1, 8.0 * 196}};
+  g.edges[0].primaryInput = true;
+  g.assignTrainingPasses(false);
+  MapperOptions options;
+  options.chipBlocks = true;
+  SerialExecutor serial;
+  const MultiChipSystem torus = torusOf(4, 4);
+  llvm::Expected<MappingPlan> plan =
+      SpatialMapper(torus, options).map(g, serial);
+  ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+  ASSERT_FALSE(plan->block.whole());
+  const double share =
+      double(plan->block.rows * plan->block.columns) / double(torus.chips);
+  PerformanceModel blockModel(
+      blockSystem(torus, plan->block.rows, plan->block.columns));
+  for (const LayerPlan &layer : plan->layers)
+    for (const PassPlan &pass : layer.passes) {
+      EXPECT_EQ(pass.eval.config.block, plan->block);
+      EXPECT_DOUBLE_EQ(pass.cycles.useful, pass.eval.cycles.useful * share);
+      EXPECT_DOUBLE_EQ(pass.cycles.total,
+                       pass.eval.cycles.total + pass.relayout.cycles);
+    }
+  EXPECT_NEAR(plan->totals.utilization,
+              plan->totals.cycles.useful / plan->totals.cycles.total, 1e-12);
+  // Without blocks the network has no plan at all.
+  options.chipBlocks = false;
+  llvm::Expected<MappingPlan> whole =
+      SpatialMapper(torus, options).map(g, serial);
+  EXPECT_FALSE(static_cast<bool>(whole));
+  if (!whole)
+    llvm::consumeError(whole.takeError());
+}
+
+} // namespace
