@@ -389,7 +389,8 @@ LogicalResult MemoryDecisionAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, bool weightReuse,
     bool inputReuse, bool errorReuse, int64_t dysm, int64_t preload,
     int64_t pipeGroup, int64_t pipeFirstRow, int64_t pipeRows,
-    bool shortcutReuse, bool outputReuse, bool shortcutPerSpatialMinibatch) {
+    bool shortcutReuse, bool outputReuse, bool shortcutPerSpatialMinibatch,
+    bool recompute, bool shardedState) {
   if (dysm < 1)
     return emitError() << "dysm factor must be at least 1, got " << dysm;
   if (shortcutPerSpatialMinibatch && !shortcutReuse)
@@ -429,7 +430,8 @@ MemoryDecisionAttr::get(MLIRContext *context,
              decision.errorOnChip, decision.spatialMinibatches,
              decision.preloadedWeightBytes, decision.pipeGroup,
              decision.pipeFirstRow, decision.pipeRows, decision.shortcutOnChip,
-             decision.outputOnChip, decision.shortcutPerSpatialMinibatch);
+             decision.outputOnChip, decision.shortcutPerSpatialMinibatch,
+             decision.recomputed, decision.shardedState);
 }
 
 core::MemoryDecision MemoryDecisionAttr::getDecision() const {
@@ -445,6 +447,8 @@ core::MemoryDecision MemoryDecisionAttr::getDecision() const {
   decision.pipeGroup = int(getPipeGroup());
   decision.pipeFirstRow = getPipeFirstRow();
   decision.pipeRows = getPipeRows();
+  decision.recomputed = getRecompute();
+  decision.shardedState = getShardedState();
   return decision;
 }
 

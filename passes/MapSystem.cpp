@@ -52,7 +52,7 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
         SmallVector<std::string>(optimizations.begin(), optimizations.end()),
         optimizer}));
     pm.addPass(createDsmLowerTiled());
-    pm.addPass(createDsmVerifyMapping());
+    pm.addPass(createDsmVerifyMapping(DsmVerifyMappingOptions{optimizer}));
     if (!report.empty())
       pm.addPass(createDsmMappingReport(
           DsmMappingReportOptions{format(), optimizer, report}));

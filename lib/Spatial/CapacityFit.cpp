@@ -4,11 +4,18 @@
 // data parallelism keeps them whole on every chip, model parallelism a
 // 1/chips share. The selection weighs cycles only, so at scale it picks plans
 // no chip can hold (Llama-2-7B training on 64 chips: 107 GB per 8 GB chip).
-// When the selected plan does not fit, every byte of parameters a chip holds
-// (with its gradient and optimizer state in training) is priced in cycles and
-// the selection made again; the least price whose plan fits is found by
-// bisection. Activations spread over every chip whatever the parallelism, so
-// their peak is a constant of the check.
+// When the selected plan does not fit, the memory savers of StepMemory.h
+// are tried, the free one first:
+//   1. the gradients and optimizer state sharded over the chips that hold
+//      copies of each weight (ZeRO stage 2: no added traffic);
+//   2. then two plans are priced, and the faster that fits is kept: without
+//      recomputation, and with activations recomputed in the segments that
+//      leave the fewest alive (each recomputed layer's FWD added to its
+//      costs). In each, every byte of parameters (with its state) is priced
+//      in cycles and the selection made again; the least price whose plan
+//      fits is found by bisection.
+// Activations spread over every chip whatever the parallelism, so their
+// peak is a constant of each plan's check.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,25 +25,70 @@
 
 using namespace dsm::core;
 
-namespace {
-/// What a chip holds per layer and option, and what it holds anyway.
-struct ChipMemory {
-  /// Bytes of parameters (and gradients and optimizer state) per (layer,
-  /// option); 0 where the option is unusable.
-  std::vector<std::vector<double>> parameterBytes;
-  /// The peak of the activations and errors alive at once.
-  double activationBytes = 0;
+/// What a chip holds per layer and option, and what it holds anyway, under
+/// the memory savers chosen.
+struct dsm::core::ChipMemory {
+  /// Parameter elements a chip holds per (layer, option); 0 where the
+  /// option is unusable.
+  std::vector<std::vector<double>> parameterElements;
+  /// Per layer: its parameters, whose state a chip shares out when sharded.
+  std::vector<double> parameters;
+  double elementBytes = 0;
+  /// Training: bytes of gradient and optimizer state per element; 0 in
+  /// inference.
+  double gradientBytes = 0, optimizerBytes = 0;
+  double chips = 1;
   double capacity = 0;
+  /// The activations (producer order) and the layer producing each; the
+  /// errors, never recomputed.
+  std::vector<ActivationUse> activations;
+  std::vector<int> producerOf;
+  std::vector<LiveTensor> errors;
 
+  /// The savers.
+  bool shardState = false;
+  std::vector<bool> recomputed;
+  /// The peak of the activations and errors alive at once, under them.
+  double activationBytes = 0;
+
+  double stateElements(size_t layer, int option) const {
+    return shardState ? parameters[layer] / chips
+                      : parameterElements[layer][option];
+  }
+  double parameterBytes(size_t layer, int option) const {
+    return parameterElements[layer][option] * elementBytes +
+           stateElements(layer, option) * (gradientBytes + optimizerBytes);
+  }
   double of(llvm::ArrayRef<int> choice) const {
     double total = activationBytes;
     for (size_t i = 0; i < choice.size(); ++i)
-      total += parameterBytes[i][choice[i]];
+      total += parameterBytes(i, choice[i]);
     return total;
   }
   bool fits(llvm::ArrayRef<int> choice) const { return of(choice) <= capacity; }
+
+  /// Recomputes the layers `layers` marks, and the peak under it.
+  void recompute(std::vector<bool> layers) {
+    recomputed = std::move(layers);
+    for (size_t a = 0; a < activations.size(); ++a)
+      activations[a].recomputed = recomputed[producerOf[a]];
+    std::vector<LiveTensor> tensors = activationLiveTensors(activations);
+    tensors.insert(tensors.end(), errors.begin(), errors.end());
+    activationBytes = peakLiveBytes(tensors);
+  }
+
+  MemoryPerChip categories(llvm::ArrayRef<int> choice) const {
+    MemoryPerChip memory;
+    for (size_t i = 0; i < choice.size(); ++i) {
+      memory.weights += parameterElements[i][choice[i]] * elementBytes;
+      memory.gradients += stateElements(i, choice[i]) * gradientBytes;
+      memory.optimizer += stateElements(i, choice[i]) * optimizerBytes;
+    }
+    memory.activations = activationBytes;
+    memory.capacity = capacity;
+    return memory;
+  }
 };
-} // namespace
 
 static ChipMemory chipMemoryOf(const MappingState &state) {
   const MappingProblem &problem = state.problem;
@@ -44,104 +96,187 @@ static ChipMemory chipMemoryOf(const MappingState &state) {
   const LayerGraph &graph = problem.graph();
   const size_t n = problem.numLayers();
   const bool training = !problem.inferenceOnly();
-  const double elementBytes = model.bytesPerElement();
-  // Bytes a chip keeps per parameter element it holds: the weight, and in
-  // training its gradient and the optimizer's state.
-  const double perElement =
-      elementBytes + (training ? elementBytes + optimizerBytesPerParameter(
-                                                    problem.options().optimizer)
-                               : 0);
   ChipMemory memory;
+  memory.elementBytes = model.bytesPerElement();
+  if (training) {
+    memory.gradientBytes = memory.elementBytes;
+    memory.optimizerBytes =
+        optimizerBytesPerParameter(problem.options().optimizer);
+  }
+  memory.chips = double(model.numChips());
   memory.capacity = model.getSystem().chip.externalMemory.capacityBytes;
-  memory.parameterBytes.assign(n, std::vector<double>(problem.numOptions(), 0));
+  memory.parameterElements.assign(n,
+                                  std::vector<double>(problem.numOptions(), 0));
+  memory.parameters.assign(n, 0);
   // Layers of one shape share their explorations: one count per evaluation.
   llvm::DenseMap<const Evaluation *, double> perEvaluation;
   for (size_t i = 0; i < n; ++i) {
     const LayerShape &shape = problem.layer(int(i)).shape;
     if (shape.params <= 0)
       continue;
+    memory.parameters[i] = shape.params;
     for (int o = 0; o < problem.numOptions(); ++o)
       if (const Evaluation *fwd = state.plain(int(i), TrainingPass::FWD, o)) {
         auto [it, inserted] = perEvaluation.try_emplace(fwd, 0.0);
         if (inserted)
           it->second = model.parameterElementsPerChip(shape, TrainingPass::FWD,
-                                                      fwd->config) *
-                       perElement;
-        memory.parameterBytes[i][o] = it->second;
+                                                      fwd->config);
+        memory.parameterElements[i][o] = it->second;
       }
   }
   // Activations: each layer's output from its FWD to its last reader, and
   // in training each error from the BWD that sends it to the passes of its
   // producer, spread over every chip.
-  const double chips = double(model.numChips());
   auto share = [&](double elements) {
-    return std::ceil(elements / chips) * elementBytes;
+    return std::ceil(elements / memory.chips) * memory.elementBytes;
   };
   std::vector<double> outputElements(n, 0);
-  for (const LayerEdge &edge : graph.edges)
+  std::vector<int> lastForward(n, -1), lastReader(n, -1);
+  for (const LayerEdge &edge : graph.edges) {
     outputElements[edge.producer] =
         std::max(outputElements[edge.producer], edge.elements);
-  std::vector<LiveTensor> tensors;
-  for (const LiveRange &range : graph.activationLiveRanges())
-    tensors.push_back({share(outputElements[range.producer]), range.firstStep,
-                       range.lastStep});
+    lastForward[edge.producer] =
+        std::max(lastForward[edge.producer], edge.consumer);
+    const LayerNode &consumer = problem.layer(edge.consumer);
+    if (consumer.bwd || consumer.upd)
+      lastReader[edge.producer] =
+          std::max(lastReader[edge.producer], edge.consumer);
+  }
+  for (const LiveRange &range : graph.activationLiveRanges()) {
+    ActivationUse use;
+    use.bytes = share(outputElements[range.producer]);
+    use.produced = range.firstStep;
+    use.lastForward = graph.forwardStep(lastForward[range.producer]);
+    if (lastReader[range.producer] >= 0) {
+      use.firstBackward = graph.backwardStep(lastReader[range.producer]);
+      use.lastBackward = range.lastStep;
+    }
+    memory.activations.push_back(use);
+    memory.producerOf.push_back(range.producer);
+  }
   for (const LayerEdge &edge : graph.edges)
     if (edge.carriesError)
-      tensors.push_back({share(edge.elements),
-                         graph.backwardStep(edge.consumer),
-                         graph.backwardStep(edge.producer)});
-  memory.activationBytes = peakLiveBytes(tensors);
+      memory.errors.push_back({share(edge.elements),
+                               graph.backwardStep(edge.consumer),
+                               graph.backwardStep(edge.producer)});
+  memory.recompute(std::vector<bool>(n, false));
   return memory;
 }
 
-/// The choice re-selected at the least price on parameter bytes that fits,
-/// if any does.
-static llvm::Error fitByPricing(MappingState &state, const ChipMemory &memory) {
-  if (memory.fits(state.choice))
-    return llvm::Error::success();
-  // Even the plan holding the least of every layer's parameters does not
-  // fit: no price helps (the report says what the plan needs).
-  std::vector<int> least(state.choice.size());
-  for (size_t i = 0; i < least.size(); ++i) {
-    least[i] = state.choice[i];
-    for (int o = 0; o < state.problem.numOptions(); ++o)
-      if (state.layerCost[i][o] < kInfinityCost &&
-          memory.parameterBytes[i][o] < memory.parameterBytes[i][least[i]])
-        least[i] = o;
+/// Layers cut into segments of `length` consecutive layers: the layers
+/// whose output is read in the backward half, all of whose readers are in
+/// their own segment.
+static std::vector<bool> recomputedInSegments(const MappingProblem &problem,
+                                              size_t length) {
+  const size_t n = problem.numLayers();
+  std::vector<bool> recomputed(n, false), readBackward(n, false);
+  std::vector<int> lastReader(n, -1);
+  for (int e = 0; e < int(problem.graph().edges.size()); ++e) {
+    const LayerEdge &edge = problem.edge(e);
+    lastReader[edge.producer] =
+        std::max(lastReader[edge.producer], edge.consumer);
+    const LayerNode &consumer = problem.layer(edge.consumer);
+    readBackward[edge.producer] =
+        readBackward[edge.producer] || consumer.bwd || consumer.upd;
   }
-  if (!memory.fits(least))
-    return llvm::Error::success();
+  for (size_t i = 0; i < n; ++i)
+    recomputed[i] = readBackward[i] && lastReader[i] >= 0 &&
+                    size_t(lastReader[i]) / length == i / length;
+  return recomputed;
+}
 
-  auto selectAt = [&](double price) {
-    std::vector<OptionCosts> priced = state.layerCost;
-    for (size_t i = 0; i < priced.size(); ++i)
-      for (size_t o = 0; o < priced[i].size(); ++o)
-        priced[i][o] += price * memory.parameterBytes[i][o];
-    return std::make_pair(selectWithStates(priced, state.switches),
-                          std::move(priced));
+/// The recomputation that leaves the fewest bytes alive: segments of 2, 4,
+/// 8, ... layers and of about the square root of the layer count (Chen et
+/// al.'s choice); ties keep the shorter segments.
+static std::vector<bool> fewestAliveRecomputation(const MappingProblem &problem,
+                                                  ChipMemory memory) {
+  const size_t n = problem.numLayers();
+  std::vector<size_t> lengths;
+  for (size_t length = 2; length < 2 * n; length *= 2)
+    lengths.push_back(length);
+  lengths.push_back(std::max<size_t>(2, size_t(std::sqrt(double(n)))));
+  std::vector<bool> best(n, false);
+  double bestBytes = memory.activationBytes;
+  for (size_t length : lengths) {
+    std::vector<bool> recomputed = recomputedInSegments(problem, length);
+    memory.recompute(recomputed);
+    if (memory.activationBytes < bestBytes) {
+      bestBytes = memory.activationBytes;
+      best = std::move(recomputed);
+    }
+  }
+  return best;
+}
+
+namespace {
+/// A selection that fits, and what it cost to find.
+struct Fit {
+  Selection selection;
+  /// The layer costs it was selected with (priced).
+  std::vector<OptionCosts> costs;
+  /// Its cycles, the price aside.
+  double cycles = 0;
+};
+} // namespace
+
+/// The selection over `base` costs at the least price on parameter bytes
+/// whose plan fits `memory`; nullopt when no price makes one fit.
+static llvm::Expected<std::optional<Fit>>
+fitByPricing(MappingState &state, const ChipMemory &memory,
+             const std::vector<OptionCosts> &base) {
+  auto bytesOf = [&](llvm::ArrayRef<int> choice) {
+    double bytes = 0;
+    for (size_t i = 0; i < choice.size(); ++i)
+      bytes += memory.parameterBytes(i, choice[i]);
+    return bytes;
   };
+  auto selectAt = [&](double price) {
+    Fit fit;
+    fit.costs = base;
+    if (price > 0)
+      for (size_t i = 0; i < fit.costs.size(); ++i)
+        for (size_t o = 0; o < fit.costs[i].size(); ++o)
+          fit.costs[i][o] += price * memory.parameterBytes(i, int(o));
+    fit.selection = selectWithStates(fit.costs, state.switches);
+    fit.cycles = fit.selection.cost - price * bytesOf(fit.selection.choice);
+    return fit;
+  };
+  Fit fit = selectAt(0);
+  if (memory.fits(fit.selection.choice))
+    return std::optional<Fit>(std::move(fit));
+  // Even the plan holding the least of every layer's parameters does not
+  // fit: no price helps.
+  std::vector<int> least = fit.selection.choice;
+  for (size_t i = 0; i < least.size(); ++i)
+    for (int o = 0; o < state.problem.numOptions(); ++o)
+      if (base[i][o] < kInfinityCost &&
+          memory.parameterBytes(i, o) < memory.parameterBytes(i, least[i]))
+        least[i] = o;
+  if (!memory.fits(least))
+    return std::optional<Fit>();
+
   // A price in cycles per byte, on a grid of factors of 4 around the plan's
   // cycles per byte of capacity: the least price of the grid that fits (up
   // from the grid's middle, or down from it while it still fits), then a
   // bisection on a log scale between it and the one below, to within 10%
   // (each step is a whole selection).
-  const double scale = std::max(state.selectionCost, 1.0) / memory.capacity;
+  const double scale = std::max(fit.selection.cost, 1.0) / memory.capacity;
   int k = 0;
-  auto [selection, priced] = selectAt(scale);
-  bool fits = memory.fits(selection.choice);
+  fit = selectAt(scale);
+  bool fits = memory.fits(fit.selection.choice);
   for (; !fits && k < 40; ++k) {
     if (state.progress.shouldStop())
       return state.progress.makeError();
-    std::tie(selection, priced) = selectAt(scale * std::pow(4.0, k + 1));
-    fits = memory.fits(selection.choice);
+    fit = selectAt(scale * std::pow(4.0, k + 1));
+    fits = memory.fits(fit.selection.choice);
   }
   if (!fits)
-    return llvm::Error::success();
+    return std::optional<Fit>();
   for (; k > -20; --k) {
-    auto below = selectAt(scale * std::pow(4.0, k - 1));
-    if (!memory.fits(below.first.choice))
+    Fit below = selectAt(scale * std::pow(4.0, k - 1));
+    if (!memory.fits(below.selection.choice))
       break;
-    std::tie(selection, priced) = std::move(below);
+    fit = std::move(below);
   }
   double low = std::log(scale) + (k - 1) * std::log(4.0);
   double high = low + std::log(4.0);
@@ -149,25 +284,101 @@ static llvm::Error fitByPricing(MappingState &state, const ChipMemory &memory) {
     if (state.progress.shouldStop())
       return state.progress.makeError();
     double middle = (low + high) / 2;
-    auto trial = selectAt(std::exp(middle));
-    if (memory.fits(trial.first.choice)) {
+    Fit trial = selectAt(std::exp(middle));
+    if (memory.fits(trial.selection.choice)) {
       high = middle;
-      std::tie(selection, priced) = std::move(trial);
+      fit = std::move(trial);
     } else {
       low = middle;
     }
   }
-  state.layerCost = std::move(priced);
-  state.choice = std::move(selection.choice);
-  state.selectionCost = selection.cost;
-  state.selectionExact = state.selectionExact && selection.exact;
+  return std::optional<Fit>(std::move(fit));
+}
+
+CapacityFit::CapacityFit() = default;
+CapacityFit::~CapacityFit() = default;
+
+llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
+  memory = std::make_unique<ChipMemory>(chipMemoryOf(state));
+  const bool training = !state.problem.inferenceOnly();
+  auto adopt = [&](Fit fit) {
+    state.layerCost = std::move(fit.costs);
+    state.choice = std::move(fit.selection.choice);
+    state.selectionCost = fit.selection.cost;
+    state.selectionExact = state.selectionExact && fit.selection.exact;
+  };
+  if (memory->fits(state.choice))
+    return llvm::Error::success();
+  // 1. Sharded state: free, and the choice stays.
+  if (training) {
+    memory->shardState = true;
+    if (memory->fits(state.choice))
+      return llvm::Error::success();
+  }
+  // 2. Priced, without and with recomputation.
+  llvm::Expected<std::optional<Fit>> plain =
+      fitByPricing(state, *memory, state.layerCost);
+  if (!plain)
+    return plain.takeError();
+  if (!training) {
+    if (*plain)
+      adopt(std::move(**plain));
+    return llvm::Error::success();
+  }
+  auto recomputing = std::make_unique<ChipMemory>(*memory);
+  recomputing->recompute(fewestAliveRecomputation(state.problem, *memory));
+  std::vector<OptionCosts> recomputeCosts = state.layerCost;
+  for (size_t i = 0; i < recomputeCosts.size(); ++i)
+    if (recomputing->recomputed[i])
+      for (int o = 0; o < state.problem.numOptions(); ++o)
+        if (const Evaluation *fwd = state.plain(int(i), TrainingPass::FWD, o))
+          recomputeCosts[i][o] += fwd->cycles.total;
+  std::optional<Fit> withRecompute;
+  if (recomputing->activationBytes < memory->activationBytes) {
+    llvm::Expected<std::optional<Fit>> fit =
+        fitByPricing(state, *recomputing, recomputeCosts);
+    if (!fit)
+      return fit.takeError();
+    withRecompute = std::move(*fit);
+  }
+  if (withRecompute && (!*plain || withRecompute->cycles < (*plain)->cycles)) {
+    memory = std::move(recomputing);
+    adopt(std::move(*withRecompute));
+  } else if (*plain) {
+    adopt(std::move(**plain));
+  } else {
+    // Nothing fits: the plan closest to fitting, for the mapper to name.
+    memory = std::move(recomputing);
+    state.layerCost = std::move(recomputeCosts);
+    for (size_t i = 0; i < state.choice.size(); ++i)
+      for (int o = 0; o < state.problem.numOptions(); ++o)
+        if (state.layerCost[i][o] < kInfinityCost &&
+            memory->parameterBytes(i, o) <
+                memory->parameterBytes(i, state.choice[i]))
+          state.choice[i] = o;
+  }
   return llvm::Error::success();
 }
 
-llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
-  const ChipMemory memory = chipMemoryOf(state);
-  llvm::Error error = fitByPricing(state, memory);
-  state.plan.stepMemoryBytes = memory.of(state.choice);
-  state.plan.memoryCapacityBytes = memory.capacity;
-  return error;
+bool CapacityFit::refinePlan(MappingState &state) {
+  MappingPlan &plan = state.plan;
+  plan.memory = memory->categories(state.choice);
+  bool changed = false;
+  for (size_t i = 0; i < plan.layers.size(); ++i) {
+    LayerPlan &layer = plan.layers[i];
+    if (layer.passes.empty() || layer.passes.front().pass != TrainingPass::FWD)
+      continue;
+    PassPlan &fwd = layer.passes.front();
+    if (memory->shardState && memory->parameters[i] > 0)
+      fwd.eval.config.memory.shardedState = true;
+    if (!memory->recomputed[i] || layer.passes.size() < 2)
+      continue;
+    // The FWD runs again before the backward half: charged to the
+    // layer's first backward pass.
+    fwd.eval.config.memory.recomputed = true;
+    PassPlan &backward = layer.passes[1];
+    backward.cycles += recomputationCycles(fwd.eval.cycles);
+    changed = true;
+  }
+  return changed;
 }

@@ -130,3 +130,9 @@ int64_t dsm::core::product(const DimSizes &sizes) {
     result *= s;
   return result;
 }
+
+CycleBreakdown dsm::core::recomputationCycles(CycleBreakdown forward) {
+  forward.underuse += forward.useful;
+  forward.useful = 0;
+  return forward;
+}

@@ -266,7 +266,7 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row) {
     json.attribute("limited_by", row.limitedBy());
     json.attribute("macs", row.macs);
     object("memory", [&] {
-      std::array<Field, 12> fields = {
+      std::array<Field, 14> fields = {
           Field{"weight_reuse", row.memory.weightsAcrossSteps},
           Field{"input_reuse", row.memory.inputOnChip},
           Field{"error_reuse", row.memory.errorOnChip},
@@ -279,7 +279,9 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row) {
           Field{"resident_weight_fraction", row.residentWeightFraction},
           Field{"pipe_group", row.memory.pipeGroup},
           Field{"pipe_first_row", row.memory.pipeFirstRow},
-          Field{"pipe_rows", row.memory.pipeRows}};
+          Field{"pipe_rows", row.memory.pipeRows},
+          Field{"recompute", row.memory.recomputed},
+          Field{"sharded_state", row.memory.shardedState}};
       writeFields(json, fields);
     });
     json.attribute("name", llvm::StringRef(row.layer));

@@ -285,18 +285,30 @@ private:
   std::vector<double> coverage;
 };
 
-/// Whole-step memory per chip as a priced constraint: when the selection's
-/// plan needs more memory per chip than a chip has (its parameters under
-/// their parallelisms, their gradients and optimizer state in training, and
-/// the activations alive at once), every byte of parameters a chip holds is
-/// given a price in cycles, found by bisection, and the selection made again:
-/// the cheapest plan at the least price that fits (a Lagrangian relaxation
-/// of the capacity: it fits, it is not proven the cheapest plan that fits).
-/// The price stays in state.layerCost, so the revisions after keep to it.
-/// Plans that fit as selected are not touched.
+struct ChipMemory;
+
+/// Whole-step memory per chip as a constraint: when the selection's plan
+/// needs more memory per chip than a chip has (its parameters under their
+/// parallelisms, their gradients and optimizer state in training, and the
+/// activations alive at once), the memory savers of StepMemory.h are
+/// chosen: the training state sharded (free), then, of the plans with and
+/// without activation recomputation, the faster that fits once every byte
+/// of parameters a chip holds is given a price in cycles, found by
+/// bisection, and the selection made again (a Lagrangian relaxation of the
+/// capacity: it fits, it is not proven the cheapest plan that fits). The
+/// price and the recomputations stay in state.layerCost, so the revisions
+/// after keep to them. Plans that fit as selected are not touched.
 class CapacityFit : public MappingAddOn {
 public:
+  CapacityFit();
+  ~CapacityFit() override;
   llvm::Error reviseChoice(MappingState &state, Executor &executor) override;
+  /// Records the plan's memory per chip and the savers on its passes.
+  bool refinePlan(MappingState &state) override;
+
+private:
+  /// What a chip holds, under the savers chosen (CapacityFit.cpp).
+  std::unique_ptr<ChipMemory> memory;
 };
 
 /// Timestep pipelining (DeepSpatialMatrix §III-D): pipe groups chosen with

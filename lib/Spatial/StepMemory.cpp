@@ -81,19 +81,51 @@ double dsm::core::peakLiveBytes(llvm::ArrayRef<LiveTensor> tensors) {
 }
 
 MemoryPerChip dsm::core::memoryPerChip(llvm::ArrayRef<double> weightElements,
+                                       llvm::ArrayRef<double> stateElements,
                                        llvm::ArrayRef<LiveTensor> tensors,
                                        double elementBytes, bool training,
                                        Optimizer optimizer, double capacity) {
   MemoryPerChip memory;
-  double elements = 0;
+  double elements = 0, state = 0;
   for (double e : weightElements)
     elements += e;
+  for (double e : stateElements)
+    state += e;
   memory.weights = elements * elementBytes;
   if (training) {
-    memory.gradients = elements * elementBytes;
-    memory.optimizer = elements * optimizerBytesPerParameter(optimizer);
+    memory.gradients = state * elementBytes;
+    memory.optimizer = state * optimizerBytesPerParameter(optimizer);
   }
   memory.activations = peakLiveBytes(tensors);
   memory.capacity = capacity;
   return memory;
+}
+
+std::vector<LiveTensor>
+dsm::core::activationLiveTensors(llvm::ArrayRef<ActivationUse> uses) {
+  std::vector<LiveTensor> tensors;
+  tensors.reserve(uses.size());
+  for (size_t i = 0; i < uses.size();) {
+    const ActivationUse &use = uses[i];
+    if (!use.recomputed || use.firstBackward < 0) {
+      int last = use.lastBackward >= 0 ? use.lastBackward : use.lastForward;
+      tensors.push_back({use.bytes, use.produced, last});
+      ++i;
+      continue;
+    }
+    // A run of recomputed activations: recomputed together, before the
+    // first backward step that reads one of them.
+    size_t end = i;
+    int recomputedAt = use.firstBackward;
+    while (end < uses.size() && uses[end].recomputed &&
+           uses[end].firstBackward >= 0) {
+      recomputedAt = std::min(recomputedAt, uses[end].firstBackward);
+      ++end;
+    }
+    for (; i < end; ++i) {
+      tensors.push_back({uses[i].bytes, uses[i].produced, uses[i].lastForward});
+      tensors.push_back({uses[i].bytes, recomputedAt, uses[i].lastBackward});
+    }
+  }
+  return tensors;
 }

@@ -1,20 +1,17 @@
 //===- MappingReportPass.cpp - --dsm-mapping-report -----------------------===//
 
-#include "dsm/Core/Spatial/ChipBlocks.h"
 #include "dsm/Core/Spatial/MappingReport.h"
 #include "dsm/Core/Spatial/PerformanceModel.h"
 #include "dsm/Dialect/DsmOps.h"
 #include "dsm/Passes/Passes.h"
+#include "dsm/Passes/Spatial/MappedMemory.h"
 #include "dsm/Support/ReportWriter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
-#include <map>
-#include <memory>
 
 namespace dsm {
 #define GEN_PASS_DEF_DSMMAPPINGREPORT
@@ -35,89 +32,6 @@ static int64_t batchOf(ModuleOp module) {
       return type.getDimSize(dim);
   }
   return 0;
-}
-
-namespace {
-/// The cost model of the chips a pass runs on: the system's, or that of the
-/// block of the torus its plan runs on (ChipBlocks.h), made once per block.
-class BlockModels {
-public:
-  explicit BlockModels(const core::PerformanceModel &system) : system(system) {}
-  const core::PerformanceModel &of(const core::MappingConfig &config) {
-    if (config.block.whole())
-      return system;
-    std::unique_ptr<core::PerformanceModel> &model =
-        blocks[{config.block.rows, config.block.columns}];
-    if (!model)
-      model = std::make_unique<core::PerformanceModel>(core::blockSystem(
-          system.getSystem(), config.block.rows, config.block.columns));
-    return *model;
-  }
-
-private:
-  const core::PerformanceModel &system;
-  std::map<std::pair<int64_t, int64_t>, std::unique_ptr<core::PerformanceModel>>
-      blocks;
-};
-} // namespace
-
-/// The memory of the fullest chip over `func`'s step: its passes in program
-/// order are the step's schedule; each distinct parameter counts once, with
-/// the largest chip share any FWD reading it holds; every activation and
-/// error lives from its pass to its last reader (or the end, if returned),
-/// spread over the chips its pass runs on.
-static std::optional<core::MemoryPerChip>
-memoryOf(func::FuncOp func, const core::PerformanceModel &model,
-         core::Optimizer optimizer) {
-  BlockModels models(model);
-  llvm::DenseMap<Operation *, int> stepOf;
-  SmallVector<TiledPassOp> passes;
-  func.walk([&](TiledPassOp op) {
-    stepOf[op] = int(passes.size());
-    passes.push_back(op);
-  });
-  if (passes.empty())
-    return std::nullopt;
-  const int end = int(passes.size());
-  bool training = false;
-  llvm::MapVector<Value, double> weightElements;
-  std::vector<core::LiveTensor> tensors;
-  for (TiledPassOp op : passes) {
-    core::TrainingPass pass = toCore(op.getPass());
-    training |= pass != core::TrainingPass::FWD;
-    core::LayerShape shape = op.getWorkload().getShape(op.getLayer());
-    core::MappingConfig config = op.getConfig();
-    const core::PerformanceModel &passModel = models.of(config);
-    const double chips = double(passModel.numChips());
-    if (pass == core::TrainingPass::FWD && shape.params > 0) {
-      double share = passModel.parameterElementsPerChip(shape, pass, config) /
-                     shape.params;
-      for (Value weight : op.getWeights()) {
-        auto type = cast<RankedTensorType>(weight.getType());
-        double &elements = weightElements[weight];
-        elements = std::max(elements, double(type.getNumElements()) * share);
-      }
-    }
-    if (pass == core::TrainingPass::UPD)
-      continue; // gradients: counted per weight element
-    for (Value result : op.getResults()) {
-      auto type = cast<RankedTensorType>(result.getType());
-      core::LiveTensor tensor;
-      tensor.bytes = std::ceil(double(type.getNumElements()) / chips) *
-                     model.bytesPerElement();
-      tensor.first = tensor.last = stepOf[op];
-      for (Operation *user : result.getUsers())
-        tensor.last = std::max(
-            tensor.last, isa<TiledPassOp>(user) ? stepOf.lookup(user) : end);
-      tensors.push_back(tensor);
-    }
-  }
-  std::vector<double> elements;
-  for (auto &[weight, count] : weightElements)
-    elements.push_back(count);
-  return core::memoryPerChip(
-      elements, tensors, model.bytesPerElement(), training, optimizer,
-      model.getSystem().chip.externalMemory.capacityBytes);
 }
 
 namespace {
@@ -211,7 +125,7 @@ struct MappingReportPass
     // a chip has is no plan to run, whatever its cycles.
     for (auto func : module.getOps<func::FuncOp>()) {
       std::optional<core::MemoryPerChip> memory =
-          memoryOf(func, model, optimizer);
+          memoryOfMappedStep(func, model, optimizer);
       if (!memory ||
           (report.memory && memory->total() <= report.memory->total()))
         continue;

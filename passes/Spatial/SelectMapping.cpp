@@ -271,6 +271,25 @@ struct SelectMappingPass
           func.getLoc(), "cannot map onto the system: ");
       return failure();
     }
+    if (!plan->fitsMemory()) {
+      bool sharded = false, recomputed = false;
+      for (const core::LayerPlan &layerPlan : plan->layers)
+        for (const core::PassPlan &passPlan : layerPlan.passes) {
+          sharded |= passPlan.eval.config.memory.shardedState;
+          recomputed |= passPlan.eval.config.memory.recomputed;
+        }
+      // At the function's location, without the function itself.
+      InFlightDiagnostic error = mlir::emitError(func.getLoc());
+      error << "no plan fits a chip's memory: the closest needs "
+            << core::describeMemory(plan->memory) << " per chip";
+      if (sharded || recomputed)
+        error << ", with "
+              << (sharded && recomputed ? "the training state sharded and "
+                                          "activations recomputed"
+                  : sharded             ? "the training state sharded"
+                                        : "activations recomputed");
+      return failure();
+    }
     numConfigurations += plan->configurationsEvaluated;
     numExplorations += plan->explorations;
     numMemoized += plan->memoizedExplorations;

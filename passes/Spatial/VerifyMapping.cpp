@@ -12,6 +12,7 @@
 #include "dsm/Core/Spatial/TimestepPipelining.h"
 #include "dsm/Dialect/DsmOps.h"
 #include "dsm/Passes/Passes.h"
+#include "dsm/Passes/Spatial/MappedMemory.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -49,15 +50,62 @@ struct VerifyMappingPass
       if (MemoryDecisionAttr memory = op.getMemoryAttr())
         preloadedPerFunction[op->getParentOp()] += memory.getPreload();
     });
+    // Activation recomputation: a FWD marked `recompute` runs again, charged
+    // to its layer's first backward pass (BWD, else UPD).
+    DenseMap<Operation *, Operation *> recomputedForwardOf;
+    module.walk([&](func::FuncOp func) {
+      llvm::StringMap<TiledPassOp> forward, backward, update;
+      func.walk([&](TiledPassOp op) {
+        (op.getPass() == TrainingPass::FWD   ? forward
+         : op.getPass() == TrainingPass::BWD ? backward
+                                             : update)[op.getLayer()] = op;
+      });
+      for (auto &entry : forward) {
+        if (!entry.second.getConfig().memory.recomputed)
+          continue;
+        TiledPassOp carrier = backward.lookup(entry.getKey());
+        if (!carrier)
+          carrier = update.lookup(entry.getKey());
+        if (carrier)
+          recomputedForwardOf[carrier] = entry.second;
+      }
+    });
+    DenseMap<Operation *, core::CycleBreakdown> evaluated;
     WalkResult result = module.walk([&](TiledPassOp op) {
+      const core::CycleBreakdown *recomputation = nullptr;
+      if (Operation *forward = recomputedForwardOf.lookup(op)) {
+        auto it = evaluated.find(forward);
+        if (it == evaluated.end()) {
+          op.emitOpError("is charged the recomputation of its layer's FWD, "
+                         "which does not come before it");
+          return WalkResult::interrupt();
+        }
+        recomputation = &it->second;
+      }
       return succeeded(verify(op, model,
-                              preloadedPerFunction.lookup(op->getParentOp())))
+                              preloadedPerFunction.lookup(op->getParentOp()),
+                              recomputation, evaluated[op]))
                  ? WalkResult::advance()
                  : WalkResult::interrupt();
     });
-    if (result.wasInterrupted() || failed(verifyPipeGroups(module)))
+    if (result.wasInterrupted() || failed(verifyPipeGroups(module)) ||
+        failed(verifyMemory(module, model)))
       return signalPassFailure();
     markAllAnalysesPreserved();
+  }
+
+  /// The step's memory per chip, counted from the IR, fits a chip.
+  LogicalResult verifyMemory(ModuleOp module,
+                             const core::PerformanceModel &model) {
+    for (auto func : module.getOps<func::FuncOp>()) {
+      std::optional<core::MemoryPerChip> memory =
+          memoryOfMappedStep(func, model, optimizer);
+      if (memory && !memory->fits())
+        return mlir::emitError(func.getLoc(), "the mapped step needs ")
+               << core::describeMemory(*memory)
+               << " of memory per chip: it does not fit";
+    }
+    return success();
   }
 
   /// The stages of one pipe group run at once, each on its own chips: no
@@ -87,9 +135,13 @@ struct VerifyMappingPass
     return success();
   }
 
+  /// Checks `op`; `recomputation` is the FWD cycles it is charged again
+  /// (or nullptr), `evaluated` gets the model's cycles for it.
   static LogicalResult verify(TiledPassOp op,
                               const core::PerformanceModel &model,
-                              int64_t preloadedBytes) {
+                              int64_t preloadedBytes,
+                              const core::CycleBreakdown *recomputation,
+                              core::CycleBreakdown &evaluated) {
     // A plan on part of the torus runs on a block of it; a pipe stage
     // (timestep pipelining) on its block of torus rows.
     core::MappingConfig config = op.getConfig();
@@ -122,6 +174,7 @@ struct VerifyMappingPass
                                  toCore(op.getPass()), config, &whyNot);
     if (!eval)
       return op.emitOpError("has an illegal mapping: ") << whyNot;
+    evaluated = eval->cycles;
     double capacity = model.getSystem().chip.core.scratchpad.capacityBytes;
     if (preloadedBytes > 0 &&
         eval->scratchpadBytes + double(preloadedBytes) > capacity)
@@ -151,6 +204,8 @@ struct VerifyMappingPass
         expected.total += double(relayout.getCycles());
         slack = 1;
       }
+    if (recomputation)
+      expected += core::recomputationCycles(*recomputation);
     if (blockModel)
       expected = core::chargeIdleChips(expected, blockShare);
     CyclesAttr recomputed = CyclesAttr::get(op.getContext(), expected);

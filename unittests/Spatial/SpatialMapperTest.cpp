@@ -605,12 +605,9 @@ TEST(SpatialMapperTest, GroupsAndKeptShortcutsHoldOnRandomResidualGraphs) {
   EXPECT_GT(groups, 0);
 }
 
-TEST(SpatialMapperTest, PlansFitAChipsMemoryWhereAPriceMakesThemFit) {
-  // Three 3x3 convolutions of 512 channels (2.4 M parameters each): data
-  // parallelism keeps every parameter on every chip -- 16 bytes each in
-  // mixed-precision Adam training, 113 MB -- and is the fastest. With 40 MB
-  // of memory per chip the plan must hold a share of them instead (the
-  // least is a quarter: 28 MB, with 5 MB of activations).
+/// Three 3x3 convolutions of 512 channels (2.4 M parameters each) trained at
+/// minibatch 512.
+static LayerGraph threeWideConvolutions() {
   LayerGraph g;
   for (int i = 0; i < 3; ++i)
     g.layers.push_back({convLayer(512, 512, 196, 9, 512,
@@ -620,30 +617,104 @@ TEST(SpatialMapperTest, PlansFitAChipsMemoryWhereAPriceMakesThemFit) {
   for (LayerEdge &e : g.edges)
     e.primaryInput = true;
   g.assignTrainingPasses(true);
+  return g;
+}
+
+TEST(SpatialMapperTest, ShardedStateIsFreeAndChosenOnlyWhereItIsNeeded) {
+  // Data parallelism, the fastest, keeps every parameter on every chip: 14
+  // MB of fp16 weights and, in mixed-precision Adam, 99 MB of gradients and
+  // state. With 40 MB a chip, the state sharded over the 64 chips (1.5 MB)
+  // makes the same plan fit, at the same cycles; with 8 GB nothing is
+  // sharded.
+  LayerGraph g = threeWideConvolutions();
   SerialExecutor serial;
   MultiChipSystem roomy = multiChipPreset("dsm-8pf-asym");
   MultiChipSystem tight = roomy;
   tight.chip.externalMemory.capacityBytes = 40e6;
   llvm::Expected<MappingPlan> fast =
       SpatialMapper(roomy, MapperOptions()).map(g, serial);
-  SpatialMapper tightMapper(tight, MapperOptions());
-  llvm::Expected<MappingPlan> fitting = tightMapper.map(g, serial);
+  llvm::Expected<MappingPlan> sharded =
+      SpatialMapper(tight, MapperOptions()).map(g, serial);
+  ASSERT_TRUE(fast && sharded);
+  EXPECT_GT(fast->memory.total(), 100e6);
+  EXPECT_TRUE(sharded->memory.fits());
+  EXPECT_EQ(sharded->totals.cycles.total, fast->totals.cycles.total);
+  EXPECT_DOUBLE_EQ(sharded->memory.gradients, 3 * 512.0 * 512 * 9 * 2 / 64);
+  for (size_t i = 0; i < g.layers.size(); ++i) {
+    EXPECT_EQ(sharded->layers[i].parallelism, Parallelism::Data);
+    EXPECT_TRUE(
+        sharded->layers[i].passes.front().eval.config.memory.shardedState);
+    EXPECT_FALSE(
+        fast->layers[i].passes.front().eval.config.memory.shardedState);
+  }
+}
+
+TEST(SpatialMapperTest, PlansFitAChipsMemoryWhereAPriceMakesThemFit) {
+  // With 20 MB a chip even the sharded plan does not fit (14 MB of weights,
+  // 5 MB of activations): the plan must hold a share of the parameters
+  // (the least is a quarter), slower.
+  LayerGraph g = threeWideConvolutions();
+  SerialExecutor serial;
+  MultiChipSystem roomy = multiChipPreset("dsm-8pf-asym");
+  MultiChipSystem tight = roomy;
+  tight.chip.externalMemory.capacityBytes = 20e6;
+  llvm::Expected<MappingPlan> fast =
+      SpatialMapper(roomy, MapperOptions()).map(g, serial);
+  llvm::Expected<MappingPlan> fitting =
+      SpatialMapper(tight, MapperOptions()).map(g, serial);
   ASSERT_TRUE(fast && fitting);
-  const PerformanceModel &model = tightMapper.getModel();
-  auto parameterBytes = [&](const MappingPlan &plan) {
-    double bytes = 0;
-    for (size_t i = 0; i < plan.layers.size(); ++i)
-      bytes += model.parameterElementsPerChip(
-                   g.layers[i].shape, TrainingPass::FWD,
-                   plan.layers[i].passes.front().eval.config) *
-               (2 + 2 + optimizerBytesPerParameter(Optimizer::Adam));
-    return bytes;
-  };
   for (const LayerPlan &layer : fast->layers)
     EXPECT_EQ(layer.parallelism, Parallelism::Data);
-  EXPECT_GT(parameterBytes(*fast), 100e6);
-  EXPECT_LT(parameterBytes(*fitting), 35e6);
+  EXPECT_TRUE(fitting->memory.fits());
+  EXPECT_LT(fitting->memory.weights, fast->memory.weights / 2);
   EXPECT_GE(fitting->totals.cycles.total, fast->totals.cycles.total);
+}
+
+TEST(SpatialMapperTest, RecomputationFitsWhatActivationsAloneOverflow) {
+  // 48 fully connected layers of 1024 features trained at minibatch 65536:
+  // each activation is 2 MB a chip, all 47 kept from the forward half to
+  // the backward half (100 MB), while the parameters take 13 MB at the
+  // least (sharded state). With 50 MB a chip the plan recomputes the
+  // activations of segments (about 2 sqrt(48) alive at once), and its
+  // first backward passes pay the FWD again.
+  LayerGraph g;
+  const int64_t mb = 65536, features = 1024, depth = 48;
+  for (int i = 0; i < depth; ++i)
+    g.layers.push_back(
+        {fc(("fc" + std::to_string(i)).c_str(), features, features, mb)});
+  for (int i = 0; i + 1 < depth; ++i) {
+    g.edges.push_back({i, i + 1, double(features * mb)});
+    g.edges.back().primaryInput = true;
+  }
+  g.assignTrainingPasses(true);
+  SerialExecutor serial;
+  MultiChipSystem roomy = multiChipPreset("dsm-8pf-asym");
+  MultiChipSystem tight = roomy;
+  tight.chip.externalMemory.capacityBytes = 50e6;
+  llvm::Expected<MappingPlan> kept =
+      SpatialMapper(roomy, MapperOptions()).map(g, serial);
+  llvm::Expected<MappingPlan> recomputed =
+      SpatialMapper(tight, MapperOptions()).map(g, serial);
+  ASSERT_TRUE(kept && recomputed);
+  EXPECT_GT(kept->memory.activations, 50e6);
+  EXPECT_TRUE(recomputed->memory.fits());
+  EXPECT_LT(recomputed->memory.activations, kept->memory.activations / 2);
+  int layers = 0;
+  for (const LayerPlan &layer : recomputed->layers) {
+    const PassPlan &fwd = layer.passes.front();
+    if (!fwd.eval.config.memory.recomputed)
+      continue;
+    ++layers;
+    const PassPlan &backward = layer.passes[1];
+    CycleBreakdown expected = backward.eval.cycles;
+    expected.nonOvldt += backward.relayout.cycles;
+    expected.total += backward.relayout.cycles;
+    expected += recomputationCycles(fwd.eval.cycles);
+    EXPECT_DOUBLE_EQ(backward.cycles.total, expected.total);
+    EXPECT_DOUBLE_EQ(backward.cycles.useful, backward.eval.cycles.useful);
+  }
+  EXPECT_GT(layers, 0);
+  EXPECT_GT(recomputed->totals.cycles.total, kept->totals.cycles.total);
 }
 
 TEST(SpatialMapperTest, ProgressCountsTheExplorations) {

@@ -19,8 +19,9 @@ TEST(StepMemoryTest, PeakCountsTheTensorsAliveAtOnce) {
 TEST(StepMemoryTest, MixedPrecisionAdamIsSixteenBytesAParameter) {
   // ZeRO, Section 3.1: 2 (fp16 weight) + 2 (fp16 gradient) + 12 (fp32
   // master weight, momentum and variance).
-  MemoryPerChip adam = memoryPerChip({1000, 24}, {}, /*elementBytes=*/2,
-                                     /*training=*/true, Optimizer::Adam, 1e9);
+  MemoryPerChip adam =
+      memoryPerChip({1000, 24}, {1000, 24}, {}, /*elementBytes=*/2,
+                    /*training=*/true, Optimizer::Adam, 1e9);
   EXPECT_EQ(adam.weights, 2048);
   EXPECT_EQ(adam.gradients, 2048);
   EXPECT_EQ(adam.optimizer, 12288);
@@ -28,15 +29,17 @@ TEST(StepMemoryTest, MixedPrecisionAdamIsSixteenBytesAParameter) {
   EXPECT_EQ(optimizerBytesPerParameter(Optimizer::Momentum), 8);
   EXPECT_EQ(optimizerBytesPerParameter(Optimizer::SGD), 4);
   // Inference keeps the weights alone, and its activations.
-  MemoryPerChip infer = memoryPerChip({1024}, {{300, 0, 1}, {200, 1, 2}}, 2,
-                                      /*training=*/false, Optimizer::Adam, 1e9);
+  MemoryPerChip infer =
+      memoryPerChip({1024}, {1024}, {{300, 0, 1}, {200, 1, 2}}, 2,
+                    /*training=*/false, Optimizer::Adam, 1e9);
   EXPECT_EQ(infer.gradients + infer.optimizer, 0);
   EXPECT_EQ(infer.activations, 500);
   EXPECT_EQ(infer.total(), 2548);
 }
 
 TEST(StepMemoryTest, FitsOnlyWithinCapacity) {
-  MemoryPerChip m = memoryPerChip({500}, {}, 2, false, Optimizer::Adam, 1000);
+  MemoryPerChip m =
+      memoryPerChip({500}, {500}, {}, 2, false, Optimizer::Adam, 1000);
   EXPECT_TRUE(m.fits());
   m.capacity = 999;
   EXPECT_FALSE(m.fits());
@@ -45,6 +48,40 @@ TEST(StepMemoryTest, FitsOnlyWithinCapacity) {
             "activations 0 B, buffers 0 B)");
   EXPECT_EQ(formatBytes(12.5e9), "12.50 GB");
   EXPECT_EQ(formatBytes(3e6), "3.00 MB");
+}
+
+TEST(StepMemoryTest, ShardedStateIsKeptForTheShardAlone) {
+  // 1,000 parameters held whole by each of 8 chips (data parallelism): with
+  // the state sharded, a chip keeps the gradient and Adam state of 125.
+  MemoryPerChip whole =
+      memoryPerChip({1000}, {1000}, {}, 2, true, Optimizer::Adam, 1e9);
+  MemoryPerChip sharded =
+      memoryPerChip({1000}, {125}, {}, 2, true, Optimizer::Adam, 1e9);
+  EXPECT_EQ(whole.total(), 16000);
+  EXPECT_EQ(sharded.weights, 2000);
+  EXPECT_EQ(sharded.gradients, 250);
+  EXPECT_EQ(sharded.optimizer, 1500);
+}
+
+TEST(StepMemoryTest, RecomputedRunsLiveOnlyAroundTheirBackward) {
+  // Four layers, 8 steps: layer i's FWD at i, its backward at 7 - i. Each
+  // output (100 B) is read by the next layer, forward and backward.
+  std::vector<ActivationUse> uses;
+  for (int i = 0; i < 3; ++i)
+    uses.push_back({100, i, i + 1, 7 - (i + 1), 7 - (i + 1), false});
+  // Kept: all three alive from step 2 to 4.
+  EXPECT_EQ(peakLiveBytes(activationLiveTensors(uses)), 300);
+  // Outputs 0 and 1 recomputed (one run): in the forward half each lives
+  // to its reader's FWD; the run is recomputed at step 5 (layer 2's
+  // backward reads output 1), so output 2 (kept, steps 2-4) is gone by then.
+  uses[0].recomputed = uses[1].recomputed = true;
+  std::vector<LiveTensor> tensors = activationLiveTensors(uses);
+  ASSERT_EQ(tensors.size(), 5u);
+  EXPECT_EQ(tensors[1].first, 5);
+  EXPECT_EQ(tensors[1].last, 6);
+  EXPECT_EQ(tensors[3].first, 5);
+  EXPECT_EQ(tensors[3].last, 5);
+  EXPECT_EQ(peakLiveBytes(tensors), 200);
 }
 
 TEST(StepMemoryTest, OptimizersHaveNames) {

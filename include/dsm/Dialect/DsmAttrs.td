@@ -367,7 +367,12 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
     a stage of that pipe group (-1: none) and runs on the torus rows
     [pipe_first_row, pipe_first_row + pipe_rows), every X column, one
     timestep behind the stage before it; its chip split covers those chips
-    only.
+    only. `recompute` (FWD, training): activation recomputation, the output
+    is dropped after the forward half and recomputed before the backward
+    half reads it, the layer's first backward pass charged the FWD once
+    more. `sharded_state` (FWD of a layer with parameters, training): each
+    chip keeps the gradient and optimizer state of its shard of them (ZeRO
+    stage 2). Both are chosen only where a plan does not fit otherwise.
 
     ```mlir
     #dsm.memory_decision<weight_reuse = true>
@@ -378,6 +383,7 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
     #dsm.memory_decision<dysm = 4, shortcut_reuse = true, shortcut_per_spatial_minibatch = true>
     #dsm.memory_decision<preload = 65536>
     #dsm.memory_decision<weight_reuse = true, pipe_group = 0, pipe_first_row = 2, pipe_rows = 3>
+    #dsm.memory_decision<recompute = true, sharded_state = true>
     ```
   }];
   let parameters = (ins DefaultValuedParameter<"bool", "false">:$weight_reuse,
@@ -390,7 +396,9 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
                         DefaultValuedParameter<"int64_t", "0">:$pipe_rows,
                         DefaultValuedParameter<"bool", "false">:$shortcut_reuse,
                         DefaultValuedParameter<"bool", "false">:$output_reuse,
-                        DefaultValuedParameter<"bool", "false">:$shortcut_per_spatial_minibatch);
+                        DefaultValuedParameter<"bool", "false">:$shortcut_per_spatial_minibatch,
+                        DefaultValuedParameter<"bool", "false">:$recompute,
+                        DefaultValuedParameter<"bool", "false">:$sharded_state);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -236,7 +236,8 @@ def DsmLowerTiled : Pass<"dsm-lower-tiled", "mlir::ModuleOp"> {
   }];
 }
 
-def DsmVerifyMapping : Pass<"dsm-verify-mapping", "mlir::ModuleOp"> {
+def DsmVerifyMapping : Pass<"dsm-verify-mapping", "mlir::ModuleOp">,
+    DsmOptimizerOption {
   let summary = "Check every tiled pass against the system and the performance model";
   let description = [{
     The cross-op check of a spatial mapping, which op verifiers (local by
@@ -246,10 +247,17 @@ def DsmVerifyMapping : Pass<"dsm-verify-mapping", "mlir::ModuleOp"> {
     counts, the chip split is the parallelism's, the array tiles fit the PE
     array, the working set fits the scratchpad -- and must cost it exactly
     as recorded: the op's `cycles` equal the model's, plus the relayout
-    recorded in its `transfers`. A mismatch is an error at the op. Run by
+    recorded in its `transfers` (and, on the first backward pass of a layer
+    whose FWD is marked `recompute`, that FWD's cycles once more, as
+    under-use). A mismatch is an error at the op. Then, per function, the
+    step's memory per chip counted from the IR (weights, gradients and
+    `optimizer=` state, sharded where marked, and the activations alive at
+    once, recomputed where marked) must fit a chip's memory; if not, an
+    error at the function names the need by category. Run by
     `--dsm-map-system` after lowering; useful after hand-edits or when IR
     from elsewhere claims a mapping.
   }];
+  let options = optimizerOption;
 }
 
 def DsmMappingReport : Pass<"dsm-mapping-report", "mlir::ModuleOp">,

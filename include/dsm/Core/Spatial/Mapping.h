@@ -114,6 +114,15 @@ struct MemoryDecision {
   int pipeGroup = -1;
   int64_t pipeFirstRow = 0;
   int64_t pipeRows = 0;
+  /// Activation recomputation (StepMemory.h), on a FWD pass: its output is
+  /// dropped after the forward half and recomputed before the backward half
+  /// reads it; the layer's first backward pass (BWD, else UPD) is charged
+  /// the FWD once more.
+  bool recomputed = false;
+  /// Sharded training state (ZeRO stage 2, StepMemory.h), on a FWD pass of a
+  /// layer with parameters: each chip keeps the gradient and optimizer state
+  /// of its shard of them only.
+  bool shardedState = false;
 
   bool pipelined() const { return pipeGroup >= 0; }
   bool operator==(const MemoryDecision &o) const {
@@ -125,7 +134,8 @@ struct MemoryDecision {
            spatialMinibatches == o.spatialMinibatches &&
            preloadedWeightBytes == o.preloadedWeightBytes &&
            pipeGroup == o.pipeGroup && pipeFirstRow == o.pipeFirstRow &&
-           pipeRows == o.pipeRows;
+           pipeRows == o.pipeRows && recomputed == o.recomputed &&
+           shardedState == o.shardedState;
   }
   bool operator!=(const MemoryDecision &o) const { return !(*this == o); }
 };
@@ -207,6 +217,11 @@ struct CycleBreakdown {
   double get(CycleCategory category) const;
   CycleBreakdown &operator+=(const CycleBreakdown &o);
 };
+
+/// The cycles of running a FWD pass again to recompute its output
+/// (activation recomputation, StepMemory.h): its MACs are no useful work the
+/// second time (the model's FLOPs count once), so they count as under-use.
+CycleBreakdown recomputationCycles(CycleBreakdown forward);
 
 /// The performance model's verdict on one configuration.
 struct Evaluation {

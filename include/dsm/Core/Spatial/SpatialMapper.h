@@ -102,12 +102,11 @@ struct MappingPlan {
   /// The chips the plan runs on (MapperOptions::chipBlocks): the whole torus
   /// or a block of it.
   ChipBlock block;
-  /// A training step's memory on the fullest chip as the selection counts
-  /// it (CapacityFit: parameters with their gradients and optimizer state,
-  /// the peak of live activations) and the chip's capacity; 0 in inference.
-  double stepMemoryBytes = 0;
-  double memoryCapacityBytes = 0;
-  bool fitsMemory() const { return stepMemoryBytes <= memoryCapacityBytes; }
+  /// The step's memory on the fullest chip as the selection counts it
+  /// (CapacityFit: parameters with their gradients and optimizer state under
+  /// the savers chosen, the peak of live activations), and the capacity.
+  MemoryPerChip memory;
+  bool fitsMemory() const { return memory.fits(); }
 };
 
 class SpatialMapper {

@@ -5,12 +5,13 @@
 //
 //   weights      each distinct parameter once, the chip's share of it under
 //                the parallelism of the layers that read it;
-//   gradients    in training, one per weight element the chip holds;
-//   optimizer    in training, the optimizer's state per weight element;
+//   gradients    in training, one per weight element the chip holds, or, with
+//                the state sharded, per element of its shard;
+//   optimizer    in training, the optimizer's state per such element;
 //   activations  the peak over the step's schedule of the tensors alive at
 //                once (a tensor from its producer's pass to its last
 //                reader's: FWD activations wait for the BWD and UPD that read
-//                them again);
+//                them again, unless they are recomputed);
 //   buffers      what the plan stages in external memory besides (none yet:
 //                the DeepSpatialMatrix §III buffers live in the cores'
 //                scratchpads, which the explorer checks layer by layer).
@@ -22,6 +23,25 @@
 // Parameter Models" (SC 2020), Section 3.1. Momentum SGD keeps a master
 // weight and one moment (8 bytes), plain SGD the master weight (4).
 //
+// Two memory savers change the count (chosen by CapacityFit where a plan
+// does not fit otherwise):
+//   sharded state  ZeRO stage 2 (ZeRO, Section 5.2): the chips that hold
+//                  copies of a weight each keep the gradient and optimizer
+//                  state of a 1/copies shard of it. The plan already reduces
+//                  the gradients and broadcasts the weights (DeepSpatialMatrix
+//                  Fig. 5 SumofGrad, BroadcastW): a reduce-scatter and an
+//                  all-gather of the same volume, each chip updating its
+//                  shard in between, so it adds no traffic ("ZeRO-DP stage 1
+//                  and 2 incur no additional communication"). A chip then
+//                  keeps state for parameters / chips elements.
+//   recomputation  Chen et al., "Training Deep Nets with Sublinear Memory
+//                  Cost" (2016): the layers are cut into segments; an
+//                  activation all of whose readers are in its producer's
+//                  segment is dropped after the forward half and recomputed,
+//                  with the rest of its run of recomputed activations, just
+//                  before the backward half first needs one of them; each
+//                  recomputed layer runs its FWD once more.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef DSM_CORE_SPATIAL_STEPMEMORY_H
@@ -32,6 +52,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace dsm::core {
 
@@ -61,10 +82,13 @@ struct MemoryPerChip {
 };
 
 /// The memory of one chip: `weightElements` are the chip's elements of each
-/// distinct parameter, of `elementBytes` each; `tensors` the activations (and
-/// errors) with their live ranges; in `training`, gradients and `optimizer`
-/// state for every weight element.
+/// distinct parameter, of `elementBytes` each; `stateElements` those whose
+/// gradient and optimizer state it keeps (the weight elements, or with the
+/// state sharded, its shards); `tensors` the activations (and errors) with
+/// their live ranges; in `training`, gradients and `optimizer` state for
+/// every state element.
 MemoryPerChip memoryPerChip(llvm::ArrayRef<double> weightElements,
+                            llvm::ArrayRef<double> stateElements,
                             llvm::ArrayRef<LiveTensor> tensors,
                             double elementBytes, bool training,
                             Optimizer optimizer, double capacity);
@@ -77,6 +101,28 @@ std::string describeMemory(const MemoryPerChip &memory);
 
 /// The most bytes of `tensors` alive at one step.
 double peakLiveBytes(llvm::ArrayRef<LiveTensor> tensors);
+
+/// An activation over a step's schedule: `bytes` produced at step `produced`,
+/// last read in the forward half at `lastForward`, and read again in the
+/// backward half from step `firstBackward` to `lastBackward` (-1: never).
+/// `recomputed`: dropped after the forward half and recomputed.
+struct ActivationUse {
+  double bytes = 0;
+  int produced = 0;
+  int lastForward = 0;
+  int firstBackward = -1;
+  int lastBackward = -1;
+  bool recomputed = false;
+};
+
+/// The live tensors of `uses` (in producer order). A kept activation lives
+/// from its producer to its last reader. A recomputed one lives to its last
+/// forward reader, and again from its run's recomputation -- a run is a
+/// sequence of consecutive recomputed uses, recomputed together at the
+/// first backward step that reads any of them -- to its last backward
+/// reader.
+std::vector<LiveTensor>
+activationLiveTensors(llvm::ArrayRef<ActivationUse> uses);
 
 } // namespace dsm::core
 

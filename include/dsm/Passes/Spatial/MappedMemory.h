@@ -1,0 +1,51 @@
+//===- MappedMemory.h - A mapped step's memory, read from the IR -*- C++ -*-===//
+//
+// What the mapping report shows and --dsm-verify-mapping checks: the memory
+// per chip of a function's tiled passes (core/Spatial/StepMemory.h),
+// counted from the IR alone -- the passes in program order are the step's
+// schedule -- so that it agrees with the mapper's count without trusting it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DSM_PASSES_SPATIAL_MAPPEDMEMORY_H
+#define DSM_PASSES_SPATIAL_MAPPEDMEMORY_H
+
+#include "dsm/Core/Spatial/PerformanceModel.h"
+#include "dsm/Core/Spatial/StepMemory.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+
+namespace dsm {
+
+/// The cost model of the chips a pass runs on: the system's, or that of the
+/// block of the torus its plan runs on (ChipBlocks.h), made once per block.
+class BlockModels {
+public:
+  explicit BlockModels(const core::PerformanceModel &system) : system(system) {}
+  const core::PerformanceModel &of(const core::MappingConfig &config);
+
+private:
+  const core::PerformanceModel &system;
+  std::map<std::pair<int64_t, int64_t>, std::unique_ptr<core::PerformanceModel>>
+      blocks;
+};
+
+/// The memory of the fullest chip over `func`'s step, or nullopt when it has
+/// no tiled passes. Each distinct parameter counts once, with the largest
+/// chip share any FWD reading it holds (with `sharded_state`, its gradient
+/// and optimizer state only for a 1/chips shard); every activation and
+/// error lives from its pass to its last reader (or the end, if returned),
+/// through the transfers between passes, spread over the chips its pass
+/// runs on; a FWD output marked `recompute` lives again only around the
+/// backward passes that read it (core::activationLiveTensors).
+std::optional<core::MemoryPerChip>
+memoryOfMappedStep(mlir::func::FuncOp func, const core::PerformanceModel &model,
+                   core::Optimizer optimizer);
+
+} // namespace dsm
+
+#endif // DSM_PASSES_SPATIAL_MAPPEDMEMORY_H
