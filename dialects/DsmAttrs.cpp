@@ -390,7 +390,9 @@ LogicalResult MemoryDecisionAttr::verify(
     bool inputReuse, bool errorReuse, int64_t dysm, int64_t preload,
     int64_t pipeGroup, int64_t pipeFirstRow, int64_t pipeRows,
     bool shortcutReuse, bool outputReuse, bool shortcutPerSpatialMinibatch,
-    bool recompute, bool shardedState) {
+    bool recompute, bool shardedState, bool shardedWeights) {
+  if (shardedWeights && !shardedState)
+    return emitError() << "sharded_weights without sharded_state";
   if (dysm < 1)
     return emitError() << "dysm factor must be at least 1, got " << dysm;
   if (shortcutPerSpatialMinibatch && !shortcutReuse)
@@ -431,7 +433,8 @@ MemoryDecisionAttr::get(MLIRContext *context,
              decision.preloadedWeightBytes, decision.pipeGroup,
              decision.pipeFirstRow, decision.pipeRows, decision.shortcutOnChip,
              decision.outputOnChip, decision.shortcutPerSpatialMinibatch,
-             decision.recomputed, decision.shardedState);
+             decision.recomputed, decision.shardedState,
+             decision.shardedWeights);
 }
 
 core::MemoryDecision MemoryDecisionAttr::getDecision() const {
@@ -449,6 +452,7 @@ core::MemoryDecision MemoryDecisionAttr::getDecision() const {
   decision.pipeRows = getPipeRows();
   decision.recomputed = getRecompute();
   decision.shardedState = getShardedState();
+  decision.shardedWeights = getShardedWeights();
   return decision;
 }
 

@@ -8,9 +8,12 @@
 // are tried, the free one first:
 //   1. the gradients and optimizer state sharded over the chips that hold
 //      copies of each weight (ZeRO stage 2: no added traffic);
-//   2. then two plans are priced, and the faster that fits is kept: without
-//      recomputation, and with activations recomputed in the segments that
-//      leave the fewest alive (each recomputed layer's FWD added to its
+//   2. then plans priced in tiers, a costlier tier only when no plan of the
+//      cheaper one fits, the faster plan that fits in a tier kept: without
+//      and with activations recomputed in the segments that leave the
+//      fewest alive (each recomputed layer's FWD added to its costs); then
+//      both again with the weights sharded too (ZeRO stage 3: each pass
+//      that reads a layer's weights gathers its share first, added to its
 //      costs). In each, every byte of parameters (with its state) is priced
 //      in cycles and the selection made again; the least price whose plan
 //      fits is found by bisection.
@@ -46,21 +49,34 @@ struct dsm::core::ChipMemory {
   std::vector<LiveTensor> errors;
 
   /// The savers.
-  bool shardState = false;
+  bool shardState = false, shardWeights = false;
   std::vector<bool> recomputed;
   /// The peak of the activations and errors alive at once, under them.
   double activationBytes = 0;
 
+  double weightElements(size_t layer, int option) const {
+    return shardWeights ? parameters[layer] / chips
+                        : parameterElements[layer][option];
+  }
   double stateElements(size_t layer, int option) const {
     return shardState ? parameters[layer] / chips
                       : parameterElements[layer][option];
   }
   double parameterBytes(size_t layer, int option) const {
-    return parameterElements[layer][option] * elementBytes +
+    return weightElements(layer, option) * elementBytes +
            stateElements(layer, option) * (gradientBytes + optimizerBytes);
   }
+  /// With sharded weights: the largest share a pass gathers at once.
+  double bufferBytes(llvm::ArrayRef<int> choice) const {
+    double largest = 0;
+    if (shardWeights)
+      for (size_t i = 0; i < choice.size(); ++i)
+        largest =
+            std::max(largest, parameterElements[i][choice[i]] * elementBytes);
+    return largest;
+  }
   double of(llvm::ArrayRef<int> choice) const {
-    double total = activationBytes;
+    double total = activationBytes + bufferBytes(choice);
     for (size_t i = 0; i < choice.size(); ++i)
       total += parameterBytes(i, choice[i]);
     return total;
@@ -80,11 +96,12 @@ struct dsm::core::ChipMemory {
   MemoryPerChip categories(llvm::ArrayRef<int> choice) const {
     MemoryPerChip memory;
     for (size_t i = 0; i < choice.size(); ++i) {
-      memory.weights += parameterElements[i][choice[i]] * elementBytes;
+      memory.weights += weightElements(i, choice[i]) * elementBytes;
       memory.gradients += stateElements(i, choice[i]) * gradientBytes;
       memory.optimizer += stateElements(i, choice[i]) * optimizerBytes;
     }
     memory.activations = activationBytes;
+    memory.buffers = bufferBytes(choice);
     memory.capacity = capacity;
     return memory;
   }
@@ -300,13 +317,8 @@ CapacityFit::~CapacityFit() = default;
 
 llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
   memory = std::make_unique<ChipMemory>(chipMemoryOf(state));
-  const bool training = !state.problem.inferenceOnly();
-  auto adopt = [&](Fit fit) {
-    state.layerCost = std::move(fit.costs);
-    state.choice = std::move(fit.selection.choice);
-    state.selectionCost = fit.selection.cost;
-    state.selectionExact = state.selectionExact && fit.selection.exact;
-  };
+  const MappingProblem &problem = state.problem;
+  const bool training = !problem.inferenceOnly();
   if (memory->fits(state.choice))
     return llvm::Error::success();
   // 1. Sharded state: free, and the choice stays.
@@ -315,48 +327,94 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
     if (memory->fits(state.choice))
       return llvm::Error::success();
   }
-  // 2. Priced, without and with recomputation.
-  llvm::Expected<std::optional<Fit>> plain =
-      fitByPricing(state, *memory, state.layerCost);
-  if (!plain)
-    return plain.takeError();
-  if (!training) {
-    if (*plain)
-      adopt(std::move(**plain));
-    return llvm::Error::success();
-  }
-  auto recomputing = std::make_unique<ChipMemory>(*memory);
-  recomputing->recompute(fewestAliveRecomputation(state.problem, *memory));
-  std::vector<OptionCosts> recomputeCosts = state.layerCost;
-  for (size_t i = 0; i < recomputeCosts.size(); ++i)
-    if (recomputing->recomputed[i])
-      for (int o = 0; o < state.problem.numOptions(); ++o)
+  // 2. Priced plans, in tiers of savers, the costlier tier only when none
+  // of the cheaper one fits: without and with recomputation; then the same
+  // with the weights sharded too. In a tier, the faster plan that fits.
+  struct Candidate {
+    std::unique_ptr<ChipMemory> memory;
+    std::vector<OptionCosts> costs;
+  };
+  auto withRecomputation = [&](const Candidate &from) {
+    Candidate c{std::make_unique<ChipMemory>(*from.memory), from.costs};
+    c.memory->recompute(fewestAliveRecomputation(problem, *from.memory));
+    for (size_t i = 0; i < c.costs.size(); ++i)
+      if (c.memory->recomputed[i])
+        for (int o = 0; o < problem.numOptions(); ++o)
+          if (const Evaluation *fwd = state.plain(int(i), TrainingPass::FWD, o))
+            c.costs[i][o] += fwd->cycles.total;
+    return c;
+  };
+  auto withShardedWeights = [&](const Candidate &from) {
+    Candidate c{std::make_unique<ChipMemory>(*from.memory), from.costs};
+    c.memory->shardWeights = true;
+    for (size_t i = 0; i < c.costs.size(); ++i) {
+      const LayerNode &layer = problem.layer(int(i));
+      if (layer.shape.params <= 0)
+        continue;
+      for (int o = 0; o < problem.numOptions(); ++o)
         if (const Evaluation *fwd = state.plain(int(i), TrainingPass::FWD, o))
-          recomputeCosts[i][o] += fwd->cycles.total;
-  std::optional<Fit> withRecompute;
-  if (recomputing->activationBytes < memory->activationBytes) {
-    llvm::Expected<std::optional<Fit>> fit =
-        fitByPricing(state, *recomputing, recomputeCosts);
-    if (!fit)
-      return fit.takeError();
-    withRecompute = std::move(*fit);
+          c.costs[i][o] +=
+              problem.model().weightGather(layer.shape, fwd->config).cycles *
+              (layer.bwd ? 2 : 1);
+    }
+    return c;
+  };
+  std::vector<std::vector<Candidate>> tiers;
+  {
+    Candidate plain{std::make_unique<ChipMemory>(*memory), state.layerCost};
+    std::vector<Candidate> first;
+    if (training) {
+      Candidate recomputing = withRecomputation(plain);
+      std::vector<Candidate> second;
+      second.push_back(withShardedWeights(plain));
+      second.push_back(withShardedWeights(recomputing));
+      first.push_back(std::move(plain));
+      if (first.back().memory->activationBytes >
+          recomputing.memory->activationBytes)
+        first.push_back(std::move(recomputing));
+      tiers.push_back(std::move(first));
+      tiers.push_back(std::move(second));
+    } else {
+      first.push_back(std::move(plain));
+      tiers.push_back(std::move(first));
+    }
   }
-  if (withRecompute && (!*plain || withRecompute->cycles < (*plain)->cycles)) {
-    memory = std::move(recomputing);
-    adopt(std::move(*withRecompute));
-  } else if (*plain) {
-    adopt(std::move(**plain));
-  } else {
-    // Nothing fits: the plan closest to fitting, for the mapper to name.
-    memory = std::move(recomputing);
-    state.layerCost = std::move(recomputeCosts);
-    for (size_t i = 0; i < state.choice.size(); ++i)
-      for (int o = 0; o < state.problem.numOptions(); ++o)
-        if (state.layerCost[i][o] < kInfinityCost &&
-            memory->parameterBytes(i, o) <
-                memory->parameterBytes(i, state.choice[i]))
-          state.choice[i] = o;
+  for (std::vector<Candidate> &tier : tiers) {
+    std::optional<Fit> best;
+    Candidate *bestCandidate = nullptr;
+    for (Candidate &candidate : tier) {
+      llvm::Expected<std::optional<Fit>> fit =
+          fitByPricing(state, *candidate.memory, candidate.costs);
+      if (!fit)
+        return fit.takeError();
+      if (*fit && (!best || (*fit)->cycles < best->cycles)) {
+        best = std::move(*fit);
+        bestCandidate = &candidate;
+      }
+    }
+    if (best) {
+      memory = std::move(bestCandidate->memory);
+      state.layerCost = std::move(best->costs);
+      state.choice = std::move(best->selection.choice);
+      state.selectionCost = best->selection.cost;
+      state.selectionExact = state.selectionExact && best->selection.exact;
+      return llvm::Error::success();
+    }
   }
+  // Nothing fits: the plan closest to fitting (every saver, the least
+  // parameters of each layer), for the mapper to name.
+  Candidate &closest = tiers.back().back();
+  memory = std::move(closest.memory);
+  state.layerCost = std::move(closest.costs);
+  for (size_t i = 0; i < state.choice.size(); ++i)
+    for (int o = 0; o < problem.numOptions(); ++o)
+      if (state.layerCost[i][o] < kInfinityCost &&
+          memory->parameterBytes(i, o) +
+                  memory->parameterElements[i][o] * memory->elementBytes <
+              memory->parameterBytes(i, state.choice[i]) +
+                  memory->parameterElements[i][state.choice[i]] *
+                      memory->elementBytes)
+        state.choice[i] = o;
   return llvm::Error::success();
 }
 
@@ -371,6 +429,19 @@ bool CapacityFit::refinePlan(MappingState &state) {
     PassPlan &fwd = layer.passes.front();
     if (memory->shardState && memory->parameters[i] > 0)
       fwd.eval.config.memory.shardedState = true;
+    if (memory->shardWeights && memory->parameters[i] > 0) {
+      // Each pass that reads the weights gathers them first.
+      fwd.eval.config.memory.shardedWeights = true;
+      TransferGroup gather = state.problem.model().weightGather(
+          state.problem.layer(int(i)).shape, fwd.eval.config);
+      for (PassPlan &pass : layer.passes)
+        if (pass.pass != TrainingPass::UPD) {
+          pass.cycles.nonOvldt += gather.cycles;
+          pass.cycles.total += gather.cycles;
+          pass.eval.transfers.push_back(gather);
+        }
+      changed = true;
+    }
     if (!memory->recomputed[i] || layer.passes.size() < 2)
       continue;
     // The FWD runs again before the backward half: charged to the

@@ -168,6 +168,12 @@ void dsm::core::printMappingTable(const MappingReport &report,
   if (report.memory)
     os << "memory per chip: " << describeMemory(*report.memory)
        << (report.memory->fits() ? "" : ": does not fit") << "\n";
+  MemorySavers savers = report.memorySavers();
+  if (savers.any())
+    os << "memory savers: training state sharded on "
+       << savers.shardedStateLayers << " layers, weights sharded on "
+       << savers.shardedWeightsLayers << ", activations recomputed on "
+       << savers.recomputedLayers << "\n";
 }
 
 // The JSON report is streamed, row by row and attribute by attribute: a
@@ -266,7 +272,7 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row) {
     json.attribute("limited_by", row.limitedBy());
     json.attribute("macs", row.macs);
     object("memory", [&] {
-      std::array<Field, 14> fields = {
+      std::array<Field, 15> fields = {
           Field{"weight_reuse", row.memory.weightsAcrossSteps},
           Field{"input_reuse", row.memory.inputOnChip},
           Field{"error_reuse", row.memory.errorOnChip},
@@ -281,7 +287,8 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row) {
           Field{"pipe_first_row", row.memory.pipeFirstRow},
           Field{"pipe_rows", row.memory.pipeRows},
           Field{"recompute", row.memory.recomputed},
-          Field{"sharded_state", row.memory.shardedState}};
+          Field{"sharded_state", row.memory.shardedState},
+          Field{"sharded_weights", row.memory.shardedWeights}};
       writeFields(json, fields);
     });
     json.attribute("name", llvm::StringRef(row.layer));
@@ -295,6 +302,18 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row) {
     });
     json.attribute("utilization", row.utilization());
   });
+}
+
+MemorySavers MappingReport::memorySavers() const {
+  MemorySavers savers;
+  for (const MappingReportRow &row : rows) {
+    if (row.pass != TrainingPass::FWD)
+      continue;
+    savers.recomputedLayers += row.memory.recomputed;
+    savers.shardedStateLayers += row.memory.shardedState;
+    savers.shardedWeightsLayers += row.memory.shardedWeights;
+  }
+  return savers;
 }
 
 void dsm::core::writeMappingJSON(const MappingReport &report,
@@ -330,6 +349,13 @@ void dsm::core::writeMappingJSON(const MappingReport &report,
           json.attribute("optimizer_bytes", m.optimizer);
           json.attribute("total_bytes", m.total());
           json.attribute("weights_bytes", m.weights);
+        });
+        MemorySavers savers = report.memorySavers();
+        json.attributeObject("memory_savers", [&] {
+          json.attribute("recomputed_layers", savers.recomputedLayers);
+          json.attribute("sharded_state_layers", savers.shardedStateLayers);
+          json.attribute("sharded_weights_layers",
+                         savers.shardedWeightsLayers);
         });
       }
       json.attribute("seconds", report.totalSeconds());

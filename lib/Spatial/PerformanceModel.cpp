@@ -687,6 +687,33 @@ PerformanceModel::parameterElementsPerChip(const LayerShape &layer,
   return cost.chipParameters();
 }
 
+TransferGroup PerformanceModel::weightGather(const LayerShape &layer,
+                                            const MappingConfig &config) const {
+  TransferGroup group;
+  group.name = "weight_gather";
+  if (layer.params <= 0)
+    return group;
+  const double bytes =
+      parameterElementsPerChip(layer, TrainingPass::FWD, config) * elementBytes;
+  const double copiesX =
+      roleAlongX(config.parallelism) == TorusRole::Minibatch
+          ? double(system.torus.x)
+          : 1.0;
+  const double copiesY =
+      roleAlongY(config.parallelism) == TorusRole::Minibatch
+          ? double(system.torus.y)
+          : 1.0;
+  // Along X each chip gathers its row's pieces of a Y-th of the share, then
+  // along Y the rest.
+  group.bytes[int(Link::TorusX)] = bytes / copiesY * (copiesX - 1) / copiesX;
+  group.bytes[int(Link::TorusY)] = bytes * (copiesY - 1) / copiesY;
+  double x = linkCycles(group.bytes[int(Link::TorusX)], Link::TorusX);
+  double y = linkCycles(group.bytes[int(Link::TorusY)], Link::TorusY);
+  group.cycles = x + y;
+  group.bottleneck = y > x ? Link::TorusY : Link::TorusX;
+  return group;
+}
+
 SplitCost PerformanceModel::costSplits(const LayerShape &layer,
                                        TrainingPass pass,
                                        const MappingConfig &config) const {

@@ -52,8 +52,10 @@ dsm::memoryOfMappedStep(func::FuncOp func, const core::PerformanceModel &model,
     return std::nullopt;
   const int end = int(passes.size());
   bool training = false;
-  // Per weight: the largest chip share, and the state kept for it.
+  // Per weight: the largest chip share, and the state kept for it; with
+  // sharded weights, the largest share a pass gathers at once.
   llvm::MapVector<Value, std::pair<double, double>> weightElements;
+  double gatheredElements = 0;
   std::vector<core::ActivationUse> activations;
   std::vector<core::LiveTensor> others;
   for (TiledPassOp op : passes) {
@@ -70,7 +72,11 @@ dsm::memoryOfMappedStep(func::FuncOp func, const core::PerformanceModel &model,
         double numel =
             double(cast<RankedTensorType>(weight.getType()).getNumElements());
         auto &[elements, state] = weightElements[weight];
-        elements = std::max(elements, numel * share);
+        elements = std::max(elements, config.memory.shardedWeights
+                                          ? numel / chips
+                                          : numel * share);
+        if (config.memory.shardedWeights)
+          gatheredElements = std::max(gatheredElements, numel * share);
         state = std::max(state, config.memory.shardedState
                                     ? std::ceil(numel / chips)
                                     : numel * share);
@@ -123,7 +129,9 @@ dsm::memoryOfMappedStep(func::FuncOp func, const core::PerformanceModel &model,
     elements.push_back(counts.first);
     state.push_back(counts.second);
   }
-  return core::memoryPerChip(
+  core::MemoryPerChip memory = core::memoryPerChip(
       elements, state, tensors, model.bytesPerElement(), training, optimizer,
       model.getSystem().chip.externalMemory.capacityBytes);
+  memory.buffers = gatheredElements * model.bytesPerElement();
+  return memory;
 }

@@ -272,22 +272,25 @@ struct SelectMappingPass
       return failure();
     }
     if (!plan->fitsMemory()) {
-      bool sharded = false, recomputed = false;
+      bool state = false, weights = false, recomputed = false;
       for (const core::LayerPlan &layerPlan : plan->layers)
         for (const core::PassPlan &passPlan : layerPlan.passes) {
-          sharded |= passPlan.eval.config.memory.shardedState;
+          state |= passPlan.eval.config.memory.shardedState;
+          weights |= passPlan.eval.config.memory.shardedWeights;
           recomputed |= passPlan.eval.config.memory.recomputed;
         }
+      SmallVector<StringRef> savers;
+      if (state)
+        savers.push_back(weights ? "the training state and weights sharded"
+                                 : "the training state sharded");
+      if (recomputed)
+        savers.push_back("activations recomputed");
       // At the function's location, without the function itself.
       InFlightDiagnostic error = mlir::emitError(func.getLoc());
       error << "no plan fits a chip's memory: the closest needs "
             << core::describeMemory(plan->memory) << " per chip";
-      if (sharded || recomputed)
-        error << ", with "
-              << (sharded && recomputed ? "the training state sharded and "
-                                          "activations recomputed"
-                  : sharded             ? "the training state sharded"
-                                        : "activations recomputed");
+      if (!savers.empty())
+        error << ", with " << llvm::join(savers, " and ");
       return failure();
     }
     numConfigurations += plan->configurationsEvaluated;

@@ -50,9 +50,11 @@ struct VerifyMappingPass
       if (MemoryDecisionAttr memory = op.getMemoryAttr())
         preloadedPerFunction[op->getParentOp()] += memory.getPreload();
     });
-    // Activation recomputation: a FWD marked `recompute` runs again, charged
-    // to its layer's first backward pass (BWD, else UPD).
-    DenseMap<Operation *, Operation *> recomputedForwardOf;
+    // Memory savers charge passes for their layer's FWD: recomputation (a
+    // FWD marked `recompute` runs again, charged to the layer's first
+    // backward pass, BWD else UPD) and sharded weights (FWD and BWD gather
+    // the FWD's share first).
+    DenseMap<Operation *, Operation *> recomputedForwardOf, gatheringForwardOf;
     module.walk([&](func::FuncOp func) {
       llvm::StringMap<TiledPassOp> forward, backward, update;
       func.walk([&](TiledPassOp op) {
@@ -61,7 +63,13 @@ struct VerifyMappingPass
                                              : update)[op.getLayer()] = op;
       });
       for (auto &entry : forward) {
-        if (!entry.second.getConfig().memory.recomputed)
+        core::MemoryDecision memory = entry.second.getConfig().memory;
+        if (memory.shardedWeights) {
+          gatheringForwardOf[entry.second] = entry.second;
+          if (TiledPassOp bwd = backward.lookup(entry.getKey()))
+            gatheringForwardOf[bwd] = entry.second;
+        }
+        if (!memory.recomputed)
           continue;
         TiledPassOp carrier = backward.lookup(entry.getKey());
         if (!carrier)
@@ -82,9 +90,13 @@ struct VerifyMappingPass
         }
         recomputation = &it->second;
       }
+      std::optional<core::MappingConfig> gathered;
+      if (auto forward =
+              dyn_cast_or_null<TiledPassOp>(gatheringForwardOf.lookup(op)))
+        gathered = forward.getConfig();
       return succeeded(verify(op, model,
                               preloadedPerFunction.lookup(op->getParentOp()),
-                              recomputation, evaluated[op]))
+                              recomputation, gathered, evaluated[op]))
                  ? WalkResult::advance()
                  : WalkResult::interrupt();
     });
@@ -136,12 +148,13 @@ struct VerifyMappingPass
   }
 
   /// Checks `op`; `recomputation` is the FWD cycles it is charged again
-  /// (or nullptr), `evaluated` gets the model's cycles for it.
-  static LogicalResult verify(TiledPassOp op,
-                              const core::PerformanceModel &model,
-                              int64_t preloadedBytes,
-                              const core::CycleBreakdown *recomputation,
-                              core::CycleBreakdown &evaluated) {
+  /// (or nullptr), `gathered` the FWD configuration whose share of sharded
+  /// weights it gathers first; `evaluated` gets the model's cycles for it.
+  static LogicalResult
+  verify(TiledPassOp op, const core::PerformanceModel &model,
+         int64_t preloadedBytes, const core::CycleBreakdown *recomputation,
+         const std::optional<core::MappingConfig> &gathered,
+         core::CycleBreakdown &evaluated) {
     // A plan on part of the torus runs on a block of it; a pipe stage
     // (timestep pipelining) on its block of torus rows.
     core::MappingConfig config = op.getConfig();
@@ -206,6 +219,14 @@ struct VerifyMappingPass
       }
     if (recomputation)
       expected += core::recomputationCycles(*recomputation);
+    if (gathered) {
+      double gather =
+          planModel
+              .weightGather(op.getWorkload().getShape(op.getLayer()), *gathered)
+              .cycles;
+      expected.nonOvldt += gather;
+      expected.total += gather;
+    }
     if (blockModel)
       expected = core::chargeIdleChips(expected, blockShare);
     CyclesAttr recomputed = CyclesAttr::get(op.getContext(), expected);

@@ -372,7 +372,10 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
     half reads it, the layer's first backward pass charged the FWD once
     more. `sharded_state` (FWD of a layer with parameters, training): each
     chip keeps the gradient and optimizer state of its shard of them (ZeRO
-    stage 2). Both are chosen only where a plan does not fit otherwise.
+    stage 2). `sharded_weights` (with `sharded_state`): each chip keeps a
+    1/chips shard of the weights too, and the FWD and BWD passes first
+    gather the chip's share (ZeRO stage 3, non-overlapped). All three are
+    chosen only where a plan does not fit otherwise.
 
     ```mlir
     #dsm.memory_decision<weight_reuse = true>
@@ -398,7 +401,8 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
                         DefaultValuedParameter<"bool", "false">:$output_reuse,
                         DefaultValuedParameter<"bool", "false">:$shortcut_per_spatial_minibatch,
                         DefaultValuedParameter<"bool", "false">:$recompute,
-                        DefaultValuedParameter<"bool", "false">:$sharded_state);
+                        DefaultValuedParameter<"bool", "false">:$sharded_state,
+                        DefaultValuedParameter<"bool", "false">:$sharded_weights);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -123,6 +123,11 @@ struct MemoryDecision {
   /// layer with parameters: each chip keeps the gradient and optimizer state
   /// of its shard of them only.
   bool shardedState = false;
+  /// Sharded weights (ZeRO stage 3, StepMemory.h), on a FWD pass of a layer
+  /// with parameters (with shardedState): each chip keeps a 1/chips shard of
+  /// them, and the FWD and BWD passes first gather the chip's share
+  /// (PerformanceModel::weightGather).
+  bool shardedWeights = false;
 
   bool pipelined() const { return pipeGroup >= 0; }
   bool operator==(const MemoryDecision &o) const {
@@ -135,7 +140,8 @@ struct MemoryDecision {
            preloadedWeightBytes == o.preloadedWeightBytes &&
            pipeGroup == o.pipeGroup && pipeFirstRow == o.pipeFirstRow &&
            pipeRows == o.pipeRows && recomputed == o.recomputed &&
-           shardedState == o.shardedState;
+           shardedState == o.shardedState &&
+           shardedWeights == o.shardedWeights;
   }
   bool operator!=(const MemoryDecision &o) const { return !(*this == o); }
 };

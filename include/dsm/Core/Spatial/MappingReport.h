@@ -53,6 +53,15 @@ struct MappingReportRow {
   std::string limitedBy() const;
 };
 
+/// How many layers use each memory saver (StepMemory.h).
+struct MemorySavers {
+  int64_t recomputedLayers = 0, shardedStateLayers = 0,
+          shardedWeightsLayers = 0;
+  bool any() const {
+    return recomputedLayers + shardedStateLayers + shardedWeightsLayers > 0;
+  }
+};
+
 struct MappingReport {
   std::string system;
   std::string mode; ///< "train" or "infer"
@@ -67,6 +76,8 @@ struct MappingReport {
   std::optional<MemoryPerChip> memory;
 
   CycleBreakdown totalCycles() const;
+  /// The FWD rows that use each memory saver.
+  MemorySavers memorySavers() const;
   double totalSeconds() const;
   double utilization() const;
 };

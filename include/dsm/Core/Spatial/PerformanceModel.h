@@ -182,6 +182,15 @@ public:
   double parameterElementsPerChip(const LayerShape &layer, TrainingPass pass,
                                   const MappingConfig &config) const;
 
+  /// Sharded weights (ZeRO stage 3, StepMemory.h): the non-overlapped
+  /// all-gather of the chip's share of the layer's weights (as `config`'s
+  /// FWD holds it) from the chips holding the other pieces -- the copies
+  /// along the torus directions that split the minibatch -- before a pass
+  /// that reads them: a ring along X, then along Y, each chip receiving the
+  /// pieces it lacks. No bytes where the share has no copies.
+  TransferGroup weightGather(const LayerShape &layer,
+                             const MappingConfig &config) const;
+
   /// Cycles to move `bytes` over one `link` of one chip.
   double linkCycles(double bytes, Link link) const;
 

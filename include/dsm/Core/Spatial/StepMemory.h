@@ -12,8 +12,9 @@
 //                once (a tensor from its producer's pass to its last
 //                reader's: FWD activations wait for the BWD and UPD that read
 //                them again, unless they are recomputed);
-//   buffers      what the plan stages in external memory besides (none yet:
-//                the DeepSpatialMatrix §III buffers live in the cores'
+//   buffers      what the plan stages in external memory besides: with
+//                sharded weights, the largest share a pass gathers (the
+//                DeepSpatialMatrix §III buffers live in the cores'
 //                scratchpads, which the explorer checks layer by layer).
 //
 // Optimizer state, by default mixed-precision Adam: a 16-bit weight and
@@ -23,7 +24,7 @@
 // Parameter Models" (SC 2020), Section 3.1. Momentum SGD keeps a master
 // weight and one moment (8 bytes), plain SGD the master weight (4).
 //
-// Two memory savers change the count (chosen by CapacityFit where a plan
+// Three memory savers change the count (chosen by CapacityFit where a plan
 // does not fit otherwise):
 //   sharded state  ZeRO stage 2 (ZeRO, Section 5.2): the chips that hold
 //                  copies of a weight each keep the gradient and optimizer
@@ -34,6 +35,12 @@
 //                  shard in between, so it adds no traffic ("ZeRO-DP stage 1
 //                  and 2 incur no additional communication"). A chip then
 //                  keeps state for parameters / chips elements.
+//   sharded        ZeRO stage 3 (ZeRO, Section 5.3): a chip keeps a 1/chips
+//   weights        shard of every weight too, and each pass that reads a
+//                  layer's weights first all-gathers the chip's share of
+//                  them (PerformanceModel::weightGather: 1.5x the traffic
+//                  of the data-parallel reduction, as ZeRO counts it);
+//                  the largest share gathered at once is a buffer.
 //   recomputation  Chen et al., "Training Deep Nets with Sublinear Memory
 //                  Cost" (2016): the layers are cut into segments; an
 //                  activation all of whose readers are in its producer's
