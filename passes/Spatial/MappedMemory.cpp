@@ -72,9 +72,9 @@ dsm::memoryOfMappedStep(func::FuncOp func, const core::PerformanceModel &model,
         double numel =
             double(cast<RankedTensorType>(weight.getType()).getNumElements());
         auto &[elements, state] = weightElements[weight];
-        elements = std::max(elements, config.memory.shardedWeights
-                                          ? numel / chips
-                                          : numel * share);
+        elements =
+            std::max(elements, config.memory.shardedWeights ? numel / chips
+                                                            : numel * share);
         if (config.memory.shardedWeights)
           gatheredElements = std::max(gatheredElements, numel * share);
         state = std::max(state, config.memory.shardedState
