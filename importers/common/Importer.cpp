@@ -459,6 +459,15 @@ FailureOr<Value> Importer::materializeConstant(OpResult result) {
   if (!type)
     return emitError(op->getLoc()) << "cannot import the constant "
                                    << result.getType() << " as a tensor";
+  // Integer tensors (positions, indices, shapes, masks) are data the model
+  // computes with, not parameters: they stay constants.
+  TypedAttr value;
+  if (isa<IntegerType>(type.getElementType()) &&
+      !getDsmElementType(type.getElementType()) &&
+      matchPattern(result, m_Constant(&value))) {
+    setImported(op, "arith.constant");
+    return arith::ConstantOp::create(builder, op->getLoc(), value).getResult();
+  }
   return getWeight(result, type.getShape(), type.getElementType(), "constant");
 }
 

@@ -1854,29 +1854,18 @@ FailureOr<bool> LinalgImporter::importEmbedding(linalg::LinalgOp op,
   FailureOr<Type> elementType = requireDsmElementType(op.getLoc(), table);
   if (failed(elementType))
     return failure();
-  Value ids = op.getDpsInputOperand(0)->get();
-  Value indices;
-  if (Operation *constantIds = getConstantRoot(ids)) {
-    // Fixed ids (BERT's position ids): a constant, not a parameter.
-    if (constantIds->getResult(0) != ids)
-      return emitError(op.getLoc()) << "cannot import an embedding whose "
-                                       "fixed ids are computed from a "
-                                       "constant";
-    indices = builder.clone(*constantIds)->getResult(0);
-    setImported(constantIds, "arith.constant");
-  } else {
-    FailureOr<Value> activation = getActivation(ids);
-    if (failed(activation))
-      return failure();
-    indices = *activation;
-  }
+  // Ids are data: a function argument, or fixed ids (BERT's and GPT-2's
+  // positions) kept as an integer constant, possibly reshaped.
+  FailureOr<Value> indices = getActivation(op.getDpsInputOperand(0)->get());
+  if (failed(indices))
+    return failure();
   FailureOr<Value> weight =
       getWeight(table, tableType.getShape(), *elementType, "weight");
   if (failed(weight))
     return failure();
   return finishImport(op, create<EmbeddingOp>(op.getLoc(),
                                               op->getResult(0).getType(),
-                                              indices, *weight));
+                                              *indices, *weight));
 }
 
 //===----------------------------------------------------------------------===//

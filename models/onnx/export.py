@@ -614,6 +614,7 @@ def write_breadth_snippets(s):
     write_more_node_error_snippets(s)
     write_spelled_activation_snippets(s)
     write_sum_snippets(s)
+    write_int_tensor_snippet(s)
     write_light_weight_snippet(s)
 
 
@@ -893,9 +894,9 @@ def write_more_node_error_snippets(s):
                                  axis=1)],
                          [s.vi("x", [2, 0])], [s.vi("y", [2, 0])], []),
         "split-type": ([s.node("Split", ["x"], ["a", "b"], "split", axis=1)],
-                       [s.vi("x", [2, 4], T.INT32)],
-                       [s.vi("a", [2, 2], T.INT32),
-                        s.vi("b", [2, 2], T.INT32)], []),
+                       [s.vi("x", [2, 4], T.DOUBLE)],
+                       [s.vi("a", [2, 2], T.DOUBLE),
+                        s.vi("b", [2, 2], T.DOUBLE)], []),
         "split-empty-output": ([s.const("sizes", [0, 2]),
                                 s.node("Split", ["x", "sizes"], ["a", "b"],
                                        "split", axis=1)], x4,
@@ -1036,6 +1037,40 @@ def write_sum_snippets(s):
         s.node("Sum", ["x", "x2", "x3"], ["y"], "sum"),
     ], [s.vi("x", [2, 4]), s.vi("x2", [2, 4]), s.vi("x3", [3])],
         [s.vi("y", [2, 4])], opset=13)
+
+
+def write_int_tensor_snippet(s):
+    """Integer tensors as data, as LLM exports move them: INT64 token ids
+    viewed as [-1, T] (Reshape), unsqueezed and squeezed, transposed,
+    sliced, split and concatenated with INT64 positions (a graph input);
+    looked up in an embedding table (Gather); compared with the pad id
+    (Equal: a BOOL mask), the mask cast to float and applied with Where."""
+    T = s.T
+    s.save("int-tensors", [
+        s.const("view", [-1, 5]),
+        s.node("Reshape", ["ids", "view"], ["ids2"], "view"),
+        s.const("axes1", [1]),
+        s.node("Unsqueeze", ["ids2", "axes1"], ["ids3"], "unsqueeze"),
+        s.node("Squeeze", ["ids3", "axes1"], ["ids4"], "squeeze"),
+        s.node("Concat", ["ids4", "pos"], ["cat"], "cat", axis=1),
+        s.node("Transpose", ["cat"], ["catT"], "transpose", perm=[1, 0]),
+        s.const("starts", [0]), s.const("ends", [5]), s.const("axes0", [0]),
+        s.node("Slice", ["catT", "starts", "ends", "axes0"], ["first"],
+               "slice"),
+        s.node("Split", ["cat"], ["left", "right"], "split", axis=1),
+        s.node("Gather", ["wte", "ids4"], ["emb"], "wte"),
+        s.const("pad", 0, shape=[]),
+        s.node("Equal", ["ids4", "pad"], ["is_pad"], "is_pad"),
+        s.node("Not", ["is_pad"], ["mask"], "mask"),
+        s.node("Cast", ["mask"], ["maskf"], "mask_float", to=T.FLOAT),
+        s.const("zero", 0.0, shape=[], elem=T.FLOAT),
+        s.const("axes2", [2]),
+        s.node("Unsqueeze", ["mask", "axes2"], ["mask3"], "mask3"),
+        s.node("Where", ["mask3", "emb", "zero"], ["y"], "masked"),
+    ], [s.vi("ids", [1, 5], T.INT64), s.vi("pos", [1, 5], T.INT64)],
+        [s.vi("y", [1, 5, 16]), s.vi("maskf", [1, 5]),
+         s.vi("first", [5, 1], T.INT64), s.vi("left", [1, 5], T.INT64)],
+        [s.init("wte", [100, 16])], opset=13)
 
 
 def write_light_weight_snippet(s):

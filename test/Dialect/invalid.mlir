@@ -587,3 +587,21 @@ func.func @conv_transpose_result(%x: tensor<1x8x7x7xf32>, %w: tensor<8x4x3x3xf32
   %y = dsm.conv_transpose2d %x, %w {strides = array<i64: 2, 2>} : (tensor<1x8x7x7xf32>, tensor<8x4x3x3xf32>) -> tensor<1x4x14x14xf32>
   return
 }
+
+// -----
+
+// Data movement takes integer tensors, arithmetic does not.
+func.func @relu_of_ids(%x: tensor<2x4xi64>) {
+  // expected-error @+1 {{'dsm.relu' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 8-bit signless integer values, but got 'tensor<2x4xi64>'}}
+  %y = dsm.relu %x : tensor<2x4xi64>
+  return
+}
+
+// -----
+
+func.func @reshape_f64(%x: tensor<2x4xf64>) {
+  // expected-error @+1 {{'dsm.reshape' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 8-bit signless integer or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<2x4xf64>'}}
+  %y = dsm.reshape %x {shape = array<i64: 8>} : (tensor<2x4xf64>) -> tensor<8xf64>
+  return
+}
+
