@@ -4,6 +4,7 @@
     python3 models/onnx/export.py                 # everything
     python3 models/onnx/export.py snippets        # op snippets and error cases
     python3 models/onnx/export.py models          # torch exports (slow)
+    python3 models/onnx/export.py transformers    # small ViT and encoder
     python3 models/onnx/export.py --out DIR ...   # default test/Import/Inputs/onnx
 
 Run it only to regenerate the checked-in files: it needs the Debian packages
@@ -1223,10 +1224,77 @@ def write_models(out):
            17, ["x"], ["y"])
 
 
+def vit_module(dim=32, heads=4, ffn=64, layers=2, image=32, patch=8,
+               classes=10):
+    """A small ViT in plain torch, as torchvision's VisionTransformer writes
+    it: a strided convolution as patch embedding, flatten(2).transpose(1, 2),
+    the class token expanded over the batch and concatenated in front, a
+    learned position embedding added, nn.TransformerEncoder layers (pre-norm,
+    GELU, batch first, nn.MultiheadAttention inside), a final LayerNorm and
+    the head on the class token."""
+    import torch
+    from torch import nn
+
+    class ViT(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv_proj = nn.Conv2d(3, dim, patch, stride=patch)
+            tokens = (image // patch) ** 2 + 1
+            self.class_token = nn.Parameter(torch.zeros(1, 1, dim))
+            self.pos_embedding = nn.Parameter(torch.zeros(1, tokens, dim))
+            layer = nn.TransformerEncoderLayer(dim, heads, ffn, dropout=0.0,
+                                               activation="gelu",
+                                               batch_first=True,
+                                               norm_first=True)
+            self.encoder = nn.TransformerEncoder(layer, layers,
+                                                 enable_nested_tensor=False)
+            self.ln = nn.LayerNorm(dim)
+            self.head = nn.Linear(dim, classes)
+
+        def forward(self, x):
+            x = self.conv_proj(x)
+            x = x.flatten(2).transpose(1, 2)
+            cls = self.class_token.expand(x.shape[0], -1, -1)
+            x = torch.cat([cls, x], dim=1) + self.pos_embedding
+            x = self.ln(self.encoder(x))
+            return self.head(x[:, 0])
+
+    return ViT()
+
+
+def encoder_module(dim=32, heads=4, ffn=64, layers=2):
+    """nn.TransformerEncoder of post-norm ReLU layers, batch first."""
+    from torch import nn
+    layer = nn.TransformerEncoderLayer(dim, heads, ffn, dropout=0.0,
+                                       batch_first=True)
+    return nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+
+
+def write_transformers(out):
+    """A small ViT and nn.TransformerEncoder, each at batch 1 (re-batched by
+    dsm-opt --dsm-set-batch), with a dynamic batch (--onnx-batch) and at
+    batch 8 (the reference the re-batched imports must equal)."""
+    import torch
+
+    for name, module, shape in [
+            ("vit-tiny", vit_module(), (3, 32, 32)),
+            ("encoder-tiny", encoder_module(), (17, 32))]:
+        module = module.eval()
+        randomize(module, 3)
+        for suffix, batch, axes in [("", 1, None), ("-b8", 8, None),
+                                    ("-dyn", 1, {"x": {0: "batch"},
+                                                 "y": {0: "batch"}})]:
+            # With gradients on: torch's fused encoder fast path (no ONNX
+            # spelling) is taken only without them.
+            export(module, (torch.zeros(batch, *shape),),
+                   os.path.join(out, name + suffix + ".onnx"), 17, ["x"],
+                   ["y"], dynamic_axes=axes)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("what", nargs="*", default=["snippets", "models"],
-                        choices=["snippets", "models"])
+                        choices=["snippets", "models", "transformers"])
     parser.add_argument("--out", default=DEFAULT_OUT)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -1234,6 +1302,8 @@ def main():
         write_snippets(args.out)
     if "models" in args.what:
         write_models(args.out)
+    if "transformers" in args.what:
+        write_transformers(args.out)
 
 
 if __name__ == "__main__":

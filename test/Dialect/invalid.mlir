@@ -605,3 +605,19 @@ func.func @reshape_f64(%x: tensor<2x4xf64>) {
   return
 }
 
+// -----
+
+// Only a batch of one sample is broadcast, and only along another axis.
+func.func @concat_batch_axis(%a: tensor<1x3xf32>, %b: tensor<2x4xf32>) {
+  // expected-error @+1 {{'dsm.concat' op input #1 has shape [2, 4], incompatible with [1, 3] outside axis 0}}
+  %y = dsm.concat %a, %b {axis = 0 : i64} : (tensor<1x3xf32>, tensor<2x4xf32>) -> tensor<3x3xf32>
+  return
+}
+
+// -----
+
+func.func @concat_batches(%a: tensor<1x3xf32>, %b: tensor<2x3xf32>, %c: tensor<3x3xf32>) {
+  // expected-error @+1 {{'dsm.concat' op input #2 has shape [3, 3], incompatible with [1, 3] outside axis 1}}
+  %y = dsm.concat %a, %b, %c {axis = 1 : i64} : (tensor<1x3xf32>, tensor<2x3xf32>, tensor<3x3xf32>) -> tensor<2x9xf32>
+  return
+}

@@ -472,12 +472,15 @@ def Dsm_EmbeddingOp : Dsm_GraphOp<"embedding", [], ["getParameterOperands"]> {
 // Data movement
 //===----------------------------------------------------------------------===//
 
-def Dsm_ConcatOp : Dsm_GraphOp<"concat"> {
+def Dsm_ConcatOp : Dsm_GraphOp<"concat", [], ["getParameterOperands"]> {
   let summary = "concatenation along one axis";
   let description = [{
     Joins tensors of equal rank and element type along `axis`; all other
-    dimensions must agree. Integer tensors (ids, positions, masks) are
-    joined as any other data.
+    dimensions must agree, except that along an axis other than 0 an input
+    of one sample (dimension 0 of size 1) is broadcast over the batch of the
+    others: a parameter such as ViT's class token, which the source expands
+    over the batch, stays one when the model is re-batched. Integer tensors
+    (ids, positions, masks) are joined as any other data.
   }];
   let arguments = (ins Variadic<Dsm_DataTensor>:$inputs, I64Attr:$axis);
   let results = (outs Dsm_DataTensor:$result);
