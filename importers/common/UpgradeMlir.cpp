@@ -21,9 +21,11 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <cmath>
 #include <optional>
 #include <vector>
 
@@ -597,6 +599,228 @@ static LogicalResult upgradeAttributeToOperand(const Scanner &scanner,
   return success();
 }
 
+/// torch-mlir fx keeps F.scaled_dot_product_attention as
+/// `tm_tensor.attention ins(%q, %k, %v[, %mask] : Tq, Tk, Tv[, Tm])
+/// outs(%init : To) -> To` of a dialect dsm-opt does not load (TMTensor).
+/// It is what it computes, in linalg on tensors: the scores Q K^T (a
+/// contraction over E), scaled by 1/sqrt(E), plus a float mask or with a
+/// boolean mask's false positions at -inf, linalg.softmax over the keys and
+/// the product with V (a contraction over the keys). Written on the op's
+/// line, its last contraction taking the op's place and result name.
+static LogicalResult upgradeTmTensorAttention(const Scanner &scanner, size_t at,
+                                              MLIRContext *context,
+                                              std::vector<Edit> &edits) {
+  StringRef text = scanner.text;
+  StringRef name = "tm_tensor.attention";
+  auto malformed = [&](StringRef expected) {
+    return scanner.error(at)
+           << "cannot upgrade '" << name << "': expected " << expected;
+  };
+  // ins(operands : types) outs(init : type) -> result
+  auto group = [&](size_t &i, StringRef keyword, SmallVector<StringRef> &values,
+                   SmallVector<Type> &types) -> LogicalResult {
+    i = scanner.skipTrivia(i);
+    if (!text.substr(i).starts_with(keyword))
+      return malformed(("'" + keyword + "('").str());
+    i = scanner.skipTrivia(i + keyword.size());
+    if (i >= text.size() || text[i] != '(')
+      return malformed(("'" + keyword + "('").str());
+    size_t end = scanner.skipBalanced(i);
+    if (end == StringRef::npos)
+      return malformed("closed operands");
+    auto [operands, typeList] = text.slice(i + 1, end - 1).split(':');
+    SmallVector<StringRef> parts;
+    operands.split(parts, ',');
+    for (StringRef part : parts)
+      values.push_back(part.trim());
+    // Types: split at top-level commas.
+    size_t depth = 0, from = 0;
+    for (size_t k = 0; k <= typeList.size(); ++k) {
+      if (k < typeList.size() && typeList[k] == '<')
+        ++depth;
+      else if (k < typeList.size() && typeList[k] == '>')
+        --depth;
+      else if (k == typeList.size() || (typeList[k] == ',' && depth == 0)) {
+        ScopedDiagnosticHandler quiet(context, [](Diagnostic &) {});
+        types.push_back(parseType(typeList.slice(from, k).trim(), context));
+        from = k + 1;
+      }
+    }
+    i = end;
+    return success();
+  };
+  size_t i = at + name.size();
+  SmallVector<StringRef> ins, outs;
+  SmallVector<Type> inTypes, outTypes;
+  if (failed(group(i, "ins", ins, inTypes)) ||
+      failed(group(i, "outs", outs, outTypes)))
+    return failure();
+  i = scanner.skipTrivia(i);
+  if (!text.substr(i).starts_with("->"))
+    return malformed("'->' and a result type (attention on tensors)");
+  size_t resultBegin = scanner.skipTrivia(i + 2);
+  size_t opEnd = scanner.skipType(resultBegin);
+  if (opEnd == StringRef::npos)
+    return malformed("a result type");
+  auto shaped = [](Type t) { return dyn_cast_or_null<RankedTensorType>(t); };
+  if ((ins.size() != 3 && ins.size() != 4) || inTypes.size() != ins.size() ||
+      !llvm::all_of(inTypes, shaped) || outTypes.size() != 1)
+    return malformed("query, key, value (and a mask) as ranked tensors");
+  auto q = shaped(inTypes[0]), k = shaped(inTypes[1]), v = shaped(inTypes[2]);
+  int64_t rank = q.getRank();
+  if (rank < 2 || k.getRank() != rank || v.getRank() != rank ||
+      !q.hasStaticShape() || !k.hasStaticShape() || !v.hasStaticShape() ||
+      !isa<FloatType>(q.getElementType()))
+    return malformed("query, key and value of one rank, static, floats");
+  int64_t batchDims = rank - 2;
+  ArrayRef<int64_t> batch = q.getShape().take_front(batchDims);
+  int64_t l = q.getDimSize(rank - 2), e = q.getDimSize(rank - 1),
+          s = k.getDimSize(rank - 2), ev = v.getDimSize(rank - 1);
+  std::string element;
+  llvm::raw_string_ostream(element) << q.getElementType();
+  auto tensorType = [&](int64_t a, int64_t b) {
+    std::string t = "tensor<";
+    for (int64_t d : batch)
+      t += std::to_string(d) + "x";
+    return t + std::to_string(a) + "x" + std::to_string(b) + "x" + element +
+           ">";
+  };
+  std::string scoresType = tensorType(l, s), outType = tensorType(l, ev);
+  // Loops: the batch dimensions, then three of the contraction.
+  auto map = [&](StringRef a, StringRef b) {
+    std::string dims, results;
+    for (int64_t d = 0; d < batchDims + 3; ++d)
+      dims += (d ? ", d" : "d") + std::to_string(d);
+    for (int64_t d = 0; d < batchDims; ++d)
+      results += "d" + std::to_string(d) + ", ";
+    return "affine_map<(" + dims + ") -> (" + results + a.str() + ", " +
+           b.str() + ")>";
+  };
+  std::string x = "d" + std::to_string(batchDims),
+              y = "d" + std::to_string(batchDims + 1),
+              r = "d" + std::to_string(batchDims + 2);
+  std::string iterators;
+  for (int64_t d = 0; d < batchDims + 2; ++d)
+    iterators += "\"parallel\", ";
+  iterators += "\"reduction\"";
+  std::string elementwise;
+  for (int64_t d = 0; d < rank; ++d)
+    elementwise += (d ? ", d" : "d") + std::to_string(d);
+  std::string identity =
+      "affine_map<(" + elementwise + ") -> (" + elementwise + ")>";
+  std::string parallel;
+  for (int64_t d = 0; d < rank; ++d)
+    parallel += d ? ", \"parallel\"" : "\"parallel\"";
+
+  std::string id = "%__dsm_upgrade" + std::to_string(at) + "_";
+  std::string pre;
+  llvm::raw_string_ostream os(pre);
+  os << id << "zero = arith.constant 0.000000e+00 : " << element << " ";
+  os << id << "scale = arith.constant "
+     << llvm::format("%.9e", 1.0 / std::sqrt(double(e))) << " : " << element
+     << " ";
+  auto contraction = [&](StringRef result, StringRef lhs, StringRef lhsType,
+                         StringRef rhs, StringRef rhsType, std::string lhsMap,
+                         std::string rhsMap, std::string outMap, StringRef type,
+                         bool named) {
+    std::string out;
+    llvm::raw_string_ostream c(out);
+    c << id << result << "_e = tensor.empty() : " << type << " " << id << result
+      << "_f = linalg.fill ins(" << id << "zero : " << element << ") outs("
+      << id << result << "_e : " << type << ") -> " << type << " ";
+    if (!named)
+      c << id << result << " = ";
+    c << "linalg.generic {indexing_maps = [" << lhsMap << ", " << rhsMap << ", "
+      << outMap << "], iterator_types = [" << iterators << "]} ins(" << lhs
+      << ", " << rhs << " : " << lhsType << ", " << rhsType << ") outs(" << id
+      << result << "_f : " << type << ") { ^bb0(" << id << result
+      << "_a: " << element << ", " << id << result << "_b: " << element << ", "
+      << id << result << "_c: " << element << "): " << id << result
+      << "_m = arith.mulf " << id << result << "_a, " << id << result
+      << "_b : " << element << " " << id << result << "_s = arith.addf " << id
+      << result << "_c, " << id << result << "_m : " << element
+      << " linalg.yield " << id << result << "_s : " << element << " } -> "
+      << type;
+    return out;
+  };
+  std::string qType, kType, vType;
+  llvm::raw_string_ostream(qType) << inTypes[0];
+  llvm::raw_string_ostream(kType) << inTypes[1];
+  llvm::raw_string_ostream(vType) << inTypes[2];
+  // Q K^T over E: loops (batch.., l, s, e).
+  os << contraction("scores", ins[0], qType, ins[1], kType, map(x, r),
+                    map(y, r), map(x, y), scoresType, false)
+     << " ";
+  auto elementwiseOp = [&](StringRef result, StringRef input,
+                           StringRef maskValue, StringRef maskType,
+                           StringRef body) {
+    os << id << result << "_e = tensor.empty() : " << scoresType << " " << id
+       << result << " = linalg.generic {indexing_maps = [" << identity;
+    if (!maskValue.empty())
+      os << ", " << identity;
+    os << ", " << identity << "], iterator_types = [" << parallel << "]} ins("
+       << input;
+    if (!maskValue.empty())
+      os << ", " << maskValue;
+    os << " : " << scoresType;
+    if (!maskValue.empty())
+      os << ", " << maskType;
+    os << ") outs(" << id << result << "_e : " << scoresType << ") { ^bb0("
+       << id << result << "_x: " << element << ", ";
+    if (!maskValue.empty()) {
+      std::string maskElement;
+      llvm::raw_string_ostream(maskElement)
+          << cast<RankedTensorType>(inTypes[3]).getElementType();
+      os << id << result << "_k: " << maskElement << ", ";
+    }
+    os << id << result << "_o: " << element << "): " << body << " } -> "
+       << scoresType << " ";
+  };
+  elementwiseOp("scaled", id + "scores", "", "",
+                id + "scaled_y = arith.mulf " + id + "scaled_x, " + id +
+                    "scale : " + element + " linalg.yield " + id +
+                    "scaled_y : " + element);
+  std::string logits = id + "scaled";
+  if (ins.size() == 4) {
+    auto mask = shaped(inTypes[3]);
+    std::string maskType;
+    llvm::raw_string_ostream(maskType) << inTypes[3];
+    SmallVector<int64_t> scoresShape(batch);
+    scoresShape.append({l, s});
+    if (!mask.hasStaticShape() ||
+        mask.getShape() != ArrayRef<int64_t>(scoresShape))
+      return malformed("a mask shaped like the scores");
+    if (mask.getElementType().isInteger(1)) {
+      os << id << "ninf = arith.constant 0xFF800000 : " << element << " ";
+      elementwiseOp("masked", logits, ins[3], maskType,
+                    id + "masked_y = arith.select " + id + "masked_k, " + id +
+                        "masked_x, " + id + "ninf : " + element +
+                        " linalg.yield " + id + "masked_y : " + element);
+    } else {
+      elementwiseOp("masked", logits, ins[3], maskType,
+                    id + "masked_y = arith.addf " + id + "masked_x, " + id +
+                        "masked_k : " + element + " linalg.yield " + id +
+                        "masked_y : " + element);
+    }
+    logits = id + "masked";
+  }
+  os << id << "p_e = tensor.empty() : " << scoresType << " " << id
+     << "p = linalg.softmax dimension(" << rank - 1 << ") ins(" << logits
+     << " : " << scoresType << ") outs(" << id << "p_e : " << scoresType
+     << ") -> " << scoresType << " ";
+  // P V over the keys: loops (batch.., l, ev, s).
+  std::string last =
+      contraction("context", id + "p", scoresType, ins[2], vType, map(x, r),
+                  map(r, y), map(x, y), outType, true);
+  // The definitions before the op's statement, the last contraction in its
+  // place (keeping its result name).
+  size_t prefixEnd = last.find("linalg.generic");
+  os << last.substr(0, prefixEnd);
+  edits.push_back({statementStart(text, at), 0, pre});
+  edits.push_back({at, opEnd - at, last.substr(prefixEnd)});
+  return success();
+}
+
 /// The indexing maps of the transposed matmul named ops MLIR 22 no longer
 /// has: `linalg.batch_matmul_transpose_b ins(..)` is `linalg.batch_matmul
 /// indexing_maps = [..] ins(..)` (what its C++ morphism builds).
@@ -643,6 +867,9 @@ FailureOr<std::string> dsm::upgradeMlirText(StringRef text,
       for (size_t at : scanner.findOperation(what.op, quoted))
         if (failed(upgradeAttributeToOperand(scanner, at, what, quoted, edits)))
           return failure();
+  for (size_t at : scanner.findOperation("tm_tensor.attention", false))
+    if (failed(upgradeTmTensorAttention(scanner, at, context, edits)))
+      return failure();
   // The custom form only: the generic form spells out its region.
   for (const auto &matmul : kTransposedMatmuls)
     for (size_t at : scanner.findOperation(matmul.name, /*quoted=*/false))

@@ -61,3 +61,21 @@ func.func @unknown() -> tensor<4xf32> {
   %e = linalg.init_tensor [4] : tensor<4xf32>
   return %e : tensor<4xf32>
 }
+
+// -----
+
+// tm_tensor.attention on buffers (no result) or with a mask that is not
+// shaped like the scores is not upgraded.
+func.func @attention_buffers(%q: memref<1x4x8xf32>, %o: memref<1x4x8xf32>) {
+  // expected-error @+1 {{cannot upgrade 'tm_tensor.attention': expected '->' and a result type (attention on tensors)}}
+  tm_tensor.attention ins(%q, %q, %q : memref<1x4x8xf32>, memref<1x4x8xf32>, memref<1x4x8xf32>) outs(%o : memref<1x4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @attention_mask(%q: tensor<1x4x8xf32>, %m: tensor<1x4x5xf32>) -> tensor<1x4x8xf32> {
+  // expected-error @+1 {{cannot upgrade 'tm_tensor.attention': expected a mask shaped like the scores}}
+  %0 = tm_tensor.attention ins(%q, %q, %q, %m : tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x5xf32>) outs(%q : tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+  return %0 : tensor<1x4x8xf32>
+}

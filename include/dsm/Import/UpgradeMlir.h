@@ -31,6 +31,8 @@ namespace dsm {
 ///   `tosa.const_shape` defined just before the op;
 /// - the transposed matmul named ops (gone in MLIR 22): the plain ones with
 ///   indexing maps;
+/// - torch-mlir's `tm_tensor.attention` (a dialect dsm-opt does not load):
+///   the two contractions, scale, mask and linalg.softmax it computes;
 /// - `arith.maxf` and `arith.minf` (before MLIR 18): `arith.maximumf` and
 ///   `arith.minimumf`.
 /// Comments and string literals are left alone. Returns the upgraded text, or
