@@ -1297,7 +1297,7 @@ LogicalResult convertGather(GraphImporter &imp, const OnnxNode &node) {
   // Static indices that select one position or a contiguous run: a slice.
   const HostTensor *indices = imp.getContents(indicesName);
   if (indices && indices->getRank() <= 1 && indices->getNumElements() > 0 &&
-      isDsmTensor(*data)) {
+      isDsmDataTensor(*data)) {
     int64_t extent = dataShape[*axis];
     SmallVector<int64_t> positions;
     for (int64_t i = 0; i < indices->getNumElements(); ++i) {

@@ -1044,7 +1044,8 @@ def write_int_tensor_snippet(s):
     """Integer tensors as data, as LLM exports move them: INT64 token ids
     viewed as [-1, T] (Reshape), unsqueezed and squeezed, transposed,
     sliced, split and concatenated with INT64 positions (a graph input);
-    looked up in an embedding table (Gather); compared with the pad id
+    looked up in an embedding table (Gather), the first id gathered at a
+    static position (a slice); compared with the pad id
     (Equal: a BOOL mask), the mask cast to float and applied with Where."""
     T = s.T
     s.save("int-tensors", [
@@ -1060,6 +1061,9 @@ def write_int_tensor_snippet(s):
                "slice"),
         s.node("Split", ["cat"], ["left", "right"], "split", axis=1),
         s.node("Gather", ["wte", "ids4"], ["emb"], "wte"),
+        s.const("zero_index", 0, shape=[]),
+        s.node("Gather", ["ids4", "zero_index"], ["first_id"], "first_id",
+               axis=1),
         s.const("pad", 0, shape=[]),
         s.node("Equal", ["ids4", "pad"], ["is_pad"], "is_pad"),
         s.node("Not", ["is_pad"], ["mask"], "mask"),
@@ -1070,7 +1074,8 @@ def write_int_tensor_snippet(s):
         s.node("Where", ["mask3", "emb", "zero"], ["y"], "masked"),
     ], [s.vi("ids", [1, 5], T.INT64), s.vi("pos", [1, 5], T.INT64)],
         [s.vi("y", [1, 5, 16]), s.vi("maskf", [1, 5]),
-         s.vi("first", [5, 1], T.INT64), s.vi("left", [1, 5], T.INT64)],
+         s.vi("first", [5, 1], T.INT64), s.vi("left", [1, 5], T.INT64),
+         s.vi("first_id", [1], T.INT64)],
         [s.init("wte", [100, 16])], opset=13)
 
 
