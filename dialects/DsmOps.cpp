@@ -1230,6 +1230,9 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
       normalizeAxis(errors, adaptor.getAxisAttr().getInt(), first->getRank());
   if (failed(axis))
     return failure();
+  // Along another axis, an input of one sample (dimension 0 of size 1: a
+  // parameter such as ViT's class token, which the source expands over the
+  // batch) is broadcast over the batch of the others.
   SmallVector<int64_t> shape(first->getShape());
   for (auto [index, value] :
        llvm::enumerate(adaptor.getInputs().drop_front())) {
@@ -1241,7 +1244,12 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
     for (int64_t d = 0; d < first->getRank(); ++d) {
       if (d == *axis)
         continue;
-      if (type->getDimSize(d) != shape[d])
+      int64_t size = type->getDimSize(d);
+      if (d == 0 && size != shape[0] && (size == 1 || shape[0] == 1)) {
+        shape[0] = std::max(size, shape[0]);
+        continue;
+      }
+      if (size != shape[d])
         return errors.fail(name, " has shape ", formatShape(type->getShape()),
                            ", incompatible with ",
                            formatShape(first->getShape()), " outside axis ",
@@ -1253,8 +1261,14 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+SmallVector<Value> ConcatOp::getParameterOperands() {
+  return weightOperands(getOperation());
+}
+
 core::Workload ConcatOp::getWorkload() {
-  return elementwiseWorkload(getOperation(), core::OpKind::Concat);
+  // A parameter joined in (ViT's class token) counts as one.
+  return elementwiseWorkload(getOperation(), core::OpKind::Concat,
+                             weightElements(getOperation()));
 }
 
 LogicalResult ReshapeOp::verify() { return verifyShapes(*this); }

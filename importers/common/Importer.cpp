@@ -1,6 +1,7 @@
 //===- Importer.cpp - Shared machinery of the dsm front ends --------------===//
 
 #include "dsm/Import/Importer.h"
+#include "dsm/Import/BatchPlacement.h"
 #include "dsm/Import/GraphFusion.h"
 #include "dsm/Support/LayerName.h"
 #include "dsm/Support/ReportWriter.h"
@@ -381,6 +382,12 @@ LogicalResult Importer::finalize() {
       })))
     return func.emitError()
            << "internal error: the graph fusions do not converge";
+  // Which dimension of each reshape follows the batch, decided by
+  // re-batching (dsm/Import/BatchPlacement.h).
+  for (unsigned i = 0, e = placeBatchInReshapes(func); i < e; ++i) {
+    summary.addPatternMatch(kBatchPlacedPattern);
+    summary.addResult(kBatchPlacedPattern, ReshapeOp::getOperationName());
+  }
   unsigned dsmOps = 0;
   for (Operation &op : func.getBody().front()) {
     if (&op == terminator)
@@ -459,6 +466,15 @@ FailureOr<Value> Importer::materializeConstant(OpResult result) {
   if (!type)
     return emitError(op->getLoc()) << "cannot import the constant "
                                    << result.getType() << " as a tensor";
+  // Integer tensors (positions, indices, shapes, masks) are data the model
+  // computes with, not parameters: they stay constants.
+  TypedAttr value;
+  if (isa<IntegerType>(type.getElementType()) &&
+      !getDsmElementType(type.getElementType()) &&
+      matchPattern(result, m_Constant(&value))) {
+    setImported(op, "arith.constant");
+    return arith::ConstantOp::create(builder, op->getLoc(), value).getResult();
+  }
   return getWeight(result, type.getShape(), type.getElementType(), "constant");
 }
 

@@ -21,9 +21,11 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <cmath>
 #include <optional>
 #include <vector>
 
@@ -214,6 +216,54 @@ private:
 
 } // namespace
 
+/// Where the statement of the operation named at `at` starts: its first
+/// result (`%e = tensor.expand_shape ...` starts at `%e`), or `at` itself.
+/// Definitions an upgrade needs are inserted there, on the same line, so
+/// that every line stays where it was.
+static size_t statementStart(StringRef text, size_t at) {
+  size_t i = at;
+  while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t'))
+    --i;
+  if (i == 0 || text[i - 1] != '=')
+    return at;
+  --i;
+  size_t start = at;
+  while (i > 0) {
+    char c = text[i - 1];
+    if (c == '\n' ||
+        !(llvm::isAlnum(c) || StringRef("%_$.#:-, \t").contains(c)))
+      break;
+    --i;
+    if (c == '%')
+      start = i;
+  }
+  return start;
+}
+
+/// The groups of a reassociation `[[0, 1], [2]]` at [begin, end).
+static SmallVector<SmallVector<int64_t, 2>> parseReassociation(StringRef text) {
+  SmallVector<SmallVector<int64_t, 2>> groups;
+  int depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '[') {
+      if (++depth == 2)
+        groups.emplace_back();
+    } else if (c == ']') {
+      --depth;
+    } else if (depth == 2 && llvm::isDigit(c)) {
+      size_t j = i;
+      while (j < text.size() && llvm::isDigit(text[j]))
+        ++j;
+      int64_t value = 0;
+      text.slice(i, j).getAsInteger(10, value);
+      groups.back().push_back(value);
+      i = j - 1;
+    }
+  }
+  return groups;
+}
+
 /// Adds `output_shape [..]` to the expand_shape named at `at` if it has none:
 /// `tensor.expand_shape %src [[0, 1], [2]] : T into R` (before MLIR 19).
 static LogicalResult upgradeExpandShape(const Scanner &scanner, size_t at,
@@ -227,8 +277,11 @@ static LogicalResult upgradeExpandShape(const Scanner &scanner, size_t at,
   size_t i = scanner.skipTrivia(at + name.size());
   if (i >= text.size() || text[i] != '%')
     return malformed("its source operand");
+  size_t sourceBegin = i;
   while (i < text.size() && !llvm::isSpace(text[i]) && text[i] != '[')
     ++i;
+  StringRef source = text.slice(sourceBegin, i);
+  size_t reassociationBegin = scanner.skipTrivia(i);
   i = scanner.skipTrivia(i);
   if (i >= text.size() || text[i] != '[')
     return malformed("its reassociation ([[0, 1], ...])");
@@ -250,6 +303,7 @@ static LogicalResult upgradeExpandShape(const Scanner &scanner, size_t at,
   size_t sourceEnd = scanner.skipType(i);
   if (sourceEnd == StringRef::npos)
     return malformed("its source type");
+  StringRef sourceType = text.slice(i, sourceEnd);
   i = scanner.skipTrivia(sourceEnd);
   if (!text.substr(i).starts_with("into"))
     return malformed("'into' and its result type");
@@ -270,16 +324,57 @@ static LogicalResult upgradeExpandShape(const Scanner &scanner, size_t at,
     return scanner.error(at)
            << "cannot upgrade '" << name << "': cannot read its result type '"
            << resultText << "' (type aliases are not resolved)";
-  if (!shaped.hasStaticShape())
-    return scanner.error(at)
-           << "cannot upgrade '" << name << "' to " << resultText
-           << ": a dynamic result dimension needs its size as an SSA value "
-              "in output_shape; write it by hand (output_shape [%d0, 4, ..])";
-  std::string shape;
-  llvm::raw_string_ostream os(shape);
-  os << " output_shape [";
-  llvm::interleaveComma(shaped.getShape(), os);
-  os << "]";
+  // A dynamic result dimension is its source dimension divided by the
+  // static sizes of its group (one dynamic size per group, as MLIR
+  // requires): computed with `dim` and `arith.divui` just before the
+  // operation, on its line.
+  SmallVector<SmallVector<int64_t, 2>> groups =
+      parseReassociation(text.slice(reassociationBegin, reassociationEnd));
+  std::string prefix, shape;
+  llvm::raw_string_ostream pre(prefix), os(shape);
+  std::string id = "%__dsm_upgrade" + std::to_string(at) + "_";
+  StringRef dialect = name.split('.').first;
+  SmallVector<std::string> sizes;
+  for (int64_t d = 0; d < shaped.getRank(); ++d) {
+    if (!shaped.isDynamicDim(d)) {
+      sizes.push_back(std::to_string(shaped.getDimSize(d)));
+      continue;
+    }
+    const auto *group = llvm::find_if(
+        groups, [&](ArrayRef<int64_t> g) { return llvm::is_contained(g, d); });
+    int64_t known = 1, dynamic = 0;
+    if (group != groups.end())
+      for (int64_t member : *group) {
+        if (member >= shaped.getRank())
+          dynamic = 2;
+        else if (shaped.isDynamicDim(member))
+          ++dynamic;
+        else
+          known *= shaped.getDimSize(member);
+      }
+    if (group == groups.end() || dynamic != 1 || known == 0)
+      return scanner.error(at)
+             << "cannot upgrade '" << name << "' to " << resultText
+             << ": result dimension " << d
+             << " is not the only dynamic one of its reassociation group; "
+                "write output_shape by hand";
+    std::string index = id + "i" + std::to_string(d),
+                dim = id + "d" + std::to_string(d);
+    pre << index << " = arith.constant " << (group - groups.begin())
+        << " : index " << dim << " = " << dialect << ".dim " << source << ", "
+        << index << " : " << sourceType << " ";
+    if (known != 1) {
+      std::string factor = id + "k" + std::to_string(d),
+                  quotient = id + "s" + std::to_string(d);
+      pre << factor << " = arith.constant " << known << " : index " << quotient
+          << " = arith.divui " << dim << ", " << factor << " : index ";
+      dim = quotient;
+    }
+    sizes.push_back(dim);
+  }
+  os << " output_shape [" << llvm::join(sizes, ", ") << "]";
+  if (!prefix.empty())
+    edits.push_back({statementStart(text, at), 0, std::move(prefix)});
   edits.push_back({reassociationEnd, 0, std::move(shape)});
   return success();
 }
@@ -331,6 +426,401 @@ static void upgradeTosaConst(const Scanner &scanner, size_t at,
   }
 }
 
+/// An attribute TOSA 1.0 made an operand: `shift` of tosa.mul (a
+/// tensor<1xi8> constant) and `new_shape` of tosa.reshape (a !tosa.shape
+/// from tosa.const_shape), both attributes before MLIR 21.
+struct AttributeToOperand {
+  StringLiteral op, key;
+};
+static const AttributeToOperand kAttributesToOperands[] = {
+    {"tosa.mul", "shift"},
+    {"tosa.reshape", "new_shape"},
+};
+
+/// Moves `key` of the tosa op named at `at` (custom form, or generic when
+/// `quoted`) from its attributes to a new last operand defined just before
+/// it on its line; an op without the attribute is current and stays.
+static LogicalResult upgradeAttributeToOperand(const Scanner &scanner,
+                                               size_t at,
+                                               const AttributeToOperand &what,
+                                               bool quoted,
+                                               std::vector<Edit> &edits) {
+  StringRef text = scanner.text;
+  auto malformed = [&](StringRef expected) {
+    return scanner.error(at)
+           << "cannot upgrade '" << what.op << "': expected " << expected;
+  };
+  size_t i, operandsEnd;
+  if (quoted) {
+    i = scanner.skipTrivia(scanner.skipString(at));
+    if (i >= text.size() || text[i] != '(')
+      return success();
+    size_t close = scanner.skipBalanced(i);
+    if (close == StringRef::npos)
+      return malformed("closed operands");
+    operandsEnd = close - 1;
+    i = scanner.skipTrivia(close);
+  } else {
+    // Operands run to the attribute dictionary or the ':'.
+    i = at + what.op.size();
+    operandsEnd = i;
+    while (i < text.size() && text[i] != '{' && text[i] != ':' &&
+           !text.substr(i).starts_with("<{")) {
+      if (text[i] == '\n' && text.substr(scanner.skipTrivia(i)).empty())
+        break;
+      if (!llvm::isSpace(text[i]))
+        operandsEnd = i + 1;
+      ++i;
+    }
+  }
+  // Properties `<{..}>` and/or an attribute dictionary `{..}`: the key may
+  // be in either.
+  struct Dictionary {
+    size_t begin, end; ///< the braces (and angle brackets) included
+    size_t open;       ///< the `{`
+    SmallVector<std::pair<size_t, size_t>> entries;
+  };
+  SmallVector<Dictionary, 2> dicts;
+  for (int k = 0; k < 2; ++k) {
+    bool properties = text.substr(i).starts_with("<{");
+    size_t open = properties ? i + 1 : i;
+    if (open >= text.size() || text[open] != '{')
+      break;
+    size_t close = scanner.skipBalanced(open);
+    if (close == StringRef::npos)
+      return malformed("a closed attribute dictionary");
+    Dictionary dict{i, properties ? close + 1 : close, open, {}};
+    // Its top-level entries: [begin, end) each.
+    for (size_t key = scanner.skipTrivia(open + 1); key < close - 1;) {
+      size_t j = key;
+      while (j < close - 1 && text[j] != ',') {
+        if (StringRef("([{<\"").contains(text[j])) {
+          size_t next =
+              text[j] == '"' ? scanner.skipString(j) : scanner.skipBalanced(j);
+          if (next == StringRef::npos || next > close)
+            return malformed("a closed attribute value");
+          j = next;
+        } else {
+          ++j;
+        }
+      }
+      size_t end = j;
+      while (end > key && llvm::isSpace(text[end - 1]))
+        --end;
+      dict.entries.push_back({key, end});
+      key = scanner.skipTrivia(j + 1);
+    }
+    i = scanner.skipTrivia(dict.end);
+    dicts.push_back(std::move(dict));
+  }
+  const Dictionary *holder = nullptr;
+  const std::pair<size_t, size_t> *entry = nullptr;
+  for (const Dictionary &dict : dicts)
+    for (const auto &range : dict.entries) {
+      StringRef e = text.slice(range.first, range.second);
+      if (!entry && e.starts_with(what.key) &&
+          e.drop_front(what.key.size()).ltrim().starts_with("=")) {
+        holder = &dict;
+        entry = &range;
+      }
+    }
+  if (!entry)
+    return success();
+  StringRef value =
+      text.slice(entry->first, entry->second).split('=').second.trim();
+  // The operand's definition and type.
+  std::string name =
+      "%__dsm_upgrade" + std::to_string(at) + "_" + what.key.str();
+  std::string definition, type;
+  SmallVector<int64_t> ints;
+  for (size_t k = 0; k < value.size();) {
+    size_t j = k + (value[k] == '-' ? 1 : 0);
+    // A number not part of a word (the 64 of `array<i64: ..>` is not).
+    if (j < value.size() && llvm::isDigit(value[j]) &&
+        (k == 0 || !llvm::isAlnum(value[k - 1]))) {
+      size_t e = j;
+      while (e < value.size() && llvm::isDigit(value[e]))
+        ++e;
+      int64_t v = 0;
+      value.slice(k, e).getAsInteger(10, v);
+      ints.push_back(v);
+      k = e;
+      // In `0 : i8` the type's width is no value.
+      if (what.key == "shift")
+        break;
+    } else {
+      ++k;
+    }
+  }
+  if (what.key == "shift") {
+    if (ints.size() != 1)
+      return malformed("an integer shift");
+    type = "tensor<1xi8>";
+    definition = name + " = \"tosa.const\"() <{values = dense<" +
+                 std::to_string(ints[0]) + "> : tensor<1xi8>}> : () -> " +
+                 type + " ";
+  } else {
+    type = "!tosa.shape<" + std::to_string(ints.size()) + ">";
+    std::string list;
+    llvm::raw_string_ostream os(list);
+    llvm::interleaveComma(ints, os);
+    definition = name + " = tosa.const_shape {values = dense<[" + list +
+                 "]> : tensor<" + std::to_string(ints.size()) +
+                 "xindex>} : () -> " + type + " ";
+  }
+  // The types: `: (operands) -> result`; the new operand's type joins them.
+  size_t colon = i;
+  if (colon >= text.size() || text[colon] != ':')
+    return malformed("':' and a functional type");
+  size_t types = scanner.skipTrivia(colon + 1);
+  if (types >= text.size() || text[types] != '(')
+    return malformed("a functional type");
+  size_t typesEnd = scanner.skipBalanced(types);
+  if (typesEnd == StringRef::npos)
+    return malformed("a closed functional type");
+
+  edits.push_back({statementStart(text, at), 0, definition});
+  edits.push_back({operandsEnd, 0, ", " + name});
+  if (holder->entries.size() == 1) {
+    // The dictionary held only this: it goes, with the space before it.
+    size_t begin = holder->begin;
+    while (begin > 0 && text[begin - 1] == ' ')
+      --begin;
+    edits.push_back({begin, holder->end - begin, ""});
+  } else {
+    size_t begin = entry->first, end = entry->second;
+    if (entry + 1 != holder->entries.end())
+      end = (entry + 1)->first; // with the comma after it
+    else
+      begin = (entry - 1)->second; // with the comma before it
+    edits.push_back({begin, end - begin, ""});
+  }
+  edits.push_back({typesEnd - 1, 0, ", " + type});
+  return success();
+}
+
+/// torch-mlir fx keeps F.scaled_dot_product_attention as
+/// `tm_tensor.attention ins(%q, %k, %v[, %mask] : Tq, Tk, Tv[, Tm])
+/// outs(%init : To) -> To` of a dialect dsm-opt does not load (TMTensor).
+/// It is what it computes, in linalg on tensors: the scores Q K^T (a
+/// contraction over E), scaled by 1/sqrt(E), plus a float mask or with a
+/// boolean mask's false positions at -inf, linalg.softmax over the keys and
+/// the product with V (a contraction over the keys). Written on the op's
+/// line, its last contraction taking the op's place and result name.
+static LogicalResult upgradeTmTensorAttention(const Scanner &scanner, size_t at,
+                                              MLIRContext *context,
+                                              std::vector<Edit> &edits) {
+  StringRef text = scanner.text;
+  StringRef name = "tm_tensor.attention";
+  auto malformed = [&](StringRef expected) {
+    return scanner.error(at)
+           << "cannot upgrade '" << name << "': expected " << expected;
+  };
+  // ins(operands : types) outs(init : type) -> result
+  auto group = [&](size_t &i, StringRef keyword, SmallVector<StringRef> &values,
+                   SmallVector<Type> &types) -> LogicalResult {
+    i = scanner.skipTrivia(i);
+    if (!text.substr(i).starts_with(keyword))
+      return malformed(("'" + keyword + "('").str());
+    i = scanner.skipTrivia(i + keyword.size());
+    if (i >= text.size() || text[i] != '(')
+      return malformed(("'" + keyword + "('").str());
+    size_t end = scanner.skipBalanced(i);
+    if (end == StringRef::npos)
+      return malformed("closed operands");
+    auto [operands, typeList] = text.slice(i + 1, end - 1).split(':');
+    SmallVector<StringRef> parts;
+    operands.split(parts, ',');
+    for (StringRef part : parts)
+      values.push_back(part.trim());
+    // Types: split at top-level commas.
+    size_t depth = 0, from = 0;
+    for (size_t k = 0; k <= typeList.size(); ++k) {
+      if (k < typeList.size() && typeList[k] == '<')
+        ++depth;
+      else if (k < typeList.size() && typeList[k] == '>')
+        --depth;
+      else if (k == typeList.size() || (typeList[k] == ',' && depth == 0)) {
+        ScopedDiagnosticHandler quiet(context, [](Diagnostic &) {});
+        types.push_back(parseType(typeList.slice(from, k).trim(), context));
+        from = k + 1;
+      }
+    }
+    i = end;
+    return success();
+  };
+  size_t i = at + name.size();
+  SmallVector<StringRef> ins, outs;
+  SmallVector<Type> inTypes, outTypes;
+  if (failed(group(i, "ins", ins, inTypes)) ||
+      failed(group(i, "outs", outs, outTypes)))
+    return failure();
+  i = scanner.skipTrivia(i);
+  if (!text.substr(i).starts_with("->"))
+    return malformed("'->' and a result type (attention on tensors)");
+  size_t resultBegin = scanner.skipTrivia(i + 2);
+  size_t opEnd = scanner.skipType(resultBegin);
+  if (opEnd == StringRef::npos)
+    return malformed("a result type");
+  auto shaped = [](Type t) { return dyn_cast_or_null<RankedTensorType>(t); };
+  if ((ins.size() != 3 && ins.size() != 4) || inTypes.size() != ins.size() ||
+      !llvm::all_of(inTypes, shaped) || outTypes.size() != 1)
+    return malformed("query, key, value (and a mask) as ranked tensors");
+  auto q = shaped(inTypes[0]), k = shaped(inTypes[1]), v = shaped(inTypes[2]);
+  int64_t rank = q.getRank();
+  if (rank < 2 || k.getRank() != rank || v.getRank() != rank ||
+      !q.hasStaticShape() || !k.hasStaticShape() || !v.hasStaticShape() ||
+      !isa<FloatType>(q.getElementType()))
+    return malformed("query, key and value of one rank, static, floats");
+  int64_t batchDims = rank - 2;
+  ArrayRef<int64_t> batch = q.getShape().take_front(batchDims);
+  int64_t l = q.getDimSize(rank - 2), e = q.getDimSize(rank - 1),
+          s = k.getDimSize(rank - 2), ev = v.getDimSize(rank - 1);
+  std::string element;
+  llvm::raw_string_ostream(element) << q.getElementType();
+  auto tensorType = [&](int64_t a, int64_t b) {
+    std::string t = "tensor<";
+    for (int64_t d : batch)
+      t += std::to_string(d) + "x";
+    return t + std::to_string(a) + "x" + std::to_string(b) + "x" + element +
+           ">";
+  };
+  std::string scoresType = tensorType(l, s), outType = tensorType(l, ev);
+  // Loops: the batch dimensions, then three of the contraction.
+  auto map = [&](StringRef a, StringRef b) {
+    std::string dims, results;
+    for (int64_t d = 0; d < batchDims + 3; ++d)
+      dims += (d ? ", d" : "d") + std::to_string(d);
+    for (int64_t d = 0; d < batchDims; ++d)
+      results += "d" + std::to_string(d) + ", ";
+    return "affine_map<(" + dims + ") -> (" + results + a.str() + ", " +
+           b.str() + ")>";
+  };
+  std::string x = "d" + std::to_string(batchDims),
+              y = "d" + std::to_string(batchDims + 1),
+              r = "d" + std::to_string(batchDims + 2);
+  std::string iterators;
+  for (int64_t d = 0; d < batchDims + 2; ++d)
+    iterators += "\"parallel\", ";
+  iterators += "\"reduction\"";
+  std::string elementwise;
+  for (int64_t d = 0; d < rank; ++d)
+    elementwise += (d ? ", d" : "d") + std::to_string(d);
+  std::string identity =
+      "affine_map<(" + elementwise + ") -> (" + elementwise + ")>";
+  std::string parallel;
+  for (int64_t d = 0; d < rank; ++d)
+    parallel += d ? ", \"parallel\"" : "\"parallel\"";
+
+  std::string id = "%__dsm_upgrade" + std::to_string(at) + "_";
+  std::string pre;
+  llvm::raw_string_ostream os(pre);
+  os << id << "zero = arith.constant 0.000000e+00 : " << element << " ";
+  os << id << "scale = arith.constant "
+     << llvm::format("%.9e", 1.0 / std::sqrt(double(e))) << " : " << element
+     << " ";
+  auto contraction = [&](StringRef result, StringRef lhs, StringRef lhsType,
+                         StringRef rhs, StringRef rhsType, std::string lhsMap,
+                         std::string rhsMap, std::string outMap, StringRef type,
+                         bool named) {
+    std::string out;
+    llvm::raw_string_ostream c(out);
+    c << id << result << "_e = tensor.empty() : " << type << " " << id << result
+      << "_f = linalg.fill ins(" << id << "zero : " << element << ") outs("
+      << id << result << "_e : " << type << ") -> " << type << " ";
+    if (!named)
+      c << id << result << " = ";
+    c << "linalg.generic {indexing_maps = [" << lhsMap << ", " << rhsMap << ", "
+      << outMap << "], iterator_types = [" << iterators << "]} ins(" << lhs
+      << ", " << rhs << " : " << lhsType << ", " << rhsType << ") outs(" << id
+      << result << "_f : " << type << ") { ^bb0(" << id << result
+      << "_a: " << element << ", " << id << result << "_b: " << element << ", "
+      << id << result << "_c: " << element << "): " << id << result
+      << "_m = arith.mulf " << id << result << "_a, " << id << result
+      << "_b : " << element << " " << id << result << "_s = arith.addf " << id
+      << result << "_c, " << id << result << "_m : " << element
+      << " linalg.yield " << id << result << "_s : " << element << " } -> "
+      << type;
+    return out;
+  };
+  std::string qType, kType, vType;
+  llvm::raw_string_ostream(qType) << inTypes[0];
+  llvm::raw_string_ostream(kType) << inTypes[1];
+  llvm::raw_string_ostream(vType) << inTypes[2];
+  // Q K^T over E: loops (batch.., l, s, e).
+  os << contraction("scores", ins[0], qType, ins[1], kType, map(x, r),
+                    map(y, r), map(x, y), scoresType, false)
+     << " ";
+  auto elementwiseOp = [&](StringRef result, StringRef input,
+                           StringRef maskValue, StringRef maskType,
+                           StringRef body) {
+    os << id << result << "_e = tensor.empty() : " << scoresType << " " << id
+       << result << " = linalg.generic {indexing_maps = [" << identity;
+    if (!maskValue.empty())
+      os << ", " << identity;
+    os << ", " << identity << "], iterator_types = [" << parallel << "]} ins("
+       << input;
+    if (!maskValue.empty())
+      os << ", " << maskValue;
+    os << " : " << scoresType;
+    if (!maskValue.empty())
+      os << ", " << maskType;
+    os << ") outs(" << id << result << "_e : " << scoresType << ") { ^bb0("
+       << id << result << "_x: " << element << ", ";
+    if (!maskValue.empty()) {
+      std::string maskElement;
+      llvm::raw_string_ostream(maskElement)
+          << cast<RankedTensorType>(inTypes[3]).getElementType();
+      os << id << result << "_k: " << maskElement << ", ";
+    }
+    os << id << result << "_o: " << element << "): " << body << " } -> "
+       << scoresType << " ";
+  };
+  elementwiseOp("scaled", id + "scores", "", "",
+                id + "scaled_y = arith.mulf " + id + "scaled_x, " + id +
+                    "scale : " + element + " linalg.yield " + id +
+                    "scaled_y : " + element);
+  std::string logits = id + "scaled";
+  if (ins.size() == 4) {
+    auto mask = shaped(inTypes[3]);
+    std::string maskType;
+    llvm::raw_string_ostream(maskType) << inTypes[3];
+    SmallVector<int64_t> scoresShape(batch);
+    scoresShape.append({l, s});
+    if (!mask.hasStaticShape() ||
+        mask.getShape() != ArrayRef<int64_t>(scoresShape))
+      return malformed("a mask shaped like the scores");
+    if (mask.getElementType().isInteger(1)) {
+      os << id << "ninf = arith.constant 0xFF800000 : " << element << " ";
+      elementwiseOp("masked", logits, ins[3], maskType,
+                    id + "masked_y = arith.select " + id + "masked_k, " + id +
+                        "masked_x, " + id + "ninf : " + element +
+                        " linalg.yield " + id + "masked_y : " + element);
+    } else {
+      elementwiseOp("masked", logits, ins[3], maskType,
+                    id + "masked_y = arith.addf " + id + "masked_x, " + id +
+                        "masked_k : " + element + " linalg.yield " + id +
+                        "masked_y : " + element);
+    }
+    logits = id + "masked";
+  }
+  os << id << "p_e = tensor.empty() : " << scoresType << " " << id
+     << "p = linalg.softmax dimension(" << rank - 1 << ") ins(" << logits
+     << " : " << scoresType << ") outs(" << id << "p_e : " << scoresType
+     << ") -> " << scoresType << " ";
+  // P V over the keys: loops (batch.., l, ev, s).
+  std::string last =
+      contraction("context", id + "p", scoresType, ins[2], vType, map(x, r),
+                  map(r, y), map(x, y), outType, true);
+  // The definitions before the op's statement, the last contraction in its
+  // place (keeping its result name).
+  size_t prefixEnd = last.find("linalg.generic");
+  os << last.substr(0, prefixEnd);
+  edits.push_back({statementStart(text, at), 0, pre});
+  edits.push_back({at, opEnd - at, last.substr(prefixEnd)});
+  return success();
+}
+
 /// The indexing maps of the transposed matmul named ops MLIR 22 no longer
 /// has: `linalg.batch_matmul_transpose_b ins(..)` is `linalg.batch_matmul
 /// indexing_maps = [..] ins(..)` (what its C++ morphism builds).
@@ -372,6 +862,14 @@ FailureOr<std::string> dsm::upgradeMlirText(StringRef text,
         return failure();
   for (size_t at : scanner.findOperation("tosa.const", /*quoted=*/true))
     upgradeTosaConst(scanner, at, edits);
+  for (const AttributeToOperand &what : kAttributesToOperands)
+    for (bool quoted : {false, true})
+      for (size_t at : scanner.findOperation(what.op, quoted))
+        if (failed(upgradeAttributeToOperand(scanner, at, what, quoted, edits)))
+          return failure();
+  for (size_t at : scanner.findOperation("tm_tensor.attention", false))
+    if (failed(upgradeTmTensorAttention(scanner, at, context, edits)))
+      return failure();
   // The custom form only: the generic form spells out its region.
   for (const auto &matmul : kTransposedMatmuls)
     for (size_t at : scanner.findOperation(matmul.name, /*quoted=*/false))
@@ -418,8 +916,9 @@ void dsm::registerUpgradeMlirTranslation() {
   TranslateRegistration registration(
       "upgrade-mlir",
       "rewrite MLIR written before the current syntax (expand_shape without "
-      "output_shape, tosa.const value, linalg.*matmul_transpose_a/b, "
-      "arith.maxf/minf) into it",
+      "output_shape, tosa.const value, tosa.mul shift and tosa.reshape "
+      "new_shape attributes, linalg.*matmul_transpose_a/b, arith.maxf/minf) "
+      "into it",
       [](const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
          llvm::raw_ostream &output, MLIRContext *context) -> LogicalResult {
         const llvm::MemoryBuffer *buffer =
@@ -446,8 +945,9 @@ void dsm::registerUpgradeMlirTranslation() {
             diag.attachNote()
                 << "--upgrade-mlir rewrites expand_shape without output_shape, "
                    "tosa.const with value, the transposed linalg matmuls and "
-                   "arith.maxf/minf; "
-                   "this spelling is not one of them";
+                   "arith.maxf/minf; this spelling is not one of them (nor "
+                   "tosa.mul's shift or tosa.reshape's new_shape attribute, "
+                   "which it also rewrites)";
           return failure();
         });
         if (!parseSourceFile<ModuleOp>(check, ParserConfig(context)))

@@ -800,9 +800,15 @@ std::optional<ReduceView> LinalgImporter::getReduce(Operation *op) {
     return std::nullopt;
   SmallVector<AffineMap> maps = linalgOp.getIndexingMapsArray();
   SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+  // The input reads every loop once, in any order (TF's NHWC global pool
+  // iterates (n, c, h, w) over an [N, H, W, C] input): input dimension i is
+  // loop loopOf[i].
   AffineMap in = normalizeMap(maps[0], shapeOf(input), ranges);
-  if (!in.isIdentity())
+  if (!in.isPermutation())
     return std::nullopt;
+  SmallVector<int64_t> loopOf;
+  for (AffineExpr expr : in.getResults())
+    loopOf.push_back(cast<AffineDimExpr>(expr).getPosition());
   OpOperand *init = linalgOp.getDpsInitOperand(0);
   AffineMap out = maps[init->getOperandNumber()];
   std::optional<SmallVector<int64_t>> outDims = dimsOf(out);
@@ -811,24 +817,28 @@ std::optional<ReduceView> LinalgImporter::getReduce(Operation *op) {
   ReduceView view;
   view.input = input;
   SmallVector<utils::IteratorType> iterators = linalgOp.getIteratorTypesArray();
-  for (auto [loop, iterator] : llvm::enumerate(iterators))
-    if (iterator == utils::IteratorType::reduction)
-      view.axes.push_back(loop);
-  // The result lists the parallel loops in order, with the reduced ones as
-  // unit dimensions (kept) or absent.
-  SmallVector<int64_t> kept;
-  for (int64_t d : *outDims)
-    if (d >= 0)
-      kept.push_back(d);
+  auto reduced = [&](int64_t loop) {
+    return iterators[loop] == utils::IteratorType::reduction;
+  };
+  // The axes are input dimensions; the parallel loops in the input's order.
   SmallVector<int64_t> parallel;
-  for (auto [loop, iterator] : llvm::enumerate(iterators))
-    if (iterator == utils::IteratorType::parallel)
+  for (auto [dim, loop] : llvm::enumerate(loopOf)) {
+    if (reduced(loop))
+      view.axes.push_back(dim);
+    else
       parallel.push_back(loop);
-  if (kept != parallel)
-    return std::nullopt;
+  }
+  // The result lists the parallel loops in the input's order (dsm.reduce
+  // does not permute), with the reduced ones as unit dimensions (kept, where
+  // the input has them) or absent.
   view.keepDims = out.getNumResults() == in.getNumResults();
-  if (!view.keepDims && out.getNumResults() != parallel.size())
+  if (view.keepDims) {
+    for (auto [dim, loop] : llvm::enumerate(loopOf))
+      if ((*outDims)[dim] != (reduced(loop) ? -1 : loop))
+        return std::nullopt;
+  } else if (ArrayRef<int64_t>(*outDims) != ArrayRef<int64_t>(parallel)) {
     return std::nullopt;
+  }
   // The body combines the input with the accumulator.
   std::optional<BodyFunction> body = buildBodyFunction(
       linalgOp, [&](Value v) { return getScalarConstant(v); });
@@ -1854,29 +1864,18 @@ FailureOr<bool> LinalgImporter::importEmbedding(linalg::LinalgOp op,
   FailureOr<Type> elementType = requireDsmElementType(op.getLoc(), table);
   if (failed(elementType))
     return failure();
-  Value ids = op.getDpsInputOperand(0)->get();
-  Value indices;
-  if (Operation *constantIds = getConstantRoot(ids)) {
-    // Fixed ids (BERT's position ids): a constant, not a parameter.
-    if (constantIds->getResult(0) != ids)
-      return emitError(op.getLoc()) << "cannot import an embedding whose "
-                                       "fixed ids are computed from a "
-                                       "constant";
-    indices = builder.clone(*constantIds)->getResult(0);
-    setImported(constantIds, "arith.constant");
-  } else {
-    FailureOr<Value> activation = getActivation(ids);
-    if (failed(activation))
-      return failure();
-    indices = *activation;
-  }
+  // Ids are data: a function argument, or fixed ids (BERT's and GPT-2's
+  // positions) kept as an integer constant, possibly reshaped.
+  FailureOr<Value> indices = getActivation(op.getDpsInputOperand(0)->get());
+  if (failed(indices))
+    return failure();
   FailureOr<Value> weight =
       getWeight(table, tableType.getShape(), *elementType, "weight");
   if (failed(weight))
     return failure();
   return finishImport(op, create<EmbeddingOp>(op.getLoc(),
                                               op->getResult(0).getType(),
-                                              indices, *weight));
+                                              *indices, *weight));
 }
 
 //===----------------------------------------------------------------------===//

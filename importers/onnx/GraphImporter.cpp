@@ -14,6 +14,7 @@
 #include "onnx.pb.h"
 
 #include "dsm/Dialect/DsmOps.h"
+#include "dsm/Import/BatchPlacement.h"
 #include "dsm/Import/GraphFusion.h"
 #include "dsm/Support/LayerName.h"
 
@@ -727,6 +728,12 @@ LogicalResult GraphImporter::finishModule(const GraphProto &graph,
     return emitFileError() << "internal error: the graph fusions do not "
                               "converge";
   eraseDeadOps();
+  // Which dimension of each reshape follows the batch, decided by
+  // re-batching (dsm/Import/BatchPlacement.h).
+  for (unsigned i = 0, e = placeBatchInReshapes(function); i < e; ++i) {
+    unit->addPatternMatch(kBatchPlacedPattern);
+    unit->addResult(kBatchPlacedPattern, dsm::ReshapeOp::getOperationName());
+  }
   llvm::DenseMap<const OnnxNode *, int64_t> remainingOps;
   for (const auto &[op, creator] : creators)
     if (!isa<dsm::WeightOp, arith::ConstantOp>(op))

@@ -42,6 +42,12 @@ bool isDsmTensor(Value value) {
   return isDsmElementType(typeOf(value).getElementType());
 }
 
+/// Whether dsm's data-movement ops take `value` (integer ids, positions and
+/// masks included).
+bool isDsmDataTensor(Value value) {
+  return isDsmDataElementType(typeOf(value).getElementType());
+}
+
 FailureOr<Value> input(GraphImporter &imp, const OnnxNode &node, unsigned i) {
   if (!node.hasInput(i))
     return node.emitError() << "missing input " << i;
@@ -1028,7 +1034,7 @@ LogicalResult defineReshape(GraphImporter &imp, const OnnxNode &node,
   FailureOr<Value> x = input(imp, node, 0);
   if (failed(x))
     return failure();
-  if (!isDsmTensor(*x))
+  if (!isDsmDataTensor(*x))
     return imp.opaque(
         node, 0.0, {RankedTensorType::get(shape, typeOf(*x).getElementType())},
         "reshape of an element type dsm ops do not take");
@@ -1101,7 +1107,7 @@ LogicalResult convertTranspose(GraphImporter &imp, const OnnxNode &node) {
     seen[p] = true;
     shape.push_back(typeOf(*x).getDimSize(p));
   }
-  if (!isDsmTensor(*x))
+  if (!isDsmDataTensor(*x))
     return imp.opaque(
         node, 0.0, {RankedTensorType::get(shape, typeOf(*x).getElementType())},
         "transpose of an element type dsm ops do not take");
@@ -1134,7 +1140,11 @@ LogicalResult convertConcat(GraphImporter &imp, const OnnxNode &node) {
     imp.setOutcome(dsm::ImportSummary::Outcome::Dropped);
     return defineOutput(imp, node, operands[0]);
   }
-  if (!llvm::all_of(operands, isDsmTensor)) {
+  if (!llvm::all_of(operands, isDsmDataTensor) ||
+      llvm::any_of(operands, [&](Value v) {
+        return typeOf(v).getElementType() !=
+               typeOf(operands[0]).getElementType();
+      })) {
     SmallVector<int64_t> shape(typeOf(operands[0]).getShape());
     shape[*axis] = 0;
     for (Value v : operands)
@@ -1191,7 +1201,7 @@ LogicalResult convertSlice(GraphImporter &imp, const OnnxNode &node) {
       return imp.unsupported(node, "the slice is empty");
   }
   auto resultType = RankedTensorType::get(shape, typeOf(*x).getElementType());
-  if (!unitSteps || !isDsmTensor(*x))
+  if (!unitSteps || !isDsmDataTensor(*x))
     return imp.opaque(node, 0.0, {resultType},
                       unitSteps ? "slice of an element type dsm ops do not take"
                                 : "strided or reversed slice");
@@ -1231,7 +1241,7 @@ LogicalResult convertSplit(GraphImporter &imp, const OnnxNode &node) {
            << "split sizes " << formatShape(sizes)
            << " do not divide dimension " << *axis << " (" << shape[*axis]
            << ") into " << outputs << " outputs";
-  if (!isDsmTensor(*x))
+  if (!isDsmDataTensor(*x))
     return imp.unsupported(node, "split of a non-dsm element type");
   int64_t start = 0;
   for (int64_t i = 0; i < outputs; ++i) {
@@ -1287,7 +1297,7 @@ LogicalResult convertGather(GraphImporter &imp, const OnnxNode &node) {
   // Static indices that select one position or a contiguous run: a slice.
   const HostTensor *indices = imp.getContents(indicesName);
   if (indices && indices->getRank() <= 1 && indices->getNumElements() > 0 &&
-      isDsmTensor(*data)) {
+      isDsmDataTensor(*data)) {
     int64_t extent = dataShape[*axis];
     SmallVector<int64_t> positions;
     for (int64_t i = 0; i < indices->getNumElements(); ++i) {

@@ -116,3 +116,8 @@ bool dsm::onnx::isDsmElementType(Type type) {
   return type.isF32() || type.isF16() || type.isBF16() ||
          type.isSignlessInteger(8);
 }
+
+bool dsm::onnx::isDsmDataElementType(Type type) {
+  return isDsmElementType(type) || type.isSignlessInteger(1) ||
+         type.isSignlessInteger(32) || type.isSignlessInteger(64);
+}

@@ -38,6 +38,10 @@ using core::shortestDouble;
 /// Whether the dsm graph ops accept tensors of this element type
 /// (f32, f16, bf16, i8).
 bool isDsmElementType(mlir::Type elementType);
+/// Whether dsm's data-movement ops (reshape, transpose, slice, concat) take
+/// tensors of `elementType`: the compute types and the integer tensors
+/// models move besides them (i1 masks, i32 and i64 ids, positions, indices).
+bool isDsmDataElementType(mlir::Type elementType);
 
 } // namespace dsm::onnx
 

@@ -15,6 +15,10 @@
 //   Elementwise          dsm.add
 //   Concatenate          dsm.concat
 //   Softmax              dsm.softmax over the last axis
+//   Block                its inner layers, named `block/inner`: those without
+//                        parents read the block's parents, the others name
+//                        layers of the block; `block/endpoint` (or `block`)
+//                        is its output (Paleo's and Exprimo's Inception-v3)
 //
 // Layers nothing reads are the function's results. Anything else is an error
 // naming the layer.
@@ -86,15 +90,22 @@ std::string decodeString(StringRef literal) {
   return value->getAsString().value_or(literal).str();
 }
 
-/// Finds the definitions of the root's `layers` members, in one pass over
-/// `text`: depth beyond kMaxDepth and a name defined twice are problems.
-/// Anything that is not JSON is left to the parser.
+/// Finds the definitions of the root's `layers` members and of the inner
+/// layers of its Block layers (named `block/inner`, as Paleo and Exprimo name
+/// them), in one pass over `text`: depth beyond kMaxDepth and a name defined
+/// twice are problems. Anything that is not JSON is left to the parser.
 TextScan scanText(StringRef text) {
   TextScan scan;
-  // The containers open at each level: '{' or '['; and whether the member
-  // being read at depth 1 is `layers`.
-  SmallVector<char, kMaxDepth> open;
-  bool inLayers = false;
+  // One frame per open container: '{' or '['; for an object, whether its
+  // members are layers (the root's `layers`, a block's `layers`) and, when
+  // it defines a layer, that layer's full name.
+  struct Frame {
+    char open;
+    bool layers = false;
+    std::string layer;
+  };
+  SmallVector<Frame, kMaxDepth> open;
+  std::string key; // the last key read in an object, until its value opens
   std::optional<StringRef> lastString; // a string that may be a key
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
@@ -105,25 +116,35 @@ TextScan scanText(StringRef text) {
       lastString = text.slice(start, std::min(i + 1, text.size()));
       continue;
     }
-    if (c == ':' && lastString && !open.empty() && open.back() == '{') {
-      std::string key = decodeString(*lastString);
-      size_t offset = size_t(lastString->data() - text.data());
-      if (open.size() == 1)
-        inLayers = key == "layers";
-      else if (open.size() == 2 && inLayers &&
-               !scan.layerOffsets.try_emplace(key, offset).second &&
-               !scan.duplicate)
-        scan.duplicate = {offset, key};
+    if (c == ':' && lastString && !open.empty() && open.back().open == '{') {
+      key = decodeString(*lastString);
+      if (open.back().layers) {
+        // A layer of the root's `layers` or of a block's.
+        std::string name =
+            open.size() >= 3 ? open[open.size() - 2].layer + "/" + key : key;
+        size_t offset = size_t(lastString->data() - text.data());
+        if (!scan.layerOffsets.try_emplace(name, offset).second &&
+            !scan.duplicate)
+          scan.duplicate = {offset, name};
+        key = name;
+      }
     } else if (c == '{' || c == '[') {
       if (open.size() == size_t(kMaxDepth)) {
         scan.tooDeep = i;
         return scan;
       }
-      open.push_back(c);
+      Frame frame{c};
+      if (c == '{' && !open.empty() && open.back().open == '{') {
+        const Frame &parent = open.back();
+        if (parent.layers)
+          frame.layer = key; // a layer's definition
+        else if (key == "layers" && (open.size() == 1 || !parent.layer.empty()))
+          frame.layers = true; // the root's or a block's layers
+      }
+      open.push_back(std::move(frame));
+      key.clear();
     } else if ((c == '}' || c == ']') && !open.empty()) {
       open.pop_back();
-      if (open.size() == 1 && c == '}')
-        inLayers = false;
     }
     if (c != ' ' && c != '\t' && c != '\r' && c != '\n')
       lastString.reset();
@@ -145,7 +166,19 @@ private:
     const json::Object *spec = nullptr;
     size_t offset = 0; ///< where its definition starts in the file
     Location loc;
+    /// The full names of its parents (a block's inner layer reads the
+    /// block's parents when it lists none, else layers of its block).
+    SmallVector<std::string, 2> parents;
   };
+  /// The layers of the network in file order, the inner layers of Block
+  /// layers named `block/inner`; `endpoints` maps a block's name to its
+  /// endpoint's. Failure after an error.
+  LogicalResult collectLayers(const json::Object &spec, const TextScan &scan,
+                              std::vector<Layer> &layers,
+                              llvm::StringMap<std::string> &endpoints);
+  /// A layer located at its definition (the file when the scan missed it).
+  Layer makeLayer(StringRef name, const json::Object *spec,
+                  const TextScan &scan);
 
   InFlightDiagnostic error(const Layer &layer) {
     return emitError(layer.loc) << "layer '" << layer.name << "': ";
@@ -490,6 +523,89 @@ FailureOr<Value> PaleoImporter::build(const Layer &layer,
   return failure();
 }
 
+PaleoImporter::Layer PaleoImporter::makeLayer(StringRef name,
+                                              const json::Object *spec,
+                                              const TextScan &scan) {
+  Location fileLoc = FileLineColLoc::get(context, fileName, 1, 1);
+  Layer layer{name.str(), spec, text.size(), fileLoc, {}};
+  auto found = scan.layerOffsets.find(name);
+  if (found != scan.layerOffsets.end())
+    layer.offset = found->second;
+  layer.loc = NameLoc::get(
+      builder.getStringAttr(layer.name),
+      layer.offset < text.size() ? Location(locate(layer.offset)) : fileLoc);
+  return layer;
+}
+
+LogicalResult
+PaleoImporter::collectLayers(const json::Object &spec, const TextScan &scan,
+                             std::vector<Layer> &layers,
+                             llvm::StringMap<std::string> &endpoints) {
+  // A layer's `parents`, as written.
+  auto parentList = [&](Layer &layer) -> FailureOr<SmallVector<std::string>> {
+    const json::Array *list = layer.spec->getArray("parents");
+    SmallVector<std::string> names;
+    for (const json::Value &parent : list ? *list : json::Array())
+      if (std::optional<StringRef> name = parent.getAsString())
+        names.push_back(name->str());
+    if (!list || names.size() != list->size()) {
+      error(layer) << "'parents' must be a list of layer names";
+      return failure();
+    }
+    return names;
+  };
+  for (const auto &[key, value] : spec) {
+    Layer layer = makeLayer(key, value.getAsObject(), scan);
+    if (!layer.spec)
+      return emitError(layer.loc)
+             << "layer '" << layer.name << "' must be an object";
+    FailureOr<SmallVector<std::string>> outer = parentList(layer);
+    if (failed(outer))
+      return failure();
+    if (layer.spec->getString("type") != "Block") {
+      layer.parents.assign(outer->begin(), outer->end());
+      layers.push_back(std::move(layer));
+      continue;
+    }
+    // A Block (Paleo, Exprimo): inner layers named `block/inner`; those
+    // with no parents read the block's parents, the others name inner
+    // layers; later layers read its endpoint as `block/endpoint` (or
+    // `block`).
+    const json::Object *inner = layer.spec->getObject("layers");
+    if (!inner || inner->empty())
+      return error(layer) << "a Block layer needs a non-empty 'layers' object";
+    if (const json::Value *endpoint = layer.spec->get("endpoint")) {
+      std::optional<StringRef> name = endpoint->getAsString();
+      if (!name || !inner->get(*name))
+        return error(layer) << "'endpoint' must name one of the block's layers";
+      endpoints[layer.name] = layer.name + "/" + name->str();
+    }
+    for (const auto &[innerKey, innerValue] : *inner) {
+      Layer sub = makeLayer(layer.name + "/" + innerKey.str(),
+                            innerValue.getAsObject(), scan);
+      if (!sub.spec)
+        return emitError(sub.loc)
+               << "layer '" << sub.name << "' must be an object";
+      if (sub.spec->getString("type") == "Block")
+        return error(sub) << "a Block inside a Block is not supported (Paleo "
+                             "and Exprimo nest one level)";
+      FailureOr<SmallVector<std::string>> names = parentList(sub);
+      if (failed(names))
+        return failure();
+      if (names->empty())
+        sub.parents.assign(outer->begin(), outer->end());
+      for (const std::string &name : *names) {
+        if (!inner->get(name))
+          return error(sub) << "parent '" << name << "' is not a layer of "
+                            << "block '" << layer.name << "'";
+        sub.parents.push_back(layer.name + "/" + name);
+      }
+      layers.push_back(std::move(sub));
+    }
+  }
+  return success();
+}
+
 OwningOpRef<ModuleOp> PaleoImporter::run() {
   Location fileLoc = FileLineColLoc::get(context, fileName, 1, 1);
   TextScan scan = scanText(text);
@@ -530,20 +646,9 @@ OwningOpRef<ModuleOp> PaleoImporter::run() {
 
   // Layers in file order, located where the scan found their names.
   std::vector<Layer> layers;
-  for (const auto &[key, value] : *layersSpec) {
-    Layer layer{key.str(), value.getAsObject(), text.size(), fileLoc};
-    auto found = scan.layerOffsets.find(key);
-    if (found != scan.layerOffsets.end())
-      layer.offset = found->second;
-    layer.loc = NameLoc::get(
-        builder.getStringAttr(layer.name),
-        layer.offset < text.size() ? Location(locate(layer.offset)) : fileLoc);
-    if (!layer.spec) {
-      emitError(layer.loc) << "layer '" << layer.name << "' must be an object";
-      return nullptr;
-    }
-    layers.push_back(std::move(layer));
-  }
+  llvm::StringMap<std::string> endpoints;
+  if (failed(collectLayers(*layersSpec, scan, layers, endpoints)))
+    return nullptr;
   std::stable_sort(
       layers.begin(), layers.end(),
       [](const Layer &a, const Layer &b) { return a.offset < b.offset; });
@@ -552,22 +657,20 @@ OwningOpRef<ModuleOp> PaleoImporter::run() {
     byName[layer.name] = i;
 
   // Parents, checked, then a topological order that keeps the file's where
-  // it can.
+  // it can. A block's name stands for its endpoint, as in Exprimo.
   std::vector<SmallVector<size_t, 2>> parents(layers.size());
   std::vector<bool> read(layers.size(), false);
   for (auto [i, layer] : llvm::enumerate(layers)) {
-    const json::Array *list = layer.spec->getArray("parents");
-    if (!list) {
-      error(layer) << "'parents' must be a list of layer names";
-      return nullptr;
-    }
-    for (const json::Value &parent : *list) {
-      std::optional<StringRef> name = parent.getAsString();
-      auto it = name ? byName.find(*name) : byName.end();
+    for (const std::string &parent : layer.parents) {
+      auto it = byName.find(parent);
       if (it == byName.end()) {
-        error(layer) << "parent "
-                     << (name ? "'" + name->str() + "'" : std::string("?"))
-                     << " is not a layer of the network";
+        auto endpoint = endpoints.find(parent);
+        if (endpoint != endpoints.end())
+          it = byName.find(endpoint->second);
+      }
+      if (it == byName.end()) {
+        error(layer) << "parent '" << parent
+                     << "' is not a layer of the network";
         return nullptr;
       }
       parents[i].push_back(it->second);

@@ -4,6 +4,7 @@
     python3 models/onnx/export.py                 # everything
     python3 models/onnx/export.py snippets        # op snippets and error cases
     python3 models/onnx/export.py models          # torch exports (slow)
+    python3 models/onnx/export.py transformers    # small ViT and encoder
     python3 models/onnx/export.py --out DIR ...   # default test/Import/Inputs/onnx
 
 Run it only to regenerate the checked-in files: it needs the Debian packages
@@ -614,6 +615,7 @@ def write_breadth_snippets(s):
     write_more_node_error_snippets(s)
     write_spelled_activation_snippets(s)
     write_sum_snippets(s)
+    write_int_tensor_snippet(s)
     write_light_weight_snippet(s)
 
 
@@ -893,9 +895,9 @@ def write_more_node_error_snippets(s):
                                  axis=1)],
                          [s.vi("x", [2, 0])], [s.vi("y", [2, 0])], []),
         "split-type": ([s.node("Split", ["x"], ["a", "b"], "split", axis=1)],
-                       [s.vi("x", [2, 4], T.INT32)],
-                       [s.vi("a", [2, 2], T.INT32),
-                        s.vi("b", [2, 2], T.INT32)], []),
+                       [s.vi("x", [2, 4], T.DOUBLE)],
+                       [s.vi("a", [2, 2], T.DOUBLE),
+                        s.vi("b", [2, 2], T.DOUBLE)], []),
         "split-empty-output": ([s.const("sizes", [0, 2]),
                                 s.node("Split", ["x", "sizes"], ["a", "b"],
                                        "split", axis=1)], x4,
@@ -1036,6 +1038,45 @@ def write_sum_snippets(s):
         s.node("Sum", ["x", "x2", "x3"], ["y"], "sum"),
     ], [s.vi("x", [2, 4]), s.vi("x2", [2, 4]), s.vi("x3", [3])],
         [s.vi("y", [2, 4])], opset=13)
+
+
+def write_int_tensor_snippet(s):
+    """Integer tensors as data, as LLM exports move them: INT64 token ids
+    viewed as [-1, T] (Reshape), unsqueezed and squeezed, transposed,
+    sliced, split and concatenated with INT64 positions (a graph input);
+    looked up in an embedding table (Gather), the first id gathered at a
+    static position (a slice); compared with the pad id
+    (Equal: a BOOL mask), the mask cast to float and applied with Where."""
+    T = s.T
+    s.save("int-tensors", [
+        s.const("view", [-1, 5]),
+        s.node("Reshape", ["ids", "view"], ["ids2"], "view"),
+        s.const("axes1", [1]),
+        s.node("Unsqueeze", ["ids2", "axes1"], ["ids3"], "unsqueeze"),
+        s.node("Squeeze", ["ids3", "axes1"], ["ids4"], "squeeze"),
+        s.node("Concat", ["ids4", "pos"], ["cat"], "cat", axis=1),
+        s.node("Transpose", ["cat"], ["catT"], "transpose", perm=[1, 0]),
+        s.const("starts", [0]), s.const("ends", [5]), s.const("axes0", [0]),
+        s.node("Slice", ["catT", "starts", "ends", "axes0"], ["first"],
+               "slice"),
+        s.node("Split", ["cat"], ["left", "right"], "split", axis=1),
+        s.node("Gather", ["wte", "ids4"], ["emb"], "wte"),
+        s.const("zero_index", 0, shape=[]),
+        s.node("Gather", ["ids4", "zero_index"], ["first_id"], "first_id",
+               axis=1),
+        s.const("pad", 0, shape=[]),
+        s.node("Equal", ["ids4", "pad"], ["is_pad"], "is_pad"),
+        s.node("Not", ["is_pad"], ["mask"], "mask"),
+        s.node("Cast", ["mask"], ["maskf"], "mask_float", to=T.FLOAT),
+        s.const("zero", 0.0, shape=[], elem=T.FLOAT),
+        s.const("axes2", [2]),
+        s.node("Unsqueeze", ["mask", "axes2"], ["mask3"], "mask3"),
+        s.node("Where", ["mask3", "emb", "zero"], ["y"], "masked"),
+    ], [s.vi("ids", [1, 5], T.INT64), s.vi("pos", [1, 5], T.INT64)],
+        [s.vi("y", [1, 5, 16]), s.vi("maskf", [1, 5]),
+         s.vi("first", [5, 1], T.INT64), s.vi("left", [1, 5], T.INT64),
+         s.vi("first_id", [1], T.INT64)],
+        [s.init("wte", [100, 16])], opset=13)
 
 
 def write_light_weight_snippet(s):
@@ -1188,10 +1229,77 @@ def write_models(out):
            17, ["x"], ["y"])
 
 
+def vit_module(dim=32, heads=4, ffn=64, layers=2, image=32, patch=8,
+               classes=10):
+    """A small ViT in plain torch, as torchvision's VisionTransformer writes
+    it: a strided convolution as patch embedding, flatten(2).transpose(1, 2),
+    the class token expanded over the batch and concatenated in front, a
+    learned position embedding added, nn.TransformerEncoder layers (pre-norm,
+    GELU, batch first, nn.MultiheadAttention inside), a final LayerNorm and
+    the head on the class token."""
+    import torch
+    from torch import nn
+
+    class ViT(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv_proj = nn.Conv2d(3, dim, patch, stride=patch)
+            tokens = (image // patch) ** 2 + 1
+            self.class_token = nn.Parameter(torch.zeros(1, 1, dim))
+            self.pos_embedding = nn.Parameter(torch.zeros(1, tokens, dim))
+            layer = nn.TransformerEncoderLayer(dim, heads, ffn, dropout=0.0,
+                                               activation="gelu",
+                                               batch_first=True,
+                                               norm_first=True)
+            self.encoder = nn.TransformerEncoder(layer, layers,
+                                                 enable_nested_tensor=False)
+            self.ln = nn.LayerNorm(dim)
+            self.head = nn.Linear(dim, classes)
+
+        def forward(self, x):
+            x = self.conv_proj(x)
+            x = x.flatten(2).transpose(1, 2)
+            cls = self.class_token.expand(x.shape[0], -1, -1)
+            x = torch.cat([cls, x], dim=1) + self.pos_embedding
+            x = self.ln(self.encoder(x))
+            return self.head(x[:, 0])
+
+    return ViT()
+
+
+def encoder_module(dim=32, heads=4, ffn=64, layers=2):
+    """nn.TransformerEncoder of post-norm ReLU layers, batch first."""
+    from torch import nn
+    layer = nn.TransformerEncoderLayer(dim, heads, ffn, dropout=0.0,
+                                       batch_first=True)
+    return nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+
+
+def write_transformers(out):
+    """A small ViT and nn.TransformerEncoder, each at batch 1 (re-batched by
+    dsm-opt --dsm-set-batch), with a dynamic batch (--onnx-batch) and at
+    batch 8 (the reference the re-batched imports must equal)."""
+    import torch
+
+    for name, module, shape in [
+            ("vit-tiny", vit_module(), (3, 32, 32)),
+            ("encoder-tiny", encoder_module(), (17, 32))]:
+        module = module.eval()
+        randomize(module, 3)
+        for suffix, batch, axes in [("", 1, None), ("-b8", 8, None),
+                                    ("-dyn", 1, {"x": {0: "batch"},
+                                                 "y": {0: "batch"}})]:
+            # With gradients on: torch's fused encoder fast path (no ONNX
+            # spelling) is taken only without them.
+            export(module, (torch.zeros(batch, *shape),),
+                   os.path.join(out, name + suffix + ".onnx"), 17, ["x"],
+                   ["y"], dynamic_axes=axes)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("what", nargs="*", default=["snippets", "models"],
-                        choices=["snippets", "models"])
+                        choices=["snippets", "models", "transformers"])
     parser.add_argument("--out", default=DEFAULT_OUT)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -1199,6 +1307,8 @@ def main():
         write_snippets(args.out)
     if "models" in args.what:
         write_models(args.out)
+    if "transformers" in args.what:
+        write_transformers(args.out)
 
 
 if __name__ == "__main__":

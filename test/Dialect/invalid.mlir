@@ -587,3 +587,37 @@ func.func @conv_transpose_result(%x: tensor<1x8x7x7xf32>, %w: tensor<8x4x3x3xf32
   %y = dsm.conv_transpose2d %x, %w {strides = array<i64: 2, 2>} : (tensor<1x8x7x7xf32>, tensor<8x4x3x3xf32>) -> tensor<1x4x14x14xf32>
   return
 }
+
+// -----
+
+// Data movement takes integer tensors, arithmetic does not.
+func.func @relu_of_ids(%x: tensor<2x4xi64>) {
+  // expected-error @+1 {{'dsm.relu' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 8-bit signless integer values, but got 'tensor<2x4xi64>'}}
+  %y = dsm.relu %x : tensor<2x4xi64>
+  return
+}
+
+// -----
+
+func.func @reshape_f64(%x: tensor<2x4xf64>) {
+  // expected-error @+1 {{'dsm.reshape' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 8-bit signless integer or 1-bit signless integer or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<2x4xf64>'}}
+  %y = dsm.reshape %x {shape = array<i64: 8>} : (tensor<2x4xf64>) -> tensor<8xf64>
+  return
+}
+
+// -----
+
+// Only a batch of one sample is broadcast, and only along another axis.
+func.func @concat_batch_axis(%a: tensor<1x3xf32>, %b: tensor<2x4xf32>) {
+  // expected-error @+1 {{'dsm.concat' op input #1 has shape [2, 4], incompatible with [1, 3] outside axis 0}}
+  %y = dsm.concat %a, %b {axis = 0 : i64} : (tensor<1x3xf32>, tensor<2x4xf32>) -> tensor<3x3xf32>
+  return
+}
+
+// -----
+
+func.func @concat_batches(%a: tensor<1x3xf32>, %b: tensor<2x3xf32>, %c: tensor<3x3xf32>) {
+  // expected-error @+1 {{'dsm.concat' op input #2 has shape [3, 3], incompatible with [1, 3] outside axis 1}}
+  %y = dsm.concat %a, %b, %c {axis = 1 : i64} : (tensor<1x3xf32>, tensor<2x3xf32>, tensor<3x3xf32>) -> tensor<2x9xf32>
+  return
+}

@@ -21,6 +21,11 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 def Dsm_Tensor : StaticShapeTensorOf<[F32, F16, BF16, I8]>;
 /// Token ids for embedding lookups.
 def Dsm_IdTensor : StaticShapeTensorOf<[I32, I64]>;
+/// What data movement carries: activations and the integer tensors models
+/// compute with besides them -- token ids, positions, indices, shapes (i32,
+/// i64) and masks (i1). Moving them costs their bytes (8 per i64, 4 per i32,
+/// 1 per i1), never arithmetic.
+def Dsm_DataTensor : StaticShapeTensorOf<[F32, F16, BF16, I8, I1, I32, I64]>;
 
 /// A graph op: pure, result type inferred, workload reported. The workload
 /// interface comes after type inference so that its verifier sees checked
@@ -467,14 +472,18 @@ def Dsm_EmbeddingOp : Dsm_GraphOp<"embedding", [], ["getParameterOperands"]> {
 // Data movement
 //===----------------------------------------------------------------------===//
 
-def Dsm_ConcatOp : Dsm_GraphOp<"concat"> {
+def Dsm_ConcatOp : Dsm_GraphOp<"concat", [], ["getParameterOperands"]> {
   let summary = "concatenation along one axis";
   let description = [{
     Joins tensors of equal rank and element type along `axis`; all other
-    dimensions must agree.
+    dimensions must agree, except that along an axis other than 0 an input
+    of one sample (dimension 0 of size 1) is broadcast over the batch of the
+    others: a parameter such as ViT's class token, which the source expands
+    over the batch, stays one when the model is re-batched. Integer tensors
+    (ids, positions, masks) are joined as any other data.
   }];
-  let arguments = (ins Variadic<Dsm_Tensor>:$inputs, I64Attr:$axis);
-  let results = (outs Dsm_Tensor:$result);
+  let arguments = (ins Variadic<Dsm_DataTensor>:$inputs, I64Attr:$axis);
+  let results = (outs Dsm_DataTensor:$result);
   let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
 }
 
@@ -486,16 +495,16 @@ def Dsm_ReshapeOp : Dsm_GraphOp<"reshape"> {
     Writing the batch dimension as 0 keeps the model re-batchable:
     `shape = array<i64: 0, -1>` flattens [N, C, H, W] to [N, C*H*W].
   }];
-  let arguments = (ins Dsm_Tensor:$input, DenseI64ArrayAttr:$shape);
-  let results = (outs Dsm_Tensor:$result);
+  let arguments = (ins Dsm_DataTensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs Dsm_DataTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
 def Dsm_TransposeOp : Dsm_GraphOp<"transpose", [], ["getBatchDim"]> {
   let summary = "permutation of dimensions";
   let description = [{ Result dimension i is input dimension `permutation[i]`. }];
-  let arguments = (ins Dsm_Tensor:$input, DenseI64ArrayAttr:$permutation);
-  let results = (outs Dsm_Tensor:$result);
+  let arguments = (ins Dsm_DataTensor:$input, DenseI64ArrayAttr:$permutation);
+  let results = (outs Dsm_DataTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
@@ -505,9 +514,9 @@ def Dsm_SliceOp : Dsm_GraphOp<"slice"> {
     Takes `sizes[i]` elements from `offsets[i]` along every dimension; a size
     of -1 runs to the end (keeping the slice re-batchable).
   }];
-  let arguments = (ins Dsm_Tensor:$input, DenseI64ArrayAttr:$offsets,
+  let arguments = (ins Dsm_DataTensor:$input, DenseI64ArrayAttr:$offsets,
                        DenseI64ArrayAttr:$sizes);
-  let results = (outs Dsm_Tensor:$result);
+  let results = (outs Dsm_DataTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 

@@ -22,16 +22,23 @@ namespace dsm {
 /// current ones, in the text and in place (every line stays where it was, so
 /// that locations in the upgraded file are those of the original):
 /// - `tensor.expand_shape` and `memref.expand_shape` without `output_shape`
-///   (before MLIR 19): the output shape is written from the result type;
+///   (before MLIR 19): the output shape is written from the result type, a
+///   dynamic size computed before the op (`dim` of its source dimension
+///   over the static sizes of its group);
 /// - `"tosa.const"` with a `value` attribute (before MLIR 21): `values`;
+/// - `tosa.mul`'s `shift` and `tosa.reshape`'s `new_shape` attributes
+///   (before MLIR 21): operands, a tensor<1xi8> constant and a
+///   `tosa.const_shape` defined just before the op;
 /// - the transposed matmul named ops (gone in MLIR 22): the plain ones with
 ///   indexing maps;
+/// - torch-mlir's `tm_tensor.attention` (a dialect dsm-opt does not load):
+///   the two contractions, scale, mask and linalg.softmax it computes;
 /// - `arith.maxf` and `arith.minf` (before MLIR 18): `arith.maximumf` and
 ///   `arith.minimumf`.
 /// Comments and string literals are left alone. Returns the upgraded text, or
 /// failure after an error located in `bufferName` for a spelling it
-/// recognises but cannot upgrade (an expand_shape with a dynamic result
-/// dimension, whose size `output_shape` needs as a value). `upgrades`, when
+/// recognises but cannot upgrade (an expand_shape group with two dynamic
+/// result dimensions, a malformed op). `upgrades`, when
 /// given, receives how many operations were rewritten.
 mlir::FailureOr<std::string> upgradeMlirText(llvm::StringRef text,
                                              llvm::StringRef bufferName,

@@ -133,22 +133,3 @@ func.func @recursive(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = func.call @recursive(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
-
-// -----
-
-// Fixed ids reshaped from a constant are not followed.
-func.func @embedding_of_reshaped_ids() -> tensor<1x3x8xf32> {
-  %table = arith.constant dense_resource<__elided__> : tensor<100x8xf32>
-  %flat = arith.constant dense<[0, 1, 2]> : tensor<3xi64>
-  %ids = tensor.expand_shape %flat [[0, 1]] output_shape [1, 3] : tensor<3xi64> into tensor<1x3xi64>
-  %e = tensor.empty() : tensor<1x3x8xf32>
-  // expected-error @+1 {{cannot import an embedding whose fixed ids are computed from a constant}}
-  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ids : tensor<1x3xi64>) outs(%e : tensor<1x3x8xf32>) {
-  ^bb0(%id: i64, %o: f32):
-    %i = arith.index_cast %id : i64 to index
-    %j = linalg.index 2 : index
-    %v = tensor.extract %table[%i, %j] : tensor<100x8xf32>
-    linalg.yield %v : f32
-  } -> tensor<1x3x8xf32>
-  return %r : tensor<1x3x8xf32>
-}
