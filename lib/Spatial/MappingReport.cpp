@@ -1,6 +1,7 @@
 //===- MappingReport.cpp - The mapping, layer by layer, and totals --------===//
 
 #include "dsm/Core/Spatial/MappingReport.h"
+#include "dsm/Core/Support/Csv.h"
 #include "dsm/Core/Support/PrintableText.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -292,6 +293,8 @@ void dsm::core::writeMappingJSON(const MappingReport &report,
         writeRow(json, row);
     });
     json.attribute("mode", report.mode);
+    // The report's contract (docs/schemas/dsm.spatial-report.schema.json).
+    json.attribute("schema", "dsm.spatial-report/1");
     json.attributeObject("selection", [&] {
       json.attribute("exact", report.selectionExact);
       if (!report.selectionExact)
@@ -321,4 +324,19 @@ void dsm::core::writeMappingJSON(const MappingReport &report,
     });
   });
   os << "\n";
+}
+
+void dsm::core::writeMappingCSV(const MappingReport &report,
+                                llvm::raw_ostream &os) {
+  writeCsvRow(os, {"layer", "pass", "kind", "parallelism", "cycles", "seconds",
+                   "utilization", "limited_by", "macs"});
+  for (const MappingReportRow &row : report.rows)
+    writeCsvRow(os, {row.layer, stringifyTrainingPass(row.pass).str(), row.kind,
+                     stringifyParallelism(row.parallelism).str(),
+                     csvNumber(row.cycles.total),
+                     csvNumber(report.frequencyHz > 0
+                                   ? row.cycles.total / report.frequencyHz
+                                   : 0),
+                     csvNumber(row.utilization()), row.limitedBy(),
+                     csvNumber(row.macs)});
 }
