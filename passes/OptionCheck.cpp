@@ -133,8 +133,8 @@ dsm::checkPassOptions(Pass &pass, llvm::StringRef options,
       if (!best.empty() && bestDistance <= std::max<size_t>(2, key.size() / 3))
         message += ("; did you mean '" + best + "'?").str();
       else
-        message += " (options: " +
-                   llvm::join(getPassOptionNames(pass), ", ") + ")";
+        message +=
+            " (options: " + llvm::join(getPassOptionNames(pass), ", ") + ")";
       emit(message);
       return failure();
     }

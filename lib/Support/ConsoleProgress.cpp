@@ -136,6 +136,10 @@ std::string ConsoleProgress::formatLine(int64_t done, int64_t total,
     s << llvm::format("%.4g", best);
   }
   s << llvm::format(", %.1f s", elapsed);
+  // The time left at the rate so far (a search's steps cost alike).
+  if (done > 0 && done < total)
+    s << llvm::format(", %.1f s left",
+                      elapsed * double(total - done) / double(done));
   return line;
 }
 

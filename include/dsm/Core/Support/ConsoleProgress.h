@@ -69,7 +69,8 @@ public:
   static void clearInterrupt();
 
   /// The line as drawn: "<what>: <done>/<total> (<pct>%), best <bestName>
-  /// <best>, <elapsed> s" (no best part while there is none).
+  /// <best>, <elapsed> s, <eta> s left" (no best part while there is none,
+  /// no time left before the first step or after the last).
   std::string formatLine(int64_t done, int64_t total, double best,
                          double elapsed) const;
 
