@@ -228,7 +228,8 @@ static void writeTransfer(llvm::json::OStream &json,
 }
 
 /// One row; its keys in sorted order.
-static void writeRow(llvm::json::OStream &json, const MappingReportRow &row) {
+static void writeRow(llvm::json::OStream &json, const MappingReportRow &row,
+                     double frequencyHz) {
   auto object = [&](llvm::StringRef key, auto &&write) {
     json.attributeBegin(key);
     write();
@@ -272,6 +273,9 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row) {
     json.attribute("name", llvm::StringRef(row.layer));
     json.attribute("parallelism", stringifyParallelism(row.parallelism));
     json.attribute("pass", stringifyTrainingPass(row.pass));
+    // Seconds beside the cycles (one unit across the reports).
+    json.attribute("seconds",
+                   frequencyHz > 0 ? row.cycles.total / frequencyHz : 0);
     object("transfers", [&] {
       json.array([&] {
         for (const TransferGroup &group : row.transfers)
@@ -290,7 +294,7 @@ void dsm::core::writeMappingJSON(const MappingReport &report,
     json.attribute("batch", report.batch);
     json.attributeArray("layers", [&] {
       for (const MappingReportRow &row : report.rows)
-        writeRow(json, row);
+        writeRow(json, row, report.frequencyHz);
     });
     json.attribute("mode", report.mode);
     // The report's contract (docs/schemas/dsm.spatial-report.schema.json).
