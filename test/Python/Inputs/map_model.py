@@ -48,6 +48,12 @@ assert dsm.map_model(model, system="dsm-8pf-asym", mode="train",
                      batch=512) == spatial
 print("text model: the CLI's report")
 
+from_file = dsm.map_model(resnet50, os.path.join(reports, "my systems",
+                                                 "asym.yaml"),
+                          mode="train", batch=512)
+assert from_file["layers"] == spatial["layers"]
+print("system file with a space: the preset's report")
+
 for call in (
         lambda: dsm.map_model(alexnet, system="dsm-8pf-asym", bacth=3),
         lambda: dsm.map_model(os.path.join(models, "no-such-model.mlir"),
