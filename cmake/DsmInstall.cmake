@@ -29,14 +29,25 @@ install(TARGETS ${dsm_installed_libraries}
 set_target_properties(dsm-opt dsm-translate DsmPlugin DsmCAPI PROPERTIES
   INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS dsm-opt dsm-translate RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS DsmPlugin DsmCAPI LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS DsmPlugin LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# The C API as DSM::CAPI; with the learner module, the Python package and
+# the report schemas it is also the component DsmPython, which
+# `cmake --install build --component DsmPython` installs alone (the Python
+# tests do, into a scratch prefix).
+install(TARGETS DsmCAPI EXPORT DSMTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT DsmPython)
 # The learner module (placement=egrl, pg) beside them, where DsmMemory looks
 # for it (lib/Memory/Learning/LearnerModule.cpp).
 if(TARGET DsmMemoryLearning)
   set_target_properties(DsmMemoryLearning PROPERTIES
     INSTALL_RPATH_USE_LINK_PATH ON)
-  install(TARGETS DsmMemoryLearning LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(TARGETS DsmMemoryLearning LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    COMPONENT DsmPython)
 endif()
+# The reports' JSON Schemas (docs/schemas), for whoever reads the reports.
+install(DIRECTORY ${DSM_SOURCE_DIR}/docs/schemas/
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/dsm/schemas COMPONENT DsmPython
+  FILES_MATCHING PATTERN "*.schema.json")
 install(DIRECTORY ${DSM_SOURCE_DIR}/include/dsm-c
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY ${DSM_SOURCE_DIR}/include/dsm

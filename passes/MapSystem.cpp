@@ -41,6 +41,8 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
       return ReportFormat::JSON;
     if (StringRef(report).ends_with(".html"))
       return ReportFormat::HTML;
+    if (StringRef(report).ends_with(".csv"))
+      return ReportFormat::CSV;
     return ReportFormat::Table;
   }
 
@@ -63,6 +65,7 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
     DsmPlaceMemoryOptions options;
     options.placement = placement;
     options.seed = seed;
+    options.timeBudget = timeBudget;
     options.iterations = iterations;
     options.ilpTimeLimit = ilpTimeLimit;
     options.evaluator = evaluator;
@@ -78,6 +81,7 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
     options.mode = mode;
     options.placement = placement;
     options.seed = seed;
+    options.timeBudget = timeBudget;
     options.evaluations = evaluations;
     options.batches = batches;
     options.simulatedBatches = simulatedBatches;
@@ -101,6 +105,12 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // Said against the option the user wrote, not the pass it is passed on to.
+    if (system.empty()) {
+      emitError(module.getLoc())
+          << "--dsm-map-system needs system=<preset|file>";
+      return signalPassFailure();
+    }
     OpPassManager preparation(ModuleOp::getOperationName());
     buildPreparation(preparation);
     if (failed(runPipeline(preparation, module)))
@@ -117,22 +127,24 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
     case core::SystemKind::MemoryHierarchy:
       // The memory-placement paper places tensors for inference.
       if (mode.hasValue() && mode == ExecutionMode::Train) {
-        module.emitError()
+        emitError(module.getLoc())
             << "memory placement on '" << description->name
             << "' models inference: use mode=infer (or leave mode out)";
         return signalPassFailure();
       }
       if (format() == ReportFormat::HTML) {
-        module.emitError() << "an HTML report exists for spatial mapping "
-                              "only; use a .json file or report-format=table";
+        emitError(module.getLoc())
+            << "an HTML report exists for spatial mapping "
+               "only; use a .json file or report-format=table";
         return signalPassFailure();
       }
       buildMemoryPlacement(job);
       break;
     case core::SystemKind::DeviceGraph:
       if (format() == ReportFormat::HTML) {
-        module.emitError() << "an HTML report exists for spatial mapping "
-                              "only; use a .json file or report-format=table";
+        emitError(module.getLoc())
+            << "an HTML report exists for spatial mapping "
+               "only; use a .json file or report-format=table";
         return signalPassFailure();
       }
       buildDevicePlacement(job);

@@ -17,6 +17,17 @@ report=$("$downstream/map-model" "$root/models/resnet50.mlir" \
   "system=dsm-8pf-asym mode=infer batch=64")
 echo "$report" | grep -q "^total: .* utilization" || {
   echo "check-install: the downstream driver printed no mapping report"; exit 1; }
+# A C program on DSM::CAPI alone gets the report as a string.
+"$downstream/map-model-c" "$root/models/alexnet.mlir" \
+  "system=dsm-8pf-asym mode=infer batch=64 report=- report-format=json" |
+  grep -q '"utilization"' || {
+  echo "check-install: the C program on DSM::CAPI printed no report"; exit 1; }
+# The Python package, with Debian's python3, from the prefix.
+PYTHONPATH="$prefix/lib/python3/dist-packages" /usr/bin/python3 -c '
+import sys, dsm
+r = dsm.map_model(sys.argv[1], system="dsm-8pf-asym", mode="infer", batch=64)
+assert r["totals"]["utilization"] > 0, r["totals"]' "$root/models/alexnet.mlir" || {
+  echo "check-install: the installed Python package dsm did not map AlexNet"; exit 1; }
 # The installed tools and the plugin work from the prefix too.
 "$prefix/bin/dsm-opt" --dsm-map-system="system=dsm-8pf-asym mode=infer batch=64" \
   "$root/models/resnet50.mlir" -o "$build/install-check/dsm-opt.mlir"

@@ -12,6 +12,7 @@ packages=(
   libglpk-dev                             # exact memory placement (placement=ilp, DSM_ENABLE_GLPK)
   libtorch-dev libopenblas0-serial        # learned memory placement (placement=egrl, pg, DSM_ENABLE_TORCH); libtorch's BLAS
   chromium                                # the HTML report's screenshot test
+  python3-jsonschema                      # the reports checked against docs/schemas (test/Reports)
 )
 
 # The hardening build (scripts/build-sanitized.sh, scripts/fuzz.sh) also

@@ -88,6 +88,14 @@ static std::error_code writeAtomically(llvm::StringRef path,
   return ec;
 }
 
+/// Where standard-output reports go while a ReportCapture lives.
+static std::string *captureSink = nullptr;
+
+dsm::ReportCapture::ReportCapture(std::string &sink) : previous(captureSink) {
+  captureSink = &sink;
+}
+dsm::ReportCapture::~ReportCapture() { captureSink = previous; }
+
 LogicalResult
 dsm::writeReport(StringRef path, Location loc,
                  llvm::function_ref<void(llvm::raw_ostream &)> print) {
@@ -100,6 +108,10 @@ dsm::writeReport(StringRef path, Location loc,
     os.SetBuffered();
     print(os);
     os.flush();
+  }
+  if ((path.empty() || path == "-") && captureSink) {
+    *captureSink += text;
+    return success();
   }
   if (path.empty() || path == "-") {
     llvm::outs() << text;

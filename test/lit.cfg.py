@@ -20,6 +20,9 @@ config.substitutions.append(("%models", os.path.join(config.dsm_src_root, "model
 config.substitutions.append(("%systems", os.path.join(config.dsm_src_root, "systems")))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(("%cmake", config.cmake_command))
+# The Python package's directory under an install prefix (python/CMakeLists.txt).
+config.substitutions.append(("%dsm_python_dir", config.dsm_python_install_dir))
 config.substitutions.append(("%dsm_tools_dir", config.dsm_tools_dir))
 config.substitutions.append(("%dsm_plugin", os.path.join(config.dsm_lib_dir, "DsmPlugin.so")))
 config.substitutions.append(("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
@@ -48,6 +51,14 @@ import subprocess
 if subprocess.run([config.python_executable, "-c", "import matplotlib"],
                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
     config.available_features.add("matplotlib")
+# The Python package's optional companions (test/Python): torch and
+# torchvision for dsm.from_torch, jsonschema for the report schemas.
+for feature, modules in (("python-torch", "torch, torchvision"),
+                         ("python-jsonschema", "jsonschema")):
+    if subprocess.run([config.python_executable, "-c", "import " + modules],
+                      stdout=subprocess.DEVNULL,
+                      stderr=subprocess.DEVNULL).returncode == 0:
+        config.available_features.add(feature)
 if config.sanitizers:
     # Uninstrumented tools (mlir-opt) cannot load instrumented plugins.
     config.available_features.add("sanitized")

@@ -1,6 +1,7 @@
 //===- DevicePlacementReport.cpp - What a device placement achieved -------===//
 
 #include "dsm/Core/Devices/DevicePlacementReport.h"
+#include "dsm/Core/Support/Csv.h"
 #include "dsm/Core/Support/PrintableText.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -81,6 +82,8 @@ void devices::writePlacementJSON(const PlacementReport &report,
   std::vector<int64_t> ops = opsPerDevice(report);
   llvm::json::OStream json(os, /*IndentSize=*/2);
   json.object([&] {
+    // The report's contract (docs/schemas/dsm.device-report.schema.json).
+    json.attribute("schema", "dsm.device-report/1");
     json.attribute("system", report.systemName);
     json.attribute("placement", stringifySearchKind(report.search.kind));
     json.attribute("seed", int64_t(report.search.seed));
@@ -89,8 +92,13 @@ void devices::writePlacementJSON(const PlacementReport &report,
     json.attribute("simulated_batches", report.simulation.batches);
     json.attribute("conventions", stringifyConventionsKind(
                                       report.simulation.conventions.kind));
+    if (report.interrupted)
+      json.attribute("interrupted", true);
+    // Seconds beside the thesis's milliseconds (one unit across the reports).
     json.attribute("step_time_ms", best.stepTime * 1e3);
+    json.attribute("step_time_s", best.stepTime);
     json.attribute("makespan_ms", best.makespan * 1e3);
+    json.attribute("makespan_s", best.makespan);
     json.attribute("fitness", best.fitness());
     json.attribute("fits_memory", best.memoryOverflowBytes == 0);
     json.attribute("memory_overflow_bytes", best.memoryOverflowBytes);
@@ -122,6 +130,11 @@ void devices::writePlacementJSON(const PlacementReport &report,
     });
     json.attributeObject("search", [&] {
       json.attribute("evaluations", report.outcome.evaluations);
+      // Present when they apply, so reports of plain runs keep their shape.
+      if (report.timeBudgetSeconds > 0) {
+        json.attribute("time_budget_s", report.timeBudgetSeconds);
+        json.attribute("time_budget_reached", report.timeBudgetReached);
+      }
       json.attribute("events", report.outcome.events);
       json.attribute("seconds", report.searchSeconds);
       json.attribute(
@@ -146,4 +159,16 @@ void devices::writePlacementJSON(const PlacementReport &report,
         });
     });
   });
+}
+
+void devices::writePlacementCSV(const PlacementReport &report,
+                                llvm::raw_ostream &os) {
+  const OpGraph &graph = *report.graph;
+  core::writeCsvRow(os, {"op", "device", "device_name"});
+  for (size_t op = 0; op < graph.size(); ++op) {
+    int32_t device = report.outcome.best[op];
+    core::writeCsvRow(os,
+                      {graph.getOp(int32_t(op)).name, std::to_string(device),
+                       report.network->getDevice(device).name});
+  }
 }

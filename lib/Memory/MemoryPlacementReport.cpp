@@ -1,6 +1,7 @@
 //===- MemoryPlacementReport.cpp - What a memory placement achieved -------===//
 
 #include "dsm/Core/Memory/MemoryPlacementReport.h"
+#include "dsm/Core/Support/Csv.h"
 #include "dsm/Core/Support/PrintableText.h"
 
 #include "llvm/Support/Format.h"
@@ -64,6 +65,11 @@ void memory::printPlacementTable(llvm::ArrayRef<PlacementReport> reports,
         report.options.seed, evaluator.getGraph().size(), result.evaluations);
     if (!report.evaluatorProgram.empty())
       os << "latencies measured by " << report.evaluatorProgram << "\n";
+    if (report.interrupted)
+      os << "interrupted: the best map found so far\n";
+    if (report.timeBudgetReached)
+      os << llvm::formatv("time budget of {0} s reached\n",
+                          report.timeBudgetSeconds);
     os << llvm::formatv("latency {0:f3} us, compiler {1:f3} us, speedup "
                         "{2:f4}, valid {3}",
                         evaluation.latency * 1e6,
@@ -128,10 +134,21 @@ void memory::writePlacementJSON(llvm::ArrayRef<PlacementReport> reports,
           if (!report.evaluatorProgram.empty())
             json.attribute("evaluator", report.evaluatorProgram);
           json.attribute("evaluations", result.evaluations);
+          // Present when they apply, so reports of plain runs keep their shape.
+          if (report.timeBudgetSeconds > 0) {
+            json.attribute("time_budget_s", report.timeBudgetSeconds);
+            json.attribute("time_budget_reached", report.timeBudgetReached);
+          }
+          if (report.interrupted)
+            json.attribute("interrupted", true);
           json.attribute("layers", int64_t(evaluator.getGraph().size()));
+          // Seconds beside the paper's microseconds (one unit across the
+          // reports).
           json.attribute("latency_us", evaluation.latency * 1e6);
+          json.attribute("latency_s", evaluation.latency);
           json.attribute("compiler_latency_us",
                          evaluator.getCompilerLatency() * 1e6);
+          json.attribute("compiler_latency_s", evaluator.getCompilerLatency());
           json.attribute("speedup", evaluation.speedup);
           json.attribute("valid", evaluation.valid);
           json.attribute("rectified", result.rectified);
@@ -179,6 +196,22 @@ void memory::writePlacementJSON(llvm::ArrayRef<PlacementReport> reports,
         });
       }
     });
+    // The report's contract (docs/schemas/dsm.memory-report.schema.json).
+    json.attribute("schema", "dsm.memory-report/1");
   });
   os << "\n";
+}
+
+void memory::writePlacementCSV(llvm::ArrayRef<PlacementReport> reports,
+                               llvm::raw_ostream &os) {
+  core::writeCsvRow(os, {"function", "node", "tensor", "bytes", "level",
+                         "compiler_level", "live_first", "live_last"});
+  for (const PlacementReport &report : reports)
+    for (const TensorRow &row : tensorRows(report))
+      core::writeCsvRow(
+          os, {report.graphName, row.node->name,
+               row.weights ? "weights" : "activations",
+               std::to_string(row.bytes), stringifyMemoryLevel(row.level).str(),
+               stringifyMemoryLevel(row.compilerLevel).str(),
+               std::to_string(row.live.first), std::to_string(row.live.last)});
 }

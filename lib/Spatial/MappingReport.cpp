@@ -1,6 +1,7 @@
 //===- MappingReport.cpp - The mapping, layer by layer, and totals --------===//
 
 #include "dsm/Core/Spatial/MappingReport.h"
+#include "dsm/Core/Support/Csv.h"
 #include "dsm/Core/Support/PrintableText.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -241,7 +242,8 @@ static void writeTransfer(llvm::json::OStream &json,
 }
 
 /// One row; its keys in sorted order.
-static void writeRow(llvm::json::OStream &json, const MappingReportRow &row) {
+static void writeRow(llvm::json::OStream &json, const MappingReportRow &row,
+                     double frequencyHz) {
   auto object = [&](llvm::StringRef key, auto &&write) {
     json.attributeBegin(key);
     write();
@@ -294,6 +296,9 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row) {
     json.attribute("name", llvm::StringRef(row.layer));
     json.attribute("parallelism", stringifyParallelism(row.parallelism));
     json.attribute("pass", stringifyTrainingPass(row.pass));
+    // Seconds beside the cycles (one unit across the reports).
+    json.attribute("seconds",
+                   frequencyHz > 0 ? row.cycles.total / frequencyHz : 0);
     object("transfers", [&] {
       json.array([&] {
         for (const TransferGroup &group : row.transfers)
@@ -324,9 +329,11 @@ void dsm::core::writeMappingJSON(const MappingReport &report,
     json.attribute("batch", report.batch);
     json.attributeArray("layers", [&] {
       for (const MappingReportRow &row : report.rows)
-        writeRow(json, row);
+        writeRow(json, row, report.frequencyHz);
     });
     json.attribute("mode", report.mode);
+    // The report's contract (docs/schemas/dsm.spatial-report.schema.json).
+    json.attribute("schema", "dsm.spatial-report/1");
     json.attributeObject("selection", [&] {
       json.attribute("exact", report.selectionExact);
       if (!report.selectionExact)
@@ -363,4 +370,19 @@ void dsm::core::writeMappingJSON(const MappingReport &report,
     });
   });
   os << "\n";
+}
+
+void dsm::core::writeMappingCSV(const MappingReport &report,
+                                llvm::raw_ostream &os) {
+  writeCsvRow(os, {"layer", "pass", "kind", "parallelism", "cycles", "seconds",
+                   "utilization", "limited_by", "macs"});
+  for (const MappingReportRow &row : report.rows)
+    writeCsvRow(os, {row.layer, stringifyTrainingPass(row.pass).str(), row.kind,
+                     stringifyParallelism(row.parallelism).str(),
+                     csvNumber(row.cycles.total),
+                     csvNumber(report.frequencyHz > 0
+                                   ? row.cycles.total / report.frequencyHz
+                                   : 0),
+                     csvNumber(row.utilization()), row.limitedBy(),
+                     csvNumber(row.macs)});
 }

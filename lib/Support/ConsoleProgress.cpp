@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 
 using namespace dsm::core;
 
@@ -20,6 +21,44 @@ static_assert(std::atomic<bool>::is_always_lock_free);
 static std::atomic<bool> anyCatching{false};
 
 static void onInterrupt() { interrupted.store(true); }
+
+// Which signal interrupted (SIGINT or SIGTERM: a tool exits 128 + it).
+// LLVM's interrupt function is not told, so a handler of our own records it
+// and passes the signal on to the handler it replaced (LLVM's).
+static std::atomic<int> interruptSignal{0};
+static struct sigaction replacedInt, replacedTerm;
+
+static void recordSignal(int signal, siginfo_t *info, void *context) {
+  int expected = 0;
+  interruptSignal.compare_exchange_strong(expected, signal);
+  const struct sigaction &replaced =
+      signal == SIGINT ? replacedInt : replacedTerm;
+  if (replaced.sa_flags & SA_SIGINFO)
+    replaced.sa_sigaction(signal, info, context);
+  else if (replaced.sa_handler != SIG_DFL && replaced.sa_handler != SIG_IGN)
+    replaced.sa_handler(signal);
+}
+
+static void catchSignalNumbers() {
+  struct sigaction action = {};
+  action.sa_sigaction = recordSignal;
+  action.sa_flags = SA_SIGINFO;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, &replacedInt);
+  sigaction(SIGTERM, &action, &replacedTerm);
+}
+
+static void releaseSignalNumbers() {
+  // Only if ours is still installed (LLVM's handler restores its own
+  // predecessors when a signal arrives).
+  struct sigaction current;
+  if (sigaction(SIGINT, nullptr, &current) == 0 &&
+      (current.sa_flags & SA_SIGINFO) && current.sa_sigaction == recordSignal)
+    sigaction(SIGINT, &replacedInt, nullptr);
+  if (sigaction(SIGTERM, nullptr, &current) == 0 &&
+      (current.sa_flags & SA_SIGINFO) && current.sa_sigaction == recordSignal)
+    sigaction(SIGTERM, &replacedTerm, nullptr);
+}
 
 static double steadySeconds() {
   return std::chrono::duration<double>(
@@ -38,6 +77,7 @@ ConsoleProgress::ConsoleProgress(std::string what, std::string bestName)
   // After an interrupt the next one must kill, as LLVM's handler does.
   if (!interrupted.load() && !anyCatching.exchange(true)) {
     llvm::sys::SetInterruptFunction(onInterrupt);
+    catchSignalNumbers();
     catching = true;
   }
 }
@@ -62,6 +102,7 @@ void ConsoleProgress::finish() {
   os = nullptr;
   if (catching) {
     // LLVM's handler: a later interrupt kills (after removing its files).
+    releaseSignalNumbers();
     llvm::sys::SetInterruptFunction(nullptr);
     anyCatching.store(false);
     catching = false;
@@ -69,6 +110,15 @@ void ConsoleProgress::finish() {
 }
 
 bool ConsoleProgress::wasInterrupted() { return interrupted.load(); }
+
+void ConsoleProgress::clearInterrupt() {
+  interrupted.store(false);
+  interruptSignal.store(0);
+}
+
+int ConsoleProgress::getInterruptSignal() {
+  return interrupted.load() ? interruptSignal.load() : 0;
+}
 
 bool ConsoleProgress::shouldStop() { return interrupted.load(); }
 
@@ -86,6 +136,10 @@ std::string ConsoleProgress::formatLine(int64_t done, int64_t total,
     s << llvm::format("%.4g", best);
   }
   s << llvm::format(", %.1f s", elapsed);
+  // The time left at the rate so far (a search's steps cost alike).
+  if (done > 0 && done < total)
+    s << llvm::format(", %.1f s left",
+                      elapsed * double(total - done) / double(done));
   return line;
 }
 

@@ -137,6 +137,8 @@ void dsm::core::writeWorkloadJSON(const WorkloadSummary &summary,
       for (const LayerRecord &layer : summary.layers)
         json.value(layerObject(layer));
     });
+    // The report's contract and its version (docs/workload-report.md).
+    json.attribute("schema", "dsm.workload-report/1");
     json.attribute("totals",
                    llvm::json::Object{
                        {"macs", t.macs},

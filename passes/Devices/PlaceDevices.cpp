@@ -19,6 +19,7 @@
 #include "dsm/Passes/Passes.h"
 #include "dsm/Support/CoreError.h"
 #include "dsm/Support/ReportWriter.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassManager.h"
@@ -51,6 +52,10 @@ struct PlaceDevicesPass
     if (evaluations < 1 || evaluations > kMaxEvaluations)
       return emitError(loc) << "evaluations must be in [1, " << kMaxEvaluations
                             << "], got " << int64_t(evaluations);
+    if (!(timeBudget >= 0))
+      return emitError(loc) << "time-budget must be at least 0 seconds (0: "
+                               "no limit), got "
+                            << double(timeBudget);
     if (batches < 1 || batches > kMaxBatches)
       return emitError(loc) << "batches must be in [1, " << kMaxBatches
                             << "], got " << int32_t(batches);
@@ -199,11 +204,14 @@ struct PlaceDevicesPass
     ContextExecutor contextExecutor(context);
     core::Executor &executor = contextExecutor.get();
 
-    // A line on a terminal; Ctrl-C returns the best so far, which fails.
+    // A line on a terminal; Ctrl-C (or SIGTERM) returns the best so far,
+    // which is recorded and reported, marked interrupted, and then fails;
+    // the time budget returns it as the search's answer.
     core::ConsoleProgress progress(
         (devices::stringifySearchKind(search.kind) + " device placement").str(),
         "fitness");
-    search.progress = &progress;
+    core::DeadlineProgress deadline(progress, timeBudget);
+    search.progress = &deadline;
     auto start = std::chrono::steady_clock::now();
     llvm::Expected<devices::SearchResult> outcome = devices::searchPlacement(
         built->graph, *network, simulation, search, executor);
@@ -211,7 +219,10 @@ struct PlaceDevicesPass
         std::chrono::steady_clock::now() - start;
     progress.finish();
     search.progress = &core::Progress::none();
-    if (outcome && outcome->interrupted)
+    bool signalled = outcome && outcome->interrupted &&
+                     core::ConsoleProgress::wasInterrupted();
+    // Without a placement there is nothing to report.
+    if (outcome && outcome->interrupted && outcome->best.empty())
       outcome = llvm::make_error<core::InterruptedError>(
           outcome->evaluations, search.evaluations, "evaluations");
     if (!outcome) {
@@ -228,12 +239,40 @@ struct PlaceDevicesPass
     placementReport.search = search;
     placementReport.outcome = std::move(*outcome);
     placementReport.searchSeconds = elapsed.count();
+    placementReport.interrupted = signalled;
+    placementReport.timeBudgetSeconds = timeBudget;
+    placementReport.timeBudgetReached =
+        placementReport.outcome.interrupted && deadline.expired();
     devices::SimulationOptions tracing = simulation;
     tracing.recordTrace = !trace.empty();
     devices::ExecutionSimulator simulator(built->graph, *network, tracing);
     placementReport.best = simulator.run(placementReport.outcome.best);
 
     recordPlacement(built->operations, placementReport.outcome.best);
+
+    // A search that ends slower than a single device -- where every search
+    // may start -- wasted its budget: say so (the fastest single device
+    // that fits, simulated apart from the search's books).
+    if (search.kind != devices::SearchKind::SingleDevice) {
+      std::optional<double> single;
+      devices::ExecutionSimulator alone(built->graph, *network, simulation);
+      for (size_t d = 0; d < network->getNumDevices(); ++d) {
+        devices::SimulationResult run =
+            alone.run(devices::Placement(built->graph.size(), int32_t(d)));
+        if (run.memoryOverflowBytes == 0 &&
+            (!single || run.fitness() < *single))
+          single = run.fitness();
+      }
+      if (single && placementReport.best.fitness() > *single)
+        emitWarning(loc) << "the " << devices::stringifySearchKind(search.kind)
+                         << " search ended with a placement "
+                         << llvm::formatv("{0:f2}",
+                                          placementReport.best.fitness() /
+                                              *single)
+                                .str()
+                         << "x slower than one device alone, its starting "
+                            "point: give it more evaluations or time-budget";
+    }
 
     if (placementReport.best.memoryOverflowBytes > 0)
       emitWarning(loc) << "the best placement found does not fit: devices "
@@ -251,10 +290,18 @@ struct PlaceDevicesPass
         failed(writeReport(report, loc, [&](llvm::raw_ostream &os) {
           if (format == ReportFormat::JSON)
             devices::writePlacementJSON(placementReport, os);
+          else if (format == ReportFormat::CSV)
+            devices::writePlacementCSV(placementReport, os);
           else
             devices::printPlacementTable(placementReport, os);
         })))
       return signalPassFailure();
+    if (signalled) {
+      emitError(loc) << "interrupted: the best placement found so far "
+                     << (report.empty() ? "was not written (no report=)"
+                                        : "was reported, marked interrupted");
+      return signalPassFailure();
+    }
   }
 };
 } // namespace

@@ -11,12 +11,15 @@
 #include "dsm/Core/Memory/MemoryPlacementReport.h"
 #include "dsm/Core/Memory/MemoryPlacementSearch.h"
 #include "dsm/Core/Support/ConsoleProgress.h"
+#include "dsm/Core/Support/Progress.h"
 #include "dsm/Dialect/DsmAttrs.h"
 #include "dsm/Passes/Common/ContextExecutor.h"
 #include "dsm/Passes/Memory/MemoryGraphBuilder.h"
 #include "dsm/Passes/Passes.h"
 #include "dsm/Support/CoreError.h"
+
 #include "dsm/Support/ReportWriter.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassManager.h"
@@ -93,6 +96,12 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
       emitError(loc) << "evaluator-timeout must be at least 1 second";
       return signalPassFailure();
     }
+    if (!(timeBudget >= 0)) {
+      emitError(loc) << "time-budget must be at least 0 seconds (0: no "
+                        "limit), got "
+                     << double(timeBudget);
+      return signalPassFailure();
+    }
     if (!(ilpTimeLimit > 0)) {
       emitError(loc) << "ilp-time-limit must be positive, got "
                      << double(ilpTimeLimit);
@@ -123,6 +132,7 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
     int64_t elementBytes = core::bytesPerElement(hierarchy->precision);
     std::deque<PlacedFunction> placed; // stable addresses for the evaluators
     std::vector<memory::PlacementReport> reports;
+    bool interrupted = false;
     DsmDialect::MemoryAttrHelper memoryAttr(context);
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal())
@@ -155,19 +165,24 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
         return signalPassFailure();
       }
       function.evaluator.emplace(std::move(*placementEvaluator));
-      // A line on a terminal; Ctrl-C returns the best so far, which fails.
+      // A line on a terminal; Ctrl-C (or SIGTERM) returns the best so far,
+      // which is recorded and reported, marked interrupted, and then fails;
+      // the time budget returns it as the search's answer.
       core::ConsoleProgress progress(
           (memory::stringifyPlacementSearchKind(*kind) +
            " memory placement of @" + func.getSymName())
               .str(),
           "speedup");
-      options.progress = &progress;
+      core::DeadlineProgress deadline(progress, timeBudget);
+      options.progress = &deadline;
       llvm::Expected<memory::PlacementSearchResult> result =
           memory::runPlacementSearch(*kind, *function.evaluator, options,
                                      executor);
       progress.finish();
       options.progress = &core::Progress::none();
-      if (result)
+      bool signalled = core::ConsoleProgress::wasInterrupted();
+      // Without a map there is nothing to report.
+      if (result && result->interrupted && result->map.empty())
         if (llvm::Error error =
                 memory::checkNotInterrupted(*kind, *result, options))
           result = std::move(error);
@@ -184,7 +199,19 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
         for (Operation *op : layer.ops)
           memoryAttr.setAttr(op, attr);
       }
+      if (*kind != memory::PlacementSearchKind::Compiler &&
+          result->evaluation.speedup < 1)
+        emitWarning(func.getLoc())
+            << "the " << memory::stringifyPlacementSearchKind(*kind)
+            << " search ended with a map slower than the compiler's, its "
+               "starting point (speedup "
+            << llvm::formatv("{0:f4}", result->evaluation.speedup).str()
+            << "): give it more iterations or time-budget";
       memory::PlacementReport &report = reports.emplace_back();
+      report.interrupted = result->interrupted && signalled;
+      report.timeBudgetSeconds = timeBudget;
+      report.timeBudgetReached = result->interrupted && deadline.expired();
+      interrupted |= report.interrupted;
       report.systemName = description->name;
       report.graphName = func.getSymName().str();
       report.evaluator = &*function.evaluator;
@@ -201,10 +228,18 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
         failed(writeReport(report, loc, [&](llvm::raw_ostream &os) {
           if (format == ReportFormat::JSON)
             memory::writePlacementJSON(reports, os);
+          else if (format == ReportFormat::CSV)
+            memory::writePlacementCSV(reports, os);
           else
             memory::printPlacementTable(reports, os);
         })))
       return signalPassFailure();
+    if (interrupted) {
+      emitError(loc) << "interrupted: the best placement found so far "
+                     << (report.empty() ? "was not written (no report=)"
+                                        : "was reported, marked interrupted");
+      return signalPassFailure();
+    }
   }
 };
 } // namespace

@@ -143,6 +143,8 @@ struct MappingReportPass
             return core::writeMappingJSON(report, os);
           case ReportFormat::HTML:
             return core::writeMappingHTML(report, os);
+          case ReportFormat::CSV:
+            return core::writeMappingCSV(report, os);
           case ReportFormat::Table:
             return core::printMappingTable(report, os);
           }

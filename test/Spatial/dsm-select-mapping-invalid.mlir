@@ -5,7 +5,7 @@
 // RUN: not dsm-opt %s -split-input-file --dsm-select-mapping 2>&1 | FileCheck %s --check-prefix=NOSYSTEM
 // RUN: not dsm-opt %s -split-input-file --dsm-attach-system=system=%S/Inputs/tiny-scratchpad.yaml --dsm-select-mapping 2>&1 | FileCheck %s --check-prefix=SCRATCHPAD
 
-// UNKNOWN: for the --parallelism option: Cannot find option named 'pipeline'!
+// UNKNOWN: dsm-opt: error: --dsm-select-mapping: parallelism=pipeline is not one of: any, data, model, data_x_model_y, model_x_data_y
 // KIND: error: spatial mapping needs a multi-chip system; 'malvik' is a device_graph
 // NOSYSTEM: error: no target system on the module: attach one with --dsm-attach-system="system=<preset|file>"
 // SCRATCHPAD: error: cannot map onto the system: layer 'fc' has no legal mapping on this system; data (fwd): its working set of {{[0-9]+}} bytes per core exceeds the scratchpad (16)

@@ -11,9 +11,9 @@
 //     the chip count (Fig. 14), the scratchpad capacity (Fig. 15);
 //  4. VGG16's per-layer configuration, like DeepSpatialMatrix Fig. 12.
 //
-//   dsm-study [--quick] [--sweep-only] [--results <file>] [--json <file>]
+//   dsm-study [--quick] [--sweep-only] [--results=<file>] [--json=<file>]
 //   dsm-study --list
-//   dsm-study --point <id>
+//   dsm-study --point=<id>
 //
 // --quick skips the exhaustive search, --sweep-only prints the sweeps alone;
 // --json also writes the tables of 2-3 as JSON (the input of
@@ -1000,6 +1000,13 @@ void writeJson(llvm::raw_ostream &os) {
 
 } // namespace
 
+/// The option style of every dsm tool: --key=value or --key value.
+static const char *const kUsage =
+    "usage: dsm-study [--quick] [--sweep-only] [--results=<file>] "
+    "[--json=<file>]\n"
+    "       dsm-study --list\n"
+    "       dsm-study --point=<id>\n";
+
 int main(int argc, char **argv) {
   bool quick = false, sweepOnly = false, list = false;
   std::optional<std::string> jsonPath, resultsPath, point;
@@ -1014,6 +1021,10 @@ int main(int argc, char **argv) {
         return false;
       return true;
     };
+    if (arg == "--help" || arg == "-h") {
+      llvm::outs() << kUsage;
+      return 0;
+    }
     if (arg == "--quick") {
       quick = true;
     } else if (arg == "--sweep-only") {
@@ -1022,10 +1033,7 @@ int main(int argc, char **argv) {
       list = true;
     } else if (!value("--json", jsonPath) && !value("--results", resultsPath) &&
                !value("--point", point)) {
-      llvm::errs() << "usage: dsm-study [--quick] [--sweep-only] [--results "
-                      "<file>] [--json <file>]\n"
-                      "       dsm-study --list\n"
-                      "       dsm-study --point <id>\n";
+      llvm::errs() << kUsage;
       return 1;
     }
   }

@@ -266,9 +266,21 @@ int main(int argc, char **argv) {
     options.searches.insert(options.searches.end(), {PlacementSearchKind::EGRL,
                                                      PlacementSearchKind::PG});
   std::optional<std::string> jsonPath;
+  // The option style of every dsm tool: --key=value or --key value (and,
+  // as before, key=value).
+  const char *usage = "usage: dsm-memory-study [--iterations=N] [--seeds=N] "
+                      "[--ilp-time-limit=S] [--json=<file>] "
+                      "[--searches=greedy-dp,ea,egrl,pg] "
+                      "[--models=resnet50,resnet101,bert_base_s128]\n";
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg(argv[i]);
+    if (arg == "--help" || arg == "-h") {
+      llvm::outs() << usage;
+      return 0;
+    }
     auto [key, value] = arg.split('=');
+    if (key.consume_front("--") && !arg.contains('=') && i + 1 < argc)
+      value = argv[++i];
     bool bad = false;
     if (key == "iterations")
       bad =
@@ -302,10 +314,7 @@ int main(int argc, char **argv) {
     } else
       bad = true;
     if (bad) {
-      llvm::errs() << "usage: dsm-memory-study [iterations=N] [seeds=N] "
-                      "[ilp-time-limit=S] [json=<file>] "
-                      "[searches=greedy-dp,ea,egrl,pg] "
-                      "[models=resnet50,resnet101,bert_base_s128]\n";
+      llvm::errs() << usage;
       return 1;
     }
   }

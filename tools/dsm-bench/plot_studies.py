@@ -14,7 +14,7 @@ writes into figures/ (created if missing), each as .png and .svg:
                    optimizations
   fig15-scratchpad Fig. 15: utilization against the scratchpad capacity
 
-and from `dsm-memory-study json=memory.json` (memory placement, the EGRL
+and from `dsm-memory-study --json=memory.json` (memory placement, the EGRL
 paper's speedup-against-iterations figure):
   memory-speedup   speedup over the compiler's map against iterations, a
                    line per search, the ILP's map as a flat line
@@ -222,7 +222,7 @@ def plot(study, outdir):
     if not present:
         raise StudyError("none of " + ", ".join(figures) +
                          " in the input: is it the JSON of dsm-study --json, "
-                         "dsm-memory-study json= or e3.py --json?")
+                         "dsm-memory-study --json= or e3.py --json?")
     os.makedirs(outdir, exist_ok=True)
     written = []
     for key in present:

@@ -5,26 +5,75 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dsm/Core/Support/ConsoleProgress.h"
 #include "dsm/Dialect/DsmDialect.h"
 #include "dsm/Export/Passes.h"
 #include "dsm/Export/ShardingModels.h"
 #include "dsm/Import/Passes.h"
 #include "dsm/Import/UpgradeMlir.h"
+#include "dsm/Passes/OptionCheck.h"
 #include "dsm/Passes/Passes.h"
 #include "dsm/Support/MlirSource.h"
+#include "dsm/Support/ToolOptions.h"
 
 #include "mlir/Dialect/Shard/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#include <csignal>
+
+/// Checks the options of every `--dsm-<pass>="..."` argument for people
+/// (dsm/Passes/OptionCheck.h) before MLIR's parser sees them: an unknown
+/// option gets the closest name, an enum value the values it may take.
+static bool checkDsmPassArguments(int argc, char **argv,
+                                  mlir::DialectRegistry &registry) {
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = llvm::StringRef(argv[i]).ltrim('-');
+    if (!arg.starts_with("dsm-") || !arg.contains('='))
+      continue;
+    auto [name, options] = arg.split('=');
+    const mlir::PassInfo *info = mlir::PassInfo::lookup(name);
+    if (!info)
+      continue;
+    mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+    mlir::OpPassManager pm(mlir::ModuleOp::getOperationName());
+    if (mlir::failed(info->addToPipeline(
+            pm, "", [](const llvm::Twine &) { return mlir::failure(); })) ||
+        pm.getPasses().empty())
+      continue;
+    mlir::Pass &pass = *pm.getPasses().begin();
+    if (pass.getArgument() != name)
+      continue;
+    std::string problem;
+    if (mlir::succeeded(dsm::checkPassOptions(
+            pass, options,
+            [&](const llvm::Twine &message) { problem = message.str(); })))
+      continue;
+    llvm::errs() << "dsm-opt: error: --" << name << ": " << problem << "\n";
+    return false;
+  }
+  return true;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  // --help lists the passes and MLIR's options, not LLVM's back ends'.
+  dsm::hideOtherProjectsOptions();
+  // --version names the tool, then the LLVM/MLIR it is built on.
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "dsm-opt version " DSM_VERSION "\n  built with LLVM/MLIR "
+       << LLVM_VERSION_STRING << "\n";
+  });
   mlir::DialectRegistry registry;
   dsm::registerImportDialects(registry);
   // Before any upstream sharding model, so that convolutions partition.
@@ -39,6 +88,15 @@ int main(int argc, char **argv) {
       argc, argv,
       "dsm-opt: maps deep neural networks onto accelerator systems\n",
       registry);
+  // An error is said by its message and location: the operation it is at
+  // is not printed beside it (a module-level refusal printed the whole
+  // model), unless --mlir-print-op-on-diagnostic asks for it.
+  if (llvm::cl::Option *printOp = llvm::cl::getRegisteredOptions().lookup(
+          "mlir-print-op-on-diagnostic"))
+    if (printOp->getNumOccurrences() == 0)
+      *static_cast<llvm::cl::opt<bool> *>(printOp) = false;
+  if (!checkDsmPassArguments(argc, argv, registry))
+    return 1;
   mlir::MlirOptMainConfig config =
       mlir::MlirOptMainConfig::createFromCLOptions();
   if (config.shouldShowDialects() || config.shouldListPasses())
@@ -73,11 +131,18 @@ int main(int argc, char **argv) {
     return 1;
   }
   // MlirOptMain reads a view: the text stays here for the hint below.
-  if (mlir::failed(mlir::MlirOptMain(
-          output->os(),
-          llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef(),
-                                           /*RequiresNullTerminator=*/false),
-          registry, config))) {
+  mlir::LogicalResult ran = mlir::MlirOptMain(
+      output->os(),
+      llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef(),
+                                       /*RequiresNullTerminator=*/false),
+      registry, config);
+  // A search ended by Ctrl-C or SIGTERM reported its best so far and
+  // failed: exit as a shell reports the signal (130, 143).
+  if (dsm::core::ConsoleProgress::wasInterrupted())
+    return 128 + (dsm::core::ConsoleProgress::getInterruptSignal()
+                      ? dsm::core::ConsoleProgress::getInterruptSignal()
+                      : SIGINT);
+  if (mlir::failed(ran)) {
     // A file from an older MLIR does not parse; MLIR's own error says where,
     // this says what upgrades it.
     mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);

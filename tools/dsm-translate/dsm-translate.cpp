@@ -14,12 +14,15 @@
 
 #include "dsm/Import/PaleoTranslation.h"
 #include "dsm/Import/UpgradeMlir.h"
+#include "dsm/Support/ToolOptions.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "llvm/Support/CommandLine.h"
 
 int main(int argc, char **argv) {
+  // --help lists the translations and MLIR's options, not LLVM's back ends'.
+  dsm::hideOtherProjectsOptions();
 #ifdef DSM_ENABLE_ONNX
   dsm::registerImportOnnxTranslation();
 #endif

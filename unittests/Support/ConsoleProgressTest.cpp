@@ -10,12 +10,12 @@ using namespace dsm::core;
 
 namespace {
 
-TEST(ConsoleProgressTest, LineSaysWhatRunsHowFarTheBestAndTheTime) {
+TEST(ConsoleProgressTest, LineSaysWhatRunsHowFarTheBestTheTimeAndWhatIsLeft) {
   ConsoleProgress progress("ea memory placement of @main", "speedup", nullptr,
                            [] { return 0.0; });
   EXPECT_EQ(progress.formatLine(1200, 4000, 1.8734, 12.34),
             "ea memory placement of @main: 1200/4000 (30%), best speedup "
-            "1.873, 12.3 s");
+            "1.873, 12.3 s, 28.8 s left");
   // No best yet: no best part; no name: the value alone.
   EXPECT_EQ(progress.formatLine(0, 4000, Progress::kNoBest, 0),
             "ea memory placement of @main: 0/4000 (0%), 0.0 s");
@@ -38,19 +38,20 @@ TEST(ConsoleProgressTest, RedrawsAtMostTenTimesASecondAndClearsAtTheEnd) {
     EXPECT_EQ(drawn, "");
     now += 0.0625;
     progress.step(3, 10, 2.0);
-    EXPECT_EQ(drawn, "\rrun: 3/10 (30%), best 2, 0.1 s");
+    EXPECT_EQ(drawn, "\rrun: 3/10 (30%), best 2, 0.1 s, 0.3 s left");
     // Steps within 0.1 s of the last drawing are not drawn.
     now += 0.0625;
     progress.step(4, 10, 1.5);
-    EXPECT_EQ(drawn, "\rrun: 3/10 (30%), best 2, 0.1 s");
+    EXPECT_EQ(drawn, "\rrun: 3/10 (30%), best 2, 0.1 s, 0.3 s left");
     drawn.clear();
     now += 1.0;
     // A shorter line blanks what is left of the longer one.
     progress.step(5, 10, Progress::kNoBest);
-    EXPECT_EQ(drawn, "\rrun: 5/10 (50%), 1.2 s" + std::string(8, ' '));
+    EXPECT_EQ(drawn,
+              "\rrun: 5/10 (50%), 1.2 s, 1.2 s left" + std::string(8, ' '));
     drawn.clear();
   }
-  EXPECT_EQ(drawn, "\r" + std::string(30, ' ') + "\r");
+  EXPECT_EQ(drawn, "\r" + std::string(42, ' ') + "\r");
 }
 
 TEST(ConsoleProgressTest, NothingIsDrawnWithoutAStream) {

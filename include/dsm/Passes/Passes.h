@@ -14,7 +14,7 @@
 namespace dsm {
 
 /// Output format of the report passes.
-enum class ReportFormat { Table, JSON, HTML };
+enum class ReportFormat { Table, JSON, HTML, CSV };
 
 /// What --dsm-expand-training expands a network for.
 enum class ExecutionMode { Train, Infer };

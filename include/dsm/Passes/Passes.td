@@ -306,6 +306,12 @@ class DsmPlacementSearchOptions {
            "compiler, greedy-dp, ea (default), egrl, pg, ilp">,
     Option<"seed", "seed", "uint64_t", /*default=*/"1",
            "Seed of the search (same seed, same placement)">,
+    Option<"timeBudget", "time-budget", "double", /*default=*/"0",
+           "Seconds of wall-clock time the search may take; past them it "
+           "returns the best placement found so far, which the report "
+           "marks (0: no limit but the budget of iterations or "
+           "evaluations). Ctrl-C or SIGTERM also end a search with its best "
+           "so far reported, marked \"interrupted\", and exit 130 or 143">,
   ];
 }
 
@@ -499,15 +505,18 @@ def DsmMapSystem : Pass<"dsm-map-system", "mlir::ModuleOp">,
            "Write the report here ('-' for stdout; none if empty)">,
     Option<"reportFormat", "report-format", "::dsm::ReportFormat",
            /*default=*/"::dsm::ReportFormat::Table",
-           "Report format (default: json for *.json, html for *.html, else "
-           "table; html for spatial mapping only)",
+           "Report format (default: json for *.json, html for *.html, csv "
+           "for *.csv, else table; html for spatial mapping only)",
            [{::llvm::cl::values(
                clEnumValN(::dsm::ReportFormat::Table, "table", "readable table"),
                clEnumValN(::dsm::ReportFormat::JSON, "json",
                           "JSON (docs/mapping-report.md, "
                           "docs/memory-placement.md, docs/device-placement.md)"),
                clEnumValN(::dsm::ReportFormat::HTML, "html",
-                          "one self-contained web page with charts"))}]>,
+                          "one self-contained web page with charts"),
+               clEnumValN(::dsm::ReportFormat::CSV, "csv",
+                          "the rows: per layer and pass, per tensor or per "
+                          "op"))}]>,
   ];
   let dependentDialects = ["dsm::DsmDialect"];
 }

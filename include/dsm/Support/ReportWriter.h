@@ -8,6 +8,8 @@
 #include "llvm/ADT/FunctionExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <string>
+
 namespace dsm {
 
 /// Writes what `print` produces to stdout (`path` = "-" or empty) or to
@@ -20,6 +22,22 @@ namespace dsm {
 mlir::LogicalResult
 writeReport(llvm::StringRef path, mlir::Location loc,
             llvm::function_ref<void(llvm::raw_ostream &)> print);
+
+/// While an instance lives, what writeReport would print to standard output
+/// ("-") is appended to `sink` instead: the C API (and the Python package on
+/// it) returns reports as strings. Process-wide, not per thread: the passes
+/// that write reports may run on any thread of the context's pool; the C API
+/// serializes its calls. Instances nest.
+class ReportCapture {
+public:
+  explicit ReportCapture(std::string &sink);
+  ~ReportCapture();
+  ReportCapture(const ReportCapture &) = delete;
+  ReportCapture &operator=(const ReportCapture &) = delete;
+
+private:
+  std::string *previous;
+};
 
 } // namespace dsm
 

@@ -6,7 +6,8 @@ standard error, so that lit can check how dsm-opt ends an interrupted search
 (docs/user-guide.md): "interrupted after N of M ...", a non-zero exit, no
 output file.
 
-usage: interrupt.py <cpu seconds> <command> [args...]
+usage: interrupt.py [--term] <cpu seconds> <command> [args...]
+(--term: SIGTERM, as a job scheduler stops a run, instead of SIGINT)
 """
 import os
 import signal
@@ -23,8 +24,13 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-budget = float(sys.argv[1])
-process = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL,
+arguments = sys.argv[1:]
+stop = signal.SIGINT
+if arguments[0] == "--term":
+    stop = signal.SIGTERM
+    arguments = arguments[1:]
+budget = float(arguments[0])
+process = subprocess.Popen(arguments[1:], stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, text=True)
 while process.poll() is None:
     try:
@@ -35,11 +41,11 @@ while process.poll() is None:
     time.sleep(0.05)
 if process.poll() is not None:
     sys.exit("interrupt.py: the command ended before it could be interrupted")
-process.send_signal(signal.SIGINT)
+process.send_signal(stop)
 try:
     _, errors = process.communicate(timeout=60)
 except subprocess.TimeoutExpired:
     process.kill()
-    sys.exit("interrupt.py: the command did not stop within 60 s of SIGINT")
+    sys.exit("interrupt.py: the command did not stop within 60 s of the signal")
 print(f"exit {process.returncode}")
 sys.stdout.write(errors)

@@ -34,10 +34,17 @@ struct PlacementReport {
   /// Wall-clock seconds of the search (the only figure that varies between
   /// identical runs).
   double searchSeconds = 0;
+  /// A signal stopped the search: the placement is its best so far.
+  bool interrupted = false;
+  /// The search's wall-clock budget (0: none), and whether it ended it.
+  double timeBudgetSeconds = 0;
+  bool timeBudgetReached = false;
 };
 
 void printPlacementTable(const PlacementReport &report, llvm::raw_ostream &os);
 void writePlacementJSON(const PlacementReport &report, llvm::raw_ostream &os);
+/// One CSV row per op: op, device (its position in the system), device_name.
+void writePlacementCSV(const PlacementReport &report, llvm::raw_ostream &os);
 
 } // namespace dsm::core::devices
 

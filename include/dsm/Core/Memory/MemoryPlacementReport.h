@@ -32,6 +32,11 @@ struct PlacementReport {
   PlacementSearchResult result;
   /// The program that measured the latencies (empty: the cost model).
   std::string evaluatorProgram;
+  /// A signal stopped the search: the map is its best so far.
+  bool interrupted = false;
+  /// The search's wall-clock budget (0: none), and whether it ended it.
+  double timeBudgetSeconds = 0;
+  bool timeBudgetReached = false;
 };
 
 /// (iteration counted from 1, best speedup) wherever the best improved.
@@ -43,6 +48,10 @@ void printPlacementTable(llvm::ArrayRef<PlacementReport> reports,
 /// Streamed with llvm::json::OStream: {"placements": [...]}.
 void writePlacementJSON(llvm::ArrayRef<PlacementReport> reports,
                         llvm::raw_ostream &os);
+/// One CSV row per tensor: function, node, tensor, bytes, level,
+/// compiler_level, live_first, live_last.
+void writePlacementCSV(llvm::ArrayRef<PlacementReport> reports,
+                       llvm::raw_ostream &os);
 
 } // namespace dsm::core::memory
 

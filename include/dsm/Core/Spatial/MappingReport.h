@@ -89,6 +89,9 @@ bool isOverlappedGroup(llvm::StringRef name, TrainingPass pass);
 void printMappingTable(const MappingReport &report, llvm::raw_ostream &os);
 /// The JSON report (docs/mapping-report.md), streamed row by row.
 void writeMappingJSON(const MappingReport &report, llvm::raw_ostream &os);
+/// One CSV row per layer and pass (docs/mapping-report.md): layer, pass,
+/// kind, parallelism, cycles, seconds, utilization, limited_by, macs.
+void writeMappingCSV(const MappingReport &report, llvm::raw_ostream &os);
 /// The report as one self-contained web page: totals, a stacked bar of the
 /// cycle categories per layer and pass, the table.
 void writeMappingHTML(const MappingReport &report, llvm::raw_ostream &os);

@@ -60,9 +60,17 @@ public:
   /// Whether an interrupt arrived, in this process, while a ConsoleProgress
   /// was catching them.
   static bool wasInterrupted();
+  /// The signal that interrupted (SIGINT, SIGTERM; 0 when none did or it
+  /// is unknown): a tool exits with 128 + it, as a shell reports a signal.
+  static int getInterruptSignal();
+  /// Forgets an interrupt, so that the next run may catch one: for a
+  /// library that runs many jobs in one process (the C API), never while a
+  /// ConsoleProgress lives.
+  static void clearInterrupt();
 
   /// The line as drawn: "<what>: <done>/<total> (<pct>%), best <bestName>
-  /// <best>, <elapsed> s" (no best part while there is none).
+  /// <best>, <elapsed> s, <eta> s left" (no best part while there is none,
+  /// no time left before the first step or after the last).
   std::string formatLine(int64_t done, int64_t total, double best,
                          double elapsed) const;
 

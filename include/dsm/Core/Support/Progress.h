@@ -39,6 +39,28 @@ public:
   static constexpr double kNoBest = std::numeric_limits<double>::quiet_NaN();
 };
 
+/// A time budget: passes every step on to `inner`, and stops the run when
+/// `inner` says so or when `seconds` of wall-clock time have passed since
+/// construction (0 or less: no limit). The deadline is asked only at
+/// iteration boundaries, so a run ends within one iteration of it; the
+/// iterations done before it are the same as without a budget.
+class DeadlineProgress final : public Progress {
+public:
+  DeadlineProgress(Progress &inner, double seconds);
+
+  void step(int64_t done, int64_t total, double best) override {
+    inner.step(done, total, best);
+  }
+  bool shouldStop() override;
+  /// Whether the run was stopped by the deadline.
+  bool expired() const { return reached; }
+
+private:
+  Progress &inner;
+  double seconds, start;
+  bool reached = false;
+};
+
 /// A run that produces nothing without all its steps (the spatial mapper's
 /// plan) fails with this when told to stop: "interrupted after <done> of
 /// <total> <unit>".

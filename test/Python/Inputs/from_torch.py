@@ -1,0 +1,11 @@
+"""dsm.from_torch on torchvision's ResNet-18 (test/Python/from-torch.test)."""
+
+import dsm
+import torch
+import torchvision
+
+model = dsm.from_torch(torchvision.models.resnet18(weights=None),
+                       torch.randn(1, 3, 224, 224), name="resnet18")
+print("resnet18: %d convolutions" % model.mlir.count("dsm.conv2d"))
+report = dsm.map_model(model, system="dsm-8pf-asym", mode="train", batch=256)
+print("plan: %g s per training step" % report["totals"]["seconds"])
