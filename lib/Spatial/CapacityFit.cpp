@@ -237,10 +237,12 @@ struct Fit {
 } // namespace
 
 /// The selection over `base` costs at the least price on parameter bytes
-/// whose plan fits `memory`; nullopt when no price makes one fit.
+/// whose plan fits `memory`; nullopt when no price makes one fit, or when
+/// even the unpriced selection takes at least `bound` cycles (a price only
+/// adds cycles, so it could not beat the plan that set the bound).
 static llvm::Expected<std::optional<Fit>>
 fitByPricing(MappingState &state, const ChipMemory &memory,
-             const std::vector<OptionCosts> &base) {
+             const std::vector<OptionCosts> &base, double bound) {
   auto bytesOf = [&](llvm::ArrayRef<int> choice) {
     double bytes = 0;
     for (size_t i = 0; i < choice.size(); ++i)
@@ -258,12 +260,14 @@ fitByPricing(MappingState &state, const ChipMemory &memory,
     fit.cycles = fit.selection.cost - price * bytesOf(fit.selection.choice);
     return fit;
   };
-  Fit fit = selectAt(0);
-  if (memory.fits(fit.selection.choice))
-    return std::optional<Fit>(std::move(fit));
+  Fit low = selectAt(0);
+  if (low.cycles >= bound)
+    return std::optional<Fit>();
+  if (memory.fits(low.selection.choice))
+    return std::optional<Fit>(std::move(low));
   // Even the plan holding the least of every layer's parameters does not
   // fit: no price helps.
-  std::vector<int> least = fit.selection.choice;
+  std::vector<int> least = low.selection.choice;
   for (size_t i = 0; i < least.size(); ++i)
     for (int o = 0; o < state.problem.numOptions(); ++o)
       if (base[i][o] < kInfinityCost &&
@@ -272,44 +276,49 @@ fitByPricing(MappingState &state, const ChipMemory &memory,
   if (!memory.fits(least))
     return std::optional<Fit>();
 
-  // A price in cycles per byte, on a grid of factors of 4 around the plan's
-  // cycles per byte of capacity: the least price of the grid that fits (up
-  // from the grid's middle, or down from it while it still fits), then a
-  // bisection on a log scale between it and the one below, to within 10%
-  // (each step is a whole selection).
-  const double scale = std::max(fit.selection.cost, 1.0) / memory.capacity;
-  int k = 0;
-  fit = selectAt(scale);
-  bool fits = memory.fits(fit.selection.choice);
-  for (; !fits && k < 40; ++k) {
+  // A price in cycles per byte that fits, up a grid of factors of 4 from
+  // the plan's cycles per byte of capacity.
+  double lowPrice = 0, highPrice = std::max(low.selection.cost, 1.0) /
+                                   memory.capacity;
+  Fit high = selectAt(highPrice);
+  for (int k = 0; !memory.fits(high.selection.choice); ++k) {
+    if (k == 40)
+      return std::optional<Fit>();
     if (state.progress.shouldStop())
       return state.progress.makeError();
-    fit = selectAt(scale * std::pow(4.0, k + 1));
-    fits = memory.fits(fit.selection.choice);
+    low = std::move(high);
+    lowPrice = highPrice;
+    highPrice *= 4;
+    high = selectAt(highPrice);
   }
-  if (!fits)
-    return std::optional<Fit>();
-  for (; k > -20; --k) {
-    Fit below = selectAt(scale * std::pow(4.0, k - 1));
-    if (!memory.fits(below.selection.choice))
+  // The least price: the selection's cost is the lower envelope of one line
+  // per plan, cycles + price x bytes. Where the lines of the plans at the
+  // two prices cross, either a third plan is cheaper (it replaces the
+  // bound on its side) or the crossing is the breakpoint past which the
+  // fitting plan is the selection's: done.
+  for (int step = 0; step < 16; ++step) {
+    if (state.progress.shouldStop())
+      return state.progress.makeError();
+    double lowBytes = bytesOf(low.selection.choice),
+           highBytes = bytesOf(high.selection.choice);
+    if (!(lowBytes > highBytes))
       break;
-    fit = std::move(below);
-  }
-  double low = std::log(scale) + (k - 1) * std::log(4.0);
-  double high = low + std::log(4.0);
-  while (high - low > 0.1) {
-    if (state.progress.shouldStop())
-      return state.progress.makeError();
-    double middle = (low + high) / 2;
-    Fit trial = selectAt(std::exp(middle));
-    if (memory.fits(trial.selection.choice)) {
-      high = middle;
-      fit = std::move(trial);
+    double price = (high.cycles - low.cycles) / (lowBytes - highBytes);
+    if (!(price > lowPrice && price < highPrice))
+      break;
+    Fit middle = selectAt(price);
+    if (middle.selection.choice == low.selection.choice ||
+        middle.selection.choice == high.selection.choice)
+      break;
+    if (memory.fits(middle.selection.choice)) {
+      high = std::move(middle);
+      highPrice = price;
     } else {
-      low = middle;
+      low = std::move(middle);
+      lowPrice = price;
     }
   }
-  return std::optional<Fit>(std::move(fit));
+  return std::optional<Fit>(std::move(high));
 }
 
 CapacityFit::CapacityFit() = default;
@@ -384,7 +393,8 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
     Candidate *bestCandidate = nullptr;
     for (Candidate &candidate : tier) {
       llvm::Expected<std::optional<Fit>> fit =
-          fitByPricing(state, *candidate.memory, candidate.costs);
+          fitByPricing(state, *candidate.memory, candidate.costs,
+                       best ? best->cycles : kInfinityCost);
       if (!fit)
         return fit.takeError();
       if (*fit && (!best || (*fit)->cycles < best->cycles)) {

@@ -687,22 +687,21 @@ PerformanceModel::parameterElementsPerChip(const LayerShape &layer,
   return cost.chipParameters();
 }
 
-TransferGroup PerformanceModel::weightGather(const LayerShape &layer,
-                                            const MappingConfig &config) const {
+TransferGroup
+PerformanceModel::weightGather(const LayerShape &layer,
+                               const MappingConfig &config) const {
   TransferGroup group;
   group.name = "weight_gather";
   if (layer.params <= 0)
     return group;
   const double bytes =
       parameterElementsPerChip(layer, TrainingPass::FWD, config) * elementBytes;
-  const double copiesX =
-      roleAlongX(config.parallelism) == TorusRole::Minibatch
-          ? double(system.torus.x)
-          : 1.0;
-  const double copiesY =
-      roleAlongY(config.parallelism) == TorusRole::Minibatch
-          ? double(system.torus.y)
-          : 1.0;
+  const double copiesX = roleAlongX(config.parallelism) == TorusRole::Minibatch
+                             ? double(system.torus.x)
+                             : 1.0;
+  const double copiesY = roleAlongY(config.parallelism) == TorusRole::Minibatch
+                             ? double(system.torus.y)
+                             : 1.0;
   // Along X each chip gathers its row's pieces of a Y-th of the share, then
   // along Y the rest.
   group.bytes[int(Link::TorusX)] = bytes / copiesY * (copiesX - 1) / copiesX;

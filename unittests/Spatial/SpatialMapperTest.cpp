@@ -652,7 +652,7 @@ TEST(SpatialMapperTest, ShardedStateIsFreeAndChosenOnlyWhereItIsNeeded) {
 TEST(SpatialMapperTest, PlansFitAChipsMemoryWhereAPriceMakesThemFit) {
   // With 20 MB a chip even the sharded plan does not fit (14 MB of weights,
   // 5 MB of activations): the plan must hold a share of the parameters
-  // (the least is a quarter), slower.
+  // (at the least price that fits), slower.
   LayerGraph g = threeWideConvolutions();
   SerialExecutor serial;
   MultiChipSystem roomy = multiChipPreset("dsm-8pf-asym");
@@ -666,7 +666,7 @@ TEST(SpatialMapperTest, PlansFitAChipsMemoryWhereAPriceMakesThemFit) {
   for (const LayerPlan &layer : fast->layers)
     EXPECT_EQ(layer.parallelism, Parallelism::Data);
   EXPECT_TRUE(fitting->memory.fits());
-  EXPECT_LT(fitting->memory.weights, fast->memory.weights / 2);
+  EXPECT_LT(fitting->memory.weights, fast->memory.weights);
   EXPECT_GE(fitting->totals.cycles.total, fast->totals.cycles.total);
 }
 
