@@ -361,8 +361,7 @@ void dsm::core::writeMappingJSON(const MappingReport &report,
         json.attributeObject("memory_savers", [&] {
           json.attribute("recomputed_layers", savers.recomputedLayers);
           json.attribute("sharded_state_layers", savers.shardedStateLayers);
-          json.attribute("sharded_weights_layers",
-                         savers.shardedWeightsLayers);
+          json.attribute("sharded_weights_layers", savers.shardedWeightsLayers);
         });
       }
       json.attribute("seconds", report.totalSeconds());
