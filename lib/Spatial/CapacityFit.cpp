@@ -394,7 +394,7 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
     for (Candidate &candidate : tier) {
       llvm::Expected<std::optional<Fit>> fit =
           fitByPricing(state, *candidate.memory, candidate.costs,
-                       best ? best->cycles : kInfinityCost);
+                       best ? best->cycles : problem.cyclesToBeat());
       if (!fit)
         return fit.takeError();
       if (*fit && (!best || (*fit)->cycles < best->cycles)) {

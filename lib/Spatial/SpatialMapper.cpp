@@ -31,11 +31,13 @@ llvm::Expected<MappingPlan>
 SpatialMapper::mapOnce(const PerformanceModel &costModel,
                        const LayerGraph &graph, Executor &executor,
                        llvm::ArrayRef<int64_t> preloadBudgets,
-                       ExplorationProgress &progress, SweepMemo *memo) const {
+                       ExplorationProgress &progress, SweepMemo *memo,
+                       double cyclesToBeat) const {
   llvm::Expected<MappingProblem> problem =
       MappingProblem::create(costModel, graph, options, preloadBudgets);
   if (!problem)
     return problem.takeError();
+  problem->setCyclesToBeat(cyclesToBeat);
   return solveMapping(*problem, executor, progress, memo);
 }
 
@@ -71,10 +73,13 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
 llvm::Expected<MappingPlan>
 SpatialMapper::mapOnTorus(const PerformanceModel &costModel,
                           const LayerGraph &graph, Executor &executor,
-                          ExplorationProgress &progress) const {
+                          ExplorationProgress &progress,
+                          double cyclesToBeat) const {
   if (sweepsPreloads(options, graph))
-    return mapWithPreloading(costModel, graph, executor, progress);
-  return mapOnce(costModel, graph, executor, /*preloadBudgets=*/{}, progress);
+    return mapWithPreloading(costModel, graph, executor, progress,
+                             cyclesToBeat);
+  return mapOnce(costModel, graph, executor, /*preloadBudgets=*/{}, progress,
+                 /*memo=*/nullptr, cyclesToBeat);
 }
 
 /// Records that `plan` runs on `block`, `activeShare` of the system's chips:
@@ -129,7 +134,8 @@ SpatialMapper::mapOnBlocks(llvm::Expected<MappingPlan> whole,
       break;
     PerformanceModel blockModel(blockSystem(system, block.rows, block.columns));
     llvm::Expected<MappingPlan> plan =
-        mapOnTorus(blockModel, graph, executor, progress);
+        mapOnTorus(blockModel, graph, executor, progress,
+                   best ? best->totals.cycles.total : kNoPlanYet);
     if (!plan) {
       if (progress.wasStopped()) {
         llvm::consumeError(std::move(wholeError));
@@ -159,7 +165,8 @@ SpatialMapper::mapOnBlocks(llvm::Expected<MappingPlan> whole,
 llvm::Expected<MappingPlan>
 SpatialMapper::mapWithPreloading(const PerformanceModel &costModel,
                                  const LayerGraph &graph, Executor &executor,
-                                 ExplorationProgress &progress) const {
+                                 ExplorationProgress &progress,
+                                 double cyclesToBeat) const {
   // DeepSpatialMatrix §III-B2: "we sort the layers based on how sensitive their
   // utilization is to fetching weights. Then, we sweep through scenarios
   // where different fractions of weights are preloaded on to the scratchpad
@@ -171,8 +178,9 @@ SpatialMapper::mapWithPreloading(const PerformanceModel &costModel,
   // differ only in a scratchpad that shrinks from one to the next, so they
   // share their explorations, and selections over the same costs.
   SweepMemo memo;
-  llvm::Expected<MappingPlan> best = mapOnce(
-      costModel, graph, executor, /*preloadBudgets=*/{}, progress, &memo);
+  llvm::Expected<MappingPlan> best =
+      mapOnce(costModel, graph, executor, /*preloadBudgets=*/{}, progress,
+              &memo, cyclesToBeat);
   if (!best)
     return best.takeError();
   const size_t n = graph.layers.size();
@@ -187,7 +195,8 @@ SpatialMapper::mapWithPreloading(const PerformanceModel &costModel,
       [&](const PerformanceModel &reduced,
           llvm::ArrayRef<int64_t> budgets) -> std::optional<MappingPlan> {
     llvm::Expected<MappingPlan> plan =
-        mapOnce(reduced, graph, executor, budgets, progress, &memo);
+        mapOnce(reduced, graph, executor, budgets, progress, &memo,
+                cyclesToBeat);
     if (!plan) {
       llvm::consumeError(plan.takeError());
       return std::nullopt;

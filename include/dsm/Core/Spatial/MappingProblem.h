@@ -25,6 +25,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -127,6 +128,12 @@ public:
   const LayerGraph &graph() const { return *layerGraph; }
   const MapperOptions &options() const { return *mapperOptions; }
   llvm::ArrayRef<int64_t> preloadBudgets() const { return budgets; }
+  /// The cycles of a plan found already (on another block of the torus,
+  /// SpatialMapper::mapOnBlocks): a plan that would need memory savers is
+  /// not priced when even its unpriced selection takes longer (infinity:
+  /// none).
+  double cyclesToBeat() const { return toBeat; }
+  void setCyclesToBeat(double cycles) { toBeat = cycles; }
   size_t numLayers() const { return layerGraph->layers.size(); }
   const LayerNode &layer(int i) const { return layerGraph->layers[i]; }
   const LayerEdge &edge(int e) const { return layerGraph->edges[e]; }
@@ -169,6 +176,7 @@ private:
   const LayerGraph *layerGraph = nullptr;
   const MapperOptions *mapperOptions = nullptr;
   llvm::ArrayRef<int64_t> budgets;
+  double toBeat = std::numeric_limits<double>::infinity();
   bool inference = false;
   std::vector<int64_t> factors;
   std::vector<Parallelism> allowedParallelisms;

@@ -32,6 +32,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -111,6 +112,8 @@ struct MappingPlan {
 
 class SpatialMapper {
 public:
+  static constexpr double kNoPlanYet = std::numeric_limits<double>::infinity();
+
   SpatialMapper(const MultiChipSystem &system, MapperOptions options);
 
   const PerformanceModel &getModel() const { return model; }
@@ -129,18 +132,21 @@ private:
   llvm::Expected<MappingPlan>
   mapOnce(const PerformanceModel &costModel, const LayerGraph &graph,
           Executor &executor, llvm::ArrayRef<int64_t> preloadBudgets,
-          ExplorationProgress &progress, SweepMemo *memo = nullptr) const;
+          ExplorationProgress &progress, SweepMemo *memo = nullptr,
+          double cyclesToBeat = kNoPlanYet) const;
   /// Inference with weight preloading: the sweep of DeepSpatialMatrix
   /// §III-B2.
   llvm::Expected<MappingPlan>
   mapWithPreloading(const PerformanceModel &costModel, const LayerGraph &graph,
-                    Executor &executor, ExplorationProgress &progress) const;
+                    Executor &executor, ExplorationProgress &progress,
+                    double cyclesToBeat) const;
   /// The plan on the chips of `costModel`'s torus: one mapping, or the
   /// preloading sweep.
-  llvm::Expected<MappingPlan> mapOnTorus(const PerformanceModel &costModel,
-                                         const LayerGraph &graph,
-                                         Executor &executor,
-                                         ExplorationProgress &progress) const;
+  /// `cyclesToBeat`: MappingProblem::cyclesToBeat.
+  llvm::Expected<MappingPlan>
+  mapOnTorus(const PerformanceModel &costModel, const LayerGraph &graph,
+             Executor &executor, ExplorationProgress &progress,
+             double cyclesToBeat = kNoPlanYet) const;
   /// The fastest of `whole` (the plan on the whole torus, or why there is
   /// none) and the plans on the candidate blocks (ChipBlocks.h) whose work
   /// alone would not take longer than the best plan so far.
