@@ -326,6 +326,7 @@ CapacityFit::~CapacityFit() = default;
 
 llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
   memory = std::make_unique<ChipMemory>(chipMemoryOf(state));
+  state.plan.fastestMemory = memory->categories(state.choice);
   const MappingProblem &problem = state.problem;
   const bool training = !problem.inferenceOnly();
   if (memory->fits(state.choice))

@@ -234,8 +234,19 @@ struct SelectMappingPass
                         memory.pipeGroup, memory.pipeFirstRow,
                         memory.pipeFirstRow + memory.pipeRows - 1)
               .str());
+    // The memory savers, chosen only where the plan does not fit otherwise
+    // (the function's remark says what the fastest plan needed).
+    if (memory.recomputed)
+      decisions.push_back("recompute");
+    if (memory.shardedState)
+      decisions.push_back("sharded_state");
+    if (memory.shardedWeights)
+      decisions.push_back("sharded_weights");
     if (!decisions.empty())
       remark << "; memory: " << llvm::join(decisions, ", ");
+    if (!config.block.whole())
+      remark << llvm::formatv("; on a {0}x{1} block of the torus",
+                              config.block.rows, config.block.columns);
   }
 
   LogicalResult mapFunction(func::FuncOp func,
@@ -313,6 +324,18 @@ struct SelectMappingPass
     if (explain)
       for (const core::PipeGroupRecord &group : plan->pipeGroups)
         explainPipeGroup(layers, group);
+    if (explain && !plan->fastestMemory.fits())
+      mlir::emitRemark(func.getLoc())
+          << "the fastest plan needs "
+          << core::describeMemory(plan->fastestMemory)
+          << " per chip: memory savers chosen; the plan needs "
+          << core::describeMemory(plan->memory);
+    if (explain && !plan->block.whole())
+      mlir::emitRemark(func.getLoc())
+          << llvm::formatv("the plan runs on a {0}x{1} block of the torus, "
+                           "the other chips idle: faster than every plan "
+                           "on more chips, or the only one",
+                           plan->block.rows, plan->block.columns);
 
     Builder builder(context);
     for (auto [ops, layerPlan] : llvm::zip_equal(layers, plan->layers)) {

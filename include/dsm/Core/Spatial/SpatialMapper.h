@@ -108,6 +108,8 @@ struct MappingPlan {
   /// the savers chosen, the peak of live activations), and the capacity.
   MemoryPerChip memory;
   bool fitsMemory() const { return memory.fits(); }
+  /// What the fastest plan, as selected before any memory saver, needs.
+  MemoryPerChip fastestMemory;
 };
 
 class SpatialMapper {
