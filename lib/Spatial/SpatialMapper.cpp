@@ -27,12 +27,10 @@ static constexpr int kPreloadSweepSteps = 8;
 /// reservation (a scenario whose working sets do not fit stops early).
 static constexpr int kPreloadSweepMappings = 1 + 3 * (kPreloadSweepSteps - 1);
 
-llvm::Expected<MappingPlan>
-SpatialMapper::mapOnce(const PerformanceModel &costModel,
-                       const LayerGraph &graph, Executor &executor,
-                       llvm::ArrayRef<int64_t> preloadBudgets,
-                       ExplorationProgress &progress, SweepMemo *memo,
-                       double cyclesToBeat) const {
+llvm::Expected<MappingPlan> SpatialMapper::mapOnce(
+    const PerformanceModel &costModel, const LayerGraph &graph,
+    Executor &executor, llvm::ArrayRef<int64_t> preloadBudgets,
+    ExplorationProgress &progress, SweepMemo *memo, double cyclesToBeat) const {
   llvm::Expected<MappingProblem> problem =
       MappingProblem::create(costModel, graph, options, preloadBudgets);
   if (!problem)
@@ -194,9 +192,8 @@ SpatialMapper::mapWithPreloading(const PerformanceModel &costModel,
   auto attempt =
       [&](const PerformanceModel &reduced,
           llvm::ArrayRef<int64_t> budgets) -> std::optional<MappingPlan> {
-    llvm::Expected<MappingPlan> plan =
-        mapOnce(reduced, graph, executor, budgets, progress, &memo,
-                cyclesToBeat);
+    llvm::Expected<MappingPlan> plan = mapOnce(
+        reduced, graph, executor, budgets, progress, &memo, cyclesToBeat);
     if (!plan) {
       llvm::consumeError(plan.takeError());
       return std::nullopt;
