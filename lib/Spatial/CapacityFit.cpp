@@ -278,8 +278,8 @@ fitByPricing(MappingState &state, const ChipMemory &memory,
 
   // A price in cycles per byte that fits, up a grid of factors of 4 from
   // the plan's cycles per byte of capacity.
-  double lowPrice = 0, highPrice = std::max(low.selection.cost, 1.0) /
-                                   memory.capacity;
+  double lowPrice = 0,
+         highPrice = std::max(low.selection.cost, 1.0) / memory.capacity;
   Fit high = selectAt(highPrice);
   for (int k = 0; !memory.fits(high.selection.choice); ++k) {
     if (k == 40)

@@ -140,8 +140,7 @@ struct MemoryDecision {
            preloadedWeightBytes == o.preloadedWeightBytes &&
            pipeGroup == o.pipeGroup && pipeFirstRow == o.pipeFirstRow &&
            pipeRows == o.pipeRows && recomputed == o.recomputed &&
-           shardedState == o.shardedState &&
-           shardedWeights == o.shardedWeights;
+           shardedState == o.shardedState && shardedWeights == o.shardedWeights;
   }
   bool operator!=(const MemoryDecision &o) const { return !(*this == o); }
 };

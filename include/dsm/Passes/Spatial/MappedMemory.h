@@ -1,4 +1,5 @@
-//===- MappedMemory.h - A mapped step's memory, read from the IR -*- C++ -*-===//
+//===- MappedMemory.h - A mapped step's memory, read from the IR -*- C++
+//-*-===//
 //
 // What the mapping report shows and --dsm-verify-mapping checks: the memory
 // per chip of a function's tiled passes (core/Spatial/StepMemory.h),
