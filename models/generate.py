@@ -496,29 +496,42 @@ paths (transformer.h.0.attn.c_attn); dropout is an identity.""")
 
 
 def llama_totals(seq, hidden=4096, layers=32, ffn=11008, vocab=32000,
-                 past=0):
+                 past=0, kv_dim=None):
     """A Llama's parameters (untied head) and batch-1 MACs by hand, for
-    `seq` new tokens attending to themselves and `past` cached positions."""
-    layer = 4 * hidden ** 2 + 3 * hidden * ffn + 2 * hidden
+    `seq` new tokens attending to themselves and `past` cached positions.
+    `kv_dim` is the width of K and V (kv_heads x head_dim; the hidden size
+    unless the attention is grouped-query)."""
+    kv_dim = kv_dim or hidden
+    layer = 2 * hidden ** 2 + 2 * hidden * kv_dim + 3 * hidden * ffn \
+        + 2 * hidden
     params = 2 * vocab * hidden + layers * layer + hidden
-    # Q, K, V, O; scores and context; gate, up and down; the logits.
-    macs = layers * (4 * seq * hidden ** 2 + 2 * seq * (past + seq) * hidden
+    # Q and O, K and V; scores and context; gate, up and down; the logits.
+    macs = layers * (2 * seq * hidden ** 2 + 2 * seq * hidden * kv_dim
+                     + 2 * seq * (past + seq) * hidden
                      + 3 * seq * hidden * ffn) + seq * hidden * vocab
     return params, macs
 
 
 def llama(seq=128, hidden=4096, heads=32, layers=32, ffn=11008, vocab=32000,
-          name="llama2_7b", title="Llama-2-7B", graph=Graph, past=0):
+          name="llama2_7b", title="Llama-2-7B", graph=Graph, past=0,
+          kv_heads=None):
     """A prompt of `seq` tokens (prefill), or with `past` > 0 a decode step
-    of `seq` tokens after `past` cached positions."""
+    of `seq` tokens after `past` cached positions. With `kv_heads` < `heads`
+    the attention is grouped-query (Llama-2-70B): k_proj and v_proj make
+    `kv_heads` heads, each repeated for heads / kv_heads query heads."""
+    kv_heads = kv_heads or heads
+    assert heads % kv_heads == 0
+    groups = heads // kv_heads
     head_dim = hidden // heads
+    kv_dim = kv_heads * head_dim
     half = head_dim // 2
-    params, macs = llama_totals(seq, hidden, layers, ffn, vocab, past)
+    params, macs = llama_totals(seq, hidden, layers, ffn, vocab, past,
+                                kv_dim)
     if past:
         what = (f"at a decode step: T = {seq} new token(s) after a KV cache of P = "
                 f"{past} positions")
         formula = "4*T*H^2 + 2*T*(P+T)*H + 3*T*H*FFN"
-        inputs = (f"and the {2 * layers} caches past_key_values [N, {heads}, P, "
+        inputs = (f"and the {2 * layers} caches past_key_values [N, {kv_heads}, P, "
                   f"{head_dim}] (no mask: the new token attends to every position)")
         results = (f"Results: the logits [N, T, V] and the {2 * layers} caches "
                    "with the new token (concatenated)")
@@ -527,11 +540,17 @@ def llama(seq=128, hidden=4096, heads=32, layers=32, ffn=11008, vocab=32000,
         formula = "4*T*H^2 + 2*T^2*H + 3*T*H*FFN"
         inputs = "and the additive\ncausal mask [N, 1, T, T]"
         results = "Result: the logits [N, T, V]"
+    attention = f"{heads} heads\nof {head_dim},"
+    if groups > 1:
+        formula = formula.replace("4*T*H^2", "2*T*H^2 + 2*T*H*KV")
+        attention = (f"{heads} query heads\nof {head_dim}, grouped-query "
+                     f"attention with {kv_heads} key/value heads (KV =\n"
+                     f"{kv_dim}: repeat_kv is a concatenation of {groups} "
+                     "copies),")
     suffix = f"decode{past + seq}" if past else f"s{seq}"
     doc = f"""
 {title} (Touvron et al. 2023) as Hugging Face's LlamaForCausalLM defines it,
-{what}: hidden size H = {hidden}, {heads} heads
-of {head_dim}, SwiGLU FFN {ffn}, {layers} layers, vocabulary {vocab}, RMSNorm
+{what}: hidden size H = {hidden}, {attention} SwiGLU FFN {ffn}, {layers} layers, vocabulary {vocab}, RMSNorm
 (eps 1e-5), rotary position embeddings, no biases. {params:,} parameters;
 {macs:,} MACs at batch 1, which is
 {layers} x ({formula}) + T*H*V.
@@ -541,14 +560,15 @@ q * cos + rotate_half(q) * sin, rotate_half as slices, a product by -1 and a
 concatenation; SiLU is x * sigmoid(x). Scores are divided by sqrt({head_dim}), an
 arith.constant. {results}. Layer names are the module
 paths (model.layers.0.self_attn.q_proj)."""
-    if past:
+    if past or groups > 1:
         doc = textwrap.fill(" ".join(doc.split()), width=76)
     g = graph(f"{name}_{suffix}", doc=doc)
     ids = g.arg([1, seq], dtype="i64")
     cos = g.arg([1, seq, head_dim])
     sin = g.arg([1, seq, head_dim])
     mask = None if past else g.arg([1, 1, seq, seq])
-    caches = [(g.arg([1, heads, past, head_dim]), g.arg([1, heads, past, head_dim]))
+    caches = [(g.arg([1, kv_heads, past, head_dim]),
+               g.arg([1, kv_heads, past, head_dim]))
               for _ in range(layers)] if past else []
     presents = []
 
@@ -562,12 +582,22 @@ paths (model.layers.0.self_attn.q_proj)."""
         p = f"model.layers.{i}"
         a = g.rms_norm(x, eps=1e-5, name=f"{p}.input_layernorm")
 
-        def heads_of(what):  # [N, T, H] -> [N, heads, T, head_dim]
-            y = g.fc(a, hidden, bias=False, name=f"{p}.self_attn.{what}_proj")
-            y = g.reshape(y, [0, 0, heads, head_dim],
+        def heads_of(what, n=heads):  # [N, T, n*d] -> [N, n, T, head_dim]
+            y = g.fc(a, n * head_dim, bias=False,
+                     name=f"{p}.self_attn.{what}_proj")
+            y = g.reshape(y, [0, 0, n, head_dim],
                           name=f"{p}.self_attn.{what}.split_heads")
             return g.transpose(y, [0, 2, 1, 3],
                                name=f"{p}.self_attn.{what}.transpose")
+
+        def repeat_kv(y, what):  # [N, kv_heads, S, d] -> [N, heads, S, d]
+            if groups == 1:
+                return y
+            r = f"{p}.self_attn.{what}.repeat_kv"
+            s = y.shape[2]
+            y = g.reshape(y, [0, kv_heads, 1, s, head_dim], name=f"{r}.unsqueeze")
+            y = g.concat([y] * groups, 2, name=f"{r}.expand")
+            return g.reshape(y, [0, heads, s, head_dim], name=r)
 
         def rope(y, what):  # apply_rotary_pos_emb
             r = f"{p}.self_attn.{what}.rope"
@@ -578,12 +608,13 @@ paths (model.layers.0.self_attn.q_proj)."""
             return g.add(g.mul(y, cos, name=f"{r}.cos"),
                          g.mul(rotated, sin, name=f"{r}.sin"), name=r)
         q = rope(heads_of("q"), "q")
-        k = rope(heads_of("k"), "k")
-        v = heads_of("v")
+        k = rope(heads_of("k", kv_heads), "k")
+        v = heads_of("v", kv_heads)
         if past:  # DynamicCache.update: the new positions after the cached
             k = g.concat([caches[i][0], k], 2, name=f"{p}.self_attn.k.cache")
             v = g.concat([caches[i][1], v], 2, name=f"{p}.self_attn.v.cache")
             presents += [k, v]
+        k, v = repeat_kv(k, "k"), repeat_kv(v, "v")
         c = _causal_attention(g, q, k, v, mask, hidden, head_dim, scale,
                               f"{p}.self_attn")
         o = g.fc(c, hidden, bias=False, name=f"{p}.self_attn.o_proj")
@@ -617,6 +648,9 @@ MODELS = {
     "gpt3_175b_s2048": lambda: gpt3(2048),
     "llama2_7b_s128": lambda: llama(128),
     "llama2_7b_decode128": lambda: llama(1, past=127),
+    "llama2_70b_s128": lambda: llama(128, hidden=8192, heads=64, layers=80,
+                                     ffn=28672, kv_heads=8, name="llama2_70b",
+                                     title="Llama-2-70B"),
 }
 
 
