@@ -141,35 +141,50 @@ static ChipMemory chipMemoryOf(const MappingState &state) {
         memory.parameterElements[i][o] = it->second;
       }
   }
-  // Activations: each layer's output from its FWD to its last reader, and
-  // in training each error from the BWD that sends it to the passes of its
-  // producer, spread over every chip.
+  // Activations: each layer's outputs (all its FWD's results, with the
+  // union of their readers: at least what the IR count of
+  // --dsm-verify-mapping finds) from its FWD to its last reader -- a
+  // result of the network to the end of the step -- and in training each
+  // error from the BWD that sends it to the passes of its producer, spread
+  // over every chip.
   auto share = [&](double elements) {
     return std::ceil(elements / memory.chips) * memory.elementBytes;
   };
   std::vector<double> outputElements(n, 0);
-  std::vector<int> lastForward(n, -1), lastReader(n, -1);
+  std::vector<int> lastForward(n, -1), firstReader(n, int(n)),
+      lastReader(n, -1);
+  for (size_t p = 0; p < n; ++p)
+    outputElements[p] = problem.layer(int(p)).outputElements;
   for (const LayerEdge &edge : graph.edges) {
     outputElements[edge.producer] =
         std::max(outputElements[edge.producer], edge.elements);
     lastForward[edge.producer] =
         std::max(lastForward[edge.producer], edge.consumer);
     const LayerNode &consumer = problem.layer(edge.consumer);
-    if (consumer.bwd || consumer.upd)
+    if (consumer.bwd || consumer.upd) {
+      firstReader[edge.producer] =
+          std::min(firstReader[edge.producer], edge.consumer);
       lastReader[edge.producer] =
           std::max(lastReader[edge.producer], edge.consumer);
-  }
-  for (const LiveRange &range : graph.activationLiveRanges()) {
-    ActivationUse use;
-    use.bytes = share(outputElements[range.producer]);
-    use.produced = range.firstStep;
-    use.lastForward = graph.forwardStep(lastForward[range.producer]);
-    if (lastReader[range.producer] >= 0) {
-      use.firstBackward = graph.backwardStep(lastReader[range.producer]);
-      use.lastBackward = range.lastStep;
     }
+  }
+  const int end = 2 * int(n);
+  for (size_t p = 0; p < n; ++p) {
+    if (outputElements[p] <= 0)
+      continue;
+    ActivationUse use;
+    use.bytes = share(outputElements[p]);
+    use.produced = graph.forwardStep(int(p));
+    use.lastForward =
+        lastForward[p] >= 0 ? graph.forwardStep(lastForward[p]) : use.produced;
+    if (lastReader[p] >= 0) {
+      use.firstBackward = graph.backwardStep(lastReader[p]);
+      use.lastBackward = graph.backwardStep(firstReader[p]);
+    }
+    if (problem.layer(int(p)).networkOutput)
+      use.lastBackward = end;
     memory.activations.push_back(use);
-    memory.producerOf.push_back(range.producer);
+    memory.producerOf.push_back(int(p));
   }
   for (const LayerEdge &edge : graph.edges)
     if (edge.carriesError)
@@ -331,6 +346,7 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
   const bool training = !problem.inferenceOnly();
   if (memory->fits(state.choice))
     return llvm::Error::success();
+  state.memoryConstrained = true;
   // 1. Sharded state: free, and the choice stays.
   if (training) {
     memory->shardState = true;

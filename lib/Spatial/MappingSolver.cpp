@@ -314,8 +314,10 @@ dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
   // 6-7. Realise and refine.
   if (llvm::Error error = realizePlan(state, addOns))
     return std::move(error);
+  // In reverse order: the first add-on revised first and refines last, so
+  // CapacityFit charges its savers on the passes as the others leave them.
   bool refined = false;
-  for (const std::unique_ptr<MappingAddOn> &addOn : addOns)
+  for (const std::unique_ptr<MappingAddOn> &addOn : llvm::reverse(addOns))
     refined |= addOn->refinePlan(state);
   if (refined) {
     plan.totals.cycles = CycleBreakdown();

@@ -113,6 +113,9 @@ struct MappingState {
   /// The selection's cost of that choice (before any revision).
   double selectionCost = 0;
   bool selectionExact = true;
+  /// Revise: whether the selected plan did not fit a chip's memory as
+  /// selected (CapacityFit chose memory savers).
+  bool memoryConstrained = false;
   /// Revise: the pipe stage each layer runs as (nullptr: none).
   std::vector<const PipeStagePlan *> stageOf;
   /// Realise and refine: the plan.
@@ -155,7 +158,9 @@ public:
   /// Realise: the evaluation a pass of `layer` (not a pipe stage) takes.
   virtual void realizePass(const MappingState &state, int layer,
                            PassRealization &pass) const {}
-  /// Refine: changes of realised passes; true if any pass changed.
+  /// Refine: changes of realised passes; true if any pass changed. Add-ons
+  /// refine in the reverse of their order (the first revises first and
+  /// refines last).
   virtual bool refinePlan(MappingState &state) { return false; }
 };
 

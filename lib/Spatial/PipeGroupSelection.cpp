@@ -19,6 +19,11 @@ using namespace dsm::core;
 
 llvm::Error PipeGroupSelection::reviseChoice(MappingState &state,
                                              Executor &executor) {
+  // A stage holds its layers' parameters on a block of rows, which the
+  // capacity check does not price: a plan that needed memory savers to fit
+  // is not pipelined.
+  if (state.memoryConstrained)
+    return llvm::Error::success();
   const MappingProblem &problem = state.problem;
   const LayerGraph &graph = problem.graph();
   const size_t n = problem.numLayers();

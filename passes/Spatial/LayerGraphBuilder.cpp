@@ -44,6 +44,9 @@ FailureOr<ExpandedFunction> dsm::readLayerGraph(func::FuncOp func) {
     node.shape = ops.fwd.getWorkload().getShape(ops.fwd.getLayer());
     node.bwd = static_cast<bool>(ops.bwd);
     node.upd = static_cast<bool>(ops.upd);
+    for (Value output : ops.fwd.getResults())
+      node.outputElements +=
+          double(cast<RankedTensorType>(output.getType()).getNumElements());
     graph.layers.push_back(std::move(node));
     for (auto [index, input] : llvm::enumerate(ops.fwd.getIns())) {
       auto it = producer.find(input);

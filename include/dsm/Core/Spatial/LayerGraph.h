@@ -29,6 +29,9 @@ struct LayerNode {
   bool upd = false;
   /// A result of the network (returned): always written to external memory.
   bool networkOutput = false;
+  /// Elements of all the FWD's results (all samples; 0: unknown, the
+  /// largest edge out of the layer stands for them).
+  double outputElements = 0;
 };
 
 /// An activation flowing from one layer to another.
