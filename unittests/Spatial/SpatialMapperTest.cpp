@@ -620,6 +620,17 @@ static LayerGraph threeWideConvolutions() {
   return g;
 }
 
+/// `g` mapped with every option's default on dsm-8pf-asym with
+/// `memoryBytes` of external memory a chip (0: the preset's 8 GB).
+static llvm::Expected<MappingPlan> mapWithMemory(const LayerGraph &g,
+                                                 double memoryBytes = 0) {
+  SerialExecutor serial;
+  MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  if (memoryBytes > 0)
+    system.chip.externalMemory.capacityBytes = memoryBytes;
+  return SpatialMapper(system, MapperOptions()).map(g, serial);
+}
+
 TEST(SpatialMapperTest, ShardedStateIsFreeAndChosenOnlyWhereItIsNeeded) {
   // Data parallelism, the fastest, keeps every parameter on every chip: 14
   // MB of fp16 weights and, in mixed-precision Adam, 99 MB of gradients and
@@ -627,14 +638,8 @@ TEST(SpatialMapperTest, ShardedStateIsFreeAndChosenOnlyWhereItIsNeeded) {
   // makes the same plan fit, at the same cycles; with 8 GB nothing is
   // sharded.
   LayerGraph g = threeWideConvolutions();
-  SerialExecutor serial;
-  MultiChipSystem roomy = multiChipPreset("dsm-8pf-asym");
-  MultiChipSystem tight = roomy;
-  tight.chip.externalMemory.capacityBytes = 40e6;
-  llvm::Expected<MappingPlan> fast =
-      SpatialMapper(roomy, MapperOptions()).map(g, serial);
-  llvm::Expected<MappingPlan> sharded =
-      SpatialMapper(tight, MapperOptions()).map(g, serial);
+  llvm::Expected<MappingPlan> fast = mapWithMemory(g);
+  llvm::Expected<MappingPlan> sharded = mapWithMemory(g, 40e6);
   ASSERT_TRUE(fast && sharded);
   EXPECT_GT(fast->memory.total(), 100e6);
   EXPECT_TRUE(sharded->memory.fits());
@@ -654,14 +659,8 @@ TEST(SpatialMapperTest, PlansFitAChipsMemoryWhereAPriceMakesThemFit) {
   // 5 MB of activations): the plan must hold a share of the parameters
   // (at the least price that fits), slower.
   LayerGraph g = threeWideConvolutions();
-  SerialExecutor serial;
-  MultiChipSystem roomy = multiChipPreset("dsm-8pf-asym");
-  MultiChipSystem tight = roomy;
-  tight.chip.externalMemory.capacityBytes = 20e6;
-  llvm::Expected<MappingPlan> fast =
-      SpatialMapper(roomy, MapperOptions()).map(g, serial);
-  llvm::Expected<MappingPlan> fitting =
-      SpatialMapper(tight, MapperOptions()).map(g, serial);
+  llvm::Expected<MappingPlan> fast = mapWithMemory(g);
+  llvm::Expected<MappingPlan> fitting = mapWithMemory(g, 20e6);
   ASSERT_TRUE(fast && fitting);
   for (const LayerPlan &layer : fast->layers)
     EXPECT_EQ(layer.parallelism, Parallelism::Data);
@@ -687,14 +686,8 @@ TEST(SpatialMapperTest, RecomputationFitsWhatActivationsAloneOverflow) {
     g.edges.back().primaryInput = true;
   }
   g.assignTrainingPasses(true);
-  SerialExecutor serial;
-  MultiChipSystem roomy = multiChipPreset("dsm-8pf-asym");
-  MultiChipSystem tight = roomy;
-  tight.chip.externalMemory.capacityBytes = 50e6;
-  llvm::Expected<MappingPlan> kept =
-      SpatialMapper(roomy, MapperOptions()).map(g, serial);
-  llvm::Expected<MappingPlan> recomputed =
-      SpatialMapper(tight, MapperOptions()).map(g, serial);
+  llvm::Expected<MappingPlan> kept = mapWithMemory(g);
+  llvm::Expected<MappingPlan> recomputed = mapWithMemory(g, 50e6);
   ASSERT_TRUE(kept && recomputed);
   EXPECT_GT(kept->memory.activations, 50e6);
   EXPECT_TRUE(recomputed->memory.fits());
