@@ -122,6 +122,90 @@ static void writeTable(const MappingReport &report, llvm::raw_ostream &os) {
   os << "</table>\n";
 }
 
+/// The torus, a square per chip, and the chips the plan's passes run on
+/// (their blocks, at the torus's origin) against the idle ones.
+static void writeTorus(const MappingReport &report, llvm::raw_ostream &os) {
+  const int64_t rows = report.torusRows, columns = report.torusColumns;
+  if (rows <= 0 || columns <= 0 || rows * columns > 65536)
+    return;
+  int64_t usedRows = 0, usedColumns = 0;
+  for (const MappingReportRow &row : report.rows) {
+    usedRows = std::max(usedRows, row.block.whole() ? rows : row.block.rows);
+    usedColumns =
+        std::max(usedColumns, row.block.whole() ? columns : row.block.columns);
+  }
+  const double cell =
+      std::max(2.0, std::min(24.0, 480.0 / double(std::max(rows, columns))));
+  os << "<h2>The plan on the torus</h2>\n<p>" << rows << " x " << columns
+     << " chips (rows along Y, columns along X); the plan runs on " << usedRows
+     << " x " << usedColumns
+     << (usedRows * usedColumns == rows * columns ? " (every chip)"
+                                                  : ", the others idle")
+     << ".</p>\n<svg class=\"torus\" xmlns=\"http://www.w3.org/2000/svg\" "
+     << "width=\"" << llvm::format("%.0f", cell * double(columns) + 2)
+     << "\" height=\"" << llvm::format("%.0f", cell * double(rows) + 2)
+     << "\">\n";
+  for (int64_t y = 0; y < rows; ++y)
+    for (int64_t x = 0; x < columns; ++x) {
+      bool used = y < usedRows && x < usedColumns;
+      os << "<rect x=\"" << llvm::format("%.1f", 1 + cell * double(x))
+         << "\" y=\"" << llvm::format("%.1f", 1 + cell * double(y))
+         << "\" width=\"" << llvm::format("%.1f", cell * 0.9) << "\" height=\""
+         << llvm::format("%.1f", cell * 0.9) << "\" fill=\""
+         << (used ? "#37474f" : "#ddd") << "\"/>\n";
+    }
+  os << "</svg>\n";
+}
+
+/// Memory per chip by category against the capacity, and the savers.
+static void writeMemory(const MappingReport &report, llvm::raw_ostream &os) {
+  if (!report.memory)
+    return;
+  const MemoryPerChip &m = *report.memory;
+  os << "<h2>Memory per chip</h2>\n<p>";
+  escape(os, describeMemory(m));
+  os << (m.fits() ? "" : ": <b>does not fit</b>") << ".</p>\n";
+  MemorySavers savers = report.memorySavers();
+  if (savers.any())
+    os << "<p>Memory savers: training state sharded on "
+       << savers.shardedStateLayers << " layers, weights sharded on "
+       << savers.shardedWeightsLayers << ", activations recomputed on "
+       << savers.recomputedLayers << ".</p>\n";
+  const double scale = std::max(m.total(), m.capacity);
+  if (!(scale > 0))
+    return;
+  const std::array<std::pair<llvm::StringLiteral, double>, 5> parts = {
+      {{"weights", m.weights},
+       {"gradients", m.gradients},
+       {"optimizer", m.optimizer},
+       {"activations", m.activations},
+       {"buffers", m.buffers}}};
+  const std::array<llvm::StringLiteral, 5> colors = {
+      "#6a1b9a", "#ad1457", "#f9a825", "#00838f", "#827717"};
+  const double width = 600;
+  os << "<svg class=\"memory\" xmlns=\"http://www.w3.org/2000/svg\" "
+        "width=\"620\" height=\"34\">\n";
+  double x = 0;
+  for (size_t k = 0; k < parts.size(); ++k) {
+    double w = width * parts[k].second / scale;
+    os << "<rect x=\"" << llvm::format("%.1f", x) << "\" y=\"4\" width=\""
+       << llvm::format("%.1f", w) << "\" height=\"20\" fill=\"" << colors[k]
+       << "\"><title>" << parts[k].first << ": ";
+    escape(os, formatBytes(parts[k].second));
+    os << "</title></rect>\n";
+    x += w;
+  }
+  os << "<line class=\"capacity\" x1=\""
+     << llvm::format("%.1f", width * m.capacity / scale) << "\" x2=\""
+     << llvm::format("%.1f", width * m.capacity / scale)
+     << "\" y1=\"0\" y2=\"30\" stroke=\"#000\" stroke-width=\"2\">"
+     << "<title>capacity</title></line>\n</svg>\n<p class=\"legend\">";
+  for (size_t k = 0; k < parts.size(); ++k)
+    os << "<span style=\"background:" << colors[k] << "\"></span>"
+       << parts[k].first;
+  os << "; the line is a chip's capacity.</p>\n";
+}
+
 void dsm::core::writeMappingHTML(const MappingReport &report,
                                  llvm::raw_ostream &os) {
   CycleBreakdown total = report.totalCycles();
@@ -146,11 +230,8 @@ void dsm::core::writeMappingHTML(const MappingReport &report,
      << (report.mode == "train" ? "training step" : "inference")
      << ", utilization " << llvm::format("%.3f", report.utilization())
      << ".</p>\n";
-  if (report.memory) {
-    os << "<p>Memory per chip: ";
-    escape(os, describeMemory(*report.memory));
-    os << (report.memory->fits() ? "" : ": <b>does not fit</b>") << ".</p>\n";
-  }
+  writeTorus(report, os);
+  writeMemory(report, os);
   os << "<h2>Where the cycles go</h2>\n<p class=\"legend\">";
   for (int k = 0; k < kNumCycleCategories; ++k) {
     CycleCategory category = CycleCategory(k);

@@ -53,6 +53,8 @@ struct MappingReportPass
             .getName()
             .str();
     report.frequencyHz = model.frequency();
+    report.torusRows = multiChip->torus.y;
+    report.torusColumns = multiChip->torus.x;
     report.batch = batchOf(module);
     report.mode = "infer";
     DsmDialect::SelectionStatesKeptAttrHelper boundAttr(&getContext());

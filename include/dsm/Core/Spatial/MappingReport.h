@@ -64,6 +64,8 @@ struct MemorySavers {
 
 struct MappingReport {
   std::string system;
+  /// The system's torus: rows (Y) and columns (X) of chips.
+  int64_t torusRows = 0, torusColumns = 0;
   std::string mode; ///< "train" or "infer"
   int64_t batch = 0;
   double frequencyHz = 0;
