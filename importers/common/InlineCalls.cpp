@@ -104,8 +104,8 @@ public:
     for (size_t root : roots)
       for (auto [call, callee] :
            llvm::zip_equal(functions[root].calls, functions[root].callees)) {
-        created = saturatingAdd(created, functions[callee].expandedOps,
-                                budget + 1);
+        created =
+            saturatingAdd(created, functions[callee].expandedOps, budget + 1);
         if (created > budget)
           return call.emitError()
                  << "cannot inline @" << call.getCallee()
@@ -116,8 +116,7 @@ public:
     for (size_t root : roots)
       expand(functions[root]);
     for (Callable &callable : functions)
-      if (callable.called &&
-          !named.contains(callable.func.getSymNameAttr()))
+      if (callable.called && !named.contains(callable.func.getSymNameAttr()))
         callable.func.erase();
     return success();
   }
@@ -135,8 +134,8 @@ private:
       if (next == callable.calls.size()) {
         uint64_t total = callable.ownOps;
         for (size_t callee : callable.callees)
-          total = saturatingAdd(total, functions[callee].expandedOps,
-                                budget + 1);
+          total =
+              saturatingAdd(total, functions[callee].expandedOps, budget + 1);
         callable.expandedOps = total;
         callable.state = 2;
         stack.pop_back();
@@ -160,11 +159,10 @@ private:
 
   /// `call`, in the function on top of `stack`, calls a function already on
   /// it: names the cycle, from that function round to it again.
-  LogicalResult
-  recursionError(func::CallOp call, size_t callee,
-                 ArrayRef<std::pair<size_t, size_t>> stack) {
-    InFlightDiagnostic diag =
-        call.emitError() << "cannot import recursive calls: ";
+  LogicalResult recursionError(func::CallOp call, size_t callee,
+                               ArrayRef<std::pair<size_t, size_t>> stack) {
+    InFlightDiagnostic diag = call.emitError()
+                              << "cannot import recursive calls: ";
     size_t from = 0;
     while (stack[from].first != callee)
       ++from;
