@@ -57,7 +57,8 @@ public:
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal()) {
         index[func] = functions.size();
-        functions.push_back({func});
+        functions.emplace_back();
+        functions.back().func = func;
       }
     bool anyCall = false;
     for (Callable &callable : functions) {
