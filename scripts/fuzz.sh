@@ -13,16 +13,19 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-60}"
 shift || true
-targets="${*:-system model onnx pass-options}"
+all="system model onnx pass-options device-graph paleo upgrade-mlir"
+targets="${*:-$all}"
 for target in $targets; do
   case "$target" in
-    system|model|onnx|pass-options) ;;
-    *) echo "fuzz.sh: unknown target '$target' (system, model, onnx, pass-options)" >&2
+    system|model|onnx|pass-options|device-graph|paleo|upgrade-mlir) ;;
+    *) echo "fuzz.sh: unknown target '$target' (${all// /, })" >&2
        exit 2 ;;
   esac
 done
 build="${DSM_SANITIZED_BUILD_DIR:-$root/build-sanitized}"
-"$root/scripts/build-sanitized.sh" --target dsm-fuzzers > /dev/null
+# Only the targets asked for: the device-graph, Paleo and upgrade fuzzers
+# need a fraction of the tree.
+"$root/scripts/build-sanitized.sh" --target $(printf 'dsm-fuzz-%s ' $targets) > /dev/null
 
 corpus="$build/fuzz-corpus"
 artifacts="$build/fuzz-artifacts"
@@ -39,6 +42,14 @@ seed model "$root"/models/*.mlir "$root"/test/Dialect/*.mlir \
   "$root"/test/Import/Inputs/external/*.mlir "$root"/test/Import/linalg/*.mlir \
   "$root"/test/Import/tosa/*.mlir
 seed onnx "$root"/test/Import/Inputs/onnx/*.onnx
+seed device-graph "$root"/systems/malvik.yaml "$root"/systems/luke01.yaml \
+  "$root"/test/Devices/Inputs/*.yaml "$root"/test/Devices/Inputs/*.json \
+  "$root"/test/Devices/Inputs/exprimo/malvik.json
+seed paleo "$root"/test/Import/paleo/Inputs/*.json \
+  "$root"/test/Devices/Inputs/exprimo/alex_v2.json \
+  "$root"/test/Devices/Inputs/exprimo/resnet50.json
+seed upgrade-mlir "$root"/test/Import/Inputs/old-mlir/*.mlir \
+  "$root"/test/Import/upgrade-mlir-invalid.mlir
 mkdir -p "$corpus/pass-options"
 for options in "system=dsm-8pf-asym" "system=tiny mode=infer" \
     "system=dsm-128tf mode=train batch=4 search=exhaustive" \

@@ -13,10 +13,14 @@
 //   - otherwise: a temporary file beside the destination, given the old
 //     file's mode (and owner, where permitted), renamed into place: readers
 //     see the old report or the new one, never half of it.
+// A report of figures (writeFigureReport) is checked first: its JSON form
+// must hold only finite numbers, and times, cycles and bytes in range
+// (core::checkReportFigures).
 //
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Support/ReportWriter.h"
+#include "dsm/Core/Support/ReportFigures.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/SmallString.h"
@@ -96,19 +100,21 @@ dsm::ReportCapture::ReportCapture(std::string &sink) : previous(captureSink) {
 }
 dsm::ReportCapture::~ReportCapture() { captureSink = previous; }
 
-LogicalResult
-dsm::writeReport(StringRef path, Location loc,
-                 llvm::function_ref<void(llvm::raw_ostream &)> print) {
+/// What `print` prints.
+static std::string render(llvm::function_ref<void(llvm::raw_ostream &)> print) {
   std::string text;
-  {
-    // Buffered: reports are written a few bytes at a time (llvm::json quotes
-    // a string character by character), and an unbuffered string stream
-    // appends to the string on every write.
-    llvm::raw_string_ostream os(text);
-    os.SetBuffered();
-    print(os);
-    os.flush();
-  }
+  // Buffered: reports are written a few bytes at a time (llvm::json quotes
+  // a string character by character), and an unbuffered string stream
+  // appends to the string on every write.
+  llvm::raw_string_ostream os(text);
+  os.SetBuffered();
+  print(os);
+  os.flush();
+  return text;
+}
+
+/// Writes `text` to `path` ("-" or empty: stdout), as writeReport says.
+static LogicalResult writeText(StringRef path, Location loc, StringRef text) {
   if ((path.empty() || path == "-") && captureSink) {
     *captureSink += text;
     return success();
@@ -145,4 +151,22 @@ dsm::writeReport(StringRef path, Location loc,
   if (ec)
     return emitError(loc) << "cannot write '" << path << "': " << ec.message();
   return success();
+}
+
+LogicalResult
+dsm::writeReport(StringRef path, Location loc,
+                 llvm::function_ref<void(llvm::raw_ostream &)> print) {
+  return writeText(path, loc, render(print));
+}
+
+LogicalResult
+dsm::writeFigureReport(StringRef path, Location loc,
+                       llvm::function_ref<void(llvm::raw_ostream &)> print,
+                       llvm::function_ref<void(llvm::raw_ostream &)> json) {
+  std::string text = render(print);
+  llvm::Error error = core::checkReportFigures(json ? render(json) : text);
+  if (error)
+    return emitError(loc) << "cannot write the report: "
+                          << llvm::toString(std::move(error));
+  return writeText(path, loc, text);
 }

@@ -200,6 +200,19 @@ struct ExportShardPass : public dsm::impl::DsmExportShardBase<ExportShardPass> {
       module.emitError("cannot read the source program '") << source << "'";
       return signalPassFailure();
     }
+    // A grid of the source with a dimension of size 0 would crash
+    // upstream's shard-partition downstream (as --dsm-stepwise-reshard
+    // also says).
+    for (auto existing : program->getOps<shard::GridOp>())
+      if (llvm::is_contained(existing.getShape(), 0)) {
+        InFlightDiagnostic diag = existing.emitError()
+                                  << "shard grid @" << existing.getSymName()
+                                  << " has a dimension of size 0 (shape ";
+        llvm::interleave(existing.getShape(), diag, "x");
+        diag << "): nothing can be split over it, and upstream's "
+                "shard-partition cannot partition for it";
+        return signalPassFailure();
+      }
     std::map<SourcePosition, Operation *> anchors;
     program->walk([&](Operation *op) {
       if (std::optional<SourcePosition> at = positionOf(op->getLoc()))

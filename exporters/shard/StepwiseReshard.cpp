@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
 
 namespace dsm {
 #define GEN_PASS_DEF_DSMSTEPWISERESHARD
@@ -67,9 +68,40 @@ bool isPlain(const shard::Sharding &sharding) {
          sharding.getDynamicShardedDimsOffsets().empty();
 }
 
+/// An error at the first operation under `root` naming a grid with a
+/// dimension of size 0: nothing can be split over it, and upstream's
+/// `--shard-partition` (LLVM 22) divides by it and crashes. This pass runs
+/// just before the partitioner, so it is where the documented pipeline can
+/// stop such a grid.
+LogicalResult screenEmptyGrids(Operation *root) {
+  SymbolTableCollection symbols;
+  WalkResult walk = root->walk([&](Operation *op) {
+    for (NamedAttribute attr : op->getAttrs()) {
+      auto ref = dyn_cast<FlatSymbolRefAttr>(attr.getValue());
+      if (!ref)
+        continue;
+      auto grid = symbols.lookupNearestSymbolFrom<shard::GridOp>(op, ref);
+      if (!grid || !llvm::is_contained(grid.getShape(), 0))
+        continue;
+      InFlightDiagnostic diag = op->emitError()
+                                << "shard grid @" << ref.getValue()
+                                << " has a dimension of size 0 (shape ";
+      llvm::interleave(grid.getShape(), diag, "x");
+      diag << "): nothing can be split over it, and upstream's "
+              "shard-partition cannot partition for it";
+      diag.attachNote(grid.getLoc()) << "the grid is declared here";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 struct StepwiseReshardPass
     : public dsm::impl::DsmStepwiseReshardBase<StepwiseReshardPass> {
   void runOnOperation() override {
+    if (failed(screenEmptyGrids(getOperation())))
+      return signalPassFailure();
     SmallVector<shard::ShardOp> targets;
     getOperation()->walk([&](shard::ShardOp target) {
       auto source = target.getSrc().getDefiningOp<shard::ShardOp>();

@@ -1714,46 +1714,6 @@ FailureOr<bool> Importer::trySoftmax(Operation *op) {
 // Module-level driver
 //===----------------------------------------------------------------------===//
 
-LogicalResult dsm::inlineLocalCalls(ModuleOp module) {
-  SymbolTable table(module);
-  llvm::SetVector<Operation *> callees;
-  for (int round = 0;; ++round) {
-    SmallVector<func::CallOp> calls;
-    module.walk([&](func::CallOp call) {
-      auto callee = table.lookup<func::FuncOp>(call.getCallee());
-      if (callee && !callee.isExternal())
-        calls.push_back(call);
-    });
-    if (calls.empty())
-      break;
-    if (round == 32)
-      return calls.front().emitError()
-             << "cannot import recursive calls (inlined 32 levels deep)";
-    for (func::CallOp call : calls) {
-      auto callee = table.lookup<func::FuncOp>(call.getCallee());
-      if (!callee.getBody().hasOneBlock())
-        return call.emitError() << "cannot inline @" << callee.getSymName()
-                                << ": it has control flow";
-      IRMapping mapping;
-      Block &body = callee.getBody().front();
-      mapping.map(body.getArguments(), call.getOperands());
-      OpBuilder b(call);
-      for (Operation &op : body.without_terminator())
-        b.clone(op, mapping);
-      for (auto [result, returned] : llvm::zip_equal(
-               call.getResults(), body.getTerminator()->getOperands()))
-        result.replaceAllUsesWith(mapping.lookupOrDefault(returned));
-      call.erase();
-      callees.insert(callee);
-    }
-  }
-  // Functions that were called are parts of the models that remain.
-  for (Operation *callee : callees)
-    if (SymbolTable::symbolKnownUseEmpty(callee, module))
-      callee->erase();
-  return success();
-}
-
 void dsm::nameImportedWeights(ModuleOp module) {
   llvm::StringMap<unsigned> perKind;
   module.walk([&](WorkloadOpInterface op) {

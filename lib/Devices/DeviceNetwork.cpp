@@ -92,37 +92,48 @@ llvm::Error DeviceNetwork::finalize() {
     neighbours[c.a].push_back({c.b, c.channel});
   for (const Connection &c : connections)
     neighbours[c.b].push_back({c.a, c.channel});
-  routes.assign(n * n, {});
-  routeDevices.assign(n * n, {});
-  std::vector<int32_t> parent(n), via(n);
+  nextHops.assign(n * n, Hop());
+  std::vector<int32_t> parent(n);
+  std::deque<int32_t> frontier;
   for (size_t from = 0; from < n; ++from) {
+    Hop *hops = &nextHops[from * n];
     std::fill(parent.begin(), parent.end(), -1);
     parent[from] = int32_t(from);
-    std::deque<int32_t> frontier{int32_t(from)};
+    frontier.assign(1, int32_t(from));
     while (!frontier.empty()) {
       int32_t device = frontier.front();
       frontier.pop_front();
       for (auto [next, channel] : neighbours[device])
         if (parent[next] < 0) {
           parent[next] = device;
-          via[next] = channel;
+          // The first hop towards `next` is the one towards its parent, or
+          // this very channel from `from` itself.
+          hops[next] =
+              size_t(device) == from ? Hop{next, channel} : hops[device];
           frontier.push_back(next);
         }
     }
-    for (size_t to = 0; to < n; ++to) {
+    for (size_t to = 0; to < n; ++to)
       if (parent[to] < 0)
         return makeNodeError(int64_t(to), "device '", devices[to].name,
                              "' cannot be reached from device '",
                              devices[from].name,
                              "': the device graph is disconnected");
-      std::vector<int32_t> &route = routes[from * n + to];
-      std::vector<int32_t> &visited = routeDevices[from * n + to];
-      for (int32_t at = int32_t(to); at != int32_t(from); at = parent[at]) {
-        route.insert(route.begin(), via[at]);
-        visited.insert(visited.begin(), at);
-      }
-      visited.insert(visited.begin(), int32_t(from));
-    }
   }
   return llvm::Error::success();
+}
+
+std::vector<int32_t> DeviceNetwork::getRoute(int32_t from, int32_t to) const {
+  std::vector<int32_t> route;
+  for (int32_t at = from; at != to; at = getNextDevice(at, to))
+    route.push_back(getNextChannel(at, to));
+  return route;
+}
+
+std::vector<int32_t> DeviceNetwork::getRouteDevices(int32_t from,
+                                                    int32_t to) const {
+  std::vector<int32_t> visited{from};
+  for (int32_t at = from; at != to; visited.push_back(at))
+    at = getNextDevice(at, to);
+  return visited;
 }

@@ -115,7 +115,7 @@ void ExecutionSimulator::enqueueTask(int32_t task, double now) {
 
 void ExecutionSimulator::enqueueTransfer(int32_t transfer, double now) {
   const PendingTransfer &t = transfers[transfer];
-  int32_t channel = network.getRoute(t.at, t.to)[0];
+  int32_t channel = network.getNextChannel(t.at, t.to);
   channelQueues[channel].items.push_back(transfer);
   if (!channelBusy[channel]) {
     channelBusy[channel] = 1;
@@ -314,8 +314,7 @@ void ExecutionSimulator::onTransferDone(const Event &event) {
   double now = event.time;
   // Copy: enqueueing may grow `transfers`.
   PendingTransfer t = transfers[event.payload];
-  llvm::ArrayRef<int32_t> hops = network.getRouteDevices(t.at, t.to);
-  int32_t next = hops[1];
+  int32_t next = network.getNextDevice(t.at, t.to);
   result.channelBusy[channel] += event.time - event.start;
   if (options.recordTrace)
     result.schedule.push_back({ScheduledItem::Transfer, t.pass, t.batch,

@@ -1,6 +1,7 @@
 //===- ExternalEvaluator.cpp - A map's latency measured elsewhere ---------===//
 
 #include "dsm/Core/Memory/ExternalEvaluator.h"
+#include "dsm/Core/Support/ProcessGroup.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
@@ -12,6 +13,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <cstring>
 
 using namespace dsm::core;
 using namespace dsm::core::memory;
@@ -107,25 +109,20 @@ llvm::Expected<double> measure(const MemoryGraph &graph, const MemoryMap &map,
   auto removeErr =
       llvm::make_scope_exit([&] { llvm::sys::fs::remove(errPath); });
 
-  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(),
-                                                outPath.str(), errPath.str()};
-  std::string message;
-  bool executionFailed = false;
-  int status = llvm::sys::ExecuteAndWait(
-      program, {program, mapPath.str()}, std::nullopt, redirects, timeout,
-      /*MemoryLimit=*/0, &message, &executionFailed);
-  if (executionFailed)
-    return fail("cannot run: " + message);
-  if (status != 0) {
+  ProcessOutcome run = runInProcessGroup(
+      program, {program, mapPath.str().str()}, outPath, errPath, timeout);
+  if (!run.started)
+    return fail("cannot run: " + run.error);
+  if (run.timedOut)
+    return fail("gave no latency within " + llvm::Twine(timeout) +
+                " s and was stopped");
+  if (run.signal != 0 || run.exitCode != 0) {
     std::string errors = quoteFile(errPath);
-    // LLVM reports a timeout and a fatal signal alike (-2), by message.
-    if (status == -2 && llvm::StringRef(message).contains("timed out"))
-      return fail("gave no latency within " + llvm::Twine(timeout) +
-                  " s and was stopped");
-    return fail((status < 0
-                     ? "crashed: " + message
-                     : "failed with exit code " + std::to_string(status)) +
-                (errors.empty() ? "" : ": " + errors));
+    return fail(
+        (run.signal != 0
+             ? "crashed: " + std::string(strsignal(run.signal))
+             : "failed with exit code " + std::to_string(run.exitCode)) +
+        (errors.empty() ? "" : ": " + errors));
   }
   std::string output = quoteFile(outPath);
   llvm::StringRef word = llvm::StringRef(output).split(' ').first;

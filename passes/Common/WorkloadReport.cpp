@@ -25,13 +25,18 @@ struct WorkloadReportPass
           "the model's total MACs, parameters or bytes overflow 64 bits");
       return signalPassFailure();
     }
-    LogicalResult written = writeReport(
-        output, getOperation().getLoc(), [&](llvm::raw_ostream &os) {
+    auto json = [&](llvm::raw_ostream &os) {
+      core::writeWorkloadJSON(summary, os);
+    };
+    LogicalResult written = writeFigureReport(
+        output, getOperation().getLoc(),
+        [&](llvm::raw_ostream &os) {
           if (format == ReportFormat::JSON)
-            core::writeWorkloadJSON(summary, os);
+            json(os);
           else
             printWorkloadTable(summary, os);
-        });
+        },
+        json);
     if (failed(written))
       return signalPassFailure();
     markAllAnalysesPreserved();

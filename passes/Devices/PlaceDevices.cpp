@@ -281,20 +281,26 @@ struct PlaceDevicesPass
                        << " bytes in total";
 
     if (!trace.empty() &&
-        failed(writeReport(trace, loc, [&](llvm::raw_ostream &os) {
+        failed(writeFigureReport(trace, loc, [&](llvm::raw_ostream &os) {
           devices::writeChromeTrace(built->graph, *network,
                                     placementReport.best, os);
         })))
       return signalPassFailure();
+    auto json = [&](llvm::raw_ostream &os) {
+      devices::writePlacementJSON(placementReport, os);
+    };
     if (!report.empty() &&
-        failed(writeReport(report, loc, [&](llvm::raw_ostream &os) {
-          if (format == ReportFormat::JSON)
-            devices::writePlacementJSON(placementReport, os);
-          else if (format == ReportFormat::CSV)
-            devices::writePlacementCSV(placementReport, os);
-          else
-            devices::printPlacementTable(placementReport, os);
-        })))
+        failed(writeFigureReport(
+            report, loc,
+            [&](llvm::raw_ostream &os) {
+              if (format == ReportFormat::JSON)
+                json(os);
+              else if (format == ReportFormat::CSV)
+                devices::writePlacementCSV(placementReport, os);
+              else
+                devices::printPlacementTable(placementReport, os);
+            },
+            json)))
       return signalPassFailure();
     if (signalled) {
       emitError(loc) << "interrupted: the best placement found so far "

@@ -224,15 +224,20 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
       emitError(loc) << "the module has no operations to place in memory";
       return signalPassFailure();
     }
-    if (!report.empty() &&
-        failed(writeReport(report, loc, [&](llvm::raw_ostream &os) {
-          if (format == ReportFormat::JSON)
-            memory::writePlacementJSON(reports, os);
-          else if (format == ReportFormat::CSV)
-            memory::writePlacementCSV(reports, os);
-          else
-            memory::printPlacementTable(reports, os);
-        })))
+    auto json = [&](llvm::raw_ostream &os) {
+      memory::writePlacementJSON(reports, os);
+    };
+    if (!report.empty() && failed(writeFigureReport(
+                               report, loc,
+                               [&](llvm::raw_ostream &os) {
+                                 if (format == ReportFormat::JSON)
+                                   json(os);
+                                 else if (format == ReportFormat::CSV)
+                                   memory::writePlacementCSV(reports, os);
+                                 else
+                                   memory::printPlacementTable(reports, os);
+                               },
+                               json)))
       return signalPassFailure();
     if (interrupted) {
       emitError(loc) << "interrupted: the best placement found so far "

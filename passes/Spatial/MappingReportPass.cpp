@@ -138,8 +138,9 @@ struct MappingReportPass
                "needs "
             << core::describeMemory(*memory);
     }
-    LogicalResult written =
-        writeReport(output, module.getLoc(), [&](llvm::raw_ostream &os) {
+    LogicalResult written = writeFigureReport(
+        output, module.getLoc(),
+        [&](llvm::raw_ostream &os) {
           switch (format) {
           case ReportFormat::JSON:
             return core::writeMappingJSON(report, os);
@@ -150,7 +151,8 @@ struct MappingReportPass
           case ReportFormat::Table:
             return core::printMappingTable(report, os);
           }
-        });
+        },
+        [&](llvm::raw_ostream &os) { core::writeMappingJSON(report, os); });
     if (failed(written))
       return signalPassFailure();
     markAllAnalysesPreserved();

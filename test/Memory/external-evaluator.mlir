@@ -21,11 +21,16 @@
 // nothing is written.
 // RUN: env EVALUATOR_MODE=fail not dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ea evaluator=%S/Inputs/latency-evaluator.py" -o %t.fail.mlir 2>&1 | FileCheck %s --check-prefix=FAIL
 // RUN: not test -e %t.fail.mlir
-// FAIL: external-evaluator.mlir:[[@LINE+20]]:1: error: cannot place memory: cannot measure the compiler's map: evaluator '{{.*}}latency-evaluator.py' failed with exit code 1: the board is not answering
+// FAIL: external-evaluator.mlir:[[@LINE+25]]:1: error: cannot place memory: cannot measure the compiler's map: evaluator '{{.*}}latency-evaluator.py' failed with exit code 1: the board is not answering
 // RUN: env EVALUATOR_MODE=garbage not dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ea evaluator=%S/Inputs/latency-evaluator.py" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GARBAGE
 // GARBAGE: error: cannot place memory: cannot measure the compiler's map: evaluator '{{.*}}latency-evaluator.py' printed 'fast' where a latency in seconds (positive, at most 1e15) was expected
 // RUN: env EVALUATOR_MODE=hang not dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ea evaluator=%S/Inputs/latency-evaluator.py evaluator-timeout=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=HANG
 // HANG: error: cannot place memory: cannot measure the compiler's map: evaluator '{{.*}}latency-evaluator.py' gave no latency within 1 s and was stopped
+// The evaluator runs in a process group of its own, and the timeout stops
+// the whole group: a child it started (a board's driver) ends with it.
+// RUN: rm -f %t.child
+// RUN: env EVALUATOR_MODE=hang-with-child EVALUATOR_CHILD_PID=%t.child not dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ea evaluator=%S/Inputs/latency-evaluator.py evaluator-timeout=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=HANG
+// RUN: %python %S/Inputs/process-ended.py %t.child
 // A failure in the middle of a search (the compiler's map passes).
 // RUN: env EVALUATOR_MODE=fail-on-sram-weights not dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=greedy-dp evaluator=%S/Inputs/latency-evaluator.py" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIDWAY
 // MIDWAY: error: cannot place memory: evaluator '{{.*}}latency-evaluator.py' failed with exit code 3: weights in SRAM crash the board

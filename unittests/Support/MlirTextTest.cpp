@@ -45,3 +45,18 @@ TEST(MlirTextTest, CustomPermutationsMustBeIntegerLists) {
 }
 
 } // namespace
+
+// dsm-fuzz-upgrade-mlir, 2026-11-26: 18,753 '(' in a type overflowed the
+// parser's stack (dsm-opt and --upgrade-mlir crashed).
+TEST(MlirTextTest, DeepNestingIsAProblem) {
+  std::string deep = "%t = tensor<" + std::string(300, '(') + ">";
+  std::optional<dsm::core::MlirTextProblem> problem =
+      dsm::core::findMlirTextProblem(deep);
+  ASSERT_TRUE(problem.has_value());
+  EXPECT_EQ(problem->offset, size_t(12 + 256));
+  // Depth, not count: closed brackets open no level.
+  EXPECT_FALSE(findMlirTextProblem(std::string(200, '(') +
+                                   std::string(200, ')') +
+                                   std::string(200, '('))
+                   .has_value());
+}

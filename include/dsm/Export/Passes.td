@@ -28,6 +28,8 @@ def DsmStepwiseReshard : Pass<"dsm-stepwise-reshard"> {
     exact, so the partitioned program computes the same per-chip shares;
     the collectives are an `all_gather` per removed axis and an `all_slice`
     per added one. Shardings with halos or explicit offsets are left alone.
+    An operation naming a `shard.grid` with a dimension of size 0 is an
+    error here: upstream's partitioner divides by it and crashes.
     docs/shard-export.md.
   }];
   let dependentDialects = ["mlir::shard::ShardDialect"];

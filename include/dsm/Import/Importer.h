@@ -364,9 +364,21 @@ private:
   llvm::DenseSet<mlir::Operation *> materializing;
 };
 
-/// Inlines calls to functions of `module` that have a body, and erases the
-/// functions that were called (they are parts of the models that remain).
-mlir::LogicalResult inlineLocalCalls(mlir::ModuleOp module);
+/// The most operations inlining may create in one import: a thousand times
+/// ResNet-50 as torch-mlir writes it. A call graph that expands beyond it (a
+/// DAG of calls doubles at every level) is an error before anything is
+/// cloned.
+constexpr uint64_t kInlineBudget = uint64_t(1) << 20;
+
+/// Inlines calls to functions of `module` that have a body into the
+/// functions nothing calls (the models), and erases the functions that were
+/// called (they are parts of the models that remain). Each operation is
+/// cloned once per place it ends up in: linear in the result. Located errors:
+/// a recursive call (at the call closing the cycle), a callee with control
+/// flow, and calls that would create more than `budget` operations (at the
+/// call where the count passes it). The count is taken before any cloning.
+mlir::LogicalResult inlineLocalCalls(mlir::ModuleOp module,
+                                     uint64_t budget = kInlineBudget);
 
 /// Names the dsm.weight declarations still waiting for a name after their
 /// first consumer, as the workload report names layers ("conv2d_3.weight").

@@ -39,6 +39,17 @@ private:
   std::string *previous;
 };
 
+/// Like writeReport, for a report of figures (cycles, times, bytes): the
+/// report's JSON form is checked first (core::checkReportFigures), so that
+/// no report, whatever its format, holds `inf`, `nan` or a figure out of
+/// range. `json` prints that form; when it is null, `print` is the JSON form
+/// and what it prints is checked. A figure that fails is an error at `loc`
+/// naming it, and nothing is written.
+mlir::LogicalResult
+writeFigureReport(llvm::StringRef path, mlir::Location loc,
+                  llvm::function_ref<void(llvm::raw_ostream &)> print,
+                  llvm::function_ref<void(llvm::raw_ostream &)> json = {});
+
 } // namespace dsm
 
 #endif // DSM_SUPPORT_REPORTWRITER_H

@@ -27,6 +27,15 @@ if mode == "flood":
     sys.exit(0 if os.environ.get("FLOOD_EXIT") != "1" else 1)
 if mode == "hang":
     time.sleep(30)
+if mode == "hang-with-child":
+    # A child of its own (a board's driver), its pid in EVALUATOR_CHILD_PID:
+    # the timeout must stop it too.
+    import subprocess
+    child = subprocess.Popen([sys.executable, "-c",
+                              "import time; time.sleep(30)"])
+    with open(os.environ["EVALUATOR_CHILD_PID"], "w") as f:
+        f.write(str(child.pid))
+    time.sleep(30)
 if mode == "fail-on-sram-weights" and any(
         n["weights"]["level"] == "sram" for n in nodes):
     sys.stderr.write("weights in SRAM crash the board\n")

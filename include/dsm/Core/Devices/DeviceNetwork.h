@@ -73,25 +73,36 @@ public:
   llvm::ArrayRef<Channel> getChannels() const { return channels; }
   llvm::ArrayRef<Connection> getConnections() const { return connections; }
 
-  /// Channels from `from` to `to`, in order (empty when from == to). The
-  /// fewest hops; among equals, the first found visiting from each device
+  /// The first hop from `from` towards `to` (from != to): the channel and
+  /// the device at its far end. The fewest hops; among equals, the first
+  /// found by a breadth-first search from `from` visiting from each device
   /// the connections it was added as `a` of, then those it was added as `b`
-  /// of, each in the order they were added.
-  llvm::ArrayRef<int32_t> getRoute(int32_t from, int32_t to) const {
-    return routes[size_t(from) * devices.size() + size_t(to)];
+  /// of, each in the order they were added. A transfer takes this hop, then
+  /// the first hop from where it arrived: the table keeps one hop per device
+  /// pair (8 bytes), never whole routes.
+  int32_t getNextChannel(int32_t from, int32_t to) const {
+    return nextHops[size_t(from) * devices.size() + size_t(to)].channel;
   }
+  int32_t getNextDevice(int32_t from, int32_t to) const {
+    return nextHops[size_t(from) * devices.size() + size_t(to)].device;
+  }
+
+  /// Channels from `from` to `to`, in the order a transfer crosses them
+  /// (hop after hop as above; empty when from == to). Computed on demand.
+  std::vector<int32_t> getRoute(int32_t from, int32_t to) const;
   /// The devices the route from `from` to `to` visits: `from`, then the far
-  /// end of each channel of getRoute().
-  llvm::ArrayRef<int32_t> getRouteDevices(int32_t from, int32_t to) const {
-    return routeDevices[size_t(from) * devices.size() + size_t(to)];
-  }
+  /// end of each channel of getRoute(). Computed on demand.
+  std::vector<int32_t> getRouteDevices(int32_t from, int32_t to) const;
 
 private:
   std::vector<ComputeDevice> devices;
   std::vector<Channel> channels;
   std::vector<Connection> connections;
-  std::vector<std::vector<int32_t>> routes;
-  std::vector<std::vector<int32_t>> routeDevices;
+  struct Hop {
+    int32_t device = -1, channel = -1;
+  };
+  /// The first hop for every (from, to), row-major by `from`.
+  std::vector<Hop> nextHops;
 };
 
 } // namespace dsm::core::devices

@@ -70,11 +70,17 @@ inline bool isIntegerList(llvm::StringRef text, size_t i) {
 /// a byte its lexer rejects outside string literals and `//` comments (one
 /// outside printable ASCII other than tab, newline and carriage return), or
 /// a custom-syntax `permutation`/`dimensions` (after a `)`) not followed by
-/// `= [integers]`. None when the text is free of both.
+/// `= [integers]`, or brackets (`(`, `[`, `{`) nested deeper than
+/// kMaxMlirNesting: the parser recurses once per level (18,753 `(` in a
+/// type overflowed the stack; found by dsm-fuzz-upgrade-mlir). None when the
+/// text is free of all three.
+constexpr int kMaxMlirNesting = 256;
+
 inline std::optional<MlirTextProblem>
 findMlirTextProblem(llvm::StringRef text) {
   bool inString = false, inComment = false;
   char lastSignificant = 0;
+  int depth = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     unsigned char c = text[i];
     if (inComment) {
@@ -87,6 +93,12 @@ findMlirTextProblem(llvm::StringRef text) {
       else if (c == '"' || c == '\n')
         inString = false;
       continue;
+    }
+    if (c == '(' || c == '[' || c == '{') {
+      if (++depth > kMaxMlirNesting)
+        return MlirTextProblem{i, "brackets nested deeper than 256 levels"};
+    } else if (c == ')' || c == ']' || c == '}') {
+      depth = depth > 0 ? depth - 1 : 0;
     }
     if (c == '"') {
       inString = true;

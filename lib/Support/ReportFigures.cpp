@@ -1,0 +1,243 @@
+//===- ReportFigures.cpp - Finite figures in every report -----------------===//
+//
+// A single pass over the JSON text: strings are skipped (a layer may be
+// named "inf"), every bare token that is not true, false or null is a number
+// and is read with strtod, and the path of keys and array indices leading to
+// it names the figure when it is wrong.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsm/Core/Support/ReportFigures.h"
+
+#include "dsm/Core/Support/PrintableText.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <string>
+
+using namespace dsm::core;
+
+FigureUnit dsm::core::getFigureUnit(llvm::StringRef key) {
+  if (key.ends_with("per_second"))
+    return FigureUnit::None;
+  if (key == "cycles" || key.ends_with("_cycles"))
+    return FigureUnit::Cycles;
+  if (key == "seconds" || key.ends_with("_seconds") || key.ends_with("_s"))
+    return FigureUnit::Seconds;
+  if (key.ends_with("_ms"))
+    return FigureUnit::Milliseconds;
+  if (key.ends_with("_us") || key == "ts" || key == "dur")
+    return FigureUnit::Microseconds;
+  if (key == "bytes" || key.ends_with("_bytes"))
+    return FigureUnit::Bytes;
+  return FigureUnit::None;
+}
+
+double dsm::core::getFigureLimit(FigureUnit unit) {
+  constexpr double kMaxSeconds = 1e15;
+  switch (unit) {
+  case FigureUnit::None:
+    return HUGE_VAL;
+  case FigureUnit::Cycles:
+    return 9223372036854775808.0; // 2^63
+  case FigureUnit::Seconds:
+    return kMaxSeconds;
+  case FigureUnit::Milliseconds:
+    return kMaxSeconds * 1e3;
+  case FigureUnit::Microseconds:
+    return kMaxSeconds * 1e6;
+  case FigureUnit::Bytes:
+    return 1e21;
+  }
+  return HUGE_VAL;
+}
+
+static llvm::StringRef unitName(FigureUnit unit) {
+  switch (unit) {
+  case FigureUnit::None:
+    return "";
+  case FigureUnit::Cycles:
+    return " cycles";
+  case FigureUnit::Seconds:
+    return " s";
+  case FigureUnit::Milliseconds:
+    return " ms";
+  case FigureUnit::Microseconds:
+    return " us";
+  case FigureUnit::Bytes:
+    return " bytes";
+  }
+  return "";
+}
+
+namespace {
+/// An object or array the scan is inside.
+struct Frame {
+  bool object;
+  /// The key whose value comes next or is being read (objects).
+  std::string key;
+  /// The index of the current element (arrays).
+  int64_t index = 0;
+  /// The object's "name" (or "function"), when it has one and it has been
+  /// read.
+  std::string name;
+};
+
+class FigureScanner {
+public:
+  explicit FigureScanner(llvm::StringRef text) : text(text) {}
+
+  llvm::Error run() {
+    bool expectKey = false;
+    while (pos < text.size()) {
+      char c = text[pos];
+      if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == ':') {
+        ++pos;
+        continue;
+      }
+      if (c == '{' || c == '[') {
+        stack.push_back({c == '{', "", 0, ""});
+        expectKey = c == '{';
+        ++pos;
+        continue;
+      }
+      if (c == '}' || c == ']') {
+        if (stack.empty())
+          return malformed();
+        if (failed && stack.size() == failedDepth)
+          return finish();
+        stack.pop_back();
+        expectKey = false;
+        ++pos;
+        continue;
+      }
+      if (c == ',') {
+        if (stack.empty())
+          return malformed();
+        if (stack.back().object)
+          expectKey = true;
+        else
+          ++stack.back().index;
+        ++pos;
+        continue;
+      }
+      if (c == '"') {
+        std::optional<llvm::StringRef> string = readString();
+        if (!string)
+          return malformed();
+        if (expectKey && !stack.empty()) {
+          stack.back().key = string->str();
+          expectKey = false;
+        } else if (!stack.empty() && stack.back().object &&
+                   (stack.back().key == "name" ||
+                    (stack.back().key == "function" &&
+                     stack.back().name.empty()))) {
+          stack.back().name = string->str();
+        }
+        continue;
+      }
+      size_t end = text.find_first_of(",]}: \t\r\n", pos);
+      if (end == llvm::StringRef::npos)
+        end = text.size();
+      llvm::StringRef token = text.slice(pos, end);
+      pos = end;
+      if (!failed && token != "true" && token != "false" && token != "null")
+        check(token);
+    }
+    if (failed)
+      return finish();
+    if (!stack.empty())
+      return malformed();
+    return llvm::Error::success();
+  }
+
+private:
+  /// The string starting at `pos` (without its quotes and unescaped only
+  /// as far as names need), moving past it.
+  std::optional<llvm::StringRef> readString() {
+    size_t start = ++pos;
+    while (pos < text.size() && text[pos] != '"')
+      pos += text[pos] == '\\' ? 2 : 1;
+    if (pos >= text.size())
+      return std::nullopt;
+    return text.slice(start, pos++);
+  }
+
+  void check(llvm::StringRef token) {
+    std::string copy = token.str();
+    char *end = nullptr;
+    double value = std::strtod(copy.c_str(), &end);
+    FigureUnit unit = FigureUnit::None;
+    for (const Frame &frame : llvm::reverse(stack))
+      if (frame.object && (unit = getFigureUnit(frame.key)) != FigureUnit::None)
+        break;
+    std::string why;
+    llvm::raw_string_ostream os(why);
+    double limit = getFigureLimit(unit);
+    if (copy.empty() || *end != 0 || !std::isfinite(value))
+      os << "is " << token << ", not a finite number";
+    else if (unit != FigureUnit::None && value < 0)
+      os << "is " << token << unitName(unit) << ", below zero";
+    else if (value > limit)
+      os << "is " << token << unitName(unit) << ", beyond the "
+         << llvm::format("%g", limit) << unitName(unit) << " a report may hold";
+    else
+      return;
+    failed = true;
+    failure = why;
+    failedPath = path();
+    // The name of the object holding the figure may come after it (keys
+    // print sorted): read on to the end of that object.
+    failedDepth = stack.size();
+    for (size_t depth = stack.size(); depth > 0; --depth)
+      if (stack[depth - 1].object) {
+        failedDepth = depth;
+        break;
+      }
+  }
+
+  std::string path() const {
+    std::string text;
+    for (const Frame &frame : stack) {
+      if (!frame.object)
+        text += "[" + std::to_string(frame.index) + "]";
+      else
+        text += (text.empty() ? "" : ".") + frame.key;
+    }
+    return text;
+  }
+
+  llvm::Error finish() const {
+    std::string name;
+    if (failedDepth > 0 && failedDepth <= stack.size())
+      name = stack[failedDepth - 1].name;
+    return llvm::createStringError(
+        "figure '" + failedPath + "'" +
+        (name.empty() ? "" : " of '" + printableText(name) + "'") + " " +
+        failure);
+  }
+
+  llvm::Error malformed() const {
+    return llvm::createStringError("the report is not well-formed JSON near "
+                                   "byte " +
+                                   std::to_string(pos));
+  }
+
+  llvm::StringRef text;
+  size_t pos = 0;
+  llvm::SmallVector<Frame> stack;
+  bool failed = false;
+  std::string failure, failedPath;
+  /// The depth of the object holding the failed figure.
+  size_t failedDepth = 0;
+};
+} // namespace
+
+llvm::Error dsm::core::checkReportFigures(llvm::StringRef json) {
+  return FigureScanner(json).run();
+}

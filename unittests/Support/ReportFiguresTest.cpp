@@ -1,0 +1,72 @@
+//===- ReportFiguresTest.cpp - Finite figures in every report -------------===//
+
+#include "dsm/Core/Support/ReportFigures.h"
+
+#include <gtest/gtest.h>
+
+using namespace dsm::core;
+
+namespace {
+/// The error's message, or "" when the figures pass.
+std::string check(llvm::StringRef json) {
+  llvm::Error error = checkReportFigures(json);
+  return error ? llvm::toString(std::move(error)) : std::string();
+}
+} // namespace
+
+TEST(ReportFiguresTest, UnitsAreReadFromKeys) {
+  EXPECT_EQ(getFigureUnit("cycles"), FigureUnit::Cycles);
+  EXPECT_EQ(getFigureUnit("seconds"), FigureUnit::Seconds);
+  EXPECT_EQ(getFigureUnit("step_time_ms"), FigureUnit::Milliseconds);
+  EXPECT_EQ(getFigureUnit("latency_us"), FigureUnit::Microseconds);
+  EXPECT_EQ(getFigureUnit("dur"), FigureUnit::Microseconds);
+  EXPECT_EQ(getFigureUnit("peak_memory_bytes"), FigureUnit::Bytes);
+  EXPECT_EQ(getFigureUnit("bandwidth_bytes_per_second"), FigureUnit::None);
+  EXPECT_EQ(getFigureUnit("events_per_second"), FigureUnit::None);
+  EXPECT_EQ(getFigureUnit("utilization"), FigureUnit::None);
+}
+
+TEST(ReportFiguresTest, FiniteFiguresInRangePass) {
+  EXPECT_EQ(check(R"({"layers": [{"cycles": 12, "name": "conv1",
+      "bytes": {"memory_bus": 1.5e9}, "seconds": 0.25}],
+      "fitness": -3.5, "valid": true, "evaluator": null,
+      "seconds": 1e15, "speedup": 1.2e300})"),
+            "");
+}
+
+TEST(ReportFiguresTest, NonFiniteNumbersAreNamedWithTheirObject) {
+  // Keys print sorted: the row's name comes after the figure.
+  EXPECT_EQ(check(R"({"layers": [{"cycles": 1, "name": "a"},
+      {"cycles": 2, "name": "b", "seconds": inf}, {"name": "c"}]})"),
+            "figure 'layers[1].seconds' of 'b' is inf, not a finite number");
+  EXPECT_EQ(check(R"({"speedup": nan})"),
+            "figure 'speedup' is nan, not a finite number");
+  EXPECT_EQ(check(R"({"x": [1, -nan]})"),
+            "figure 'x[1]' is -nan, not a finite number");
+}
+
+TEST(ReportFiguresTest, TimesCyclesAndBytesHaveARange) {
+  EXPECT_EQ(check(R"({"totals": {"seconds": 8.1e15}})"),
+            "figure 'totals.seconds' is 8.1e15 s, beyond the 1e+15 s a "
+            "report may hold");
+  EXPECT_EQ(check(R"({"step_time_ms": 2e18})"),
+            "figure 'step_time_ms' is 2e18 ms, beyond the 1e+18 ms a report "
+            "may hold");
+  EXPECT_EQ(check(R"({"rows": [{"cycles": -4, "name": "fc"}]})"),
+            "figure 'rows[0].cycles' of 'fc' is -4 cycles, below zero");
+  // A key without a unit inherits its holder's.
+  EXPECT_EQ(check(R"({"bytes": {"on_chip": 2e21}})"),
+            "figure 'bytes.on_chip' is 2e21 bytes, beyond the 1e+21 bytes a "
+            "report may hold");
+}
+
+TEST(ReportFiguresTest, StringsAreNotFigures) {
+  // A layer may be named after anything, with quotes and brackets escaped.
+  EXPECT_EQ(check(R"({"name": "inf", "op": "a\"]}nan", "cycles": 3})"), "");
+  EXPECT_EQ(check(R"({"name": "x\\", "seconds": 1})"), "");
+}
+
+TEST(ReportFiguresTest, TruncatedJsonIsAnError) {
+  EXPECT_NE(check(R"({"layers": [)"), "");
+  EXPECT_NE(check(R"({"name": "unterminated)"), "");
+}
