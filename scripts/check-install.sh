@@ -15,12 +15,15 @@ cmake -S "$root/test/Downstream" -B "$downstream" -G Ninja \
 cmake --build "$downstream" > /dev/null
 report=$("$downstream/map-model" "$root/models/resnet50.mlir" \
   "system=dsm-8pf-asym mode=infer batch=64")
-echo "$report" | grep -q "^total: .* utilization" || {
+grep -q "^total: .* utilization" <<< "$report" || {
   echo "check-install: the downstream driver printed no mapping report"; exit 1; }
-# A C program on DSM::CAPI alone gets the report as a string.
-"$downstream/map-model-c" "$root/models/alexnet.mlir" \
-  "system=dsm-8pf-asym mode=infer batch=64 report=- report-format=json" |
-  grep -q '"utilization"' || {
+# A C program on DSM::CAPI alone gets the report as a string. (Outputs are
+# captured whole before grep -q reads them: piped, grep would stop reading at
+# the first match and, under pipefail, the writer's broken pipe would fail
+# the check.)
+c_report=$("$downstream/map-model-c" "$root/models/alexnet.mlir" \
+  "system=dsm-8pf-asym mode=infer batch=64 report=- report-format=json")
+grep -q '"utilization"' <<< "$c_report" || {
   echo "check-install: the C program on DSM::CAPI printed no report"; exit 1; }
 # The Python package, with Debian's python3, from the prefix.
 PYTHONPATH="$prefix/lib/python3/dist-packages" /usr/bin/python3 -c '
@@ -40,7 +43,7 @@ cmp "$build/install-check/dsm-opt.mlir" "$build/install-check/plugin.mlir"
 if [ -e "$prefix/lib/DsmMemoryLearning.so" ]; then
   "$prefix/bin/dsm-opt" "$root/test/Memory/learner-module.mlir" \
     --dsm-place-memory="system=$root/test/Memory/Inputs/small.yaml placement=pg iterations=30" |
-    grep -q "dsm.memory = #dsm.memory<" || {
+    grep "dsm.memory = #dsm.memory<" > /dev/null || {
     echo "check-install: the installed dsm-opt placed no memory with placement=pg"; exit 1; }
 fi
 echo "check-install: find_package(DSM) from test/Downstream maps ResNet-50:" \
