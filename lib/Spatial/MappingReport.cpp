@@ -171,10 +171,7 @@ void dsm::core::printMappingTable(const MappingReport &report,
        << (report.memory->fits() ? "" : ": does not fit") << "\n";
   MemorySavers savers = report.memorySavers();
   if (savers.any())
-    os << "memory savers: training state sharded on "
-       << savers.shardedStateLayers << " layers, weights sharded on "
-       << savers.shardedWeightsLayers << ", activations recomputed on "
-       << savers.recomputedLayers << "\n";
+    os << "memory savers: " << savers.describe() << "\n";
 }
 
 // The JSON report is streamed, row by row and attribute by attribute: a
@@ -307,6 +304,14 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row,
     });
     json.attribute("utilization", row.utilization());
   });
+}
+
+std::string MemorySavers::describe() const {
+  return llvm::formatv("training state sharded on {0} layers, weights "
+                       "sharded on {1}, activations recomputed on {2}",
+                       shardedStateLayers, shardedWeightsLayers,
+                       recomputedLayers)
+      .str();
 }
 
 MemorySavers MappingReport::memorySavers() const {

@@ -167,10 +167,7 @@ static void writeMemory(const MappingReport &report, llvm::raw_ostream &os) {
   os << (m.fits() ? "" : ": <b>does not fit</b>") << ".</p>\n";
   MemorySavers savers = report.memorySavers();
   if (savers.any())
-    os << "<p>Memory savers: training state sharded on "
-       << savers.shardedStateLayers << " layers, weights sharded on "
-       << savers.shardedWeightsLayers << ", activations recomputed on "
-       << savers.recomputedLayers << ".</p>\n";
+    os << "<p>Memory savers: " << savers.describe() << ".</p>\n";
   const double scale = std::max(m.total(), m.capacity);
   if (!(scale > 0))
     return;

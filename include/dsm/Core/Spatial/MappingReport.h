@@ -60,6 +60,9 @@ struct MemorySavers {
   bool any() const {
     return recomputedLayers + shardedStateLayers + shardedWeightsLayers > 0;
   }
+  /// "training state sharded on N layers, weights sharded on N, activations
+  /// recomputed on N": the table's and the HTML's words.
+  std::string describe() const;
 };
 
 struct MappingReport {
