@@ -389,8 +389,9 @@ LogicalResult MemoryDecisionAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, bool weightReuse,
     bool inputReuse, bool errorReuse, int64_t dysm, int64_t preload,
     int64_t pipeGroup, int64_t pipeFirstRow, int64_t pipeRows,
-    bool shortcutReuse, bool outputReuse, bool shortcutPerSpatialMinibatch,
-    bool recompute, bool shardedState, bool shardedWeights) {
+    int64_t microbatches, bool shortcutReuse, bool outputReuse,
+    bool shortcutPerSpatialMinibatch, bool recompute, bool shardedState,
+    bool shardedWeights) {
   if (shardedWeights && !shardedState)
     return emitError() << "sharded_weights without sharded_state";
   if (dysm < 1)
@@ -410,6 +411,12 @@ LogicalResult MemoryDecisionAttr::verify(
                        << pipeGroup << " and pipe_rows = " << pipeRows;
   if (pipeGroup < 0 && pipeFirstRow != 0)
     return emitError() << "pipe_first_row without a pipe group";
+  if (microbatches < 1)
+    return emitError() << "microbatches must be at least 1, got "
+                       << microbatches;
+  if (microbatches > 1 && pipeGroup < 0)
+    return emitError() << "microbatches without a pipe group (only a "
+                          "pipeline stage runs microbatches)";
   return success();
 }
 
@@ -431,10 +438,10 @@ MemoryDecisionAttr::get(MLIRContext *context,
   return get(context, decision.weightsAcrossSteps, decision.inputOnChip,
              decision.errorOnChip, decision.spatialMinibatches,
              decision.preloadedWeightBytes, decision.pipeGroup,
-             decision.pipeFirstRow, decision.pipeRows, decision.shortcutOnChip,
-             decision.outputOnChip, decision.shortcutPerSpatialMinibatch,
-             decision.recomputed, decision.shardedState,
-             decision.shardedWeights);
+             decision.pipeFirstRow, decision.pipeRows, decision.microbatches,
+             decision.shortcutOnChip, decision.outputOnChip,
+             decision.shortcutPerSpatialMinibatch, decision.recomputed,
+             decision.shardedState, decision.shardedWeights);
 }
 
 core::MemoryDecision MemoryDecisionAttr::getDecision() const {
@@ -450,6 +457,7 @@ core::MemoryDecision MemoryDecisionAttr::getDecision() const {
   decision.pipeGroup = int(getPipeGroup());
   decision.pipeFirstRow = getPipeFirstRow();
   decision.pipeRows = getPipeRows();
+  decision.microbatches = getMicrobatches();
   decision.recomputed = getRecompute();
   decision.shardedState = getShardedState();
   decision.shardedWeights = getShardedWeights();

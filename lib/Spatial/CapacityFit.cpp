@@ -42,6 +42,9 @@ struct dsm::core::ChipMemory {
   double gradientBytes = 0, optimizerBytes = 0;
   double chips = 1;
   double capacity = 0;
+  /// Microbatches whose activations the chip keeps at once (a pipeline
+  /// stage's; 1 otherwise): each activation counts that many times.
+  double copies = 1;
   /// The activations (producer order) and the layer producing each; the
   /// errors, never recomputed.
   std::vector<ActivationUse> activations;
@@ -121,6 +124,7 @@ static ChipMemory chipMemoryOf(const MappingState &state) {
         optimizerBytesPerParameter(problem.options().optimizer);
   }
   memory.chips = double(model.numChips());
+  memory.copies = double(problem.activationCopies());
   memory.capacity = model.getSystem().chip.externalMemory.capacityBytes;
   memory.parameterElements.assign(n,
                                   std::vector<double>(problem.numOptions(), 0));
@@ -173,7 +177,8 @@ static ChipMemory chipMemoryOf(const MappingState &state) {
     if (outputElements[p] <= 0)
       continue;
     ActivationUse use;
-    use.bytes = share(outputElements[p]);
+    // Kept for each microbatch in flight; an error lives for one.
+    use.bytes = share(outputElements[p]) * memory.copies;
     use.produced = graph.forwardStep(int(p));
     use.lastForward =
         lastForward[p] >= 0 ? graph.forwardStep(lastForward[p]) : use.produced;

@@ -221,9 +221,16 @@ llvm::Error ExplorationTable::run(Executor &executor,
   const double capacity = problem.scratchpadCapacity();
   results.assign(tasks.size(), ExplorationResult());
   std::vector<size_t> toExplore;
+  // The table numbers its own shapes; the memo, shared by mappings of other
+  // graphs (the stages of a pipeline), keys them by its numbering.
+  std::vector<ExplorationMemo::Key> memoKeys;
+  if (memo)
+    for (const Task &task : tasks)
+      memoKeys.push_back(
+          memo->keyOf(task.key, problem.layer(task.layer).shape));
   for (size_t t = 0; t < tasks.size(); ++t) {
     const ExplorationResult *known =
-        memo ? memo->find(tasks[t].key, capacity) : nullptr;
+        memo ? memo->find(memoKeys[t], capacity) : nullptr;
     if (known) {
       results[t] = *known;
       results[t].evaluated = results[t].legal = results[t].pruned = 0;
@@ -252,8 +259,16 @@ llvm::Error ExplorationTable::run(Executor &executor,
   explored = toExplore.size();
   if (memo)
     for (size_t t : toExplore)
-      memo->store(tasks[t].key, capacity, results[t]);
+      memo->store(memoKeys[t], capacity, results[t]);
   return llvm::Error::success();
+}
+
+ExplorationMemo::Key ExplorationMemo::keyOf(Key tableKey,
+                                            const LayerShape &shape) {
+  const uint64_t number =
+      shapes.try_emplace(layerShapeKey(shape), uint64_t(shapes.size()))
+          .first->second;
+  return {(number << 16) | (tableKey.first & 0xFFFF), tableKey.second};
 }
 
 const ExplorationResult *ExplorationMemo::find(Key key, double capacity) const {

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 
 using namespace dsm::core;
 
@@ -172,6 +173,9 @@ void dsm::core::printMappingTable(const MappingReport &report,
   MemorySavers savers = report.memorySavers();
   if (savers.any())
     os << "memory savers: " << savers.describe() << "\n";
+  PipelineSummary pipeline = report.pipeline();
+  if (!pipeline.stages.empty())
+    os << "pipeline: " << pipeline.describe() << "\n";
 }
 
 // The JSON report is streamed, row by row and attribute by attribute: a
@@ -271,7 +275,7 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row,
     json.attribute("limited_by", row.limitedBy());
     json.attribute("macs", row.macs);
     object("memory", [&] {
-      std::array<Field, 15> fields = {
+      std::array<Field, 16> fields = {
           Field{"weight_reuse", row.memory.weightsAcrossSteps},
           Field{"input_reuse", row.memory.inputOnChip},
           Field{"error_reuse", row.memory.errorOnChip},
@@ -285,6 +289,7 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row,
           Field{"pipe_group", row.memory.pipeGroup},
           Field{"pipe_first_row", row.memory.pipeFirstRow},
           Field{"pipe_rows", row.memory.pipeRows},
+          Field{"microbatches", row.memory.microbatches},
           Field{"recompute", row.memory.recomputed},
           Field{"sharded_state", row.memory.shardedState},
           Field{"sharded_weights", row.memory.shardedWeights}};
@@ -312,6 +317,37 @@ std::string MemorySavers::describe() const {
                        shardedStateLayers, shardedWeightsLayers,
                        recomputedLayers)
       .str();
+}
+
+std::string PipelineSummary::describe() const {
+  std::string text = llvm::formatv("{0} stages", stages.size()).str();
+  bool equal = llvm::all_of(stages, [&](const Stage &stage) {
+    return stage.rows == stages.front().rows;
+  });
+  if (equal && !stages.empty())
+    text += llvm::formatv(" of {0} torus rows", stages.front().rows).str();
+  return text + llvm::formatv(", {0} microbatches (1F1B)", microbatches).str();
+}
+
+PipelineSummary MappingReport::pipeline() const {
+  PipelineSummary summary;
+  std::map<std::pair<int64_t, int64_t>, PipelineSummary::Stage> stages;
+  for (const MappingReportRow &row : rows) {
+    if (row.memory.microbatches <= 1 || row.pass != TrainingPass::FWD)
+      continue;
+    summary.microbatches = row.memory.microbatches;
+    PipelineSummary::Stage &stage =
+        stages[{row.memory.pipeFirstRow, row.memory.pipeRows}];
+    if (stage.layers++ == 0) {
+      stage.firstRow = row.memory.pipeFirstRow;
+      stage.rows = row.memory.pipeRows;
+      stage.firstLayer = row.layer;
+    }
+    stage.lastLayer = row.layer;
+  }
+  for (auto &entry : stages)
+    summary.stages.push_back(std::move(entry.second));
+  return summary;
 }
 
 MemorySavers MappingReport::memorySavers() const {
@@ -369,6 +405,22 @@ void dsm::core::writeMappingJSON(const MappingReport &report,
           json.attribute("sharded_weights_layers", savers.shardedWeightsLayers);
         });
       }
+      PipelineSummary pipeline = report.pipeline();
+      if (!pipeline.stages.empty())
+        json.attributeObject("pipeline", [&] {
+          json.attribute("microbatches", pipeline.microbatches);
+          json.attribute("schedule", "1f1b");
+          json.attributeArray("stages", [&] {
+            for (const PipelineSummary::Stage &stage : pipeline.stages)
+              json.object([&] {
+                json.attribute("first_layer", stage.firstLayer);
+                json.attribute("first_row", stage.firstRow);
+                json.attribute("last_layer", stage.lastLayer);
+                json.attribute("layers", stage.layers);
+                json.attribute("rows", stage.rows);
+              });
+          });
+        });
       json.attribute("seconds", report.totalSeconds());
       json.attribute("utilization", report.utilization());
     });

@@ -247,7 +247,8 @@ dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
 
   // The add-ons, in the order their stages run.
   std::vector<std::unique_ptr<MappingAddOn>> addOns;
-  addOns.push_back(std::make_unique<CapacityFit>());
+  if (problem.activationCopies() > 0)
+    addOns.push_back(std::make_unique<CapacityFit>());
   if (options.reuseActivations) {
     auto reuse = std::make_unique<ActivationReuse>();
     auto shortcuts = std::make_unique<ShortcutRetention>();

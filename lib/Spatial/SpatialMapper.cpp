@@ -30,12 +30,14 @@ static constexpr int kPreloadSweepMappings = 1 + 3 * (kPreloadSweepSteps - 1);
 llvm::Expected<MappingPlan> SpatialMapper::mapOnce(
     const PerformanceModel &costModel, const LayerGraph &graph,
     Executor &executor, llvm::ArrayRef<int64_t> preloadBudgets,
-    ExplorationProgress &progress, SweepMemo *memo, double cyclesToBeat) const {
+    ExplorationProgress &progress, SweepMemo *memo, double cyclesToBeat,
+    int64_t microbatchesInFlight) const {
   llvm::Expected<MappingProblem> problem =
       MappingProblem::create(costModel, graph, options, preloadBudgets);
   if (!problem)
     return problem.takeError();
   problem->setCyclesToBeat(cyclesToBeat);
+  problem->setActivationCopies(microbatchesInFlight);
   return solveMapping(*problem, executor, progress, memo);
 }
 
@@ -63,6 +65,8 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
       mapOnTorus(model, graph, executor, progress);
   if (options.chipBlocks)
     plan = mapOnBlocks(std::move(plan), graph, executor, progress);
+  if (options.pipelineStages && !isInference(graph))
+    plan = mapAsPipeline(std::move(plan), graph, executor, progress);
   if (plan)
     progress.finish();
   return plan;

@@ -3,11 +3,13 @@
 #include "dsm/Passes/Spatial/MappedMemory.h"
 
 #include "dsm/Core/Spatial/ChipBlocks.h"
+#include "dsm/Core/Spatial/PipelineParallelism.h"
 #include "dsm/Dialect/DsmOps.h"
 
 #include "llvm/ADT/MapVector.h"
 
 #include <cmath>
+#include <map>
 
 using namespace mlir;
 using namespace dsm;
@@ -38,18 +40,26 @@ static void readersOf(Value value, SmallVectorImpl<TiledPassOp> &readers,
   }
 }
 
-std::optional<core::MemoryPerChip>
-dsm::memoryOfMappedStep(func::FuncOp func, const core::PerformanceModel &model,
-                        core::Optimizer optimizer) {
-  BlockModels models(model);
+namespace {
+/// A stage of a pipeline (PipelineParallelism.h): its chips' model, the
+/// microbatches the step runs and those whose activations it keeps.
+struct StageOfPipeline {
+  const core::PerformanceModel *model = nullptr;
+  int64_t microbatches = 1;
+  int64_t inFlight = 1;
+};
+} // namespace
+
+/// The memory of the fullest chip running `passes` (in step order): the
+/// whole step's, or one pipeline stage's.
+static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
+                                          const core::PerformanceModel &model,
+                                          core::Optimizer optimizer,
+                                          BlockModels &models,
+                                          const StageOfPipeline &stage) {
   llvm::DenseMap<Operation *, int> stepOf;
-  SmallVector<TiledPassOp> passes;
-  func.walk([&](TiledPassOp op) {
-    stepOf[op] = int(passes.size());
-    passes.push_back(op);
-  });
-  if (passes.empty())
-    return std::nullopt;
+  for (TiledPassOp op : passes)
+    stepOf[op] = int(stepOf.size());
   const int end = int(passes.size());
   bool training = false;
   // Per weight: the largest chip share, and the state kept for it; with
@@ -61,9 +71,19 @@ dsm::memoryOfMappedStep(func::FuncOp func, const core::PerformanceModel &model,
   for (TiledPassOp op : passes) {
     core::TrainingPass pass = toCore(op.getPass());
     training |= pass != core::TrainingPass::FWD;
-    core::LayerShape shape = op.getWorkload().getShape(op.getLayer());
+    core::LayerShape whole = op.getWorkload().getShape(op.getLayer());
+    core::LayerShape shape = core::microbatchShape(whole, stage.microbatches);
+    // A microbatch's tensors; its activations kept for each microbatch in
+    // flight, its errors for one (as the mapper counts them).
+    const double perMicrobatch =
+        shape.get(core::Dim::MB) != whole.get(core::Dim::MB)
+            ? 1.0 / double(stage.microbatches)
+            : 1.0;
+    const double activationCopies =
+        pass == core::TrainingPass::FWD ? double(stage.inFlight) : 1.0;
     core::MappingConfig config = op.getConfig();
-    const core::PerformanceModel &passModel = models.of(config);
+    const core::PerformanceModel &passModel =
+        stage.model ? *stage.model : models.of(config);
     const double chips = double(passModel.numChips());
     if (pass == core::TrainingPass::FWD && shape.params > 0) {
       double share = passModel.parameterElementsPerChip(shape, pass, config) /
@@ -90,8 +110,8 @@ dsm::memoryOfMappedStep(func::FuncOp func, const core::PerformanceModel &model,
           std::ceil(
               double(
                   cast<RankedTensorType>(result.getType()).getNumElements()) /
-              chips) *
-          model.bytesPerElement();
+              chips * perMicrobatch) *
+          model.bytesPerElement() * activationCopies;
       SmallVector<TiledPassOp> readers;
       bool escapes = false;
       readersOf(result, readers, escapes);
@@ -107,6 +127,11 @@ dsm::memoryOfMappedStep(func::FuncOp func, const core::PerformanceModel &model,
       use.produced = use.lastForward = step;
       use.recomputed = config.memory.recomputed;
       for (TiledPassOp reader : readers) {
+        // A reader in another stage gets the tensor sent: kept to the end.
+        if (!stepOf.count(reader)) {
+          escapes = true;
+          continue;
+        }
         int at = stepOf.lookup(reader);
         if (reader.getPass() == TrainingPass::FWD) {
           use.lastForward = std::max(use.lastForward, at);
@@ -134,4 +159,45 @@ dsm::memoryOfMappedStep(func::FuncOp func, const core::PerformanceModel &model,
       model.getSystem().chip.externalMemory.capacityBytes);
   memory.buffers = gatheredElements * model.bytesPerElement();
   return memory;
+}
+
+std::optional<core::MemoryPerChip>
+dsm::memoryOfMappedStep(func::FuncOp func, const core::PerformanceModel &model,
+                        core::Optimizer optimizer) {
+  BlockModels models(model);
+  SmallVector<TiledPassOp> passes;
+  // The passes of each stage of a pipeline, by its first row and rows.
+  std::map<std::pair<int64_t, int64_t>, SmallVector<TiledPassOp>> stages;
+  int64_t microbatches = 1;
+  func.walk([&](TiledPassOp op) {
+    passes.push_back(op);
+    if (MemoryDecisionAttr memory = op.getMemoryAttr();
+        memory && memory.getMicrobatches() > 1) {
+      stages[{memory.getPipeFirstRow(), memory.getPipeRows()}].push_back(op);
+      microbatches = memory.getMicrobatches();
+    }
+  });
+  if (passes.empty())
+    return std::nullopt;
+  if (stages.empty())
+    return memoryOfPasses(passes, model, optimizer, models, {});
+  // Each stage on its rows, keeping the microbatches 1F1B has in flight
+  // there; the fullest stage's chip.
+  const core::MultiChipSystem &system = model.getSystem();
+  std::optional<core::MemoryPerChip> fullest;
+  for (auto &[rows, ops] : stages) {
+    core::PerformanceModel stageModel(
+        core::pipeStageSystem(system, rows.second));
+    StageOfPipeline stage;
+    stage.model = &stageModel;
+    stage.microbatches = microbatches;
+    stage.inFlight = core::microbatchesInFlight(
+        core::PipelineSchedule::OneFOneB, int(rows.first / rows.second),
+        int(system.torus.y / rows.second), microbatches);
+    core::MemoryPerChip memory =
+        memoryOfPasses(ops, model, optimizer, models, stage);
+    if (!fullest || memory.total() > fullest->total())
+      fullest = memory;
+  }
+  return fullest;
 }

@@ -75,6 +75,7 @@ struct SelectMappingPass
     options.preloadWeights = preload;
     options.spatialMinibatching = dysm;
     options.pipelineTimesteps = pipeline;
+    options.pipelineStages = pipeline;
     options.chipBlocks = blocks;
     // ParallelismChoice lists the core parallelisms in order after Any.
     if (parallelism != ParallelismChoice::Any) {
@@ -228,7 +229,15 @@ struct SelectMappingPass
     if (memory.preloadedWeightBytes > 0)
       decisions.push_back("preload " +
                           std::to_string(memory.preloadedWeightBytes) + " B");
-    if (memory.pipelined())
+    if (memory.pipelined() && memory.microbatches > 1)
+      decisions.push_back(
+          llvm::formatv("pipeline stage on torus rows {0}-{1}, {2} "
+                        "microbatches",
+                        memory.pipeFirstRow,
+                        memory.pipeFirstRow + memory.pipeRows - 1,
+                        memory.microbatches)
+              .str());
+    else if (memory.pipelined())
       decisions.push_back(
           llvm::formatv("pipe group {0} on torus rows {1}-{2}",
                         memory.pipeGroup, memory.pipeFirstRow,
@@ -330,6 +339,26 @@ struct SelectMappingPass
           << core::describeMemory(plan->fastestMemory)
           << " per chip: memory savers chosen; the plan needs "
           << core::describeMemory(plan->memory);
+    if (explain && plan->pipeline.pipelined()) {
+      const core::PipelineRecord &pipeline = plan->pipeline;
+      InFlightDiagnostic remark = mlir::emitRemark(func.getLoc());
+      remark << llvm::formatv(
+          "pipeline parallelism: {0} stages of {1} torus rows, {2} "
+          "microbatches ({3}); {4:F0} cycles per step, the bubble {5:F1}% "
+          "of it; faster than every plan over the whole torus that fits",
+          pipeline.stages.size(), pipeline.stages.front().rows,
+          pipeline.microbatches,
+          core::stringifyPipelineSchedule(pipeline.schedule),
+          pipeline.timing.total, 100 * pipeline.timing.bubbleFraction);
+      for (auto [s, stage] : llvm::enumerate(pipeline.stages))
+        remark << llvm::formatv(
+            "; stage {0} ({1} to {2}): {3:F0} + {4:F0} cycles per microbatch, "
+            "{5:F0} per step, {6} in flight, {7}",
+            s, layers[stage.firstLayer].fwd.getLayer(),
+            layers[stage.lastLayer - 1].fwd.getLayer(), stage.forward,
+            stage.backward, stage.update, stage.inFlight,
+            core::describeMemory(stage.memory));
+    }
     if (explain && !plan->block.whole())
       mlir::emitRemark(func.getLoc())
           << llvm::formatv("the plan runs on a {0}x{1} block of the torus, "

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Core/Spatial/ChipBlocks.h"
+#include "dsm/Core/Spatial/PipelineParallelism.h"
 #include "dsm/Core/Spatial/SpatialMapper.h"
 #include "dsm/Core/Spatial/TimestepPipelining.h"
 #include "dsm/Dialect/DsmOps.h"
@@ -17,6 +18,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace dsm {
@@ -125,11 +127,20 @@ struct VerifyMappingPass
   static LogicalResult verifyPipeGroups(ModuleOp module) {
     using StageKey = std::tuple<Operation *, int64_t, int>;
     std::map<StageKey, SmallVector<TiledPassOp>> stages;
+    // The layers of one stage of a pipeline share its rows: one stands for
+    // them.
+    std::set<std::tuple<StageKey, int64_t, int64_t>> pipelineStages;
     module.walk([&](TiledPassOp op) {
-      if (MemoryDecisionAttr memory = op.getMemoryAttr();
-          memory && memory.getPipeGroup() >= 0)
-        stages[{op->getParentOp(), memory.getPipeGroup(), int(op.getPass())}]
-            .push_back(op);
+      MemoryDecisionAttr memory = op.getMemoryAttr();
+      if (!memory || memory.getPipeGroup() < 0)
+        return;
+      StageKey key{op->getParentOp(), memory.getPipeGroup(), int(op.getPass())};
+      if (memory.getMicrobatches() > 1 &&
+          !pipelineStages
+               .insert({key, memory.getPipeFirstRow(), memory.getPipeRows()})
+               .second)
+        return;
+      stages[key].push_back(op);
     });
     for (auto &[key, ops] : stages)
       for (size_t a = 0; a < ops.size(); ++a)
@@ -180,11 +191,14 @@ struct VerifyMappingPass
                << " rows";
       stageModel.emplace(core::pipeStageSystem(planSystem, rows));
     }
+    // A pipeline stage's configuration splits one microbatch.
+    const int64_t microbatches = config.memory.microbatches;
     std::string whyNot;
-    std::optional<core::Evaluation> eval =
-        core::evaluateMappedPass(stageModel ? *stageModel : planModel,
-                                 op.getWorkload().getShape(op.getLayer()),
-                                 toCore(op.getPass()), config, &whyNot);
+    std::optional<core::Evaluation> eval = core::evaluateMappedPass(
+        stageModel ? *stageModel : planModel,
+        core::microbatchShape(op.getWorkload().getShape(op.getLayer()),
+                              microbatches),
+        toCore(op.getPass()), config, &whyNot);
     if (!eval)
       return op.emitOpError("has an illegal mapping: ") << whyNot;
     evaluated = eval->cycles;
@@ -203,7 +217,8 @@ struct VerifyMappingPass
     if (stageModel)
       return verifyPipeStageCycles(op, *eval,
                                    blockShare * double(config.memory.pipeRows) /
-                                       double(planModel.getSystem().torus.y));
+                                       double(planModel.getSystem().torus.y),
+                                   microbatches);
     // What the mapper records: the evaluation plus the relayout of the
     // layer's inputs (FWD) or errors (BWD), a non-overlapped transfer. The
     // relayout is recorded rounded to whole cycles, so the non-overlapped
@@ -251,12 +266,20 @@ struct VerifyMappingPass
   /// time it waits for the pipeline (fill, drain, slower stages, links).
   /// That the group's schedule adds up is the mapper's; here, the stage's
   /// work must be what the model gives and fit in what it records.
+  /// A pipeline stage runs `microbatches` of them, its gradients reduced
+  /// and its weights updated once (the UPD's last transfer group).
   static LogicalResult verifyPipeStageCycles(TiledPassOp op,
                                              const core::Evaluation &eval,
-                                             double share) {
+                                             double share,
+                                             int64_t microbatches) {
     CyclesAttr recorded = op.getCyclesAttr();
-    int64_t useful = int64_t(std::llround(eval.cycles.useful * share));
-    int64_t busy = int64_t(std::llround(eval.cycles.total * share));
+    const double m = double(microbatches);
+    double once = 0;
+    if (op.getPass() == TrainingPass::UPD && !eval.transfers.empty())
+      once = eval.transfers.back().cycles;
+    int64_t useful = int64_t(std::llround(eval.cycles.useful * m * share));
+    int64_t busy =
+        int64_t(std::llround((eval.cycles.total * m - once * (m - 1)) * share));
     // Each category is rounded on its own: a few cycles of slack.
     if (std::abs(recorded.getUseful() - useful) > 1 ||
         recorded.getTotal() + core::kNumCycleCategories < busy)

@@ -367,7 +367,12 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
     a stage of that pipe group (-1: none) and runs on the torus rows
     [pipe_first_row, pipe_first_row + pipe_rows), every X column, one
     timestep behind the stage before it; its chip split covers those chips
-    only. `recompute` (FWD, training): activation recomputation, the output
+    only. `microbatches` (with a pipe group): pipeline parallelism, the
+    layer is in a stage of the network's pipeline that runs the minibatch
+    as this many microbatches, one behind the other through the stages; its
+    configuration splits one microbatch's work and its cycles are its
+    stage's share of the step (1: the whole minibatch at once, as a
+    timestep pipe stage runs it). `recompute` (FWD, training): activation recomputation, the output
     is dropped after the forward half and recomputed before the backward
     half reads it, the layer's first backward pass charged the FWD once
     more. `sharded_state` (FWD of a layer with parameters, training): each
@@ -386,6 +391,7 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
     #dsm.memory_decision<dysm = 4, shortcut_reuse = true, shortcut_per_spatial_minibatch = true>
     #dsm.memory_decision<preload = 65536>
     #dsm.memory_decision<weight_reuse = true, pipe_group = 0, pipe_first_row = 2, pipe_rows = 3>
+    #dsm.memory_decision<pipe_group = 0, pipe_first_row = 4, pipe_rows = 4, microbatches = 16>
     #dsm.memory_decision<recompute = true, sharded_state = true>
     ```
   }];
@@ -397,6 +403,7 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
                         DefaultValuedParameter<"int64_t", "-1">:$pipe_group,
                         DefaultValuedParameter<"int64_t", "0">:$pipe_first_row,
                         DefaultValuedParameter<"int64_t", "0">:$pipe_rows,
+                        DefaultValuedParameter<"int64_t", "1">:$microbatches,
                         DefaultValuedParameter<"bool", "false">:$shortcut_reuse,
                         DefaultValuedParameter<"bool", "false">:$output_reuse,
                         DefaultValuedParameter<"bool", "false">:$shortcut_per_spatial_minibatch,

@@ -114,6 +114,10 @@ struct MemoryDecision {
   int pipeGroup = -1;
   int64_t pipeFirstRow = 0;
   int64_t pipeRows = 0;
+  /// Pipeline parallelism (PipelineParallelism.h): the stage runs the
+  /// minibatch as this many microbatches, the configuration splitting one
+  /// microbatch's work (1: the whole minibatch at once).
+  int64_t microbatches = 1;
   /// Activation recomputation (StepMemory.h), on a FWD pass: its output is
   /// dropped after the forward half and recomputed before the backward half
   /// reads it; the layer's first backward pass (BWD, else UPD) is charged
@@ -139,8 +143,9 @@ struct MemoryDecision {
            spatialMinibatches == o.spatialMinibatches &&
            preloadedWeightBytes == o.preloadedWeightBytes &&
            pipeGroup == o.pipeGroup && pipeFirstRow == o.pipeFirstRow &&
-           pipeRows == o.pipeRows && recomputed == o.recomputed &&
-           shardedState == o.shardedState && shardedWeights == o.shardedWeights;
+           pipeRows == o.pipeRows && microbatches == o.microbatches &&
+           recomputed == o.recomputed && shardedState == o.shardedState &&
+           shardedWeights == o.shardedWeights;
   }
   bool operator!=(const MemoryDecision &o) const { return !(*this == o); }
 };

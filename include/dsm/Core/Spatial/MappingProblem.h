@@ -22,6 +22,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <array>
 #include <cstdint>
@@ -72,6 +73,10 @@ struct MapperOptions {
   /// layer over every chip or a block's plan is faster. Off, every layer
   /// splits over every chip, as in DeepSpatialMatrix.
   bool chipBlocks = false;
+  /// Pipeline parallelism (PipelineParallelism.h): runs of layers as stages
+  /// on blocks of torus rows with microbatches, where the fastest plan over
+  /// the whole torus needs memory savers or does not fit.
+  bool pipelineStages = false;
   /// Told of every (layer, pass, parallelism) exploration done, in steps of
   /// those planned, and asked before each -- and in the solver's longer
   /// loops -- whether to stop; stopped, map() fails with an
@@ -134,6 +139,11 @@ public:
   /// none).
   double cyclesToBeat() const { return toBeat; }
   void setCyclesToBeat(double cycles) { toBeat = cycles; }
+  /// Microbatches whose activations a chip keeps at once (a pipeline
+  /// stage's, PipelineParallelism.h; 1 otherwise); 0: the plan's memory is
+  /// not counted and capacity not enforced (a profile of the layers' costs).
+  int64_t activationCopies() const { return copies; }
+  void setActivationCopies(int64_t microbatches) { copies = microbatches; }
   size_t numLayers() const { return layerGraph->layers.size(); }
   const LayerNode &layer(int i) const { return layerGraph->layers[i]; }
   const LayerEdge &edge(int e) const { return layerGraph->edges[e]; }
@@ -177,6 +187,7 @@ private:
   const MapperOptions *mapperOptions = nullptr;
   llvm::ArrayRef<int64_t> budgets;
   double toBeat = std::numeric_limits<double>::infinity();
+  int64_t copies = 1;
   bool inference = false;
   std::vector<int64_t> factors;
   std::vector<Parallelism> allowedParallelisms;
@@ -225,8 +236,12 @@ public:
   /// scratchpad (nullptr: explore).
   const ExplorationResult *find(Key key, double capacity) const;
   void store(Key key, double capacity, const ExplorationResult &result);
+  /// The memo's key of an ExplorationTable's key for a layer of `shape`:
+  /// tables number shapes their own way, the memo by the shapes it has seen.
+  Key keyOf(Key tableKey, const LayerShape &shape);
 
 private:
+  llvm::StringMap<uint64_t> shapes;
   struct Entry {
     double capacity;
     ExplorationResult result;

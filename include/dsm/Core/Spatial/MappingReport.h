@@ -65,6 +65,20 @@ struct MemorySavers {
   std::string describe() const;
 };
 
+/// A pipelined plan's stages (PipelineParallelism.h), as its rows record
+/// them: each stage's torus rows and its layers.
+struct PipelineSummary {
+  struct Stage {
+    int64_t firstRow = 0, rows = 0;
+    std::string firstLayer, lastLayer;
+    int64_t layers = 0;
+  };
+  int64_t microbatches = 1;
+  std::vector<Stage> stages; ///< by first row; empty: not pipelined
+  /// "16 stages of 4 torus rows, 64 microbatches (1F1B)".
+  std::string describe() const;
+};
+
 struct MappingReport {
   std::string system;
   /// The system's torus: rows (Y) and columns (X) of chips.
@@ -83,6 +97,8 @@ struct MappingReport {
   CycleBreakdown totalCycles() const;
   /// The FWD rows that use each memory saver.
   MemorySavers memorySavers() const;
+  /// The pipeline the rows run in (no stages when none).
+  PipelineSummary pipeline() const;
   double totalSeconds() const;
   double utilization() const;
 };

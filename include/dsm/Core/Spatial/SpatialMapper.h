@@ -25,6 +25,7 @@
 #include "dsm/Core/Spatial/DesignSpaceExplorer.h"
 #include "dsm/Core/Spatial/LayerGraph.h"
 #include "dsm/Core/Spatial/MappingProblem.h"
+#include "dsm/Core/Spatial/PipelineParallelism.h"
 #include "dsm/Core/Spatial/TimestepPipelining.h"
 #include "dsm/Core/Support/Executor.h"
 #include "dsm/Core/Support/Progress.h"
@@ -110,6 +111,10 @@ struct MappingPlan {
   bool fitsMemory() const { return memory.fits(); }
   /// What the fastest plan, as selected before any memory saver, needs.
   MemoryPerChip fastestMemory;
+  /// Pipeline parallelism (MapperOptions::pipelineStages): the stages, the
+  /// microbatches and the step's timing; `memory` is then the fullest
+  /// stage's.
+  PipelineRecord pipeline;
 };
 
 class SpatialMapper {
@@ -135,7 +140,8 @@ private:
   mapOnce(const PerformanceModel &costModel, const LayerGraph &graph,
           Executor &executor, llvm::ArrayRef<int64_t> preloadBudgets,
           ExplorationProgress &progress, SweepMemo *memo = nullptr,
-          double cyclesToBeat = kNoPlanYet) const;
+          double cyclesToBeat = kNoPlanYet,
+          int64_t microbatchesInFlight = 1) const;
   /// Inference with weight preloading: the sweep of DeepSpatialMatrix
   /// §III-B2.
   llvm::Expected<MappingPlan>
@@ -156,6 +162,14 @@ private:
                                           const LayerGraph &graph,
                                           Executor &executor,
                                           ExplorationProgress &progress) const;
+
+  /// The fastest of `unpipelined` and the pipelines of the layers over
+  /// blocks of torus rows (PipelineParallelism.h) that fit, priced where
+  /// the fastest plan over the torus needs memory savers or does not fit.
+  llvm::Expected<MappingPlan>
+  mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
+                const LayerGraph &graph, Executor &executor,
+                ExplorationProgress &progress) const;
 
   PerformanceModel model;
   MapperOptions options;

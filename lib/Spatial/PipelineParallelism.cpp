@@ -1,0 +1,461 @@
+//===- PipelineParallelism.cpp - Runs of layers as pipeline stages --------===//
+//
+// The pipeline's pieces (PipelineParallelism.h) and the mapper's search over
+// pipelines (SpatialMapper::mapAsPipeline).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsm/Core/Spatial/PipelineParallelism.h"
+
+#include "MappingSolver.h"
+#include "dsm/Core/Spatial/SpatialMapper.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <numeric>
+
+using namespace dsm::core;
+
+llvm::StringRef dsm::core::stringifyPipelineSchedule(PipelineSchedule s) {
+  return s == PipelineSchedule::GPipe ? "gpipe" : "1f1b";
+}
+
+std::optional<PipelineSchedule>
+dsm::core::symbolizePipelineSchedule(llvm::StringRef name) {
+  if (name == "gpipe")
+    return PipelineSchedule::GPipe;
+  if (name == "1f1b")
+    return PipelineSchedule::OneFOneB;
+  return std::nullopt;
+}
+
+int64_t dsm::core::graphBatch(const LayerGraph &graph) {
+  int64_t batch = 0;
+  for (const LayerNode &layer : graph.layers)
+    if (int64_t mb = layer.shape.get(Dim::MB); mb > 1)
+      batch = std::gcd(batch, mb);
+  return std::max<int64_t>(batch, 1);
+}
+
+LayerShape dsm::core::microbatchShape(const LayerShape &shape,
+                                      int64_t microbatches) {
+  LayerShape part = shape;
+  int64_t &mb = part.dims[int(Dim::MB)];
+  if (microbatches > 1 && mb % microbatches == 0) {
+    mb /= microbatches;
+    part.auxOps /= double(microbatches);
+  }
+  return part;
+}
+
+LayerGraph dsm::core::microbatchGraph(const LayerGraph &graph,
+                                      int64_t microbatches) {
+  LayerGraph part = graph;
+  std::vector<bool> divided(graph.layers.size());
+  for (size_t i = 0; i < graph.layers.size(); ++i) {
+    LayerNode &layer = part.layers[i];
+    layer.shape = microbatchShape(layer.shape, microbatches);
+    divided[i] = layer.shape.get(Dim::MB) != graph.layers[i].shape.get(Dim::MB);
+    if (divided[i])
+      layer.outputElements /= double(microbatches);
+  }
+  for (LayerEdge &edge : part.edges)
+    if (divided[edge.producer])
+      edge.elements /= double(microbatches);
+  return part;
+}
+
+LayerGraph dsm::core::stageGraph(const LayerGraph &graph, int first,
+                                 int last) {
+  LayerGraph stage;
+  stage.layers.assign(graph.layers.begin() + first,
+                      graph.layers.begin() + last);
+  for (const LayerEdge &edge : graph.edges) {
+    bool from = edge.producer >= first && edge.producer < last;
+    bool to = edge.consumer >= first && edge.consumer < last;
+    if (from && to) {
+      LayerEdge inside = edge;
+      inside.producer -= first;
+      inside.consumer -= first;
+      stage.edges.push_back(inside);
+    } else if (from) {
+      stage.layers[edge.producer - first].networkOutput = true;
+    }
+  }
+  return stage;
+}
+
+std::vector<int> dsm::core::balanceStages(llvm::ArrayRef<double> cost,
+                                          int stages) {
+  const int n = int(cost.size());
+  // Cuts greedily under a bound on a stage's sum, cutting early where the
+  // layers left are only as many as the stages left; the count of runs.
+  auto cut = [&](double bound, std::vector<int> *firsts) {
+    int runs = 1;
+    double sum = 0;
+    if (firsts)
+      firsts->assign(1, 0);
+    for (int i = 0; i < n; ++i) {
+      bool full = i > 0 && sum + cost[i] > bound;
+      bool forced = firsts && i > 0 && n - i == stages - runs;
+      if (full || forced) {
+        ++runs;
+        sum = 0;
+        if (firsts)
+          firsts->push_back(i);
+      }
+      sum += cost[i];
+    }
+    return runs;
+  };
+  double low = 0, high = 0;
+  for (double c : cost) {
+    low = std::max(low, c);
+    high += c;
+  }
+  // Bisection on the bound: 60 halvings leave it within 2^-60 of the sum.
+  for (int step = 0; step < 60 && high > low; ++step) {
+    double middle = low + (high - low) / 2;
+    if (cut(middle, nullptr) <= stages)
+      high = middle;
+    else
+      low = middle;
+  }
+  std::vector<int> firsts;
+  cut(high, &firsts);
+  // Fewer runs than stages only when the bound holds every layer in fewer;
+  // the remaining stages take one layer each from the longest runs' ends.
+  while (int(firsts.size()) < stages) {
+    std::vector<int> bounds = firsts;
+    bounds.push_back(n);
+    int longest = 0;
+    for (int s = 1; s + 1 < int(bounds.size()); ++s)
+      if (bounds[s + 1] - bounds[s] > bounds[longest + 1] - bounds[longest])
+        longest = s;
+    firsts.insert(firsts.begin() + longest + 1, bounds[longest + 1] - 1);
+  }
+  return firsts;
+}
+
+int64_t dsm::core::microbatchesInFlight(PipelineSchedule schedule, int stage,
+                                        int stages, int64_t microbatches) {
+  if (schedule == PipelineSchedule::GPipe)
+    return microbatches;
+  return std::min<int64_t>(microbatches, stages - stage);
+}
+
+PipelineStepTiming dsm::core::pipelineStepTiming(
+    PipelineSchedule schedule, llvm::ArrayRef<double> forward,
+    llvm::ArrayRef<double> backward, llvm::ArrayRef<double> update,
+    llvm::ArrayRef<double> forwardLinks, llvm::ArrayRef<double> backwardLinks,
+    int64_t microbatches) {
+  PipelineStepTiming timing;
+  const size_t stages = forward.size();
+  if (schedule == PipelineSchedule::GPipe) {
+    timing.forward = pipelineTiming(forward, forwardLinks, microbatches);
+    timing.backward = pipelineTiming(backward, backwardLinks, microbatches);
+  } else {
+    // One forward and one backward per period; a microbatch's activations
+    // and its error cross a boundary in opposite directions, so the period
+    // waits for the busier one and the fill for both.
+    std::vector<double> both(stages), busier(forwardLinks.size());
+    double otherWay = 0;
+    for (size_t s = 0; s < stages; ++s)
+      both[s] = forward[s] + backward[s];
+    for (size_t j = 0; j < busier.size(); ++j) {
+      busier[j] = std::max(forwardLinks[j], backwardLinks[j]);
+      otherWay += std::min(forwardLinks[j], backwardLinks[j]);
+    }
+    timing.forward = pipelineTiming(both, busier, microbatches);
+    timing.forward.fill += otherWay;
+    timing.forward.total += otherWay;
+  }
+  for (double u : update)
+    timing.update = std::max(timing.update, u);
+  const double pipeline = timing.forward.total + timing.backward.total;
+  timing.total = pipeline + timing.update;
+  double busy = 0;
+  for (size_t s = 0; s < stages; ++s)
+    busy += double(microbatches) * (forward[s] + backward[s]);
+  timing.bubbleFraction =
+      pipeline > 0 ? 1.0 - busy / (double(stages) * pipeline) : 0;
+  return timing;
+}
+
+//===----------------------------------------------------------------------===//
+// The search
+//===----------------------------------------------------------------------===//
+
+/// The cycles of a UPD pass that a pipeline spends once per step: the
+/// reduction of the accumulated gradients and the weight update (the last
+/// transfer group the performance model records).
+static double oncePerStep(const PassPlan &pass) {
+  if (pass.pass != TrainingPass::UPD)
+    return 0;
+  double cycles = 0;
+  for (const TransferGroup &group : pass.eval.transfers)
+    if (group.name == "grad_reduce+weight_broadcast" ||
+        group.name == "weight_update")
+      cycles += group.cycles;
+  return std::min(cycles, pass.cycles.total);
+}
+
+namespace {
+/// A pipeline under evaluation: the stage plans of one (stages,
+/// microbatches) and their timing.
+struct PipelineCandidate {
+  std::vector<MappingPlan> stagePlans;
+  PipelineRecord record;
+};
+} // namespace
+
+/// The pipeline's plan as one MappingPlan: every pass on its stage's rows,
+/// recording its share of the step as a pipe stage does (TimestepPipelining.h):
+/// its microbatches' work scaled to the whole system, the once-per-step
+/// update once, and the stage's idle time (fill, drain, waiting for slower
+/// stages and links) as under-use on the stage's first pass.
+static MappingPlan assemblePipeline(PipelineCandidate candidate,
+                                    int64_t torusRows) {
+  MappingPlan plan;
+  PipelineRecord &record = candidate.record;
+  const double m = double(record.microbatches);
+  for (size_t s = 0; s < record.stages.size(); ++s) {
+    PipelineStageRecord &stage = record.stages[s];
+    MappingPlan &part = candidate.stagePlans[s];
+    const double share = double(stage.rows) / double(torusRows);
+    double busy = 0;
+    for (LayerPlan &layer : part.layers)
+      for (PassPlan &pass : layer.passes) {
+        MemoryDecision &memory = pass.eval.config.memory;
+        memory.pipeGroup = 0;
+        memory.pipeFirstRow = stage.firstRow;
+        memory.pipeRows = stage.rows;
+        memory.microbatches = record.microbatches;
+        const double once = oncePerStep(pass);
+        CycleBreakdown cycles = pass.cycles;
+        for (double *c : {&cycles.useful, &cycles.underuse,
+                          &cycles.ovldtVisible, &cycles.nonOvldt,
+                          &cycles.auxComp, &cycles.total})
+          *c *= m;
+        cycles.nonOvldt -= (m - 1) * once;
+        cycles.total -= (m - 1) * once;
+        busy += cycles.total;
+        for (double *c : {&cycles.useful, &cycles.underuse,
+                          &cycles.ovldtVisible, &cycles.nonOvldt,
+                          &cycles.auxComp, &cycles.total})
+          *c *= share;
+        pass.cycles = cycles;
+        pass.eval.macs *= m;
+      }
+    // The stage's chips wait the rest of the step.
+    const double idle = std::max(0.0, record.timing.total - busy) * share;
+    if (!part.layers.empty() && !part.layers.front().passes.empty()) {
+      CycleBreakdown &first = part.layers.front().passes.front().cycles;
+      first.underuse += idle;
+      first.total += idle;
+    }
+    for (LayerPlan &layer : part.layers) {
+      for (const PassPlan &pass : layer.passes) {
+        plan.totals.cycles += pass.cycles;
+        plan.totals.macs += pass.eval.macs;
+      }
+      plan.layers.push_back(std::move(layer));
+    }
+    plan.configurationsEvaluated += part.configurationsEvaluated;
+    plan.explorations += part.explorations;
+    plan.memoizedExplorations += part.memoizedExplorations;
+    plan.selectionExact = plan.selectionExact && part.selectionExact;
+    if (s == 0 || stage.memory.total() > plan.memory.total())
+      plan.memory = stage.memory;
+  }
+  plan.totals.utilization =
+      plan.totals.cycles.total > 0
+          ? plan.totals.cycles.useful / plan.totals.cycles.total
+          : 0;
+  plan.pipeline = std::move(record);
+  return plan;
+}
+
+llvm::Expected<MappingPlan>
+SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
+                             const LayerGraph &graph, Executor &executor,
+                             ExplorationProgress &progress) const {
+  std::optional<MappingPlan> best;
+  llvm::Error whyNone = llvm::Error::success();
+  if (unpipelined) {
+    // A pipeline pays for its bubble with less memory per chip and smaller
+    // reductions: it is priced where the fastest plan over the torus needed
+    // memory savers to fit, or did not fit at all.
+    if (unpipelined->fastestMemory.fits())
+      return unpipelined;
+    best = std::move(*unpipelined);
+  } else {
+    whyNone = unpipelined.takeError();
+    if (progress.wasStopped())
+      return std::move(whyNone);
+  }
+  auto better = [&](const MappingPlan &plan) {
+    if (!best)
+      return true;
+    if (plan.fitsMemory() != best->fitsMemory())
+      return plan.fitsMemory();
+    return plan.totals.cycles.total < best->totals.cycles.total;
+  };
+  const MultiChipSystem &system = model.getSystem();
+  const int64_t torusRows = system.torus.y;
+  const int64_t batch = graphBatch(graph);
+  const double macsPerCycle = double(model.numChips()) *
+                              double(model.numCores()) *
+                              double(model.arrayRows()) *
+                              double(model.arrayColumns());
+  double macs = 0;
+  for (const LayerNode &layer : graph.layers) {
+    double passes = double(layer.fwd) + double(layer.bwd) + double(layer.upd);
+    macs += layer.shape.macs() * passes;
+  }
+  // A stage's mappings: no pipe groups inside it (its rows are the group's).
+  MapperOptions stageOptions = options;
+  stageOptions.pipelineTimesteps = false;
+  const PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+  uint64_t configurations = best ? best->configurationsEvaluated : 0,
+           explorations = best ? best->explorations : 0,
+           memoized = best ? best->memoizedExplorations : 0;
+  for (int64_t stages = 2; stages <= torusRows; ++stages) {
+    if (torusRows % stages != 0 || stages > int64_t(graph.layers.size()))
+      continue;
+    const int64_t rows = torusRows / stages;
+    PerformanceModel stageModel(pipeStageSystem(system, rows));
+    SweepMemo memo;
+    std::vector<int> firsts;
+    // More microbatches shrink the bubble but run smaller, less efficient
+    // passes: the step falls, then rises; the search stops at the rise.
+    double previous = SpatialMapper::kNoPlanYet;
+    for (int64_t microbatches = stages; microbatches <= 8 * stages;
+         microbatches *= 2) {
+      if (batch % microbatches != 0)
+        break;
+      // With every chip busy on the work alone, the bubble still idles
+      // (stages - 1) / (microbatches + stages - 1) of the step.
+      const double bound = macs / macsPerCycle *
+                           double(microbatches + stages - 1) /
+                           double(microbatches);
+      if (best && best->fitsMemory() && bound >= best->totals.cycles.total)
+        continue;
+      if (progress.shouldStop())
+        return progress.makeError();
+      LayerGraph part = microbatchGraph(graph, microbatches);
+      // The stages balance the layers' cycles on a stage's chips, without
+      // the memory they need (profiled once per stage count).
+      if (firsts.empty()) {
+        llvm::Expected<MappingPlan> profile =
+            mapOnce(stageModel, part, executor, /*preloadBudgets=*/{},
+                    progress, &memo, SpatialMapper::kNoPlanYet,
+                    /*activationCopies=*/0);
+        if (!profile) {
+          if (progress.wasStopped())
+            return profile.takeError();
+          llvm::consumeError(profile.takeError());
+          break;
+        }
+        std::vector<double> cost;
+        for (const LayerPlan &layer : profile->layers) {
+          double c = 0;
+          for (const PassPlan &pass : layer.passes)
+            c += pass.cycles.total;
+          cost.push_back(c);
+        }
+        firsts = balanceStages(cost, int(stages));
+      }
+      PipelineCandidate candidate;
+      PipelineRecord &record = candidate.record;
+      record.schedule = schedule;
+      record.microbatches = microbatches;
+      bool fits = true;
+      for (int s = 0; s < int(stages) && fits; ++s) {
+        int first = firsts[s],
+            last = s + 1 < int(stages) ? firsts[s + 1] : int(part.layers.size());
+        LayerGraph stageLayers = stageGraph(part, first, last);
+        int64_t inFlight =
+            microbatchesInFlight(schedule, s, int(stages), microbatches);
+        llvm::Expected<MappingPlan> plan =
+            mapOnce(stageModel, stageLayers, executor, /*preloadBudgets=*/{},
+                    progress, &memo, SpatialMapper::kNoPlanYet, inFlight);
+        if (!plan) {
+          if (progress.wasStopped())
+            return plan.takeError();
+          llvm::consumeError(plan.takeError());
+          fits = false;
+          break;
+        }
+        configurations += plan->configurationsEvaluated;
+        explorations += plan->explorations;
+        memoized += plan->memoizedExplorations;
+        fits = plan->fitsMemory();
+        PipelineStageRecord stage;
+        stage.firstLayer = first;
+        stage.lastLayer = last;
+        stage.firstRow = s * rows;
+        stage.rows = rows;
+        stage.inFlight = inFlight;
+        stage.memory = plan->memory;
+        for (const LayerPlan &layer : plan->layers)
+          for (const PassPlan &pass : layer.passes) {
+            double once = oncePerStep(pass);
+            stage.update += once;
+            (pass.pass == TrainingPass::FWD ? stage.forward : stage.backward) +=
+                pass.cycles.total - once;
+          }
+        record.stages.push_back(stage);
+        candidate.stagePlans.push_back(std::move(*plan));
+      }
+      if (!fits)
+        continue;
+      // The activations (and errors) crossing each boundary, one microbatch.
+      PipeFlows forwardFlows(std::vector<int64_t>(stages, rows)),
+          backwardFlows(std::vector<int64_t>(stages, rows));
+      auto stageOf = [&](int layer) {
+        return int(llvm::upper_bound(firsts, layer) - firsts.begin()) - 1;
+      };
+      for (const LayerEdge &edge : part.edges) {
+        int from = stageOf(edge.producer), to = stageOf(edge.consumer);
+        if (from == to)
+          continue;
+        double bytes = edge.elements * model.bytesPerElement();
+        forwardFlows.addBetweenStages(from, to, bytes);
+        if (edge.carriesError)
+          backwardFlows.addBetweenStages(to, from, bytes);
+      }
+      record.forwardLinks = forwardFlows.boundaryCycles(system);
+      record.backwardLinks = backwardFlows.boundaryCycles(system);
+      // The wrap boundary (last to first) carries nothing.
+      record.forwardLinks.pop_back();
+      record.backwardLinks.pop_back();
+      std::vector<double> forward, backward, update;
+      for (const PipelineStageRecord &stage : record.stages) {
+        forward.push_back(stage.forward);
+        backward.push_back(stage.backward);
+        update.push_back(stage.update);
+      }
+      record.timing =
+          pipelineStepTiming(schedule, forward, backward, update,
+                             record.forwardLinks, record.backwardLinks,
+                             microbatches);
+      MappingPlan plan = assemblePipeline(std::move(candidate), torusRows);
+      const double cycles = plan.totals.cycles.total;
+      plan.fastestMemory = best ? best->fastestMemory : plan.memory;
+      if (better(plan))
+        best = std::move(plan);
+      if (cycles > previous)
+        break;
+      previous = cycles;
+    }
+  }
+  if (!best)
+    return std::move(whyNone);
+  llvm::consumeError(std::move(whyNone));
+  best->configurationsEvaluated = configurations;
+  best->explorations = explorations;
+  best->memoizedExplorations = memoized;
+  return std::move(*best);
+}

@@ -1,0 +1,160 @@
+//===- PipelineParallelismTest.cpp - Runs of layers as pipeline stages ----===//
+
+#include "dsm/Core/Spatial/PipelineParallelism.h"
+
+#include "TestHelpers.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace dsm::core;
+using dsm::core::testing::convLayer;
+
+namespace {
+
+TEST(PipelineParallelismTest, EqualStagesLeaveTheGPipeBubble) {
+  // p equal stages, m microbatches, free links: (m + p - 1) periods of one
+  // forward and one backward, the bubble (p - 1) / (m + p - 1) of it, under
+  // either schedule; the update once after.
+  for (PipelineSchedule schedule :
+       {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB})
+    for (int p : {1, 2, 4, 8})
+      for (int64_t m : {1, 4, 8, 32}) {
+        std::vector<double> forward(p, 3.0), backward(p, 5.0), update(p, 7.0);
+        std::vector<double> links(p - 1, 0.0);
+        PipelineStepTiming t = pipelineStepTiming(
+            schedule, forward, backward, update, links, links, m);
+        EXPECT_DOUBLE_EQ(t.total, double(m + p - 1) * 8.0 + 7.0)
+            << p << " stages, " << m << " microbatches";
+        EXPECT_NEAR(t.bubbleFraction, double(p - 1) / double(m + p - 1),
+                    1e-12);
+      }
+}
+
+TEST(PipelineParallelismTest, OneFOneBIsNeverSlowerThanGPipe) {
+  std::mt19937 random(3);
+  std::uniform_real_distribution<double> cycles(1.0, 100.0);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int p = 1 + trial % 6;
+    const int64_t m = 1 + trial % 17;
+    std::vector<double> forward, backward, update, ahead, back;
+    for (int s = 0; s < p; ++s) {
+      forward.push_back(cycles(random));
+      backward.push_back(cycles(random));
+      update.push_back(cycles(random));
+    }
+    for (int j = 0; j + 1 < p; ++j) {
+      ahead.push_back(cycles(random) / 4);
+      back.push_back(cycles(random) / 4);
+    }
+    PipelineStepTiming gpipe =
+        pipelineStepTiming(PipelineSchedule::GPipe, forward, backward, update,
+                           ahead, back, m);
+    PipelineStepTiming interleaved =
+        pipelineStepTiming(PipelineSchedule::OneFOneB, forward, backward,
+                           update, ahead, back, m);
+    EXPECT_LE(interleaved.total, gpipe.total * (1 + 1e-12)) << trial;
+    // Never faster than the slowest stage's work, nor than one microbatch
+    // through every stage and link both ways.
+    double slowest = 0, through = 0;
+    for (int s = 0; s < p; ++s) {
+      slowest = std::max(slowest, double(m) * (forward[s] + backward[s]));
+      through += forward[s] + backward[s];
+    }
+    for (int j = 0; j + 1 < p; ++j)
+      through += ahead[j] + back[j];
+    EXPECT_GE(interleaved.total - interleaved.update, slowest * (1 - 1e-12));
+    EXPECT_GE(interleaved.total - interleaved.update, through * (1 - 1e-12));
+  }
+}
+
+TEST(PipelineParallelismTest, OneFOneBKeepsFewerMicrobatchesInFlight) {
+  EXPECT_EQ(microbatchesInFlight(PipelineSchedule::GPipe, 0, 4, 16), 16);
+  EXPECT_EQ(microbatchesInFlight(PipelineSchedule::GPipe, 3, 4, 16), 16);
+  EXPECT_EQ(microbatchesInFlight(PipelineSchedule::OneFOneB, 0, 4, 16), 4);
+  EXPECT_EQ(microbatchesInFlight(PipelineSchedule::OneFOneB, 3, 4, 16), 1);
+  EXPECT_EQ(microbatchesInFlight(PipelineSchedule::OneFOneB, 0, 4, 2), 2);
+}
+
+TEST(PipelineParallelismTest, StagesBalanceLikeBruteForce) {
+  // Against every way of cutting the layers into p non-empty runs.
+  std::mt19937 random(11);
+  std::uniform_int_distribution<int> cost(0, 40);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int n = 1 + trial % 9;
+    const int p = 1 + (trial / 9) % n;
+    std::vector<double> costs;
+    for (int i = 0; i < n; ++i)
+      costs.push_back(double(cost(random)));
+    auto largest = [&](const std::vector<int> &firsts) {
+      double worst = 0;
+      for (size_t s = 0; s < firsts.size(); ++s) {
+        int end = s + 1 < firsts.size() ? firsts[s + 1] : n;
+        double sum = 0;
+        for (int i = firsts[s]; i < end; ++i)
+          sum += costs[i];
+        worst = std::max(worst, sum);
+      }
+      return worst;
+    };
+    double best = 1e300;
+    // Every subset of the n - 1 cut points with p - 1 cuts.
+    for (unsigned mask = 0; mask < (1u << (n - 1)); ++mask) {
+      if (__builtin_popcount(mask) != p - 1)
+        continue;
+      std::vector<int> firsts = {0};
+      for (int i = 1; i < n; ++i)
+        if (mask & (1u << (i - 1)))
+          firsts.push_back(i);
+      best = std::min(best, largest(firsts));
+    }
+    std::vector<int> firsts = balanceStages(costs, p);
+    ASSERT_EQ(int(firsts.size()), p) << trial;
+    EXPECT_EQ(firsts.front(), 0);
+    for (size_t s = 1; s < firsts.size(); ++s)
+      EXPECT_LT(firsts[s - 1], firsts[s]) << trial;
+    EXPECT_LT(firsts.back(), n);
+    EXPECT_NEAR(largest(firsts), best, 1e-9) << trial;
+  }
+}
+
+TEST(PipelineParallelismTest, AMicrobatchDividesWhatCarriesTheMinibatch) {
+  LayerGraph g;
+  LayerNode embedding;
+  embedding.shape.name = "position";
+  embedding.shape.hasPrimary = false;
+  embedding.shape.dims = {1, 64, 1, 1, 1};
+  embedding.outputElements = 64;
+  LayerNode fc;
+  fc.shape = convLayer(64, 32, 1, 1, 48, "fc");
+  fc.shape.auxOps = 48.0 * 32;
+  fc.outputElements = 48.0 * 32;
+  LayerNode head;
+  head.shape = convLayer(32, 8, 1, 1, 48 * 12, "heads");
+  g.layers = {embedding, fc, head};
+  g.edges = {{0, 1, 64}, {1, 2, 48.0 * 32}};
+  EXPECT_EQ(graphBatch(g), 48);
+  LayerGraph part = microbatchGraph(g, 4);
+  EXPECT_EQ(part.layers[0].shape.get(Dim::MB), 1);
+  EXPECT_EQ(part.layers[0].outputElements, 64);
+  EXPECT_EQ(part.layers[1].shape.get(Dim::MB), 12);
+  EXPECT_DOUBLE_EQ(part.layers[1].shape.auxOps, 12.0 * 32);
+  EXPECT_DOUBLE_EQ(part.layers[1].outputElements, 12.0 * 32);
+  EXPECT_EQ(part.layers[2].shape.get(Dim::MB), 12 * 12);
+  EXPECT_DOUBLE_EQ(part.edges[0].elements, 64);
+  EXPECT_DOUBLE_EQ(part.edges[1].elements, 12.0 * 32);
+  // The parameters stay whole.
+  EXPECT_DOUBLE_EQ(part.layers[1].shape.params, g.layers[1].shape.params);
+
+  // A stage of layers [1, 3): its own edges, and what leaves it is an
+  // output.
+  LayerGraph stage = stageGraph(g, 0, 2);
+  ASSERT_EQ(stage.layers.size(), 2u);
+  ASSERT_EQ(stage.edges.size(), 1u);
+  EXPECT_TRUE(stage.layers[1].networkOutput);
+  LayerGraph last = stageGraph(g, 2, 3);
+  EXPECT_TRUE(last.edges.empty());
+}
+
+} // namespace
