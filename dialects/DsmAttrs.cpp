@@ -389,7 +389,7 @@ LogicalResult MemoryDecisionAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, bool weightReuse,
     bool inputReuse, bool errorReuse, int64_t dysm, int64_t preload,
     int64_t pipeGroup, int64_t pipeFirstRow, int64_t pipeRows,
-    int64_t microbatches, bool shortcutReuse, bool outputReuse,
+    int64_t microbatches, bool gpipe, bool shortcutReuse, bool outputReuse,
     bool shortcutPerSpatialMinibatch, bool recompute, bool shardedState,
     bool shardedWeights) {
   if (shardedWeights && !shardedState)
@@ -417,6 +417,9 @@ LogicalResult MemoryDecisionAttr::verify(
   if (microbatches > 1 && pipeGroup < 0)
     return emitError() << "microbatches without a pipe group (only a "
                           "pipeline stage runs microbatches)";
+  if (gpipe && microbatches <= 1)
+    return emitError() << "gpipe without microbatches (it schedules a "
+                          "pipeline's microbatches)";
   return success();
 }
 
@@ -439,7 +442,7 @@ MemoryDecisionAttr::get(MLIRContext *context,
              decision.errorOnChip, decision.spatialMinibatches,
              decision.preloadedWeightBytes, decision.pipeGroup,
              decision.pipeFirstRow, decision.pipeRows, decision.microbatches,
-             decision.shortcutOnChip, decision.outputOnChip,
+             decision.gpipe, decision.shortcutOnChip, decision.outputOnChip,
              decision.shortcutPerSpatialMinibatch, decision.recomputed,
              decision.shardedState, decision.shardedWeights);
 }
@@ -458,6 +461,7 @@ core::MemoryDecision MemoryDecisionAttr::getDecision() const {
   decision.pipeFirstRow = getPipeFirstRow();
   decision.pipeRows = getPipeRows();
   decision.microbatches = getMicrobatches();
+  decision.gpipe = getGpipe();
   decision.recomputed = getRecompute();
   decision.shardedState = getShardedState();
   decision.shardedWeights = getShardedWeights();

@@ -52,7 +52,7 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
     pm.addPass(createDsmSelectMapping(DsmSelectMappingOptions{
         search, parallelism, explain,
         SmallVector<std::string>(optimizations.begin(), optimizations.end()),
-        optimizer}));
+        stages, microbatches, schedule, optimizer}));
     pm.addPass(createDsmLowerTiled());
     pm.addPass(createDsmVerifyMapping(DsmVerifyMappingOptions{optimizer}));
     if (!report.empty())

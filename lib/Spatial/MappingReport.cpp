@@ -275,7 +275,7 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row,
     json.attribute("limited_by", row.limitedBy());
     json.attribute("macs", row.macs);
     object("memory", [&] {
-      std::array<Field, 16> fields = {
+      std::array<Field, 17> fields = {
           Field{"weight_reuse", row.memory.weightsAcrossSteps},
           Field{"input_reuse", row.memory.inputOnChip},
           Field{"error_reuse", row.memory.errorOnChip},
@@ -290,6 +290,7 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row,
           Field{"pipe_first_row", row.memory.pipeFirstRow},
           Field{"pipe_rows", row.memory.pipeRows},
           Field{"microbatches", row.memory.microbatches},
+          Field{"gpipe", row.memory.gpipe},
           Field{"recompute", row.memory.recomputed},
           Field{"sharded_state", row.memory.shardedState},
           Field{"sharded_weights", row.memory.shardedWeights}};
@@ -326,7 +327,10 @@ std::string PipelineSummary::describe() const {
   });
   if (equal && !stages.empty())
     text += llvm::formatv(" of {0} torus rows", stages.front().rows).str();
-  return text + llvm::formatv(", {0} microbatches (1F1B)", microbatches).str();
+  return text +
+         llvm::formatv(", {0} microbatches ({1})", microbatches,
+                       schedule == PipelineSchedule::GPipe ? "GPipe" : "1F1B")
+             .str();
 }
 
 PipelineSummary MappingReport::pipeline() const {
@@ -336,6 +340,8 @@ PipelineSummary MappingReport::pipeline() const {
     if (row.memory.microbatches <= 1 || row.pass != TrainingPass::FWD)
       continue;
     summary.microbatches = row.memory.microbatches;
+    if (row.memory.gpipe)
+      summary.schedule = PipelineSchedule::GPipe;
     PipelineSummary::Stage &stage =
         stages[{row.memory.pipeFirstRow, row.memory.pipeRows}];
     if (stage.layers++ == 0) {
@@ -409,7 +415,8 @@ void dsm::core::writeMappingJSON(const MappingReport &report,
       if (!pipeline.stages.empty())
         json.attributeObject("pipeline", [&] {
           json.attribute("microbatches", pipeline.microbatches);
-          json.attribute("schedule", "1f1b");
+          json.attribute("schedule",
+                         stringifyPipelineSchedule(pipeline.schedule));
           json.attributeArray("stages", [&] {
             for (const PipelineSummary::Stage &stage : pipeline.stages)
               json.object([&] {

@@ -9,8 +9,10 @@
 
 #include "MappingSolver.h"
 #include "dsm/Core/Spatial/SpatialMapper.h"
+#include "dsm/Core/Support/NodeError.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 #include <numeric>
@@ -66,8 +68,7 @@ LayerGraph dsm::core::microbatchGraph(const LayerGraph &graph,
   return part;
 }
 
-LayerGraph dsm::core::stageGraph(const LayerGraph &graph, int first,
-                                 int last) {
+LayerGraph dsm::core::stageGraph(const LayerGraph &graph, int first, int last) {
   LayerGraph stage;
   stage.layers.assign(graph.layers.begin() + first,
                       graph.layers.begin() + last);
@@ -201,6 +202,16 @@ static double oncePerStep(const PassPlan &pass) {
   return std::min(cycles, pass.cycles.total);
 }
 
+/// `error` of the mapping of stage `stage`, whose layers start at `first`:
+/// a layer's error names the layer of the whole network.
+static llvm::Error inStage(llvm::Error error, int stage, int first) {
+  return llvm::handleErrors(
+      std::move(error), [&](const NodeError &node) -> llvm::Error {
+        return makeNodeError(node.getNode() + first, "stage ", stage, ": ",
+                             node.getMessage());
+      });
+}
+
 namespace {
 /// A pipeline under evaluation: the stage plans of one (stages,
 /// microbatches) and their timing.
@@ -232,18 +243,19 @@ static MappingPlan assemblePipeline(PipelineCandidate candidate,
         memory.pipeFirstRow = stage.firstRow;
         memory.pipeRows = stage.rows;
         memory.microbatches = record.microbatches;
+        memory.gpipe = record.schedule == PipelineSchedule::GPipe;
         const double once = oncePerStep(pass);
         CycleBreakdown cycles = pass.cycles;
-        for (double *c : {&cycles.useful, &cycles.underuse,
-                          &cycles.ovldtVisible, &cycles.nonOvldt,
-                          &cycles.auxComp, &cycles.total})
+        for (double *c :
+             {&cycles.useful, &cycles.underuse, &cycles.ovldtVisible,
+              &cycles.nonOvldt, &cycles.auxComp, &cycles.total})
           *c *= m;
         cycles.nonOvldt -= (m - 1) * once;
         cycles.total -= (m - 1) * once;
         busy += cycles.total;
-        for (double *c : {&cycles.useful, &cycles.underuse,
-                          &cycles.ovldtVisible, &cycles.nonOvldt,
-                          &cycles.auxComp, &cycles.total})
+        for (double *c :
+             {&cycles.useful, &cycles.underuse, &cycles.ovldtVisible,
+              &cycles.nonOvldt, &cycles.auxComp, &cycles.total})
           *c *= share;
         pass.cycles = cycles;
         pass.eval.macs *= m;
@@ -281,9 +293,42 @@ llvm::Expected<MappingPlan>
 SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
                              const LayerGraph &graph, Executor &executor,
                              ExplorationProgress &progress) const {
+  const GivenPipeline &given = options.givenPipeline;
+  const MultiChipSystem &system = model.getSystem();
+  const int64_t torusRows = system.torus.y;
+  const int64_t batch = graphBatch(graph);
+  if (given.given()) {
+    // The named pipeline, whatever the plans over the whole torus.
+    if (!unpipelined) {
+      if (progress.wasStopped())
+        return unpipelined.takeError();
+      llvm::consumeError(unpipelined.takeError());
+    }
+    if (given.stages < 2 || torusRows % given.stages != 0)
+      return llvm::createStringError(
+          llvm::formatv("a pipeline of {0} stages: the stages must be at "
+                        "least 2 and divide the torus's {1} rows",
+                        given.stages, torusRows)
+              .str());
+    if (given.stages > int64_t(graph.layers.size()))
+      return llvm::createStringError(
+          llvm::formatv("a pipeline of {0} stages: the network has only {1} "
+                        "layers",
+                        given.stages, graph.layers.size())
+              .str());
+    if (given.microbatches < 1 || batch % given.microbatches != 0)
+      return llvm::createStringError(
+          llvm::formatv("{0} microbatches: they must divide the minibatch "
+                        "of {1} samples",
+                        given.microbatches, batch)
+              .str());
+    unpipelined = llvm::createStringError("no pipeline was planned");
+  }
   std::optional<MappingPlan> best;
   llvm::Error whyNone = llvm::Error::success();
-  if (unpipelined) {
+  if (given.given()) {
+    whyNone = unpipelined.takeError();
+  } else if (unpipelined) {
     // A pipeline pays for its bubble with less memory per chip and smaller
     // reductions: it is priced where the fastest plan over the torus needed
     // memory savers to fit, or did not fit at all.
@@ -296,19 +341,15 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
       return std::move(whyNone);
   }
   auto better = [&](const MappingPlan &plan) {
-    if (!best)
+    if (!best || given.given())
       return true;
     if (plan.fitsMemory() != best->fitsMemory())
       return plan.fitsMemory();
     return plan.totals.cycles.total < best->totals.cycles.total;
   };
-  const MultiChipSystem &system = model.getSystem();
-  const int64_t torusRows = system.torus.y;
-  const int64_t batch = graphBatch(graph);
-  const double macsPerCycle = double(model.numChips()) *
-                              double(model.numCores()) *
-                              double(model.arrayRows()) *
-                              double(model.arrayColumns());
+  const double macsPerCycle =
+      double(model.numChips()) * double(model.numCores()) *
+      double(model.arrayRows()) * double(model.arrayColumns());
   double macs = 0;
   for (const LayerNode &layer : graph.layers) {
     double passes = double(layer.fwd) + double(layer.bwd) + double(layer.upd);
@@ -317,12 +358,15 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
   // A stage's mappings: no pipe groups inside it (its rows are the group's).
   MapperOptions stageOptions = options;
   stageOptions.pipelineTimesteps = false;
-  const PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+  // 1F1B takes no longer than GPipe and keeps fewer microbatches in flight.
+  const PipelineSchedule schedule =
+      given.given() ? given.schedule : PipelineSchedule::OneFOneB;
   uint64_t configurations = best ? best->configurationsEvaluated : 0,
            explorations = best ? best->explorations : 0,
            memoized = best ? best->memoizedExplorations : 0;
   for (int64_t stages = 2; stages <= torusRows; ++stages) {
-    if (torusRows % stages != 0 || stages > int64_t(graph.layers.size()))
+    if (torusRows % stages != 0 || stages > int64_t(graph.layers.size()) ||
+        (given.given() && stages != given.stages))
       continue;
     const int64_t rows = torusRows / stages;
     PerformanceModel stageModel(pipeStageSystem(system, rows));
@@ -331,7 +375,9 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
     // More microbatches shrink the bubble but run smaller, less efficient
     // passes: the step falls, then rises; the search stops at the rise.
     double previous = SpatialMapper::kNoPlanYet;
-    for (int64_t microbatches = stages; microbatches <= 8 * stages;
+    const int64_t fewest = given.given() ? given.microbatches : stages,
+                  most = given.given() ? given.microbatches : 8 * stages;
+    for (int64_t microbatches = fewest; microbatches <= most;
          microbatches *= 2) {
       if (batch % microbatches != 0)
         break;
@@ -340,7 +386,8 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
       const double bound = macs / macsPerCycle *
                            double(microbatches + stages - 1) /
                            double(microbatches);
-      if (best && best->fitsMemory() && bound >= best->totals.cycles.total)
+      if (!given.given() && best && best->fitsMemory() &&
+          bound >= best->totals.cycles.total)
         continue;
       if (progress.shouldStop())
         return progress.makeError();
@@ -349,11 +396,11 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
       // the memory they need (profiled once per stage count).
       if (firsts.empty()) {
         llvm::Expected<MappingPlan> profile =
-            mapOnce(stageModel, part, executor, /*preloadBudgets=*/{},
-                    progress, &memo, SpatialMapper::kNoPlanYet,
+            mapOnce(stageModel, part, executor, /*preloadBudgets=*/{}, progress,
+                    &memo, SpatialMapper::kNoPlanYet,
                     /*activationCopies=*/0);
         if (!profile) {
-          if (progress.wasStopped())
+          if (progress.wasStopped() || given.given())
             return profile.takeError();
           llvm::consumeError(profile.takeError());
           break;
@@ -372,9 +419,12 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
       record.schedule = schedule;
       record.microbatches = microbatches;
       bool fits = true;
-      for (int s = 0; s < int(stages) && fits; ++s) {
-        int first = firsts[s],
-            last = s + 1 < int(stages) ? firsts[s + 1] : int(part.layers.size());
+      // A named pipeline is planned whole, so that its error names what
+      // each stage needs.
+      for (int s = 0; s < int(stages) && (fits || given.given()); ++s) {
+        int first = firsts[s], last = s + 1 < int(stages)
+                                          ? firsts[s + 1]
+                                          : int(part.layers.size());
         LayerGraph stageLayers = stageGraph(part, first, last);
         int64_t inFlight =
             microbatchesInFlight(schedule, s, int(stages), microbatches);
@@ -384,6 +434,8 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
         if (!plan) {
           if (progress.wasStopped())
             return plan.takeError();
+          if (given.given())
+            return inStage(plan.takeError(), s, first);
           llvm::consumeError(plan.takeError());
           fits = false;
           break;
@@ -409,7 +461,7 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
         record.stages.push_back(stage);
         candidate.stagePlans.push_back(std::move(*plan));
       }
-      if (!fits)
+      if (!fits && !(given.given() && record.stages.size() == size_t(stages)))
         continue;
       // The activations (and errors) crossing each boundary, one microbatch.
       PipeFlows forwardFlows(std::vector<int64_t>(stages, rows)),
@@ -437,10 +489,9 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
         backward.push_back(stage.backward);
         update.push_back(stage.update);
       }
-      record.timing =
-          pipelineStepTiming(schedule, forward, backward, update,
-                             record.forwardLinks, record.backwardLinks,
-                             microbatches);
+      record.timing = pipelineStepTiming(schedule, forward, backward, update,
+                                         record.forwardLinks,
+                                         record.backwardLinks, microbatches);
       MappingPlan plan = assemblePipeline(std::move(candidate), torusRows);
       const double cycles = plan.totals.cycles.total;
       plan.fastestMemory = best ? best->fastestMemory : plan.memory;

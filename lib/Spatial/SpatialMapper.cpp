@@ -65,7 +65,8 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
       mapOnTorus(model, graph, executor, progress);
   if (options.chipBlocks)
     plan = mapOnBlocks(std::move(plan), graph, executor, progress);
-  if (options.pipelineStages && !isInference(graph))
+  if (options.givenPipeline.given() ||
+      (options.pipelineStages && !isInference(graph)))
     plan = mapAsPipeline(std::move(plan), graph, executor, progress);
   if (plan)
     progress.finish();

@@ -169,20 +169,23 @@ dsm::memoryOfMappedStep(func::FuncOp func, const core::PerformanceModel &model,
   // The passes of each stage of a pipeline, by its first row and rows.
   std::map<std::pair<int64_t, int64_t>, SmallVector<TiledPassOp>> stages;
   int64_t microbatches = 1;
+  core::PipelineSchedule schedule = core::PipelineSchedule::OneFOneB;
   func.walk([&](TiledPassOp op) {
     passes.push_back(op);
     if (MemoryDecisionAttr memory = op.getMemoryAttr();
         memory && memory.getMicrobatches() > 1) {
       stages[{memory.getPipeFirstRow(), memory.getPipeRows()}].push_back(op);
       microbatches = memory.getMicrobatches();
+      if (memory.getGpipe())
+        schedule = core::PipelineSchedule::GPipe;
     }
   });
   if (passes.empty())
     return std::nullopt;
   if (stages.empty())
     return memoryOfPasses(passes, model, optimizer, models, {});
-  // Each stage on its rows, keeping the microbatches 1F1B has in flight
-  // there; the fullest stage's chip.
+  // Each stage on its rows, keeping the microbatches its schedule has in
+  // flight there; the fullest stage's chip.
   const core::MultiChipSystem &system = model.getSystem();
   std::optional<core::MemoryPerChip> fullest;
   for (auto &[rows, ops] : stages) {
@@ -192,7 +195,7 @@ dsm::memoryOfMappedStep(func::FuncOp func, const core::PerformanceModel &model,
     stage.model = &stageModel;
     stage.microbatches = microbatches;
     stage.inFlight = core::microbatchesInFlight(
-        core::PipelineSchedule::OneFOneB, int(rows.first / rows.second),
+        schedule, int(rows.first / rows.second),
         int(system.torus.y / rows.second), microbatches);
     core::MemoryPerChip memory =
         memoryOfPasses(ops, model, optimizer, models, stage);

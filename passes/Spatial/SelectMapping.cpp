@@ -76,6 +76,16 @@ struct SelectMappingPass
     options.spatialMinibatching = dysm;
     options.pipelineTimesteps = pipeline;
     options.pipelineStages = pipeline;
+    if (stages != 0) {
+      options.givenPipeline.stages = stages;
+      options.givenPipeline.microbatches =
+          microbatches != 0 ? int64_t(microbatches) : 4 * stages;
+      options.givenPipeline.schedule = schedule;
+    } else if (microbatches != 0) {
+      module.emitError() << "microbatches=" << int64_t(microbatches)
+                         << " needs stages= (the pipeline it divides)";
+      return signalPassFailure();
+    }
     options.chipBlocks = blocks;
     // ParallelismChoice lists the core parallelisms in order after Any.
     if (parallelism != ParallelismChoice::Any) {
@@ -345,11 +355,14 @@ struct SelectMappingPass
       remark << llvm::formatv(
           "pipeline parallelism: {0} stages of {1} torus rows, {2} "
           "microbatches ({3}); {4:F0} cycles per step, the bubble {5:F1}% "
-          "of it; faster than every plan over the whole torus that fits",
+          "of it; {6}",
           pipeline.stages.size(), pipeline.stages.front().rows,
           pipeline.microbatches,
           core::stringifyPipelineSchedule(pipeline.schedule),
-          pipeline.timing.total, 100 * pipeline.timing.bubbleFraction);
+          pipeline.timing.total, 100 * pipeline.timing.bubbleFraction,
+          options.givenPipeline.given()
+              ? "as given (stages=)"
+              : "faster than every plan over the whole torus that fits");
       for (auto [s, stage] : llvm::enumerate(pipeline.stages))
         remark << llvm::formatv(
             "; stage {0} ({1} to {2}): {3:F0} + {4:F0} cycles per microbatch, "

@@ -23,12 +23,11 @@ TEST(PipelineParallelismTest, EqualStagesLeaveTheGPipeBubble) {
       for (int64_t m : {1, 4, 8, 32}) {
         std::vector<double> forward(p, 3.0), backward(p, 5.0), update(p, 7.0);
         std::vector<double> links(p - 1, 0.0);
-        PipelineStepTiming t = pipelineStepTiming(
-            schedule, forward, backward, update, links, links, m);
+        PipelineStepTiming t = pipelineStepTiming(schedule, forward, backward,
+                                                  update, links, links, m);
         EXPECT_DOUBLE_EQ(t.total, double(m + p - 1) * 8.0 + 7.0)
             << p << " stages, " << m << " microbatches";
-        EXPECT_NEAR(t.bubbleFraction, double(p - 1) / double(m + p - 1),
-                    1e-12);
+        EXPECT_NEAR(t.bubbleFraction, double(p - 1) / double(m + p - 1), 1e-12);
       }
 }
 
@@ -48,12 +47,10 @@ TEST(PipelineParallelismTest, OneFOneBIsNeverSlowerThanGPipe) {
       ahead.push_back(cycles(random) / 4);
       back.push_back(cycles(random) / 4);
     }
-    PipelineStepTiming gpipe =
-        pipelineStepTiming(PipelineSchedule::GPipe, forward, backward, update,
-                           ahead, back, m);
-    PipelineStepTiming interleaved =
-        pipelineStepTiming(PipelineSchedule::OneFOneB, forward, backward,
-                           update, ahead, back, m);
+    PipelineStepTiming gpipe = pipelineStepTiming(
+        PipelineSchedule::GPipe, forward, backward, update, ahead, back, m);
+    PipelineStepTiming interleaved = pipelineStepTiming(
+        PipelineSchedule::OneFOneB, forward, backward, update, ahead, back, m);
     EXPECT_LE(interleaved.total, gpipe.total * (1 + 1e-12)) << trial;
     // Never faster than the slowest stage's work, nor than one microbatch
     // through every stage and link both ways.

@@ -372,7 +372,10 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
     as this many microbatches, one behind the other through the stages; its
     configuration splits one microbatch's work and its cycles are its
     stage's share of the step (1: the whole minibatch at once, as a
-    timestep pipe stage runs it). `recompute` (FWD, training): activation recomputation, the output
+    timestep pipe stage runs it). `gpipe` (with `microbatches`): the
+    stages run every microbatch's forward before any backward (GPipe),
+    each keeping every microbatch's activations; otherwise one forward, one
+    backward (1F1B), stage s of p keeping p - s. `recompute` (FWD, training): activation recomputation, the output
     is dropped after the forward half and recomputed before the backward
     half reads it, the layer's first backward pass charged the FWD once
     more. `sharded_state` (FWD of a layer with parameters, training): each
@@ -404,6 +407,7 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
                         DefaultValuedParameter<"int64_t", "0">:$pipe_first_row,
                         DefaultValuedParameter<"int64_t", "0">:$pipe_rows,
                         DefaultValuedParameter<"int64_t", "1">:$microbatches,
+                        DefaultValuedParameter<"bool", "false">:$gpipe,
                         DefaultValuedParameter<"bool", "false">:$shortcut_reuse,
                         DefaultValuedParameter<"bool", "false">:$output_reuse,
                         DefaultValuedParameter<"bool", "false">:$shortcut_per_spatial_minibatch,

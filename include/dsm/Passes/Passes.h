@@ -5,6 +5,7 @@
 
 #include "dsm/Core/Devices/Conventions.h"
 #include "dsm/Core/Spatial/DesignSpaceExplorer.h"
+#include "dsm/Core/Spatial/PipelineParallelism.h"
 #include "dsm/Core/Spatial/StepMemory.h"
 #include "dsm/Dialect/DsmDialect.h"
 

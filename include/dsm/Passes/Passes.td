@@ -81,13 +81,30 @@ class DsmSpatialSearchOptions {
                "parallelisms), reuse (activations and errors left in the scratchpads for "
                "the next layer, LSTM weights kept across timesteps), preload "
                "(inference: weights kept in the scratchpads from before the "
-               "job), dysm (dynamic spatial minibatching), pipeline (timestep "
-               "pipelining: runs of unidirectional LSTM layers as pipe groups "
-               "on blocks of torus rows), blocks (the network on a block of "
+               "job), dysm (dynamic spatial minibatching), pipeline (pipeline "
+               "parallelism: runs of layers as stages on blocks of torus rows "
+               "with microbatches where plans need memory savers, and the "
+               "timestep pipe groups of unidirectional LSTM layers), blocks (the network on a block of "
                "the torus, the other chips idle, where no plan splits every "
                "layer over every chip or a block's plan is faster); all (the "
                "default) or none (data and model parallelism over every chip, "
                "no memory optimizations)">,
+    Option<"stages", "stages", "int64_t", /*default=*/"0",
+           "Pipeline parallelism as given instead of searched: the layers "
+           "as this many stages on as many blocks of torus rows (it divides "
+           "the rows; 0: pipelines are searched where plans need them)">,
+    Option<"microbatches", "microbatches", "int64_t", /*default=*/"0",
+           "With stages=: the minibatch runs as this many microbatches (it "
+           "divides the minibatch; 0: four per stage)">,
+    Option<"schedule", "schedule", "::dsm::core::PipelineSchedule",
+           /*default=*/"::dsm::core::PipelineSchedule::OneFOneB",
+           "With stages=: the pipeline's schedule",
+           [{::llvm::cl::values(
+               clEnumValN(::dsm::core::PipelineSchedule::OneFOneB, "1f1b",
+                          "one forward, one backward (fewest microbatches in "
+                          "flight)"),
+               clEnumValN(::dsm::core::PipelineSchedule::GPipe, "gpipe",
+                          "every forward, then every backward"))}]>,
   ];
 }
 

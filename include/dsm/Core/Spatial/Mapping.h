@@ -118,6 +118,10 @@ struct MemoryDecision {
   /// minibatch as this many microbatches, the configuration splitting one
   /// microbatch's work (1: the whole minibatch at once).
   int64_t microbatches = 1;
+  /// With microbatches: the stage runs every forward before every backward
+  /// (GPipe), keeping every microbatch's activations; otherwise one forward,
+  /// one backward (1F1B).
+  bool gpipe = false;
   /// Activation recomputation (StepMemory.h), on a FWD pass: its output is
   /// dropped after the forward half and recomputed before the backward half
   /// reads it; the layer's first backward pass (BWD, else UPD) is charged
@@ -144,8 +148,8 @@ struct MemoryDecision {
            preloadedWeightBytes == o.preloadedWeightBytes &&
            pipeGroup == o.pipeGroup && pipeFirstRow == o.pipeFirstRow &&
            pipeRows == o.pipeRows && microbatches == o.microbatches &&
-           recomputed == o.recomputed && shardedState == o.shardedState &&
-           shardedWeights == o.shardedWeights;
+           gpipe == o.gpipe && recomputed == o.recomputed &&
+           shardedState == o.shardedState && shardedWeights == o.shardedWeights;
   }
   bool operator!=(const MemoryDecision &o) const { return !(*this == o); }
 };

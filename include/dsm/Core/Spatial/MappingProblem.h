@@ -15,6 +15,7 @@
 
 #include "dsm/Core/Spatial/DesignSpaceExplorer.h"
 #include "dsm/Core/Spatial/LayerGraph.h"
+#include "dsm/Core/Spatial/PipelineParallelism.h"
 #include "dsm/Core/Spatial/StepMemory.h"
 #include "dsm/Core/Support/Executor.h"
 #include "dsm/Core/Support/Progress.h"
@@ -77,6 +78,9 @@ struct MapperOptions {
   /// on blocks of torus rows with microbatches, where the fastest plan over
   /// the whole torus needs memory savers or does not fit.
   bool pipelineStages = false;
+  /// A pipeline the user names instead of the search (PipelineParallelism.h):
+  /// the plan is that pipeline, or none when it does not divide or fit.
+  GivenPipeline givenPipeline;
   /// Told of every (layer, pass, parallelism) exploration done, in steps of
   /// those planned, and asked before each -- and in the solver's longer
   /// loops -- whether to stop; stopped, map() fails with an

@@ -12,6 +12,7 @@
 #define DSM_CORE_SPATIAL_MAPPINGREPORT_H
 
 #include "dsm/Core/Spatial/Mapping.h"
+#include "dsm/Core/Spatial/PipelineParallelism.h"
 #include "dsm/Core/Spatial/StepMemory.h"
 
 #include "llvm/Support/JSON.h"
@@ -74,6 +75,7 @@ struct PipelineSummary {
     int64_t layers = 0;
   };
   int64_t microbatches = 1;
+  PipelineSchedule schedule = PipelineSchedule::OneFOneB;
   std::vector<Stage> stages; ///< by first row; empty: not pipelined
   /// "16 stages of 4 torus rows, 64 microbatches (1F1B)".
   std::string describe() const;

@@ -1,4 +1,5 @@
-//===- PipelineParallelism.h - Runs of layers as pipeline stages -*- C++ -*-===//
+//===- PipelineParallelism.h - Runs of layers as pipeline stages -*- C++
+//-*-===//
 //
 // Pipeline parallelism (GPipe: Huang et al., NeurIPS 2019; 1F1B: Narayanan et
 // al., "PipeDream", SOSP 2019, and Megatron-LM, SC 2021): the layers, in
@@ -46,6 +47,15 @@ namespace dsm::core {
 enum class PipelineSchedule { GPipe, OneFOneB };
 llvm::StringRef stringifyPipelineSchedule(PipelineSchedule schedule);
 std::optional<PipelineSchedule> symbolizePipelineSchedule(llvm::StringRef);
+
+/// A pipeline as a user names it: `stages` runs of layers on as many blocks
+/// of torus rows, the minibatch as `microbatches` (0: the search decides).
+struct GivenPipeline {
+  int64_t stages = 0;
+  int64_t microbatches = 0;
+  PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+  bool given() const { return stages > 0; }
+};
 
 /// The samples every layer that carries the minibatch has a multiple of
 /// along its minibatch dimension: the greatest common divisor of the layers'
