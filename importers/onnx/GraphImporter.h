@@ -155,6 +155,7 @@ private:
   mlir::FailureOr<mlir::Type> getInputType(const dsm_onnx::TypeProto &type,
                                            llvm::StringRef name);
   mlir::LogicalResult importNode(const OnnxNode &node);
+  mlir::LogicalResult unsupportedDomain(const OnnxNode &node);
   mlir::LogicalResult checkDeclared(const OnnxNode &node, llvm::StringRef name);
   mlir::FailureOr<mlir::Value> materializeContents(const OnnxNode &node,
                                                    llvm::StringRef name,
@@ -182,6 +183,9 @@ private:
   mlir::func::FuncOp function;
   std::unique_ptr<Listener> listener;
   int64_t opset = 0;
+  /// The model's local functions, as "<domain>.<name>" (a node calling one
+  /// is named as such when refused: the importer does not inline them).
+  llvm::StringSet<> localFunctions;
 
   std::vector<std::unique_ptr<OnnxNode>> nodes;
   llvm::StringMap<ValueInfo> values;
