@@ -430,8 +430,6 @@ ArrayRef<const OnnxNode *> GraphImporter::getUsers(StringRef name) const {
 //===----------------------------------------------------------------------===//
 
 LogicalResult GraphImporter::readOpset(const ModelProto &model) {
-  for (const auto &function : model.functions())
-    localFunctions.insert(function.domain() + "." + function.name());
   for (const auto &entry : model.opset_import())
     if (entry.domain().empty() || entry.domain() == "ai.onnx")
       opset = entry.version();
@@ -768,8 +766,8 @@ void GraphImporter::eraseDeadOps() {
 }
 
 /// A node of another domain than ONNX's own: onnxruntime's contrib
-/// operators (com.microsoft), ONNX-ML's, an exporter's custom ones or a
-/// call of a function the model defines.
+/// operators (com.microsoft), ONNX-ML's or an exporter's custom ones (calls
+/// of functions the model defines are inlined before).
 LogicalResult GraphImporter::unsupportedDomain(const OnnxNode &node) {
   const std::string &domain = node.getProto().domain();
   InFlightDiagnostic diag = node.emitError()
@@ -777,10 +775,7 @@ LogicalResult GraphImporter::unsupportedDomain(const OnnxNode &node) {
                             << "' of domain '" << domain
                             << "' is not supported: the importer knows the "
                                "default ONNX domain only";
-  if (localFunctions.contains(node.getOpType()))
-    diag << "; it is a function the model defines, which the importer does "
-            "not inline (inline it first: onnx.inliner.inline_local_functions)";
-  else if (domain == "com.microsoft")
+  if (domain == "com.microsoft")
     diag << "; it is one of onnxruntime's contrib operators (its "
             "optimizers write them: import the model as exported)";
   return diag << " (--onnx-mode=permissive keeps unknown nodes as dsm.opaque)";

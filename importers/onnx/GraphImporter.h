@@ -183,9 +183,6 @@ private:
   mlir::func::FuncOp function;
   std::unique_ptr<Listener> listener;
   int64_t opset = 0;
-  /// The model's local functions, as "<domain>.<name>" (a node calling one
-  /// is named as such when refused: the importer does not inline them).
-  llvm::StringSet<> localFunctions;
 
   std::vector<std::unique_ptr<OnnxNode>> nodes;
   llvm::StringMap<ValueInfo> values;

@@ -1114,8 +1114,8 @@ def write_shape_computation_snippet(s):
 
 def write_custom_domain_snippets(s):
     """Nodes outside the default domain: an onnxruntime contrib operator
-    (com.microsoft's FusedMatMul), a custom exporter's op, and a call of a
-    function the model defines (as torch's dynamo exporter writes modules)."""
+    (com.microsoft's FusedMatMul) and a custom exporter's op (refused); and
+    calls of functions the model defines (inlined), one recursive."""
     helper, T = s.helper, s.T
 
     def model(file, nodes, opsets, functions=()):
@@ -1137,14 +1137,55 @@ def write_custom_domain_snippets(s):
         helper.make_node("Frobnicate", ["x"], ["y"], name="frob",
                          domain="org.example.custom"),
     ], [("", 17), ("org.example.custom", 1)])
+    # Functions the model defines, as torch's dynamo exporter writes
+    # modules: Pair calls Block twice, forwarding its attribute `tb` to
+    # Block's Gemm (`transB` by reference), which the importer inlines.
+    def ref(node, name, referenced):
+        """`node` with the attribute `name` read from the caller's
+        `referenced` (ref_attr_name)."""
+        attr = s.onnx.AttributeProto(name=name, ref_attr_name=referenced,
+                                     type=s.onnx.AttributeProto.INT)
+        node.attribute.append(attr)
+        return node
+
     block = helper.make_function(
-        "pkg.example", "Block", ["a"], ["b"],
-        [helper.make_node("Relu", ["a"], ["b"])],
-        [helper.make_opsetid("", 17)])
-    model("custom-domain-function", [
-        helper.make_node("Block", ["x"], ["y"], name="block_0",
+        "pkg.example", "Block", ["a", "w", "bias"], ["b"],
+        [ref(helper.make_node("Gemm", ["a", "w", "bias"], ["g"], name="Gemm"),
+             "transB", "tb"),
+         helper.make_node("Relu", ["g"], ["b"], name="Relu")],
+        [helper.make_opsetid("", 17)], ["tb"])
+    pair = helper.make_function(
+        "pkg.example", "Pair", ["x", "w0", "b0", "w1", "b1"], ["y"],
+        [ref(helper.make_node("Block", ["x", "w0", "b0"], ["h"],
+                              name="block_a", domain="pkg.example"),
+             "tb", "tb"),
+         ref(helper.make_node("Block", ["h", "w1", "b1"], ["y"],
+                              name="block_b", domain="pkg.example"),
+             "tb", "tb")],
+        [helper.make_opsetid("", 17), helper.make_opsetid("pkg.example", 1)],
+        ["tb"])
+    graph = helper.make_graph(
+        [helper.make_node("Pair", ["x", "w0", "b0", "w1", "b1"], ["y"],
+                          name="pair", domain="pkg.example", tb=1)],
+        "local-functions", [s.vi("x", [2, 8])], [s.vi("y", [2, 4])],
+        [s.init("w0", [16, 8]), s.init("b0", [16]), s.init("w1", [4, 16]),
+         s.init("b1", [4])])
+    m = helper.make_model(
+        graph, producer_name="models/onnx/export.py",
+        opset_imports=[helper.make_opsetid("", 17),
+                       helper.make_opsetid("pkg.example", 1)])
+    m.functions.extend([block, pair])
+    m.ir_version = 8
+    s.write("local-functions", m.SerializeToString())
+    # A function that calls itself.
+    loop = helper.make_function(
+        "pkg.example", "Loop", ["a"], ["b"],
+        [helper.make_node("Loop", ["a"], ["b"], domain="pkg.example")],
+        [helper.make_opsetid("", 17), helper.make_opsetid("pkg.example", 1)])
+    model("local-functions-recursive", [
+        helper.make_node("Loop", ["x"], ["y"], name="loop",
                          domain="pkg.example"),
-    ], [("", 17), ("pkg.example", 1)], [block])
+    ], [("", 17), ("pkg.example", 1)], [loop])
 
 
 def write_int_tensor_snippet(s):
