@@ -5,6 +5,7 @@
     python3 models/onnx/export.py snippets        # op snippets and error cases
     python3 models/onnx/export.py models          # torch exports (slow)
     python3 models/onnx/export.py transformers    # small ViT and encoder
+    python3 models/onnx/export.py decoder         # position ids, causal mask
     python3 models/onnx/export.py --out DIR ...   # default test/Import/Inputs/onnx
 
 Run it only to regenerate the checked-in files: it needs the Debian packages
@@ -1444,10 +1445,51 @@ def write_transformers(out):
                    ["y"], dynamic_axes=axes)
 
 
+def decoder_module(vocab=100, positions=32, dim=16):
+    """A decoder's embedding and one causal attention, written as GPT-style
+    code writes them: position ids `torch.arange(T).unsqueeze(0).expand(B,
+    T)`, a causal mask `torch.full((T, T), -inf).triu(1)` expanded over the
+    batch; torch.onnx folds or writes them as Range, Expand,
+    ConstantOfShape and Trilu."""
+    import torch
+    import torch.nn as nn
+
+    class Decoder(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.wte = nn.Embedding(vocab, dim)
+            self.wpe = nn.Embedding(positions, dim)
+            self.q = nn.Linear(dim, dim)
+
+        def forward(self, ids):
+            b, t = ids.shape
+            pos = torch.arange(0, t, dtype=torch.long).unsqueeze(0)
+            h = self.wte(ids) + self.wpe(pos.expand(b, t))
+            mask = torch.full((t, t), float("-inf")).triu(1)
+            scores = self.q(h) @ h.transpose(1, 2) + mask.expand(b, t, t)
+            return scores.softmax(-1) @ h
+
+    return Decoder()
+
+
+def write_decoder(out):
+    """The decoder at batch 1 (re-batched by dsm-opt --dsm-set-batch) and
+    at batch 8 (the reference), sequence 8."""
+    import torch
+
+    module = decoder_module().eval()
+    randomize(module, 5)
+    for suffix, batch in [("", 1), ("-b8", 8)]:
+        export(module, (torch.zeros(batch, 8, dtype=torch.long),),
+               os.path.join(out, "decoder-masks" + suffix + ".onnx"), 17,
+               ["ids"], ["y"])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("what", nargs="*", default=["snippets", "models"],
-                        choices=["snippets", "models", "transformers"])
+                        choices=["snippets", "models", "transformers",
+                                 "decoder"])
     parser.add_argument("--out", default=DEFAULT_OUT)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -1457,6 +1499,8 @@ def main():
         write_models(args.out)
     if "transformers" in args.what:
         write_transformers(args.out)
+    if "decoder" in args.what:
+        write_decoder(args.out)
 
 
 if __name__ == "__main__":
