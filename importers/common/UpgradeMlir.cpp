@@ -21,6 +21,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -599,6 +600,45 @@ static LogicalResult upgradeAttributeToOperand(const Scanner &scanner,
   return success();
 }
 
+/// Parses `keyword(%a, %b : T1, T2)` at `i` (after trivia): the operand
+/// names and their types (null where a type does not parse); `i` moves past
+/// it. False when it is not there or not closed.
+static bool parseOperandGroup(const Scanner &scanner, size_t &i,
+                              StringRef keyword, MLIRContext *context,
+                              SmallVector<StringRef> &values,
+                              SmallVector<Type> &types) {
+  StringRef text = scanner.text;
+  size_t at = scanner.skipTrivia(i);
+  if (!text.substr(at).starts_with(keyword))
+    return false;
+  at = scanner.skipTrivia(at + keyword.size());
+  if (at >= text.size() || text[at] != '(')
+    return false;
+  size_t end = scanner.skipBalanced(at);
+  if (end == StringRef::npos)
+    return false;
+  auto [operands, typeList] = text.slice(at + 1, end - 1).split(':');
+  SmallVector<StringRef> parts;
+  operands.split(parts, ',');
+  for (StringRef part : parts)
+    values.push_back(part.trim());
+  // Types: split at top-level commas.
+  size_t depth = 0, from = 0;
+  for (size_t k = 0; k <= typeList.size(); ++k) {
+    if (k < typeList.size() && typeList[k] == '<')
+      ++depth;
+    else if (k < typeList.size() && typeList[k] == '>')
+      --depth;
+    else if (k == typeList.size() || (typeList[k] == ',' && depth == 0)) {
+      ScopedDiagnosticHandler quiet(context, [](Diagnostic &) {});
+      types.push_back(parseType(typeList.slice(from, k).trim(), context));
+      from = k + 1;
+    }
+  }
+  i = end;
+  return true;
+}
+
 /// torch-mlir fx keeps F.scaled_dot_product_attention as
 /// `tm_tensor.attention ins(%q, %k, %v[, %mask] : Tq, Tk, Tv[, Tm])
 /// outs(%init : To) -> To` of a dialect dsm-opt does not load (TMTensor).
@@ -616,37 +656,10 @@ static LogicalResult upgradeTmTensorAttention(const Scanner &scanner, size_t at,
     return scanner.error(at)
            << "cannot upgrade '" << name << "': expected " << expected;
   };
-  // ins(operands : types) outs(init : type) -> result
   auto group = [&](size_t &i, StringRef keyword, SmallVector<StringRef> &values,
                    SmallVector<Type> &types) -> LogicalResult {
-    i = scanner.skipTrivia(i);
-    if (!text.substr(i).starts_with(keyword))
-      return malformed(("'" + keyword + "('").str());
-    i = scanner.skipTrivia(i + keyword.size());
-    if (i >= text.size() || text[i] != '(')
-      return malformed(("'" + keyword + "('").str());
-    size_t end = scanner.skipBalanced(i);
-    if (end == StringRef::npos)
-      return malformed("closed operands");
-    auto [operands, typeList] = text.slice(i + 1, end - 1).split(':');
-    SmallVector<StringRef> parts;
-    operands.split(parts, ',');
-    for (StringRef part : parts)
-      values.push_back(part.trim());
-    // Types: split at top-level commas.
-    size_t depth = 0, from = 0;
-    for (size_t k = 0; k <= typeList.size(); ++k) {
-      if (k < typeList.size() && typeList[k] == '<')
-        ++depth;
-      else if (k < typeList.size() && typeList[k] == '>')
-        --depth;
-      else if (k == typeList.size() || (typeList[k] == ',' && depth == 0)) {
-        ScopedDiagnosticHandler quiet(context, [](Diagnostic &) {});
-        types.push_back(parseType(typeList.slice(from, k).trim(), context));
-        from = k + 1;
-      }
-    }
-    i = end;
+    if (!parseOperandGroup(scanner, i, keyword, context, values, types))
+      return malformed(("'" + keyword + "(' with closed operands").str());
     return success();
   };
   size_t i = at + name.size();
@@ -821,6 +834,242 @@ static LogicalResult upgradeTmTensorAttention(const Scanner &scanner, size_t at,
   return success();
 }
 
+/// The operations of a TMTensor region (`{ ^bb0(..): %c = arith.cmpf ..
+/// tm_tensor.yield %c : i1 }`): how many values it computes per application
+/// (a scatter that overwrites yields its argument: 0).
+static unsigned countRegionOps(StringRef region) {
+  unsigned count = 0;
+  for (size_t i = region.find(" = "); i != StringRef::npos;
+       i = region.find(" = ", i + 3)) {
+    StringRef rest = region.substr(i + 3).ltrim();
+    rest.consume_front("\"");
+    size_t word = 0;
+    while (word < rest.size() && (llvm::isAlnum(rest[word]) ||
+                                  rest[word] == '_' || rest[word] == '.'))
+      ++word;
+    // `dialect.op`, not an attribute value (`#arith.fastmath<..>`, `2 : i64`).
+    if (word > 0 && llvm::isAlpha(rest[0]) &&
+        rest.take_front(word).contains('.'))
+      ++count;
+  }
+  return count;
+}
+
+/// torch-mlir's other TMTensor operations on tensors -- `scan` (cumsum),
+/// `scatter` (index_put, scatter, scatter_add/reduce: KV-cache updates),
+/// `sort` and `topk` -- have no linalg form: each result becomes a
+/// `dsm.opaque` named after the op, reading what the op reads (a scatter's
+/// original first, so that re-batching an updated KV cache follows the
+/// cache), charged per result element with what the op computes:
+/// - scan: its region per element (an addition for cumsum); its
+///   accumulator result is a copy (0);
+/// - scatter: its region per update, spread over the destination (0 for an
+///   overwrite: data movement);
+/// - sort: ceil(log2 n) comparisons per element for n along the dimension;
+///   the permuted indices are a copy;
+/// - topk: n max(1, ceil(log2 k)) comparisons per row (a heap of k) over
+///   the k results of the row; the indices are a copy.
+/// A result other than the first that nothing reads is not written. The
+/// statement is replaced on its lines; uses of `%r#i` in the rest of the
+/// function are renamed to the new results (`renames`, keyed by the end of
+/// the function and the use, renames them inside a later such statement,
+/// which replaces its text whole).
+static LogicalResult upgradeTmTensorOther(const Scanner &scanner, size_t at,
+                                          StringRef name, MLIRContext *context,
+                                          llvm::StringMap<std::string> &renames,
+                                          std::vector<Edit> &edits) {
+  StringRef text = scanner.text;
+  StringRef kind = name.drop_front(StringRef("tm_tensor.").size());
+  auto malformed = [&](const Twine &expected) {
+    return scanner.error(at)
+           << "cannot upgrade '" << name << "': expected " << expected;
+  };
+  int64_t dimension = -1;
+  SmallVector<StringRef> ins, outs;
+  SmallVector<Type> inTypes, outTypes;
+  size_t i = at + name.size();
+  // The attribute dictionary, dimension(..), inclusive(..),
+  // unique_indices(..), ins(..) and outs(..), in the order each op writes
+  // them, then the region.
+  while (true) {
+    i = scanner.skipTrivia(i);
+    StringRef rest = text.substr(i);
+    if (rest.starts_with("ins") || rest.starts_with("outs")) {
+      bool isIns = rest.starts_with("ins");
+      if (!parseOperandGroup(scanner, i, isIns ? "ins" : "outs", context,
+                             isIns ? ins : outs, isIns ? inTypes : outTypes))
+        return malformed("closed operands");
+      continue;
+    }
+    // Before `outs`, `{` opens the attribute dictionary; after, the region.
+    if (rest.starts_with("{") && outs.empty()) {
+      i = scanner.skipBalanced(i);
+      if (i == StringRef::npos)
+        return malformed("a closed attribute dictionary");
+      continue;
+    }
+    if (rest.starts_with("dimension") || rest.starts_with("inclusive") ||
+        rest.starts_with("unique_indices")) {
+      size_t open = text.find('(', i);
+      size_t close =
+          open == StringRef::npos ? open : scanner.skipBalanced(open);
+      if (close == StringRef::npos)
+        return malformed("a closed '('");
+      if (rest.starts_with("dimension") &&
+          text.slice(open + 1, close - 1).trim().getAsInteger(10, dimension))
+        return malformed("an integer dimension");
+      i = close;
+      continue;
+    }
+    break;
+  }
+  if (i >= text.size() || text[i] != '{')
+    return malformed("its region");
+  size_t regionEnd = scanner.skipBalanced(i);
+  if (regionEnd == StringRef::npos)
+    return malformed("a closed region");
+  unsigned regionOps = countRegionOps(text.slice(i, regionEnd));
+  size_t after = scanner.skipTrivia(regionEnd);
+  if (!text.substr(after).starts_with("->"))
+    return malformed("'->' and result types (the op on tensors; on buffers "
+                     "it has no results dsm could read)");
+  size_t opEnd = scanner.skipTrivia(after + 2);
+  for (size_t k = 0; k < outs.size(); ++k) {
+    opEnd = scanner.skipType(opEnd);
+    if (opEnd == StringRef::npos)
+      return malformed("result types");
+    if (k + 1 < outs.size()) {
+      opEnd = scanner.skipTrivia(opEnd);
+      if (opEnd >= text.size() || text[opEnd] != ',')
+        return malformed("one result type per 'outs' operand");
+      opEnd = scanner.skipTrivia(opEnd + 1);
+    }
+  }
+  auto ranked = [](Type t) {
+    auto type = dyn_cast_or_null<RankedTensorType>(t);
+    return type && type.hasStaticShape() ? type : RankedTensorType();
+  };
+  if (outs.empty() || outTypes.size() != outs.size() ||
+      inTypes.size() != ins.size() || !llvm::all_of(outTypes, ranked) ||
+      !llvm::all_of(inTypes, ranked))
+    return malformed("operands and results as static tensors");
+  RankedTensorType first = ranked(outTypes[0]);
+  int64_t rank = first.getRank();
+  auto extentAlong = [&](RankedTensorType type) -> int64_t {
+    return dimension >= 0 && dimension < type.getRank()
+               ? type.getDimSize(dimension)
+               : 1;
+  };
+  double ops = 0;
+  if (kind == "scan") {
+    if (ins.size() != 1 || outs.size() != 2)
+      return malformed("one input, an output and an accumulator");
+    ops = regionOps;
+  } else if (kind == "scatter") {
+    if (ins.size() != 2 || outs.size() != 1)
+      return malformed("updates and indices into one original");
+    ops = double(regionOps) * ranked(inTypes[0]).getNumElements() /
+          std::max<int64_t>(1, first.getNumElements());
+  } else if (kind == "sort") {
+    if (dimension < 0 || dimension >= rank)
+      return malformed("a dimension of the operands");
+    ops = regionOps * std::ceil(std::log2(double(extentAlong(first))));
+  } else {
+    // topk: n inputs along the dimension, k results.
+    if (ins.empty() || outs.size() != 2 || dimension < 0 || dimension >= rank ||
+        ranked(inTypes[0]).getRank() != rank)
+      return malformed("values (and indices) in, values and indices out, "
+                       "along a dimension of them");
+    double n = double(extentAlong(ranked(inTypes[0])));
+    double k = double(std::max<int64_t>(1, extentAlong(first)));
+    ops = regionOps * n * std::max(1.0, std::ceil(std::log2(k))) / k;
+  }
+
+  // The results: `%r:2 = ` or `%a, %b = ` (or `%r = ` for one).
+  size_t start = statementStart(text, at);
+  if (start == at)
+    return malformed("results (the op on tensors)");
+  StringRef lhs = text.slice(start, at).rtrim().drop_back().rtrim();
+  SmallVector<StringRef> names;
+  lhs.split(names, ',');
+  std::string base;
+  if (names.size() == 1 && outs.size() > 1) {
+    auto [value, count] = names[0].trim().split(':');
+    unsigned n = 0;
+    if (count.trim().getAsInteger(10, n) || n != outs.size())
+      return malformed("one result per 'outs' operand");
+    base = value.trim().str();
+  } else if (names.size() != outs.size()) {
+    return malformed("one result per 'outs' operand");
+  }
+  std::string id = "%__dsm_upgrade" + std::to_string(at) + "_";
+  size_t scopeEnd = text.find("func.func", opEnd);
+  if (scopeEnd == StringRef::npos)
+    scopeEnd = text.size();
+  auto renamed = [&](StringRef value) -> std::string {
+    auto it = renames.find(std::to_string(scopeEnd) + "/" + value.str());
+    return it == renames.end() ? value.str() : it->second;
+  };
+  // Uses of each result (`%r#k`, or its own name) up to the next function
+  // (the scope of SSA names).
+  Scanner scope(text.slice(0, scopeEnd), "", context);
+  auto usesOf = [&](StringRef value) {
+    std::vector<size_t> uses;
+    for (size_t u : scope.findOperation(value, /*quoted=*/false))
+      if (u >= opEnd)
+        uses.push_back(u);
+    return uses;
+  };
+  std::string replacement;
+  llvm::raw_string_ostream os(replacement);
+  for (size_t k = 0; k < outs.size(); ++k) {
+    std::string use =
+        base.empty() ? names[k].trim().str() : base + "#" + std::to_string(k);
+    std::string result = base.empty() ? use : id + "r" + std::to_string(k);
+    std::vector<size_t> uses = usesOf(use);
+    if (!base.empty()) {
+      renames[std::to_string(scopeEnd) + "/" + use] = result;
+      for (size_t u : uses)
+        edits.push_back({u, use.size(), result});
+    }
+    // A by-product nothing reads (scan's accumulator beside a cumsum, the
+    // indices of a sort of values) is not written.
+    if (k > 0 && uses.empty())
+      continue;
+    // A scatter reads the original, then updates and indices; a sort the
+    // key it writes, then the others it permutes along; scan and topk their
+    // inputs, then the initial values they start from.
+    SmallVector<std::string> operands;
+    SmallVector<Type> types;
+    auto read = [&](StringRef value, Type type) {
+      operands.push_back(renamed(value));
+      types.push_back(type);
+    };
+    if (kind == "scatter" || kind == "sort")
+      read(outs[k], outTypes[k]);
+    if (kind == "sort") {
+      for (size_t j = 0; j < outs.size(); ++j)
+        if (j != k)
+          read(outs[j], outTypes[j]);
+    } else {
+      for (auto [in, type] : llvm::zip(ins, inTypes))
+        read(in, type);
+    }
+    if (kind == "scan" || kind == "topk")
+      read(outs[k], outTypes[k]);
+    os << result << " = dsm.opaque \"" << name << "\"(";
+    llvm::interleaveComma(operands, os);
+    os << ") {ops_per_element = " << llvm::format("%.9e", k == 0 ? ops : 0.0)
+       << " : f64} : (";
+    llvm::interleaveComma(types, os);
+    os << ") -> " << outTypes[k] << " ";
+  }
+  // Keep the statement's lines.
+  replacement += std::string(text.slice(start, opEnd).count('\n'), '\n');
+  edits.push_back({start, opEnd - start, replacement});
+  return success();
+}
+
 /// The indexing maps of the transposed matmul named ops MLIR 22 no longer
 /// has: `linalg.batch_matmul_transpose_b ins(..)` is `linalg.batch_matmul
 /// indexing_maps = [..] ins(..)` (what its C++ morphism builds).
@@ -870,6 +1119,19 @@ FailureOr<std::string> dsm::upgradeMlirText(StringRef text,
   for (size_t at : scanner.findOperation("tm_tensor.attention", false))
     if (failed(upgradeTmTensorAttention(scanner, at, context, edits)))
       return failure();
+  // In the order they are written, so that renamed results are known to
+  // the statements that read them.
+  std::vector<std::pair<size_t, StringRef>> tmTensorOps;
+  for (StringRef name : {"tm_tensor.scan", "tm_tensor.scatter",
+                         "tm_tensor.sort", "tm_tensor.topk"})
+    for (size_t at : scanner.findOperation(name, false))
+      tmTensorOps.push_back({at, name});
+  llvm::sort(tmTensorOps);
+  llvm::StringMap<std::string> renames;
+  for (auto [at, name] : tmTensorOps)
+    if (failed(
+            upgradeTmTensorOther(scanner, at, name, context, renames, edits)))
+      return failure();
   // The custom form only: the generic form spells out its region.
   for (const auto &matmul : kTransposedMatmuls)
     for (size_t at : scanner.findOperation(matmul.name, /*quoted=*/false))
@@ -890,6 +1152,10 @@ FailureOr<std::string> dsm::upgradeMlirText(StringRef text,
   std::string result;
   size_t from = 0;
   for (const Edit &edit : edits) {
+    // A rename inside a statement replaced whole (a TMTensor op reading
+    // another's results) is in its replacement already.
+    if (edit.offset < from)
+      continue;
     result += text.slice(from, edit.offset);
     result += edit.text;
     from = edit.offset + edit.length;
@@ -917,8 +1183,8 @@ void dsm::registerUpgradeMlirTranslation() {
       "upgrade-mlir",
       "rewrite MLIR written before the current syntax (expand_shape without "
       "output_shape, tosa.const value, tosa.mul shift and tosa.reshape "
-      "new_shape attributes, linalg.*matmul_transpose_a/b, arith.maxf/minf) "
-      "into it",
+      "new_shape attributes, linalg.*matmul_transpose_a/b, arith.maxf/minf, "
+      "torch-mlir's tm_tensor ops) into it",
       [](const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
          llvm::raw_ostream &output, MLIRContext *context) -> LogicalResult {
         const llvm::MemoryBuffer *buffer =
@@ -947,7 +1213,8 @@ void dsm::registerUpgradeMlirTranslation() {
                    "tosa.const with value, the transposed linalg matmuls and "
                    "arith.maxf/minf; this spelling is not one of them (nor "
                    "tosa.mul's shift or tosa.reshape's new_shape attribute, "
-                   "which it also rewrites)";
+                   "nor torch-mlir's tm_tensor attention, scan, scatter, sort "
+                   "and topk, which it also rewrites)";
           return failure();
         });
         if (!parseSourceFile<ModuleOp>(check, ParserConfig(context)))

@@ -765,6 +765,22 @@ void GraphImporter::eraseDeadOps() {
       }
 }
 
+/// A node of another domain than ONNX's own: onnxruntime's contrib
+/// operators (com.microsoft), ONNX-ML's or an exporter's custom ones (calls
+/// of functions the model defines are inlined before).
+LogicalResult GraphImporter::unsupportedDomain(const OnnxNode &node) {
+  const std::string &domain = node.getProto().domain();
+  InFlightDiagnostic diag = node.emitError()
+                            << "op '" << node.getProto().op_type()
+                            << "' of domain '" << domain
+                            << "' is not supported: the importer knows the "
+                               "default ONNX domain only";
+  if (domain == "com.microsoft")
+    diag << "; it is one of onnxruntime's contrib operators (its "
+            "optimizers write them: import the model as exported)";
+  return diag << " (--onnx-mode=permissive keeps unknown nodes as dsm.opaque)";
+}
+
 LogicalResult GraphImporter::importNode(const OnnxNode &node) {
   currentNode = &node;
   currentOutcome = ImportSummary::Outcome::Imported;
@@ -793,10 +809,12 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
         node.isOnnxDomain() ? lookupConversion(node.getOpType()) : nullptr;
     if (convert)
       result = convert(*this, node);
-    else if (options.mode == ImportMode::Strict)
+    else if (options.mode == ImportMode::Strict && node.isOnnxDomain())
       return node.emitError() << "unsupported op type '" << node.getOpType()
                               << "' (--onnx-mode=permissive keeps unknown "
                                  "nodes as dsm.opaque)";
+    else if (options.mode == ImportMode::Strict)
+      return unsupportedDomain(node);
     else
       result = buildOpaque(node, 1.0, {}, "unknown op type");
   }

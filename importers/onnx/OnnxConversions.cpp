@@ -272,6 +272,34 @@ LogicalResult convertSum(GraphImporter &imp, const OnnxNode &node) {
   return defineOutput(imp, node, sum);
 }
 
+/// Mean, a variadic average: Sum's chain of `dsm.add`, then a `dsm.mul` by
+/// 1/n (n - 1 additions and one multiplication per element); a single input
+/// is the input itself.
+LogicalResult convertMean(GraphImporter &imp, const OnnxNode &node) {
+  unsigned count = node.getNumInputs();
+  if (count == 1)
+    return convertSum(imp, node);
+  FailureOr<SmallVector<Value>> values = inputs(imp, node, count);
+  if (failed(values))
+    return failure();
+  Type element = typeOf(values->front()).getElementType();
+  for (Value value : *values)
+    if (!isDsmTensor(value) || typeOf(value).getElementType() != element)
+      return elementwiseOpaque(imp, node, count,
+                               "arithmetic on element types dsm ops do not "
+                               "take");
+  FailureOr<Value> sum = values->front();
+  for (Value value : ArrayRef(*values).drop_front()) {
+    sum = imp.create<dsm::AddOp>(node.getLoc(), {*sum, value});
+    if (failed(sum))
+      return failure();
+  }
+  return defineOutput(
+      imp, node,
+      imp.create<dsm::MulOp>(node.getLoc(),
+                             {*sum, imp.scalarConstant(element, 1.0 / count)}));
+}
+
 /// Operations per element of elementwise operators without a dsm op (the
 /// costs of docs/workloads.md: special functions 4, simple arithmetic 1).
 double opaqueOpsPerElement(StringRef opType) {
@@ -298,6 +326,17 @@ LogicalResult convertOpaqueElementwise(GraphImporter &imp,
   }
   return elementwiseOpaque(imp, node, opaqueOpsPerElement(op),
                            "no dsm operation computes " + op, element);
+}
+
+/// Max and Min of any number of inputs (variadic since opset 8): n - 1
+/// comparisons per element of the inputs' broadcast; a single input is the
+/// input itself.
+LogicalResult convertMaxMin(GraphImporter &imp, const OnnxNode &node) {
+  unsigned count = node.getNumInputs();
+  if (count == 1)
+    return convertSum(imp, node);
+  return elementwiseOpaque(imp, node, count - 1,
+                           "no dsm operation computes " + node.getOpType());
 }
 
 /// Neg: a dsm.mul by -1, as the MLIR front ends import a negation (an affine
@@ -1522,8 +1561,9 @@ const llvm::StringMap<ConversionFn> &conversionTable() {
       {"Selu", convertOpaqueElementwise},
       {"LeakyRelu", convertOpaqueElementwise},
       {"PRelu", convertOpaqueElementwise},
-      {"Min", convertOpaqueElementwise},
-      {"Max", convertOpaqueElementwise},
+      {"Min", convertMaxMin},
+      {"Max", convertMaxMin},
+      {"Mean", convertMean},
       {"Equal", convertOpaqueElementwise},
       {"Less", convertOpaqueElementwise},
       {"Greater", convertOpaqueElementwise},
@@ -1533,6 +1573,9 @@ const llvm::StringMap<ConversionFn> &conversionTable() {
       {"And", convertOpaqueElementwise},
       {"Or", convertOpaqueElementwise},
       {"Where", convertOpaqueElementwise},
+      // A triangle of activations (a constant one folds): a select per
+      // element.
+      {"Trilu", convertOpaqueElementwise},
       {"Cast", convertCast},
       // Pooling, normalization, reductions.
       {"MaxPool", convertPool<dsm::MaxPoolOp>},

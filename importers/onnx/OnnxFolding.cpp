@@ -50,7 +50,7 @@ double combine(StringRef op, double a, double b) {
   if (std::optional<double> r = selectOrCompare(op, a, b))
     return *r;
   return llvm::StringSwitch<double>(op)
-      .Cases({"Add", "Sum"}, a + b)
+      .Cases({"Add", "Sum", "Mean"}, a + b)
       .Case("Sub", a - b)
       .Case("Mul", a * b)
       .Case("Div", a / b)
@@ -216,6 +216,7 @@ private:
   FailureOr<bool> foldExpand();
   FailureOr<bool> foldRange();
   FailureOr<bool> foldConstantOfShape();
+  FailureOr<bool> foldTrilu();
   FailureOr<bool> foldReduce(StringRef op);
 
   GraphImporter &importer;
@@ -326,11 +327,14 @@ FailureOr<bool> Folder::run() {
     return foldRange();
   if (op == "ConstantOfShape")
     return foldConstantOfShape();
+  if (op == "Trilu")
+    return foldTrilu();
   if (op.starts_with("Reduce"))
     return foldReduce(op);
   if (llvm::is_contained({"Add", "Sub", "Mul", "Div", "Pow", "Min", "Max",
                           "Mod", "Equal", "Less", "Greater", "LessOrEqual",
-                          "GreaterOrEqual", "And", "Or", "Xor", "Where", "Sum"},
+                          "GreaterOrEqual", "And", "Or", "Xor", "Where", "Sum",
+                          "Mean"},
                          op))
     return foldElementwise(op);
   if (llvm::is_contained({"Neg", "Abs", "Sqrt", "Floor", "Ceil", "Reciprocal",
@@ -425,9 +429,13 @@ FailureOr<bool> Folder::foldElementwise(StringRef op) {
       inputs.push_back(&in(i));
   bool isWhere = op == "Where";
   if (inputs.empty() || (isWhere && inputs.size() != 3) ||
-      (!isWhere && op != "Min" && op != "Max" && op != "Sum" &&
+      (!isWhere && op != "Min" && op != "Max" && op != "Sum" && op != "Mean" &&
        inputs.size() != 2))
     return fail("has the wrong number of inputs");
+  // Mean is defined on floats only: the sum, divided by the count.
+  bool isMean = op == "Mean";
+  if (isMean && !inputs[0]->isFloat())
+    return false;
   SmallVector<int64_t> shape(inputs[0]->getShape());
   for (const HostTensor *t : ArrayRef(inputs).drop_front()) {
     llvm::Expected<SmallVector<int64_t>> next =
@@ -488,7 +496,7 @@ FailureOr<bool> Folder::foldElementwise(StringRef op) {
     else if (comparison)
       ints.push_back(*floatAcc != 0);
     else
-      floats.push_back(*floatAcc);
+      floats.push_back(isMean ? *floatAcc / double(inputs.size()) : *floatAcc);
   });
   if (outOfRange)
     return fail("divides by zero or leaves the 64-bit integers in a static "
@@ -750,6 +758,39 @@ FailureOr<bool> Folder::foldConstantOfShape() {
           importer.defineParameter(node, node.getOutput(0), shape, dataType)))
     return failure();
   return true;
+}
+
+/// Trilu: the upper (or lower) triangle of the last two dimensions, from the
+/// k-th diagonal, the rest zeros (how exporters write torch.triu's causal
+/// masks).
+FailureOr<bool> Folder::foldTrilu() {
+  const HostTensor &data = in(0);
+  FailureOr<int64_t> upper = node.getInt("upper", 1);
+  if (failed(upper))
+    return failure();
+  if (data.getRank() < 2)
+    return fail("input must have at least 2 dimensions");
+  int64_t k = 0;
+  if (node.hasInput(1)) {
+    const HostTensor &diagonal = in(1);
+    if (diagonal.getNumElements() != 1 || diagonal.isFloat())
+      return fail("k must be one integer");
+    k = diagonal.getInt(0);
+  }
+  ArrayRef<int64_t> shape = data.getShape();
+  int64_t rows = shape[shape.size() - 2], columns = shape.back();
+  std::vector<double> floats;
+  std::vector<int64_t> ints;
+  for (int64_t i = 0, e = data.getNumElements(); i < e; ++i) {
+    int64_t row = (i / columns) % rows, column = i % columns;
+    bool kept = *upper ? column - row >= k : column - row <= k;
+    if (data.isFloat())
+      floats.push_back(kept ? data.getFloat(i) : 0.0);
+    else
+      ints.push_back(kept ? data.getInt(i) : 0);
+  }
+  return done(makeResult(data.getDataType(), shape, std::move(floats),
+                         std::move(ints)));
 }
 
 FailureOr<bool> Folder::foldReduce(StringRef op) {

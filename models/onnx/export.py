@@ -5,6 +5,7 @@
     python3 models/onnx/export.py snippets        # op snippets and error cases
     python3 models/onnx/export.py models          # torch exports (slow)
     python3 models/onnx/export.py transformers    # small ViT and encoder
+    python3 models/onnx/export.py decoder         # position ids, causal mask
     python3 models/onnx/export.py --out DIR ...   # default test/Import/Inputs/onnx
 
 Run it only to regenerate the checked-in files: it needs the Debian packages
@@ -617,6 +618,9 @@ def write_breadth_snippets(s):
     write_sum_snippets(s)
     write_int_tensor_snippet(s)
     write_light_weight_snippet(s)
+    write_variadic_snippets(s)
+    write_shape_computation_snippet(s)
+    write_custom_domain_snippets(s)
 
 
 def write_node_error_snippets(s):
@@ -1040,6 +1044,151 @@ def write_sum_snippets(s):
         [s.vi("y", [2, 4])], opset=13)
 
 
+def write_variadic_snippets(s):
+    """Mean, Max and Min of any number of inputs (variadic since opset 8):
+    Mean of three (one a [C, 1, 1] weight), Max of four, Min of two, and of
+    one input each; a Mean of constants folds."""
+    T = s.T
+    s.save("variadic", [
+        s.node("Mean", ["x", "x2", "bias"], ["mean3"], "mean3"),
+        s.node("Max", ["mean3", "x", "x2", "bias"], ["max4"], "max4"),
+        s.node("Min", ["max4", "x"], ["min2"], "min2"),
+        s.node("Mean", ["min2"], ["mean1"], "mean1"),
+        s.node("Max", ["mean1"], ["max1"], "max1"),
+        s.node("Min", ["max1"], ["min1"], "min1"),
+        s.const("c1", [1.0, 2.0], elem=T.FLOAT),
+        s.const("c2", [3.0, 6.0], elem=T.FLOAT),
+        s.node("Mean", ["c1", "c2"], ["cmean"], "const_mean"),
+        s.const("cshape", [1, 1, 1, 2]),
+        s.node("Reshape", ["cmean", "cshape"], ["cmean4"], "const_view"),
+        s.node("Slice", ["min1", "zero", "two", "three"], ["tail"], "tail"),
+        s.node("Add", ["tail", "cmean4"], ["y"], "add_mean"),
+    ], [s.vi("x", [2, 4, 3, 3]), s.vi("x2", [2, 4, 3, 3])],
+        [s.vi("y", [2, 4, 3, 2])],
+        [s.init("bias", [4, 1, 1]), s.init("zero", [1], T.INT64, [0]),
+         s.init("two", [1], T.INT64, [2]), s.init("three", [1], T.INT64, [3])],
+        opset=13)
+
+
+def write_shape_computation_snippet(s):
+    """The shape computations of a decoder's embedding and causal mask as
+    torch.onnx (1.13, opset 17) writes them for `torch.arange(T)
+    .unsqueeze(0).expand(B, T)` and `torch.full((T, T), -inf).triu(1)
+    .expand(B, T, T)`: Range and Expand of constants (the sizes from Shape
+    subgraphs), ConstantOfShape, Trilu; all fold into constants. And a
+    Trilu of activations."""
+    T = s.T
+    s.save("shape-computations", [
+        s.node("Shape", ["ids"], ["ids_shape"], "shape"),
+        s.const("i0", 0, shape=[]), s.const("i1", 1, shape=[]),
+        s.node("Gather", ["ids_shape", "i0"], ["b"], "batch", axis=0),
+        s.node("Gather", ["ids_shape", "i1"], ["t"], "seq", axis=0),
+        s.node("Range", ["i0", "t", "i1"], ["pos"], "arange"),
+        s.const("axes0", [0]),
+        s.node("Unsqueeze", ["pos", "axes0"], ["pos2"], "pos_unsqueeze"),
+        s.node("Unsqueeze", ["b", "axes0"], ["b1"], "b1"),
+        s.node("Unsqueeze", ["t", "axes0"], ["t1"], "t1"),
+        s.node("Concat", ["b1", "t1"], ["bt"], "bt", axis=0),
+        s.node("Expand", ["pos2", "bt"], ["positions"], "expand_positions"),
+        s.node("Gather", ["wte", "ids"], ["tok"], "wte"),
+        s.node("Gather", ["wpe", "positions"], ["posemb"], "wpe"),
+        s.node("Add", ["tok", "posemb"], ["h"], "embed"),
+        s.node("Concat", ["t1", "t1"], ["tt"], "tt", axis=0),
+        s.node("ConstantOfShape", ["tt"], ["full"], "full",
+               value=s.helper.make_tensor("value", T.FLOAT, [1],
+                                          [float("-inf")])),
+        s.node("Trilu", ["full", "i1"], ["causal"], "triu", upper=1),
+        s.node("Concat", ["b1", "t1", "t1"], ["btt"], "btt", axis=0),
+        s.node("Expand", ["causal", "btt"], ["mask"], "expand_mask"),
+        s.node("Transpose", ["h"], ["hT"], "keys", perm=[0, 2, 1]),
+        s.node("MatMul", ["h", "hT"], ["scores"], "scores"),
+        s.node("Add", ["scores", "mask"], ["masked"], "mask"),
+        s.node("Softmax", ["masked"], ["p"], "softmax", axis=-1),
+        s.node("MatMul", ["p", "h"], ["y"], "context"),
+    ], [s.vi("ids", [2, 5], T.INT64)], [s.vi("y", [2, 5, 16])],
+        [s.init("wte", [100, 16]), s.init("wpe", [32, 16])], opset=17)
+    s.save("trilu-activations", [
+        s.const("k0", 0, shape=[]),
+        s.node("Trilu", ["x", "k0"], ["y"], "tril", upper=0),
+    ], [s.vi("x", [2, 4, 4])], [s.vi("y", [2, 4, 4])], opset=14)
+
+
+def write_custom_domain_snippets(s):
+    """Nodes outside the default domain: an onnxruntime contrib operator
+    (com.microsoft's FusedMatMul) and a custom exporter's op (refused); and
+    calls of functions the model defines (inlined), one recursive."""
+    helper, T = s.helper, s.T
+
+    def model(file, nodes, opsets, functions=()):
+        graph = helper.make_graph(nodes, file, [s.vi("x", [2, 4])],
+                                  [s.vi("y", [2, 4])])
+        m = helper.make_model(
+            graph, producer_name="models/onnx/export.py",
+            opset_imports=[helper.make_opsetid(d, v) for d, v in opsets])
+        m.functions.extend(functions)
+        m.ir_version = 8
+        s.write(file, m.SerializeToString())
+
+    model("custom-domain-ort", [
+        s.node("Relu", ["x"], ["r"], "relu"),
+        helper.make_node("FusedMatMul", ["r", "r"], ["y"], name="fused",
+                         domain="com.microsoft", transB=1),
+    ], [("", 17), ("com.microsoft", 1)])
+    model("custom-domain-other", [
+        helper.make_node("Frobnicate", ["x"], ["y"], name="frob",
+                         domain="org.example.custom"),
+    ], [("", 17), ("org.example.custom", 1)])
+    # Functions the model defines, as torch's dynamo exporter writes
+    # modules: Pair calls Block twice, forwarding its attribute `tb` to
+    # Block's Gemm (`transB` by reference), which the importer inlines.
+    def ref(node, name, referenced):
+        """`node` with the attribute `name` read from the caller's
+        `referenced` (ref_attr_name)."""
+        attr = s.onnx.AttributeProto(name=name, ref_attr_name=referenced,
+                                     type=s.onnx.AttributeProto.INT)
+        node.attribute.append(attr)
+        return node
+
+    block = helper.make_function(
+        "pkg.example", "Block", ["a", "w", "bias"], ["b"],
+        [ref(helper.make_node("Gemm", ["a", "w", "bias"], ["g"], name="Gemm"),
+             "transB", "tb"),
+         helper.make_node("Relu", ["g"], ["b"], name="Relu")],
+        [helper.make_opsetid("", 17)], ["tb"])
+    pair = helper.make_function(
+        "pkg.example", "Pair", ["x", "w0", "b0", "w1", "b1"], ["y"],
+        [ref(helper.make_node("Block", ["x", "w0", "b0"], ["h"],
+                              name="block_a", domain="pkg.example"),
+             "tb", "tb"),
+         ref(helper.make_node("Block", ["h", "w1", "b1"], ["y"],
+                              name="block_b", domain="pkg.example"),
+             "tb", "tb")],
+        [helper.make_opsetid("", 17), helper.make_opsetid("pkg.example", 1)],
+        ["tb"])
+    graph = helper.make_graph(
+        [helper.make_node("Pair", ["x", "w0", "b0", "w1", "b1"], ["y"],
+                          name="pair", domain="pkg.example", tb=1)],
+        "local-functions", [s.vi("x", [2, 8])], [s.vi("y", [2, 4])],
+        [s.init("w0", [16, 8]), s.init("b0", [16]), s.init("w1", [4, 16]),
+         s.init("b1", [4])])
+    m = helper.make_model(
+        graph, producer_name="models/onnx/export.py",
+        opset_imports=[helper.make_opsetid("", 17),
+                       helper.make_opsetid("pkg.example", 1)])
+    m.functions.extend([block, pair])
+    m.ir_version = 8
+    s.write("local-functions", m.SerializeToString())
+    # A function that calls itself.
+    loop = helper.make_function(
+        "pkg.example", "Loop", ["a"], ["b"],
+        [helper.make_node("Loop", ["a"], ["b"], domain="pkg.example")],
+        [helper.make_opsetid("", 17), helper.make_opsetid("pkg.example", 1)])
+    model("local-functions-recursive", [
+        helper.make_node("Loop", ["x"], ["y"], name="loop",
+                         domain="pkg.example"),
+    ], [("", 17), ("pkg.example", 1)], [loop])
+
+
 def write_int_tensor_snippet(s):
     """Integer tensors as data, as LLM exports move them: INT64 token ids
     viewed as [-1, T] (Reshape), unsqueezed and squeezed, transposed,
@@ -1296,10 +1445,51 @@ def write_transformers(out):
                    ["y"], dynamic_axes=axes)
 
 
+def decoder_module(vocab=100, positions=32, dim=16):
+    """A decoder's embedding and one causal attention, written as GPT-style
+    code writes them: position ids `torch.arange(T).unsqueeze(0).expand(B,
+    T)`, a causal mask `torch.full((T, T), -inf).triu(1)` expanded over the
+    batch; torch.onnx folds or writes them as Range, Expand,
+    ConstantOfShape and Trilu."""
+    import torch
+    import torch.nn as nn
+
+    class Decoder(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.wte = nn.Embedding(vocab, dim)
+            self.wpe = nn.Embedding(positions, dim)
+            self.q = nn.Linear(dim, dim)
+
+        def forward(self, ids):
+            b, t = ids.shape
+            pos = torch.arange(0, t, dtype=torch.long).unsqueeze(0)
+            h = self.wte(ids) + self.wpe(pos.expand(b, t))
+            mask = torch.full((t, t), float("-inf")).triu(1)
+            scores = self.q(h) @ h.transpose(1, 2) + mask.expand(b, t, t)
+            return scores.softmax(-1) @ h
+
+    return Decoder()
+
+
+def write_decoder(out):
+    """The decoder at batch 1 (re-batched by dsm-opt --dsm-set-batch) and
+    at batch 8 (the reference), sequence 8."""
+    import torch
+
+    module = decoder_module().eval()
+    randomize(module, 5)
+    for suffix, batch in [("", 1), ("-b8", 8)]:
+        export(module, (torch.zeros(batch, 8, dtype=torch.long),),
+               os.path.join(out, "decoder-masks" + suffix + ".onnx"), 17,
+               ["ids"], ["y"])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("what", nargs="*", default=["snippets", "models"],
-                        choices=["snippets", "models", "transformers"])
+                        choices=["snippets", "models", "transformers",
+                                 "decoder"])
     parser.add_argument("--out", default=DEFAULT_OUT)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -1309,6 +1499,8 @@ def main():
         write_models(args.out)
     if "transformers" in args.what:
         write_transformers(args.out)
+    if "decoder" in args.what:
+        write_decoder(args.out)
 
 
 if __name__ == "__main__":

@@ -79,3 +79,42 @@ func.func @attention_mask(%q: tensor<1x4x8xf32>, %m: tensor<1x4x5xf32>) -> tenso
   %0 = tm_tensor.attention ins(%q, %q, %q, %m : tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x5xf32>) outs(%q : tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
   return %0 : tensor<1x4x8xf32>
 }
+
+// -----
+
+// The other TMTensor ops: with a dynamic operand (the updates of an
+// index_put whose count is not known), or on buffers (no results to read).
+func.func @scatter_dynamic(%cache: tensor<10x8x6xf32>, %new: tensor<?xf32>, %idx: tensor<?x3xi64>) -> tensor<10x8x6xf32> {
+  // expected-error @+1 {{cannot upgrade 'tm_tensor.scatter': expected operands and results as static tensors}}
+  %0 = tm_tensor.scatter {dimension_map = array<i64: 0, 1, 2>} unique_indices(false) ins(%new, %idx : tensor<?xf32>, tensor<?x3xi64>) outs(%cache : tensor<10x8x6xf32>) {
+  ^bb0(%arg3: f32, %arg4: f32):
+    tm_tensor.yield %arg3 : f32
+  } -> tensor<10x8x6xf32>
+  return %0 : tensor<10x8x6xf32>
+}
+
+// -----
+
+func.func @scan_buffers(%0: memref<128xi32>, %1: memref<128xi32>) {
+  %c0 = memref.alloc() : memref<i32>
+  // expected-error @+1 {{cannot upgrade 'tm_tensor.scan': expected '->' and result types (the op on tensors; on buffers it has no results dsm could read)}}
+  tm_tensor.scan dimension(0) inclusive(true)
+    ins(%0 : memref<128xi32>) outs(%1, %c0 : memref<128xi32>, memref<i32>) {
+    ^bb0(%arg0 : i32, %arg1 : i32):
+      %sum = arith.addi %arg0, %arg1 : i32
+      tm_tensor.yield %sum : i32
+  }
+  return
+}
+
+// -----
+
+func.func @topk_dimension(%x: tensor<4x8xf32>, %v: tensor<4x2xf32>, %i: tensor<4x2xi64>) -> tensor<4x2xf32> {
+  // expected-error @+1 {{cannot upgrade 'tm_tensor.topk': expected values (and indices) in, values and indices out, along a dimension of them}}
+  %0:2 = tm_tensor.topk dimension(2) ins(%x : tensor<4x8xf32>) outs(%v, %i : tensor<4x2xf32>, tensor<4x2xi64>) {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.cmpf ogt, %a, %b : f32
+    tm_tensor.yield %c : i1
+  } -> tensor<4x2xf32>, tensor<4x2xi64>
+  return %0#0 : tensor<4x2xf32>
+}

@@ -33,6 +33,9 @@ namespace dsm {
 ///   indexing maps;
 /// - torch-mlir's `tm_tensor.attention` (a dialect dsm-opt does not load):
 ///   the two contractions, scale, mask and linalg.softmax it computes;
+/// - torch-mlir's `tm_tensor.scan`, `scatter`, `sort` and `topk` (no linalg
+///   form): a `dsm.opaque` per result that is read, charged with what the
+///   op computes;
 /// - `arith.maxf` and `arith.minf` (before MLIR 18): `arith.maximumf` and
 ///   `arith.minimumf`.
 /// Comments and string literals are left alone. Returns the upgraded text, or
