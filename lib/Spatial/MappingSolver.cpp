@@ -279,6 +279,40 @@ double dsm::core::planCyclesLowerBound(const MappingProblem &problem) {
   return total;
 }
 
+/// At most the cycles of the plan the later stages make of `state`'s
+/// explorations: every pass realised is one explored evaluation (plain or
+/// with data on chip, under some option) plus relayouts and savers, which
+/// only add. Not a bound where a pass may be priced otherwise: output
+/// elision (inference with reuse) and timestep pipe stages (those layers
+/// count nothing). The margin in solveMapping keeps a bound that only
+/// rounding puts above a plan from dropping it.
+static double exploredCyclesBound(const MappingState &state) {
+  const MappingProblem &problem = state.problem;
+  const MapperOptions &options = problem.options();
+  if (problem.cyclesToBeat() == kInfinity ||
+      (problem.inferenceOnly() && options.reuseActivations))
+    return 0;
+  double total = 0;
+  for (size_t i = 0; i < problem.numLayers(); ++i) {
+    const LayerNode &layer = problem.layer(int(i));
+    if (options.pipelineTimesteps && layer.shape.timesteps > 1)
+      continue;
+    bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
+    for (int pass = 0; pass < kNumPasses; ++pass) {
+      if (!runs[pass])
+        continue;
+      double least = kInfinity;
+      for (int o = 0; o < problem.numOptions(); ++o)
+        for (int what = 0; what < kNumOnChip; ++what)
+          if (const Evaluation *eval = state.explorations.best(
+                  int(i), TrainingPass(pass), o, OnChip(what)))
+            least = std::min(least, eval->cycles.total);
+      total += least;
+    }
+  }
+  return total;
+}
+
 llvm::Expected<MappingPlan>
 dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
                         ExplorationProgress &progress, SweepMemo *memo) {
@@ -324,6 +358,9 @@ dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
   // 3-4. Price and select.
   if (llvm::Error error = priceLayers(state))
     return std::move(error);
+  if (!(exploredCyclesBound(state) < problem.cyclesToBeat() * (1 + 1e-9)))
+    return llvm::createStringError(
+        "no plan on this torus takes fewer cycles than the plan to beat");
   state.exploredCost = state.layerCost;
   priceRelayouts(state);
   for (const std::unique_ptr<MappingAddOn> &addOn : addOns)

@@ -351,7 +351,10 @@ double planCyclesLowerBound(const MappingProblem &problem);
 
 /// Solves `problem`: the plan, or the error of the layer that has no legal
 /// mapping, or an InterruptedError.
-/// `memo`: what is shared with the other mappings of a sweep.
+/// `memo`: what is shared with the other mappings of a sweep. With a plan
+/// to beat (MappingProblem::cyclesToBeat), fails as soon as the
+/// explorations show that no plan of this problem can take fewer cycles,
+/// before the selection.
 llvm::Expected<MappingPlan> solveMapping(const MappingProblem &problem,
                                          Executor &executor,
                                          ExplorationProgress &progress,
