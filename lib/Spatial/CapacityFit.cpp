@@ -255,9 +255,11 @@ struct Fit {
 /// whose plan fits `memory`; nullopt when no price makes one fit, or when
 /// even the unpriced selection takes at least `bound` cycles (a price only
 /// adds cycles, so it could not beat the plan that set the bound).
+/// `unpriced`: the selection over `base` when it is made already.
 static llvm::Expected<std::optional<Fit>>
 fitByPricing(MappingState &state, const ChipMemory &memory,
-             const std::vector<OptionCosts> &base, double bound) {
+             const std::vector<OptionCosts> &base, double bound,
+             const Selection *unpriced) {
   auto bytesOf = [&](llvm::ArrayRef<int> choice) {
     double bytes = 0;
     for (size_t i = 0; i < choice.size(); ++i)
@@ -271,7 +273,9 @@ fitByPricing(MappingState &state, const ChipMemory &memory,
       for (size_t i = 0; i < fit.costs.size(); ++i)
         for (size_t o = 0; o < fit.costs[i].size(); ++o)
           fit.costs[i][o] += price * memory.parameterBytes(i, int(o));
-    fit.selection = selectWithStates(fit.costs, state.switches);
+    fit.selection = price == 0 && unpriced
+                        ? *unpriced
+                        : selectWithStates(fit.costs, state.switches);
     fit.cycles = fit.selection.cost - price * bytesOf(fit.selection.choice);
     return fit;
   };
@@ -405,13 +409,18 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
       tiers.push_back(std::move(first));
     }
   }
+  // The selection made already is the plain candidate's unpriced one (the
+  // same costs select the same plan): not made again.
+  const Selection selected{state.choice, state.selectionCost,
+                           state.selectionExact};
   for (std::vector<Candidate> &tier : tiers) {
     std::optional<Fit> best;
     Candidate *bestCandidate = nullptr;
     for (Candidate &candidate : tier) {
-      llvm::Expected<std::optional<Fit>> fit =
-          fitByPricing(state, *candidate.memory, candidate.costs,
-                       best ? best->cycles : problem.cyclesToBeat());
+      llvm::Expected<std::optional<Fit>> fit = fitByPricing(
+          state, *candidate.memory, candidate.costs,
+          best ? best->cycles : problem.cyclesToBeat(),
+          candidate.costs == state.layerCost ? &selected : nullptr);
       if (!fit)
         return fit.takeError();
       if (*fit && (!best || (*fit)->cycles < best->cycles)) {
