@@ -245,100 +245,31 @@ static std::vector<bool> fewestAliveRecomputation(const MappingProblem &problem,
   return best;
 }
 
-namespace {
-/// A selection that fits, and what it cost to find.
-struct Fit {
-  Selection selection;
-  /// The layer costs it was selected with (priced).
-  std::vector<OptionCosts> costs;
-  /// Its cycles, the price aside.
-  double cycles = 0;
-};
-} // namespace
+using Fit = PricedSelection;
 
 /// The selection over `base` costs at the least price on parameter bytes
-/// whose plan fits `memory`; nullopt when no price makes one fit, or when
-/// even the unpriced selection takes at least `bound` cycles (a price only
-/// adds cycles, so it could not beat the plan that set the bound).
+/// whose plan fits `memory` (selectByPricing); nullopt when no price makes
+/// one fit, or when even the unpriced selection takes at least `bound`
+/// cycles. `unpriced`: the selection over `base` when it is made already.
 static llvm::Expected<std::optional<Fit>>
 fitByPricing(MappingState &state, const ChipMemory &memory,
-             const std::vector<OptionCosts> &base, double bound) {
-  auto bytesOf = [&](llvm::ArrayRef<int> choice) {
-    double bytes = 0;
-    for (size_t i = 0; i < choice.size(); ++i)
-      bytes += memory.parameterBytes(i, choice[i]);
-    return bytes;
-  };
-  auto selectAt = [&](double price) {
-    Fit fit;
-    fit.costs = base;
-    if (price > 0)
-      for (size_t i = 0; i < fit.costs.size(); ++i)
-        for (size_t o = 0; o < fit.costs[i].size(); ++o)
-          fit.costs[i][o] += price * memory.parameterBytes(i, int(o));
-    fit.selection = selectWithStates(fit.costs, state.switches);
-    fit.cycles = fit.selection.cost - price * bytesOf(fit.selection.choice);
-    return fit;
-  };
-  Fit low = selectAt(0);
-  if (low.cycles >= bound)
-    return std::optional<Fit>();
-  if (memory.fits(low.selection.choice))
-    return std::optional<Fit>(std::move(low));
-  // Even the plan holding the least of every layer's parameters does not
-  // fit: no price helps.
-  std::vector<int> least = low.selection.choice;
-  for (size_t i = 0; i < least.size(); ++i)
-    for (int o = 0; o < state.problem.numOptions(); ++o)
-      if (base[i][o] < kInfinityCost &&
-          memory.parameterBytes(i, o) < memory.parameterBytes(i, least[i]))
-        least[i] = o;
-  if (!memory.fits(least))
-    return std::optional<Fit>();
-
-  // A price in cycles per byte that fits, up a grid of factors of 4 from
-  // the plan's cycles per byte of capacity.
-  double lowPrice = 0,
-         highPrice = std::max(low.selection.cost, 1.0) / memory.capacity;
-  Fit high = selectAt(highPrice);
-  for (int k = 0; !memory.fits(high.selection.choice); ++k) {
-    if (k == 40)
-      return std::optional<Fit>();
-    if (state.progress.shouldStop())
-      return state.progress.makeError();
-    low = std::move(high);
-    lowPrice = highPrice;
-    highPrice *= 4;
-    high = selectAt(highPrice);
-  }
-  // The least price: the selection's cost is the lower envelope of one line
-  // per plan, cycles + price x bytes. Where the lines of the plans at the
-  // two prices cross, either a third plan is cheaper (it replaces the
-  // bound on its side) or the crossing is the breakpoint past which the
-  // fitting plan is the selection's: done.
-  for (int step = 0; step < 16; ++step) {
-    if (state.progress.shouldStop())
-      return state.progress.makeError();
-    double lowBytes = bytesOf(low.selection.choice),
-           highBytes = bytesOf(high.selection.choice);
-    if (!(lowBytes > highBytes))
-      break;
-    double price = (high.cycles - low.cycles) / (lowBytes - highBytes);
-    if (!(price > lowPrice && price < highPrice))
-      break;
-    Fit middle = selectAt(price);
-    if (middle.selection.choice == low.selection.choice ||
-        middle.selection.choice == high.selection.choice)
-      break;
-    if (memory.fits(middle.selection.choice)) {
-      high = std::move(middle);
-      highPrice = price;
-    } else {
-      low = std::move(middle);
-      lowPrice = price;
-    }
-  }
-  return std::optional<Fit>(std::move(high));
+             const std::vector<OptionCosts> &base, double bound,
+             const Selection *unpriced) {
+  return selectByPricing(
+      base,
+      [&](const std::vector<OptionCosts> &costs) {
+        return selectWithStates(costs, state.switches);
+      },
+      [&](size_t node, int option) {
+        return memory.parameterBytes(node, option);
+      },
+      [&](llvm::ArrayRef<int> choice) { return memory.fits(choice); },
+      memory.capacity, bound, unpriced,
+      [&]() -> llvm::Error {
+        if (state.progress.shouldStop())
+          return state.progress.makeError();
+        return llvm::Error::success();
+      });
 }
 
 CapacityFit::CapacityFit() = default;
@@ -410,13 +341,18 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
       tiers.push_back(std::move(first));
     }
   }
+  // The selection made already is the plain candidate's unpriced one (the
+  // same costs select the same plan): not made again.
+  const Selection selected{state.choice, state.selectionCost,
+                           state.selectionExact};
   for (std::vector<Candidate> &tier : tiers) {
     std::optional<Fit> best;
     Candidate *bestCandidate = nullptr;
     for (Candidate &candidate : tier) {
-      llvm::Expected<std::optional<Fit>> fit =
-          fitByPricing(state, *candidate.memory, candidate.costs,
-                       best ? best->cycles : problem.cyclesToBeat());
+      llvm::Expected<std::optional<Fit>> fit = fitByPricing(
+          state, *candidate.memory, candidate.costs,
+          best ? best->cycles : problem.cyclesToBeat(),
+          candidate.costs == state.layerCost ? &selected : nullptr);
       if (!fit)
         return fit.takeError();
       if (*fit && (!best || (*fit)->cycles < best->cycles)) {

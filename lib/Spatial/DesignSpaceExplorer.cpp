@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <limits>
 
 using namespace dsm::core;
 
@@ -197,6 +198,31 @@ int64_t DesignSpaceExplorer::largestWeightShare(
     largest = std::max(largest, model.weightBytesPerCore(layer, pass, config));
   }
   return largest;
+}
+
+double DesignSpaceExplorer::computeBound(const LayerShape &layer,
+                                         TrainingPass pass,
+                                         Parallelism parallelism,
+                                         const MemoryDecision &memory) const {
+  double bound = std::numeric_limits<double>::infinity();
+  std::optional<DimSizes> chipSplit =
+      model.chipSplit(layer, pass, parallelism, /*whyNot=*/nullptr);
+  if (!chipSplit)
+    return bound;
+  DimSizes chipD =
+      splitSizes(model.spatialPassDims(layer, pass, memory), *chipSplit);
+  MappingConfig config;
+  config.parallelism = parallelism;
+  config.chipSplit = *chipSplit;
+  config.memory.spatialMinibatches = memory.spatialMinibatches;
+  // Over every candidate, legal or not, with or without weight reuse across
+  // timesteps (which changes no compute): a bound on the best legal one.
+  for (const DimSizes &coreSplit : candidateCoreSplits(layer, pass, chipD)) {
+    config.coreSplit = coreSplit;
+    bound = std::min(
+        bound, model.costSplits(layer, pass, config).cycles().computeBound());
+  }
+  return bound;
 }
 
 ExplorationResult

@@ -9,6 +9,7 @@
 #include "MappingSolver.h"
 
 #include "dsm/Core/Support/NodeError.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -239,6 +240,79 @@ realizePlan(MappingState &state,
   return llvm::Error::success();
 }
 
+double dsm::core::planCyclesLowerBound(const MappingProblem &problem) {
+  const MapperOptions &options = problem.options();
+  DesignSpaceExplorer explorer(problem.model(), options.search,
+                               options.reuseWeightsAcrossSteps);
+  // Layers of equal shape have equal bounds: one per (shape, pass).
+  llvm::StringMap<std::array<double, kNumPasses>> byShape;
+  double total = 0;
+  for (size_t i = 0; i < problem.numLayers(); ++i) {
+    const LayerNode &layer = problem.layer(int(i));
+    if (options.pipelineTimesteps && layer.shape.timesteps > 1)
+      continue;
+    std::array<double, kNumPasses> unknown;
+    unknown.fill(-1);
+    auto [it, inserted] =
+        byShape.try_emplace(layerShapeKey(layer.shape), unknown);
+    std::array<double, kNumPasses> &bound = it->second;
+    bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
+    for (int pass = 0; pass < kNumPasses; ++pass) {
+      if (!runs[pass])
+        continue;
+      if (bound[pass] < 0) {
+        bound[pass] = kInfinity;
+        for (int o = 0; o < problem.numOptions(); ++o) {
+          if (!problem.usable(int(i), o))
+            continue;
+          MemoryDecision memory;
+          memory.spatialMinibatches = problem.factorOf(o);
+          bound[pass] =
+              std::min(bound[pass],
+                       explorer.computeBound(layer.shape, TrainingPass(pass),
+                                             problem.parallelismOf(o), memory));
+        }
+      }
+      total += bound[pass];
+    }
+  }
+  return total;
+}
+
+/// At most the cycles of the plan the later stages make of `state`'s
+/// explorations: every pass realised is one explored evaluation (plain or
+/// with data on chip, under some option) plus relayouts and savers, which
+/// only add. Not a bound where a pass may be priced otherwise: output
+/// elision (inference with reuse) and timestep pipe stages (those layers
+/// count nothing). The margin in solveMapping keeps a bound that only
+/// rounding puts above a plan from dropping it.
+static double exploredCyclesBound(const MappingState &state) {
+  const MappingProblem &problem = state.problem;
+  const MapperOptions &options = problem.options();
+  if (problem.cyclesToBeat() == kInfinity ||
+      (problem.inferenceOnly() && options.reuseActivations))
+    return 0;
+  double total = 0;
+  for (size_t i = 0; i < problem.numLayers(); ++i) {
+    const LayerNode &layer = problem.layer(int(i));
+    if (options.pipelineTimesteps && layer.shape.timesteps > 1)
+      continue;
+    bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
+    for (int pass = 0; pass < kNumPasses; ++pass) {
+      if (!runs[pass])
+        continue;
+      double least = kInfinity;
+      for (int o = 0; o < problem.numOptions(); ++o)
+        for (int what = 0; what < kNumOnChip; ++what)
+          if (const Evaluation *eval = state.explorations.best(
+                  int(i), TrainingPass(pass), o, OnChip(what)))
+            least = std::min(least, eval->cycles.total);
+      total += least;
+    }
+  }
+  return total;
+}
+
 llvm::Expected<MappingPlan>
 dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
                         ExplorationProgress &progress, SweepMemo *memo) {
@@ -285,6 +359,9 @@ dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
   // 3-4. Price and select.
   if (llvm::Error error = priceLayers(state))
     return std::move(error);
+  if (!(exploredCyclesBound(state) < problem.cyclesToBeat() * (1 + 1e-9)))
+    return llvm::createStringError(
+        "no plan on this torus takes fewer cycles than the plan to beat");
   state.exploredCost = state.layerCost;
   priceRelayouts(state);
   for (const std::unique_ptr<MappingAddOn> &addOn : addOns)

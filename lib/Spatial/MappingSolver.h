@@ -333,8 +333,6 @@ public:
   bool refinePlan(MappingState &state) override;
 };
 
-/// Solves `problem`: the plan, or the error of the layer that has no legal
-/// mapping, or an InterruptedError.
 /// What the mappings of a weight-preloading sweep share: explorations and
 /// selections (SpatialMapper::mapWithPreloading).
 struct SweepMemo {
@@ -342,7 +340,21 @@ struct SweepMemo {
   SelectionMemo selections;
 };
 
-/// `memo`: what is shared with the other mappings of a sweep.
+/// At most the cycles of every plan solveMapping() can give for `problem`,
+/// whatever its memory decisions -- with or without preloaded weights, on
+/// any scratchpad -- and whatever it selects: each pass at least its
+/// compute under the cheapest option (DesignSpaceExplorer::computeBound);
+/// relayouts, transfers and savers only add. Layers that may run as timestep
+/// pipe stages, whose passes overlap, count nothing. A bound holds for plans
+/// whose layers each run on every chip of the problem's torus.
+double planCyclesLowerBound(const MappingProblem &problem);
+
+/// Solves `problem`: the plan, or the error of the layer that has no legal
+/// mapping, or an InterruptedError.
+/// `memo`: what is shared with the other mappings of a sweep. With a plan
+/// to beat (MappingProblem::cyclesToBeat), fails as soon as the
+/// explorations show that no plan of this problem can take fewer cycles,
+/// before the selection.
 llvm::Expected<MappingPlan> solveMapping(const MappingProblem &problem,
                                          Executor &executor,
                                          ExplorationProgress &progress,

@@ -526,3 +526,91 @@ void SelectionMemo::store(const std::vector<OptionCosts> &nodeCost,
     entries.erase(entries.begin());
   entries.push_back({nodeCost, edges, selection});
 }
+
+//===----------------------------------------------------------------------===//
+// Selection under a capacity
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<std::optional<PricedSelection>> dsm::core::selectByPricing(
+    const std::vector<OptionCosts> &base,
+    llvm::function_ref<Selection(const std::vector<OptionCosts> &)> select,
+    llvm::function_ref<double(size_t, int)> bytes,
+    llvm::function_ref<bool(llvm::ArrayRef<int>)> fits, double capacity,
+    double bound, const Selection *unpriced,
+    llvm::function_ref<llvm::Error()> interrupted) {
+  constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  auto bytesOf = [&](llvm::ArrayRef<int> choice) {
+    double total = 0;
+    for (size_t i = 0; i < choice.size(); ++i)
+      total += bytes(i, choice[i]);
+    return total;
+  };
+  auto selectAt = [&](double price) {
+    PricedSelection fit;
+    fit.costs = base;
+    if (price > 0)
+      for (size_t i = 0; i < fit.costs.size(); ++i)
+        for (size_t o = 0; o < fit.costs[i].size(); ++o)
+          fit.costs[i][o] += price * bytes(i, int(o));
+    fit.selection = price == 0 && unpriced ? *unpriced : select(fit.costs);
+    fit.cycles = fit.selection.cost - price * bytesOf(fit.selection.choice);
+    return fit;
+  };
+  PricedSelection low = selectAt(0);
+  if (low.cycles >= bound)
+    return std::optional<PricedSelection>();
+  if (fits(low.selection.choice))
+    return std::optional<PricedSelection>(std::move(low));
+  // Even the plan holding the least of every layer's parameters does not
+  // fit: no price helps.
+  std::vector<int> least = low.selection.choice;
+  for (size_t i = 0; i < least.size(); ++i)
+    for (int o = 0; o < int(base[i].size()); ++o)
+      if (base[i][o] < kInfinity && bytes(i, o) < bytes(i, least[i]))
+        least[i] = o;
+  if (!fits(least))
+    return std::optional<PricedSelection>();
+
+  // A price in cycles per byte that fits, up a grid of factors of 4 from
+  // the plan's cycles per byte of capacity.
+  double lowPrice = 0, highPrice = std::max(low.selection.cost, 1.0) / capacity;
+  PricedSelection high = selectAt(highPrice);
+  for (int k = 0; !fits(high.selection.choice); ++k) {
+    if (k == 40)
+      return std::optional<PricedSelection>();
+    if (llvm::Error error = interrupted())
+      return std::move(error);
+    low = std::move(high);
+    lowPrice = highPrice;
+    highPrice *= 4;
+    high = selectAt(highPrice);
+  }
+  // The least price: the selection's cost is the lower envelope of one line
+  // per plan, cycles + price x bytes. Where the lines of the plans at the
+  // two prices cross, either a third plan is cheaper (it replaces the
+  // bound on its side) or the crossing is the breakpoint past which the
+  // fitting plan is the selection's: done.
+  for (int step = 0; step < 16; ++step) {
+    if (llvm::Error error = interrupted())
+      return std::move(error);
+    double lowBytes = bytesOf(low.selection.choice),
+           highBytes = bytesOf(high.selection.choice);
+    if (!(lowBytes > highBytes))
+      break;
+    double price = (high.cycles - low.cycles) / (lowBytes - highBytes);
+    if (!(price > lowPrice && price < highPrice))
+      break;
+    PricedSelection middle = selectAt(price);
+    if (middle.selection.choice == low.selection.choice ||
+        middle.selection.choice == high.selection.choice)
+      break;
+    if (fits(middle.selection.choice)) {
+      high = std::move(middle);
+      highPrice = price;
+    } else {
+      low = std::move(middle);
+      lowPrice = price;
+    }
+  }
+  return std::optional<PricedSelection>(std::move(high));
+}

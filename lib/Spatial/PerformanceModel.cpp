@@ -941,6 +941,17 @@ double SplitCycles::primaryCycles(const ArrayMapping &array) const {
   return steps * (std::max(spatial * temporal, feedCycles) + startupCycles);
 }
 
+double SplitCycles::computeBound() const {
+  double priComp = 0;
+  if (hasPrimary) {
+    double work = 1;
+    for (int64_t d : coreD)
+      work *= double(d);
+    priComp = steps * (work / double(arrayRows * arrayColumns) + startupCycles);
+  }
+  return priComp + auxComp;
+}
+
 double SplitCycles::lowerBound() const {
   double priComp = 0;
   if (hasPrimary) {

@@ -104,6 +104,21 @@ static void placeOnBlock(MappingPlan &plan, ChipBlock block,
           : 0;
 }
 
+/// Whether a plan on `blockModel`'s torus might take fewer than `cycles`:
+/// its compute alone does not (planCyclesLowerBound), so neither does any
+/// mapping of it, with or without a preloading sweep. The margin keeps a
+/// bound that only rounding puts above the plan from skipping it.
+bool SpatialMapper::canBeat(const PerformanceModel &blockModel,
+                            const LayerGraph &graph, double cycles) const {
+  llvm::Expected<MappingProblem> problem =
+      MappingProblem::create(blockModel, graph, options, /*preloadBudgets=*/{});
+  if (!problem) {
+    llvm::consumeError(problem.takeError());
+    return true;
+  }
+  return planCyclesLowerBound(*problem) < cycles * (1 + 1e-9);
+}
+
 llvm::Expected<MappingPlan>
 SpatialMapper::mapOnBlocks(llvm::Expected<MappingPlan> whole,
                            const LayerGraph &graph, Executor &executor,
@@ -136,6 +151,8 @@ SpatialMapper::mapOnBlocks(llvm::Expected<MappingPlan> whole,
                     best->totals.cycles.total)
       break;
     PerformanceModel blockModel(blockSystem(system, block.rows, block.columns));
+    if (best && !canBeat(blockModel, graph, best->totals.cycles.total))
+      continue;
     llvm::Expected<MappingPlan> plan =
         mapOnTorus(blockModel, graph, executor, progress,
                    best ? best->totals.cycles.total : kNoPlanYet);

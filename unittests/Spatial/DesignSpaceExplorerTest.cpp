@@ -262,6 +262,55 @@ TEST(DesignSpaceExplorerTest, SplitCyclesBoundEveryArrayMapping) {
   EXPECT_GT(checked, 1000);
 }
 
+TEST(DesignSpaceExplorerTest, ComputeBoundHoldsWhateverTheMemory) {
+  // What lets the mapper skip a block of the torus unexplored: no memory
+  // decision (data on chip, preloaded weights, weights kept across steps)
+  // and no smaller scratchpad brings a pass below its compute bound, taken
+  // with the DySM factor alone.
+  MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  MultiChipSystem small = system;
+  small.chip.core.scratchpad.capacityBytes /= 8;
+  PerformanceModel full(system), reduced(small);
+  DesignSpaceExplorer bounds(full, SearchMode::Heuristic);
+  LayerShape layers[] = {
+      convLayer(256, 256, 3136, 9, 512), convLayer(3, 64, 50176, 9, 64),
+      convLayer(4096, 1000, 1, 1, 8), lstmLayer(1024, 4096, 128, 50)};
+  int checked = 0;
+  for (const PerformanceModel *model : {&full, &reduced})
+    for (bool reuse : {false, true}) {
+      DesignSpaceExplorer explorer(*model, SearchMode::Heuristic, reuse);
+      for (const LayerShape &layer : layers)
+        for (TrainingPass pass :
+             {TrainingPass::FWD, TrainingPass::BWD, TrainingPass::UPD})
+          for (Parallelism p : {Parallelism::Data, Parallelism::Model,
+                                Parallelism::DataXModelY})
+            for (int64_t factor : {1, 2}) {
+              MemoryDecision plain;
+              plain.spatialMinibatches = factor;
+              const double bound = bounds.computeBound(layer, pass, p, plain);
+              std::vector<MemoryDecision> decisions(1, plain);
+              if (pass == TrainingPass::FWD) {
+                decisions.push_back(plain);
+                decisions.back().inputOnChip = true;
+                decisions.push_back(plain);
+                decisions.back().preloadedWeightBytes =
+                    explorer.largestWeightShare(layer, pass, p, plain);
+              }
+              for (const MemoryDecision &memory : decisions) {
+                ExplorationResult r = explorer.explore(layer, pass, p, memory);
+                if (!r.best)
+                  continue;
+                EXPECT_GT(bound, 0);
+                EXPECT_LE(bound, r.best->cycles.total * (1 + 1e-12))
+                    << layer.name << " " << stringifyTrainingPass(pass).str()
+                    << " " << stringifyParallelism(p).str() << " x" << factor;
+                ++checked;
+              }
+            }
+    }
+  EXPECT_GT(checked, 100);
+}
+
 TEST(DesignSpaceExplorerTest, SplitCostIsEvaluateToTheBit) {
   // The searches compare candidates by SplitCost::evaluate and evaluate
   // only the winner in full: both must accept the same configurations and

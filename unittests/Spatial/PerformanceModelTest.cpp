@@ -506,6 +506,58 @@ TEST(PerformanceModelTest, DataParallelGradientsReduceAlongXThenY) {
   EXPECT_DOUBLE_EQ(update->cycles, 216);
 }
 
+TEST(PerformanceModelTest, WeightGatherIsARingAllGatherAlongXThenY) {
+  // A 4x2 torus. Sharded weights (ZeRO stage 3): each of the 8 chips keeps
+  // 1/8 of the 2304 weights a data-parallel chip needs (4608 B, so 576 B a
+  // shard) and gathers the rest before a pass reads them. Along X each chip
+  // takes the 3 shards of its row it lacks (3 x 576 = 1728 B at 10 GB/s,
+  // 172.8 cycles), then along Y the other row's half (2304 B at 8 GB/s,
+  // 288 cycles).
+  MultiChipSystem s = smallSystem();
+  s.chips = 8;
+  s.torus.x = 4;
+  PerformanceModel model(s);
+  LayerShape conv = convLayer(16, 16, 64, 9, 8);
+  MappingConfig data = config(Parallelism::Data, {1, 1, 1, 1, 8},
+                              {1, 2, 1, 1, 1}, Dim::In, 8, Dim::Out, 8);
+  TransferGroup gather = model.weightGather(conv, data);
+  EXPECT_DOUBLE_EQ(gather.bytes[int(Link::TorusX)], 1728);
+  EXPECT_DOUBLE_EQ(gather.bytes[int(Link::TorusY)], 2304);
+  EXPECT_DOUBLE_EQ(gather.bytes[int(Link::MemoryBus)], 0);
+  EXPECT_DOUBLE_EQ(gather.cycles, 172.8 + 288);
+  EXPECT_EQ(gather.bottleneck, Link::TorusY);
+  // The all-reduce of the same gradients (a reduce-scatter and an
+  // all-gather: what sharded state reuses at no extra cost) moves twice the
+  // gather's bytes over the torus, so ZeRO-3's reduce-scatter plus a gather
+  // in FWD and another in BWD is 1.5x the plain all-reduce.
+  std::optional<Evaluation> upd = model.evaluate(conv, TrainingPass::UPD, data);
+  ASSERT_TRUE(upd.has_value());
+  const TransferGroup *reduce = group(*upd, "grad_reduce+weight_broadcast");
+  ASSERT_NE(reduce, nullptr);
+  EXPECT_DOUBLE_EQ(reduce->bytes[int(Link::TorusX)] +
+                       reduce->bytes[int(Link::TorusY)],
+                   2 * (1728 + 2304));
+  // data_x_model_y: Y splits the weights (2304 B a chip), only X holds
+  // copies: 3/4 of the share along X, nothing along Y.
+  TransferGroup hybrid = model.weightGather(
+      conv, config(Parallelism::DataXModelY, {1, 2, 1, 1, 4}, {1, 2, 1, 1, 1},
+                   Dim::In, 8, Dim::Out, 4));
+  EXPECT_DOUBLE_EQ(hybrid.bytes[int(Link::TorusX)], 1728);
+  EXPECT_DOUBLE_EQ(hybrid.bytes[int(Link::TorusY)], 0);
+  EXPECT_DOUBLE_EQ(hybrid.cycles, 172.8);
+  // Model parallelism owns its weights: nothing to gather.
+  TransferGroup model1 = model.weightGather(
+      conv, config(Parallelism::Model, {1, 8, 1, 1, 1}, {2, 1, 1, 1, 1},
+                   Dim::In, 8, Dim::Out, 2));
+  EXPECT_DOUBLE_EQ(
+      model1.bytes[int(Link::TorusX)] + model1.bytes[int(Link::TorusY)], 0);
+  EXPECT_DOUBLE_EQ(model1.cycles, 0);
+  // Nor does a layer without weights.
+  LayerShape add = conv;
+  add.params = 0;
+  EXPECT_DOUBLE_EQ(model.weightGather(add, data).cycles, 0);
+}
+
 TEST(PerformanceModelTest, HybridsReduceAndRotateAlongOneDirectionEach) {
   PerformanceModel model(smallSystem());
   // data_x_model_y: the minibatch is split along X, the features along Y.

@@ -58,6 +58,15 @@ public:
                             Parallelism parallelism,
                             const MemoryDecision &memory = {}) const;
 
+  /// At most the cycles of every configuration explore() would consider for
+  /// `pass` of `layer` under `parallelism` with `memory`'s DySM factor,
+  /// whatever its other memory decisions and the scratchpad's size
+  /// (SplitCycles::computeBound; infinity when the parallelism cannot split
+  /// the layer): what lets a mapping be skipped unexplored.
+  double computeBound(const LayerShape &layer, TrainingPass pass,
+                      Parallelism parallelism,
+                      const MemoryDecision &memory) const;
+
   /// The largest share of its weights one core holds in any configuration
   /// explore() would consider (0: none). Preloading more than that is
   /// preloading everything: each configuration preloads at most its share.

@@ -26,7 +26,12 @@
 #ifndef DSM_CORE_SPATIAL_PARALLELISMSELECTION_H
 #define DSM_CORE_SPATIAL_PARALLELISMSELECTION_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
+
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace dsm::core {
@@ -93,6 +98,34 @@ Selection selectOptions(const std::vector<OptionCosts> &nodeCost,
                         const std::vector<SelectionEdge> &edges,
                         size_t maxStates = 4096, int farClasses = 0,
                         size_t maxFactorEntries = size_t(1) << 16);
+
+/// A selection made under a capacity: the choice, the costs it was made
+/// with (the base plus the price of every byte) and its cost without the
+/// price.
+struct PricedSelection {
+  Selection selection;
+  std::vector<OptionCosts> costs;
+  double cycles = 0;
+};
+
+/// The selection `select` makes over `base` costs with every byte of each
+/// (node, option) given the least price (cycles per byte) at which the
+/// choice `fits`: a Lagrangian relaxation of the capacity, so the plan
+/// fits and no plan is both faster and holds no more bytes, but it is not
+/// proven the fastest that fits. The price walks up factors of 4 from the
+/// unpriced cost per byte of `capacity`, then through the crossings of the
+/// plans' cost lines. nullopt when even the choice of every node's fewest
+/// bytes does not fit, or when the unpriced selection costs at least `bound`
+/// (a price only adds). `unpriced`: the selection over `base` if made
+/// already. `interrupted` is asked between selections; its error stops.
+/// Used by the mapper's CapacityFit (lib/Spatial/MappingSolver.h).
+llvm::Expected<std::optional<PricedSelection>> selectByPricing(
+    const std::vector<OptionCosts> &base,
+    llvm::function_ref<Selection(const std::vector<OptionCosts> &)> select,
+    llvm::function_ref<double(size_t node, int option)> bytes,
+    llvm::function_ref<bool(llvm::ArrayRef<int> choice)> fits, double capacity,
+    double bound, const Selection *unpriced,
+    llvm::function_ref<llvm::Error()> interrupted);
 
 } // namespace dsm::core
 

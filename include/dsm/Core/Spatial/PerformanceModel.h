@@ -50,6 +50,11 @@ struct SplitCycles {
   /// busiest core's work in whole-array passes, with the scratchpad feed
   /// and the startup.
   double lowerBound() const;
+  /// At most totalCycles() for every array mapping and every memory
+  /// decision besides the DySM factor (preloading, data on chip, a smaller
+  /// scratchpad): the busiest core's work in whole-array passes with the
+  /// startup, and AuxComp -- the compute, which no transfer hides.
+  double computeBound() const;
 };
 
 /// What evaluate() makes of a legal configuration, short of the transfers

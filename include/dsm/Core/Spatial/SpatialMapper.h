@@ -171,6 +171,11 @@ private:
                 const LayerGraph &graph, Executor &executor,
                 ExplorationProgress &progress) const;
 
+  /// Whether the plan on `blockModel`'s torus could take fewer than
+  /// `cycles` (mapOnBlocks skips the blocks that cannot).
+  bool canBeat(const PerformanceModel &blockModel, const LayerGraph &graph,
+               double cycles) const;
+
   PerformanceModel model;
   MapperOptions options;
 };
