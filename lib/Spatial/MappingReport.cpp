@@ -325,8 +325,17 @@ std::string PipelineSummary::describe() const {
     return stage.rows == stages.front().rows;
   });
   if (equal && !stages.empty())
-    text += llvm::formatv(" of {0} torus rows", stages.front().rows).str();
+    text += llvm::formatv(" of {0} torus row{1}", stages.front().rows,
+                          stages.front().rows == 1 ? "" : "s")
+                .str();
   return text + llvm::formatv(", {0} microbatches (1F1B)", microbatches).str();
+}
+
+int PipelineSummary::stageAt(int64_t firstRow) const {
+  for (size_t s = 0; s < stages.size(); ++s)
+    if (stages[s].firstRow == firstRow)
+      return int(s);
+  return -1;
 }
 
 PipelineSummary MappingReport::pipeline() const {
