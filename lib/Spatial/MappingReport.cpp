@@ -325,9 +325,7 @@ std::string PipelineSummary::describe() const {
     return stage.rows == stages.front().rows;
   });
   if (equal && !stages.empty())
-    text += llvm::formatv(" of {0} torus row{1}", stages.front().rows,
-                          stages.front().rows == 1 ? "" : "s")
-                .str();
+    text += llvm::formatv(" of {0} torus rows", stages.front().rows).str();
   return text + llvm::formatv(", {0} microbatches (1F1B)", microbatches).str();
 }
 
