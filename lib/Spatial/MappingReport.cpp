@@ -333,6 +333,13 @@ std::string PipelineSummary::describe() const {
              .str();
 }
 
+int PipelineSummary::stageAt(int64_t firstRow) const {
+  for (size_t s = 0; s < stages.size(); ++s)
+    if (stages[s].firstRow == firstRow)
+      return int(s);
+  return -1;
+}
+
 PipelineSummary MappingReport::pipeline() const {
   PipelineSummary summary;
   std::map<std::pair<int64_t, int64_t>, PipelineSummary::Stage> stages;

@@ -1,11 +1,15 @@
 //===- MappingReportHTML.cpp - The mapping report as one web page ---------===//
 //
-// A self-contained page (no script, no network): the totals, a stacked bar
-// per layer and pass showing where its cycles go by CycleCategory (the
-// paper's Fig. 13; bar length proportional to the row's cycles, so the
-// layers that dominate show), and the per-layer table (Fig. 12). Charts are
-// inline SVG so that any browser, or a headless one taking a screenshot,
-// renders them.
+// A self-contained page (no script, no network): the totals; the torus with
+// the chips the plan uses, each pipeline stage's rows in its own color; the
+// memory per chip by category; a timeline of the step, one lane per stage,
+// each pass a bar as long as its time on the stage's chips and the stage's
+// wait for the pipeline apart; a stacked bar per layer and pass showing
+// where its cycles go by CycleCategory (the paper's Fig. 13; bar length
+// proportional to the row's cycles, so the layers that dominate show); and
+// the per-layer table (Fig. 12) with each row's memory decisions (§III).
+// Charts are inline SVG so that any browser, or a headless one taking a
+// screenshot, renders them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,12 +20,33 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
+#include <vector>
 
 using namespace dsm::core;
 
 /// One color per CycleCategory, also used by the legend.
 static constexpr std::array<llvm::StringLiteral, kNumCycleCategories>
     kCategoryColors = {"#2e7d32", "#a5d6a7", "#1565c0", "#ef6c00", "#8e24aa"};
+
+/// "row 3" or "rows 0-7".
+static std::string rowsText(int64_t first, int64_t rows) {
+  if (rows == 1)
+    return "row " + std::to_string(first);
+  return "rows " + std::to_string(first) + "-" +
+         std::to_string(first + rows - 1);
+}
+
+/// One color per pipeline stage, cycled (ColorBrewer's Dark2); distinct
+/// from the category colors, which the screenshot test counts.
+static constexpr std::array<llvm::StringLiteral, 8> kStageColors = {
+    "#1b9e77", "#d95f02", "#7570b3", "#e7298a",
+    "#66a61e", "#e6ab02", "#a6761d", "#666666"};
+
+/// The timeline's colors: a FWD, BWD and UPD pass, and a stage's wait.
+static constexpr std::array<llvm::StringLiteral, 3> kPassColors = {
+    "#4fc3f7", "#f06292", "#ffd54f"};
+static constexpr llvm::StringLiteral kWaitColor = "#bdbdbd";
 
 static void escape(llvm::raw_ostream &os, llvm::StringRef text) {
   for (char c : text) {
@@ -88,13 +113,71 @@ static void writeChart(const MappingReport &report, llvm::raw_ostream &os) {
   os << "</svg>\n";
 }
 
+/// The row's memory decisions (DeepSpatialMatrix §III, StepMemory.h), one
+/// cell each: what it finds on chip, its DySM factor, its preloaded weights,
+/// recomputation, sharding, and the pipeline stage (or timestep pipe group)
+/// it belongs to.
+static void writeDecisions(const MappingReportRow &row,
+                           const PipelineSummary &pipeline,
+                           llvm::raw_ostream &os) {
+  const MemoryDecision &m = row.memory;
+  std::string reuse;
+  auto add = [](std::string &text, llvm::StringRef word) {
+    text += (text.empty() ? "" : ", ") + word.str();
+  };
+  if (m.weightsAcrossSteps)
+    add(reuse, "weights");
+  if (m.inputOnChip)
+    add(reuse, "input");
+  if (m.errorOnChip)
+    add(reuse, "error");
+  if (m.shortcutOnChip)
+    add(reuse, m.shortcutPerSpatialMinibatch ? "shortcut (per DySM part)"
+                                             : "shortcut");
+  if (m.outputOnChip)
+    add(reuse, "output");
+  os << "<td>" << (reuse.empty() ? "-" : reuse) << "</td><td class=\"n\">";
+  if (m.spatialMinibatches > 1)
+    os << m.spatialMinibatches;
+  else
+    os << "-";
+  os << "</td><td>";
+  if (m.preloadedWeightBytes > 0)
+    os << formatBytes(double(m.preloadedWeightBytes))
+       << llvm::format(" (%.0f%%)", 100 * row.residentWeightFraction);
+  else
+    os << "-";
+  os << "</td><td>" << (m.recomputed ? "yes" : "-") << "</td><td>";
+  std::string sharded;
+  if (m.shardedState)
+    add(sharded, "state");
+  if (m.shardedWeights)
+    add(sharded, "weights");
+  os << (sharded.empty() ? "-" : sharded) << "</td><td>";
+  if (m.pipelined()) {
+    int stage = m.microbatches > 1 ? pipeline.stageAt(m.pipeFirstRow) : -1;
+    if (stage >= 0)
+      os << "<span class=\"swatch\" style=\"background:"
+         << kStageColors[stage % kStageColors.size()] << "\"></span>" << stage;
+    else
+      os << "pipe group " << m.pipeGroup;
+    os << ", " << rowsText(m.pipeFirstRow, m.pipeRows);
+  } else {
+    os << "-";
+  }
+  os << "</td>";
+}
+
 static void writeTable(const MappingReport &report, llvm::raw_ostream &os) {
   os << "<table>\n<tr><th>layer</th><th>pass</th><th>kind</th>"
         "<th>parallelism</th><th>chip split</th><th>core split</th>"
         "<th>cycles</th>";
   for (int k = 0; k < kNumCycleCategories; ++k)
     os << "<th>" << stringifyCycleCategory(CycleCategory(k)) << "</th>";
-  os << "<th>limited by</th><th>alternatives (cycles)</th></tr>\n";
+  os << "<th>limited by</th><th>reuse</th><th>DySM</th><th>preload</th>"
+        "<th>recompute</th><th>sharded</th><th>stage</th>"
+        "<th>alternatives (cycles)</th></tr>\n";
+  const PipelineSummary pipeline = report.pipeline();
   for (const MappingReportRow &row : report.rows) {
     os << "<tr><td>";
     escape(os, row.layer);
@@ -113,7 +196,9 @@ static void writeTable(const MappingReport &report, llvm::raw_ostream &os) {
     }
     os << "<td>";
     escape(os, row.limitedBy());
-    os << "</td><td>";
+    os << "</td>";
+    writeDecisions(row, pipeline, os);
+    os << "<td>";
     for (auto [p, cycles] : row.alternatives)
       os << stringifyParallelism(p) << " " << llvm::format("%.0f", cycles)
          << (p == row.parallelism ? " (chosen)" : "") << "<br>";
@@ -134,26 +219,168 @@ static void writeTorus(const MappingReport &report, llvm::raw_ostream &os) {
     usedColumns =
         std::max(usedColumns, row.block.whole() ? columns : row.block.columns);
   }
+  const PipelineSummary pipeline = report.pipeline();
   const double cell =
       std::max(2.0, std::min(24.0, 480.0 / double(std::max(rows, columns))));
   os << "<h2>The plan on the torus</h2>\n<p>" << rows << " x " << columns
      << " chips (rows along Y, columns along X); the plan runs on " << usedRows
      << " x " << usedColumns
      << (usedRows * usedColumns == rows * columns ? " (every chip)"
-                                                  : ", the others idle")
-     << ".</p>\n<svg class=\"torus\" xmlns=\"http://www.w3.org/2000/svg\" "
+                                                  : ", the others idle");
+  if (!pipeline.stages.empty())
+    os << ", as a pipeline: " << pipeline.describe()
+       << ", each stage on its own torus rows";
+  os << ".</p>\n<svg class=\"torus\" xmlns=\"http://www.w3.org/2000/svg\" "
      << "width=\"" << llvm::format("%.0f", cell * double(columns) + 2)
      << "\" height=\"" << llvm::format("%.0f", cell * double(rows) + 2)
      << "\">\n";
-  for (int64_t y = 0; y < rows; ++y)
+  // The stage whose rows hold torus row y, or -1.
+  auto stageOfRow = [&](int64_t y) {
+    for (size_t s = 0; s < pipeline.stages.size(); ++s)
+      if (y >= pipeline.stages[s].firstRow &&
+          y < pipeline.stages[s].firstRow + pipeline.stages[s].rows)
+        return int(s);
+    return -1;
+  };
+  for (int64_t y = 0; y < rows; ++y) {
+    int stage = stageOfRow(y);
     for (int64_t x = 0; x < columns; ++x) {
       bool used = y < usedRows && x < usedColumns;
+      llvm::StringRef fill = !used ? "#ddd"
+                             : stage < 0
+                                 ? "#37474f"
+                                 : kStageColors[stage % kStageColors.size()];
       os << "<rect x=\"" << llvm::format("%.1f", 1 + cell * double(x))
          << "\" y=\"" << llvm::format("%.1f", 1 + cell * double(y))
          << "\" width=\"" << llvm::format("%.1f", cell * 0.9) << "\" height=\""
-         << llvm::format("%.1f", cell * 0.9) << "\" fill=\""
-         << (used ? "#37474f" : "#ddd") << "\"/>\n";
+         << llvm::format("%.1f", cell * 0.9) << "\" fill=\"" << fill
+         << "\"/>\n";
     }
+  }
+  os << "</svg>\n";
+  if (pipeline.stages.empty())
+    return;
+  os << "<p class=\"legend stages\">";
+  for (size_t s = 0; s < pipeline.stages.size(); ++s) {
+    const PipelineSummary::Stage &stage = pipeline.stages[s];
+    os << (s ? "<br>" : "")
+       << "<span style=\"background:" << kStageColors[s % kStageColors.size()]
+       << "\"></span>stage " << s << ": "
+       << rowsText(stage.firstRow, stage.rows) << ", layers ";
+    escape(os, stage.firstLayer);
+    os << " .. ";
+    escape(os, stage.lastLayer);
+    os << " (" << stage.layers << ")";
+  }
+  os << "<br>Each stage runs the minibatch as " << pipeline.microbatches
+     << " microbatches, one forward and one backward in turn (1F1B).</p>\n";
+}
+
+/// The torus rows a pipeline stage's pass runs on as a share of the system's
+/// chips (1 for a pass that is no pipeline stage): its cycles are its
+/// stage's wall-clock time scaled by it.
+static double stageShare(const MappingReport &report,
+                         const MappingReportRow &row) {
+  if (row.memory.microbatches <= 1 || row.memory.pipeRows <= 0 ||
+      report.torusRows <= 0 || report.torusColumns <= 0)
+    return 1;
+  double blockShare = 1;
+  int64_t planRows = report.torusRows;
+  if (!row.block.whole()) {
+    blockShare = double(row.block.rows * row.block.columns) /
+                 double(report.torusRows * report.torusColumns);
+    planRows = row.block.rows;
+  }
+  return blockShare * double(row.memory.pipeRows) / double(planRows);
+}
+
+/// A timeline of the step: one lane per pipeline stage (one for a plan that
+/// is not pipelined), each pass a bar as long as its time on the lane's
+/// chips, in the order the passes run (FWD, then the backward half), and a
+/// stage's wait for the pipeline as a bar of its own at the lane's end (it
+/// falls in the fill, the drain and between microbatches; the lane sums it).
+static void writeTimeline(const MappingReport &report, llvm::raw_ostream &os) {
+  if (report.rows.empty())
+    return;
+  const PipelineSummary pipeline = report.pipeline();
+  const size_t lanes = std::max<size_t>(1, pipeline.stages.size());
+  struct Bar {
+    const MappingReportRow *row; ///< null: the stage's wait
+    double cycles;
+  };
+  std::vector<std::vector<Bar>> bars(lanes);
+  std::vector<double> wait(lanes, 0), length(lanes, 0);
+  double waitCycles = 0, allCycles = 0;
+  for (const MappingReportRow &row : report.rows) {
+    int stage = pipeline.stages.empty()
+                    ? 0
+                    : std::max(0, pipeline.stageAt(row.memory.pipeFirstRow));
+    double share = stageShare(report, row);
+    double rowWait = std::min(row.pipelineWait, row.cycles.total);
+    bars[stage].push_back({&row, (row.cycles.total - rowWait) / share});
+    wait[stage] += rowWait / share;
+    length[stage] += row.cycles.total / share;
+    waitCycles += rowWait;
+    allCycles += row.cycles.total;
+  }
+  double longest = 1;
+  for (size_t s = 0; s < lanes; ++s) {
+    if (wait[s] > 0)
+      bars[s].push_back({nullptr, wait[s]});
+    longest = std::max(longest, length[s]);
+  }
+  constexpr int kLabelWidth = 70, kLaneWidth = 800, kLaneHeight = 16;
+  os << "<h2>Timeline of the step</h2>\n<p>";
+  if (pipeline.stages.empty())
+    os << "One lane: the passes one after another, each bar as long as its "
+          "time";
+  else
+    os << "One lane per stage: its passes over the " << pipeline.microbatches
+       << " microbatches, each bar as long as its time on the stage's chips, "
+          "and the stage's wait for the pipeline (fill, drain, slower stages "
+          "and links) at the lane's end; the stages wait "
+       << llvm::format("%.1f%%",
+                       allCycles > 0 ? 100 * waitCycles / allCycles : 0.0)
+       << " of the chips' time";
+  os << ". The step takes " << llvm::format("%.6g", report.totalSeconds())
+     << " s.</p>\n<p class=\"legend\">";
+  for (int p = 0; p < 3; ++p)
+    os << "<span style=\"background:" << kPassColors[p] << "\"></span>"
+       << stringifyTrainingPass(TrainingPass(p));
+  if (!pipeline.stages.empty())
+    os << "<span style=\"background:" << kWaitColor << "\"></span>wait";
+  os << "</p>\n<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" "
+     << "width=\"" << kLabelWidth + kLaneWidth + 10 << "\" height=\""
+     << kLaneHeight * int(lanes) + 4 << "\">\n";
+  const double scale = kLaneWidth / longest;
+  int y = 2;
+  for (size_t s = 0; s < lanes; ++s) {
+    os << "<text x=\"" << kLabelWidth - 6 << "\" y=\"" << y + 12
+       << "\" text-anchor=\"end\">"
+       << (pipeline.stages.empty() ? std::string("step")
+                                   : "stage " + std::to_string(s))
+       << "</text>";
+    double x = kLabelWidth;
+    for (const Bar &bar : bars[s]) {
+      double width = bar.cycles * scale;
+      os << llvm::formatv("<rect x=\"{0:F2}\" y=\"{1}\" width=\"{2:F2}\" "
+                          "height=\"{3}\" fill=\"{4}\"><title>",
+                          x, y, width, kLaneHeight - 3,
+                          bar.row ? kPassColors[int(bar.row->pass)]
+                                  : kWaitColor);
+      if (bar.row) {
+        escape(os, bar.row->layer);
+        os << " " << stringifyTrainingPass(bar.row->pass);
+      } else {
+        os << "wait";
+      }
+      os << llvm::formatv(": {0:F0} cycles, {1:F1}% of the lane</title></rect>",
+                          bar.cycles, 100 * bar.cycles / length[s]);
+      x += width;
+    }
+    os << "\n";
+    y += kLaneHeight;
+  }
   os << "</svg>\n";
 }
 
@@ -218,6 +445,9 @@ void dsm::core::writeMappingHTML(const MappingReport &report,
      << ".chart text{font-size:11px;font-family:monospace}\n"
      << ".legend span{display:inline-block;width:12px;height:12px;"
         "margin:0 4px 0 12px;vertical-align:middle}\n"
+     << ".timeline text{font-size:11px;font-family:monospace}\n"
+     << "span.swatch{display:inline-block;width:10px;height:10px;"
+        "margin-right:4px}\n"
      << "</style>\n</head>\n<body>\n<h1>Mapping report</h1>\n<p>System <b>";
   escape(os, report.system);
   os << "</b>, " << (report.mode == "train" ? "training" : "inference")
@@ -229,6 +459,7 @@ void dsm::core::writeMappingHTML(const MappingReport &report,
      << ".</p>\n";
   writeTorus(report, os);
   writeMemory(report, os);
+  writeTimeline(report, os);
   os << "<h2>Where the cycles go</h2>\n<p class=\"legend\">";
   for (int k = 0; k < kNumCycleCategories; ++k) {
     CycleCategory category = CycleCategory(k);

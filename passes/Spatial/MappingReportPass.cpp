@@ -1,7 +1,10 @@
 //===- MappingReportPass.cpp - --dsm-mapping-report -----------------------===//
 
+#include "dsm/Core/Spatial/MappingProblem.h"
 #include "dsm/Core/Spatial/MappingReport.h"
 #include "dsm/Core/Spatial/PerformanceModel.h"
+#include "dsm/Core/Spatial/PipelineParallelism.h"
+#include "dsm/Core/Spatial/TimestepPipelining.h"
 #include "dsm/Dialect/DsmOps.h"
 #include "dsm/Passes/Passes.h"
 #include "dsm/Passes/Spatial/MappedMemory.h"
@@ -12,6 +15,8 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <map>
+#include <memory>
 
 namespace dsm {
 #define GEN_PASS_DEF_DSMMAPPINGREPORT
@@ -32,6 +37,30 @@ static int64_t batchOf(ModuleOp module) {
       return type.getDimSize(dim);
   }
   return 0;
+}
+
+/// The cycles of a pipeline stage's pass (microbatches > 1) that are its
+/// stage's wait for the pipeline: what it records beyond its own work on
+/// the stage's rows, as --dsm-verify-mapping re-costs that work (its
+/// microbatches' passes scaled to the system, the gradient reduction and
+/// update once). Within a few cycles of rounding, nothing.
+static double pipelineWait(const core::PerformanceModel &stageModel,
+                           const core::LayerShape &shape,
+                           const core::MappingConfig &config,
+                           core::TrainingPass pass, double share,
+                           const core::CycleBreakdown &recorded) {
+  const int64_t microbatches = config.memory.microbatches;
+  std::optional<core::Evaluation> eval = core::evaluateMappedPass(
+      stageModel, core::microbatchShape(shape, microbatches), pass, config);
+  if (!eval)
+    return 0;
+  const double m = double(microbatches);
+  double once = 0;
+  if (pass == core::TrainingPass::UPD && !eval->transfers.empty())
+    once = eval->transfers.back().cycles;
+  double busy = (eval->cycles.total * m - once * (m - 1)) * share;
+  double wait = std::min(recorded.total - busy, recorded.underuse);
+  return wait > core::kNumCycleCategories ? wait : 0;
 }
 
 namespace {
@@ -66,6 +95,9 @@ struct MappingReportPass
       }
     bool any = false;
     BlockModels models(model);
+    std::map<std::pair<const core::PerformanceModel *, int64_t>,
+             std::unique_ptr<core::PerformanceModel>>
+        stageModels;
     module.walk([&](TiledPassOp op) {
       any = true;
       core::LayerShape shape = op.getWorkload().getShape(op.getLayer());
@@ -94,6 +126,22 @@ struct MappingReportPass
                                     : core::DimSizes{1, 1, 1, 1, 1};
       row.cycles = op.getCycles().getBreakdown();
       row.macs = core::passMacs(shape, row.pass);
+      if (config.memory.pipelined() && config.memory.microbatches > 1) {
+        const int64_t rows = config.memory.pipeRows,
+                      planRows = passModel.getSystem().torus.y;
+        if (rows > 0 && rows < planRows) {
+          std::unique_ptr<core::PerformanceModel> &stageModel =
+              stageModels[{&passModel, rows}];
+          if (!stageModel)
+            stageModel = std::make_unique<core::PerformanceModel>(
+                core::pipeStageSystem(passModel.getSystem(), rows));
+          const double share = double(passModel.numChips()) /
+                               double(model.numChips()) * double(rows) /
+                               double(planRows);
+          row.pipelineWait = pipelineWait(*stageModel, shape, config, row.pass,
+                                          share, row.cycles);
+        }
+      }
       if (DictionaryAttr transfers = op.getTransfersAttr()) {
         for (NamedAttribute entry : transfers) {
           auto attr = cast<TransferAttr>(entry.getValue());

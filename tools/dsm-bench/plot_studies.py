@@ -17,7 +17,8 @@ writes into figures/ (created if missing), each as .png and .svg:
 and from `dsm-memory-study --json=memory.json` (memory placement, the EGRL
 paper's speedup-against-iterations figure):
   memory-speedup   speedup over the compiler's map against iterations, a
-                   line per search, the ILP's map as a flat line
+                   line per search with a band of one standard deviation
+                   over the seeds, the ILP's map as a flat line
 
 and from `tools/dsm-bench/devices/e3.py ... --json e3.json` (device
 placement, the thesis's experiment E3):
@@ -31,6 +32,7 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 
 try:
     import matplotlib
@@ -72,6 +74,22 @@ def panels(count):
     return fig, axes[0]
 
 
+def title(fig, text):
+    """The figure's title, wrapped to the figure's width: one panel (a
+    study of one model) is too narrow for it on one line."""
+    # About 13 characters of 10-point text to the inch.
+    fig.suptitle(textwrap.fill(text, max(30, int(fig.get_figwidth() * 13))),
+                 fontsize=10)
+
+
+def value_label(value):
+    """A value above a bar: two decimals, or two significant digits for a
+    small one, which two decimals would print as 0.00."""
+    if value == 0 or abs(value) >= 0.01:
+        return f"{value:.2f}"
+    return f"{value:.2g}"
+
+
 def save(fig, outdir, name, bottom=0.0):
     fig.tight_layout(rect=(0, bottom, 1, 1))
     written = []
@@ -83,7 +101,7 @@ def save(fig, outdir, name, bottom=0.0):
     return written
 
 
-def grouped_bars(table, figure, letters, outdir, name, title):
+def grouped_bars(table, figure, letters, outdir, name, heading):
     """One panel per network: a group of bars per minibatch, a bar per
     optimization added in turn."""
     bars = field(table, "bars", figure)
@@ -100,7 +118,8 @@ def grouped_bars(table, figure, letters, outdir, name, title):
             heights = [field(r, "speedup", figure)[b] for r in group]
             top = max(top, max(heights))
             drawn = ax.bar(xs, heights, width, label=label)
-            ax.bar_label(drawn, [f"{r['utilization'][b]:.2f}" for r in group],
+            ax.bar_label(drawn, [value_label(r["utilization"][b])
+                                 for r in group],
                          fontsize=6, rotation=90, padding=2)
         ax.set_xticks(range(len(group)))
         ax.set_xticklabels([str(r["minibatch"]) for r in group])
@@ -116,13 +135,14 @@ def grouped_bars(table, figure, letters, outdir, name, title):
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=len(bars),
                fontsize=8, frameon=False)
-    fig.suptitle(title, fontsize=10)
+    title(fig, heading)
     return save(fig, outdir, name, bottom=0.07)
 
 
-def lines(table, figure, xkey, ykey, outdir, name, title, xlabel, ylabel,
+def lines(table, figure, xkey, ykey, outdir, name, heading, xlabel, ylabel,
           logx=False):
-    """One panel per network, a line per configuration."""
+    """One panel per network, a line per configuration, with a band of one
+    standard deviation either side where the row gives one ("std")."""
     xs = field(table, xkey, figure)
     rows = field(table, "rows", figure)
     nets = networks(rows)
@@ -132,9 +152,20 @@ def lines(table, figure, xkey, ykey, outdir, name, title, xlabel, ylabel,
         # ones are dashed with smaller marks, so the earlier ones show.
         group = [r for r in rows if r["network"] == net]
         for i, row in enumerate(group):
-            ax.plot(xs, field(row, ykey, figure), label=row.get("label", ""),
-                    marker="osD^v"[i % 5], markersize=7 - 1.5 * (i % 3),
-                    linestyle=("-", "--", ":")[i % 3])
+            ys = field(row, ykey, figure)
+            (line,) = ax.plot(xs, ys, label=row.get("label", ""),
+                              marker="osD^v"[i % 5],
+                              markersize=7 - 1.5 * (i % 3),
+                              linestyle=("-", "--", ":")[i % 3])
+            std = row.get("std")
+            if std:
+                if len(std) != len(ys):
+                    raise StudyError(f"{figure}: {net} {row.get('label')}: "
+                                     f"{len(std)} std values for {len(ys)}")
+                ax.fill_between(xs, [y - d for y, d in zip(ys, std)],
+                                [y + d for y, d in zip(ys, std)],
+                                color=line.get_color(), alpha=0.2,
+                                linewidth=0)
         if logx:
             ax.set_xscale("log", base=2)
         ax.set_xticks(xs)
@@ -144,7 +175,7 @@ def lines(table, figure, xkey, ykey, outdir, name, title, xlabel, ylabel,
         ax.set_title(NETWORK_TITLES.get(net, net))
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)
-    fig.suptitle(title, fontsize=10)
+    title(fig, heading)
     return save(fig, outdir, name)
 
 
@@ -181,9 +212,9 @@ def e3_bars(table, outdir):
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=len(labels),
                fontsize=8, frameon=False)
-    fig.suptitle("Experiment E3: device placement on Malvik (training, "
-                 f"minibatch 64, {table.get('evaluations', '')} evaluations; "
-                 "mean over seeds, 95% interval)", fontsize=10)
+    title(fig, "Experiment E3: device placement on Malvik (training, "
+          f"minibatch 64, {table.get('evaluations', '')} evaluations; "
+          "mean over seeds, 95% interval)")
     return save(fig, outdir, "e3-step-times", bottom=0.07)
 
 
@@ -213,7 +244,8 @@ def plot(study, outdir):
             t, "memory_speedup_by_iterations", "iterations", "speedup",
             outdir, "memory-speedup",
             f"Memory placement on {t.get('system', '')} (speedup over the "
-            f"{t.get('speedup_over', '')}'s map, mean over seeds)",
+            f"{t.get('speedup_over', '')}'s map, mean over seeds, the band "
+            "one standard deviation)",
             "iterations", "speedup", logx=True),
         "e3": lambda t: e3_bars(t, outdir),
     }

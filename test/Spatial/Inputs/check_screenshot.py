@@ -1,8 +1,10 @@
 """Checks that a screenshot of an HTML mapping report shows its charts: counts
 the pixels of each cycle category's color (lib/Spatial/MappingReportHTML.cpp)
 in a PNG that headless Chromium took. Pure Python (zlib): no imaging library.
+With `stages`, counts the pipeline stages' colors on the torus instead, and
+the timeline's colors of the passes.
 
-usage: check_screenshot.py shot.png [min pixels per category]"""
+usage: check_screenshot.py shot.png [min pixels per color] [stages]"""
 
 import struct
 import sys
@@ -11,6 +13,12 @@ import zlib
 COLORS = {"useful": (0x2E, 0x7D, 0x32), "underuse": (0xA5, 0xD6, 0xA7),
           "ovldt_visible": (0x15, 0x65, 0xC0), "non_ovldt": (0xEF, 0x6C, 0x00),
           "aux_comp": (0x8E, 0x24, 0xAA)}
+# kStageColors, kPassColors and kWaitColor.
+STAGES = {f"stage{i}": tuple(int(c[k:k + 2], 16) for k in (1, 3, 5))
+          for i, c in enumerate(["#1b9e77", "#d95f02", "#7570b3", "#e7298a",
+                                 "#66a61e", "#e6ab02", "#a6761d", "#666666"])}
+PASSES = {"fwd": (0x4F, 0xC3, 0xF7), "bwd": (0xF0, 0x62, 0x92),
+          "upd": (0xFF, 0xD5, 0x4F), "wait": (0xBD, 0xBD, 0xBD)}
 
 
 def read_png(path):
@@ -57,16 +65,24 @@ def read_png(path):
 def main(argv):
     width, height, channels, rows = read_png(argv[1])
     least = int(argv[2]) if len(argv) > 2 else 50
-    counts = dict.fromkeys(COLORS, 0)
+    stages = len(argv) > 3 and argv[3] == "stages"
+    colors = {**STAGES, **PASSES} if stages else COLORS
+    counts = dict.fromkeys(colors, 0)
     for line in rows:
         for x in range(0, len(line), channels):
             pixel = tuple(line[x:x + 3])
-            for name, color in COLORS.items():
+            for name, color in colors.items():
                 if all(abs(p - q) <= 2 for p, q in zip(pixel, color)):
                     counts[name] += 1
     print(f"{width}x{height}", " ".join(f"{k}={v}" for k, v in counts.items()))
     shown = [k for k, v in counts.items() if v >= least]
-    print("charts rendered" if len(shown) >= 3 else "charts missing")
+    if stages:
+        print(f"{sum(1 for k in shown if k in STAGES)} stage colors;",
+              "timeline rendered"
+              if all(k in shown for k in ("fwd", "bwd", "upd", "wait"))
+              else "timeline missing")
+    else:
+        print("charts rendered" if len(shown) >= 3 else "charts missing")
     return 0
 
 

@@ -45,6 +45,11 @@ struct MappingReportRow {
   /// The part of the core's weight share that memory.preloadedWeightBytes
   /// keeps resident (0..1).
   double residentWeightFraction = 0;
+  /// A pipeline stage's pass (PipelineParallelism.h): the part of its
+  /// cycles, counted in its under-use, that is the stage's wait for the
+  /// pipeline (fill, drain, slower stages, links) rather than its own work;
+  /// the mapper charges the wait to the stage's first pass.
+  double pipelineWait = 0;
 
   double utilization() const {
     return cycles.total > 0 ? cycles.useful / cycles.total : 0;
@@ -79,6 +84,8 @@ struct PipelineSummary {
   std::vector<Stage> stages; ///< by first row; empty: not pipelined
   /// "16 stages of 4 torus rows, 64 microbatches (1F1B)".
   std::string describe() const;
+  /// The stage running on torus rows from `firstRow`, or -1.
+  int stageAt(int64_t firstRow) const;
 };
 
 struct MappingReport {
@@ -115,8 +122,10 @@ void writeMappingJSON(const MappingReport &report, llvm::raw_ostream &os);
 /// One CSV row per layer and pass (docs/mapping-report.md): layer, pass,
 /// kind, parallelism, cycles, seconds, utilization, limited_by, macs.
 void writeMappingCSV(const MappingReport &report, llvm::raw_ostream &os);
-/// The report as one self-contained web page: totals, a stacked bar of the
-/// cycle categories per layer and pass, the table.
+/// The report as one self-contained web page: totals, the torus with the
+/// chips (or pipeline stages) the plan uses, memory per chip, a timeline of
+/// the step per stage, a stacked bar of the cycle categories per layer and
+/// pass, the table with each row's memory decisions.
 void writeMappingHTML(const MappingReport &report, llvm::raw_ostream &os);
 
 } // namespace dsm::core
