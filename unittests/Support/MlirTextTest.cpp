@@ -53,10 +53,52 @@ TEST(MlirTextTest, DeepNestingIsAProblem) {
   std::optional<dsm::core::MlirTextProblem> problem =
       dsm::core::findMlirTextProblem(deep);
   ASSERT_TRUE(problem.has_value());
-  EXPECT_EQ(problem->offset, size_t(12 + 256));
+  // tensor's `<` is the first level.
+  EXPECT_EQ(problem->offset, size_t(12 + 255));
   // Depth, not count: closed brackets open no level.
   EXPECT_FALSE(findMlirTextProblem(std::string(200, '(') +
                                    std::string(200, ')') +
                                    std::string(200, '('))
                    .has_value());
+}
+
+// 20,000 `tuple<` overflow the type parser's stack as `(` did.
+TEST(MlirTextTest, DeepAngleBracketsAreAProblem) {
+  std::string prefix = "func.func private @f() -> ";
+  std::string deep = prefix;
+  for (int i = 0; i < 300; ++i)
+    deep += "tuple<";
+  std::optional<size_t> at = offsetOf(deep);
+  ASSERT_TRUE(at.has_value());
+  EXPECT_EQ(*at, prefix.size() + 256 * 6 + 5); // the 257th `<`
+  // Closed ones open no level; `>>` closes two.
+  std::string closed = prefix;
+  for (int round = 0; round < 4; ++round) {
+    for (int i = 0; i < 200; ++i)
+      closed += "tuple<";
+    closed += "f32" + std::string(200, '>') + ", ";
+  }
+  EXPECT_FALSE(offsetOf(closed));
+  // `->` closes nothing: 200 levels, 100 arrows and 100 more levels are 300.
+  std::string arrows = std::string(200, '<');
+  for (int i = 0; i < 100; ++i)
+    arrows += "() -> ";
+  EXPECT_TRUE(offsetOf(arrows + std::string(100, '<')));
+}
+
+TEST(MlirTextTest, OrdinaryAngleBracketsAreNoProblem) {
+  // Thousands of lines of function types, maps, sets with `>=` and `<=`
+  // (a `>` closes only a `<`), comparisons in text and strings.
+  std::string text = "#set = affine_set<(d0, d1) : (d0 - 1 >= 0, d1 <= 4)>\n";
+  for (int i = 0; i < 2000; ++i)
+    text += "%r = \"x.y\"(%a) {m = affine_map<(d0) -> (d0 floordiv 2)>, "
+            "s = \"<<<< a < b\", t = #x.p<\"<\">} : "
+            "(tensor<4xcomplex<f32>>) -> !x.t<(i32) -> i1> // a < b <\n";
+  EXPECT_FALSE(offsetOf(text));
+  // A `<` no parser takes as a bracket (`a < b` in a region) is dropped
+  // with the brace around it: it never adds up over a file.
+  std::string stray;
+  for (int i = 0; i < 2000; ++i)
+    stray += "x.op { a < b }\n";
+  EXPECT_FALSE(offsetOf(stray));
 }
