@@ -102,3 +102,36 @@ TEST(MlirTextTest, OrdinaryAngleBracketsAreNoProblem) {
     stray += "x.op { a < b }\n";
   EXPECT_FALSE(offsetOf(stray));
 }
+
+// dsm-fuzz-upgrade-mlir, 2026-11-27: `linalg.batch_matmul_transpose_b<0.125>`
+// upgraded to `linalg.batch_matmul indexing_maps = [..]<0.125>`, and MLIR
+// 22's linalg parser read the float as a properties dictionary (upstream
+// mlir-opt aborts on `linalg.matmul <0.125> ins(..)` too).
+TEST(MlirTextTest, LinalgPropertiesMustBeADictionary) {
+  const char *operands = " ins(%a, %b : tensor<2x2xf32>, tensor<2x2xf32>)";
+  const char *maps = " indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>]";
+  // Each with the `<` the error points at.
+  std::pair<std::string, const char *> bad[] = {
+      {std::string("%c = linalg.matmul <0.125>") + operands, "<0.125>"},
+      {std::string("%c = linalg.matmul") + maps + "<1>" + operands, "<1>"},
+      {std::string("%c = linalg.add <[1]>") + operands, "<[1]>"},
+      {std::string("%c = linalg.generic {a = 1} < 2 >") + operands, "< 2 >"},
+      {"%c = linalg.batch_matmul_transpose_b<0.125> : f32", "<0.125>"}};
+  for (auto &[text, at] : bad)
+    EXPECT_EQ(offsetOf(text), text.find(at)) << text;
+  // Dictionaries, and `<` where no properties stand, are fine.
+  for (std::string good :
+       {std::string(
+            "%c = linalg.matmul <{cast = #linalg.type_fn<cast_signed>}>") +
+            operands,
+        std::string("%c = linalg.matmul") + maps + " <{x}>" + operands,
+        std::string("%c = linalg.generic {maps = [affine_map<(d) -> (d)>]}") +
+            operands +
+            " outs(%o : tensor<2xf32>) {\n^bb0(%x: f32):\n"
+            "  linalg.yield %x : f32\n} -> tensor<2xf32>",
+        std::string(
+            "%e = linalg.elementwise kind=#linalg.elementwise_kind<exp>") +
+            operands,
+        std::string("\"linalg.matmul\"() <{x}> : () -> ()")})
+    EXPECT_FALSE(offsetOf(good)) << good;
+}
