@@ -11,8 +11,12 @@
 #include "dsm/Passes/Passes.h"
 
 #include "dsm/Dialect/DsmAttrs.h"
+#include "dsm/Dialect/DsmOps.h"
+#include "dsm/Passes/OptionCheck.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace dsm {
 #define GEN_PASS_DEF_DSMMAPSYSTEM
@@ -94,6 +98,73 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
     pm.addPass(createDsmPlaceDevices(options));
   }
 
+  /// The options given that the system's kind does not use, each with the
+  /// kinds it is for: a warning names them (a sweep may pass one option
+  /// string to systems of every kind, so they are not errors).
+  void warnIgnoredOptions(Location loc, const core::SystemDescription &system) {
+    enum Use : unsigned { Spatial = 1, Memory = 2, Devices = 4 };
+    auto given = [](const auto &option, unsigned uses) {
+      return std::tuple<bool, llvm::StringRef, unsigned>{option.hasValue(),
+                                                         option.ArgStr, uses};
+    };
+    std::tuple<bool, llvm::StringRef, unsigned> options[] = {
+        given(search, Spatial),
+        given(parallelism, Spatial),
+        given(explain, Spatial),
+        given(optimizations, Spatial),
+        given(optimizer, Spatial),
+        given(placement, Memory | Devices),
+        given(seed, Memory | Devices),
+        given(timeBudget, Memory | Devices),
+        given(evaluations, Devices),
+        given(batches, Devices),
+        given(simulatedBatches, Devices),
+        given(computeEfficiency, Devices),
+        given(memoryFraction, Devices),
+        given(conventions, Devices),
+        given(trace, Devices),
+        given(iterations, Memory),
+        given(ilpTimeLimit, Memory),
+        given(evaluator, Memory),
+        given(evaluatorTimeout, Memory),
+    };
+    unsigned use = system.getKind() == core::SystemKind::MultiChip ? Spatial
+                   : system.getKind() == core::SystemKind::MemoryHierarchy
+                       ? Memory
+                       : Devices;
+    const char *job = use == Spatial  ? "spatial mapping"
+                      : use == Memory ? "memory placement"
+                                      : "device placement";
+    for (auto [set, name, uses] : options) {
+      if (!set || (uses & use))
+        continue;
+      SmallVector<StringRef> kinds;
+      if (uses & Spatial)
+        kinds.push_back("multi_chip (spatial mapping)");
+      if (uses & Memory)
+        kinds.push_back("memory_hierarchy (memory placement)");
+      if (uses & Devices)
+        kinds.push_back("device_graph (device placement)");
+      emitWarning(loc) << name << "= is ignored: '" << system.name << "' is a "
+                       << core::stringifySystemKind(system.getKind())
+                       << " system, which gets " << job << "; " << name
+                       << "= applies to " << llvm::join(kinds, " and ")
+                       << " systems";
+    }
+  }
+
+  /// Whether some function holds an operation to map (layer formation
+  /// skips weights, constants and returns).
+  static bool hasLayers(ModuleOp module) {
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func.isExternal())
+        for (Operation &op : func.getBody().getOps())
+          if (!isa<WeightOp, func::ReturnOp>(op) &&
+              !op.hasTrait<OpTrait::ConstantLike>())
+            return true;
+    return false;
+  }
+
   void getDependentDialects(DialectRegistry &registry) const override {
     OpPassManager pm(ModuleOp::getOperationName());
     buildPreparation(pm);
@@ -111,6 +182,10 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
           << "--dsm-map-system needs system=<preset|file>";
       return signalPassFailure();
     }
+    if (batch != -1 &&
+        failed(checkOptionRange(module.getLoc(), "batch", int64_t(batch), 1,
+                                kMaxBatch, "", "-1 keeps the model's")))
+      return signalPassFailure();
     OpPassManager preparation(ModuleOp::getOperationName());
     buildPreparation(preparation);
     if (failed(runPipeline(preparation, module)))
@@ -119,9 +194,20 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
     if (failed(description))
       return signalPassFailure();
 
+    warnIgnoredOptions(module.getLoc(), *description);
+
     OpPassManager job(ModuleOp::getOperationName());
     switch (description->getKind()) {
     case core::SystemKind::MultiChip:
+      // Said here: the passes after would each find nothing and the report
+      // would ask for the mapping that just ran.
+      if (!hasLayers(module)) {
+        emitError(module.getLoc())
+            << "the module has no layers to map: its functions hold no dsm "
+               "operations but weights and constants (an empty model, or one "
+               "not imported into the dsm dialect)";
+        return signalPassFailure();
+      }
       buildSpatialMapping(job);
       break;
     case core::SystemKind::MemoryHierarchy:

@@ -3,8 +3,16 @@
 #include "dsm/Passes/OptionCheck.h"
 #include "dsm/Passes/Passes.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassOptions.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 
 using namespace mlir;
 
@@ -151,4 +159,82 @@ dsm::checkPassOptions(Pass &pass, llvm::StringRef options,
     return failure();
   }
   return success();
+}
+
+std::string dsm::formatQuantity(double value) {
+  if (std::isnan(value))
+    return "nan";
+  if (std::isinf(value))
+    return value > 0 ? "inf" : "-inf";
+  if (value == std::trunc(value) && std::fabs(value) < 1e15)
+    return std::to_string(int64_t(value));
+  for (int digits = 1;; ++digits) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    if (digits >= 17 || std::strtod(text, nullptr) == value)
+      return text;
+  }
+}
+static std::string formatQuantity(int64_t value) {
+  return std::to_string(value);
+}
+using dsm::formatQuantity;
+
+template <typename T>
+static LogicalResult checkRange(Location loc, llvm::StringRef option, T value,
+                                T lo, T hi, llvm::StringRef unit,
+                                llvm::StringRef note) {
+  if (lo <= value && value <= hi)
+    return success();
+  InFlightDiagnostic diag = emitError(loc)
+                            << option << " must be in [" << formatQuantity(lo)
+                            << ", " << formatQuantity(hi) << "]";
+  if (!unit.empty())
+    diag << " " << unit;
+  if (!note.empty())
+    diag << " (" << note << ")";
+  return diag << ", got " << formatQuantity(value);
+}
+
+LogicalResult dsm::checkOptionRange(Location loc, llvm::StringRef option,
+                                    int64_t value, int64_t lo, int64_t hi,
+                                    llvm::StringRef unit,
+                                    llvm::StringRef note) {
+  return checkRange(loc, option, value, lo, hi, unit, note);
+}
+
+LogicalResult dsm::checkOptionRange(Location loc, llvm::StringRef option,
+                                    double value, double lo, double hi,
+                                    llvm::StringRef unit,
+                                    llvm::StringRef note) {
+  return checkRange(loc, option, value, lo, hi, unit, note);
+}
+
+/// `path` with its directory resolved (links, `.`, `..`); the file itself
+/// need not exist. Empty when the directory cannot be resolved.
+static std::string resolvedPath(llvm::StringRef path) {
+  llvm::SmallString<256> absolute(path);
+  if (llvm::sys::fs::make_absolute(absolute))
+    return "";
+  llvm::SmallString<256> real;
+  if (!llvm::sys::fs::real_path(absolute, real))
+    return std::string(real);
+  llvm::SmallString<256> directory;
+  if (llvm::sys::fs::real_path(llvm::sys::path::parent_path(absolute),
+                               directory))
+    return "";
+  llvm::sys::path::append(directory, llvm::sys::path::filename(absolute));
+  return std::string(directory);
+}
+
+bool dsm::namesSameFile(llvm::StringRef a, llvm::StringRef b) {
+  if (a == b)
+    return true;
+  if (a == "-" || b == "-")
+    return false;
+  bool same = false;
+  if (!llvm::sys::fs::equivalent(a, b, same) && same)
+    return true;
+  std::string resolvedA = resolvedPath(a);
+  return !resolvedA.empty() && resolvedA == resolvedPath(b);
 }

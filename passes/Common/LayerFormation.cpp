@@ -145,6 +145,11 @@ FailureOr<std::vector<FormedLayer>> dsm::formLayers(func::FuncOp func) {
               return it == layerOf.end() || &layers[it->second] != &layer;
             }))
           layer.outputs.push_back(result);
+    if (layer.outputs.empty())
+      return emitError(layer.ops.back()->getLoc())
+             << "layer '" << layer.name
+             << "' is dead: nothing reads or returns its result, so it has "
+                "no place in the step; remove it or return its result";
     // A fused pooling: the layer stores fewer output pixels than its primary
     // computation produces (the pre-pool output stays in the scratchpad); a
     // transposed convolution stores more (each input pixel scatters a

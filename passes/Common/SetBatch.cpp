@@ -1,6 +1,7 @@
 //===- SetBatch.cpp - --dsm-set-batch -------------------------------------===//
 
 #include "dsm/Dialect/DsmOps.h"
+#include "dsm/Passes/OptionCheck.h"
 #include "dsm/Passes/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,11 +21,9 @@ struct SetBatchPass : public dsm::impl::DsmSetBatchBase<SetBatchPass> {
   using DsmSetBatchBase::DsmSetBatchBase;
 
   void runOnOperation() override {
-    if (batch <= 0) {
-      emitError(getOperation().getLoc())
-          << "--dsm-set-batch needs batch > 0, got " << int64_t(batch);
+    if (failed(checkOptionRange(getOperation().getLoc(), "batch",
+                                int64_t(batch), 1, kMaxBatch)))
       return signalPassFailure();
-    }
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (failed(rebatch(func)))
         return signalPassFailure();

@@ -16,6 +16,7 @@
 #include "dsm/Passes/Common/ContextExecutor.h"
 #include "dsm/Passes/Common/WorkloadAnalysis.h"
 #include "dsm/Passes/Devices/OpGraphBuilder.h"
+#include "dsm/Passes/OptionCheck.h"
 #include "dsm/Passes/Passes.h"
 #include "dsm/Support/CoreError.h"
 #include "dsm/Support/ReportWriter.h"
@@ -49,30 +50,33 @@ struct PlaceDevicesPass
   static constexpr int64_t kMaxEvaluations = 100'000'000;
 
   LogicalResult validateOptions(Location loc) {
-    if (evaluations < 1 || evaluations > kMaxEvaluations)
-      return emitError(loc) << "evaluations must be in [1, " << kMaxEvaluations
-                            << "], got " << int64_t(evaluations);
-    if (!(timeBudget >= 0))
-      return emitError(loc) << "time-budget must be at least 0 seconds (0: "
-                               "no limit), got "
-                            << double(timeBudget);
-    if (batches < 1 || batches > kMaxBatches)
-      return emitError(loc) << "batches must be in [1, " << kMaxBatches
-                            << "], got " << int32_t(batches);
-    if (simulatedBatches != -1 && simulatedBatches < batches)
-      return emitError(loc)
-             << "simulated-batches must be at least batches ("
-             << int32_t(batches) << "), got " << int32_t(simulatedBatches);
-    if (simulatedBatches > kMaxBatches)
-      return emitError(loc)
-             << "simulated-batches must be at most " << kMaxBatches << ", got "
-             << int32_t(simulatedBatches);
+    if (failed(checkOptionRange(loc, "evaluations", int64_t(evaluations), 1,
+                                kMaxEvaluations)) ||
+        failed(checkOptionRange(loc, "time-budget", double(timeBudget), 0.0,
+                                kMaxSearchSeconds, "seconds", "0: no limit")) ||
+        failed(
+            checkOptionRange(loc, "batches", int64_t(batches), 1, kMaxBatches)))
+      return failure();
+    // -1 (the default) or at least every batch in flight.
+    if (simulatedBatches != -1 &&
+        failed(checkOptionRange(loc, "simulated-batches",
+                                int64_t(simulatedBatches), int64_t(batches),
+                                kMaxBatches, "",
+                                "at least batches; -1: the default")))
+      return failure();
+    // Tiny efficiencies are legal: an op time past 1e15 s is the located
+    // error then, naming the op and the device.
     if (!(computeEfficiency > 0 && computeEfficiency <= 1))
       return emitError(loc) << "compute-efficiency must be in (0, 1], got "
-                            << double(computeEfficiency);
+                            << formatQuantity(computeEfficiency);
     if (!(memoryFraction > 0 && memoryFraction <= 1))
       return emitError(loc) << "memory-fraction must be in (0, 1], got "
-                            << double(memoryFraction);
+                            << formatQuantity(memoryFraction);
+    if (!trace.empty() && !report.empty() && namesSameFile(trace, report))
+      return emitError(loc)
+             << "report=" << report << " and trace=" << trace
+             << " name one file: the trace would overwrite the report; give "
+                "them two files";
     return success();
   }
 

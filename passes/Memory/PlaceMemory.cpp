@@ -15,6 +15,7 @@
 #include "dsm/Dialect/DsmAttrs.h"
 #include "dsm/Passes/Common/ContextExecutor.h"
 #include "dsm/Passes/Memory/MemoryGraphBuilder.h"
+#include "dsm/Passes/OptionCheck.h"
 #include "dsm/Passes/Passes.h"
 #include "dsm/Support/CoreError.h"
 
@@ -87,26 +88,17 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
     }
     // Past this a search would run for days: a typo, not a study.
     constexpr int64_t kMaxIterations = 100'000'000;
-    if (iterations < 1 || iterations > kMaxIterations) {
-      emitError(loc) << "iterations must be in [1, " << kMaxIterations
-                     << "], got " << int64_t(iterations);
+    if (failed(checkOptionRange(loc, "iterations", int64_t(iterations), 1,
+                                kMaxIterations)) ||
+        failed(checkOptionRange(loc, "evaluator-timeout",
+                                int64_t(evaluatorTimeout), 1,
+                                int64_t(kMaxSearchSeconds), "seconds")) ||
+        failed(checkOptionRange(loc, "time-budget", double(timeBudget), 0.0,
+                                kMaxSearchSeconds, "seconds", "0: no limit")) ||
+        // GLPK counts milliseconds.
+        failed(checkOptionRange(loc, "ilp-time-limit", double(ilpTimeLimit),
+                                0.001, kMaxSearchSeconds, "seconds")))
       return signalPassFailure();
-    }
-    if (evaluatorTimeout == 0) {
-      emitError(loc) << "evaluator-timeout must be at least 1 second";
-      return signalPassFailure();
-    }
-    if (!(timeBudget >= 0)) {
-      emitError(loc) << "time-budget must be at least 0 seconds (0: no "
-                        "limit), got "
-                     << double(timeBudget);
-      return signalPassFailure();
-    }
-    if (!(ilpTimeLimit > 0)) {
-      emitError(loc) << "ilp-time-limit must be positive, got "
-                     << double(ilpTimeLimit);
-      return signalPassFailure();
-    }
     FailureOr<core::SystemDescription> description = getModuleSystem(module);
     if (failed(description))
       return signalPassFailure();

@@ -1,6 +1,6 @@
 // RUN: dsm-opt %s -split-input-file --dsm-set-batch=batch=32 | FileCheck %s
 // RUN: not dsm-opt %s --dsm-set-batch=batch=0 -o /dev/null 2>&1 | FileCheck %s --check-prefix=ZERO
-// ZERO: error: --dsm-set-batch needs batch > 0, got 0
+// ZERO: error: batch must be in [1, 2147483647], got 0
 
 // Every value follows the new batch; weights and reshapes written with 0
 // ("copy") keep their meaning.

@@ -41,7 +41,7 @@
 // RUN: not dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ea evaluator=no-such-evaluator-program" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOTFOUND
 // NOTFOUND: error: evaluator 'no-such-evaluator-program' is not a program in PATH
 // RUN: not dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml evaluator-timeout=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMEOUT
-// TIMEOUT: error: evaluator-timeout must be at least 1 second
+// TIMEOUT: error: evaluator-timeout must be in [1, 1000000] seconds, got 0
 
 // --dsm-map-system passes it on.
 // RUN: dsm-opt %s --dsm-map-system="system=%S/Inputs/small.yaml mode=infer batch=1 placement=greedy-dp evaluator=%S/Inputs/latency-evaluator.py report=-" -o /dev/null | FileCheck %s --check-prefix=MEASURED

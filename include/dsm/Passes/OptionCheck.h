@@ -30,6 +30,35 @@ checkPassOptions(mlir::Pass &pass, llvm::StringRef options,
 /// The option names `pass` takes, sorted.
 llvm::SmallVector<llvm::StringRef> getPassOptionNames(mlir::Pass &pass);
 
+/// Every option that takes a quantity has a documented range (the table in
+/// docs/hardening.md): a value outside it is an error at `loc` saying
+/// "<option> must be in [lo, hi]<unit>, got <value>" (with `note` after the
+/// range, e.g. "0: no limit"), before any work. NaN is outside every range.
+mlir::LogicalResult checkOptionRange(mlir::Location loc, llvm::StringRef option,
+                                     int64_t value, int64_t lo, int64_t hi,
+                                     llvm::StringRef unit = "",
+                                     llvm::StringRef note = "");
+mlir::LogicalResult checkOptionRange(mlir::Location loc, llvm::StringRef option,
+                                     double value, double lo, double hi,
+                                     llvm::StringRef unit = "",
+                                     llvm::StringRef note = "");
+
+/// `value` as people write it: integers whole (1000000, not 1e+06), others
+/// in the fewest digits that read back the same (0.001, 1e+300), inf and nan
+/// by name (diagnostics print a double as 1.000000e+06).
+std::string formatQuantity(double value);
+
+/// Whether two output options name one file: the same text (both `-`
+/// included), or paths that lead to one file, existing (a link, `./r`) or
+/// not yet (the same name in one directory).
+bool namesSameFile(llvm::StringRef a, llvm::StringRef b);
+
+/// The most seconds a search, a solver or one evaluator run may be given
+/// (11.6 days): more is a typo (GLPK counts its limit in int milliseconds).
+constexpr double kMaxSearchSeconds = 1e6;
+/// The largest minibatch `batch=` takes.
+constexpr int64_t kMaxBatch = 2147483647;
+
 } // namespace dsm
 
 #endif // DSM_PASSES_OPTIONCHECK_H

@@ -153,7 +153,7 @@ def DsmSetBatch : Pass<"dsm-set-batch", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"batch", "batch", "int64_t", /*default=*/"0",
-           "New minibatch size (> 0)">,
+           "New minibatch size, in [1, 2147483647]">,
   ];
   let statistics = [
     Statistic<"numRetyped", "retyped-values", "Values whose type changed">,
@@ -199,6 +199,9 @@ def DsmExpandTraining : Pass<"dsm-expand-training", "mlir::ModuleOp">,
     same errors. UPD is emitted before BWD (DeepSpatialMatrix §III-B). The
     function returns its outputs followed by every weight gradient. Inference
     runs FWD only.
+
+    A dead layer -- one whose results nothing reads or returns -- is an
+    error at its op naming it: it has no activation to give its FWD pass.
   }];
   let options = modeOption;
 }
@@ -324,9 +327,9 @@ class DsmPlacementSearchOptions {
     Option<"seed", "seed", "uint64_t", /*default=*/"1",
            "Seed of the search (same seed, same placement)">,
     Option<"timeBudget", "time-budget", "double", /*default=*/"0",
-           "Seconds of wall-clock time the search may take; past them it "
-           "returns the best placement found so far, which the report "
-           "marks (0: no limit but the budget of iterations or "
+           "Seconds of wall-clock time the search may take, in [0, 1e6]; "
+           "past them it returns the best placement found so far, which the "
+           "report marks (0: no limit but the budget of iterations or "
            "evaluations). Ctrl-C or SIGTERM also end a search with its best "
            "so far reported, marked \"interrupted\", and exit 130 or 143">,
   ];
@@ -340,20 +343,20 @@ class DsmPlacementSearchOptions {
 class DsmDevicePlacementOptions {
   list<Option> devicePlacementOptions = [
     Option<"evaluations", "evaluations", "int64_t", /*default=*/"20000",
-           "Budget of the search in simulated placements">,
+           "Budget of the search in simulated placements, in [1, 1e8]">,
     Option<"batches", "batches", "int32_t", /*default=*/"1",
-           "Batches in flight at once (pipelined when > 1)">,
+           "Batches in flight at once, in [1, 1000] (pipelined when > 1)">,
     Option<"simulatedBatches", "simulated-batches", "int32_t",
            /*default=*/"-1",
-           "Batches simulated per evaluation; the step time is their "
-           "average (-1: 1, or when pipelined 10 as the thesis, at least "
-           "batches)">,
+           "Batches simulated per evaluation, in [batches, 1000]; the step "
+           "time is their average (-1: 1, or when pipelined 10 as the "
+           "thesis, at least batches)">,
     Option<"computeEfficiency", "compute-efficiency", "double",
            /*default=*/"0.9",
-           "Fraction of peak FLOP/s an op achieves (the thesis's computation "
-           "penalty)">,
+           "Fraction of peak FLOP/s an op achieves, in (0, 1] (the thesis's "
+           "computation penalty)">,
     Option<"memoryFraction", "memory-fraction", "double", /*default=*/"1.0",
-           "Fraction of each device's memory a placement may use">,
+           "Fraction of each device's memory a placement may use, in (0, 1]">,
     Option<"conventions", "conventions",
            "::dsm::core::devices::ConventionsKind",
            /*default=*/"::dsm::core::devices::ConventionsKind::Thesis",
@@ -402,7 +405,9 @@ def DsmPlaceDevices : Pass<"dsm-place-devices", "mlir::ModuleOp">,
 
     Impossible problems are errors: a system that is not a device graph, a
     disconnected device graph, a channel without bandwidth, an op larger
-    than every device's memory, an unknown search name.
+    than every device's memory, an unknown search name, `report=` and
+    `trace=` naming one file. An op whose result nothing uses is placed
+    like any other (it runs).
   }];
   let options = systemOption # modeOption # placementSearchOptions #
                 devicePlacementOptions # reportFormatOption # [
@@ -420,17 +425,19 @@ def DsmPlaceDevices : Pass<"dsm-place-devices", "mlir::ModuleOp">,
 class DsmMemoryPlacementOptions {
   list<Option> memoryPlacementOptions = [
     Option<"iterations", "iterations", "int64_t", /*default=*/"4000",
-           "Budget of the search in maps evaluated (the paper's iterations)">,
+           "Budget of the search in maps evaluated (the paper's iterations), "
+           "in [1, 1e8]">,
     Option<"ilpTimeLimit", "ilp-time-limit", "double", /*default=*/"60",
-           "Seconds the ILP solver may run before returning its best map">,
+           "Seconds the ILP solver may run before returning its best map, in "
+           "[0.001, 1e6]">,
     Option<"evaluator", "evaluator", "std::string", /*default=*/"\"\"",
            "A program that measures each valid map's latency instead of the "
            "cost model: run as '<program> <map.json>', it prints seconds "
            "(docs/memory-placement.md)">,
     Option<"evaluatorTimeout", "evaluator-timeout", "unsigned",
            /*default=*/"300",
-           "Seconds the evaluator may take per map before it is stopped and "
-           "the placement fails">,
+           "Seconds the evaluator may take per map, in [1, 1e6], before it is "
+           "stopped and the placement fails">,
   ];
 }
 
@@ -467,7 +474,7 @@ def DsmPlaceMemory : Pass<"dsm-place-memory", "mlir::ModuleOp">,
 
     Impossible problems are errors: a system that is not a memory hierarchy,
     a level without capacity or bandwidth, a tensor larger than DRAM, an
-    unknown search name.
+    unknown search name, a dead layer (its output would have no live range).
   }];
   let options = systemOption # placementSearchOptions # memoryPlacementOptions #
                 reportFormatOption # [
@@ -505,7 +512,12 @@ def DsmMapSystem : Pass<"dsm-map-system", "mlir::ModuleOp">,
       Evolutionary Computation"): `--dsm-place-devices`.
 
     Its options are those passes' own (declared once in Passes.td), so they
-    mean the same here as there; the ones of another capability are ignored.
+    mean the same here as there, with the same ranges. An option of another
+    capability is ignored with a warning naming it, the system's kind and
+    the kinds it applies to (`placement=` on a multi-chip system, `search=`
+    on a memory hierarchy): not an error, so one option string can be swept
+    over systems of every kind. A module with no layers (no dsm operations)
+    is an error on every kind.
 
     ```
     dsm-opt --dsm-map-system="system=dsm-8pf-asym mode=train batch=512 report=-" model.mlir
@@ -517,7 +529,7 @@ def DsmMapSystem : Pass<"dsm-map-system", "mlir::ModuleOp">,
                 placementSearchOptions # devicePlacementOptions #
                 memoryPlacementOptions # optimizerOption # [
     Option<"batch", "batch", "int64_t", /*default=*/"-1",
-           "Minibatch size (-1 keeps the model's)">,
+           "Minibatch size, in [1, 2147483647] (-1 keeps the model's)">,
     Option<"report", "report", "std::string", /*default=*/"",
            "Write the report here ('-' for stdout; none if empty)">,
     Option<"reportFormat", "report-format", "::dsm::ReportFormat",

@@ -17,6 +17,7 @@
 #include <cctype>
 #include <cstddef>
 #include <optional>
+#include <string>
 
 namespace dsm::core {
 
@@ -70,17 +71,34 @@ inline bool isIntegerList(llvm::StringRef text, size_t i) {
 /// a byte its lexer rejects outside string literals and `//` comments (one
 /// outside printable ASCII other than tab, newline and carriage return), or
 /// a custom-syntax `permutation`/`dimensions` (after a `)`) not followed by
-/// `= [integers]`, or brackets (`(`, `[`, `{`) nested deeper than
-/// kMaxMlirNesting: the parser recurses once per level (18,753 `(` in a
-/// type overflowed the stack; found by dsm-fuzz-upgrade-mlir). None when the
-/// text is free of all three.
+/// `= [integers]`, or a custom-syntax linalg op whose properties (a `<`
+/// after its name, its `indexing_maps = [..]` or its attribute dictionary)
+/// are not `<{` a dictionary `}>`: MLIR 22's linalg parser takes any
+/// attribute there and reads it as a dictionary (`linalg.matmul <0.125>
+/// ins(..)` aborts upstream mlir-opt too; found by dsm-fuzz-upgrade-mlir),
+/// or brackets (`(`, `[`, `{`, and the `<` of attribute and type syntax)
+/// nested deeper than kMaxMlirNesting: the parser recurses once per level
+/// (18,753 `(` in a type overflowed the stack, found by
+/// dsm-fuzz-upgrade-mlir; 20,000 `tuple<` do too). None when the text is
+/// free of all four.
+///
+/// `<` is matched the way MLIR's parser matches a dialect attribute's body:
+/// `->` closes nothing, `<=` opens nothing, and a `>` closes only a `<`, so
+/// `>=` in an integer set closes no parenthesis. A `<` that is never closed
+/// (text no parser would take as a bracket) is dropped when the bracket
+/// around it closes, so it cannot add up over a file.
 constexpr int kMaxMlirNesting = 256;
 
 inline std::optional<MlirTextProblem>
 findMlirTextProblem(llvm::StringRef text) {
   bool inString = false, inComment = false;
   char lastSignificant = 0;
-  int depth = 0;
+  // The open brackets, innermost last; never more than kMaxMlirNesting.
+  std::string open;
+  // In the custom form of a linalg op, from its name to its operands (at
+  // `linalgDepth`), and whether properties may stand next.
+  bool linalgHeader = false, propertiesMayFollow = false;
+  size_t linalgDepth = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     unsigned char c = text[i];
     if (inComment) {
@@ -94,11 +112,42 @@ findMlirTextProblem(llvm::StringRef text) {
         inString = false;
       continue;
     }
-    if (c == '(' || c == '[' || c == '{') {
-      if (++depth > kMaxMlirNesting)
+    bool opens = c == '(' || c == '[' || c == '{' ||
+                 (c == '<' && !(i + 1 < text.size() && text[i + 1] == '='));
+    if (linalgHeader && open.size() == linalgDepth && !std::isspace(c) &&
+        !detail::isWordChar(c) && c != '[' && c != '{' && c != '=') {
+      linalgHeader = false;
+      if (c == '<' && propertiesMayFollow) {
+        size_t next = i + 1;
+        while (next < text.size() && std::isspace((unsigned char)text[next]))
+          ++next;
+        if (next >= text.size() || text[next] != '{')
+          return MlirTextProblem{i, "expected '<{' here: a linalg op's "
+                                    "properties must be a dictionary"};
+      }
+    }
+    if (linalgHeader && open.size() == linalgDepth &&
+        (c == '[' || c == '{' || c == '='))
+      propertiesMayFollow = false;
+    if (opens) {
+      if (open.size() == size_t(kMaxMlirNesting))
         return MlirTextProblem{i, "brackets nested deeper than 256 levels"};
+      open.push_back(char(c));
     } else if (c == ')' || c == ']' || c == '}') {
-      depth = depth > 0 ? depth - 1 : 0;
+      // Unclosed `<` inside it first; then the bracket itself, whatever
+      // its kind (an extra closer can only lower the count).
+      while (!open.empty() && open.back() == '<')
+        open.pop_back();
+      if (!open.empty())
+        open.pop_back();
+      if (linalgHeader && open.size() < linalgDepth)
+        linalgHeader = false;
+      // After `indexing_maps = [..]` or an attribute dictionary.
+      if (linalgHeader && open.size() == linalgDepth)
+        propertiesMayFollow = true;
+    } else if (c == '>' && !open.empty() && open.back() == '<' &&
+               !(i > 0 && text[i - 1] == '-')) {
+      open.pop_back();
     }
     if (c == '"') {
       inString = true;
@@ -117,6 +166,13 @@ findMlirTextProblem(llvm::StringRef text) {
           lastSignificant == ')' && !detail::isIntegerList(text, i + 1))
         return MlirTextProblem{start, "expected '= [' integers ']' after "
                                       "this keyword"};
+      if (word.starts_with("linalg.")) {
+        linalgHeader = propertiesMayFollow = true;
+        linalgDepth = open.size();
+      } else if (linalgHeader && open.size() == linalgDepth) {
+        linalgHeader = word == "indexing_maps";
+        propertiesMayFollow = false;
+      }
       lastSignificant = text[i];
       continue;
     }

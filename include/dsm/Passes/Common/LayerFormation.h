@@ -43,7 +43,11 @@ struct FormedLayer {
 };
 
 /// Forms the layers of `func`. Fails with an error at the first operation
-/// that is neither a dsm graph op, a dsm.weight, a constant nor the return.
+/// that is neither a dsm graph op, a dsm.weight, a constant nor the return,
+/// and at a dead layer: one whose results nothing reads or returns. A step
+/// has no place for it (spatial mapping has no activation to give its FWD
+/// pass, memory placement no live range to its output), and a compiler
+/// would have removed it; the error names it so the model can be fixed.
 mlir::FailureOr<std::vector<FormedLayer>> formLayers(mlir::func::FuncOp func);
 
 } // namespace dsm
