@@ -350,8 +350,11 @@ static LogicalResult upgradeExpandShape(const Scanner &scanner, size_t at,
           dynamic = 2;
         else if (shaped.isDynamicDim(member))
           ++dynamic;
-        else
-          known *= shaped.getDimSize(member);
+        else if (llvm::MulOverflow(known, shaped.getDimSize(member), known))
+          return scanner.error(at)
+                 << "cannot upgrade '" << name << "' to " << resultText
+                 << ": the static sizes of result dimension " << d
+                 << "'s reassociation group overflow 64 bits";
       }
     if (group == groups.end() || dynamic != 1 || known == 0)
       return scanner.error(at)

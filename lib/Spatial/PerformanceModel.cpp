@@ -873,9 +873,13 @@ PerformanceModel::evaluate(const LayerShape &layer, TrainingPass pass,
     return std::nullopt;
   const CandidateCost candidate = split.figures(config.array);
   if (candidate.scratchpadBytes > split.scratchpadCapacity) {
-    reject(whyNot, "its working set of ", int64_t(candidate.scratchpadBytes),
+    // Printed whole as doubles: an absurd layer's figure may pass 2^63.
+    reject(whyNot, "its working set of ",
+           llvm::format("%.0f", std::floor(candidate.scratchpadBytes)),
            " bytes per core exceeds the scratchpad (",
-           int64_t(system.chip.core.scratchpad.capacityBytes), ")");
+           llvm::format("%.0f",
+                        std::floor(system.chip.core.scratchpad.capacityBytes)),
+           ")");
     return std::nullopt;
   }
   if (split.externalMemoryBytes > split.externalMemoryCapacity) {

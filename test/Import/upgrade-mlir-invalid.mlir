@@ -118,3 +118,13 @@ func.func @topk_dimension(%x: tensor<4x8xf32>, %v: tensor<4x2xf32>, %i: tensor<4
   } -> tensor<4x2xf32>, tensor<4x2xi64>
   return %0#0 : tensor<4x2xf32>
 }
+
+// -----
+
+// The static sizes of a group whose product passes 64 bits (a fuzzer's
+// find): refused, not divided by a wrapped product.
+func.func @overflow(%m: memref<?xf32>) -> memref<?x1152921504606846976x8xf32> {
+  // expected-error @+1 {{cannot upgrade 'memref.expand_shape' to memref<?x1152921504606846976x8xf32>: the static sizes of result dimension 0's reassociation group overflow 64 bits}}
+  %e = memref.expand_shape %m [[0, 1, 2]] : memref<?xf32> into memref<?x1152921504606846976x8xf32>
+  return %e : memref<?x1152921504606846976x8xf32>
+}
