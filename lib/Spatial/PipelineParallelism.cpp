@@ -278,6 +278,9 @@ static MappingPlan assemblePipeline(PipelineCandidate candidate,
     plan.explorations += part.explorations;
     plan.memoizedExplorations += part.memoizedExplorations;
     plan.selectionExact = plan.selectionExact && part.selectionExact;
+    if (!part.selectionExact)
+      plan.selectionStatesKept =
+          std::max(plan.selectionStatesKept, part.selectionStatesKept);
     if (s == 0 || stage.memory.total() > plan.memory.total())
       plan.memory = stage.memory;
   }
