@@ -188,18 +188,39 @@ PipelineStepTiming dsm::core::pipelineStepTiming(
 // The search
 //===----------------------------------------------------------------------===//
 
-/// The cycles of a UPD pass that a pipeline spends once per step: the
-/// reduction of the accumulated gradients and the weight update (the last
-/// transfer group the performance model records).
-static double oncePerStep(const PassPlan &pass) {
-  if (pass.pass != TrainingPass::UPD)
+double dsm::core::oncePerStepCycles(TrainingPass pass,
+                                    llvm::ArrayRef<TransferGroup> transfers,
+                                    double total) {
+  if (pass != TrainingPass::UPD)
     return 0;
   double cycles = 0;
-  for (const TransferGroup &group : pass.eval.transfers)
+  for (const TransferGroup &group : transfers)
     if (group.name == "grad_reduce+weight_broadcast" ||
         group.name == "weight_update")
       cycles += group.cycles;
-  return std::min(cycles, pass.cycles.total);
+  return std::min(cycles, total);
+}
+
+CycleBreakdown dsm::core::pipelinedPassCycles(CycleBreakdown perMicrobatch,
+                                              double oncePerStep,
+                                              int64_t microbatches,
+                                              double share) {
+  const double m = double(microbatches);
+  CycleBreakdown cycles = perMicrobatch;
+  for (double *c : {&cycles.useful, &cycles.underuse, &cycles.ovldtVisible,
+                    &cycles.nonOvldt, &cycles.auxComp, &cycles.total})
+    *c *= m;
+  cycles.nonOvldt -= (m - 1) * oncePerStep;
+  cycles.total -= (m - 1) * oncePerStep;
+  for (double *c : {&cycles.useful, &cycles.underuse, &cycles.ovldtVisible,
+                    &cycles.nonOvldt, &cycles.auxComp, &cycles.total})
+    *c *= share;
+  return cycles;
+}
+
+/// The once-per-step cycles of a planned pass.
+static double oncePerStep(const PassPlan &pass) {
+  return oncePerStepCycles(pass.pass, pass.eval.transfers, pass.cycles.total);
 }
 
 /// `error` of the mapping of stage `stage`, whose layers start at `first`:
@@ -244,20 +265,9 @@ static MappingPlan assemblePipeline(PipelineCandidate candidate,
         memory.pipeRows = stage.rows;
         memory.microbatches = record.microbatches;
         memory.gpipe = record.schedule == PipelineSchedule::GPipe;
-        const double once = oncePerStep(pass);
-        CycleBreakdown cycles = pass.cycles;
-        for (double *c :
-             {&cycles.useful, &cycles.underuse, &cycles.ovldtVisible,
-              &cycles.nonOvldt, &cycles.auxComp, &cycles.total})
-          *c *= m;
-        cycles.nonOvldt -= (m - 1) * once;
-        cycles.total -= (m - 1) * once;
-        busy += cycles.total;
-        for (double *c :
-             {&cycles.useful, &cycles.underuse, &cycles.ovldtVisible,
-              &cycles.nonOvldt, &cycles.auxComp, &cycles.total})
-          *c *= share;
-        pass.cycles = cycles;
+        pass.cycles = pipelinedPassCycles(pass.cycles, oncePerStep(pass),
+                                          record.microbatches, share);
+        busy += pass.cycles.total / share;
         pass.eval.macs *= m;
       }
     // The stage's chips wait the rest of the step.
@@ -401,7 +411,7 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
         llvm::Expected<MappingPlan> profile =
             mapOnce(stageModel, part, executor, /*preloadBudgets=*/{}, progress,
                     &memo, SpatialMapper::kNoPlanYet,
-                    /*activationCopies=*/0);
+                    /*microbatchesInFlight=*/0, &stageOptions);
         if (!profile) {
           if (progress.wasStopped() || given.given())
             return profile.takeError();
@@ -431,9 +441,9 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
         LayerGraph stageLayers = stageGraph(part, first, last);
         int64_t inFlight =
             microbatchesInFlight(schedule, s, int(stages), microbatches);
-        llvm::Expected<MappingPlan> plan =
-            mapOnce(stageModel, stageLayers, executor, /*preloadBudgets=*/{},
-                    progress, &memo, SpatialMapper::kNoPlanYet, inFlight);
+        llvm::Expected<MappingPlan> plan = mapOnce(
+            stageModel, stageLayers, executor, /*preloadBudgets=*/{}, progress,
+            &memo, SpatialMapper::kNoPlanYet, inFlight, &stageOptions);
         if (!plan) {
           if (progress.wasStopped())
             return plan.takeError();

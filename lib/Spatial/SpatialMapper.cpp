@@ -31,9 +31,9 @@ llvm::Expected<MappingPlan> SpatialMapper::mapOnce(
     const PerformanceModel &costModel, const LayerGraph &graph,
     Executor &executor, llvm::ArrayRef<int64_t> preloadBudgets,
     ExplorationProgress &progress, SweepMemo *memo, double cyclesToBeat,
-    int64_t microbatchesInFlight) const {
-  llvm::Expected<MappingProblem> problem =
-      MappingProblem::create(costModel, graph, options, preloadBudgets);
+    int64_t microbatchesInFlight, const MapperOptions *stageOptions) const {
+  llvm::Expected<MappingProblem> problem = MappingProblem::create(
+      costModel, graph, stageOptions ? *stageOptions : options, preloadBudgets);
   if (!problem)
     return problem.takeError();
   problem->setCyclesToBeat(cyclesToBeat);

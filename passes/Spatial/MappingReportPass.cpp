@@ -54,11 +54,12 @@ static double pipelineWait(const core::PerformanceModel &stageModel,
       stageModel, core::microbatchShape(shape, microbatches), pass, config);
   if (!eval)
     return 0;
-  const double m = double(microbatches);
-  double once = 0;
-  if (pass == core::TrainingPass::UPD && !eval->transfers.empty())
-    once = eval->transfers.back().cycles;
-  double busy = (eval->cycles.total * m - once * (m - 1)) * share;
+  double busy =
+      core::pipelinedPassCycles(
+          eval->cycles,
+          core::oncePerStepCycles(pass, eval->transfers, eval->cycles.total),
+          microbatches, share)
+          .total;
   double wait = std::min(recorded.total - busy, recorded.underuse);
   return wait > core::kNumCycleCategories ? wait : 0;
 }

@@ -74,6 +74,27 @@ TEST(PipelineParallelismTest, OneFOneBKeepsFewerMicrobatchesInFlight) {
   EXPECT_EQ(microbatchesInFlight(PipelineSchedule::OneFOneB, 0, 4, 2), 2);
 }
 
+TEST(PipelineParallelismTest, GradientsAreReducedOncePerStep) {
+  // A UPD of 30 cycles per microbatch, 10 of them the gradient reduction:
+  // over 4 microbatches the work runs 4 times, the reduction once; a stage
+  // of half the chips records half of that.
+  std::vector<TransferGroup> transfers(2);
+  transfers[0].name = "fetch_inp+fetch_ker+write_out";
+  transfers[0].cycles = 12;
+  transfers[1].name = "grad_reduce+weight_broadcast";
+  transfers[1].cycles = 10;
+  EXPECT_EQ(oncePerStepCycles(TrainingPass::UPD, transfers, 30), 10);
+  EXPECT_EQ(oncePerStepCycles(TrainingPass::BWD, transfers, 30), 0);
+  CycleBreakdown upd;
+  upd.useful = 15;
+  upd.nonOvldt = 15;
+  upd.total = 30;
+  CycleBreakdown step = pipelinedPassCycles(upd, 10, 4, 0.5);
+  EXPECT_DOUBLE_EQ(step.useful, 15 * 4 * 0.5);
+  EXPECT_DOUBLE_EQ(step.nonOvldt, (15 * 4 - 3 * 10) * 0.5);
+  EXPECT_DOUBLE_EQ(step.total, (30 * 4 - 3 * 10) * 0.5);
+}
+
 TEST(PipelineParallelismTest, StagesBalanceLikeBruteForce) {
   // Against every way of cutting the layers into p non-empty runs.
   std::mt19937 random(11);

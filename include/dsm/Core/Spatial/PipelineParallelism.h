@@ -32,6 +32,7 @@
 #define DSM_CORE_SPATIAL_PIPELINEPARALLELISM_H
 
 #include "dsm/Core/Spatial/LayerGraph.h"
+#include "dsm/Core/Spatial/Mapping.h"
 #include "dsm/Core/Spatial/StepMemory.h"
 #include "dsm/Core/Spatial/TimestepPipelining.h"
 
@@ -114,6 +115,21 @@ PipelineStepTiming pipelineStepTiming(PipelineSchedule schedule,
                                       llvm::ArrayRef<double> forwardLinks,
                                       llvm::ArrayRef<double> backwardLinks,
                                       int64_t microbatches);
+
+/// The cycles of a pass a pipeline spends once per step, however many
+/// microbatches: a UPD's reduction of the accumulated gradients and weight
+/// update (its transfer group `grad_reduce+weight_broadcast` or
+/// `weight_update`), at most `total`; 0 for FWD and BWD.
+double oncePerStepCycles(TrainingPass pass,
+                         llvm::ArrayRef<TransferGroup> transfers, double total);
+
+/// A pipeline stage's pass over a step, as the plan records it: its cycles
+/// for one microbatch (`perMicrobatch`) for every microbatch, the
+/// once-per-step cycles once, scaled by `share`, the stage's share of the
+/// system's chips (the stage's wait for the pipeline aside).
+CycleBreakdown pipelinedPassCycles(CycleBreakdown perMicrobatch,
+                                   double oncePerStep, int64_t microbatches,
+                                   double share);
 
 /// One stage of a planned pipeline.
 struct PipelineStageRecord {

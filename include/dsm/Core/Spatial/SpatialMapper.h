@@ -135,13 +135,15 @@ private:
   /// One mapping with `costModel` (the system's, or one whose scratchpad
   /// is reduced by a preload reservation); `preloadBudgets`, when given,
   /// caps each layer's preloaded weight bytes per core; `memo` shares
-  /// explorations across the mappings of a sweep.
+  /// explorations across the mappings of a sweep; `microbatchesInFlight`
+  /// (MappingProblem::activationCopies) and `stageOptions` (instead of the
+  /// mapper's) serve a pipeline's stages.
   llvm::Expected<MappingPlan>
   mapOnce(const PerformanceModel &costModel, const LayerGraph &graph,
           Executor &executor, llvm::ArrayRef<int64_t> preloadBudgets,
           ExplorationProgress &progress, SweepMemo *memo = nullptr,
-          double cyclesToBeat = kNoPlanYet,
-          int64_t microbatchesInFlight = 1) const;
+          double cyclesToBeat = kNoPlanYet, int64_t microbatchesInFlight = 1,
+          const MapperOptions *stageOptions = nullptr) const;
   /// Inference with weight preloading: the sweep of DeepSpatialMatrix
   /// §III-B2.
   llvm::Expected<MappingPlan>
