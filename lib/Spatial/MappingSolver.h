@@ -351,6 +351,22 @@ double planCyclesLowerBound(const MappingProblem &problem);
 
 /// Solves `problem`: the plan, or the error of the layer that has no legal
 /// mapping, or an InterruptedError.
+/// The search effort of the mappings behind one plan (a sweep, the blocks,
+/// a pipeline's stages), summed into MappingPlan's counters.
+struct SearchEffort {
+  uint64_t configurations = 0, explorations = 0, memoized = 0;
+  void add(const MappingPlan &plan) {
+    configurations += plan.configurationsEvaluated;
+    explorations += plan.explorations;
+    memoized += plan.memoizedExplorations;
+  }
+  void recordIn(MappingPlan &plan) const {
+    plan.configurationsEvaluated = configurations;
+    plan.explorations = explorations;
+    plan.memoizedExplorations = memoized;
+  }
+};
+
 /// `memo`: what is shared with the other mappings of a sweep. With a plan
 /// to beat (MappingProblem::cyclesToBeat), fails as soon as the
 /// explorations show that no plan of this problem can take fewer cycles,

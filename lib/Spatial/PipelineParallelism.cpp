@@ -223,6 +223,33 @@ static double oncePerStep(const PassPlan &pass) {
   return oncePerStepCycles(pass.pass, pass.eval.transfers, pass.cycles.total);
 }
 
+/// Why the pipeline the user named cannot be planned on a torus of
+/// `torusRows` rows for a network of `layers` layers and a minibatch of
+/// `batch` samples (success: it can).
+static llvm::Error checkGivenPipeline(const GivenPipeline &given,
+                                      int64_t torusRows, int64_t layers,
+                                      int64_t batch) {
+  if (given.stages < 2 || torusRows % given.stages != 0)
+    return llvm::createStringError(
+        llvm::formatv("a pipeline of {0} stages: the stages must be at least "
+                      "2 and divide the torus's {1} rows",
+                      given.stages, torusRows)
+            .str());
+  if (given.stages > layers)
+    return llvm::createStringError(
+        llvm::formatv("a pipeline of {0} stages: the network has only {1} "
+                      "layers",
+                      given.stages, layers)
+            .str());
+  if (given.microbatches < 1 || batch % given.microbatches != 0)
+    return llvm::createStringError(
+        llvm::formatv("{0} microbatches: they must divide the minibatch of "
+                      "{1} samples",
+                      given.microbatches, batch)
+            .str());
+  return llvm::Error::success();
+}
+
 /// `error` of the mapping of stage `stage`, whose layers start at `first`:
 /// a layer's error names the layer of the whole network.
 static llvm::Error inStage(llvm::Error error, int stage, int first) {
@@ -284,9 +311,6 @@ static MappingPlan assemblePipeline(PipelineCandidate candidate,
       }
       plan.layers.push_back(std::move(layer));
     }
-    plan.configurationsEvaluated += part.configurationsEvaluated;
-    plan.explorations += part.explorations;
-    plan.memoizedExplorations += part.memoizedExplorations;
     plan.selectionExact = plan.selectionExact && part.selectionExact;
     if (!part.selectionExact)
       plan.selectionStatesKept =
@@ -310,6 +334,8 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
   const MultiChipSystem &system = model.getSystem();
   const int64_t torusRows = system.torus.y;
   const int64_t batch = graphBatch(graph);
+  std::optional<MappingPlan> best;
+  llvm::Error whyNone = llvm::Error::success();
   if (given.given()) {
     // The named pipeline, whatever the plans over the whole torus.
     if (!unpipelined) {
@@ -317,30 +343,10 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
         return unpipelined.takeError();
       llvm::consumeError(unpipelined.takeError());
     }
-    if (given.stages < 2 || torusRows % given.stages != 0)
-      return llvm::createStringError(
-          llvm::formatv("a pipeline of {0} stages: the stages must be at "
-                        "least 2 and divide the torus's {1} rows",
-                        given.stages, torusRows)
-              .str());
-    if (given.stages > int64_t(graph.layers.size()))
-      return llvm::createStringError(
-          llvm::formatv("a pipeline of {0} stages: the network has only {1} "
-                        "layers",
-                        given.stages, graph.layers.size())
-              .str());
-    if (given.microbatches < 1 || batch % given.microbatches != 0)
-      return llvm::createStringError(
-          llvm::formatv("{0} microbatches: they must divide the minibatch "
-                        "of {1} samples",
-                        given.microbatches, batch)
-              .str());
-    unpipelined = llvm::createStringError("no pipeline was planned");
-  }
-  std::optional<MappingPlan> best;
-  llvm::Error whyNone = llvm::Error::success();
-  if (given.given()) {
-    whyNone = unpipelined.takeError();
+    if (llvm::Error error = checkGivenPipeline(
+            given, torusRows, int64_t(graph.layers.size()), batch))
+      return std::move(error);
+    whyNone = llvm::createStringError("no pipeline was planned");
   } else if (unpipelined) {
     // A pipeline pays for its bubble with less memory per chip and smaller
     // reductions: it is priced where the fastest plan over the torus needed
@@ -374,9 +380,9 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
   // 1F1B takes no longer than GPipe and keeps fewer microbatches in flight.
   const PipelineSchedule schedule =
       given.given() ? given.schedule : PipelineSchedule::OneFOneB;
-  uint64_t configurations = best ? best->configurationsEvaluated : 0,
-           explorations = best ? best->explorations : 0,
-           memoized = best ? best->memoizedExplorations : 0;
+  SearchEffort effort;
+  if (best)
+    effort.add(*best);
   for (int64_t stages = 2; stages <= torusRows; ++stages) {
     if (torusRows % stages != 0 || stages > int64_t(graph.layers.size()) ||
         (given.given() && stages != given.stages))
@@ -453,9 +459,7 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
           fits = false;
           break;
         }
-        configurations += plan->configurationsEvaluated;
-        explorations += plan->explorations;
-        memoized += plan->memoizedExplorations;
+        effort.add(*plan);
         fits = plan->fitsMemory();
         PipelineStageRecord stage;
         stage.firstLayer = first;
@@ -518,8 +522,6 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
   if (!best)
     return std::move(whyNone);
   llvm::consumeError(std::move(whyNone));
-  best->configurationsEvaluated = configurations;
-  best->explorations = explorations;
-  best->memoizedExplorations = memoized;
+  effort.recordIn(*best);
   return std::move(*best);
 }

@@ -170,9 +170,9 @@ SpatialMapper::mapOnBlocks(llvm::Expected<MappingPlan> whole,
   const double macsPerChipCycle = double(model.numCores()) *
                                   double(model.arrayRows()) *
                                   double(model.arrayColumns());
-  uint64_t configurations = best ? best->configurationsEvaluated : 0,
-           explorations = best ? best->explorations : 0,
-           memoized = best ? best->memoizedExplorations : 0;
+  SearchEffort effort;
+  if (best)
+    effort.add(*best);
   for (const ChipBlock &block : candidateBlocks(system.torus)) {
     const double chips = double(block.rows * block.columns);
     // The block's plan takes at least its MACs at the block's peak; the
@@ -194,9 +194,7 @@ SpatialMapper::mapOnBlocks(llvm::Expected<MappingPlan> whole,
       llvm::consumeError(plan.takeError());
       continue;
     }
-    configurations += plan->configurationsEvaluated;
-    explorations += plan->explorations;
-    memoized += plan->memoizedExplorations;
+    effort.add(*plan);
     if (!plan->fitsMemory())
       continue;
     placeOnBlock(*plan, block, chips / double(system.chips));
@@ -206,9 +204,7 @@ SpatialMapper::mapOnBlocks(llvm::Expected<MappingPlan> whole,
   if (!best)
     return std::move(wholeError);
   llvm::consumeError(std::move(wholeError));
-  best->configurationsEvaluated = configurations;
-  best->explorations = explorations;
-  best->memoizedExplorations = memoized;
+  effort.recordIn(*best);
   return std::move(*best);
 }
 
@@ -236,9 +232,8 @@ SpatialMapper::mapWithPreloading(const PerformanceModel &costModel,
   const size_t n = graph.layers.size();
   const int64_t capacity =
       int64_t(costModel.getSystem().chip.core.scratchpad.capacityBytes);
-  uint64_t configurations = best->configurationsEvaluated,
-           explorations = best->explorations,
-           memoized = best->memoizedExplorations;
+  SearchEffort effort;
+  effort.add(*best);
   // Maps with a reduced scratchpad; a scenario whose working sets no longer
   // fit is skipped.
   auto attempt =
@@ -250,9 +245,7 @@ SpatialMapper::mapWithPreloading(const PerformanceModel &costModel,
       llvm::consumeError(plan.takeError());
       return std::nullopt;
     }
-    configurations += plan->configurationsEvaluated;
-    explorations += plan->explorations;
-    memoized += plan->memoizedExplorations;
+    effort.add(*plan);
     return std::move(*plan);
   };
   for (int step = 1; step < kPreloadSweepSteps; ++step) {
@@ -306,8 +299,6 @@ SpatialMapper::mapWithPreloading(const PerformanceModel &costModel,
       *best = std::move(*plan);
     }
   }
-  best->configurationsEvaluated = configurations;
-  best->explorations = explorations;
-  best->memoizedExplorations = memoized;
+  effort.recordIn(*best);
   return best;
 }
