@@ -56,7 +56,7 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
     pm.addPass(createDsmSelectMapping(DsmSelectMappingOptions{
         search, parallelism, explain,
         SmallVector<std::string>(optimizations.begin(), optimizations.end()),
-        stages, microbatches, schedule, optimizer}));
+        stages, microbatches, schedule, recompute, shard, optimizer}));
     pm.addPass(createDsmLowerTiled());
     pm.addPass(createDsmVerifyMapping(DsmVerifyMappingOptions{optimizer}));
     if (!report.empty())
@@ -113,6 +113,11 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
         given(explain, Spatial),
         given(optimizations, Spatial),
         given(optimizer, Spatial),
+        given(stages, Spatial),
+        given(microbatches, Spatial),
+        given(schedule, Spatial),
+        given(recompute, Spatial),
+        given(shard, Spatial),
         given(placement, Memory | Devices),
         given(seed, Memory | Devices),
         given(timeBudget, Memory | Devices),
@@ -151,6 +156,14 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
                        << "= applies to " << llvm::join(kinds, " and ")
                        << " systems";
     }
+    // The memory savers are the training step's.
+    if (use == Spatial && mode == ExecutionMode::Infer)
+      for (auto [set, name, uses] :
+           {given(recompute, Spatial), given(shard, Spatial)})
+        if (set)
+          emitWarning(loc) << name
+                           << "= is ignored in inference: it names a memory "
+                              "saver of the training step";
   }
 
   /// Whether some function holds an operation to map (layer formation

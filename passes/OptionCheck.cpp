@@ -64,6 +64,9 @@ bool anyEnumValues(llvm::cl::Option *option,
          enumValues<dsm::ParallelismChoice>(option, values) ||
          enumValues<dsm::core::SearchMode>(option, values) ||
          enumValues<dsm::core::Optimizer>(option, values) ||
+         enumValues<dsm::core::PipelineSchedule>(option, values) ||
+         enumValues<dsm::core::RecomputeChoice>(option, values) ||
+         enumValues<dsm::core::ShardChoice>(option, values) ||
          enumValues<dsm::core::devices::ConventionsKind>(option, values);
 }
 

@@ -17,6 +17,8 @@
 //      costs). In each, every byte of parameters (with its state) is priced
 //      in cycles and the selection made again; the least price whose plan
 //      fits is found by bisection.
+// Savers the user names (MapperOptions::savers) apply first, needed or not,
+// and only the others are chosen.
 // Activations spread over every chip whatever the parallelism, so their
 // peak is a constant of each plan's check.
 //
@@ -280,18 +282,7 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
   state.plan.fastestMemory = memory->categories(state.choice);
   const MappingProblem &problem = state.problem;
   const bool training = !problem.inferenceOnly();
-  if (memory->fits(state.choice))
-    return llvm::Error::success();
-  state.memoryConstrained = true;
-  // 1. Sharded state: free, and the choice stays.
-  if (training) {
-    memory->shardState = true;
-    if (memory->fits(state.choice))
-      return llvm::Error::success();
-  }
-  // 2. Priced plans, in tiers of savers, the costlier tier only when none
-  // of the cheaper one fits: without and with recomputation; then the same
-  // with the weights sharded too. In a tier, the faster plan that fits.
+  const SaverChoices &named = problem.options().savers;
   struct Candidate {
     std::unique_ptr<ChipMemory> memory;
     std::vector<OptionCosts> costs;
@@ -321,27 +312,63 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
     }
     return c;
   };
+
+  // Named savers apply whether the plan needs them or not; the costs they
+  // add select again.
+  Candidate base{std::make_unique<ChipMemory>(*memory), state.layerCost};
+  if (training) {
+    if (named.recompute == RecomputeChoice::Full)
+      base = withRecomputation(base);
+    if (named.shard == ShardChoice::State ||
+        named.shard == ShardChoice::Weights)
+      base.memory->shardState = true;
+    if (named.shard == ShardChoice::Weights)
+      base = withShardedWeights(base);
+  }
+  if (base.costs != state.layerCost) {
+    Selection selection = selectWithStates(base.costs, state.switches);
+    state.layerCost = base.costs;
+    state.choice = std::move(selection.choice);
+    state.selectionCost = selection.cost;
+    state.selectionExact = selection.exact;
+  }
+  auto keep = [&](Candidate &candidate) {
+    memory = std::move(candidate.memory);
+    return llvm::Error::success();
+  };
+  if (base.memory->fits(state.choice))
+    return keep(base);
+  state.memoryConstrained = true;
+  // 1. Sharded state: free, and the choice stays.
+  if (training && named.shard == ShardChoice::Auto) {
+    base.memory->shardState = true;
+    if (base.memory->fits(state.choice))
+      return keep(base);
+  }
+  // 2. Priced plans, in tiers of the savers left to choose, the costlier
+  // tier only when none of the cheaper one fits: without and with
+  // recomputation; then the same with the weights sharded too. In a tier,
+  // the faster plan that fits.
   std::vector<std::vector<Candidate>> tiers;
   {
-    Candidate plain{std::make_unique<ChipMemory>(*memory), state.layerCost};
-    std::vector<Candidate> first;
-    if (training) {
-      Candidate recomputing = withRecomputation(plain);
-      std::vector<Candidate> second;
-      second.push_back(withShardedWeights(plain));
-      second.push_back(withShardedWeights(recomputing));
-      first.push_back(std::move(plain));
-      if (first.back().memory->activationBytes >
-          recomputing.memory->activationBytes)
-        first.push_back(std::move(recomputing));
-      tiers.push_back(std::move(first));
-      tiers.push_back(std::move(second));
-    } else {
-      first.push_back(std::move(plain));
-      tiers.push_back(std::move(first));
+    std::optional<Candidate> recomputing;
+    if (training && named.recompute == RecomputeChoice::Auto)
+      recomputing = withRecomputation(base);
+    std::vector<Candidate> first, second;
+    if (training && named.shard == ShardChoice::Auto) {
+      second.push_back(withShardedWeights(base));
+      if (recomputing)
+        second.push_back(withShardedWeights(*recomputing));
     }
+    first.push_back(std::move(base));
+    if (recomputing && first.back().memory->activationBytes >
+                           recomputing->memory->activationBytes)
+      first.push_back(std::move(*recomputing));
+    tiers.push_back(std::move(first));
+    if (!second.empty())
+      tiers.push_back(std::move(second));
   }
-  // The selection made already is the plain candidate's unpriced one (the
+  // The selection made already is the first candidate's unpriced one (the
   // same costs select the same plan): not made again.
   const Selection selected{state.choice, state.selectionCost,
                            state.selectionExact};

@@ -186,8 +186,8 @@ int64_t DesignSpaceExplorer::largestWeightShare(
       model.chipSplit(layer, pass, parallelism, /*whyNot=*/nullptr);
   if (!chipSplit)
     return 0;
-  DimSizes chipD =
-      splitSizes(model.spatialPassDims(layer, pass, memory), *chipSplit);
+  DimSizes chipD = splitSizes(
+      model.spatialPassDims(layer, pass, memory, *chipSplit), *chipSplit);
   MappingConfig config;
   config.parallelism = parallelism;
   config.chipSplit = *chipSplit;
@@ -209,8 +209,8 @@ double DesignSpaceExplorer::computeBound(const LayerShape &layer,
       model.chipSplit(layer, pass, parallelism, /*whyNot=*/nullptr);
   if (!chipSplit)
     return bound;
-  DimSizes chipD =
-      splitSizes(model.spatialPassDims(layer, pass, memory), *chipSplit);
+  DimSizes chipD = splitSizes(
+      model.spatialPassDims(layer, pass, memory, *chipSplit), *chipSplit);
   MappingConfig config;
   config.parallelism = parallelism;
   config.chipSplit = *chipSplit;
@@ -234,8 +234,8 @@ DesignSpaceExplorer::explore(const LayerShape &layer, TrainingPass pass,
       model.chipSplit(layer, pass, parallelism, &result.whyNone);
   if (!chipSplit)
     return result;
-  DimSizes chipD =
-      splitSizes(model.spatialPassDims(layer, pass, memory), *chipSplit);
+  DimSizes chipD = splitSizes(
+      model.spatialPassDims(layer, pass, memory, *chipSplit), *chipSplit);
   std::vector<DimSizes> coreSplits = candidateCoreSplits(layer, pass, chipD);
   if (coreSplits.empty()) {
     result.whyNone = "no split of a chip's work over its " +

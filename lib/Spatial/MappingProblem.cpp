@@ -55,6 +55,28 @@ MemoryDecision dsm::core::onChipDecision(OnChip what, TrainingPass pass) {
   return memory;
 }
 
+/// Whether `layer` takes the named parallelism `p`: unless `p` cannot split
+/// it over the chips whatever its minibatch (too few output features), or
+/// needs a minibatch the layer does not have (a position embedding). A
+/// minibatch too small for the split (a pipeline's microbatch) leaves the
+/// layer with no legal mapping: that plan is not the named strategy.
+static bool takesNamedParallelism(const PerformanceModel &model,
+                                  const LayerNode &layer, Parallelism p) {
+  LayerShape anyMinibatch = layer.shape;
+  int64_t &minibatch = anyMinibatch.dims[int(Dim::MB)];
+  minibatch = std::max<int64_t>(minibatch, model.numChips());
+  const bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
+  bool splits = true, splitsAnyMinibatch = true;
+  for (int pass = 0; pass < kNumPasses; ++pass) {
+    if (!runs[pass])
+      continue;
+    splits = splits && model.chipSplit(layer.shape, TrainingPass(pass), p);
+    splitsAnyMinibatch = splitsAnyMinibatch &&
+                         model.chipSplit(anyMinibatch, TrainingPass(pass), p);
+  }
+  return splits || (splitsAnyMinibatch && layer.shape.get(Dim::MB) > 1);
+}
+
 llvm::Expected<MappingProblem>
 MappingProblem::create(const PerformanceModel &model, const LayerGraph &graph,
                        const MapperOptions &options,
@@ -74,6 +96,12 @@ MappingProblem::create(const PerformanceModel &model, const LayerGraph &graph,
   if (problem.allowedParallelisms.empty())
     return llvm::createStringError(
         "none of the allowed parallelisms is available on this system");
+  if (options.namedParallelism &&
+      !llvm::is_contained(problem.allowedParallelisms,
+                          *options.namedParallelism))
+    return llvm::createStringError(
+        "parallelism=" + stringifyParallelism(*options.namedParallelism).str() +
+        " is not available on this system");
   // A layer's option: a parallelism and a DySM factor (DeepSpatialMatrix
   // §III-C), chosen jointly over the graph because reuse between two layers
   // needs both.
@@ -88,6 +116,11 @@ MappingProblem::create(const PerformanceModel &model, const LayerGraph &graph,
     return layer.bwd || layer.upd;
   });
   const size_t n = graph.layers.size();
+  problem.named.assign(n, std::nullopt);
+  if (std::optional<Parallelism> p = options.namedParallelism)
+    for (size_t i = 0; i < n; ++i)
+      if (takesNamedParallelism(model, graph.layers[i], *p))
+        problem.named[i] = *p;
   problem.in.resize(n);
   problem.out.resize(n);
   for (size_t e = 0; e < graph.edges.size(); ++e) {
@@ -100,7 +133,8 @@ MappingProblem::create(const PerformanceModel &model, const LayerGraph &graph,
 }
 
 bool MappingProblem::usable(int layer, int option) const {
-  if (!allowed[option])
+  if (!allowed[option] ||
+      (named[layer] && parallelismOf(option) != *named[layer]))
     return false;
   const LayerShape &shape = layerGraph->layers[layer].shape;
   return factorOf(option) == 1 || (shape.hasPrimary && shape.timesteps == 1);

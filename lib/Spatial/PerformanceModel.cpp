@@ -64,13 +64,26 @@ DimSizes PerformanceModel::passDims(const LayerShape &layer,
   return dims;
 }
 
+Dim PerformanceModel::spatialMinibatchDim(const LayerShape &layer,
+                                          TrainingPass pass,
+                                          const DimSizes &chipSplit) const {
+  DimSizes dims = passDims(layer, pass);
+  bool oneSample = splitSizes(dims, chipSplit)[int(Dim::MB)] == 1;
+  if (oneSample && layer.hasPrimary && dims[int(Dim::KIJ)] == 1 &&
+      dims[int(Dim::IJ)] > 1)
+    return Dim::IJ;
+  return Dim::MB;
+}
+
 DimSizes PerformanceModel::spatialPassDims(const LayerShape &layer,
                                            TrainingPass pass,
-                                           const MemoryDecision &memory) const {
+                                           const MemoryDecision &memory,
+                                           const DimSizes &chipSplit) const {
   DimSizes dims = passDims(layer, pass);
-  if (memory.spatialMinibatches > 1)
-    dims[int(Dim::MB)] =
-        llvm::divideCeil(dims[int(Dim::MB)], memory.spatialMinibatches);
+  if (memory.spatialMinibatches > 1) {
+    int d = int(spatialMinibatchDim(layer, pass, chipSplit));
+    dims[d] = llvm::divideCeil(dims[d], memory.spatialMinibatches);
+  }
   return dims;
 }
 
@@ -590,16 +603,19 @@ bool PerformanceModel::splitsLegal(const LayerShape &layer, TrainingPass pass,
                   " torus");
   const int64_t spatial = config.memory.spatialMinibatches;
   if (spatial != 1) {
-    int64_t share = splitSizes(dims, config.chipSplit)[int(Dim::MB)];
+    Dim divided = spatialMinibatchDim(layer, pass, config.chipSplit);
+    int64_t share = splitSizes(dims, config.chipSplit)[int(divided)];
     if (spatial < 1 || !layer.hasPrimary || layer.timesteps > 1 ||
         share % spatial != 0)
-      return reject(whyNot, "a chip's minibatch share of ", share,
-                    " is not run as ", spatial,
+      return reject(whyNot, "a chip's ",
+                    divided == Dim::MB ? "minibatch" : "positions",
+                    " share of ", share, " is not run as ", spatial,
                     " spatial minibatches: DySM divides the share of a "
                     "layer that does not step through time");
   }
   DimSizes chipD =
-      splitSizes(spatialPassDims(layer, pass, config.memory), config.chipSplit);
+      splitSizes(spatialPassDims(layer, pass, config.memory, config.chipSplit),
+                 config.chipSplit);
   for (int d = 0; d < kNumDims; ++d)
     if (config.coreSplit[d] > chipD[d])
       return reject(whyNot, "the core split cuts '", stringifyDim(Dim(d)),
@@ -662,7 +678,8 @@ PerformanceModel::checkSplits(const LayerShape &layer, TrainingPass pass,
   if (!layer.hasPrimary)
     return std::nullopt;
   DimSizes coreD = splitSizes(
-      splitSizes(spatialPassDims(layer, pass, config.memory), config.chipSplit),
+      splitSizes(spatialPassDims(layer, pass, config.memory, config.chipSplit),
+                 config.chipSplit),
       config.coreSplit);
   if (!arrayFits(config.array, coreD, rows, columns, &why))
     return why;
@@ -673,7 +690,7 @@ int64_t
 PerformanceModel::weightBytesPerCore(const LayerShape &layer, TrainingPass pass,
                                      const MappingConfig &config) const {
   PassCost cost(*this, layer, pass, config,
-                spatialPassDims(layer, pass, config.memory));
+                spatialPassDims(layer, pass, config.memory, config.chipSplit));
   double bytes = std::ceil(cost.weightBytesPerCore());
   return bytes < 9.0e18 ? int64_t(bytes) : std::numeric_limits<int64_t>::max();
 }
@@ -683,7 +700,7 @@ PerformanceModel::parameterElementsPerChip(const LayerShape &layer,
                                            TrainingPass pass,
                                            const MappingConfig &config) const {
   PassCost cost(*this, layer, pass, config,
-                spatialPassDims(layer, pass, config.memory));
+                spatialPassDims(layer, pass, config.memory, config.chipSplit));
   return cost.chipParameters();
 }
 
@@ -720,7 +737,7 @@ SplitCost PerformanceModel::costSplits(const LayerShape &layer,
   split.layer = &layer;
   split.legal = splitsLegal(layer, pass, config, /*whyNot=*/nullptr);
   PassCost cost(*this, layer, pass, config,
-                spatialPassDims(layer, pass, config.memory));
+                spatialPassDims(layer, pass, config.memory, config.chipSplit));
   split.macs = cost.macs();
   split.usefulCycles = cost.usefulCycles();
   split.scratchpadCapacity = system.chip.core.scratchpad.capacityBytes;

@@ -139,6 +139,24 @@ std::vector<int> dsm::core::balanceStages(llvm::ArrayRef<double> cost,
   return firsts;
 }
 
+std::vector<int64_t> dsm::core::microbatchCounts(int64_t batch, int64_t stages,
+                                                 int64_t stageRows) {
+  std::vector<int64_t> counts;
+  for (int64_t m = stages; m <= 8 * stages && batch % m == 0; m *= 2)
+    counts.push_back(m);
+  for (int64_t perRow : {1, 2}) {
+    int64_t samples = stageRows * perRow;
+    if (samples <= 0 || batch % samples != 0)
+      continue;
+    int64_t m = batch / samples;
+    if (m >= stages && m <= 16 * stages)
+      counts.push_back(m);
+  }
+  llvm::sort(counts);
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  return counts;
+}
+
 int64_t dsm::core::microbatchesInFlight(PipelineSchedule schedule, int stage,
                                         int stages, int64_t microbatches) {
   if (schedule == PipelineSchedule::GPipe)
@@ -394,12 +412,10 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
     // More microbatches shrink the bubble but run smaller, less efficient
     // passes: the step falls, then rises; the search stops at the rise.
     double previous = SpatialMapper::kNoPlanYet;
-    const int64_t fewest = given.given() ? given.microbatches : stages,
-                  most = given.given() ? given.microbatches : 8 * stages;
-    for (int64_t microbatches = fewest; microbatches <= most;
-         microbatches *= 2) {
-      if (batch % microbatches != 0)
-        break;
+    const std::vector<int64_t> counts =
+        given.given() ? std::vector<int64_t>{given.microbatches}
+                      : microbatchCounts(batch, stages, rows);
+    for (int64_t microbatches : counts) {
       // With every chip busy on the work alone, the bubble still idles
       // (stages - 1) / (microbatches + stages - 1) of the step.
       const double bound = macs / macsPerCycle *
@@ -421,8 +437,10 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
         if (!profile) {
           if (progress.wasStopped() || given.given())
             return profile.takeError();
+          // Smaller microbatches have smaller working sets: a layer with no
+          // split that fits its cores' scratchpads here may have one there.
           llvm::consumeError(profile.takeError());
-          break;
+          continue;
         }
         std::vector<double> cost;
         for (const LayerPlan &layer : profile->layers) {

@@ -37,6 +37,9 @@ FailureOr<std::vector<FormedLayer>> dsm::formLayers(func::FuncOp func) {
   DenseMap<Value, int> producerOf; // value -> layer defining it
   llvm::StringMap<unsigned> perKind;
   llvm::StringMap<unsigned> namesUsed; // layer names must be unique
+  // Per layer: whether it reads activations (the network's inputs or other
+  // layers' results), or is computed from parameters and constants alone.
+  std::vector<bool> readsActivations;
 
   for (Operation &op : func.getBody().getOps()) {
     if (isa<WeightOp, func::ReturnOp>(op) ||
@@ -52,12 +55,22 @@ FailureOr<std::vector<FormedLayer>> dsm::formLayers(func::FuncOp func) {
         getLayerName(&op, perKind[op.getName().getStringRef()]++);
 
     // A primary computation opens a layer; an auxiliary one joins the latest
-    // layer when it reads that layer's results, else opens its own.
+    // layer when it reads that layer's results, else opens its own. A layer
+    // computed from parameters and constants alone (a position embedding,
+    // without a minibatch) takes in no work on other layers' activations:
+    // the add that puts it on the batched token embedding is a layer of its
+    // own, so that a layer's outputs have the layer's minibatch, which a
+    // pipeline's microbatches divide.
     int target = -1;
     if (!workload.isPrimary() && !layers.empty()) {
       int last = int(layers.size()) - 1;
+      bool readsOtherLayers = llvm::any_of(op.getOperands(), [&](Value v) {
+        return isActivation(v) && producerOf.lookup(v) != last + 1;
+      });
+      bool joins = readsActivations[last] || !readsOtherLayers;
       for (Value operand : op.getOperands())
-        if (isActivation(operand) && producerOf.lookup(operand) == last + 1)
+        if (joins && isActivation(operand) &&
+            producerOf.lookup(operand) == last + 1)
           target = last;
     }
     if (target < 0) {
@@ -71,6 +84,7 @@ FailureOr<std::vector<FormedLayer>> dsm::formLayers(func::FuncOp func) {
       else
         layer.shape.auxOps = 0; // added below with the other fused work
       layers.push_back(std::move(layer));
+      readsActivations.push_back(false);
       target = int(layers.size()) - 1;
     }
     FormedLayer &layer = layers[target];
@@ -86,6 +100,11 @@ FailureOr<std::vector<FormedLayer>> dsm::formLayers(func::FuncOp func) {
     }
     layer.ops.push_back(&op);
     layerOf[&op] = target;
+    readsActivations[target] =
+        readsActivations[target] ||
+        llvm::any_of(op.getOperands(), [&](Value v) {
+          return isActivation(v) && producerOf.lookup(v) != target + 1;
+        });
 
     // Inputs, weights and the activations auxiliary work reads besides the
     // primary input.

@@ -119,9 +119,10 @@ struct MappingReportPass
         row.residentWeightFraction =
             double(config.memory.preloadedWeightBytes) / double(share);
       // Under DySM, ChipD and CoreD of one spatial minibatch.
-      row.chipD = core::splitSizes(
-          passModel.spatialPassDims(shape, row.pass, config.memory),
-          config.chipSplit);
+      row.chipD = core::splitSizes(passModel.spatialPassDims(shape, row.pass,
+                                                             config.memory,
+                                                             config.chipSplit),
+                                   config.chipSplit);
       row.coreD = core::splitSizes(row.chipD, config.coreSplit);
       row.arrayD = shape.hasPrimary ? config.array.arrayD()
                                     : core::DimSizes{1, 1, 1, 1, 1};

@@ -87,6 +87,8 @@ struct SelectMappingPass
       return signalPassFailure();
     }
     options.chipBlocks = blocks;
+    options.savers.recompute = recompute;
+    options.savers.shard = shard;
     // ParallelismChoice lists the core parallelisms in order after Any.
     if (parallelism != ParallelismChoice::Any) {
       core::Parallelism forced =
@@ -98,14 +100,54 @@ struct SelectMappingPass
                            << " needs the 'hybrid' optimization";
         return signalPassFailure();
       }
-      options.parallelisms = {forced};
-    } else if (!hybrid) {
+      options.namedParallelism = forced;
+    }
+    if (!hybrid) {
       options.parallelisms = {core::Parallelism::Data,
                               core::Parallelism::Model};
     }
     for (auto func : module.getOps<func::FuncOp>())
       if (failed(mapFunction(func, *multiChip, options)))
         return signalPassFailure();
+  }
+
+  /// parallelism= names one parallelism for every layer; a layer it cannot
+  /// split over the chips whatever the minibatch (fewer output features than
+  /// chips), or that has no minibatch to split (a position embedding), takes
+  /// the fastest legal one (MapperOptions::namedParallelism). One warning
+  /// names them, at the first.
+  static void
+  warnNamedParallelismFallbacks(ArrayRef<LayerPassOps> layers,
+                                const core::MappingPlan &plan,
+                                const core::MapperOptions &options) {
+    if (!options.namedParallelism)
+      return;
+    SmallVector<std::string> fallbacks;
+    LayerPassOp first;
+    for (auto [ops, layerPlan] : llvm::zip_equal(layers, plan.layers)) {
+      if (layerPlan.parallelism == *options.namedParallelism)
+        continue;
+      LayerPassOp fwd = ops.fwd;
+      if (!first)
+        first = fwd;
+      fallbacks.push_back((fwd.getLayer() + " (" +
+                           core::stringifyParallelism(layerPlan.parallelism) +
+                           ")")
+                              .str());
+    }
+    if (fallbacks.empty())
+      return;
+    constexpr size_t kNamed = 4;
+    InFlightDiagnostic warning = first.emitWarning();
+    warning << "parallelism="
+            << core::stringifyParallelism(*options.namedParallelism)
+            << " cannot split " << fallbacks.size()
+            << (fallbacks.size() == 1 ? " layer over the chips; it takes"
+                                      : " layers over the chips; they take")
+            << " the fastest legal parallelism: "
+            << llvm::join(ArrayRef(fallbacks).take_front(kNamed), ", ");
+    if (fallbacks.size() > kNamed)
+      warning << " and " << fallbacks.size() - kNamed << " more";
   }
 
   /// The remark --dsm-select-mapping=explain puts on the first layer of a
@@ -340,6 +382,7 @@ struct SelectMappingPass
           << plan->selectionStatesKept
           << " cheapest states kept per layer, not proven optimal";
 
+    warnNamedParallelismFallbacks(layers, *plan, options);
     if (explain)
       for (const core::PipeGroupRecord &group : plan->pipeGroups)
         explainPipeGroup(layers, group);

@@ -334,8 +334,9 @@ TEST(DesignSpaceExplorerTest, SplitCostIsEvaluateToTheBit) {
           std::optional<DimSizes> chipSplit = model.chipSplit(layer, pass, p);
           if (!chipSplit)
             continue;
-          DimSizes coreD = splitSizes(
-              model.spatialPassDims(layer, pass, memory), *chipSplit);
+          DimSizes coreD =
+              splitSizes(model.spatialPassDims(layer, pass, memory, *chipSplit),
+                         *chipSplit);
           for (const DimSizes &coreSplit :
                DesignSpaceExplorer::factorizations(model.numCores())) {
             MappingConfig config;

@@ -65,9 +65,10 @@ TEST(SystemPresetsTest, AllPresetsLoad) {
     SystemDescription system = load(preset.name);
     EXPECT_EQ(system.name, preset.name.str());
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"dsm-128tf", "dsm-8pf-4096",
-                                             "dsm-8pf-asym", "dsm-8pf-sym",
-                                             "luke01", "malvik", "nnp-i"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"a100-80g-1024", "dsm-128tf",
+                                             "dsm-8pf-4096", "dsm-8pf-asym",
+                                             "dsm-8pf-sym", "luke01", "malvik",
+                                             "nnp-i"}));
 }
 
 TEST(SystemPresetsTest, EightPetaflopBaselineMatchesFig10) {

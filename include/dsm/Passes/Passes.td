@@ -13,8 +13,8 @@ include "mlir/Pass/PassBase.td"
 class DsmSystemOption {
   list<Option> systemOption = [
     Option<"system", "system", "std::string", /*default=*/"",
-           "Preset name (dsm-8pf-asym, dsm-8pf-sym, dsm-128tf, nnp-i, malvik, "
-           "luke01) or path to a system file">,
+           "Preset name (dsm-8pf-asym, dsm-8pf-sym, dsm-8pf-4096, dsm-128tf, "
+           "a100-80g-1024, nnp-i, malvik, luke01) or path to a system file">,
   ];
 }
 
@@ -105,6 +105,28 @@ class DsmSpatialSearchOptions {
                           "flight)"),
                clEnumValN(::dsm::core::PipelineSchedule::GPipe, "gpipe",
                           "every forward, then every backward"))}]>,
+    Option<"recompute", "recompute", "::dsm::core::RecomputeChoice",
+           /*default=*/"::dsm::core::RecomputeChoice::Auto",
+           "Training: activation recomputation",
+           [{::llvm::cl::values(
+               clEnumValN(::dsm::core::RecomputeChoice::Auto, "auto",
+                          "where a plan does not fit without it"),
+               clEnumValN(::dsm::core::RecomputeChoice::None, "none",
+                          "never"),
+               clEnumValN(::dsm::core::RecomputeChoice::Full, "full",
+                          "always, in the segments that leave the fewest "
+                          "activations alive"))}]>,
+    Option<"shard", "shard", "::dsm::core::ShardChoice",
+           /*default=*/"::dsm::core::ShardChoice::Auto",
+           "Training: sharding over the chips that hold copies of a weight",
+           [{::llvm::cl::values(
+               clEnumValN(::dsm::core::ShardChoice::Auto, "auto",
+                          "where a plan does not fit without it"),
+               clEnumValN(::dsm::core::ShardChoice::None, "none", "never"),
+               clEnumValN(::dsm::core::ShardChoice::State, "state",
+                          "gradients and optimizer state (ZeRO stage 2)"),
+               clEnumValN(::dsm::core::ShardChoice::Weights, "weights",
+                          "those and the weights (ZeRO stage 3)"))}]>,
   ];
 }
 

@@ -41,6 +41,13 @@ struct MapperOptions {
   /// empty means all. One entry forces it on every layer; {Data, Model} is
   /// the symmetric-torus baseline of DeepSpatialMatrix Fig. 11.
   std::vector<Parallelism> parallelisms;
+  /// A parallelism named for every layer (the pass option parallelism=): a
+  /// layer takes it, or falls back to the allowed ones where it cannot split
+  /// the layer over the chips (PerformanceModel::chipSplit, every pass the
+  /// layer runs) whatever the minibatch, or where the layer has no minibatch
+  /// to split (a position embedding). A minibatch too small for it (a
+  /// pipeline's microbatch) leaves the layer no legal mapping.
+  std::optional<Parallelism> namedParallelism;
   /// Kernel/weight reuse across LSTM timesteps (DeepSpatialMatrix §III-B2),
   /// decided per layer and pass by the explorer (MappingConfig::memory).
   bool reuseWeightsAcrossSteps = false;
@@ -91,6 +98,8 @@ struct MapperOptions {
   /// activations need more memory than a chip has is re-selected with every
   /// byte of parameters priced (CapacityFit in lib/Spatial/MappingSolver.h).
   Optimizer optimizer = Optimizer::Adam;
+  /// The memory savers chosen where plans need them, or named (StepMemory.h).
+  SaverChoices savers;
 };
 
 /// What a pass finds in the cores' scratchpads instead of external memory
@@ -167,8 +176,9 @@ public:
   llvm::ArrayRef<Parallelism> parallelisms() const {
     return allowedParallelisms;
   }
-  /// Whether `layer` may take `option`: its parallelism is allowed and, for
-  /// a DySM factor above 1, the layer has a primary computation that does
+  /// Whether `layer` may take `option`: its parallelism is allowed (and is
+  /// the named one where the layer can take that), and, for a DySM factor
+  /// above 1, the layer has a primary computation that does
   /// not step through time (DySM divides the feature-dominant layers).
   bool usable(int layer, int option) const;
   /// Whether `option`'s parallelism is allowed (whatever the layer).
@@ -196,6 +206,8 @@ private:
   std::vector<int64_t> factors;
   std::vector<Parallelism> allowedParallelisms;
   std::vector<bool> allowed; ///< per option
+  /// Per layer, the named parallelism when the layer takes it.
+  std::vector<std::optional<Parallelism>> named;
   std::vector<std::vector<int>> in, out;
   double capacity = 0, coresInSystem = 1;
 };

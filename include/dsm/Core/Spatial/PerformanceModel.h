@@ -143,11 +143,20 @@ public:
   /// timesteps at once, so its minibatch grows by the timestep count.
   DimSizes passDims(const LayerShape &layer, TrainingPass pass) const;
 
+  /// The dimension dynamic spatial minibatching divides under `chipSplit`:
+  /// the minibatch (DeepSpatialMatrix §III-C), or, where a chip's share of it
+  /// is a single sample, the positions of a layer without a kernel window --
+  /// a transformer's token rows at a pipeline's microbatch, which the layer
+  /// computes independently as it does samples.
+  Dim spatialMinibatchDim(const LayerShape &layer, TrainingPass pass,
+                          const DimSizes &chipSplit) const;
+
   /// The dimensions one spatial minibatch of `pass` works on: passDims with
-  /// the minibatch divided by the DySM factor (DeepSpatialMatrix §III-C); what
-  /// ChipD and CoreD are computed from.
+  /// spatialMinibatchDim divided by the DySM factor; what ChipD and CoreD are
+  /// computed from (with `chipSplit`).
   DimSizes spatialPassDims(const LayerShape &layer, TrainingPass pass,
-                           const MemoryDecision &memory) const;
+                           const MemoryDecision &memory,
+                           const DimSizes &chipSplit) const;
 
   /// Evaluates one configuration; nullopt (with the reason) if it is not
   /// legal: split products that do not match the chip and core counts, a

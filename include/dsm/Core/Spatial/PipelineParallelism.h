@@ -84,6 +84,15 @@ LayerGraph stageGraph(const LayerGraph &graph, int first, int last);
 /// 1 <= stages <= cost.size().
 std::vector<int> balanceStages(llvm::ArrayRef<double> cost, int stages);
 
+/// The microbatch counts the search prices for `stages` stages of
+/// `stageRows` torus rows each over a minibatch of `batch`, fewest first: p,
+/// 2p, 4p and 8p up to the first that does not divide the minibatch, and the
+/// counts that give each of a stage's rows one or two samples of a
+/// microbatch (Megatron-LM's microbatch of one on every data-parallel
+/// replica) where they divide it and lie between p and 16p.
+std::vector<int64_t> microbatchCounts(int64_t batch, int64_t stages,
+                                      int64_t stageRows);
+
 /// Microbatches whose activations stage `stage` of `stages` keeps at once.
 int64_t microbatchesInFlight(PipelineSchedule schedule, int stage, int stages,
                              int64_t microbatches);

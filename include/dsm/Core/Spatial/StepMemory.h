@@ -25,7 +25,7 @@
 // weight and one moment (8 bytes), plain SGD the master weight (4).
 //
 // Three memory savers change the count (chosen by CapacityFit where a plan
-// does not fit otherwise):
+// does not fit otherwise, or named, SaverChoices):
 //   sharded state  ZeRO stage 2 (ZeRO, Section 5.2): the chips that hold
 //                  copies of a weight each keep the gradient and optimizer
 //                  state of a 1/copies shard of it. The plan already reduces
@@ -69,6 +69,33 @@ std::optional<Optimizer> symbolizeOptimizer(llvm::StringRef name);
 
 /// Bytes of optimizer state per parameter (master weights and moments).
 double optimizerBytesPerParameter(Optimizer optimizer);
+
+/// The memory savers as a user names them (the pass options recompute= and
+/// shard=) to evaluate a strategy instead of searching one: Auto leaves the
+/// choice to CapacityFit (a saver only where the plan does not fit without
+/// it); the others apply, or rule out, the saver whether or not it is needed.
+enum class RecomputeChoice {
+  Auto,
+  None,
+  /// Activations recomputed in the segments that leave the fewest alive
+  /// (Megatron-LM's full recomputation keeps each transformer layer's input).
+  Full,
+};
+enum class ShardChoice {
+  Auto,
+  None,
+  /// Gradients and optimizer state (ZeRO stage 2).
+  State,
+  /// Those and the weights (ZeRO stage 3).
+  Weights,
+};
+struct SaverChoices {
+  RecomputeChoice recompute = RecomputeChoice::Auto;
+  ShardChoice shard = ShardChoice::Auto;
+  bool chosen() const {
+    return recompute == RecomputeChoice::Auto && shard == ShardChoice::Auto;
+  }
+};
 
 /// A tensor in a chip's memory during part of the step: `bytes` from step
 /// `first` to step `last` (inclusive) of the schedule.
