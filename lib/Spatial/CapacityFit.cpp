@@ -27,6 +27,7 @@
 #include "MappingSolver.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace dsm::core;
 
@@ -226,16 +227,20 @@ static std::vector<bool> recomputedInSegments(const MappingProblem &problem,
 
 /// The recomputation that leaves the fewest bytes alive: segments of 2, 4,
 /// 8, ... layers and of about the square root of the layer count (Chen et
-/// al.'s choice); ties keep the shorter segments.
+/// al.'s choice); ties keep the shorter segments. None when no segments
+/// leave fewer alive than keeping every activation, unless `named`
+/// (recompute=full: segments whatever they save).
 static std::vector<bool> fewestAliveRecomputation(const MappingProblem &problem,
-                                                  ChipMemory memory) {
+                                                  ChipMemory memory,
+                                                  bool named) {
   const size_t n = problem.numLayers();
   std::vector<size_t> lengths;
   for (size_t length = 2; length < 2 * n; length *= 2)
     lengths.push_back(length);
   lengths.push_back(std::max<size_t>(2, size_t(std::sqrt(double(n)))));
   std::vector<bool> best(n, false);
-  double bestBytes = memory.activationBytes;
+  double bestBytes =
+      named ? std::numeric_limits<double>::infinity() : memory.activationBytes;
   for (size_t length : lengths) {
     std::vector<bool> recomputed = recomputedInSegments(problem, length);
     memory.recompute(recomputed);
@@ -289,7 +294,8 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
   };
   auto withRecomputation = [&](const Candidate &from) {
     Candidate c{std::make_unique<ChipMemory>(*from.memory), from.costs};
-    c.memory->recompute(fewestAliveRecomputation(problem, *from.memory));
+    c.memory->recompute(fewestAliveRecomputation(
+        problem, *from.memory, named.recompute == RecomputeChoice::Full));
     for (size_t i = 0; i < c.costs.size(); ++i)
       if (c.memory->recomputed[i])
         for (int o = 0; o < problem.numOptions(); ++o)

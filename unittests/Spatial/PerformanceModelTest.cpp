@@ -337,6 +337,49 @@ TEST(PerformanceModelTest, SpatialMinibatchesRefetchTheKernelOnly) {
   EXPECT_NE(why.find("spatial minibatches"), std::string::npos);
 }
 
+TEST(PerformanceModelTest, OneSampleSpatialMinibatchesDividePositions) {
+  // Where a chip's minibatch share is one sample (a transformer at a
+  // pipeline's microbatch), DySM divides the positions of a layer without a
+  // kernel window, which it computes independently as it does samples.
+  PerformanceModel model(smallSystem());
+  LayerShape tokens = convLayer(64, 64, 16, 1, 4, "tokens"); // kij = 1
+  EXPECT_EQ(model.spatialMinibatchDim(tokens, TrainingPass::FWD, kDataSplit),
+            Dim::IJ);
+  // A layer with a kernel window, or a share of several samples, keeps the
+  // paper's minibatch division.
+  LayerShape conv = convLayer(64, 64, 16, 9, 4);
+  EXPECT_EQ(model.spatialMinibatchDim(conv, TrainingPass::FWD, kDataSplit),
+            Dim::MB);
+  EXPECT_EQ(model.spatialMinibatchDim(tokens, TrainingPass::FWD, kModelSplit),
+            Dim::MB);
+  MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                           Dim::In, 8, Dim::IJ, 8);
+  std::optional<Evaluation> whole =
+      model.evaluate(tokens, TrainingPass::FWD, c);
+  c.memory.spatialMinibatches = 2;
+  std::optional<Evaluation> halves =
+      model.evaluate(tokens, TrainingPass::FWD, c);
+  ASSERT_TRUE(whole && halves);
+  EXPECT_DOUBLE_EQ(halves->macs, whole->macs);
+  // Per chip: Input and Output 64 x 16 elements each as before, the Kernel
+  // (4096) twice: (1024 + 2 x 4096 + 1024) x 2 B; the smaller activations
+  // kept stationary take less of the scratchpad.
+  const TransferGroup *stream = group(*halves, "fetch_inp+fetch_ker+write_out");
+  ASSERT_NE(stream, nullptr);
+  EXPECT_DOUBLE_EQ(stream->bytes[int(Link::MemoryBus)],
+                   (1024 + 2 * 4096 + 1024) * 2);
+  EXPECT_LT(halves->scratchpadBytes, whole->scratchpadBytes);
+  // The factor divides the chip's positions (16): 32 does not.
+  std::string why;
+  c.memory.spatialMinibatches = 32;
+  EXPECT_FALSE(model.evaluate(tokens, TrainingPass::FWD, c, &why));
+  EXPECT_NE(why.find("positions share of 16"), std::string::npos) << why;
+  // The convolution's one sample is not divided.
+  c.memory.spatialMinibatches = 2;
+  EXPECT_FALSE(model.evaluate(conv, TrainingPass::FWD, c, &why));
+  EXPECT_NE(why.find("minibatch share of 1"), std::string::npos) << why;
+}
+
 TEST(PerformanceModelTest, TorusLinkBoundRotation) {
   PerformanceModel model(smallSystem());
   // Model parallelism: each chip computes 4 of the 16 output channels and the

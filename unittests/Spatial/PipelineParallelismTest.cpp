@@ -176,3 +176,23 @@ TEST(PipelineParallelismTest, AMicrobatchDividesWhatCarriesTheMinibatch) {
 }
 
 } // namespace
+
+TEST(PipelineParallelismTest, MicrobatchCountsIncludeOneSamplePerRow) {
+  // p, 2p, 4p, 8p, and one or two samples on each of a stage's rows.
+  // GPT-3's 1536 on 8 stages of 16 rows: 8, 16, 32, 64, and 48 and 96 (a
+  // microbatch of one per data-parallel replica, Megatron-LM's).
+  EXPECT_EQ(microbatchCounts(1536, 8, 16),
+            (std::vector<int64_t>{8, 16, 32, 48, 64, 96}));
+  // The powers of two stop at the first that does not divide the
+  // minibatch; a count above 16p is not priced.
+  EXPECT_EQ(microbatchCounts(24, 2, 1),
+            (std::vector<int64_t>{2, 4, 8, 12, 24}));
+  EXPECT_EQ(microbatchCounts(512, 16, 1),
+            (std::vector<int64_t>{16, 32, 64, 128, 256}));
+  // Every count divides the minibatch.
+  for (int64_t batch : {1, 7, 96, 100, 1536})
+    for (int64_t stages : {2, 3, 4, 8})
+      for (int64_t rows : {1, 2, 16})
+        for (int64_t m : microbatchCounts(batch, stages, rows))
+          EXPECT_EQ(batch % m, 0) << batch << " " << stages << " " << rows;
+}
