@@ -407,6 +407,60 @@ TEST(ParallelismSelectionTest, TooWideGraphsArePrunedAndSaySo) {
   EXPECT_EQ(wide.choice, std::vector<int>(n, 0));
 }
 
+TEST(ParallelismSelectionTest, PrunedStatesKeepTheirTieBreaks) {
+  // A graph too wide to be exact with 4 or 16 states, with integer costs so
+  // that states tie: two nodes read from far along (like a transformer's
+  // rotary tables), skips of three, a far switch that depends on the
+  // producer's class (option % 2). Pruning keeps the cheapest states, ties
+  // in the order they were found; the choices are the ones the dynamic
+  // program made before its states were kept by part (a change of the
+  // order would change them, and the mapper's plans).
+  std::mt19937 random(25);
+  const int n = 40;
+  std::vector<OptionCosts> nodes(n, OptionCosts(kNumOptions));
+  for (int i = 0; i < n; ++i)
+    for (int o = 0; o < kNumOptions; ++o)
+      nodes[i][o] = i % 5 == 4 && o == 3 ? kInf : double(random() % 3);
+  std::vector<SelectionEdge> edges;
+  auto connect = [&](int from, int to) {
+    SelectionEdge edge{from, to, makeSwitchCosts(kNumOptions)};
+    for (int a = 0; a < kNumOptions; ++a)
+      for (int b = 0; b < kNumOptions; ++b)
+        edge.cost[a][b] =
+            to - from > 1 ? double((a % 2 + b) % 2) : double(random() % 2);
+    edges.push_back(edge);
+  };
+  for (int i = 1; i < n; ++i) {
+    connect(i - 1, i);
+    if (i >= 3 && i % 3 == 0)
+      connect(i - 3, i);
+    if (i >= 2 && i % 4 == 1)
+      connect(0, i);
+    if (i >= 2 && i % 4 == 3)
+      connect(1, i);
+  }
+  auto pruned = [&](size_t maxStates) {
+    return selectOptions(nodes, edges, maxStates, /*farClasses=*/2,
+                         /*maxFactorEntries=*/1);
+  };
+  Selection four = pruned(4), sixteen = pruned(16), exact = pruned(64);
+  EXPECT_FALSE(four.exact);
+  EXPECT_FALSE(sixteen.exact);
+  EXPECT_TRUE(exact.exact);
+  EXPECT_EQ(four.choice,
+            (std::vector<int>{2, 3, 3, 2, 1, 0, 0, 3, 0, 0, 0, 1, 1, 2,
+                              2, 1, 3, 0, 3, 1, 1, 2, 0, 3, 2, 1, 1, 1,
+                              1, 1, 1, 1, 2, 1, 1, 1, 1, 0, 1, 1}));
+  EXPECT_EQ(sixteen.choice,
+            (std::vector<int>{2, 3, 3, 2, 1, 0, 0, 3, 0, 0, 0, 1, 1, 2,
+                              2, 1, 2, 0, 2, 1, 1, 2, 0, 3, 2, 1, 1, 2,
+                              1, 1, 2, 1, 2, 0, 1, 1, 0, 0, 2, 0}));
+  EXPECT_EQ(exact.choice, sixteen.choice);
+  for (const Selection *s : {&four, &sixteen, &exact})
+    EXPECT_DOUBLE_EQ(s->cost, costOf(nodes, edges, s->choice));
+  EXPECT_DOUBLE_EQ(exact.cost, 26);
+}
+
 TEST(ParallelismSelectionTest, MemoReturnsTheSelectionOfTheSameCosts) {
   std::vector<OptionCosts> nodes = {{1, 5}, {4, 1}, {2, 2}};
   std::vector<SelectionEdge> edges = {{0, 1, uniformSwitch(3)},
