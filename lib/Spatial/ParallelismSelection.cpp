@@ -139,16 +139,17 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
   // same for every state of a step). States with the same options of the
   // nodes that stay live past the step share a part, numbered as first
   // seen; a state's row is its part's row, then the option of the step's
-  // node if a later node reads it. Each step keeps its states' cost,
-  // parent and option for the way back, and for the next step their parts.
-  struct State {
-    double cost = 0;
-    int parent = -1; ///< index in the previous stage
+  // node if a later node reads it. The states of the step have their cost
+  // and part; every step keeps its states' links for the way back, in one
+  // array (`firstLink`: where each step's begin).
+  struct Link {
+    int parent = -1; ///< index among the previous step's states
     int option = -1; ///< this node's option
   };
   Selection result;
-  std::vector<std::vector<State>> stages(n + 1);
-  stages[0].push_back(State());
+  std::vector<Link> links(1);
+  std::vector<size_t> firstLink = {0, 1};
+  std::vector<double> stateCost(1, 0.0), nextCost;
   std::vector<int> liveNodes, statePart(1, 0), nextPart, partOfKey;
   RowNumbering parts(0, 1), nextParts(0, 1);
   parts.insert(nullptr);
@@ -205,25 +206,30 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
     for (size_t k = 0; k < stayingWidth; ++k)
       toClass[k] = farClasses > 0 && liveNodes[stayingAt[k]] == int(i) - 1;
     // A state's next part depends on its part and, if its row has one and
-    // it stays, its option: looked up once per such key.
+    // it stays, its option's value there: looked up once per such key.
     const bool optionStays =
         optionInRow && !stayingAt.empty() && stayingAt.back() == width - 1;
-    const size_t keysPerPart = optionStays ? size_t(numOptions) : 1;
+    const bool optionByClass = optionStays && toClass.back();
+    const size_t keysPerPart = !optionStays    ? 1
+                               : optionByClass ? size_t(farClasses)
+                                               : size_t(numOptions);
     partOfKey.assign(parts.size() * keysPerPart, -1);
 
-    const std::vector<State> &states = stages[i];
-    nextParts.reset(stayingWidth, states.size());
+    const Link *stateLink = links.data() + firstLink[i];
+    const size_t numStates = stateCost.size();
+    nextParts.reset(stayingWidth, numStates);
     slotCost.clear();
     slotParent.clear();
     slotOption.clear();
     staying.resize(stayingWidth);
     candidate.resize(numFinite);
-    for (size_t s = 0; s < states.size(); ++s) {
-      const State &state = states[s];
+    for (size_t s = 0; s < numStates; ++s) {
       const int *partRow = parts.row(statePart[s]);
-      const int option = optionInRow ? state.option : 0;
-      int &known = partOfKey[size_t(statePart[s]) * keysPerPart +
-                             (optionStays ? size_t(option) : 0)];
+      const int option = optionInRow ? stateLink[s].option : 0;
+      const int key = !optionStays    ? 0
+                      : optionByClass ? option % farClasses
+                                      : option;
+      int &known = partOfKey[size_t(statePart[s]) * keysPerPart + size_t(key)];
       bool newPart = false;
       if (known < 0) {
         for (size_t k = 0; k < stayingWidth; ++k) {
@@ -236,7 +242,7 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
       }
       const size_t firstSlot = size_t(known) * slotsPerPart;
       for (size_t r = 0; r < numFinite; ++r)
-        candidate[r] = state.cost + ownCost[r];
+        candidate[r] = stateCost[s] + ownCost[r];
       for (size_t e = 0; e < readEdges; ++e) {
         const size_t at = producerAt[e];
         const int from = at < partWidth ? partRow[at] : option;
@@ -251,11 +257,12 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
       } else if (nodeStaysLive) {
         double *cost = slotCost.data() + firstSlot;
         int *parent = slotParent.data() + firstSlot;
-        for (size_t r = 0; r < numFinite; ++r)
-          if (candidate[r] < cost[r]) {
-            cost[r] = candidate[r];
-            parent[r] = int(s);
-          }
+        for (size_t r = 0; r < numFinite; ++r) {
+          // Without a branch: which candidate wins is data, not a pattern.
+          const bool better = candidate[r] < cost[r];
+          cost[r] = better ? candidate[r] : cost[r];
+          parent[r] = better ? int(s) : parent[r];
+        }
       } else {
         size_t best = 0;
         for (size_t r = 1; r < numFinite; ++r)
@@ -273,16 +280,16 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
       }
     }
     const size_t numSlots = slotCost.size();
-    std::vector<State> &kept = stages[i + 1];
     nextPart.clear();
+    nextCost.clear();
     auto keep = [&](size_t k) {
-      kept.push_back(
-          {slotCost[k], slotParent[k],
-           nodeStaysLive ? finiteOptions[k % slotsPerPart] : slotOption[k]});
+      nextCost.push_back(slotCost[k]);
+      links.push_back({slotParent[k], nodeStaysLive
+                                          ? finiteOptions[k % slotsPerPart]
+                                          : slotOption[k]});
       nextPart.push_back(int(k / slotsPerPart));
     };
     if (numSlots <= maxStates) {
-      kept.reserve(numSlots);
       for (size_t k = 0; k < numSlots; ++k)
         keep(k);
     } else {
@@ -305,28 +312,26 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
         }
       }
       sortByCost(order, buffer);
-      kept.reserve(maxStates);
       for (auto [cost, k] : order)
         keep(k);
       result.exact = false;
     }
+    firstLink.push_back(links.size());
+    stateCost.swap(nextCost);
     std::swap(parts, nextParts);
     statePart.swap(nextPart);
     optionInRow = nodeStaysLive;
     liveNodes = std::move(nextNodes);
   }
 
-  const std::vector<State> &last = stages[n];
-  int s = int(std::min_element(last.begin(), last.end(),
-                               [](const State &a, const State &b) {
-                                 return a.cost < b.cost;
-                               }) -
-              last.begin());
-  result.cost = last[s].cost;
+  size_t s = size_t(std::min_element(stateCost.begin(), stateCost.end()) -
+                    stateCost.begin());
+  result.cost = stateCost[s];
   result.choice.assign(n, 0);
   for (size_t i = n; i > 0; --i) {
-    result.choice[i - 1] = stages[i][s].option;
-    s = stages[i][s].parent;
+    const Link &link = links[firstLink[i] + s];
+    result.choice[i - 1] = link.option;
+    s = size_t(link.parent);
   }
   return result;
 }
