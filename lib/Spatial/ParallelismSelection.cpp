@@ -613,6 +613,36 @@ Selection dsm::core::selectOptions(const std::vector<OptionCosts> &nodeCost,
   return selectByLiveStates(nodeCost, edges, maxStates, farClasses);
 }
 
+double
+dsm::core::selectionCostLowerBound(const std::vector<OptionCosts> &nodeCost,
+                                   const std::vector<SelectionEdge> &edges) {
+  constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  double least = 0, magnitude = 0;
+  for (const OptionCosts &options : nodeCost) {
+    double cheapest = kInfinity;
+    for (double cost : options)
+      cheapest = std::min(cheapest, cost);
+    least += cheapest;
+    magnitude += std::abs(cheapest);
+  }
+  for (const SelectionEdge &edge : edges) {
+    double cheapest = kInfinity;
+    for (const OptionCosts &row : edge.cost)
+      for (double cost : row)
+        cheapest = std::min(cheapest, cost);
+    least += cheapest;
+    // A saving on the chosen path counts twice in its terms' magnitude.
+    magnitude += 2 * std::abs(cheapest);
+  }
+  if (!std::isfinite(least))
+    return least;
+  // A sum of k terms, in any order, is within k x epsilon of their
+  // magnitude of the exact sum; so is this one: four times that is left.
+  const double terms = double(nodeCost.size() + edges.size() + 1);
+  return least - 4 * terms * std::numeric_limits<double>::epsilon() *
+                     (magnitude + std::abs(least));
+}
+
 static bool sameEdges(const std::vector<SelectionEdge> &a,
                       const std::vector<SelectionEdge> &b) {
   if (a.size() != b.size())

@@ -461,6 +461,43 @@ TEST(ParallelismSelectionTest, PrunedStatesKeepTheirTieBreaks) {
   EXPECT_DOUBLE_EQ(exact.cost, 26);
 }
 
+TEST(ParallelismSelectionTest, CostLowerBoundHoldsForEveryChoice) {
+  // Random chains with skips whose switches may save (below zero, as reuse
+  // on chip does): the bound is at most the best choice, and is the sum of
+  // the least terms up to rounding.
+  std::mt19937 random(7);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int n = 2 + trial % 5;
+    std::vector<OptionCosts> nodes(n);
+    for (OptionCosts &c : nodes)
+      c = randomCosts(random, kNumOptions, trial % 3 == 0);
+    for (OptionCosts &c : nodes)
+      c[random() % kNumOptions] = 1; // a finite option
+    std::vector<SelectionEdge> edges;
+    for (int i = 1; i < n; ++i) {
+      edges.push_back(randomEdge(random, i - 1, i, false));
+      if (i >= 2 && trial % 2)
+        edges.push_back(randomEdge(random, i - 2, i, false));
+    }
+    double leastTerms = 0;
+    for (const OptionCosts &c : nodes)
+      leastTerms += *std::min_element(c.begin(), c.end());
+    for (SelectionEdge &edge : edges) {
+      double least = kInf;
+      for (OptionCosts &row : edge.cost)
+        for (double &cost : row)
+          least = std::min(least, cost -= 5);
+      leastTerms += least;
+    }
+    const double bound = selectionCostLowerBound(nodes, edges);
+    EXPECT_LE(bound, bruteForce(nodes, edges)) << "trial " << trial;
+    EXPECT_LE(bound, leastTerms);
+    EXPECT_NEAR(bound, leastTerms, 1e-9) << "trial " << trial;
+  }
+  // A node with no finite option: no choice is finite.
+  EXPECT_EQ(selectionCostLowerBound({{kInf, kInf, kInf, kInf}}, {}), kInf);
+}
+
 TEST(ParallelismSelectionTest, MemoReturnsTheSelectionOfTheSameCosts) {
   std::vector<OptionCosts> nodes = {{1, 5}, {4, 1}, {2, 2}};
   std::vector<SelectionEdge> edges = {{0, 1, uniformSwitch(3)},
