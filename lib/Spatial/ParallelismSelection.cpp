@@ -141,7 +141,7 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
   // seen; a state's row is its part's row, then the option of the step's
   // node if a later node reads it. The states of the step have their cost
   // and part; every step keeps its states' links for the way back, in one
-  // array (`firstLink`: where each step's begin).
+  // array (`firstLink`: where each step's links begin).
   struct Link {
     int parent = -1; ///< index among the previous step's states
     int option = -1; ///< this node's option
