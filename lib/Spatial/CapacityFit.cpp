@@ -262,6 +262,10 @@ static llvm::Expected<std::optional<Fit>>
 fitByPricing(MappingState &state, const ChipMemory &memory,
              const std::vector<OptionCosts> &base, double bound,
              const Selection *unpriced) {
+  // Even every layer's cheapest option and every edge's cheapest switch
+  // take `bound`: so would the unpriced selection, and a price only adds.
+  if (!unpriced && selectionCostLowerBound(base, state.switches) >= bound)
+    return std::optional<Fit>();
   return selectByPricing(
       base,
       [&](const std::vector<OptionCosts> &costs) {

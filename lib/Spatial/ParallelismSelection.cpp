@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -17,19 +18,12 @@ using namespace dsm::core;
 
 namespace {
 
-/// The dynamic program in topological order over the options of the nodes
-/// still to be read (the live states), pruned to the `maxStates` cheapest.
 /// Dense numbers for the distinct rows of `width` values, in the order they
 /// are first seen: an open-addressing table over rows kept in one array, so
 /// a lookup allocates nothing.
 class RowNumbering {
 public:
-  RowNumbering(size_t width, size_t expected) : width(width) {
-    size_t capacity = 16;
-    while (capacity < 2 * expected)
-      capacity *= 2;
-    slots.assign(capacity, -1);
-  }
+  RowNumbering(size_t width, size_t expected) { reset(width, expected); }
   /// The number of `row` (width values), numbering it if new.
   std::pair<int, bool> insert(const int *row) {
     if (width == 0) {
@@ -48,13 +42,33 @@ public:
         hashes.push_back(h);
         return {int(count++), true};
       }
-      if (hashes[id] == h &&
-          std::equal(row, row + width, rows.begin() + size_t(id) * width))
+      if (hashes[id] == h && sameRow(row, rows.data() + size_t(id) * width))
         return {id, false};
     }
   }
+  /// The values of the row numbered `id`.
+  const int *row(int id) const { return rows.data() + size_t(id) * width; }
+  size_t size() const { return count; }
+  /// Forgets every row, for rows of `newWidth` values, about `expected` of
+  /// them (the buffers stay).
+  void reset(size_t newWidth, size_t expected) {
+    width = newWidth;
+    count = 0;
+    rows.clear();
+    hashes.clear();
+    size_t capacity = 16;
+    while (capacity < 2 * expected)
+      capacity *= 2;
+    slots.assign(capacity, -1);
+  }
 
 private:
+  bool sameRow(const int *a, const int *b) const {
+    for (size_t k = 0; k < width; ++k)
+      if (a[k] != b[k])
+        return false;
+    return true;
+  }
   uint64_t hash(const int *row) const {
     uint64_t h = width;
     for (size_t k = 0; k < width; ++k)
@@ -73,18 +87,47 @@ private:
         }
   }
 
-  size_t width;
+  size_t width = 0;
   size_t count = 0;
   std::vector<int> slots;
   std::vector<int> rows;
   std::vector<uint64_t> hashes;
 };
 
+/// Sorts `order` (in slot order) by cost, ties keeping their order: a stable
+/// radix sort on the costs' bits, which order as the costs do once the sign
+/// is folded in (no cost is NaN).
+void sortByCost(std::vector<std::pair<double, size_t>> &order,
+                std::vector<std::pair<double, size_t>> &buffer) {
+  auto key = [](double cost) {
+    uint64_t bits;
+    cost += 0.0; // -0 is +0
+    std::memcpy(&bits, &cost, sizeof bits);
+    return bits >> 63 ? ~bits : bits | (uint64_t(1) << 63);
+  };
+  buffer.resize(order.size());
+  for (int shift = 0; shift < 64; shift += 8) {
+    size_t count[257] = {0};
+    for (const auto &entry : order)
+      ++count[((key(entry.first) >> shift) & 0xff) + 1];
+    if (count[((key(order.front().first) >> shift) & 0xff) + 1] == order.size())
+      continue; // one digit for all: the order stands
+    for (int d = 0; d < 256; ++d)
+      count[d + 1] += count[d];
+    for (const auto &entry : order)
+      buffer[count[(key(entry.first) >> shift) & 0xff]++] = entry;
+    order.swap(buffer);
+  }
+}
+
+/// The dynamic program in topological order over the options of the nodes
+/// still to be read (the live states), pruned to the `maxStates` cheapest.
 Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
                              const std::vector<SelectionEdge> &edges,
                              size_t maxStates, int farClasses) {
   const size_t n = nodeCost.size();
   const int numOptions = n ? int(nodeCost.front().size()) : 0;
+  maxStates = std::max<size_t>(maxStates, 1);
   std::vector<int> lastUse(n, -1);
   std::vector<std::vector<const SelectionEdge *>> incoming(n);
   for (const SelectionEdge &edge : edges) {
@@ -92,36 +135,62 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
     incoming[edge.to].push_back(&edge);
   }
 
-  // A state: the option of every node still to be read. Which nodes those
-  // are depends on the step alone (`liveNodes`, by node), so a stage keeps
-  // its states' values in one array, a row of `liveNodes.size()` per state.
-  // Every stage keeps its states' cost, parent and option for the way back.
-  struct State {
-    double cost = 0;
-    int parent = -1; ///< index in the previous stage
+  // A state: the option of every node still to be read (`liveNodes`, the
+  // same for every state of a step). States with the same options of the
+  // nodes that stay live past the step share a part, numbered as first
+  // seen; a state's row is its part's row, then the option of the step's
+  // node if a later node reads it. The states of the step have their cost
+  // and part; every step keeps its states' links for the way back, in one
+  // array (`firstLink`: where each step's links begin).
+  struct Link {
+    int parent = -1; ///< index among the previous step's states
     int option = -1; ///< this node's option
   };
   Selection result;
-  std::vector<std::vector<State>> stages(n + 1);
-  stages[0].push_back(State());
-  std::vector<int> liveNodes, values, nextValues, slotState;
-  std::vector<State> next;
-  std::vector<std::pair<double, size_t>> order; // (cost, found)
+  std::vector<Link> links(1);
+  std::vector<size_t> firstLink = {0, 1};
+  std::vector<double> stateCost(1, 0.0), nextCost;
+  std::vector<int> liveNodes, statePart(1, 0), nextPart, partOfKey;
+  RowNumbering parts(0, 1), nextParts(0, 1);
+  parts.insert(nullptr);
+  bool optionInRow = false; // the previous step's node stays live
+  std::vector<double> slotCost, candidate;
+  std::vector<int> slotParent, slotOption, staying;
+  std::vector<std::pair<double, size_t>> order, buffer; // (cost, slot)
   for (size_t i = 0; i < n; ++i) {
-    // A next state is what stays live past node i plus, if a later node
-    // reads node i, its option: states with the same staying part share
-    // it, so each distinct staying part is looked up once per state (not
-    // once per option) and the next state found by its (part, option) slot.
+    // The next states: a slot per (part, finite option) if a later node
+    // reads node i, else one per part, in the order first found.
     // Nodes before i are read from here on only by nodes at least two after
     // them: their class is all that matters.
     const size_t width = liveNodes.size();
+    const size_t partWidth = optionInRow ? width - 1 : width;
     const bool nodeStaysLive = lastUse[i] > int(i);
-    const int slotsPerPart = nodeStaysLive ? numOptions : 1;
-    std::vector<size_t> producerAt(incoming[i].size(), SIZE_MAX);
-    for (size_t e = 0; e < incoming[i].size(); ++e)
+    std::vector<int> finiteOptions;
+    for (int option = 0; option < numOptions; ++option)
+      if (std::isfinite(nodeCost[i][option]))
+        finiteOptions.push_back(option);
+    const size_t numFinite = finiteOptions.size();
+    const size_t slotsPerPart = nodeStaysLive ? numFinite : 1;
+    std::vector<double> ownCost(numFinite);
+    for (size_t r = 0; r < numFinite; ++r)
+      ownCost[r] = nodeCost[i][finiteOptions[r]];
+    // The edges read here: the producer's position in a row, the costs by
+    // the producer's option and this node's finite option.
+    std::vector<size_t> producerAt;
+    std::vector<std::vector<double>> readCost;
+    for (const SelectionEdge *edge : incoming[i])
       for (size_t k = 0; k < width; ++k)
-        if (liveNodes[k] == incoming[i][e]->from)
-          producerAt[e] = k;
+        if (liveNodes[k] == edge->from) {
+          producerAt.push_back(k);
+          std::vector<double> table(size_t(numOptions) * numFinite);
+          for (int from = 0; from < numOptions; ++from)
+            for (size_t r = 0; r < numFinite; ++r)
+              table[size_t(from) * numFinite + r] =
+                  edge->cost[from][finiteOptions[r]];
+          readCost.push_back(std::move(table));
+          break;
+        }
+    const size_t readEdges = producerAt.size();
     std::vector<size_t> stayingAt;
     std::vector<int> nextNodes;
     for (size_t k = 0; k < width; ++k)
@@ -131,93 +200,138 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
       }
     if (nodeStaysLive)
       nextNodes.push_back(int(i));
-    const size_t nextWidth = nextNodes.size();
-
-    const std::vector<State> &states = stages[i];
-    RowNumbering parts(stayingAt.size(), states.size());
-    // Buffers reused from step to step (they reach megabytes when states
-    // are pruned; fresh ones would cost a page fault per page every step).
-    slotState.clear(); // per (part, option) slot: a next state
-    next.clear();
-    nextValues.clear();
+    const size_t stayingWidth = stayingAt.size();
     // Only node i - 1's value is an option; older nodes are kept by class.
-    std::vector<char> toClass(stayingAt.size());
-    for (size_t k = 0; k < stayingAt.size(); ++k)
+    std::vector<char> toClass(stayingWidth);
+    for (size_t k = 0; k < stayingWidth; ++k)
       toClass[k] = farClasses > 0 && liveNodes[stayingAt[k]] == int(i) - 1;
-    std::vector<int> finiteOptions;
-    for (int option = 0; option < numOptions; ++option)
-      if (std::isfinite(nodeCost[i][option]))
-        finiteOptions.push_back(option);
-    std::vector<const double *> edgeCost(incoming[i].size());
-    std::vector<int> staying(stayingAt.size());
-    for (size_t s = 0; s < states.size(); ++s) {
-      const State &state = states[s];
-      const int *row = values.data() + s * width;
-      size_t readEdges = 0;
-      for (size_t e = 0; e < incoming[i].size(); ++e)
-        if (producerAt[e] != SIZE_MAX)
-          edgeCost[readEdges++] =
-              incoming[i][e]->cost[row[producerAt[e]]].data();
-      for (size_t k = 0; k < stayingAt.size(); ++k) {
-        int value = row[stayingAt[k]];
-        staying[k] = toClass[k] ? value % farClasses : value;
+    // A state's next part depends on its part and, if its row has one and
+    // it stays, its option's value there: looked up once per such key.
+    const bool optionStays =
+        optionInRow && !stayingAt.empty() && stayingAt.back() == width - 1;
+    const bool optionByClass = optionStays && toClass.back();
+    const size_t keysPerPart = !optionStays    ? 1
+                               : optionByClass ? size_t(farClasses)
+                                               : size_t(numOptions);
+    partOfKey.assign(parts.size() * keysPerPart, -1);
+
+    const Link *stateLink = links.data() + firstLink[i];
+    const size_t numStates = stateCost.size();
+    nextParts.reset(stayingWidth, numStates);
+    slotCost.clear();
+    slotParent.clear();
+    slotOption.clear();
+    staying.resize(stayingWidth);
+    candidate.resize(numFinite);
+    for (size_t s = 0; s < numStates; ++s) {
+      const int *partRow = parts.row(statePart[s]);
+      const int option = optionInRow ? stateLink[s].option : 0;
+      const int key = !optionStays    ? 0
+                      : optionByClass ? option % farClasses
+                                      : option;
+      int &known = partOfKey[size_t(statePart[s]) * keysPerPart + size_t(key)];
+      bool newPart = false;
+      if (known < 0) {
+        for (size_t k = 0; k < stayingWidth; ++k) {
+          int value = stayingAt[k] < partWidth ? partRow[stayingAt[k]] : option;
+          staying[k] = toClass[k] ? value % farClasses : value;
+        }
+        auto [part, fresh] = nextParts.insert(staying.data());
+        known = part;
+        newPart = fresh;
       }
-      auto [part, newPart] = parts.insert(staying.data());
-      if (newPart)
-        slotState.resize(slotState.size() + size_t(slotsPerPart), -1);
-      const size_t firstSlot = size_t(part) * size_t(slotsPerPart);
-      for (int option : finiteOptions) {
-        double cost = state.cost + nodeCost[i][option];
-        for (size_t e = 0; e < readEdges; ++e)
-          cost += edgeCost[e][option];
-        int &found = slotState[firstSlot + (nodeStaysLive ? option : 0)];
-        if (found < 0) {
-          found = int(next.size());
-          next.push_back({cost, int(s), option});
-          nextValues.insert(nextValues.end(), staying.begin(), staying.end());
-          if (nodeStaysLive)
-            nextValues.push_back(option);
-        } else if (cost < next[found].cost) {
-          next[found] = {cost, int(s), option};
+      const size_t firstSlot = size_t(known) * slotsPerPart;
+      for (size_t r = 0; r < numFinite; ++r)
+        candidate[r] = stateCost[s] + ownCost[r];
+      for (size_t e = 0; e < readEdges; ++e) {
+        const size_t at = producerAt[e];
+        const int from = at < partWidth ? partRow[at] : option;
+        const double *read = readCost[e].data() + size_t(from) * numFinite;
+        for (size_t r = 0; r < numFinite; ++r)
+          candidate[r] += read[r];
+      }
+      // A slot keeps the first of its least candidates.
+      if (nodeStaysLive && newPart) {
+        slotCost.insert(slotCost.end(), candidate.begin(), candidate.end());
+        slotParent.insert(slotParent.end(), numFinite, int(s));
+      } else if (nodeStaysLive) {
+        double *cost = slotCost.data() + firstSlot;
+        int *parent = slotParent.data() + firstSlot;
+        for (size_t r = 0; r < numFinite; ++r) {
+          // Without a branch: which candidate wins is data, not a pattern.
+          const bool better = candidate[r] < cost[r];
+          cost[r] = better ? candidate[r] : cost[r];
+          parent[r] = better ? int(s) : parent[r];
+        }
+      } else {
+        size_t best = 0;
+        for (size_t r = 1; r < numFinite; ++r)
+          if (candidate[r] < candidate[best])
+            best = r;
+        if (newPart) {
+          slotCost.push_back(candidate[best]);
+          slotParent.push_back(int(s));
+          slotOption.push_back(finiteOptions[best]);
+        } else if (candidate[best] < slotCost[firstSlot]) {
+          slotCost[firstSlot] = candidate[best];
+          slotParent[firstSlot] = int(s);
+          slotOption[firstSlot] = finiteOptions[best];
         }
       }
     }
-    std::vector<State> &kept = stages[i + 1];
-    values.clear();
-    if (next.size() <= maxStates) {
-      kept.assign(next.begin(), next.end());
-      std::swap(values, nextValues);
+    const size_t numSlots = slotCost.size();
+    nextPart.clear();
+    nextCost.clear();
+    auto keep = [&](size_t k) {
+      nextCost.push_back(slotCost[k]);
+      links.push_back({slotParent[k], nodeStaysLive
+                                          ? finiteOptions[k % slotsPerPart]
+                                          : slotOption[k]});
+      nextPart.push_back(int(k / slotsPerPart));
+    };
+    if (numSlots <= maxStates) {
+      for (size_t k = 0; k < numSlots; ++k)
+        keep(k);
     } else {
       // Keep the cheapest states, ties in the order they were found: the
       // first maxStates of that total order, in it.
-      order.resize(next.size());
-      for (size_t k = 0; k < next.size(); ++k)
-        order[k] = {next[k].cost, k};
-      std::nth_element(order.begin(), order.begin() + maxStates, order.end());
-      order.resize(maxStates);
-      std::sort(order.begin(), order.end());
-      kept.reserve(maxStates);
-      for (auto [cost, k] : order) {
-        kept.push_back(next[k]);
-        values.insert(values.end(), nextValues.begin() + k * nextWidth,
-                      nextValues.begin() + (k + 1) * nextWidth);
+      std::vector<double> &costs = candidate;
+      costs.assign(slotCost.begin(), slotCost.end());
+      std::nth_element(costs.begin(), costs.begin() + (maxStates - 1),
+                       costs.end());
+      const double last = costs[maxStates - 1];
+      size_t atLast = maxStates; // of the states costing `last`
+      for (double cost : slotCost)
+        atLast -= cost < last;
+      order.clear();
+      for (size_t k = 0; k < numSlots; ++k) {
+        const double cost = slotCost[k];
+        if (cost < last || (cost == last && atLast > 0)) {
+          atLast -= cost == last;
+          order.push_back({cost, k});
+        }
       }
+      sortByCost(order, buffer);
+      for (auto [cost, k] : order)
+        keep(k);
       result.exact = false;
     }
+    firstLink.push_back(links.size());
+    stateCost.swap(nextCost);
+    std::swap(parts, nextParts);
+    statePart.swap(nextPart);
+    optionInRow = nodeStaysLive;
     liveNodes = std::move(nextNodes);
   }
 
-  const std::vector<State> &last = stages[n];
-  int s = int(std::min_element(last.begin(), last.end(),
-                               [](const State &a, const State &b) {
-                                 return a.cost < b.cost;
-                               }) -
-              last.begin());
-  result.cost = last[s].cost;
+  size_t s = size_t(std::min_element(stateCost.begin(), stateCost.end()) -
+                    stateCost.begin());
+  result.cost = stateCost[s];
   result.choice.assign(n, 0);
   for (size_t i = n; i > 0; --i) {
-    result.choice[i - 1] = stages[i][s].option;
-    s = stages[i][s].parent;
+    const Link &link = links[firstLink[i] + s];
+    result.choice[i - 1] = link.option;
+    s = size_t(link.parent);
   }
   return result;
 }
@@ -497,6 +611,36 @@ Selection dsm::core::selectOptions(const std::vector<OptionCosts> &nodeCost,
             selectByElimination(nodeCost, edges, maxFactorEntries))
       return std::move(*eliminated);
   return selectByLiveStates(nodeCost, edges, maxStates, farClasses);
+}
+
+double
+dsm::core::selectionCostLowerBound(const std::vector<OptionCosts> &nodeCost,
+                                   const std::vector<SelectionEdge> &edges) {
+  constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  double least = 0, magnitude = 0;
+  for (const OptionCosts &options : nodeCost) {
+    double cheapest = kInfinity;
+    for (double cost : options)
+      cheapest = std::min(cheapest, cost);
+    least += cheapest;
+    magnitude += std::abs(cheapest);
+  }
+  for (const SelectionEdge &edge : edges) {
+    double cheapest = kInfinity;
+    for (const OptionCosts &row : edge.cost)
+      for (double cost : row)
+        cheapest = std::min(cheapest, cost);
+    least += cheapest;
+    // A saving on the chosen path counts twice in its terms' magnitude.
+    magnitude += 2 * std::abs(cheapest);
+  }
+  if (!std::isfinite(least))
+    return least;
+  // A sum of k terms, in any order, is within k x epsilon of their
+  // magnitude of the exact sum; so is this one: four times that is left.
+  const double terms = double(nodeCost.size() + edges.size() + 1);
+  return least - 4 * terms * std::numeric_limits<double>::epsilon() *
+                     (magnitude + std::abs(least));
 }
 
 static bool sameEdges(const std::vector<SelectionEdge> &a,

@@ -407,6 +407,97 @@ TEST(ParallelismSelectionTest, TooWideGraphsArePrunedAndSaySo) {
   EXPECT_EQ(wide.choice, std::vector<int>(n, 0));
 }
 
+TEST(ParallelismSelectionTest, PrunedStatesKeepTheirTieBreaks) {
+  // A graph too wide to be exact with 4 or 16 states, with integer costs so
+  // that states tie: two nodes read from far along (like a transformer's
+  // rotary tables), skips of three, a far switch that depends on the
+  // producer's class (option % 2). Pruning keeps the cheapest states, ties
+  // in the order they were found; the choices are the ones the dynamic
+  // program made before its states were kept by part (a change of the
+  // order would change them, and the mapper's plans).
+  std::mt19937 random(25);
+  const int n = 40;
+  std::vector<OptionCosts> nodes(n, OptionCosts(kNumOptions));
+  for (int i = 0; i < n; ++i)
+    for (int o = 0; o < kNumOptions; ++o)
+      nodes[i][o] = i % 5 == 4 && o == 3 ? kInf : double(random() % 3);
+  std::vector<SelectionEdge> edges;
+  auto connect = [&](int from, int to) {
+    SelectionEdge edge{from, to, makeSwitchCosts(kNumOptions)};
+    for (int a = 0; a < kNumOptions; ++a)
+      for (int b = 0; b < kNumOptions; ++b)
+        edge.cost[a][b] =
+            to - from > 1 ? double((a % 2 + b) % 2) : double(random() % 2);
+    edges.push_back(edge);
+  };
+  for (int i = 1; i < n; ++i) {
+    connect(i - 1, i);
+    if (i >= 3 && i % 3 == 0)
+      connect(i - 3, i);
+    if (i >= 2 && i % 4 == 1)
+      connect(0, i);
+    if (i >= 2 && i % 4 == 3)
+      connect(1, i);
+  }
+  auto pruned = [&](size_t maxStates) {
+    return selectOptions(nodes, edges, maxStates, /*farClasses=*/2,
+                         /*maxFactorEntries=*/1);
+  };
+  Selection four = pruned(4), sixteen = pruned(16), exact = pruned(64);
+  EXPECT_FALSE(four.exact);
+  EXPECT_FALSE(sixteen.exact);
+  EXPECT_TRUE(exact.exact);
+  EXPECT_EQ(four.choice,
+            (std::vector<int>{2, 3, 3, 2, 1, 0, 0, 3, 0, 0, 0, 1, 1, 2,
+                              2, 1, 3, 0, 3, 1, 1, 2, 0, 3, 2, 1, 1, 1,
+                              1, 1, 1, 1, 2, 1, 1, 1, 1, 0, 1, 1}));
+  EXPECT_EQ(sixteen.choice,
+            (std::vector<int>{2, 3, 3, 2, 1, 0, 0, 3, 0, 0, 0, 1, 1, 2,
+                              2, 1, 2, 0, 2, 1, 1, 2, 0, 3, 2, 1, 1, 2,
+                              1, 1, 2, 1, 2, 0, 1, 1, 0, 0, 2, 0}));
+  EXPECT_EQ(exact.choice, sixteen.choice);
+  for (const Selection *s : {&four, &sixteen, &exact})
+    EXPECT_DOUBLE_EQ(s->cost, costOf(nodes, edges, s->choice));
+  EXPECT_DOUBLE_EQ(exact.cost, 26);
+}
+
+TEST(ParallelismSelectionTest, CostLowerBoundHoldsForEveryChoice) {
+  // Random chains with skips whose switches may save (below zero, as reuse
+  // on chip does): the bound is at most the best choice, and is the sum of
+  // the least terms up to rounding.
+  std::mt19937 random(7);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int n = 2 + trial % 5;
+    std::vector<OptionCosts> nodes(n);
+    for (OptionCosts &c : nodes)
+      c = randomCosts(random, kNumOptions, trial % 3 == 0);
+    for (OptionCosts &c : nodes)
+      c[random() % kNumOptions] = 1; // a finite option
+    std::vector<SelectionEdge> edges;
+    for (int i = 1; i < n; ++i) {
+      edges.push_back(randomEdge(random, i - 1, i, false));
+      if (i >= 2 && trial % 2)
+        edges.push_back(randomEdge(random, i - 2, i, false));
+    }
+    double leastTerms = 0;
+    for (const OptionCosts &c : nodes)
+      leastTerms += *std::min_element(c.begin(), c.end());
+    for (SelectionEdge &edge : edges) {
+      double least = kInf;
+      for (OptionCosts &row : edge.cost)
+        for (double &cost : row)
+          least = std::min(least, cost -= 5);
+      leastTerms += least;
+    }
+    const double bound = selectionCostLowerBound(nodes, edges);
+    EXPECT_LE(bound, bruteForce(nodes, edges)) << "trial " << trial;
+    EXPECT_LE(bound, leastTerms);
+    EXPECT_NEAR(bound, leastTerms, 1e-9) << "trial " << trial;
+  }
+  // A node with no finite option: no choice is finite.
+  EXPECT_EQ(selectionCostLowerBound({{kInf, kInf, kInf, kInf}}, {}), kInf);
+}
+
 TEST(ParallelismSelectionTest, MemoReturnsTheSelectionOfTheSameCosts) {
   std::vector<OptionCosts> nodes = {{1, 5}, {4, 1}, {2, 2}};
   std::vector<SelectionEdge> edges = {{0, 1, uniformSwitch(3)},

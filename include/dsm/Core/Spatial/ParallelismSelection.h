@@ -99,6 +99,13 @@ Selection selectOptions(const std::vector<OptionCosts> &nodeCost,
                         size_t maxStates = 4096, int farClasses = 0,
                         size_t maxFactorEntries = size_t(1) << 16);
 
+/// At most the cost of every choice, as a selection sums it: each node's
+/// least option plus each edge's least switch (a switch may save, below
+/// zero), less what rounding may take off a sum of that many terms. A
+/// selection that cannot beat a bound below this need not be made.
+double selectionCostLowerBound(const std::vector<OptionCosts> &nodeCost,
+                               const std::vector<SelectionEdge> &edges);
+
 /// A selection made under a capacity: the choice, the costs it was made
 /// with (the base plus the price of every byte) and its cost without the
 /// price.
