@@ -55,13 +55,17 @@ MemoryDecision dsm::core::onChipDecision(OnChip what, TrainingPass pass) {
   return memory;
 }
 
-/// Whether `layer` takes the named parallelism `p`: unless `p` cannot split
-/// it over the chips whatever its minibatch (too few output features), or
-/// needs a minibatch the layer does not have (a position embedding). A
-/// minibatch too small for the split (a pipeline's microbatch) leaves the
-/// layer with no legal mapping: that plan is not the named strategy.
+/// Whether `layer` takes the named parallelism `p`: a layer with weights
+/// does (the name says how weights split: tensor, model or data
+/// parallelism), unless `p` cannot split it over the chips whatever its
+/// minibatch (too few output features) or needs a minibatch the layer does
+/// not have (a position embedding). A minibatch too small for the split (a
+/// pipeline's microbatch) leaves the layer with no legal mapping: that plan
+/// is not the named strategy.
 static bool takesNamedParallelism(const PerformanceModel &model,
                                   const LayerNode &layer, Parallelism p) {
+  if (!layer.shape.hasWeights)
+    return false;
   LayerShape anyMinibatch = layer.shape;
   int64_t &minibatch = anyMinibatch.dims[int(Dim::MB)];
   minibatch = std::max<int64_t>(minibatch, model.numChips());

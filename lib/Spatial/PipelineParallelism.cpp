@@ -408,14 +408,44 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
     const int64_t rows = torusRows / stages;
     PerformanceModel stageModel(pipeStageSystem(system, rows));
     SweepMemo memo;
-    std::vector<int> firsts;
-    // More microbatches shrink the bubble but run smaller, less efficient
-    // passes: the step falls, then rises; the search stops at the rise.
-    double previous = SpatialMapper::kNoPlanYet;
     const std::vector<int64_t> counts =
         given.given() ? std::vector<int64_t>{given.microbatches}
                       : microbatchCounts(batch, stages, rows);
+    // The stages balance the layers' cycles on a stage's chips, without the
+    // memory they need: profiled once per stage count, at the fewest
+    // microbatches at which every layer has a legal mapping (a larger
+    // microbatch's working sets may fit no scratchpad).
+    std::vector<int> firsts;
     for (int64_t microbatches : counts) {
+      if (progress.shouldStop())
+        return progress.makeError();
+      llvm::Expected<MappingPlan> profile = mapOnce(
+          stageModel, microbatchGraph(graph, microbatches), executor,
+          /*preloadBudgets=*/{}, progress, &memo, SpatialMapper::kNoPlanYet,
+          /*microbatchesInFlight=*/0, &stageOptions);
+      if (!profile) {
+        if (progress.wasStopped() || given.given())
+          return profile.takeError();
+        llvm::consumeError(profile.takeError());
+        continue;
+      }
+      std::vector<double> cost;
+      for (const LayerPlan &layer : profile->layers) {
+        double c = 0;
+        for (const PassPlan &pass : layer.passes)
+          c += pass.cycles.total;
+        cost.push_back(c);
+      }
+      firsts = balanceStages(cost, int(stages));
+      break;
+    }
+    if (firsts.empty())
+      continue;
+    // More microbatches shrink the bubble but run smaller, less efficient
+    // passes: the step falls, then rises. The search starts from the most
+    // and stops where fewer stop helping.
+    double previous = SpatialMapper::kNoPlanYet;
+    for (int64_t microbatches : llvm::reverse(counts)) {
       // With every chip busy on the work alone, the bubble still idles
       // (stages - 1) / (microbatches + stages - 1) of the step.
       const double bound = macs / macsPerCycle *
@@ -427,30 +457,6 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
       if (progress.shouldStop())
         return progress.makeError();
       LayerGraph part = microbatchGraph(graph, microbatches);
-      // The stages balance the layers' cycles on a stage's chips, without
-      // the memory they need (profiled once per stage count).
-      if (firsts.empty()) {
-        llvm::Expected<MappingPlan> profile =
-            mapOnce(stageModel, part, executor, /*preloadBudgets=*/{}, progress,
-                    &memo, SpatialMapper::kNoPlanYet,
-                    /*microbatchesInFlight=*/0, &stageOptions);
-        if (!profile) {
-          if (progress.wasStopped() || given.given())
-            return profile.takeError();
-          // Smaller microbatches have smaller working sets: a layer with no
-          // split that fits its cores' scratchpads here may have one there.
-          llvm::consumeError(profile.takeError());
-          continue;
-        }
-        std::vector<double> cost;
-        for (const LayerPlan &layer : profile->layers) {
-          double c = 0;
-          for (const PassPlan &pass : layer.passes)
-            c += pass.cycles.total;
-          cost.push_back(c);
-        }
-        firsts = balanceStages(cost, int(stages));
-      }
       PipelineCandidate candidate;
       PipelineRecord &record = candidate.record;
       record.schedule = schedule;

@@ -111,21 +111,23 @@ struct SelectMappingPass
         return signalPassFailure();
   }
 
-  /// parallelism= names one parallelism for every layer; a layer it cannot
-  /// split over the chips whatever the minibatch (fewer output features than
-  /// chips), or that has no minibatch to split (a position embedding), takes
-  /// the fastest legal one (MapperOptions::namedParallelism). One warning
-  /// names them, at the first.
-  static void
-  warnNamedParallelismFallbacks(ArrayRef<LayerPassOps> layers,
-                                const core::MappingPlan &plan,
-                                const core::MapperOptions &options) {
+  /// parallelism= names the parallelism of the layers with weights; one it
+  /// cannot split over the chips whatever the minibatch (fewer output
+  /// features than chips), or that has no minibatch to split, takes the
+  /// fastest legal one (MapperOptions::namedParallelism), as the layers
+  /// without weights do. One warning names the layers with weights that do,
+  /// at the first.
+  static void warnNamedParallelismFallbacks(
+      ArrayRef<LayerPassOps> layers, const core::LayerGraph &graph,
+      const core::MappingPlan &plan, const core::MapperOptions &options) {
     if (!options.namedParallelism)
       return;
     SmallVector<std::string> fallbacks;
     LayerPassOp first;
-    for (auto [ops, layerPlan] : llvm::zip_equal(layers, plan.layers)) {
-      if (layerPlan.parallelism == *options.namedParallelism)
+    for (auto [ops, layerPlan, node] :
+         llvm::zip_equal(layers, plan.layers, graph.layers)) {
+      if (layerPlan.parallelism == *options.namedParallelism ||
+          !node.shape.hasWeights)
         continue;
       LayerPassOp fwd = ops.fwd;
       if (!first)
@@ -382,7 +384,7 @@ struct SelectMappingPass
           << plan->selectionStatesKept
           << " cheapest states kept per layer, not proven optimal";
 
-    warnNamedParallelismFallbacks(layers, *plan, options);
+    warnNamedParallelismFallbacks(layers, graph, *plan, options);
     if (explain)
       for (const core::PipeGroupRecord &group : plan->pipeGroups)
         explainPipeGroup(layers, group);

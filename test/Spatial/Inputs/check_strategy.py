@@ -7,10 +7,12 @@ import sys
 report = json.load(open(sys.argv[1]))
 totals = report["totals"]
 if len(sys.argv) > 2:
+    # The named parallelism is the layers with weights' (fully connected
+    # here); those without take the fastest.
     named = sys.argv[2]
     others = sorted({row["name"] for row in report["layers"]
-                     if row["parallelism"] != named})
-    print("layers not %s: %s" % (named, ", ".join(others)))
+                     if row["kind"] == "fc" and row["parallelism"] != named})
+    print("fc layers not %s: %s" % (named, ", ".join(others) or "none"))
 pipeline = totals.get("pipeline")
 if pipeline:
     rows = {stage["rows"] for stage in pipeline["stages"]}
