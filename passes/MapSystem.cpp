@@ -56,7 +56,8 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
     pm.addPass(createDsmSelectMapping(DsmSelectMappingOptions{
         search, parallelism, explain,
         SmallVector<std::string>(optimizations.begin(), optimizations.end()),
-        stages, microbatches, schedule, recompute, shard, optimizer}));
+        stages, microbatches, schedule, tensor, data, recompute, shard,
+        optimizer}));
     pm.addPass(createDsmLowerTiled());
     pm.addPass(createDsmVerifyMapping(DsmVerifyMappingOptions{optimizer}));
     if (!report.empty())
@@ -116,6 +117,8 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
         given(stages, Spatial),
         given(microbatches, Spatial),
         given(schedule, Spatial),
+        given(tensor, Spatial),
+        given(data, Spatial),
         given(recompute, Spatial),
         given(shard, Spatial),
         given(placement, Memory | Devices),

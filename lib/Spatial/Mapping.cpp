@@ -23,6 +23,60 @@ llvm::StringRef dsm::core::stringifyParallelism(Parallelism p) {
   llvm_unreachable("unknown Parallelism");
 }
 
+ParallelismDegrees dsm::core::degreesOf(Parallelism p, int64_t columns,
+                                        int64_t rows) {
+  switch (p) {
+  case Parallelism::Data:
+    return {1, columns * rows};
+  case Parallelism::Model:
+    return {columns * rows, 1};
+  case Parallelism::DataXModelY:
+    return {rows, columns};
+  case Parallelism::ModelXDataY:
+    return {columns, rows};
+  }
+  llvm_unreachable("unknown Parallelism");
+}
+
+llvm::Expected<Parallelism> dsm::core::parallelismOfDegrees(int64_t columns,
+                                                            int64_t rows,
+                                                            int64_t tensor,
+                                                            int64_t data) {
+  std::vector<Parallelism> matches;
+  std::string offered;
+  // The hybrids first: they name an axis for each degree.
+  for (Parallelism p : {Parallelism::ModelXDataY, Parallelism::DataXModelY,
+                        Parallelism::Model, Parallelism::Data}) {
+    // The hybrids need a torus of at least 2 x 2 (PerformanceModel::
+    // isAvailable).
+    bool hybrid =
+        p == Parallelism::ModelXDataY || p == Parallelism::DataXModelY;
+    if (hybrid && (columns < 2 || rows < 2))
+      continue;
+    ParallelismDegrees d = degreesOf(p, columns, rows);
+    offered += (offered.empty() ? "" : ", ") + std::to_string(d.tensor) +
+               " x " + std::to_string(d.data) + " (" +
+               stringifyParallelism(p).str() + ")";
+    if ((tensor == 0 || tensor == d.tensor) && (data == 0 || data == d.data))
+      matches.push_back(p);
+  }
+  auto named = [&] {
+    return "tensor=" + std::to_string(tensor) +
+           " data=" + std::to_string(data) + " on " + std::to_string(columns) +
+           " x " + std::to_string(rows) + " chips";
+  };
+  if (matches.empty())
+    return llvm::createStringError(
+        named() + ": the degrees of tensor x data parallelism there are " +
+        offered);
+  if (matches.size() > 1)
+    return llvm::createStringError(
+        named() + " is " + stringifyParallelism(matches[0]).str() + " or " +
+        stringifyParallelism(matches[1]).str() +
+        ": name one with parallelism=");
+  return matches.front();
+}
+
 TorusRole dsm::core::roleAlongX(Parallelism p) {
   return p == Parallelism::Data || p == Parallelism::DataXModelY
              ? TorusRole::Minibatch

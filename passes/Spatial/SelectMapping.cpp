@@ -90,9 +90,35 @@ struct SelectMappingPass
     options.savers.recompute = recompute;
     options.savers.shard = shard;
     // ParallelismChoice lists the core parallelisms in order after Any.
-    if (parallelism != ParallelismChoice::Any) {
-      core::Parallelism forced =
-          core::Parallelism(int(parallelism.getValue()) - 1);
+    std::optional<core::Parallelism> named;
+    if (parallelism != ParallelismChoice::Any)
+      named = core::Parallelism(int(parallelism.getValue()) - 1);
+    // tensor= and data= name the parallelism by its degrees on a stage's
+    // chips (the torus's X columns, its rows over the stages).
+    const int64_t torusRows = multiChip->torus.y;
+    if ((tensor != 0 || data != 0) &&
+        (stages == 0 || torusRows % int64_t(stages) == 0)) {
+      const int64_t rows = stages != 0 ? torusRows / stages : torusRows;
+      llvm::Expected<core::Parallelism> byDegrees =
+          core::parallelismOfDegrees(multiChip->torus.x, rows, tensor, data);
+      if (!byDegrees) {
+        module.emitError() << llvm::toString(byDegrees.takeError());
+        return signalPassFailure();
+      }
+      if (named && *named != *byDegrees) {
+        core::ParallelismDegrees d =
+            core::degreesOf(*named, multiChip->torus.x, rows);
+        module.emitError() << "parallelism="
+                           << core::stringifyParallelism(*named)
+                           << " has tensor=" << d.tensor << " data=" << d.data
+                           << " here, not tensor=" << int64_t(tensor)
+                           << " data=" << int64_t(data);
+        return signalPassFailure();
+      }
+      named = *byDegrees;
+    }
+    if (named) {
+      core::Parallelism forced = *named;
       if (!hybrid && forced != core::Parallelism::Data &&
           forced != core::Parallelism::Model) {
         module.emitError() << "parallelism="

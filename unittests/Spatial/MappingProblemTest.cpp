@@ -94,6 +94,81 @@ TEST(MappingProblemTest, OptionsAreAParallelismWithADySMFactor) {
   llvm::consumeError(bad.takeError());
 }
 
+TEST(MappingProblemTest, ANamedParallelismBindsTheLayersWithWeights) {
+  // dsm-8pf-asym: 4 x 16 chips. Data parallelism splits the minibatch 64
+  // ways.
+  MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  PerformanceModel model(system);
+  LayerGraph g;
+  LayerShape noMinibatch = convLayer(64, 64, 196, 1, 1, "position");
+  LayerShape small = convLayer(64, 64, 196, 1, 16, "small");
+  LayerShape weightless = convLayer(64, 64, 196, 1, 64, "product");
+  weightless.hasWeights = false;
+  g.layers = {{convLayer(64, 64, 196, 9, 64, "a")},
+              {noMinibatch},
+              {small},
+              {weightless}};
+  g.edges = {{0, 2, 1.0}, {1, 2, 1.0}, {2, 3, 1.0}};
+  g.assignTrainingPasses(false);
+  MapperOptions options;
+  options.namedParallelism = Parallelism::Data;
+  llvm::Expected<MappingProblem> problem =
+      MappingProblem::create(model, g, options, {});
+  ASSERT_TRUE(static_cast<bool>(problem))
+      << llvm::toString(problem.takeError());
+  auto usable = [&](int layer) {
+    std::vector<Parallelism> ps;
+    for (int o = 0; o < kNumParallelisms; ++o)
+      if (problem->usable(layer, o))
+        ps.push_back(problem->parallelismOf(o));
+    return ps;
+  };
+  const std::vector<Parallelism> all = {Parallelism::Data, Parallelism::Model,
+                                        Parallelism::DataXModelY,
+                                        Parallelism::ModelXDataY};
+  // A layer it splits takes it alone.
+  EXPECT_EQ(usable(0), std::vector<Parallelism>{Parallelism::Data});
+  // A layer without a minibatch falls back to any.
+  EXPECT_EQ(usable(1), all);
+  // A minibatch too small for it (a pipeline's microbatch) does not: the
+  // layer keeps only the named parallelism, which is not legal there.
+  EXPECT_EQ(usable(2), std::vector<Parallelism>{Parallelism::Data});
+  // A layer without weights takes any.
+  EXPECT_EQ(usable(3), all);
+}
+
+TEST(MappingProblemTest, DegreesNameAParallelism) {
+  // A stage of 8 x 16 chips (a100-80g-1024 in 8 stages).
+  EXPECT_EQ(degreesOf(Parallelism::ModelXDataY, 8, 16),
+            (ParallelismDegrees{8, 16}));
+  EXPECT_EQ(degreesOf(Parallelism::DataXModelY, 8, 16),
+            (ParallelismDegrees{16, 8}));
+  EXPECT_EQ(degreesOf(Parallelism::Model, 8, 16), (ParallelismDegrees{128, 1}));
+  EXPECT_EQ(degreesOf(Parallelism::Data, 8, 16), (ParallelismDegrees{1, 128}));
+  auto of = [](int64_t columns, int64_t rows, int64_t tensor, int64_t data) {
+    llvm::Expected<Parallelism> p =
+        parallelismOfDegrees(columns, rows, tensor, data);
+    if (!p)
+      return llvm::toString(p.takeError());
+    return stringifyParallelism(*p).str();
+  };
+  EXPECT_EQ(of(8, 16, 8, 16), "model_x_data_y");
+  EXPECT_EQ(of(8, 16, 8, 0), "model_x_data_y");
+  EXPECT_EQ(of(8, 16, 0, 8), "data_x_model_y");
+  EXPECT_EQ(of(8, 16, 128, 0), "model");
+  EXPECT_EQ(of(8, 16, 1, 128), "data");
+  EXPECT_EQ(of(8, 16, 4, 32),
+            "tensor=4 data=32 on 8 x 16 chips: the degrees of tensor x data "
+            "parallelism there are 8 x 16 (model_x_data_y), 16 x 8 "
+            "(data_x_model_y), 128 x 1 (model), 1 x 128 (data)");
+  // A square stage: both hybrids have the degrees.
+  EXPECT_EQ(of(8, 8, 8, 8), "tensor=8 data=8 on 8 x 8 chips is "
+                            "model_x_data_y or data_x_model_y: name one with "
+                            "parallelism=");
+  // One row: no hybrid; tensor 1 is data parallelism.
+  EXPECT_EQ(of(8, 1, 1, 8), "data");
+}
+
 TEST(MappingProblemTest, VariantsAreExploredOncePerShape) {
   MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
   PerformanceModel model(system);

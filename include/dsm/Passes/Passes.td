@@ -105,6 +105,12 @@ class DsmSpatialSearchOptions {
                           "flight)"),
                clEnumValN(::dsm::core::PipelineSchedule::GPipe, "gpipe",
                           "every forward, then every backward"))}]>,
+    Option<"tensor", "tensor", "int64_t", /*default=*/"0",
+           "The degree of tensor (weight) parallelism, with data=: the "
+           "parallelism whose degrees they are on a stage's chips (0: any)">,
+    Option<"data", "data", "int64_t", /*default=*/"0",
+           "The degree of data (minibatch) parallelism, with tensor= (0: "
+           "any)">,
     Option<"recompute", "recompute", "::dsm::core::RecomputeChoice",
            /*default=*/"::dsm::core::RecomputeChoice::Auto",
            "Training: activation recomputation",

@@ -14,6 +14,8 @@
 
 #include "dsm/Core/Spatial/LayerShape.h"
 
+#include "llvm/Support/Error.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +30,27 @@ namespace dsm::core {
 enum class Parallelism { Data = 0, Model, DataXModelY, ModelXDataY };
 constexpr int kNumParallelisms = 4;
 llvm::StringRef stringifyParallelism(Parallelism p);
+
+/// The degrees of tensor (weight) and data (minibatch) parallelism `p` gives
+/// a layer on `columns` x `rows` chips (the torus, or a pipeline stage's
+/// rows): model_x_data_y splits the weights over the X columns and the
+/// minibatch over the rows; data_x_model_y the other way round; model and
+/// data over every chip.
+struct ParallelismDegrees {
+  int64_t tensor = 1, data = 1;
+  bool operator==(const ParallelismDegrees &o) const {
+    return tensor == o.tensor && data == o.data;
+  }
+};
+ParallelismDegrees degreesOf(Parallelism p, int64_t columns, int64_t rows);
+
+/// The parallelism whose degrees on `columns` x `rows` chips are `tensor`
+/// and `data` (0: either, so long as their product is the chip count), as a
+/// user names a strategy (the pass options tensor= and data=). An error
+/// lists the degrees the chips offer when none matches, and asks for
+/// parallelism= when two do (a square stage).
+llvm::Expected<Parallelism> parallelismOfDegrees(int64_t columns, int64_t rows,
+                                                 int64_t tensor, int64_t data);
 
 /// What one torus direction partitions in a parallelism (for relayouts).
 enum class TorusRole { Minibatch, Features };
