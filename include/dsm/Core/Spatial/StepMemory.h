@@ -92,9 +92,6 @@ enum class ShardChoice {
 struct SaverChoices {
   RecomputeChoice recompute = RecomputeChoice::Auto;
   ShardChoice shard = ShardChoice::Auto;
-  bool chosen() const {
-    return recompute == RecomputeChoice::Auto && shard == ShardChoice::Auto;
-  }
 };
 
 /// A tensor in a chip's memory during part of the step: `bytes` from step
