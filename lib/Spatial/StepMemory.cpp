@@ -30,6 +30,42 @@ std::optional<Optimizer> dsm::core::symbolizeOptimizer(llvm::StringRef name) {
   return std::nullopt;
 }
 
+llvm::StringRef dsm::core::stringifyRecomputeChoice(RecomputeChoice choice) {
+  switch (choice) {
+  case RecomputeChoice::Auto:
+    return "auto";
+  case RecomputeChoice::None:
+    return "none";
+  case RecomputeChoice::Full:
+    return "full";
+  }
+  return "auto";
+}
+
+llvm::StringRef dsm::core::stringifyShardChoice(ShardChoice choice) {
+  switch (choice) {
+  case ShardChoice::Auto:
+    return "auto";
+  case ShardChoice::None:
+    return "none";
+  case ShardChoice::State:
+    return "state";
+  case ShardChoice::Weights:
+    return "weights";
+  }
+  return "auto";
+}
+
+std::string SaverChoices::describeNamed() const {
+  std::string named;
+  if (recompute != RecomputeChoice::Auto)
+    named = "recompute=" + stringifyRecomputeChoice(recompute).str();
+  if (shard != ShardChoice::Auto)
+    named += (named.empty() ? "" : " ") + std::string("shard=") +
+             stringifyShardChoice(shard).str();
+  return named;
+}
+
 double dsm::core::optimizerBytesPerParameter(Optimizer optimizer) {
   // A 32-bit master weight, and 32-bit moments: one for momentum, two for
   // Adam (ZeRO, Section 3.1).

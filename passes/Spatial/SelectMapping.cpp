@@ -414,11 +414,19 @@ struct SelectMappingPass
     if (explain)
       for (const core::PipeGroupRecord &group : plan->pipeGroups)
         explainPipeGroup(layers, group);
+    // The savers: chosen where the fastest plan does not fit, or named.
+    const std::string namedSavers = options.savers.describeNamed();
     if (explain && !plan->fastestMemory.fits())
       mlir::emitRemark(func.getLoc())
           << "the fastest plan needs "
           << core::describeMemory(plan->fastestMemory)
-          << " per chip: memory savers chosen; the plan needs "
+          << " per chip: memory savers chosen"
+          << (namedSavers.empty() ? "" : " beside those named, " + namedSavers)
+          << "; the plan needs " << core::describeMemory(plan->memory);
+    else if (explain && !namedSavers.empty())
+      mlir::emitRemark(func.getLoc())
+          << "memory savers as named (" << namedSavers
+          << "), though the fastest plan fits without them: the plan needs "
           << core::describeMemory(plan->memory);
     if (explain && plan->pipeline.pipelined()) {
       const core::PipelineRecord &pipeline = plan->pipeline;

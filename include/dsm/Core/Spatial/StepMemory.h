@@ -89,9 +89,13 @@ enum class ShardChoice {
   /// Those and the weights (ZeRO stage 3).
   Weights,
 };
+llvm::StringRef stringifyRecomputeChoice(RecomputeChoice choice);
+llvm::StringRef stringifyShardChoice(ShardChoice choice);
 struct SaverChoices {
   RecomputeChoice recompute = RecomputeChoice::Auto;
   ShardChoice shard = ShardChoice::Auto;
+  /// "recompute=full shard=none": the savers named, "" when none is.
+  std::string describeNamed() const;
 };
 
 /// A tensor in a chip's memory during part of the step: `bytes` from step
