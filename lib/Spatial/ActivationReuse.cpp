@@ -124,7 +124,7 @@ bool OutputElision::refinePlan(MappingState &state) {
   for (size_t p = 0; p < problem.numLayers(); ++p) {
     const LayerNode &layer = problem.layer(int(p));
     if (problem.outgoing(int(p)).empty() || layer.networkOutput ||
-        state.stageOf[p] || !layer.shape.hasPrimary ||
+        layer.sentToLaterStage || state.stageOf[p] || !layer.shape.hasPrimary ||
         layer.shape.timesteps > 1)
       continue;
     bool allOnChip = true;

@@ -49,10 +49,11 @@ struct dsm::core::ChipMemory {
   /// stage's; 1 otherwise): each activation counts that many times.
   double copies = 1;
   /// The activations (producer order) and the layer producing each; the
-  /// errors, never recomputed.
+  /// errors and the activations received from earlier pipeline stages,
+  /// never recomputed.
   std::vector<ActivationUse> activations;
   std::vector<int> producerOf;
-  std::vector<LiveTensor> errors;
+  std::vector<LiveTensor> errors, received;
 
   /// The savers.
   bool shardState = false, shardWeights = false;
@@ -96,6 +97,7 @@ struct dsm::core::ChipMemory {
       activations[a].recomputed = recomputed[producerOf[a]];
     std::vector<LiveTensor> tensors = activationLiveTensors(activations);
     tensors.insert(tensors.end(), errors.begin(), errors.end());
+    tensors.insert(tensors.end(), received.begin(), received.end());
     activationBytes = peakLiveBytes(tensors);
   }
 
@@ -193,6 +195,18 @@ static ChipMemory chipMemoryOf(const MappingState &state) {
       use.lastBackward = end;
     memory.activations.push_back(use);
     memory.producerOf.push_back(int(p));
+  }
+  // A pipeline stage keeps what earlier stages send it, one copy per
+  // microbatch in flight, from the step's start to its reader's backward
+  // passes (to its FWD in inference).
+  for (size_t c = 0; c < n; ++c) {
+    const LayerNode &layer = problem.layer(int(c));
+    if (layer.receivedElements <= 0)
+      continue;
+    int last = layer.bwd || layer.upd ? graph.backwardStep(int(c))
+                                      : graph.forwardStep(int(c));
+    memory.received.push_back(
+        {share(layer.receivedElements) * memory.copies, 0, last});
   }
   for (const LayerEdge &edge : graph.edges)
     if (edge.carriesError)

@@ -81,7 +81,9 @@ LayerGraph dsm::core::stageGraph(const LayerGraph &graph, int first, int last) {
       inside.consumer -= first;
       stage.edges.push_back(inside);
     } else if (from) {
-      stage.layers[edge.producer - first].networkOutput = true;
+      stage.layers[edge.producer - first].sentToLaterStage = true;
+    } else if (to) {
+      stage.layers[edge.consumer - first].receivedElements += edge.elements;
     }
   }
   return stage;

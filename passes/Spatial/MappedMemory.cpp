@@ -40,6 +40,19 @@ static void readersOf(Value value, SmallVectorImpl<TiledPassOp> &readers,
   }
 }
 
+/// The result of a tiled pass that `value` is, through the transfers between
+/// passes (null: none, a function argument).
+static Value passResult(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (isa<TiledPassOp>(def))
+      return value;
+    if (!isa<RelayoutOp, RotateOp, GradReduceOp, WeightBroadcastOp>(def))
+      return Value();
+    value = def->getOperand(0);
+  }
+  return Value();
+}
+
 namespace {
 /// A stage of a pipeline (PipelineParallelism.h): its chips' model, the
 /// microbatches the step runs and those whose activations it keeps.
@@ -127,11 +140,10 @@ static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
       use.produced = use.lastForward = step;
       use.recomputed = config.memory.recomputed;
       for (TiledPassOp reader : readers) {
-        // A reader in another stage gets the tensor sent: kept to the end.
-        if (!stepOf.count(reader)) {
-          escapes = true;
+        // A reader in another stage gets the tensor sent: that stage keeps
+        // it (below).
+        if (!stepOf.count(reader))
           continue;
-        }
         int at = stepOf.lookup(reader);
         if (reader.getPass() == TrainingPass::FWD) {
           use.lastForward = std::max(use.lastForward, at);
@@ -146,6 +158,37 @@ static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
       activations.push_back(use);
     }
   }
+  // A pipeline stage keeps the activations earlier stages send it, a copy
+  // per microbatch in flight, from the step's start to its last reader.
+  llvm::MapVector<Value, core::LiveTensor> received;
+  for (TiledPassOp op : passes)
+    for (Value operand : op->getOperands()) {
+      Value result = passResult(operand);
+      if (!result)
+        continue;
+      auto producer = cast<TiledPassOp>(result.getDefiningOp());
+      if (stepOf.count(producer) || producer.getPass() != TrainingPass::FWD)
+        continue;
+      core::LayerShape whole =
+          producer.getWorkload().getShape(producer.getLayer());
+      const double perMicrobatch =
+          core::microbatchShape(whole, stage.microbatches).get(core::Dim::MB) !=
+                  whole.get(core::Dim::MB)
+              ? 1.0 / double(stage.microbatches)
+              : 1.0;
+      const core::PerformanceModel &stageModel =
+          stage.model ? *stage.model : model;
+      core::LiveTensor &tensor = received[result];
+      tensor.bytes =
+          std::ceil(
+              double(
+                  cast<RankedTensorType>(result.getType()).getNumElements()) /
+              double(stageModel.numChips()) * perMicrobatch) *
+          model.bytesPerElement() * double(stage.inFlight);
+      tensor.last = std::max(tensor.last, stepOf.lookup(op));
+    }
+  for (auto &entry : received)
+    others.push_back(entry.second);
   std::vector<core::LiveTensor> tensors =
       core::activationLiveTensors(activations);
   tensors.insert(tensors.end(), others.begin(), others.end());

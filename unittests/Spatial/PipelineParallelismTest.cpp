@@ -165,14 +165,17 @@ TEST(PipelineParallelismTest, AMicrobatchDividesWhatCarriesTheMinibatch) {
   // The parameters stay whole.
   EXPECT_DOUBLE_EQ(part.layers[1].shape.params, g.layers[1].shape.params);
 
-  // A stage of layers [1, 3): its own edges, and what leaves it is an
-  // output.
-  LayerGraph stage = stageGraph(g, 0, 2);
+  // A stage of layers [0, 2): its own edges; what leaves it is sent on, not
+  // kept, and the stage that reads it keeps it.
+  LayerGraph stage = stageGraph(part, 0, 2);
   ASSERT_EQ(stage.layers.size(), 2u);
   ASSERT_EQ(stage.edges.size(), 1u);
-  EXPECT_TRUE(stage.layers[1].networkOutput);
-  LayerGraph last = stageGraph(g, 2, 3);
+  EXPECT_TRUE(stage.layers[1].sentToLaterStage);
+  EXPECT_FALSE(stage.layers[1].networkOutput);
+  EXPECT_EQ(stage.layers[0].receivedElements, 0);
+  LayerGraph last = stageGraph(part, 2, 3);
   EXPECT_TRUE(last.edges.empty());
+  EXPECT_DOUBLE_EQ(last.layers[0].receivedElements, 12.0 * 32);
 }
 
 } // namespace

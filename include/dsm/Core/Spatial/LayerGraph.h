@@ -29,6 +29,14 @@ struct LayerNode {
   bool upd = false;
   /// A result of the network (returned): always written to external memory.
   bool networkOutput = false;
+  /// In a pipeline stage's graph (stageGraph): the layer's output is read
+  /// by a later stage, so written out and sent on; the receiving stage keeps
+  /// it for its backward passes, this one does not.
+  bool sentToLaterStage = false;
+  /// In a pipeline stage's graph: elements of the activations the layer
+  /// reads from earlier stages, which this stage keeps from their arrival
+  /// until the layer's backward passes have read them.
+  double receivedElements = 0;
   /// Elements of all the FWD's results (all samples; 0: unknown, the
   /// largest edge out of the layer stands for them).
   double outputElements = 0;
