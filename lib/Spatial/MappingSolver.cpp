@@ -9,7 +9,6 @@
 #include "MappingSolver.h"
 
 #include "dsm/Core/Support/NodeError.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -238,45 +237,6 @@ realizePlan(MappingState &state,
     }
   }
   return llvm::Error::success();
-}
-
-double dsm::core::planCyclesLowerBound(const MappingProblem &problem) {
-  const MapperOptions &options = problem.options();
-  DesignSpaceExplorer explorer(problem.model(), options.search,
-                               options.reuseWeightsAcrossSteps);
-  // Layers of equal shape have equal bounds: one per (shape, pass).
-  llvm::StringMap<std::array<double, kNumPasses>> byShape;
-  double total = 0;
-  for (size_t i = 0; i < problem.numLayers(); ++i) {
-    const LayerNode &layer = problem.layer(int(i));
-    if (options.pipelineTimesteps && layer.shape.timesteps > 1)
-      continue;
-    std::array<double, kNumPasses> unknown;
-    unknown.fill(-1);
-    auto [it, inserted] =
-        byShape.try_emplace(layerShapeKey(layer.shape), unknown);
-    std::array<double, kNumPasses> &bound = it->second;
-    bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
-    for (int pass = 0; pass < kNumPasses; ++pass) {
-      if (!runs[pass])
-        continue;
-      if (bound[pass] < 0) {
-        bound[pass] = kInfinity;
-        for (int o = 0; o < problem.numOptions(); ++o) {
-          if (!problem.usable(int(i), o))
-            continue;
-          MemoryDecision memory;
-          memory.spatialMinibatches = problem.factorOf(o);
-          bound[pass] =
-              std::min(bound[pass],
-                       explorer.computeBound(layer.shape, TrainingPass(pass),
-                                             problem.parallelismOf(o), memory));
-        }
-      }
-      total += bound[pass];
-    }
-  }
-  return total;
 }
 
 /// At most the cycles of the plan the later stages make of `state`'s

@@ -340,15 +340,6 @@ struct SweepMemo {
   SelectionMemo selections;
 };
 
-/// At most the cycles of every plan solveMapping() can give for `problem`,
-/// whatever its memory decisions -- with or without preloaded weights, on
-/// any scratchpad -- and whatever it selects: each pass at least its
-/// compute under the cheapest option (DesignSpaceExplorer::computeBound);
-/// relayouts, transfers and savers only add. Layers that may run as timestep
-/// pipe stages, whose passes overlap, count nothing. A bound holds for plans
-/// whose layers each run on every chip of the problem's torus.
-double planCyclesLowerBound(const MappingProblem &problem);
-
 /// Solves `problem`: the plan, or the error of the layer that has no legal
 /// mapping, or an InterruptedError.
 /// The search effort of the mappings behind one plan (a sweep, the blocks,
