@@ -59,8 +59,7 @@ double dsm::core::planCyclesLowerBound(const MappingProblem &problem) {
       computeBounds(problem);
   const double chips = double(model.numChips());
   // A memory bus without bandwidth: the compute alone.
-  const bool trafficCounts =
-      model.linkCycles(1, Link::MemoryBus) < kInfinity;
+  const bool trafficCounts = model.linkCycles(1, Link::MemoryBus) < kInfinity;
   double computeTotal = 0, withTraffic = 0, weightBytesPerChip = 0;
   for (size_t i = 0; i < problem.numLayers(); ++i) {
     const LayerNode &layer = problem.layer(int(i));
@@ -73,9 +72,8 @@ double dsm::core::planCyclesLowerBound(const MappingProblem &problem) {
       // A network input has no producer to leave it on chip; a network
       // output, or one nobody reads, is written (OutputElision).
       const bool inputFromMemory =
-          llvm::none_of(problem.incoming(int(i)), [&](int e) {
-            return problem.edge(e).primaryInput;
-          });
+          llvm::none_of(problem.incoming(int(i)),
+                        [&](int e) { return problem.edge(e).primaryInput; });
       const bool outputToMemory =
           layer.networkOutput || problem.outgoing(int(i)).empty();
       const ForwardTraffic traffic = model.leastForwardTraffic(
@@ -83,10 +81,10 @@ double dsm::core::planCyclesLowerBound(const MappingProblem &problem) {
       weightBytesPerChip += traffic.weightBytes / chips;
       // The memory streams are part of the pass's cycles (TotCy >= Ovldt),
       // over the chips' buses at once.
-      fwd = std::max(fwd, model.linkCycles((traffic.weightBytes +
-                                            traffic.otherBytes) /
-                                               chips,
-                                           Link::MemoryBus));
+      fwd = std::max(
+          fwd,
+          model.linkCycles((traffic.weightBytes + traffic.otherBytes) / chips,
+                           Link::MemoryBus));
     }
     withTraffic +=
         fwd + bound[int(TrainingPass::BWD)] + bound[int(TrainingPass::UPD)];
@@ -98,10 +96,10 @@ double dsm::core::planCyclesLowerBound(const MappingProblem &problem) {
   // max(c, t - s) >= max(c, t) - s, the saving comes off the sum.
   if (options.preloadWeights && problem.inferenceOnly()) {
     const MultiChipSystem &system = model.getSystem();
-    const double preloadable = double(system.chip.cores) *
-                               system.chip.core.scratchpad.capacityBytes;
-    withTraffic -= model.linkCycles(
-        std::min(weightBytesPerChip, preloadable), Link::MemoryBus);
+    const double preloadable =
+        double(system.chip.cores) * system.chip.core.scratchpad.capacityBytes;
+    withTraffic -= model.linkCycles(std::min(weightBytesPerChip, preloadable),
+                                    Link::MemoryBus);
   }
   return std::max(computeTotal, withTraffic);
 }

@@ -437,6 +437,19 @@ TEST(ParallelismSelectionTest, MemoReturnsTheSelectionOfTheSameCosts) {
   last[0][0] = 13;
   ASSERT_NE(memo.find(last, edges), nullptr);
   EXPECT_EQ(memo.find(last, edges)->choice, selectOptions(last, edges).choice);
+  // One found again is kept as if stored last: three more stores leave it.
+  std::vector<OptionCosts> first = nodes;
+  first[0][0] = 10;
+  ASSERT_NE(memo.find(first, edges), nullptr);
+  for (int k = 0; k < 3; ++k) {
+    std::vector<OptionCosts> other = nodes;
+    other[0][0] = 20 + k;
+    memo.store(other, edges, selectOptions(other, edges));
+  }
+  ASSERT_NE(memo.find(first, edges), nullptr);
+  EXPECT_EQ(memo.find(first, edges)->choice,
+            selectOptions(first, edges).choice);
+  EXPECT_EQ(memo.find(last, edges), nullptr);
 }
 
 } // namespace

@@ -156,11 +156,12 @@ TEST(PlanBoundsTest, EveryConfigurationMovesTheLeastForwardTraffic) {
   grouped.groups = 32;
   LayerShape pooled = convLayer(64, 64, 196, 9, 64, "pooled");
   pooled.outputPixelRatio = 0.25;
-  const LayerShape layers[] = {
-      strided, grouped, pooled,
-      activationProduct(128, 128, 64, 64, "scores"),
-      auxiliaryLayer(4096, 128, 64, 1, "cache"),
-      lstmLayer(256, 1024, 64, 4, "lstm")};
+  const LayerShape layers[] = {strided,
+                               grouped,
+                               pooled,
+                               activationProduct(128, 128, 64, 64, "scores"),
+                               auxiliaryLayer(4096, 128, 64, 1, "cache"),
+                               lstmLayer(256, 1024, 64, 4, "lstm")};
   DesignSpaceExplorer explorer(model, SearchMode::Heuristic);
   int checked = 0;
   for (const LayerShape &layer : layers) {
@@ -183,8 +184,8 @@ TEST(PlanBoundsTest, EveryConfigurationMovesTheLeastForwardTraffic) {
         EXPECT_GE(bytes * double(model.numChips()) * (1 + 1e-12),
                   least.weightBytes + least.otherBytes)
             << layer.name << " under "
-            << stringifyParallelism(Parallelism(p)).str()
-            << " with " << factor << " spatial minibatches";
+            << stringifyParallelism(Parallelism(p)).str() << " with " << factor
+            << " spatial minibatches";
         ++checked;
       }
   }
@@ -200,14 +201,13 @@ TEST(PlanBoundsTest, ADecodeStepMapsNoBlockItsKVCacheMakesSlower) {
   const int64_t mb = 64, heads = 32, context = 1024, headDim = 128;
   LayerShape query = convLayer(4096, 4096, 1, 1, mb, "q");
   query.kind = OpKind::FullyConnected;
-  LayerShape cache =
-      auxiliaryLayer(heads * headDim, context, mb, 1, "k.cache");
+  LayerShape cache = auxiliaryLayer(heads * headDim, context, mb, 1, "k.cache");
   LayerShape scores = activationProduct(headDim, context, heads, mb, "scores");
   g.layers = {{query}, {cache}, {scores}};
   g.layers[1].networkOutput = true;
   g.layers[2].networkOutput = true;
-  LayerEdge q{0, 2, double(4096 * mb)}, k{1, 2, double(heads * headDim) *
-                                                  double(context * mb)};
+  LayerEdge q{0, 2, double(4096 * mb)},
+      k{1, 2, double(heads * headDim) * double(context * mb)};
   q.primaryInput = true;
   g.edges = {q, k};
   g.assignTrainingPasses(false);
