@@ -195,15 +195,22 @@ SpatialMapper::mapWithPreloading(const PerformanceModel &costModel,
   // how preloading can preclude activation reuse. The scenarios' models
   // differ only in a scratchpad that shrinks from one to the next, so they
   // share their explorations, and selections over the same costs.
+  const int64_t capacity =
+      int64_t(costModel.getSystem().chip.core.scratchpad.capacityBytes);
+  auto reservation = [&](int step) {
+    return capacity / kPreloadSweepSteps * step;
+  };
   SweepMemo memo;
+  std::vector<double> capacities;
+  for (int step = 1; step < kPreloadSweepSteps; ++step)
+    capacities.push_back(double(capacity - reservation(step)));
+  memo.explorations.expectCapacities(std::move(capacities));
   llvm::Expected<MappingPlan> best =
       mapOnce(costModel, graph, executor, /*preloadBudgets=*/{}, progress,
               &memo, cyclesToBeat);
   if (!best)
     return best.takeError();
   const size_t n = graph.layers.size();
-  const int64_t capacity =
-      int64_t(costModel.getSystem().chip.core.scratchpad.capacityBytes);
   SearchEffort effort;
   effort.add(*best);
   // Maps with a reduced scratchpad; a scenario whose working sets no longer
@@ -221,7 +228,7 @@ SpatialMapper::mapWithPreloading(const PerformanceModel &costModel,
     return std::move(*plan);
   };
   for (int step = 1; step < kPreloadSweepSteps; ++step) {
-    const int64_t reserved = capacity / kPreloadSweepSteps * step;
+    const int64_t reserved = reservation(step);
     MultiChipSystem system = costModel.getSystem();
     system.chip.core.scratchpad.capacityBytes = double(capacity - reserved);
     PerformanceModel reduced(system);

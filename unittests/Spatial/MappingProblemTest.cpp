@@ -181,6 +181,47 @@ TEST(MappingProblemTest, SweepReusesBestsThatStillFit) {
   }
 }
 
+TEST(MappingProblemTest, SweepFindsTheBestsOfTheScratchpadsToCome) {
+  // Told the scratchpads its later mappings will have, a sweep's first
+  // mapping finds their bests in the same searches: the later mappings
+  // search nothing, and find what their own searches would.
+  MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  LayerGraph g = chainWithShortcut(false);
+  MapperOptions options;
+  SerialExecutor serial;
+  ExplorationProgress progress(Progress::none(), 1);
+  const double full = system.chip.core.scratchpad.capacityBytes;
+  const std::vector<double> later = {full / 2, full / 4, full / 8};
+  ExplorationMemo memo;
+  memo.expectCapacities(later);
+  auto explore = [&](double capacity, ExplorationMemo *shared) {
+    MultiChipSystem reduced = system;
+    reduced.chip.core.scratchpad.capacityBytes = capacity;
+    PerformanceModel model(reduced);
+    llvm::Expected<MappingProblem> problem =
+        MappingProblem::create(model, g, options, {});
+    EXPECT_TRUE(static_cast<bool>(problem));
+    ExplorationTable table(*problem);
+    for (int o = 0; o < kNumParallelisms; ++o)
+      for (OnChip what : {OnChip::Nothing, OnChip::Own})
+        table.request(1, TrainingPass::FWD, o, what);
+    EXPECT_FALSE(static_cast<bool>(table.run(serial, progress, shared)));
+    std::vector<double> cycles;
+    for (int o = 0; o < kNumParallelisms; ++o)
+      for (OnChip what : {OnChip::Nothing, OnChip::Own}) {
+        const Evaluation *best = table.best(1, TrainingPass::FWD, o, what);
+        cycles.push_back(best ? best->cycles.total : -1);
+      }
+    return std::make_pair(table.explorations(), cycles);
+  };
+  EXPECT_GT(explore(full, &memo).first, 0u);
+  for (double capacity : later) {
+    auto [searched, shared] = explore(capacity, &memo);
+    EXPECT_EQ(searched, 0u) << capacity;
+    EXPECT_EQ(shared, explore(capacity, nullptr).second) << capacity;
+  }
+}
+
 TEST(MappingProblemTest, OnChipVariantsSayWhatThePassFinds) {
   MemoryDecision fwd =
       onChipDecision(OnChip::OwnAndShortcut, TrainingPass::FWD);

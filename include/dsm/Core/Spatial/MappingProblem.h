@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <tuple>
 #include <vector>
@@ -231,26 +232,40 @@ private:
 /// cost models differ only in a scratchpad that never grows (SpatialMapper):
 /// a best configuration found with a larger scratchpad that fits the smaller
 /// one is the best there too -- the search's best over a subset that
-/// contains it -- so it is reused instead of searched again.
+/// contains it -- so it is reused instead of searched again. Told the
+/// scratchpads the sweep will map with, an exploration finds the best with
+/// each smaller one in the same search (DesignSpaceExplorer::
+/// exploreCapacities), kept for the mappings to come.
 class ExplorationMemo {
 public:
   /// (shape, pass, parallelism, what, factor) and the preload bytes.
   using Key = std::pair<uint64_t, int64_t>;
+  /// The scratchpads (bytes per core) of the mappings to come.
+  void expectCapacities(std::vector<double> capacities);
+  /// Those smaller than `capacity`, largest first.
+  std::vector<double> expectedBelow(double capacity) const;
   /// The result kept for `key` if it holds with `capacity` bytes of
-  /// scratchpad (nullptr: explore).
-  const ExplorationResult *find(Key key, double capacity) const;
-  void store(Key key, double capacity, const ExplorationResult &result);
-  /// The memo's key of an ExplorationTable's key for a layer of `shape`:
-  /// tables number shapes their own way, the memo by the shapes it has seen.
-  Key keyOf(Key tableKey, const LayerShape &shape);
+  /// scratchpad (nullptr: explore): one found with that scratchpad, or
+  /// with a larger one whose best fits.
+  std::shared_ptr<const ExplorationResult> find(Key key, double capacity) const;
+  void store(Key key, double capacity,
+             std::shared_ptr<const ExplorationResult> result);
+  /// The memo's number of `shape`: tables number shapes their own way, the
+  /// memo by the shapes it has seen.
+  uint64_t numberOf(const LayerShape &shape);
+  /// The memo's key of an ExplorationTable's key for a layer whose shape
+  /// the memo numbers `shapeNumber`.
+  static Key keyOf(Key tableKey, uint64_t shapeNumber);
 
 private:
   llvm::StringMap<uint64_t> shapes;
   struct Entry {
     double capacity;
-    ExplorationResult result;
+    std::shared_ptr<const ExplorationResult> result;
   };
-  llvm::DenseMap<Key, Entry> entries;
+  /// Per key, a result per scratchpad explored with.
+  llvm::DenseMap<Key, std::vector<Entry>> entries;
+  std::vector<double> expected; ///< largest first
 };
 
 /// The explorations a mapping asks for and their results: at most one per
@@ -293,6 +308,9 @@ private:
     Parallelism parallelism;
     MemoryDecision memory;
     ExplorationMemo::Key key;
+    /// Whether a sweep's later mappings may ask for it again: nothing
+    /// preloaded, or everything (a budget above every share).
+    bool recurs;
   };
   int32_t &slot(int layer, TrainingPass pass, int option, OnChip what);
   int32_t lookUp(int layer, TrainingPass pass, int option, OnChip what) const;
@@ -306,9 +324,13 @@ private:
   std::vector<std::array<int32_t, kNumPasses * kNumOnChip>> rowOf;
   std::vector<int32_t> slots;   ///< rows of numOptions task indices
   std::vector<int32_t> shapeOf; ///< per layer: a number per distinct shape
+  size_t numShapes = 0;
   llvm::DenseMap<ExplorationMemo::Key, int32_t> memo;
   std::vector<Task> tasks;
-  std::vector<ExplorationResult> results;
+  /// Per task: its result, shared with the sweep's memo, and whether the
+  /// memo served it.
+  std::vector<std::shared_ptr<const ExplorationResult>> results;
+  std::vector<bool> served;
   uint64_t memoizedRequests = 0;
   uint64_t explored = 0;
 };
