@@ -479,7 +479,13 @@ DesignSpaceExplorer::exploreCapacities(
       found.pruned = result.pruned;
     }
     if (search.best) {
-      found.best = model.evaluate(layer, pass, search.bestConfig);
+      // Smaller capacities often keep the larger one's winner.
+      const Search *larger = c > 0 ? &searches[c - 1] : nullptr;
+      if (larger && results[c - 1] && larger->best &&
+          larger->bestOrder == search.bestOrder)
+        found.best = results[c - 1]->best;
+      else
+        found.best = model.evaluate(layer, pass, search.bestConfig);
       assert(found.best && "the search's winner is legal");
     } else if (search.anyReason) {
       MultiChipSystem system = model.getSystem();

@@ -147,9 +147,11 @@ llvm::Error ExplorationProgress::makeError() const {
 // ExplorationTable
 //===----------------------------------------------------------------------===//
 
-ExplorationTable::ExplorationTable(const MappingProblem &problem)
-    : problem(problem), explorer(problem.model(), problem.options().search,
-                                 problem.options().reuseWeightsAcrossSteps) {
+ExplorationTable::ExplorationTable(const MappingProblem &problem,
+                                   ExplorationMemo *memo)
+    : problem(problem), memo(memo),
+      explorer(problem.model(), problem.options().search,
+               problem.options().reuseWeightsAcrossSteps) {
   const size_t n = problem.numLayers();
   std::array<int32_t, kNumPasses * kNumOnChip> none;
   none.fill(-1);
@@ -163,7 +165,14 @@ ExplorationTable::ExplorationTable(const MappingProblem &problem)
                      .try_emplace(layerShapeKey(problem.layer(int(i)).shape),
                                   int32_t(shapes.size()))
                      .first->second;
-  numShapes = shapes.size();
+  memoShapeOf.resize(shapes.size());
+}
+
+uint64_t ExplorationTable::memoShapeNumber(int layer) {
+  std::optional<uint64_t> &number = memoShapeOf[shapeOf[layer]];
+  if (!number)
+    number = memo->numberOf(problem.layer(layer).shape);
+  return *number;
 }
 
 int32_t &ExplorationTable::slot(int layer, TrainingPass pass, int option,
@@ -198,9 +207,15 @@ void ExplorationTable::request(int layer, TrainingPass pass, int option,
         std::make_tuple(shapeOf[layer], int(pass), int(parallelism),
                         memory.spatialMinibatches),
         0);
+    auto compute = [&] {
+      return explorer.largestWeightShare(problem.layer(layer).shape, pass,
+                                         parallelism, memory);
+    };
     if (inserted)
-      it->second = explorer.largestWeightShare(problem.layer(layer).shape, pass,
-                                               parallelism, memory);
+      it->second = memo ? memo->largestWeightShare(
+                              memoShapeNumber(layer), pass, parallelism,
+                              memory.spatialMinibatches, compute)
+                        : compute();
     memory.preloadedWeightBytes = std::min(budgets[layer], it->second);
     recurs = budgets[layer] >= it->second;
   }
@@ -211,7 +226,7 @@ void ExplorationTable::request(int layer, TrainingPass pass, int option,
                        (uint64_t(pass) << 12) | (uint64_t(parallelism) << 8) |
                        (uint64_t(what) << 4) | factorBits;
   const ExplorationMemo::Key memoKey(key, memory.preloadedWeightBytes);
-  auto [it, inserted] = memo.try_emplace(memoKey, int32_t(tasks.size()));
+  auto [it, inserted] = shapeMemo.try_emplace(memoKey, int32_t(tasks.size()));
   if (inserted)
     tasks.push_back({layer, pass, parallelism, memory, memoKey, recurs});
   else
@@ -220,8 +235,7 @@ void ExplorationTable::request(int layer, TrainingPass pass, int option,
 }
 
 llvm::Error ExplorationTable::run(Executor &executor,
-                                  ExplorationProgress &progress,
-                                  ExplorationMemo *memo) {
+                                  ExplorationProgress &progress) {
   const double capacity = problem.scratchpadCapacity();
   results.assign(tasks.size(), nullptr);
   served.assign(tasks.size(), false);
@@ -229,15 +243,10 @@ llvm::Error ExplorationTable::run(Executor &executor,
   // The table numbers its own shapes; the memo, shared by mappings of other
   // graphs (the stages of a pipeline), keys them by its numbering.
   std::vector<ExplorationMemo::Key> memoKeys;
-  if (memo) {
-    std::vector<std::optional<uint64_t>> memoShapeOf(numShapes);
-    for (const Task &task : tasks) {
-      std::optional<uint64_t> &number = memoShapeOf[shapeOf[task.layer]];
-      if (!number)
-        number = memo->numberOf(problem.layer(task.layer).shape);
-      memoKeys.push_back(ExplorationMemo::keyOf(task.key, *number));
-    }
-  }
+  if (memo)
+    for (const Task &task : tasks)
+      memoKeys.push_back(
+          ExplorationMemo::keyOf(task.key, memoShapeNumber(task.layer)));
   for (size_t t = 0; t < tasks.size(); ++t) {
     if (memo)
       results[t] = memo->find(memoKeys[t], capacity);
@@ -304,6 +313,17 @@ uint64_t ExplorationMemo::numberOf(const LayerShape &shape) {
 ExplorationMemo::Key ExplorationMemo::keyOf(Key tableKey,
                                             uint64_t shapeNumber) {
   return {(shapeNumber << 16) | (tableKey.first & 0xFFFF), tableKey.second};
+}
+
+int64_t
+ExplorationMemo::largestWeightShare(uint64_t shapeNumber, TrainingPass pass,
+                                    Parallelism parallelism, int64_t factor,
+                                    llvm::function_ref<int64_t()> compute) {
+  auto [it, inserted] = largestShares.try_emplace(
+      std::make_tuple(shapeNumber, int(pass), int(parallelism), factor), 0);
+  if (inserted)
+    it->second = compute();
+  return it->second;
 }
 
 void ExplorationMemo::expectCapacities(std::vector<double> capacities) {

@@ -276,7 +276,7 @@ static double exploredCyclesBound(const MappingState &state) {
 llvm::Expected<MappingPlan>
 dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
                         ExplorationProgress &progress, SweepMemo *memo) {
-  MappingState state(problem, progress);
+  MappingState state(problem, progress, memo ? &memo->explorations : nullptr);
   const MapperOptions &options = problem.options();
 
   // The add-ons, in the order their stages run.
@@ -308,8 +308,7 @@ dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
   requestPlainExplorations(state);
   for (const std::unique_ptr<MappingAddOn> &addOn : addOns)
     addOn->requestExplorations(state);
-  if (llvm::Error error = state.explorations.run(
-          executor, progress, memo ? &memo->explorations : nullptr))
+  if (llvm::Error error = state.explorations.run(executor, progress))
     return std::move(error);
   MappingPlan &plan = state.plan;
   plan.explorations = state.explorations.explorations();

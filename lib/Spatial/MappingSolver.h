@@ -94,8 +94,9 @@ private:
 
 /// What the solver knows of one problem, stage by stage.
 struct MappingState {
-  MappingState(const MappingProblem &problem, ExplorationProgress &progress)
-      : problem(problem), explorations(problem), progress(progress) {}
+  MappingState(const MappingProblem &problem, ExplorationProgress &progress,
+               ExplorationMemo *memo)
+      : problem(problem), explorations(problem, memo), progress(progress) {}
 
   const MappingProblem &problem;
   ExplorationTable explorations;

@@ -143,10 +143,10 @@ TEST(MappingProblemTest, SweepReusesBestsThatStillFit) {
     llvm::Expected<MappingProblem> problem =
         MappingProblem::create(*model, g, options, {});
     EXPECT_TRUE(static_cast<bool>(problem));
-    auto table = std::make_unique<ExplorationTable>(*problem);
+    auto table = std::make_unique<ExplorationTable>(*problem, shared);
     for (int o = 0; o < kNumParallelisms; ++o)
       table->request(0, TrainingPass::FWD, o, OnChip::Nothing);
-    EXPECT_FALSE(static_cast<bool>(table->run(serial, progress, shared)));
+    EXPECT_FALSE(static_cast<bool>(table->run(serial, progress)));
     std::vector<std::optional<Evaluation>> bests;
     for (int o = 0; o < kNumParallelisms; ++o) {
       const Evaluation *best = table->best(0, TrainingPass::FWD, o);
@@ -201,11 +201,11 @@ TEST(MappingProblemTest, SweepFindsTheBestsOfTheScratchpadsToCome) {
     llvm::Expected<MappingProblem> problem =
         MappingProblem::create(model, g, options, {});
     EXPECT_TRUE(static_cast<bool>(problem));
-    ExplorationTable table(*problem);
+    ExplorationTable table(*problem, shared);
     for (int o = 0; o < kNumParallelisms; ++o)
       for (OnChip what : {OnChip::Nothing, OnChip::Own})
         table.request(1, TrainingPass::FWD, o, what);
-    EXPECT_FALSE(static_cast<bool>(table.run(serial, progress, shared)));
+    EXPECT_FALSE(static_cast<bool>(table.run(serial, progress)));
     std::vector<double> cycles;
     for (int o = 0; o < kNumParallelisms; ++o)
       for (OnChip what : {OnChip::Nothing, OnChip::Own}) {

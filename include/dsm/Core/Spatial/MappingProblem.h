@@ -31,6 +31,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <tuple>
 #include <vector>
 
@@ -256,6 +257,11 @@ public:
   /// The memo's key of an ExplorationTable's key for a layer whose shape
   /// the memo numbers `shapeNumber`.
   static Key keyOf(Key tableKey, uint64_t shapeNumber);
+  /// DesignSpaceExplorer::largestWeightShare of the shape numbered
+  /// `shapeNumber` (it does not depend on the scratchpad): `compute`d once.
+  int64_t largestWeightShare(uint64_t shapeNumber, TrainingPass pass,
+                             Parallelism parallelism, int64_t factor,
+                             llvm::function_ref<int64_t()> compute);
 
 private:
   llvm::StringMap<uint64_t> shapes;
@@ -265,6 +271,7 @@ private:
   };
   /// Per key, a result per scratchpad explored with.
   llvm::DenseMap<Key, std::vector<Entry>> entries;
+  std::map<std::tuple<uint64_t, int, int, int64_t>, int64_t> largestShares;
   std::vector<double> expected; ///< largest first
 };
 
@@ -272,7 +279,10 @@ private:
 /// (layer, pass, option, OnChip), run once per distinct layer shape.
 class ExplorationTable {
 public:
-  explicit ExplorationTable(const MappingProblem &problem);
+  /// With a `memo`, results it holds for this scratchpad are taken from it,
+  /// and the others kept in it.
+  explicit ExplorationTable(const MappingProblem &problem,
+                            ExplorationMemo *memo = nullptr);
 
   /// Asks for the exploration of `pass` of `layer` under `option` finding
   /// `what` on chip (with the layer's preload budget in FWD). Asking again,
@@ -281,10 +291,8 @@ public:
 
   /// Runs every exploration asked for on `executor`; each result is the
   /// same whatever the executor. Fails with an InterruptedError when
-  /// `progress` is told to stop. With a `memo`, results it holds for this
-  /// scratchpad are taken from it, and the others kept in it.
-  llvm::Error run(Executor &executor, ExplorationProgress &progress,
-                  ExplorationMemo *memo = nullptr);
+  /// `progress` is told to stop.
+  llvm::Error run(Executor &executor, ExplorationProgress &progress);
 
   /// The exploration of (layer, pass, option, what); nullptr if never asked.
   const ExplorationResult *find(int layer, TrainingPass pass, int option,
@@ -314,8 +322,11 @@ private:
   };
   int32_t &slot(int layer, TrainingPass pass, int option, OnChip what);
   int32_t lookUp(int layer, TrainingPass pass, int option, OnChip what) const;
+  /// The memo's number of `layer`'s shape.
+  uint64_t memoShapeNumber(int layer);
 
   const MappingProblem &problem;
+  ExplorationMemo *memo;
   DesignSpaceExplorer explorer;
   /// Per (shape, pass, parallelism, DySM factor): the largest weight share
   /// of a core (DesignSpaceExplorer::largestWeightShare).
@@ -324,8 +335,9 @@ private:
   std::vector<std::array<int32_t, kNumPasses * kNumOnChip>> rowOf;
   std::vector<int32_t> slots;   ///< rows of numOptions task indices
   std::vector<int32_t> shapeOf; ///< per layer: a number per distinct shape
-  size_t numShapes = 0;
-  llvm::DenseMap<ExplorationMemo::Key, int32_t> memo;
+  /// Per table shape: the memo's number, once asked for.
+  std::vector<std::optional<uint64_t>> memoShapeOf;
+  llvm::DenseMap<ExplorationMemo::Key, int32_t> shapeMemo;
   std::vector<Task> tasks;
   /// Per task: its result, shared with the sweep's memo, and whether the
   /// memo served it.
