@@ -426,12 +426,15 @@ TEST(ParallelismSelectionTest, MemoReturnsTheSelectionOfTheSameCosts) {
   std::vector<SelectionEdge> moved = edges;
   moved[1].cost[0][1] = 7;
   EXPECT_EQ(memo.find(nodes, moved), nullptr);
-  // The last four are kept.
-  for (int k = 0; k < 4; ++k) {
+  // Problems that differ in the first node's first cost.
+  auto storeWithFirstCost = [&](double cost) {
     std::vector<OptionCosts> other = nodes;
-    other[0][0] = 10 + k;
+    other[0][0] = cost;
     memo.store(other, edges, selectOptions(other, edges));
-  }
+  };
+  // The last four are kept.
+  for (int k = 0; k < 4; ++k)
+    storeWithFirstCost(10 + k);
   EXPECT_EQ(memo.find(nodes, edges), nullptr);
   std::vector<OptionCosts> last = nodes;
   last[0][0] = 13;
@@ -441,11 +444,8 @@ TEST(ParallelismSelectionTest, MemoReturnsTheSelectionOfTheSameCosts) {
   std::vector<OptionCosts> first = nodes;
   first[0][0] = 10;
   ASSERT_NE(memo.find(first, edges), nullptr);
-  for (int k = 0; k < 3; ++k) {
-    std::vector<OptionCosts> other = nodes;
-    other[0][0] = 20 + k;
-    memo.store(other, edges, selectOptions(other, edges));
-  }
+  for (int k = 0; k < 3; ++k)
+    storeWithFirstCost(20 + k);
   ASSERT_NE(memo.find(first, edges), nullptr);
   EXPECT_EQ(memo.find(first, edges)->choice,
             selectOptions(first, edges).choice);
