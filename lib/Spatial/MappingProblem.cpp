@@ -226,7 +226,7 @@ void ExplorationTable::request(int layer, TrainingPass pass, int option,
                        (uint64_t(pass) << 12) | (uint64_t(parallelism) << 8) |
                        (uint64_t(what) << 4) | factorBits;
   const ExplorationMemo::Key memoKey(key, memory.preloadedWeightBytes);
-  auto [it, inserted] = shapeMemo.try_emplace(memoKey, int32_t(tasks.size()));
+  auto [it, inserted] = taskOfKey.try_emplace(memoKey, int32_t(tasks.size()));
   if (inserted)
     tasks.push_back({layer, pass, parallelism, memory, memoKey, recurs});
   else

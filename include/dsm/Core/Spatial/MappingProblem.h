@@ -271,6 +271,7 @@ private:
   };
   /// Per key, a result per scratchpad explored with.
   llvm::DenseMap<Key, std::vector<Entry>> entries;
+  /// Per (shape number, pass, parallelism, DySM factor).
   std::map<std::tuple<uint64_t, int, int, int64_t>, int64_t> largestShares;
   std::vector<double> expected; ///< largest first
 };
@@ -337,7 +338,8 @@ private:
   std::vector<int32_t> shapeOf; ///< per layer: a number per distinct shape
   /// Per table shape: the memo's number, once asked for.
   std::vector<std::optional<uint64_t>> memoShapeOf;
-  llvm::DenseMap<ExplorationMemo::Key, int32_t> shapeMemo;
+  /// The task of each key: layers of equal shape share it.
+  llvm::DenseMap<ExplorationMemo::Key, int32_t> taskOfKey;
   std::vector<Task> tasks;
   /// Per task: its result, shared with the sweep's memo, and whether the
   /// memo served it.
