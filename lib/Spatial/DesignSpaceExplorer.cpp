@@ -225,15 +225,37 @@ double DesignSpaceExplorer::computeBound(const LayerShape &layer,
   return bound;
 }
 
+/// How much slower than the best with the model's scratchpad the splits
+/// exploreCapacities() searches on for a smaller scratchpad's may be: a
+/// smaller scratchpad whose best would take searching further is given up.
+static constexpr double kSmallerCapacitiesReach = 2.0;
+static_assert(kSmallerCapacitiesReach >= 1,
+              "the model's capacity is never given up");
+
 ExplorationResult
 DesignSpaceExplorer::explore(const LayerShape &layer, TrainingPass pass,
                              Parallelism parallelism,
                              const MemoryDecision &memory) const {
+  return std::move(
+      *exploreCapacities(layer, pass, parallelism, memory,
+                         {model.getSystem().chip.core.scratchpad.capacityBytes})
+           .front());
+}
+
+std::vector<std::optional<ExplorationResult>>
+DesignSpaceExplorer::exploreCapacities(
+    const LayerShape &layer, TrainingPass pass, Parallelism parallelism,
+    const MemoryDecision &memory, llvm::ArrayRef<double> capacities) const {
+  // Without a split to search, every capacity has the same result.
+  auto same = [&](const ExplorationResult &result) {
+    return std::vector<std::optional<ExplorationResult>>(capacities.size(),
+                                                         result);
+  };
   ExplorationResult result;
   std::optional<DimSizes> chipSplit =
       model.chipSplit(layer, pass, parallelism, &result.whyNone);
   if (!chipSplit)
-    return result;
+    return same(result);
   DimSizes chipD = splitSizes(
       model.spatialPassDims(layer, pass, memory, *chipSplit), *chipSplit);
   std::vector<DimSizes> coreSplits = candidateCoreSplits(layer, pass, chipD);
@@ -241,7 +263,7 @@ DesignSpaceExplorer::explore(const LayerShape &layer, TrainingPass pass,
     result.whyNone = "no split of a chip's work over its " +
                      std::to_string(model.numCores()) +
                      " cores keeps every part non-empty";
-    return result;
+    return same(result);
   }
 
   MappingConfig config;
@@ -294,11 +316,36 @@ DesignSpaceExplorer::explore(const LayerShape &layer, TrainingPass pass,
   // the one full enumeration finds. Candidates are compared by their
   // figures alone (SplitCost::evaluate); the winner is evaluated in full,
   // and a rejection explained, once at the end.
+  //
+  // Each capacity keeps its own best (and reason) over the candidates in
+  // the same order, those whose working set it holds, so each is what a
+  // search with that scratchpad finds; the model's own capacity is the
+  // first and the largest.
   using Order = std::pair<size_t, uint64_t>; // (split, candidate within it)
-  std::optional<CandidateCost> best;
-  MappingConfig bestConfig, reasonConfig;
-  Order bestOrder, reasonOrder;
-  bool anyReason = false;
+  struct Search {
+    std::optional<CandidateCost> best;
+    MappingConfig bestConfig, reasonConfig;
+    Order bestOrder, reasonOrder;
+    bool anyReason = false;
+    bool givenUp = false;
+  };
+  std::vector<Search> searches(capacities.size());
+  // Totals above this are of no use to any search still on: above each
+  // one's best by isBetter's tolerance (infinity while one has none).
+  const double margin = 1 + 1e-6;
+  double useless = std::numeric_limits<double>::infinity();
+  auto updateUseless = [&] {
+    useless = 0;
+    for (const Search &search : searches) {
+      if (search.givenUp)
+        continue;
+      if (!search.best) {
+        useless = std::numeric_limits<double>::infinity();
+        return;
+      }
+      useless = std::max(useless, search.best->cycles.total * margin);
+    }
+  };
   uint64_t inSplit = 0;
   size_t splitIndex = 0;
   auto evaluateOne = [&](const SplitCost &cost, const MappingConfig &candidate,
@@ -306,30 +353,55 @@ DesignSpaceExplorer::explore(const LayerShape &layer, TrainingPass pass,
     ++result.evaluated;
     Order order{splitIndex, inSplit++};
     std::optional<CandidateCost> figures = cost.evaluate(array);
-    if (!figures) {
-      if (keepReason && (!anyReason || order > reasonOrder)) {
-        reasonConfig = candidate;
-        reasonConfig.array = array;
-        reasonOrder = order;
-        anyReason = true;
+    if (figures)
+      ++result.legal;
+    bool improved = false;
+    for (size_t c = 0; c < searches.size(); ++c) {
+      Search &search = searches[c];
+      if (search.givenUp)
+        continue;
+      if (!figures || figures->scratchpadBytes > capacities[c]) {
+        if (keepReason && (!search.anyReason || order > search.reasonOrder)) {
+          search.reasonConfig = candidate;
+          search.reasonConfig.array = array;
+          search.reasonOrder = order;
+          search.anyReason = true;
+        }
+        continue;
       }
-      return;
+      if (!search.best || isBetter(*figures, *search.best) ||
+          (!isBetter(*search.best, *figures) && order < search.bestOrder)) {
+        search.best = figures;
+        search.bestConfig = candidate;
+        search.bestConfig.array = array;
+        search.bestOrder = order;
+        improved = true;
+      }
     }
-    ++result.legal;
-    if (!best || isBetter(*figures, *best) ||
-        (!isBetter(*best, *figures) && order < bestOrder)) {
-      best = figures;
-      bestConfig = candidate;
-      bestConfig.array = array;
-      bestOrder = order;
-    }
+    if (improved)
+      updateUseless();
   };
   // A candidate whose total cannot beat the best so far (the split's
   // terms with this array mapping's PriComp: only its working set is left
   // to check) is not evaluated.
   auto cannotWin = [&](const SplitCost &cost, const ArrayMapping &array) {
-    return layer.hasPrimary && best &&
-           cost.cycles().totalCycles(array) > best->cycles.total * (1 + 1e-6);
+    return layer.hasPrimary && cost.cycles().totalCycles(array) > useless;
+  };
+  // Whether to stop at a split of `bound`: no search can use it, or only
+  // those of smaller capacities that would search beyond their reach (they
+  // are given up).
+  auto stopAt = [&](double bound) {
+    if (bound > useless)
+      return true;
+    const Search &first = searches.front();
+    if (!first.best ||
+        !(bound > first.best->cycles.total * kSmallerCapacitiesReach * margin))
+      return false;
+    for (Search &search : searches)
+      search.givenUp |=
+          !search.best || !(bound > search.best->cycles.total * margin);
+    updateUseless();
+    return true;
   };
   auto consider = [&](const Split &split, const ArrayMapping &array) {
     if (cannotWin(*split.plain, array)) {
@@ -359,7 +431,7 @@ DesignSpaceExplorer::explore(const LayerShape &layer, TrainingPass pass,
     splitIndex = visit[position];
     inSplit = 0;
     const Split &split = splits[splitIndex];
-    if (best && split.bound > best->cycles.total * (1 + 1e-6))
+    if (stopAt(split.bound))
       break;
     if (!layer.hasPrimary) {
       consider(split, split.config.array);
@@ -391,11 +463,36 @@ DesignSpaceExplorer::explore(const LayerShape &layer, TrainingPass pass,
       }
     }
   }
-  if (best) {
-    result.best = model.evaluate(layer, pass, bestConfig);
-    assert(result.best && "the search's winner is legal");
-  } else if (anyReason) {
-    model.evaluate(layer, pass, reasonConfig, &result.whyNone);
+
+  // The winners are legal with the model's scratchpad, the largest, and
+  // their evaluations do not depend on the capacity; a rejection is
+  // explained with the capacity of its search.
+  std::vector<std::optional<ExplorationResult>> results(capacities.size());
+  for (size_t c = 0; c < searches.size(); ++c) {
+    const Search &search = searches[c];
+    if (search.givenUp)
+      continue;
+    ExplorationResult &found = results[c].emplace();
+    if (c == 0) {
+      found.evaluated = result.evaluated;
+      found.legal = result.legal;
+      found.pruned = result.pruned;
+    }
+    if (search.best) {
+      // Smaller capacities often keep the larger one's winner.
+      const Search *larger = c > 0 ? &searches[c - 1] : nullptr;
+      if (larger && results[c - 1] && larger->best &&
+          larger->bestOrder == search.bestOrder)
+        found.best = results[c - 1]->best;
+      else
+        found.best = model.evaluate(layer, pass, search.bestConfig);
+      assert(found.best && "the search's winner is legal");
+    } else if (search.anyReason) {
+      MultiChipSystem system = model.getSystem();
+      system.chip.core.scratchpad.capacityBytes = capacities[c];
+      PerformanceModel(system).evaluate(layer, pass, search.reasonConfig,
+                                        &found.whyNone);
+    }
   }
-  return result;
+  return results;
 }

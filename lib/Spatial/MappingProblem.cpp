@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 using namespace dsm::core;
 
@@ -184,9 +185,11 @@ llvm::Error ExplorationProgress::makeError() const {
 // ExplorationTable
 //===----------------------------------------------------------------------===//
 
-ExplorationTable::ExplorationTable(const MappingProblem &problem)
-    : problem(problem), explorer(problem.model(), problem.options().search,
-                                 problem.options().reuseWeightsAcrossSteps) {
+ExplorationTable::ExplorationTable(const MappingProblem &problem,
+                                   ExplorationMemo *memo)
+    : problem(problem), memo(memo),
+      explorer(problem.model(), problem.options().search,
+               problem.options().reuseWeightsAcrossSteps) {
   const size_t n = problem.numLayers();
   std::array<int32_t, kNumPasses * kNumOnChip> none;
   none.fill(-1);
@@ -200,6 +203,14 @@ ExplorationTable::ExplorationTable(const MappingProblem &problem)
                      .try_emplace(layerShapeKey(problem.layer(int(i)).shape),
                                   int32_t(shapes.size()))
                      .first->second;
+  memoShapeOf.resize(shapes.size());
+}
+
+uint64_t ExplorationTable::memoShapeNumber(int layer) {
+  std::optional<uint64_t> &number = memoShapeOf[shapeOf[layer]];
+  if (!number)
+    number = memo->numberOf(problem.layer(layer).shape);
+  return *number;
 }
 
 int32_t &ExplorationTable::slot(int layer, TrainingPass pass, int option,
@@ -224,6 +235,7 @@ void ExplorationTable::request(int layer, TrainingPass pass, int option,
   memory.spatialMinibatches = problem.factorOf(option);
   llvm::ArrayRef<int64_t> budgets = problem.preloadBudgets();
   const Parallelism parallelism = problem.parallelismOf(option);
+  bool recurs = true;
   if (pass == TrainingPass::FWD && !budgets.empty() &&
       problem.layer(layer).shape.hasWeights && budgets[layer] > 0) {
     // Each configuration preloads at most its own share of the weights: a
@@ -233,10 +245,17 @@ void ExplorationTable::request(int layer, TrainingPass pass, int option,
         std::make_tuple(shapeOf[layer], int(pass), int(parallelism),
                         memory.spatialMinibatches),
         0);
+    auto compute = [&] {
+      return explorer.largestWeightShare(problem.layer(layer).shape, pass,
+                                         parallelism, memory);
+    };
     if (inserted)
-      it->second = explorer.largestWeightShare(problem.layer(layer).shape, pass,
-                                               parallelism, memory);
+      it->second = memo ? memo->largestWeightShare(
+                              memoShapeNumber(layer), pass, parallelism,
+                              memory.spatialMinibatches, compute)
+                        : compute();
     memory.preloadedWeightBytes = std::min(budgets[layer], it->second);
+    recurs = budgets[layer] >= it->second;
   }
   // Factors are 1, 2, 4 or 8: two bits of their logarithm.
   const uint64_t factorBits =
@@ -245,19 +264,19 @@ void ExplorationTable::request(int layer, TrainingPass pass, int option,
                        (uint64_t(pass) << 12) | (uint64_t(parallelism) << 8) |
                        (uint64_t(what) << 4) | factorBits;
   const ExplorationMemo::Key memoKey(key, memory.preloadedWeightBytes);
-  auto [it, inserted] = memo.try_emplace(memoKey, int32_t(tasks.size()));
+  auto [it, inserted] = taskOfKey.try_emplace(memoKey, int32_t(tasks.size()));
   if (inserted)
-    tasks.push_back({layer, pass, parallelism, memory, memoKey});
+    tasks.push_back({layer, pass, parallelism, memory, memoKey, recurs});
   else
     ++memoizedRequests;
   slot(layer, pass, option, what) = it->second;
 }
 
 llvm::Error ExplorationTable::run(Executor &executor,
-                                  ExplorationProgress &progress,
-                                  ExplorationMemo *memo) {
+                                  ExplorationProgress &progress) {
   const double capacity = problem.scratchpadCapacity();
-  results.assign(tasks.size(), ExplorationResult());
+  results.assign(tasks.size(), nullptr);
+  served.assign(tasks.size(), false);
   std::vector<size_t> toExplore;
   // The table numbers its own shapes; the memo, shared by mappings of other
   // graphs (the stages of a pipeline), keys them by its numbering.
@@ -265,18 +284,25 @@ llvm::Error ExplorationTable::run(Executor &executor,
   if (memo)
     for (const Task &task : tasks)
       memoKeys.push_back(
-          memo->keyOf(task.key, problem.layer(task.layer).shape));
+          ExplorationMemo::keyOf(task.key, memoShapeNumber(task.layer)));
   for (size_t t = 0; t < tasks.size(); ++t) {
-    const ExplorationResult *known =
-        memo ? memo->find(memoKeys[t], capacity) : nullptr;
-    if (known) {
-      results[t] = *known;
-      results[t].evaluated = results[t].legal = results[t].pruned = 0;
-    } else {
+    if (memo)
+      results[t] = memo->find(memoKeys[t], capacity);
+    served[t] = results[t] != nullptr;
+    if (!served[t])
       toExplore.push_back(t);
-    }
   }
   progress.plan(toExplore.size());
+  // A sweep's FWD explorations that its mappings to come may ask for again
+  // also find the best with their scratchpads (BWD's second-operand half is
+  // evaluated with this scratchpad only).
+  std::vector<double> capacities = {capacity};
+  if (memo) {
+    std::vector<double> below = memo->expectedBelow(capacity);
+    capacities.insert(capacities.end(), below.begin(), below.end());
+  }
+  std::vector<std::vector<std::optional<ExplorationResult>>> smaller(
+      toExplore.size());
   // Each task writes its own result, so the table does not depend on the
   // executor.
   executor.parallelFor(toExplore.size(), [&](size_t i) {
@@ -285,50 +311,107 @@ llvm::Error ExplorationTable::run(Executor &executor,
     const size_t t = toExplore[i];
     const Task &task = tasks[t];
     const LayerShape &shape = problem.layer(task.layer).shape;
-    results[t] =
-        explorer.explore(shape, task.pass, task.parallelism, task.memory);
-    if (results[t].best)
-      addSecondOperandError(problem.model(), shape, task.pass,
-                            *results[t].best);
+    ExplorationResult result;
+    if (task.pass == TrainingPass::FWD && task.recurs &&
+        capacities.size() > 1) {
+      smaller[i] = explorer.exploreCapacities(
+          shape, task.pass, task.parallelism, task.memory, capacities);
+      result = std::move(*smaller[i].front());
+    } else {
+      result =
+          explorer.explore(shape, task.pass, task.parallelism, task.memory);
+    }
+    if (result.best)
+      addSecondOperandError(problem.model(), shape, task.pass, *result.best);
+    results[t] = std::make_shared<const ExplorationResult>(std::move(result));
     progress.explored();
   });
   if (progress.wasStopped())
     return progress.makeError();
   explored = toExplore.size();
-  if (memo)
-    for (size_t t : toExplore)
-      memo->store(memoKeys[t], capacity, results[t]);
+  if (!memo)
+    return llvm::Error::success();
+  for (size_t i = 0; i < toExplore.size(); ++i) {
+    const size_t t = toExplore[i];
+    memo->store(memoKeys[t], capacity, results[t]);
+    for (size_t c = 1; c < smaller[i].size(); ++c)
+      if (smaller[i][c])
+        memo->store(memoKeys[t], capacities[c],
+                    std::make_shared<const ExplorationResult>(
+                        std::move(*smaller[i][c])));
+  }
   return llvm::Error::success();
 }
 
-ExplorationMemo::Key ExplorationMemo::keyOf(Key tableKey,
-                                            const LayerShape &shape) {
-  const uint64_t number =
-      shapes.try_emplace(layerShapeKey(shape), uint64_t(shapes.size()))
-          .first->second;
-  return {(number << 16) | (tableKey.first & 0xFFFF), tableKey.second};
+uint64_t ExplorationMemo::numberOf(const LayerShape &shape) {
+  return shapes.try_emplace(layerShapeKey(shape), uint64_t(shapes.size()))
+      .first->second;
 }
 
-const ExplorationResult *ExplorationMemo::find(Key key, double capacity) const {
+ExplorationMemo::Key ExplorationMemo::keyOf(Key tableKey,
+                                            uint64_t shapeNumber) {
+  return {(shapeNumber << 16) | (tableKey.first & 0xFFFF), tableKey.second};
+}
+
+int64_t
+ExplorationMemo::largestWeightShare(uint64_t shapeNumber, TrainingPass pass,
+                                    Parallelism parallelism, int64_t factor,
+                                    llvm::function_ref<int64_t()> compute) {
+  auto [it, inserted] = largestShares.try_emplace(
+      std::make_tuple(shapeNumber, int(pass), int(parallelism), factor), 0);
+  if (inserted)
+    it->second = compute();
+  return it->second;
+}
+
+void ExplorationMemo::expectCapacities(std::vector<double> capacities) {
+  expected = std::move(capacities);
+  llvm::sort(expected, std::greater<double>());
+}
+
+std::vector<double> ExplorationMemo::expectedBelow(double capacity) const {
+  std::vector<double> below;
+  for (double c : expected)
+    if (c < capacity && (below.empty() || c < below.back()))
+      below.push_back(c);
+  return below;
+}
+
+std::shared_ptr<const ExplorationResult>
+ExplorationMemo::find(Key key, double capacity) const {
   auto it = entries.find(key);
-  if (it == entries.end() || it->second.capacity < capacity ||
-      !it->second.result.best ||
-      it->second.result.best->scratchpadBytes > capacity)
+  if (it == entries.end())
     return nullptr;
-  return &it->second.result;
+  // The search with this scratchpad, else the closest larger one whose
+  // best fits.
+  const Entry *found = nullptr;
+  for (const Entry &entry : it->second) {
+    if (entry.capacity == capacity)
+      return entry.result;
+    if (entry.capacity < capacity || !entry.result->best ||
+        entry.result->best->scratchpadBytes > capacity)
+      continue;
+    if (!found || entry.capacity < found->capacity)
+      found = &entry;
+  }
+  return found ? found->result : nullptr;
 }
 
 void ExplorationMemo::store(Key key, double capacity,
-                            const ExplorationResult &result) {
-  // Kept only when find() turned it down: the new result holds for every
-  // scratchpad down from this one.
-  entries.insert_or_assign(key, Entry{capacity, result});
+                            std::shared_ptr<const ExplorationResult> result) {
+  std::vector<Entry> &kept = entries[key];
+  for (Entry &entry : kept)
+    if (entry.capacity == capacity) {
+      entry.result = std::move(result);
+      return;
+    }
+  kept.push_back({capacity, std::move(result)});
 }
 
 const ExplorationResult *ExplorationTable::find(int layer, TrainingPass pass,
                                                 int option, OnChip what) const {
   int32_t task = lookUp(layer, pass, option, what);
-  return task < 0 ? nullptr : &results[task];
+  return task < 0 ? nullptr : results[task].get();
 }
 
 const Evaluation *ExplorationTable::best(int layer, TrainingPass pass,
@@ -338,8 +421,10 @@ const Evaluation *ExplorationTable::best(int layer, TrainingPass pass,
 }
 
 uint64_t ExplorationTable::configurationsEvaluated() const {
+  // Those served by the memo were counted by the mapping that ran them.
   uint64_t total = 0;
-  for (const ExplorationResult &r : results)
-    total += r.evaluated;
+  for (size_t t = 0; t < results.size(); ++t)
+    if (results[t] && !served[t])
+      total += results[t]->evaluated;
   return total;
 }

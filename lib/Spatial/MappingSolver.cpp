@@ -9,7 +9,6 @@
 #include "MappingSolver.h"
 
 #include "dsm/Core/Support/NodeError.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -240,45 +239,6 @@ realizePlan(MappingState &state,
   return llvm::Error::success();
 }
 
-double dsm::core::planCyclesLowerBound(const MappingProblem &problem) {
-  const MapperOptions &options = problem.options();
-  DesignSpaceExplorer explorer(problem.model(), options.search,
-                               options.reuseWeightsAcrossSteps);
-  // Layers of equal shape have equal bounds: one per (shape, pass).
-  llvm::StringMap<std::array<double, kNumPasses>> byShape;
-  double total = 0;
-  for (size_t i = 0; i < problem.numLayers(); ++i) {
-    const LayerNode &layer = problem.layer(int(i));
-    if (options.pipelineTimesteps && layer.shape.timesteps > 1)
-      continue;
-    std::array<double, kNumPasses> unknown;
-    unknown.fill(-1);
-    auto [it, inserted] =
-        byShape.try_emplace(layerShapeKey(layer.shape), unknown);
-    std::array<double, kNumPasses> &bound = it->second;
-    bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
-    for (int pass = 0; pass < kNumPasses; ++pass) {
-      if (!runs[pass])
-        continue;
-      if (bound[pass] < 0) {
-        bound[pass] = kInfinity;
-        for (int o = 0; o < problem.numOptions(); ++o) {
-          if (!problem.usable(int(i), o))
-            continue;
-          MemoryDecision memory;
-          memory.spatialMinibatches = problem.factorOf(o);
-          bound[pass] =
-              std::min(bound[pass],
-                       explorer.computeBound(layer.shape, TrainingPass(pass),
-                                             problem.parallelismOf(o), memory));
-        }
-      }
-      total += bound[pass];
-    }
-  }
-  return total;
-}
-
 /// At most the cycles of the plan the later stages make of `state`'s
 /// explorations: every pass realised is one explored evaluation (plain or
 /// with data on chip, under some option) plus relayouts and savers, which
@@ -316,7 +276,7 @@ static double exploredCyclesBound(const MappingState &state) {
 llvm::Expected<MappingPlan>
 dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
                         ExplorationProgress &progress, SweepMemo *memo) {
-  MappingState state(problem, progress);
+  MappingState state(problem, progress, memo ? &memo->explorations : nullptr);
   const MapperOptions &options = problem.options();
 
   // The add-ons, in the order their stages run.
@@ -348,8 +308,7 @@ dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
   requestPlainExplorations(state);
   for (const std::unique_ptr<MappingAddOn> &addOn : addOns)
     addOn->requestExplorations(state);
-  if (llvm::Error error = state.explorations.run(
-          executor, progress, memo ? &memo->explorations : nullptr))
+  if (llvm::Error error = state.explorations.run(executor, progress))
     return std::move(error);
   MappingPlan &plan = state.plan;
   plan.explorations = state.explorations.explorations();

@@ -94,8 +94,9 @@ private:
 
 /// What the solver knows of one problem, stage by stage.
 struct MappingState {
-  MappingState(const MappingProblem &problem, ExplorationProgress &progress)
-      : problem(problem), explorations(problem), progress(progress) {}
+  MappingState(const MappingProblem &problem, ExplorationProgress &progress,
+               ExplorationMemo *memo)
+      : problem(problem), explorations(problem, memo), progress(progress) {}
 
   const MappingProblem &problem;
   ExplorationTable explorations;
@@ -339,15 +340,6 @@ struct SweepMemo {
   ExplorationMemo explorations;
   SelectionMemo selections;
 };
-
-/// At most the cycles of every plan solveMapping() can give for `problem`,
-/// whatever its memory decisions -- with or without preloaded weights, on
-/// any scratchpad -- and whatever it selects: each pass at least its
-/// compute under the cheapest option (DesignSpaceExplorer::computeBound);
-/// relayouts, transfers and savers only add. Layers that may run as timestep
-/// pipe stages, whose passes overlap, count nothing. A bound holds for plans
-/// whose layers each run on every chip of the problem's torus.
-double planCyclesLowerBound(const MappingProblem &problem);
 
 /// Solves `problem`: the plan, or the error of the layer that has no legal
 /// mapping, or an InterruptedError.

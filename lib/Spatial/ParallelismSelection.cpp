@@ -653,12 +653,16 @@ static bool sameEdges(const std::vector<SelectionEdge> &a,
   return true;
 }
 
-const Selection *
-SelectionMemo::find(const std::vector<OptionCosts> &nodeCost,
-                    const std::vector<SelectionEdge> &edges) const {
-  for (auto it = entries.rbegin(); it != entries.rend(); ++it)
-    if (it->nodeCost == nodeCost && sameEdges(it->edges, edges))
-      return &it->selection;
+const Selection *SelectionMemo::find(const std::vector<OptionCosts> &nodeCost,
+                                     const std::vector<SelectionEdge> &edges) {
+  for (size_t k = entries.size(); k-- > 0;) {
+    if (entries[k].nodeCost != nodeCost || !sameEdges(entries[k].edges, edges))
+      continue;
+    // The one found becomes the most recent: a sweep's scenario without
+    // preloading recurs at every reservation, between scenarios seen once.
+    std::rotate(entries.begin() + k, entries.begin() + k + 1, entries.end());
+    return &entries.back().selection;
+  }
   return nullptr;
 }
 

@@ -730,6 +730,43 @@ PerformanceModel::weightGather(const LayerShape &layer,
   return group;
 }
 
+ForwardTraffic PerformanceModel::leastForwardTraffic(
+    const LayerShape &layer, bool inputFromMemory, bool outputToMemory) const {
+  // PassCost::memoryStreams() and rotation() per step, for the whole pass
+  // dimensions: a chip's share (ChipD, rounded up) is at least an even share
+  // of the whole, and DySM's spatial minibatches are steps that together
+  // cover the minibatch.
+  const DimSizes dims = passDims(layer, TrainingPass::FWD);
+  const double steps = double(layer.timesteps) * double(layer.directions);
+  ForwardTraffic traffic;
+  if (!layer.hasPrimary) {
+    // Every input and the result stream through; nothing is kept on chip.
+    traffic.otherBytes = steps * (layer.auxInputsPerOutput + 1) *
+                         operandElements(layer, Operand::Output, dims) *
+                         elementBytes;
+    return traffic;
+  }
+  double other = 0;
+  // Only a learnable Kernel is preloaded or kept across timesteps (then
+  // fetched once per direction: counted once here).
+  if (layer.hasWeights)
+    traffic.weightBytes =
+        std::min(operandElements(layer, Operand::Kernel, dims), layer.params) *
+        elementBytes;
+  else
+    other += steps * operandElements(layer, Operand::Kernel, dims);
+  // The Input: the chip's slice read plus the slices rotated in, all
+  // through memory; zero only when a producer left it on chip.
+  if (inputFromMemory)
+    other += steps * operandElements(layer, Operand::Input, dims);
+  // The Output: unwritten only when every reader finds it on chip.
+  if (outputToMemory)
+    other += steps * operandElements(layer, Operand::Output, dims) *
+             layer.writtenOutputFraction * layer.outputPixelRatio;
+  traffic.otherBytes = other * elementBytes;
+  return traffic;
+}
+
 SplitCost PerformanceModel::costSplits(const LayerShape &layer,
                                        TrainingPass pass,
                                        const MappingConfig &config) const {

@@ -8,6 +8,7 @@
 #include "dsm/Core/Spatial/SpatialMapper.h"
 
 #include "MappingSolver.h"
+#include "dsm/Core/Spatial/PlanBounds.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -105,9 +106,10 @@ static void placeOnBlock(MappingPlan &plan, ChipBlock block,
 }
 
 /// Whether a plan on `blockModel`'s torus might take fewer than `cycles`:
-/// its compute alone does not (planCyclesLowerBound), so neither does any
-/// mapping of it, with or without a preloading sweep. The margin keeps a
-/// bound that only rounding puts above the plan from skipping it.
+/// its compute and its unavoidable memory traffic do not
+/// (planCyclesLowerBound), so neither does any mapping of it, with or
+/// without a preloading sweep. The margin keeps a bound that only rounding
+/// puts above the plan from skipping it.
 bool SpatialMapper::canBeat(const PerformanceModel &blockModel,
                             const LayerGraph &graph, double cycles) const {
   llvm::Expected<MappingProblem> problem =
@@ -116,37 +118,7 @@ bool SpatialMapper::canBeat(const PerformanceModel &blockModel,
     llvm::consumeError(problem.takeError());
     return true;
   }
-  if (!(planCyclesLowerBound(*problem) < cycles * (1 + 1e-9)))
-    return false;
-  return weightTrafficBound(blockModel, graph) < cycles * (1 + 1e-9);
-}
-
-double SpatialMapper::weightTrafficBound(const PerformanceModel &blockModel,
-                                         const LayerGraph &graph) const {
-  // Every FWD reads its layer's weights from external memory at least once,
-  // but for what is preloaded into the scratchpads; the layers run one after
-  // another, each at best with its traffic spread evenly over the chips'
-  // memory buses (the memory streams are part of a pass's cycles:
-  // TotCy >= Ovldt).
-  double bytes = 0;
-  for (const LayerNode &layer : graph.layers) {
-    const LayerShape &shape = layer.shape;
-    if (!layer.fwd || !shape.hasPrimary || !shape.hasWeights)
-      continue;
-    double kernel = 1;
-    for (int d = 0; d < kNumDims; ++d)
-      if (shape.dimsOf(Operand::Kernel).contains(Dim(d)))
-        kernel *= double(shape.dims[d]);
-    bytes += std::min(kernel, shape.params) * blockModel.bytesPerElement();
-  }
-  const MultiChipSystem &system = blockModel.getSystem();
-  const double chips = double(blockModel.numChips());
-  if (options.preloadWeights)
-    bytes -= chips * double(system.chip.cores) *
-             system.chip.core.scratchpad.capacityBytes;
-  if (bytes <= 0)
-    return 0;
-  return blockModel.linkCycles(bytes / chips, Link::MemoryBus);
+  return planCyclesLowerBound(*problem) < cycles * (1 + 1e-9);
 }
 
 llvm::Expected<MappingPlan>
@@ -223,15 +195,22 @@ SpatialMapper::mapWithPreloading(const PerformanceModel &costModel,
   // how preloading can preclude activation reuse. The scenarios' models
   // differ only in a scratchpad that shrinks from one to the next, so they
   // share their explorations, and selections over the same costs.
+  const int64_t capacity =
+      int64_t(costModel.getSystem().chip.core.scratchpad.capacityBytes);
+  auto reservation = [&](int step) {
+    return capacity / kPreloadSweepSteps * step;
+  };
   SweepMemo memo;
+  std::vector<double> capacities;
+  for (int step = 1; step < kPreloadSweepSteps; ++step)
+    capacities.push_back(double(capacity - reservation(step)));
+  memo.explorations.expectCapacities(std::move(capacities));
   llvm::Expected<MappingPlan> best =
       mapOnce(costModel, graph, executor, /*preloadBudgets=*/{}, progress,
               &memo, cyclesToBeat);
   if (!best)
     return best.takeError();
   const size_t n = graph.layers.size();
-  const int64_t capacity =
-      int64_t(costModel.getSystem().chip.core.scratchpad.capacityBytes);
   SearchEffort effort;
   effort.add(*best);
   // Maps with a reduced scratchpad; a scenario whose working sets no longer
@@ -249,7 +228,7 @@ SpatialMapper::mapWithPreloading(const PerformanceModel &costModel,
     return std::move(*plan);
   };
   for (int step = 1; step < kPreloadSweepSteps; ++step) {
-    const int64_t reserved = capacity / kPreloadSweepSteps * step;
+    const int64_t reserved = reservation(step);
     MultiChipSystem system = costModel.getSystem();
     system.chip.core.scratchpad.capacityBytes = double(capacity - reserved);
     PerformanceModel reduced(system);

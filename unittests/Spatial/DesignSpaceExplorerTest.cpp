@@ -399,3 +399,79 @@ TEST(DesignSpaceExplorerTest, PrunedExhaustiveSearchFindsTheEnumerationsBest) {
       }
   EXPECT_GT(pruned, 0u);
 }
+
+namespace {
+
+TEST(DesignSpaceExplorerTest, OneSearchFindsEachCapacitysBest) {
+  // A preloading sweep's scratchpads, from the model's down to an eighth,
+  // and smaller ones: each result of the one search is, to the bit, the
+  // search with that scratchpad, its reason when nothing fits included --
+  // or none, where the search gave a small scratchpad up.
+  const MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  const double full = system.chip.core.scratchpad.capacityBytes;
+  std::vector<double> capacities;
+  for (int step = 0; step < 8; ++step)
+    capacities.push_back(full - full / 8 * step);
+  // And scratchpads so small that their best is far from the model's.
+  for (int fraction : {16, 32, 64, 128})
+    capacities.push_back(full / fraction);
+  LayerShape shortcut = convLayer(256, 256, 3136, 9, 64, "shortcut");
+  shortcut.auxInputsPerOutput = 1;
+  const LayerShape layers[] = {convLayer(64, 64, 3136, 9, 512, "early"),
+                               convLayer(512, 2048, 49, 1, 512, "late"),
+                               convLayer(256, 16, 784, 1, 512, "narrow"),
+                               convLayer(128, 16, 784, 9, 512, "thin"),
+                               shortcut,
+                               lstmLayer(1024, 4096, 64, 1)};
+  MemoryDecision plain, onChip, preloaded;
+  onChip.inputOnChip = true;
+  preloaded.preloadedWeightBytes = 96 * 1024;
+  PerformanceModel model(system);
+  DesignSpaceExplorer explorer(model, SearchMode::Heuristic);
+  int compared = 0, givenUp = 0, none = 0;
+  for (const LayerShape &layer : layers)
+    for (int q = 0; q < kNumParallelisms; ++q)
+      for (const MemoryDecision &memory : {plain, onChip, preloaded}) {
+        const Parallelism p = Parallelism(q);
+        std::vector<std::optional<ExplorationResult>> all =
+            explorer.exploreCapacities(layer, TrainingPass::FWD, p, memory,
+                                       capacities);
+        ASSERT_EQ(all.size(), capacities.size());
+        for (size_t c = 0; c < capacities.size(); ++c) {
+          if (!all[c]) {
+            ASSERT_GT(c, 0u);
+            ++givenUp;
+            continue;
+          }
+          MultiChipSystem reduced = system;
+          reduced.chip.core.scratchpad.capacityBytes = capacities[c];
+          PerformanceModel smaller(reduced);
+          ExplorationResult alone =
+              DesignSpaceExplorer(smaller, SearchMode::Heuristic)
+                  .explore(layer, TrainingPass::FWD, p, memory);
+          ASSERT_EQ(bool(all[c]->best), bool(alone.best));
+          ++compared;
+          if (!alone.best) {
+            EXPECT_EQ(all[c]->whyNone, alone.whyNone);
+            ++none;
+            continue;
+          }
+          const MappingConfig &a = all[c]->best->config,
+                              &b = alone.best->config;
+          EXPECT_TRUE(a.coreSplit == b.coreSplit && a.array == b.array &&
+                      a.memory == b.memory);
+          EXPECT_EQ(all[c]->best->cycles.total, alone.best->cycles.total);
+          EXPECT_EQ(all[c]->best->scratchpadBytes, alone.best->scratchpadBytes);
+        }
+        // The first result is explore()'s; it counts the whole search.
+        ExplorationResult first =
+            explorer.explore(layer, TrainingPass::FWD, p, memory);
+        ASSERT_EQ(bool(first.best), bool(all.front()->best));
+        EXPECT_GE(all.front()->evaluated, first.evaluated);
+      }
+  EXPECT_GT(compared, 150);
+  EXPECT_GT(none, 0);
+  EXPECT_GT(givenUp, 0);
+}
+
+} // namespace

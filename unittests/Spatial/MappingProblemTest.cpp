@@ -201,36 +201,50 @@ TEST(MappingProblemTest, VariantsAreExploredOncePerShape) {
   EXPECT_EQ(table.best(2, TrainingPass::FWD, 0, OnChip::Own), onChip);
 }
 
+/// The FWD explorations of `layer` under every parallelism, finding each of
+/// `what` on chip, with `capacity` bytes of scratchpad (and `memo`): the
+/// searches run and the bests.
+std::pair<uint64_t, std::vector<std::optional<Evaluation>>>
+exploreForward(const LayerGraph &g, int layer,
+               std::initializer_list<OnChip> what, double capacity,
+               ExplorationMemo *memo) {
+  MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  system.chip.core.scratchpad.capacityBytes = capacity;
+  PerformanceModel model(system);
+  MapperOptions options;
+  llvm::Expected<MappingProblem> problem =
+      MappingProblem::create(model, g, options, {});
+  EXPECT_TRUE(static_cast<bool>(problem));
+  ExplorationTable table(*problem, memo);
+  for (int o = 0; o < kNumParallelisms; ++o)
+    for (OnChip variant : what)
+      table.request(layer, TrainingPass::FWD, o, variant);
+  SerialExecutor serial;
+  ExplorationProgress progress(Progress::none(), 1);
+  EXPECT_FALSE(static_cast<bool>(table.run(serial, progress)));
+  std::vector<std::optional<Evaluation>> bests;
+  for (int o = 0; o < kNumParallelisms; ++o)
+    for (OnChip variant : what) {
+      const Evaluation *best = table.best(layer, TrainingPass::FWD, o, variant);
+      bests.push_back(best ? std::optional<Evaluation>(*best) : std::nullopt);
+    }
+  return {table.explorations(), bests};
+}
+
+double fullScratchpad() {
+  return multiChipPreset("dsm-8pf-asym").chip.core.scratchpad.capacityBytes;
+}
+
 TEST(MappingProblemTest, SweepReusesBestsThatStillFit) {
   // A preloading sweep maps with ever smaller scratchpads: a best found
   // with more room that fits the smaller scratchpad is reused, one that
   // does not is searched again -- and the answers are the searches'.
-  MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
   LayerGraph g = chainWithShortcut(false);
-  MapperOptions options;
-  SerialExecutor serial;
-  ExplorationProgress progress(Progress::none(), 1);
   ExplorationMemo memo;
   auto explore = [&](double capacity, ExplorationMemo *shared) {
-    MultiChipSystem reduced = system;
-    reduced.chip.core.scratchpad.capacityBytes = capacity;
-    auto model = std::make_unique<PerformanceModel>(reduced);
-    llvm::Expected<MappingProblem> problem =
-        MappingProblem::create(*model, g, options, {});
-    EXPECT_TRUE(static_cast<bool>(problem));
-    auto table = std::make_unique<ExplorationTable>(*problem);
-    for (int o = 0; o < kNumParallelisms; ++o)
-      table->request(0, TrainingPass::FWD, o, OnChip::Nothing);
-    EXPECT_FALSE(static_cast<bool>(table->run(serial, progress, shared)));
-    std::vector<std::optional<Evaluation>> bests;
-    for (int o = 0; o < kNumParallelisms; ++o) {
-      const Evaluation *best = table->best(0, TrainingPass::FWD, o);
-      bests.push_back(best ? std::optional<Evaluation>(*best) : std::nullopt);
-    }
-    return std::make_pair(table->explorations(), bests);
+    return exploreForward(g, 0, {OnChip::Nothing}, capacity, shared);
   };
-  const double full = system.chip.core.scratchpad.capacityBytes;
-  auto [first, atFull] = explore(full, &memo);
+  auto [first, atFull] = explore(fullScratchpad(), &memo);
   EXPECT_EQ(first, uint64_t(kNumParallelisms));
   // The largest best working set, and a scratchpad just below it.
   double largest = 0;
@@ -252,6 +266,34 @@ TEST(MappingProblemTest, SweepReusesBestsThatStillFit) {
     if (shared[o]) {
       EXPECT_EQ(shared[o]->cycles.total, alone[o]->cycles.total);
       EXPECT_EQ(shared[o]->scratchpadBytes, alone[o]->scratchpadBytes);
+    }
+  }
+}
+
+TEST(MappingProblemTest, SweepFindsTheBestsOfTheScratchpadsToCome) {
+  // Told the scratchpads its later mappings will have, a sweep's first
+  // mapping finds their bests in the same searches: the later mappings
+  // search nothing, and find what their own searches would.
+  LayerGraph g = chainWithShortcut(false);
+  const double full = fullScratchpad();
+  const std::vector<double> later = {full / 2, full / 4, full / 8};
+  ExplorationMemo memo;
+  memo.expectCapacities(later);
+  auto explore = [&](double capacity, ExplorationMemo *shared) {
+    return exploreForward(g, 1, {OnChip::Nothing, OnChip::Own}, capacity,
+                          shared);
+  };
+  EXPECT_GT(explore(full, &memo).first, 0u);
+  for (double capacity : later) {
+    auto [searched, shared] = explore(capacity, &memo);
+    auto [fresh, alone] = explore(capacity, nullptr);
+    EXPECT_EQ(searched, 0u) << capacity;
+    EXPECT_GT(fresh, 0u) << capacity;
+    ASSERT_EQ(shared.size(), alone.size());
+    for (size_t k = 0; k < shared.size(); ++k) {
+      ASSERT_EQ(bool(shared[k]), bool(alone[k])) << capacity;
+      if (shared[k])
+        EXPECT_EQ(shared[k]->cycles.total, alone[k]->cycles.total);
     }
   }
 }

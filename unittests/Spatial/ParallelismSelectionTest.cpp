@@ -517,17 +517,30 @@ TEST(ParallelismSelectionTest, MemoReturnsTheSelectionOfTheSameCosts) {
   std::vector<SelectionEdge> moved = edges;
   moved[1].cost[0][1] = 7;
   EXPECT_EQ(memo.find(nodes, moved), nullptr);
-  // The last four are kept.
-  for (int k = 0; k < 4; ++k) {
+  // Problems that differ in the first node's first cost.
+  auto storeWithFirstCost = [&](double cost) {
     std::vector<OptionCosts> other = nodes;
-    other[0][0] = 10 + k;
+    other[0][0] = cost;
     memo.store(other, edges, selectOptions(other, edges));
-  }
+  };
+  // The last four are kept.
+  for (int k = 0; k < 4; ++k)
+    storeWithFirstCost(10 + k);
   EXPECT_EQ(memo.find(nodes, edges), nullptr);
   std::vector<OptionCosts> last = nodes;
   last[0][0] = 13;
   ASSERT_NE(memo.find(last, edges), nullptr);
   EXPECT_EQ(memo.find(last, edges)->choice, selectOptions(last, edges).choice);
+  // One found again is kept as if stored last: three more stores leave it.
+  std::vector<OptionCosts> first = nodes;
+  first[0][0] = 10;
+  ASSERT_NE(memo.find(first, edges), nullptr);
+  for (int k = 0; k < 3; ++k)
+    storeWithFirstCost(20 + k);
+  ASSERT_NE(memo.find(first, edges), nullptr);
+  EXPECT_EQ(memo.find(first, edges)->choice,
+            selectOptions(first, edges).choice);
+  EXPECT_EQ(memo.find(last, edges), nullptr);
 }
 
 } // namespace

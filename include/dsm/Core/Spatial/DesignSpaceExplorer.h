@@ -21,6 +21,8 @@
 
 #include "dsm/Core/Spatial/PerformanceModel.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -57,6 +59,17 @@ public:
   ExplorationResult explore(const LayerShape &layer, TrainingPass pass,
                             Parallelism parallelism,
                             const MemoryDecision &memory = {}) const;
+
+  /// explore() with each of `capacities` bytes of scratchpad per core, in
+  /// one search (a weight-preloading sweep's reservations): the first must
+  /// be the model's and the others smaller. Each result is explore()'s
+  /// with that scratchpad, or none where the search gave a smaller one up
+  /// (its best would need searching much further than the first's). The
+  /// first result counts the whole search.
+  std::vector<std::optional<ExplorationResult>>
+  exploreCapacities(const LayerShape &layer, TrainingPass pass,
+                    Parallelism parallelism, const MemoryDecision &memory,
+                    llvm::ArrayRef<double> capacities) const;
 
   /// At most the cycles of every configuration explore() would consider for
   /// `pass` of `layer` under `parallelism` with `memory`'s DySM factor,

@@ -29,7 +29,9 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <tuple>
 #include <vector>
 
@@ -243,33 +245,57 @@ private:
 /// cost models differ only in a scratchpad that never grows (SpatialMapper):
 /// a best configuration found with a larger scratchpad that fits the smaller
 /// one is the best there too -- the search's best over a subset that
-/// contains it -- so it is reused instead of searched again.
+/// contains it -- so it is reused instead of searched again. Told the
+/// scratchpads the sweep will map with, an exploration finds the best with
+/// each smaller one in the same search (DesignSpaceExplorer::
+/// exploreCapacities), kept for the mappings to come.
 class ExplorationMemo {
 public:
   /// (shape, pass, parallelism, what, factor) and the preload bytes.
   using Key = std::pair<uint64_t, int64_t>;
+  /// The scratchpads (bytes per core) of the mappings to come.
+  void expectCapacities(std::vector<double> capacities);
+  /// Those smaller than `capacity`, largest first.
+  std::vector<double> expectedBelow(double capacity) const;
   /// The result kept for `key` if it holds with `capacity` bytes of
-  /// scratchpad (nullptr: explore).
-  const ExplorationResult *find(Key key, double capacity) const;
-  void store(Key key, double capacity, const ExplorationResult &result);
-  /// The memo's key of an ExplorationTable's key for a layer of `shape`:
-  /// tables number shapes their own way, the memo by the shapes it has seen.
-  Key keyOf(Key tableKey, const LayerShape &shape);
+  /// scratchpad (nullptr: explore): one found with that scratchpad, or
+  /// with a larger one whose best fits.
+  std::shared_ptr<const ExplorationResult> find(Key key, double capacity) const;
+  void store(Key key, double capacity,
+             std::shared_ptr<const ExplorationResult> result);
+  /// The memo's number of `shape`: tables number shapes their own way, the
+  /// memo by the shapes it has seen.
+  uint64_t numberOf(const LayerShape &shape);
+  /// The memo's key of an ExplorationTable's key for a layer whose shape
+  /// the memo numbers `shapeNumber`.
+  static Key keyOf(Key tableKey, uint64_t shapeNumber);
+  /// DesignSpaceExplorer::largestWeightShare of the shape numbered
+  /// `shapeNumber` (it does not depend on the scratchpad): `compute`d once.
+  int64_t largestWeightShare(uint64_t shapeNumber, TrainingPass pass,
+                             Parallelism parallelism, int64_t factor,
+                             llvm::function_ref<int64_t()> compute);
 
 private:
   llvm::StringMap<uint64_t> shapes;
   struct Entry {
     double capacity;
-    ExplorationResult result;
+    std::shared_ptr<const ExplorationResult> result;
   };
-  llvm::DenseMap<Key, Entry> entries;
+  /// Per key, a result per scratchpad explored with.
+  llvm::DenseMap<Key, std::vector<Entry>> entries;
+  /// Per (shape number, pass, parallelism, DySM factor).
+  std::map<std::tuple<uint64_t, int, int, int64_t>, int64_t> largestShares;
+  std::vector<double> expected; ///< largest first
 };
 
 /// The explorations a mapping asks for and their results: at most one per
 /// (layer, pass, option, OnChip), run once per distinct layer shape.
 class ExplorationTable {
 public:
-  explicit ExplorationTable(const MappingProblem &problem);
+  /// With a `memo`, results it holds for this scratchpad are taken from it,
+  /// and the others kept in it.
+  explicit ExplorationTable(const MappingProblem &problem,
+                            ExplorationMemo *memo = nullptr);
 
   /// Asks for the exploration of `pass` of `layer` under `option` finding
   /// `what` on chip (with the layer's preload budget in FWD). Asking again,
@@ -278,10 +304,8 @@ public:
 
   /// Runs every exploration asked for on `executor`; each result is the
   /// same whatever the executor. Fails with an InterruptedError when
-  /// `progress` is told to stop. With a `memo`, results it holds for this
-  /// scratchpad are taken from it, and the others kept in it.
-  llvm::Error run(Executor &executor, ExplorationProgress &progress,
-                  ExplorationMemo *memo = nullptr);
+  /// `progress` is told to stop.
+  llvm::Error run(Executor &executor, ExplorationProgress &progress);
 
   /// The exploration of (layer, pass, option, what); nullptr if never asked.
   const ExplorationResult *find(int layer, TrainingPass pass, int option,
@@ -305,11 +329,17 @@ private:
     Parallelism parallelism;
     MemoryDecision memory;
     ExplorationMemo::Key key;
+    /// Whether a sweep's later mappings may ask for it again: nothing
+    /// preloaded, or everything (a budget above every share).
+    bool recurs;
   };
   int32_t &slot(int layer, TrainingPass pass, int option, OnChip what);
   int32_t lookUp(int layer, TrainingPass pass, int option, OnChip what) const;
+  /// The memo's number of `layer`'s shape.
+  uint64_t memoShapeNumber(int layer);
 
   const MappingProblem &problem;
+  ExplorationMemo *memo;
   DesignSpaceExplorer explorer;
   /// Per (shape, pass, parallelism, DySM factor): the largest weight share
   /// of a core (DesignSpaceExplorer::largestWeightShare).
@@ -318,9 +348,15 @@ private:
   std::vector<std::array<int32_t, kNumPasses * kNumOnChip>> rowOf;
   std::vector<int32_t> slots;   ///< rows of numOptions task indices
   std::vector<int32_t> shapeOf; ///< per layer: a number per distinct shape
-  llvm::DenseMap<ExplorationMemo::Key, int32_t> memo;
+  /// Per table shape: the memo's number, once asked for.
+  std::vector<std::optional<uint64_t>> memoShapeOf;
+  /// The task of each key: layers of equal shape share it.
+  llvm::DenseMap<ExplorationMemo::Key, int32_t> taskOfKey;
   std::vector<Task> tasks;
-  std::vector<ExplorationResult> results;
+  /// Per task: its result, shared with the sweep's memo, and whether the
+  /// memo served it.
+  std::vector<std::shared_ptr<const ExplorationResult>> results;
+  std::vector<bool> served;
   uint64_t memoizedRequests = 0;
   uint64_t explored = 0;
 };

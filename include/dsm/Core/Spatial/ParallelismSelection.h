@@ -76,11 +76,12 @@ struct Selection {
 /// needs no such promise.)
 /// Selections kept for reuse where a problem is solved again with the same
 /// costs (a weight-preloading sweep's scenarios often are): the same costs,
-/// compared exactly, give the same selection. Keeps the last few.
+/// compared exactly, give the same selection. Keeps the few most recently
+/// stored or found.
 class SelectionMemo {
 public:
   const Selection *find(const std::vector<OptionCosts> &nodeCost,
-                        const std::vector<SelectionEdge> &edges) const;
+                        const std::vector<SelectionEdge> &edges);
   void store(const std::vector<OptionCosts> &nodeCost,
              const std::vector<SelectionEdge> &edges,
              const Selection &selection);

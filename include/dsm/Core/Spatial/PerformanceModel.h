@@ -116,6 +116,17 @@ private:
   bool gradientsCrossChips = false; ///< the gradients are reduced
 };
 
+/// External-memory traffic of a pass that no memory decision avoids
+/// (PerformanceModel::leastForwardTraffic), in bytes.
+struct ForwardTraffic {
+  /// The learnable weights: weight preloading may keep some of them on chip.
+  double weightBytes = 0;
+  /// What stays in external memory whatever the plan: an auxiliary-only
+  /// layer's inputs and result, the second activation of an activation x
+  /// activation product (a KV cache), a network input or output.
+  double otherBytes = 0;
+};
+
 class PerformanceModel {
 public:
   explicit PerformanceModel(const MultiChipSystem &system);
@@ -207,6 +218,16 @@ public:
 
   /// Cycles to move `bytes` over one `link` of one chip.
   double linkCycles(double bytes, Link link) const;
+
+  /// The external-memory traffic of FWD of `layer` that every configuration
+  /// and memory decision pays, as evaluate() counts it (the memory streams
+  /// and the Input's rotation), in bytes over all chips and steps; no chip
+  /// moves less than an even share of it. `inputFromMemory`: no layer can
+  /// leave the Input on chip (it is a network input); `outputToMemory`: no
+  /// reader finds the Output on chip (it is a network output).
+  ForwardTraffic leastForwardTraffic(const LayerShape &layer,
+                                     bool inputFromMemory,
+                                     bool outputToMemory) const;
 
   /// Why `config` is not a legal split of `pass` of `layer` (products that do
   /// not match the chip and core counts, a split larger than its dimension,

@@ -177,10 +177,6 @@ private:
   /// `cycles` (mapOnBlocks skips the blocks that cannot).
   bool canBeat(const PerformanceModel &blockModel, const LayerGraph &graph,
                double cycles) const;
-  /// A lower bound on the cycles of any plan of `graph` on `blockModel`'s
-  /// torus: reading the weights not preloaded from external memory.
-  double weightTrafficBound(const PerformanceModel &blockModel,
-                            const LayerGraph &graph) const;
 
   PerformanceModel model;
   MapperOptions options;

@@ -1,0 +1,236 @@
+//===- PlanBoundsTest.cpp - What no plan of a problem can beat ------------===//
+
+#include "dsm/Core/Spatial/PlanBounds.h"
+#include "dsm/Core/Spatial/ChipBlocks.h"
+#include "dsm/Core/Spatial/SpatialMapper.h"
+
+#include "TestHelpers.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace dsm::core;
+using dsm::core::testing::convLayer;
+using dsm::core::testing::lstmLayer;
+using dsm::core::testing::multiChipPreset;
+
+namespace {
+
+/// An auxiliary-only layer of `channels` x `pixels` outputs reading
+/// `inputsPerOutput` elements per output (a concatenation reads one).
+LayerShape auxiliaryLayer(int64_t channels, int64_t pixels, int64_t mb,
+                          double inputsPerOutput, const char *name) {
+  LayerShape l;
+  l.name = name;
+  l.kind = OpKind::Concat;
+  l.dims = {1, channels, pixels, 1, mb};
+  l.hasPrimary = false;
+  l.hasWeights = false;
+  l.auxInputsPerOutput = inputsPerOutput;
+  return l;
+}
+
+/// A product of two activations (attention): its Kernel is the second.
+LayerShape activationProduct(int64_t in, int64_t out, int64_t pixels,
+                             int64_t mb, const char *name) {
+  LayerShape l = convLayer(in, out, pixels, 1, mb, name);
+  l.kind = OpKind::MatMul;
+  l.hasWeights = false;
+  l.params = 0;
+  return l;
+}
+
+/// A random network of 3-8 layers: convolutions, fully connected layers,
+/// auxiliary-only layers and activation products, some reading a network
+/// input, some with a residual shortcut, some returned.
+LayerGraph randomNetwork(std::mt19937 &random, int64_t mb, bool training) {
+  LayerGraph g;
+  const int layers = 3 + int(random() % 6);
+  int64_t channels = 16 << (random() % 4);
+  for (int i = 0; i < layers; ++i) {
+    const int64_t out = 16 << (random() % 5);
+    const std::string name = "l" + std::to_string(i);
+    LayerShape shape;
+    switch (random() % 4) {
+    case 0:
+      shape = convLayer(channels, out, 196, 9, mb, name.c_str());
+      break;
+    case 1:
+      shape = convLayer(channels, out, 1, 1, mb, name.c_str());
+      shape.kind = OpKind::FullyConnected;
+      break;
+    case 2:
+      shape = auxiliaryLayer(channels, 49, mb, 1 + double(random() % 2),
+                             name.c_str());
+      break;
+    default:
+      shape = activationProduct(channels, out, 49, mb, name.c_str());
+      break;
+    }
+    const bool shortcut = i >= 2 && shape.hasPrimary && random() % 3 == 0;
+    if (shortcut)
+      shape.auxInputsPerOutput = 1;
+    LayerNode node{shape};
+    node.networkOutput = i + 1 == layers || random() % 5 == 0;
+    g.layers.push_back(node);
+    // A fifth of the layers read a network input instead of the previous
+    // layer's output.
+    if (i > 0 && random() % 5 != 0) {
+      LayerEdge edge{i - 1, i, double(channels * shape.dims[2] * mb)};
+      edge.primaryInput = true;
+      g.edges.push_back(edge);
+    }
+    if (shortcut)
+      g.edges.push_back({i - 2, i, double(out * shape.dims[2] * mb)});
+    channels = shape.hasPrimary ? out : channels;
+  }
+  g.assignTrainingPasses(training);
+  return g;
+}
+
+double boundOn(const MultiChipSystem &system, const LayerGraph &graph,
+               const MapperOptions &options) {
+  PerformanceModel model(system);
+  llvm::Expected<MappingProblem> problem =
+      MappingProblem::create(model, graph, options, /*preloadBudgets=*/{});
+  EXPECT_TRUE(static_cast<bool>(problem));
+  if (!problem) {
+    llvm::consumeError(problem.takeError());
+    return 0;
+  }
+  return planCyclesLowerBound(*problem);
+}
+
+TEST(PlanBoundsTest, NoPlanTakesFewerCyclesThanTheBound) {
+  // Random networks, in inference and training, at small and large
+  // minibatches, on the 8-PFLOP system and its blocks, with and without
+  // the memory optimizations (activation reuse, output elision, DySM,
+  // the preloading sweep): the bound is never above the plan. The
+  // trials include bounds that the memory traffic makes: the same network
+  // with a memory bus a thousand times faster bounds lower.
+  std::mt19937 random(24);
+  MapperOptions plain, all;
+  all.reuseActivations = all.spatialMinibatching = all.preloadWeights = true;
+  SerialExecutor serial;
+  const MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  int trafficBinds = 0, plans = 0;
+  for (int trial = 0; trial < 24; ++trial) {
+    const int64_t mb = std::array<int64_t, 4>{1, 8, 64, 512}[trial % 4];
+    const bool training = trial % 3 == 0;
+    LayerGraph g = randomNetwork(random, mb, training);
+    for (const ChipBlock &block :
+         {ChipBlock{16, 4}, ChipBlock{16, 2}, ChipBlock{4, 4}}) {
+      MultiChipSystem torus = blockSystem(system, block.rows, block.columns);
+      for (const MapperOptions *options : {&plain, &all}) {
+        llvm::Expected<MappingPlan> plan =
+            SpatialMapper(torus, *options).map(g, serial);
+        if (!plan) {
+          llvm::consumeError(plan.takeError());
+          continue;
+        }
+        ++plans;
+        const double bound = boundOn(torus, g, *options);
+        EXPECT_LE(bound, plan->totals.cycles.total * (1 + 1e-9))
+            << "trial " << trial << ", block " << block.rows << "x"
+            << block.columns;
+        MultiChipSystem fastMemory = torus;
+        fastMemory.chip.externalMemory.bandwidthBytesPerSecond *= 1000;
+        trafficBinds += bound > boundOn(fastMemory, g, *options);
+      }
+    }
+  }
+  EXPECT_GT(plans, 100);
+  EXPECT_GT(trafficBinds, 20);
+}
+
+TEST(PlanBoundsTest, EveryConfigurationMovesTheLeastForwardTraffic) {
+  // The model's own accounting: under every parallelism, core split and
+  // DySM factor, with nothing on chip, the FWD memory streams and the
+  // Input's rotation move at least the least traffic over the chips.
+  const MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  PerformanceModel model(system);
+  LayerShape strided = convLayer(64, 128, 784, 9, 64, "strided");
+  strided.inputPixelRatio = 4;
+  LayerShape grouped = convLayer(8, 256, 196, 9, 64, "grouped");
+  grouped.groups = 32;
+  LayerShape pooled = convLayer(64, 64, 196, 9, 64, "pooled");
+  pooled.outputPixelRatio = 0.25;
+  const LayerShape layers[] = {strided,
+                               grouped,
+                               pooled,
+                               activationProduct(128, 128, 64, 64, "scores"),
+                               auxiliaryLayer(4096, 128, 64, 1, "cache"),
+                               lstmLayer(256, 1024, 64, 4, "lstm")};
+  DesignSpaceExplorer explorer(model, SearchMode::Heuristic);
+  int checked = 0;
+  for (const LayerShape &layer : layers) {
+    const ForwardTraffic least =
+        model.leastForwardTraffic(layer, /*inputFromMemory=*/true,
+                                  /*outputToMemory=*/true);
+    EXPECT_GT(least.otherBytes, 0) << layer.name;
+    for (int p = 0; p < kNumParallelisms; ++p)
+      for (int64_t factor : {1, 2, 4}) {
+        MemoryDecision memory;
+        memory.spatialMinibatches = factor;
+        ExplorationResult result =
+            explorer.explore(layer, TrainingPass::FWD, Parallelism(p), memory);
+        if (!result.best)
+          continue;
+        double bytes = 0;
+        for (const TransferGroup &group : result.best->transfers)
+          if (group.overlapped)
+            bytes += group.bytes[int(Link::MemoryBus)];
+        EXPECT_GE(bytes * double(model.numChips()) * (1 + 1e-12),
+                  least.weightBytes + least.otherBytes)
+            << layer.name << " under "
+            << stringifyParallelism(Parallelism(p)).str() << " with " << factor
+            << " spatial minibatches";
+        ++checked;
+      }
+  }
+  EXPECT_GT(checked, 20);
+}
+
+TEST(PlanBoundsTest, ADecodeStepMapsNoBlockItsKVCacheMakesSlower) {
+  // A decode step whose KV cache is most of its traffic: a block of half
+  // the chips reads each chip's share twice over, so no block can beat the
+  // whole torus, and none is mapped -- the compute (a token per sequence)
+  // and the weights alone would not tell.
+  LayerGraph g;
+  const int64_t mb = 64, heads = 32, context = 1024, headDim = 128;
+  LayerShape query = convLayer(4096, 4096, 1, 1, mb, "q");
+  query.kind = OpKind::FullyConnected;
+  LayerShape cache = auxiliaryLayer(heads * headDim, context, mb, 1, "k.cache");
+  LayerShape scores = activationProduct(headDim, context, heads, mb, "scores");
+  g.layers = {{query}, {cache}, {scores}};
+  g.layers[1].networkOutput = true;
+  g.layers[2].networkOutput = true;
+  LayerEdge q{0, 2, double(4096 * mb)},
+      k{1, 2, double(heads * headDim) * double(context * mb)};
+  q.primaryInput = true;
+  g.edges = {q, k};
+  g.assignTrainingPasses(false);
+  MapperOptions options;
+  options.reuseActivations = options.preloadWeights = true;
+  SerialExecutor serial;
+  const MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  llvm::Expected<MappingPlan> whole =
+      SpatialMapper(system, options).map(g, serial);
+  options.chipBlocks = true;
+  llvm::Expected<MappingPlan> withBlocks =
+      SpatialMapper(system, options).map(g, serial);
+  ASSERT_TRUE(whole && withBlocks);
+  EXPECT_TRUE(withBlocks->block.whole());
+  EXPECT_EQ(withBlocks->totals.cycles.total, whole->totals.cycles.total);
+  EXPECT_EQ(withBlocks->explorations, whole->explorations);
+  // The bound on the largest block is the cache's traffic, above the plan.
+  const double blockBound = boundOn(blockSystem(system, 16, 2), g, options);
+  EXPECT_GT(blockBound, whole->totals.cycles.total);
+  PerformanceModel model(system);
+  const double cacheBytes = 2 * double(heads * headDim) * double(context * mb) *
+                            model.bytesPerElement();
+  EXPECT_GE(blockBound, model.linkCycles(cacheBytes / 32, Link::MemoryBus));
+}
+
+} // namespace
