@@ -59,18 +59,20 @@ class DsmSpatialSearchOptions {
                           "every legal configuration"))}]>,
     Option<"parallelism", "parallelism", "::dsm::ParallelismChoice",
            /*default=*/"::dsm::ParallelismChoice::Any",
-           "Parallelism of every layer",
+           "Parallelism of the layers with weights (those without, and those "
+           "it cannot split over the chips, take the fastest; a warning "
+           "names the latter)",
            [{::llvm::cl::values(
                clEnumValN(::dsm::ParallelismChoice::Any, "any",
                           "chosen per layer, jointly over the graph"),
                clEnumValN(::dsm::ParallelismChoice::Data, "data",
-                          "force data parallelism"),
+                          "data parallelism"),
                clEnumValN(::dsm::ParallelismChoice::Model, "model",
-                          "force model parallelism"),
+                          "model parallelism"),
                clEnumValN(::dsm::ParallelismChoice::DataXModelY,
-                          "data_x_model_y", "force data along X, model along Y"),
+                          "data_x_model_y", "data along X, model along Y"),
                clEnumValN(::dsm::ParallelismChoice::ModelXDataY,
-                          "model_x_data_y", "force model along X, data along Y"))}]>,
+                          "model_x_data_y", "model along X, data along Y"))}]>,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark on every layer pass saying why it got its "
            "parallelism (with the runner-up and its cost), its splits and "
