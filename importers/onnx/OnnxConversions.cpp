@@ -243,6 +243,32 @@ LogicalResult convertBinary(GraphImporter &imp, const OnnxNode &node) {
   return defineOutput(imp, node, imp.create<OpTy>(node.getLoc(), {*lhs, *rhs}));
 }
 
+/// The chain of `dsm.add` over `node`'s inputs from left to right, handed to
+/// `use` with their element type; inputs of element types dsm ops do not
+/// take make the node opaque elementwise work of `opaqueOps` operations per
+/// element.
+LogicalResult addInputs(GraphImporter &imp, const OnnxNode &node,
+                        unsigned opaqueOps,
+                        llvm::function_ref<LogicalResult(Value, Type)> use) {
+  unsigned count = node.getNumInputs();
+  FailureOr<SmallVector<Value>> values = inputs(imp, node, count);
+  if (failed(values))
+    return failure();
+  Type element = typeOf(values->front()).getElementType();
+  for (Value value : *values)
+    if (!isDsmTensor(value) || typeOf(value).getElementType() != element)
+      return elementwiseOpaque(imp, node, opaqueOps,
+                               "arithmetic on element types dsm ops do not "
+                               "take");
+  FailureOr<Value> sum = values->front();
+  for (Value value : ArrayRef(*values).drop_front()) {
+    sum = imp.create<dsm::AddOp>(node.getLoc(), {*sum, value});
+    if (failed(sum))
+      return failure();
+  }
+  return use(*sum, element);
+}
+
 /// Sum, a variadic Add: a chain of `dsm.add` from left to right (each
 /// broadcasting as Add does, so the chain's shape is the inputs'
 /// multidirectional broadcast); a single input is the input itself.
@@ -254,22 +280,9 @@ LogicalResult convertSum(GraphImporter &imp, const OnnxNode &node) {
     imp.setOutcome(dsm::ImportSummary::Outcome::Dropped);
     return imp.defineAlias(node, node.getOutput(0), node.getInput(0));
   }
-  FailureOr<SmallVector<Value>> values = inputs(imp, node, count);
-  if (failed(values))
-    return failure();
-  Type element = typeOf(values->front()).getElementType();
-  for (Value value : *values)
-    if (!isDsmTensor(value) || typeOf(value).getElementType() != element)
-      return elementwiseOpaque(imp, node, count - 1,
-                               "arithmetic on element types dsm ops do not "
-                               "take");
-  FailureOr<Value> sum = values->front();
-  for (Value value : ArrayRef(*values).drop_front()) {
-    sum = imp.create<dsm::AddOp>(node.getLoc(), {*sum, value});
-    if (failed(sum))
-      return failure();
-  }
-  return defineOutput(imp, node, sum);
+  return addInputs(imp, node, /*opaqueOps=*/count - 1, [&](Value sum, Type) {
+    return defineOutput(imp, node, sum);
+  });
 }
 
 /// Mean, a variadic average: Sum's chain of `dsm.add`, then a `dsm.mul` by
@@ -279,25 +292,14 @@ LogicalResult convertMean(GraphImporter &imp, const OnnxNode &node) {
   unsigned count = node.getNumInputs();
   if (count == 1)
     return convertSum(imp, node);
-  FailureOr<SmallVector<Value>> values = inputs(imp, node, count);
-  if (failed(values))
-    return failure();
-  Type element = typeOf(values->front()).getElementType();
-  for (Value value : *values)
-    if (!isDsmTensor(value) || typeOf(value).getElementType() != element)
-      return elementwiseOpaque(imp, node, count,
-                               "arithmetic on element types dsm ops do not "
-                               "take");
-  FailureOr<Value> sum = values->front();
-  for (Value value : ArrayRef(*values).drop_front()) {
-    sum = imp.create<dsm::AddOp>(node.getLoc(), {*sum, value});
-    if (failed(sum))
-      return failure();
-  }
-  return defineOutput(
-      imp, node,
-      imp.create<dsm::MulOp>(node.getLoc(),
-                             {*sum, imp.scalarConstant(element, 1.0 / count)}));
+  return addInputs(imp, node, /*opaqueOps=*/count,
+                   [&](Value sum, Type element) {
+                     return defineOutput(
+                         imp, node,
+                         imp.create<dsm::MulOp>(
+                             node.getLoc(),
+                             {sum, imp.scalarConstant(element, 1.0 / count)}));
+                   });
 }
 
 /// Operations per element of elementwise operators without a dsm op (the

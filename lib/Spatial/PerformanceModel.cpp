@@ -999,27 +999,24 @@ double SplitCycles::primaryCycles(const ArrayMapping &array) const {
   return steps * (std::max(spatial * temporal, feedCycles) + startupCycles);
 }
 
+double SplitCycles::wholeArrayPasses() const {
+  double work = 1;
+  for (int64_t d : coreD)
+    work *= double(d);
+  return work / double(arrayRows * arrayColumns);
+}
+
 double SplitCycles::computeBound() const {
   double priComp = 0;
-  if (hasPrimary) {
-    double work = 1;
-    for (int64_t d : coreD)
-      work *= double(d);
-    priComp = steps * (work / double(arrayRows * arrayColumns) + startupCycles);
-  }
+  if (hasPrimary)
+    priComp = steps * (wholeArrayPasses() + startupCycles);
   return priComp + auxComp;
 }
 
 double SplitCycles::lowerBound() const {
   double priComp = 0;
-  if (hasPrimary) {
-    // However it is tiled (a tile is at most the array), the busiest core's
-    // work needs at least work / (rows x columns) array passes.
-    double work = 1;
-    for (int64_t d : coreD)
-      work *= double(d);
-    double chunks = work / double(arrayRows * arrayColumns);
-    priComp = steps * (std::max(chunks, feedCycles) + startupCycles);
-  }
+  if (hasPrimary)
+    priComp =
+        steps * (std::max(wholeArrayPasses(), feedCycles) + startupCycles);
   return std::max(priComp, ovldt) + auxComp + nonOvldt;
 }

@@ -55,6 +55,11 @@ struct SplitCycles {
   /// scratchpad): the busiest core's work in whole-array passes with the
   /// startup, and AuxComp -- the compute, which no transfer hides.
   double computeBound() const;
+
+private:
+  /// The busiest core's work in whole-array passes, however it is tiled (a
+  /// tile is at most the array).
+  double wholeArrayPasses() const;
 };
 
 /// What evaluate() makes of a legal configuration, short of the transfers
