@@ -16,7 +16,9 @@
 //      that reads a layer's weights gathers its share first, added to its
 //      costs). In each, every byte of parameters (with its state) is priced
 //      in cycles and the selection made again; the least price whose plan
-//      fits is found by bisection.
+//      fits is found by bisection. A tier's candidates go most room for
+//      parameters first; the plan found bounds the later searches, which
+//      end once the Lagrangian dual shows no plan of theirs beats it.
 // Savers the user names (MapperOptions::savers) apply first, needed or not,
 // and only the others are chosen.
 // Activations spread over every chip whatever the parallelism, so their
@@ -89,6 +91,9 @@ struct dsm::core::ChipMemory {
     return total;
   }
   bool fits(llvm::ArrayRef<int> choice) const { return of(choice) <= capacity; }
+  /// The most parameter bytes (parameterBytes summed) of a plan that fits:
+  /// the capacity less the activations, which every plan holds.
+  double parameterRoom() const { return capacity - activationBytes; }
 
   /// Recomputes the layers `layers` marks, and the peak under it.
   void recompute(std::vector<bool> layers) {
@@ -289,7 +294,7 @@ fitByPricing(MappingState &state, const ChipMemory &memory,
         return memory.parameterBytes(node, option);
       },
       [&](llvm::ArrayRef<int> choice) { return memory.fits(choice); },
-      memory.capacity, bound, unpriced,
+      memory.capacity, memory.parameterRoom(), bound, unpriced,
       [&]() -> llvm::Error {
         if (state.progress.shouldStop())
           return state.progress.makeError();
@@ -392,6 +397,14 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
     if (!second.empty())
       tiers.push_back(std::move(second));
   }
+  // In a tier, the candidate with the most room for parameters first: it
+  // fits at the least price, and its plan's cycles bound the others'
+  // searches (selectByPricing's dual bound ends them early).
+  for (std::vector<Candidate> &tier : tiers)
+    std::stable_sort(
+        tier.begin(), tier.end(), [](const Candidate &a, const Candidate &b) {
+          return a.memory->parameterRoom() > b.memory->parameterRoom();
+        });
   // The selection made already is the first candidate's unpriced one (the
   // same costs select the same plan): not made again.
   const Selection selected{state.choice, state.selectionCost,
@@ -420,9 +433,10 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
       return llvm::Error::success();
     }
   }
-  // Nothing fits: the plan closest to fitting (every saver, the least
-  // parameters of each layer), for the mapper to name.
-  Candidate &closest = tiers.back().back();
+  // Nothing fits: the plan closest to fitting (every saver: the most room
+  // for parameters in the last tier; the least parameters of each layer),
+  // for the mapper to name.
+  Candidate &closest = tiers.back().front();
   memory = std::move(closest.memory);
   state.layerCost = std::move(closest.costs);
   for (size_t i = 0; i < state.choice.size(); ++i)

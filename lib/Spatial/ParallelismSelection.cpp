@@ -684,7 +684,7 @@ llvm::Expected<std::optional<PricedSelection>> dsm::core::selectByPricing(
     llvm::function_ref<Selection(const std::vector<OptionCosts> &)> select,
     llvm::function_ref<double(size_t, int)> bytes,
     llvm::function_ref<bool(llvm::ArrayRef<int>)> fits, double capacity,
-    double bound, const Selection *unpriced,
+    double room, double bound, const Selection *unpriced,
     llvm::function_ref<llvm::Error()> interrupted) {
   constexpr double kInfinity = std::numeric_limits<double>::infinity();
   auto bytesOf = [&](llvm::ArrayRef<int> choice) {
@@ -704,8 +704,29 @@ llvm::Expected<std::optional<PricedSelection>> dsm::core::selectByPricing(
     fit.cycles = fit.selection.cost - price * bytesOf(fit.selection.choice);
     return fit;
   };
+  // Lagrangian duality: a plan that fits holds at most `room` bytes and
+  // costs, with the price, at least the selection at that price; so it takes
+  // at least the selection's cost less price x room cycles. Once that
+  // reaches `bound` no plan that fits beats it, and the search ends. (At
+  // price 0: the unpriced selection's cycles. A pruned selection's cost is
+  // the best it found: the bound is then as good as the selection.)
+  auto noneBeatsBound = [&](const PricedSelection &at, double price) {
+    if (price == 0)
+      return at.cycles >= bound;
+    const double least = at.selection.cost - price * room;
+    // The priced sum's rounding, on the scale of its terms.
+    const double rounding =
+        1e-9 * (std::abs(at.selection.cost) + price * std::abs(room));
+    return least - rounding >= bound;
+  };
+  // The search ends early: the fitting plan in hand if it beats the bound.
+  auto ended = [&](std::optional<PricedSelection> fitting) {
+    if (fitting && !(fitting->cycles < bound))
+      fitting.reset();
+    return fitting;
+  };
   PricedSelection low = selectAt(0);
-  if (low.cycles >= bound)
+  if (noneBeatsBound(low, 0))
     return std::optional<PricedSelection>();
   if (fits(low.selection.choice))
     return std::optional<PricedSelection>(std::move(low));
@@ -724,7 +745,7 @@ llvm::Expected<std::optional<PricedSelection>> dsm::core::selectByPricing(
   double lowPrice = 0, highPrice = std::max(low.selection.cost, 1.0) / capacity;
   PricedSelection high = selectAt(highPrice);
   for (int k = 0; !fits(high.selection.choice); ++k) {
-    if (k == 40)
+    if (k == 40 || noneBeatsBound(high, highPrice))
       return std::optional<PricedSelection>();
     if (llvm::Error error = interrupted())
       return std::move(error);
@@ -733,6 +754,8 @@ llvm::Expected<std::optional<PricedSelection>> dsm::core::selectByPricing(
     highPrice *= 4;
     high = selectAt(highPrice);
   }
+  if (noneBeatsBound(high, highPrice))
+    return ended(std::move(high));
   // The least price: the selection's cost is the lower envelope of one line
   // per plan, cycles + price x bytes. Where the lines of the plans at the
   // two prices cross, either a third plan is cheaper (it replaces the
@@ -749,6 +772,8 @@ llvm::Expected<std::optional<PricedSelection>> dsm::core::selectByPricing(
     if (!(price > lowPrice && price < highPrice))
       break;
     PricedSelection middle = selectAt(price);
+    if (noneBeatsBound(middle, price))
+      return ended(std::move(high));
     if (middle.selection.choice == low.selection.choice ||
         middle.selection.choice == high.selection.choice)
       break;

@@ -123,16 +123,19 @@ struct PricedSelection {
 /// proven the fastest that fits. The price walks up factors of 4 from the
 /// unpriced cost per byte of `capacity`, then through the crossings of the
 /// plans' cost lines. nullopt when even the choice of every node's fewest
-/// bytes does not fit, or when the unpriced selection costs at least `bound`
-/// (a price only adds). `unpriced`: the selection over `base` if made
-/// already. `interrupted` is asked between selections; its error stops.
+/// bytes does not fit, or when no plan that fits can take fewer than `bound`
+/// cycles: `room` is the most bytes of a plan that fits, so at a price
+/// such a plan takes at least the priced selection's cost less price x
+/// room (the Lagrangian dual; at price 0, the unpriced selection's cost).
+/// `unpriced`: the selection over `base` if made already. `interrupted` is
+/// asked between selections; its error stops.
 /// Used by the mapper's CapacityFit (lib/Spatial/MappingSolver.h).
 llvm::Expected<std::optional<PricedSelection>> selectByPricing(
     const std::vector<OptionCosts> &base,
     llvm::function_ref<Selection(const std::vector<OptionCosts> &)> select,
     llvm::function_ref<double(size_t node, int option)> bytes,
     llvm::function_ref<bool(llvm::ArrayRef<int> choice)> fits, double capacity,
-    double bound, const Selection *unpriced,
+    double room, double bound, const Selection *unpriced,
     llvm::function_ref<llvm::Error()> interrupted);
 
 } // namespace dsm::core
