@@ -368,6 +368,8 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
   if (base.memory->fits(state.choice))
     return keep(base);
   state.memoryConstrained = true;
+  if (!problem.choosesSavers())
+    return keep(base);
   // 1. Sharded state: free, and the choice stays.
   if (training && named.shard == ShardChoice::Auto) {
     base.memory->shardState = true;

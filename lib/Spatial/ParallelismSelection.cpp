@@ -191,6 +191,8 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
           break;
         }
     const size_t readEdges = producerAt.size();
+    // Per state: the row of each edge's costs by its producer's option.
+    std::vector<const double *> read(readEdges);
     std::vector<size_t> stayingAt;
     std::vector<int> nextNodes;
     for (size_t k = 0; k < width; ++k)
@@ -241,15 +243,39 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
         newPart = fresh;
       }
       const size_t firstSlot = size_t(known) * slotsPerPart;
-      for (size_t r = 0; r < numFinite; ++r)
-        candidate[r] = stateCost[s] + ownCost[r];
       for (size_t e = 0; e < readEdges; ++e) {
         const size_t at = producerAt[e];
         const int from = at < partWidth ? partRow[at] : option;
-        const double *read = readCost[e].data() + size_t(from) * numFinite;
-        for (size_t r = 0; r < numFinite; ++r)
-          candidate[r] += read[r];
+        read[e] = readCost[e].data() + size_t(from) * numFinite;
       }
+      if (nodeStaysLive && !newPart && readEdges <= 2) {
+        // The common case in one pass, the sums in the order below.
+        double *cost = slotCost.data() + firstSlot;
+        int *parent = slotParent.data() + firstSlot;
+        const double base = stateCost[s];
+        auto relax = [&](auto candidateOf) {
+          for (size_t r = 0; r < numFinite; ++r) {
+            const double c = candidateOf(r);
+            const bool better = c < cost[r];
+            cost[r] = better ? c : cost[r];
+            parent[r] = better ? int(s) : parent[r];
+          }
+        };
+        if (readEdges == 0)
+          relax([&](size_t r) { return base + ownCost[r]; });
+        else if (readEdges == 1)
+          relax([&](size_t r) { return base + ownCost[r] + read[0][r]; });
+        else
+          relax([&](size_t r) {
+            return base + ownCost[r] + read[0][r] + read[1][r];
+          });
+        continue;
+      }
+      for (size_t r = 0; r < numFinite; ++r)
+        candidate[r] = stateCost[s] + ownCost[r];
+      for (size_t e = 0; e < readEdges; ++e)
+        for (size_t r = 0; r < numFinite; ++r)
+          candidate[r] += read[e][r];
       // A slot keeps the first of its least candidates.
       if (nodeStaysLive && newPart) {
         slotCost.insert(slotCost.end(), candidate.begin(), candidate.end());

@@ -32,13 +32,15 @@ llvm::Expected<MappingPlan> SpatialMapper::mapOnce(
     const PerformanceModel &costModel, const LayerGraph &graph,
     Executor &executor, llvm::ArrayRef<int64_t> preloadBudgets,
     ExplorationProgress &progress, SweepMemo *memo, double cyclesToBeat,
-    int64_t microbatchesInFlight, const MapperOptions *stageOptions) const {
+    int64_t microbatchesInFlight, const MapperOptions *stageOptions,
+    bool choosesSavers) const {
   llvm::Expected<MappingProblem> problem = MappingProblem::create(
       costModel, graph, stageOptions ? *stageOptions : options, preloadBudgets);
   if (!problem)
     return problem.takeError();
   problem->setCyclesToBeat(cyclesToBeat);
   problem->setActivationCopies(microbatchesInFlight);
+  problem->setChoosesSavers(choosesSavers);
   return solveMapping(*problem, executor, progress, memo);
 }
 
@@ -62,16 +64,64 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
   ExplorationProgress progress(*options.progress, sweepsPreloads(options, graph)
                                                       ? kPreloadSweepMappings
                                                       : 1);
-  llvm::Expected<MappingPlan> plan =
-      mapOnTorus(model, graph, executor, progress);
-  if (options.chipBlocks)
-    plan = mapOnBlocks(std::move(plan), graph, executor, progress);
-  if (options.givenPipeline.given() ||
-      (options.pipelineStages && !isInference(graph)))
-    plan = mapAsPipeline(std::move(plan), graph, executor, progress);
+  llvm::Expected<MappingPlan> plan = [&]() -> llvm::Expected<MappingPlan> {
+    if (options.pipelineStages && !options.givenPipeline.given() &&
+        !isInference(graph))
+      return mapWithPipelines(graph, executor, progress);
+    llvm::Expected<MappingPlan> plan =
+        mapOnTorus(model, graph, executor, progress);
+    if (options.chipBlocks)
+      plan = mapOnBlocks(std::move(plan), graph, executor, progress);
+    if (options.givenPipeline.given())
+      plan = mapAsPipeline(std::move(plan), graph, executor, progress);
+    return plan;
+  }();
   if (plan)
     progress.finish();
   return plan;
+}
+
+llvm::Expected<MappingPlan>
+SpatialMapper::mapWithPipelines(const LayerGraph &graph, Executor &executor,
+                                ExplorationProgress &progress) const {
+  // The fastest plan as selected, with the savers the user named. Where it
+  // fits, or there is none, the pipelines are not priced.
+  SweepMemo memo;
+  llvm::Expected<MappingPlan> fastest =
+      mapOnce(model, graph, executor, /*preloadBudgets=*/{}, progress, &memo,
+              kNoPlanYet, /*microbatchesInFlight=*/1,
+              /*stageOptions=*/nullptr, /*choosesSavers=*/false);
+  if (!fastest || fastest->fitsMemory()) {
+    if (options.chipBlocks)
+      fastest = mapOnBlocks(std::move(fastest), graph, executor, progress);
+    return mapAsPipeline(std::move(fastest), graph, executor, progress);
+  }
+  // It needs memory savers. The pipelines come first: the fastest that
+  // fits is the plan to beat for the whole torus with savers, whose
+  // pricing (CapacityFit) then ends as soon as it cannot.
+  llvm::Expected<MappingPlan> pipelined =
+      mapAsPipeline(std::move(*fastest), graph, executor, progress);
+  if (!pipelined)
+    return pipelined;
+  const bool pipelineFits = pipelined->fitsMemory();
+  llvm::Expected<MappingPlan> whole =
+      mapOnce(model, graph, executor, /*preloadBudgets=*/{}, progress, &memo,
+              pipelineFits ? pipelined->totals.cycles.total : kNoPlanYet);
+  if (!whole && progress.wasStopped())
+    return whole;
+  // The faster plan that fits; without one, the whole torus's closest.
+  llvm::Expected<MappingPlan> best = std::move(pipelined);
+  if (!pipelineFits ||
+      (whole && whole->fitsMemory() &&
+       whole->totals.cycles.total <= best->totals.cycles.total)) {
+    llvm::consumeError(best.takeError());
+    best = std::move(whole);
+  } else if (!whole) {
+    llvm::consumeError(whole.takeError());
+  }
+  if (options.chipBlocks)
+    best = mapOnBlocks(std::move(best), graph, executor, progress);
+  return best;
 }
 
 llvm::Expected<MappingPlan>

@@ -260,8 +260,9 @@ TEST(MappingProblemTest, SweepReusesBestsThatStillFit) {
   EXPECT_LT(reexplored, uint64_t(kNumParallelisms));
   for (int o = 0; o < kNumParallelisms; ++o) {
     ASSERT_EQ(bool(same[o]), bool(atFull[o]));
-    if (same[o])
+    if (same[o]) {
       EXPECT_EQ(same[o]->cycles.total, atFull[o]->cycles.total);
+    }
     ASSERT_EQ(bool(shared[o]), bool(alone[o]));
     if (shared[o]) {
       EXPECT_EQ(shared[o]->cycles.total, alone[o]->cycles.total);
@@ -292,8 +293,9 @@ TEST(MappingProblemTest, SweepFindsTheBestsOfTheScratchpadsToCome) {
     ASSERT_EQ(shared.size(), alone.size());
     for (size_t k = 0; k < shared.size(); ++k) {
       ASSERT_EQ(bool(shared[k]), bool(alone[k])) << capacity;
-      if (shared[k])
+      if (shared[k]) {
         EXPECT_EQ(shared[k]->cycles.total, alone[k]->cycles.total);
+      }
     }
   }
 }

@@ -710,6 +710,62 @@ TEST(SpatialMapperTest, RecomputationFitsWhatActivationsAloneOverflow) {
   EXPECT_GT(recomputed->totals.cycles.total, kept->totals.cycles.total);
 }
 
+TEST(SpatialMapperTest, PipelinesFirstStillLeaveTheFastestPlanThatFits) {
+  // Where the fastest plan needs memory savers, the pipelines are searched
+  // before the savers and bound their pricing over the whole torus. The plan
+  // is still the faster of the two searches: a plan over the whole torus
+  // (or a block) is the same as without pipelines; a pipeline fits where
+  // that plan does and is faster. Sixteen fully connected layers pipeline
+  // well; three wide convolutions do not (their activations are large).
+  LayerGraph chain;
+  const int64_t mb = 4096, features = 2048, depth = 16;
+  for (int i = 0; i < depth; ++i)
+    chain.layers.push_back(
+        {fc(("fc" + std::to_string(i)).c_str(), features, features, mb)});
+  for (int i = 0; i + 1 < depth; ++i) {
+    chain.edges.push_back({i, i + 1, double(features * mb)});
+    chain.edges.back().primaryInput = true;
+  }
+  chain.assignTrainingPasses(true);
+  const LayerGraph convolutions = threeWideConvolutions();
+  const std::vector<std::pair<const LayerGraph *, double>> runs = {
+      {&chain, 8e9},  {&chain, 150e6},       {&chain, 25e6},
+      {&chain, 10e6}, {&convolutions, 40e6}, {&convolutions, 20e6}};
+  int pipelined = 0, wholeWithSavers = 0;
+  for (auto [g, capacity] : runs) {
+    SerialExecutor serial;
+    MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+    system.chip.externalMemory.capacityBytes = capacity;
+    MapperOptions options;
+    options.chipBlocks = true;
+    llvm::Expected<MappingPlan> whole =
+        SpatialMapper(system, options).map(*g, serial);
+    options.pipelineStages = true;
+    llvm::Expected<MappingPlan> plan =
+        SpatialMapper(system, options).map(*g, serial);
+    ASSERT_TRUE(whole && plan) << capacity;
+    if (whole->fitsMemory()) {
+      EXPECT_TRUE(plan->fitsMemory()) << capacity;
+    }
+    if (plan->pipeline.pipelined()) {
+      ++pipelined;
+      EXPECT_TRUE(plan->fitsMemory()) << capacity;
+      if (whole->fitsMemory()) {
+        EXPECT_LT(plan->totals.cycles.total, whole->totals.cycles.total)
+            << capacity;
+      }
+    } else {
+      wholeWithSavers += whole->fitsMemory() && !whole->fastestMemory.fits();
+      EXPECT_EQ(plan->totals.cycles.total, whole->totals.cycles.total)
+          << capacity;
+      EXPECT_EQ(plan->memory.total(), whole->memory.total()) << capacity;
+    }
+  }
+  // Both ways out of the search occur.
+  EXPECT_GT(pipelined, 0);
+  EXPECT_GT(wholeWithSavers, 0);
+}
+
 TEST(SpatialMapperTest, ProgressCountsTheExplorations) {
   LayerGraph g = vggTail(1024);
   g.assignTrainingPasses(true);

@@ -159,6 +159,12 @@ public:
   /// not counted and capacity not enforced (a profile of the layers' costs).
   int64_t activationCopies() const { return copies; }
   void setActivationCopies(int64_t microbatches) { copies = microbatches; }
+  /// Whether a plan that does not fit gets memory savers (CapacityFit).
+  /// False: the plan as selected, with the savers the user named, fitting
+  /// or not -- the fastest plan, which SpatialMapper maps first to decide
+  /// whether pipelines are priced before the savers.
+  bool choosesSavers() const { return chooseSavers; }
+  void setChoosesSavers(bool choose) { chooseSavers = choose; }
   size_t numLayers() const { return layerGraph->layers.size(); }
   const LayerNode &layer(int i) const { return layerGraph->layers[i]; }
   const LayerEdge &edge(int e) const { return layerGraph->edges[e]; }
@@ -204,6 +210,7 @@ private:
   llvm::ArrayRef<int64_t> budgets;
   double toBeat = std::numeric_limits<double>::infinity();
   int64_t copies = 1;
+  bool chooseSavers = true;
   bool inference = false;
   std::vector<int64_t> factors;
   std::vector<Parallelism> allowedParallelisms;

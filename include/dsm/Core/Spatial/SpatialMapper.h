@@ -137,13 +137,15 @@ private:
   /// caps each layer's preloaded weight bytes per core; `memo` shares
   /// explorations across the mappings of a sweep; `microbatchesInFlight`
   /// (MappingProblem::activationCopies) and `stageOptions` (instead of the
-  /// mapper's) serve a pipeline's stages.
+  /// mapper's) serve a pipeline's stages; `choosesSavers`:
+  /// MappingProblem::choosesSavers.
   llvm::Expected<MappingPlan>
   mapOnce(const PerformanceModel &costModel, const LayerGraph &graph,
           Executor &executor, llvm::ArrayRef<int64_t> preloadBudgets,
           ExplorationProgress &progress, SweepMemo *memo = nullptr,
           double cyclesToBeat = kNoPlanYet, int64_t microbatchesInFlight = 1,
-          const MapperOptions *stageOptions = nullptr) const;
+          const MapperOptions *stageOptions = nullptr,
+          bool choosesSavers = true) const;
   /// Inference with weight preloading: the sweep of DeepSpatialMatrix
   /// §III-B2.
   llvm::Expected<MappingPlan>
@@ -164,6 +166,13 @@ private:
                                           const LayerGraph &graph,
                                           Executor &executor,
                                           ExplorationProgress &progress) const;
+
+  /// Training with pipelines searched: the fastest plan over the whole
+  /// torus, the pipelines where it needs memory savers, then the plans with
+  /// savers that could beat the fastest pipeline, then the blocks.
+  llvm::Expected<MappingPlan>
+  mapWithPipelines(const LayerGraph &graph, Executor &executor,
+                   ExplorationProgress &progress) const;
 
   /// The fastest of `unpipelined` and the pipelines of the layers over
   /// blocks of torus rows (PipelineParallelism.h) that fit, priced where
