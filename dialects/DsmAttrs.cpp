@@ -391,9 +391,11 @@ LogicalResult MemoryDecisionAttr::verify(
     int64_t pipeGroup, int64_t pipeFirstRow, int64_t pipeRows,
     int64_t microbatches, bool gpipe, bool shortcutReuse, bool outputReuse,
     bool shortcutPerSpatialMinibatch, bool recompute, bool shardedState,
-    bool shardedWeights) {
+    bool shardedWeights, bool offloadedState) {
   if (shardedWeights && !shardedState)
     return emitError() << "sharded_weights without sharded_state";
+  if (offloadedState && !shardedState)
+    return emitError() << "offloaded_state without sharded_state";
   if (dysm < 1)
     return emitError() << "dysm factor must be at least 1, got " << dysm;
   if (shortcutPerSpatialMinibatch && !shortcutReuse)
@@ -444,7 +446,8 @@ MemoryDecisionAttr::get(MLIRContext *context,
              decision.pipeFirstRow, decision.pipeRows, decision.microbatches,
              decision.gpipe, decision.shortcutOnChip, decision.outputOnChip,
              decision.shortcutPerSpatialMinibatch, decision.recomputed,
-             decision.shardedState, decision.shardedWeights);
+             decision.shardedState, decision.shardedWeights,
+             decision.offloadedState);
 }
 
 core::MemoryDecision MemoryDecisionAttr::getDecision() const {
@@ -465,6 +468,7 @@ core::MemoryDecision MemoryDecisionAttr::getDecision() const {
   decision.recomputed = getRecompute();
   decision.shardedState = getShardedState();
   decision.shardedWeights = getShardedWeights();
+  decision.offloadedState = getOffloadedState();
   return decision;
 }
 
@@ -533,6 +537,6 @@ TransferAttr TransferAttr::get(MLIRContext *context,
   return TransferAttr::get(
       context, bytes(core::Link::MemoryBus), bytes(core::Link::OnChip),
       bytes(core::Link::TorusX), bytes(core::Link::TorusY),
-      int64_t(std::llround(group.cycles)),
+      bytes(core::Link::Host), int64_t(std::llround(group.cycles)),
       group.cycles > 0 ? core::stringifyLink(group.bottleneck) : StringRef());
 }

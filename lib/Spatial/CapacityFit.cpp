@@ -19,6 +19,8 @@
 //      fits is found by bisection. A tier's candidates go most room for
 //      parameters first; the plan found bounds the later searches, which
 //      end once the Lagrangian dual shows no plan of theirs beats it.
+// Where the system declares a host link, each candidate of a tier comes
+// also with its optimizer state offloaded to the host (ZeRO-Offload).
 // Savers the user names (MapperOptions::savers) apply first, needed or not,
 // and only the others are chosen.
 // Activations spread over every chip whatever the parallelism, so their
@@ -47,6 +49,8 @@ struct dsm::core::ChipMemory {
   double gradientBytes = 0, optimizerBytes = 0;
   double chips = 1;
   double capacity = 0;
+  /// Host memory the chip may fill (its host link's; 0: none declared).
+  double hostCapacity = 0;
   /// Microbatches whose activations the chip keeps at once (a pipeline
   /// stage's; 1 otherwise): each activation counts that many times.
   double copies = 1;
@@ -58,7 +62,7 @@ struct dsm::core::ChipMemory {
   std::vector<LiveTensor> errors, received;
 
   /// The savers.
-  bool shardState = false, shardWeights = false;
+  bool shardState = false, shardWeights = false, offloadState = false;
   std::vector<bool> recomputed;
   /// The peak of the activations and errors alive at once, under them.
   double activationBytes = 0;
@@ -71,9 +75,23 @@ struct dsm::core::ChipMemory {
     return shardState ? parameters[layer] / chips
                       : parameterElements[layer][option];
   }
+  /// The optimizer state a chip keeps on chip (none when offloaded).
+  double chipOptimizerBytes() const {
+    return offloadState ? 0 : optimizerBytes;
+  }
   double parameterBytes(size_t layer, int option) const {
     return weightElements(layer, option) * elementBytes +
-           stateElements(layer, option) * (gradientBytes + optimizerBytes);
+           stateElements(layer, option) *
+               (gradientBytes + chipOptimizerBytes());
+  }
+  /// The optimizer state a chip offloads to its host: its shard's.
+  double hostBytes() const {
+    if (!offloadState)
+      return 0;
+    double elements = 0;
+    for (double p : parameters)
+      elements += p / chips;
+    return elements * optimizerBytes;
   }
   /// With sharded weights: the largest share a pass gathers at once.
   double bufferBytes(llvm::ArrayRef<int> choice) const {
@@ -90,7 +108,9 @@ struct dsm::core::ChipMemory {
       total += parameterBytes(i, choice[i]);
     return total;
   }
-  bool fits(llvm::ArrayRef<int> choice) const { return of(choice) <= capacity; }
+  bool fits(llvm::ArrayRef<int> choice) const {
+    return of(choice) <= capacity && hostBytes() <= hostCapacity;
+  }
   /// The most parameter bytes (parameterBytes summed) of a plan that fits:
   /// the capacity less the activations, which every plan holds.
   double parameterRoom() const { return capacity - activationBytes; }
@@ -111,11 +131,13 @@ struct dsm::core::ChipMemory {
     for (size_t i = 0; i < choice.size(); ++i) {
       memory.weights += weightElements(i, choice[i]) * elementBytes;
       memory.gradients += stateElements(i, choice[i]) * gradientBytes;
-      memory.optimizer += stateElements(i, choice[i]) * optimizerBytes;
+      memory.optimizer += stateElements(i, choice[i]) * chipOptimizerBytes();
     }
+    memory.offloaded = hostBytes();
     memory.activations = activationBytes;
     memory.buffers = bufferBytes(choice);
     memory.capacity = capacity;
+    memory.hostCapacity = hostCapacity;
     return memory;
   }
 };
@@ -136,6 +158,8 @@ static ChipMemory chipMemoryOf(const MappingState &state) {
   memory.chips = double(model.numChips());
   memory.copies = double(problem.activationCopies());
   memory.capacity = model.getSystem().chip.externalMemory.capacityBytes;
+  if (const std::optional<HostLinkSpec> &host = model.getSystem().chip.hostLink)
+    memory.hostCapacity = host->memoryBytes;
   memory.parameterElements.assign(n,
                                   std::vector<double>(problem.numOptions(), 0));
   memory.parameters.assign(n, 0);
@@ -341,6 +365,25 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
     }
     return c;
   };
+  // ZeRO-Offload on the sharded state: each layer's UPD sends its shard's
+  // gradients to the host and takes the updated weights back.
+  auto withOffloadedState = [&](const Candidate &from) {
+    Candidate c{std::make_unique<ChipMemory>(*from.memory), from.costs};
+    c.memory->shardState = true;
+    c.memory->offloadState = true;
+    for (size_t i = 0; i < c.costs.size(); ++i) {
+      const LayerNode &layer = problem.layer(int(i));
+      if (layer.shape.params <= 0 || !layer.upd)
+        continue;
+      const double update =
+          problem.model()
+              .hostUpdate(c.memory->parameters[i] / c.memory->chips)
+              .cycles;
+      for (double &cost : c.costs[i])
+        cost += update;
+    }
+    return c;
+  };
 
   // Named savers apply whether the plan needs them or not; the costs they
   // add select again.
@@ -395,18 +438,30 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
     if (recomputing && first.back().memory->activationBytes >
                            recomputing->memory->activationBytes)
       first.push_back(std::move(*recomputing));
+    // Where the system has a host link, each candidate also with its
+    // optimizer state offloaded (on the state sharded): one transfer a
+    // step, in the same tier.
+    if (training && problem.model().hasHostLink() &&
+        named.shard != ShardChoice::None)
+      for (std::vector<Candidate> *tier : {&first, &second})
+        for (size_t k = 0, n = tier->size(); k < n; ++k)
+          tier->push_back(withOffloadedState((*tier)[k]));
     tiers.push_back(std::move(first));
     if (!second.empty())
       tiers.push_back(std::move(second));
   }
-  // In a tier, the candidate with the most room for parameters first: it
-  // fits at the least price, and its plan's cycles bound the others'
-  // searches (selectByPricing's dual bound ends them early).
+  // In a tier, the candidate with the most room for parameters first (of
+  // equal room, the one that offloads, holding fewer bytes): it fits at
+  // the least price, and its plan's cycles bound the others' searches
+  // (selectByPricing's dual bound ends them early).
   for (std::vector<Candidate> &tier : tiers)
-    std::stable_sort(
-        tier.begin(), tier.end(), [](const Candidate &a, const Candidate &b) {
-          return a.memory->parameterRoom() > b.memory->parameterRoom();
-        });
+    std::stable_sort(tier.begin(), tier.end(),
+                     [](const Candidate &a, const Candidate &b) {
+                       return std::make_pair(a.memory->parameterRoom(),
+                                             a.memory->offloadState) >
+                              std::make_pair(b.memory->parameterRoom(),
+                                             b.memory->offloadState);
+                     });
   // The selection made already is the first candidate's unpriced one (the
   // same costs select the same plan): not made again.
   const Selection selected{state.choice, state.selectionCost,
@@ -474,6 +529,19 @@ bool CapacityFit::refinePlan(MappingState &state) {
           pass.cycles.nonOvldt += gather.cycles;
           pass.cycles.total += gather.cycles;
           pass.eval.transfers.push_back(gather);
+        }
+      changed = true;
+    }
+    if (memory->offloadState && memory->parameters[i] > 0) {
+      // The UPD exchanges the shard with the host, once a step.
+      fwd.eval.config.memory.offloadedState = true;
+      TransferGroup update = state.problem.model().hostUpdate(
+          memory->parameters[i] / memory->chips);
+      for (PassPlan &pass : layer.passes)
+        if (pass.pass == TrainingPass::UPD) {
+          pass.cycles.nonOvldt += update.cycles;
+          pass.cycles.total += update.cycles;
+          pass.eval.transfers.push_back(update);
         }
       changed = true;
     }

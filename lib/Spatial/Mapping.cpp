@@ -99,6 +99,8 @@ llvm::StringRef dsm::core::stringifyLink(Link link) {
     return "torus_x";
   case Link::TorusY:
     return "torus_y";
+  case Link::Host:
+    return "host";
   }
   llvm_unreachable("unknown Link");
 }

@@ -228,12 +228,12 @@ static void writeTransfer(llvm::json::OStream &json,
   json.object([&] {
     json.attribute("bottleneck", stringifyLink(group.bottleneck));
     json.attributeBegin("bytes");
-    std::array<Field, kNumLinks> bytes = {
-        Field{stringifyLink(Link(0)), group.bytes[0]},
-        Field{stringifyLink(Link(1)), group.bytes[1]},
-        Field{stringifyLink(Link(2)), group.bytes[2]},
-        Field{stringifyLink(Link(3)), group.bytes[3]}};
-    static_assert(kNumLinks == 4, "one field per link");
+    // The host link only where it carries something: most systems have
+    // none (HostLinkSpec).
+    llvm::SmallVector<Field, kNumLinks> bytes;
+    for (int l = 0; l < kNumLinks; ++l)
+      if (Link(l) != Link::Host || group.bytes[l] > 0)
+        bytes.push_back({stringifyLink(Link(l)), group.bytes[l]});
     writeFields(json, bytes);
     json.attributeEnd();
     json.attribute("cycles", group.cycles);
@@ -275,7 +275,7 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row,
     json.attribute("limited_by", row.limitedBy());
     json.attribute("macs", row.macs);
     object("memory", [&] {
-      std::array<Field, 17> fields = {
+      llvm::SmallVector<Field, 18> fields = {
           Field{"weight_reuse", row.memory.weightsAcrossSteps},
           Field{"input_reuse", row.memory.inputOnChip},
           Field{"error_reuse", row.memory.errorOnChip},
@@ -294,6 +294,9 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row,
           Field{"recompute", row.memory.recomputed},
           Field{"sharded_state", row.memory.shardedState},
           Field{"sharded_weights", row.memory.shardedWeights}};
+      // Only on a system with a host link, where it can be chosen.
+      if (row.memory.offloadedState)
+        fields.push_back({"offloaded_state", true});
       writeFields(json, fields);
     });
     json.attribute("name", llvm::StringRef(row.layer));
@@ -313,11 +316,16 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row,
 }
 
 std::string MemorySavers::describe() const {
-  return llvm::formatv("training state sharded on {0} layers, weights "
-                       "sharded on {1}, activations recomputed on {2}",
-                       shardedStateLayers, shardedWeightsLayers,
-                       recomputedLayers)
-      .str();
+  std::string text =
+      llvm::formatv("training state sharded on {0} layers, weights "
+                    "sharded on {1}, activations recomputed on {2}",
+                    shardedStateLayers, shardedWeightsLayers, recomputedLayers)
+          .str();
+  if (offloadedStateLayers > 0)
+    text += llvm::formatv(", optimizer state offloaded to the host on {0}",
+                          offloadedStateLayers)
+                .str();
+  return text;
 }
 
 std::string PipelineSummary::describe() const {
@@ -371,6 +379,7 @@ MemorySavers MappingReport::memorySavers() const {
     savers.recomputedLayers += row.memory.recomputed;
     savers.shardedStateLayers += row.memory.shardedState;
     savers.shardedWeightsLayers += row.memory.shardedWeights;
+    savers.offloadedStateLayers += row.memory.offloadedState;
   }
   return savers;
 }
@@ -407,6 +416,10 @@ void dsm::core::writeMappingJSON(const MappingReport &report,
           json.attribute("capacity_bytes", m.capacity);
           json.attribute("fits", m.fits());
           json.attribute("gradients_bytes", m.gradients);
+          if (m.offloaded > 0) {
+            json.attribute("host_capacity_bytes", m.hostCapacity);
+            json.attribute("offloaded_bytes", m.offloaded);
+          }
           json.attribute("optimizer_bytes", m.optimizer);
           json.attribute("total_bytes", m.total());
           json.attribute("weights_bytes", m.weights);
@@ -416,6 +429,9 @@ void dsm::core::writeMappingJSON(const MappingReport &report,
           json.attribute("recomputed_layers", savers.recomputedLayers);
           json.attribute("sharded_state_layers", savers.shardedStateLayers);
           json.attribute("sharded_weights_layers", savers.shardedWeightsLayers);
+          if (savers.offloadedStateLayers > 0)
+            json.attribute("offloaded_state_layers",
+                           savers.offloadedStateLayers);
         });
       }
       PipelineSummary pipeline = report.pipeline();

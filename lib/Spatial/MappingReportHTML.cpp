@@ -153,6 +153,8 @@ static void writeDecisions(const MappingReportRow &row,
     add(sharded, "state");
   if (m.shardedWeights)
     add(sharded, "weights");
+  if (m.offloadedState)
+    add(sharded, "optimizer offloaded");
   os << (sharded.empty() ? "-" : sharded) << "</td><td>";
   if (m.pipelined()) {
     int stage = m.microbatches > 1 ? pipeline.stageAt(m.pipeFirstRow) : -1;

@@ -144,6 +144,11 @@ double PerformanceModel::linkCycles(double bytes, Link link) const {
   case Link::TorusY:
     bandwidth = system.torus.linkBandwidthY;
     break;
+  case Link::Host:
+    bandwidth = system.chip.hostLink
+                    ? system.chip.hostLink->bandwidthBytesPerSecond
+                    : 0;
+    break;
   }
   if (bandwidth <= 0)
     return std::numeric_limits<double>::infinity();
@@ -727,6 +732,15 @@ PerformanceModel::weightGather(const LayerShape &layer,
   double y = linkCycles(group.bytes[int(Link::TorusY)], Link::TorusY);
   group.cycles = x + y;
   group.bottleneck = y > x ? Link::TorusY : Link::TorusX;
+  return group;
+}
+
+TransferGroup PerformanceModel::hostUpdate(double stateElements) const {
+  TransferGroup group;
+  group.name = "host_update";
+  group.bytes[int(Link::Host)] = stateElements * elementBytes;
+  group.cycles = linkCycles(group.bytes[int(Link::Host)], Link::Host);
+  group.bottleneck = Link::Host;
   return group;
 }
 

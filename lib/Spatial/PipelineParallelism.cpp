@@ -216,7 +216,7 @@ double dsm::core::oncePerStepCycles(TrainingPass pass,
   double cycles = 0;
   for (const TransferGroup &group : transfers)
     if (group.name == "grad_reduce+weight_broadcast" ||
-        group.name == "weight_update")
+        group.name == "weight_update" || group.name == "host_update")
       cycles += group.cycles;
   return std::min(cycles, total);
 }

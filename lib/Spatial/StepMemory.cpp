@@ -89,11 +89,15 @@ std::string dsm::core::formatBytes(double bytes) {
 }
 
 std::string dsm::core::describeMemory(const MemoryPerChip &m) {
-  return formatBytes(m.total()) + " of " + formatBytes(m.capacity) +
-         " (weights " + formatBytes(m.weights) + ", gradients " +
-         formatBytes(m.gradients) + ", optimizer " + formatBytes(m.optimizer) +
-         ", activations " + formatBytes(m.activations) + ", buffers " +
-         formatBytes(m.buffers) + ")";
+  std::string text =
+      formatBytes(m.total()) + " of " + formatBytes(m.capacity) + " (weights " +
+      formatBytes(m.weights) + ", gradients " + formatBytes(m.gradients) +
+      ", optimizer " + formatBytes(m.optimizer) + ", activations " +
+      formatBytes(m.activations) + ", buffers " + formatBytes(m.buffers) + ")";
+  if (m.offloaded > 0)
+    text += "; optimizer state on the host " + formatBytes(m.offloaded) +
+            " of " + formatBytes(m.hostCapacity);
+  return text;
 }
 
 double dsm::core::peakLiveBytes(llvm::ArrayRef<LiveTensor> tensors) {

@@ -196,6 +196,17 @@ MultiChipSystem readMultiChip(SpecMapReader &root) {
                           Bound::Positive));
     result.chip.externalMemory =
         readMemory(*chip, "external_memory", /*withEfficiency=*/true);
+    if (std::optional<SpecMapReader> host =
+            chip->map("host_link", /*required=*/false)) {
+      HostLinkSpec link;
+      assign(link.bandwidthBytesPerSecond,
+             host->quantity("bandwidth", QuantityKind::Bandwidth,
+                            Bound::Positive));
+      assign(link.memoryBytes,
+             host->quantity("memory", QuantityKind::Bytes, Bound::Positive));
+      host->finish();
+      result.chip.hostLink = link;
+    }
     chip->finish();
   }
   if (std::optional<SpecMapReader> core = root.map("core"))
@@ -489,6 +500,11 @@ void writeMultiChip(const MultiChipSystem &mc, SpecNode &root) {
            scalar(stringifyChipInterconnect(mc.chip.interconnect)));
   chip.add("core_to_core_bandwidth", scalar(mc.chip.coreToCoreBandwidth));
   chip.add("external_memory", writeMemory(mc.chip.externalMemory, true));
+  if (const std::optional<HostLinkSpec> &link = mc.chip.hostLink) {
+    SpecNode &host = chip.add("host_link", SpecNode::mapping());
+    host.add("bandwidth", scalar(link->bandwidthBytesPerSecond));
+    host.add("memory", scalar(link->memoryBytes));
+  }
 
   const CoreSpec &c = mc.chip.core;
   SpecNode &core = root.add("core", SpecNode::mapping());

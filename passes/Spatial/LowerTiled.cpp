@@ -63,8 +63,8 @@ struct LowerTiledPass : public dsm::impl::DsmLowerTiledBase<LowerTiledPass> {
     };
     return TransferAttr::get(transfer.getContext(), s(transfer.getMemoryBus()),
                              s(transfer.getOnChip()), s(transfer.getTorusX()),
-                             s(transfer.getTorusY()), s(transfer.getCycles()),
-                             transfer.getBottleneck());
+                             s(transfer.getTorusY()), s(transfer.getHost()),
+                             s(transfer.getCycles()), transfer.getBottleneck());
   }
 
   LogicalResult lower(func::FuncOp func, const core::PerformanceModel &model) {
@@ -161,13 +161,14 @@ struct LowerTiledPass : public dsm::impl::DsmLowerTiledBase<LowerTiledPass> {
                 builder, loc, grad,
                 TransferAttr::get(context, half.getMemoryBus(),
                                   half.getOnChip(), half.getTorusX(),
-                                  half.getTorusY(), mine.getCycles(),
-                                  mine.getBottleneck()));
+                                  half.getTorusY(), half.getHost(),
+                                  mine.getCycles(), mine.getBottleneck()));
             grad = WeightBroadcastOp::create(
                 builder, loc, reduced,
                 TransferAttr::get(context, half.getMemoryBus(),
                                   half.getOnChip(), half.getTorusX(),
-                                  half.getTorusY(), 0, half.getBottleneck()));
+                                  half.getTorusY(), half.getHost(), 0,
+                                  half.getBottleneck()));
           }
         }
       }

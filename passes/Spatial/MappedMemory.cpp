@@ -79,6 +79,8 @@ static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
   // sharded weights, the largest share a pass gathers at once.
   llvm::MapVector<Value, std::pair<double, double>> weightElements;
   double gatheredElements = 0;
+  // The weights whose optimizer state a host keeps (ZeRO-Offload).
+  llvm::DenseSet<Value> offloadedWeights;
   std::vector<core::ActivationUse> activations;
   std::vector<core::LiveTensor> others;
   for (TiledPassOp op : passes) {
@@ -113,6 +115,8 @@ static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
         state = std::max(state, config.memory.shardedState
                                     ? std::ceil(numel / chips)
                                     : numel * share);
+        if (config.memory.offloadedState)
+          offloadedWeights.insert(weight);
       }
     }
     if (pass == core::TrainingPass::UPD)
@@ -201,6 +205,19 @@ static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
       elements, state, tensors, model.bytesPerElement(), training, optimizer,
       model.getSystem().chip.externalMemory.capacityBytes);
   memory.buffers = gatheredElements * model.bytesPerElement();
+  if (training && !offloadedWeights.empty()) {
+    double offloaded = 0;
+    for (auto &[weight, counts] : weightElements)
+      if (offloadedWeights.contains(weight))
+        offloaded += counts.second;
+    const double bytes =
+        offloaded * core::optimizerBytesPerParameter(optimizer);
+    memory.optimizer -= bytes;
+    memory.offloaded = bytes;
+  }
+  if (const std::optional<core::HostLinkSpec> &host =
+          model.getSystem().chip.hostLink)
+    memory.hostCapacity = host->memoryBytes;
   return memory;
 }
 

@@ -151,7 +151,8 @@ struct MappingReportPass
           group.name = entry.getName().str();
           group.overlapped = core::isOverlappedGroup(group.name, row.pass);
           group.bytes = {double(attr.getMemoryBus()), double(attr.getOnChip()),
-                         double(attr.getTorusX()), double(attr.getTorusY())};
+                         double(attr.getTorusX()), double(attr.getTorusY()),
+                         double(attr.getHost())};
           group.cycles = double(attr.getCycles());
           for (int l = 0; l < core::kNumLinks; ++l)
             if (core::stringifyLink(core::Link(l)) == attr.getBottleneck())

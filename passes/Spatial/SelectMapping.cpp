@@ -331,6 +331,8 @@ struct SelectMappingPass
       decisions.push_back("sharded_state");
     if (memory.shardedWeights)
       decisions.push_back("sharded_weights");
+    if (memory.offloadedState)
+      decisions.push_back("offloaded_state");
     if (!decisions.empty())
       remark << "; memory: " << llvm::join(decisions, ", ");
     if (!config.block.whole())
@@ -372,17 +374,21 @@ struct SelectMappingPass
       return failure();
     }
     if (!plan->fitsMemory()) {
-      bool state = false, weights = false, recomputed = false;
+      bool state = false, weights = false, recomputed = false,
+           offloaded = false;
       for (const core::LayerPlan &layerPlan : plan->layers)
         for (const core::PassPlan &passPlan : layerPlan.passes) {
           state |= passPlan.eval.config.memory.shardedState;
           weights |= passPlan.eval.config.memory.shardedWeights;
           recomputed |= passPlan.eval.config.memory.recomputed;
+          offloaded |= passPlan.eval.config.memory.offloadedState;
         }
       SmallVector<StringRef> savers;
       if (state)
         savers.push_back(weights ? "the training state and weights sharded"
                                  : "the training state sharded");
+      if (offloaded)
+        savers.push_back("the optimizer state offloaded to the host");
       if (recomputed)
         savers.push_back("activations recomputed");
       // At the function's location, without the function itself.

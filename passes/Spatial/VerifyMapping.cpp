@@ -54,9 +54,11 @@ struct VerifyMappingPass
     });
     // Memory savers charge passes for their layer's FWD: recomputation (a
     // FWD marked `recompute` runs again, charged to the layer's first
-    // backward pass, BWD else UPD) and sharded weights (FWD and BWD gather
-    // the FWD's share first).
+    // backward pass, BWD else UPD), sharded weights (FWD and BWD gather
+    // the FWD's share first) and offloaded state (the UPD exchanges the
+    // shard with the host).
     DenseMap<Operation *, Operation *> recomputedForwardOf, gatheringForwardOf;
+    DenseSet<Operation *> updatesOnHost;
     module.walk([&](func::FuncOp func) {
       llvm::StringMap<TiledPassOp> forward, backward, update;
       func.walk([&](TiledPassOp op) {
@@ -71,6 +73,9 @@ struct VerifyMappingPass
           if (TiledPassOp bwd = backward.lookup(entry.getKey()))
             gatheringForwardOf[bwd] = entry.second;
         }
+        if (memory.offloadedState)
+          if (TiledPassOp upd = update.lookup(entry.getKey()))
+            updatesOnHost.insert(upd);
         if (!memory.recomputed)
           continue;
         TiledPassOp carrier = backward.lookup(entry.getKey());
@@ -98,7 +103,8 @@ struct VerifyMappingPass
         gathered = forward.getConfig();
       return succeeded(verify(op, model,
                               preloadedPerFunction.lookup(op->getParentOp()),
-                              recomputation, gathered, evaluated[op]))
+                              recomputation, gathered,
+                              updatesOnHost.contains(op), evaluated[op]))
                  ? WalkResult::advance()
                  : WalkResult::interrupt();
     });
@@ -160,11 +166,13 @@ struct VerifyMappingPass
 
   /// Checks `op`; `recomputation` is the FWD cycles it is charged again
   /// (or nullptr), `gathered` the FWD configuration whose share of sharded
-  /// weights it gathers first; `evaluated` gets the model's cycles for it.
+  /// weights it gathers first, `updatesOnHost` whether it exchanges its
+  /// layer's state shard with the host; `evaluated` gets the model's cycles
+  /// for it.
   static LogicalResult
   verify(TiledPassOp op, const core::PerformanceModel &model,
          int64_t preloadedBytes, const core::CycleBreakdown *recomputation,
-         const std::optional<core::MappingConfig> &gathered,
+         const std::optional<core::MappingConfig> &gathered, bool updatesOnHost,
          core::CycleBreakdown &evaluated) {
     // A plan on part of the torus runs on a block of it; a pipe stage
     // (timestep pipelining) on its block of torus rows.
@@ -241,6 +249,15 @@ struct VerifyMappingPass
               .cycles;
       expected.nonOvldt += gather;
       expected.total += gather;
+    }
+    if (updatesOnHost) {
+      double update =
+          planModel
+              .hostUpdate(op.getWorkload().getShape(op.getLayer()).params /
+                          double(planModel.numChips()))
+              .cycles;
+      expected.nonOvldt += update;
+      expected.total += update;
     }
     if (blockModel)
       expected = core::chargeIdleChips(expected, blockShare);

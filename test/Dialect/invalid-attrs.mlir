@@ -66,6 +66,20 @@ func.func @spatial_shortcut_not_kept() attributes {m = #dsm.memory_decision<dysm
 
 // -----
 
+// expected-error @+1 {{offloaded_state without sharded_state}}
+func.func @offload_unsharded() attributes {m = #dsm.memory_decision<offloaded_state = true>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{sharded_weights without sharded_state}}
+func.func @weights_unsharded_state() attributes {m = #dsm.memory_decision<sharded_weights = true>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{preloaded weight bytes must not be negative, got -1}}
 func.func @negative_preload() attributes {m = #dsm.memory_decision<preload = -1>} {
   return

@@ -669,6 +669,62 @@ TEST(SpatialMapperTest, PlansFitAChipsMemoryWhereAPriceMakesThemFit) {
   EXPECT_GE(fitting->totals.cycles.total, fast->totals.cycles.total);
 }
 
+TEST(SpatialMapperTest, OffloadedStateFitsWithAHostLinkAtOneTransferAStep) {
+  // With 20 MB a chip the sharded plan needs 20.5 MB (14 MB of weights, 5 MB
+  // of activations, 1.5 MB of sharded state). On a system whose chips have
+  // a host link, the optimizer state of each chip's shard (12 bytes a
+  // parameter) moves to the host: the fastest plan fits as selected, and
+  // each layer's UPD sends its 1/64 shard's gradients to the host and takes
+  // the weights back, 2 bytes an element each way.
+  LayerGraph g = threeWideConvolutions();
+  llvm::Expected<MappingPlan> fast = mapWithMemory(g);
+  ASSERT_TRUE(static_cast<bool>(fast));
+  SerialExecutor serial;
+  MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  system.chip.externalMemory.capacityBytes = 20e6;
+  system.chip.hostLink = HostLinkSpec{/*bandwidth=*/32e9, /*memory=*/1e9};
+  llvm::Expected<MappingPlan> offloaded =
+      SpatialMapper(system, MapperOptions()).map(g, serial);
+  ASSERT_TRUE(static_cast<bool>(offloaded))
+      << llvm::toString(offloaded.takeError());
+  EXPECT_TRUE(offloaded->memory.fits());
+  const double params = 3 * (512.0 * 512 * 9);
+  EXPECT_DOUBLE_EQ(offloaded->memory.optimizer, 0);
+  EXPECT_DOUBLE_EQ(offloaded->memory.offloaded, params / 64 * 12);
+  EXPECT_DOUBLE_EQ(offloaded->memory.gradients, params / 64 * 2);
+  double hostCycles = 0;
+  for (size_t i = 0; i < g.layers.size(); ++i) {
+    const LayerPlan &layer = offloaded->layers[i];
+    EXPECT_EQ(layer.parallelism, fast->layers[i].parallelism);
+    EXPECT_TRUE(layer.passes.front().eval.config.memory.offloadedState);
+    int updates = 0;
+    for (const PassPlan &pass : layer.passes)
+      for (const TransferGroup &group : pass.eval.transfers)
+        if (group.name == "host_update") {
+          ++updates;
+          EXPECT_EQ(pass.pass, TrainingPass::UPD);
+          const double bytes = 512.0 * 512 * 9 / 64 * 2;
+          EXPECT_DOUBLE_EQ(group.bytes[int(Link::Host)], bytes);
+          EXPECT_DOUBLE_EQ(group.cycles,
+                           bytes / 32e9 * system.chip.core.frequencyHz);
+          hostCycles += group.cycles;
+        }
+    EXPECT_EQ(updates, 1);
+  }
+  EXPECT_NEAR(offloaded->totals.cycles.total,
+              fast->totals.cycles.total + hostCycles,
+              1e-9 * fast->totals.cycles.total);
+  // Without the host link the plan must hold a share of the parameters, or
+  // host memory too small to hold the state: slower.
+  system.chip.hostLink->memoryBytes = params / 64 * 12 / 2;
+  llvm::Expected<MappingPlan> small =
+      SpatialMapper(system, MapperOptions()).map(g, serial);
+  ASSERT_TRUE(static_cast<bool>(small));
+  EXPECT_TRUE(small->memory.fits());
+  EXPECT_DOUBLE_EQ(small->memory.offloaded, 0);
+  EXPECT_GT(small->totals.cycles.total, offloaded->totals.cycles.total);
+}
+
 TEST(SpatialMapperTest, RecomputationFitsWhatActivationsAloneOverflow) {
   // 48 fully connected layers of 1024 features trained at minibatch 65536:
   // each activation is 2 MB a chip, all 47 kept from the forward half to

@@ -210,6 +210,40 @@ TEST(SystemDescriptionTest, SingleChipNeedsNoLinks) {
   EXPECT_EQ(errorsOf(text), "<no error>");
 }
 
+TEST(SystemDescriptionTest, HostLinkIsOptionalAndRoundTrips) {
+  llvm::Expected<SystemDescription> without =
+      parseSystemDescription(kValidMultiChip, "s.yaml");
+  ASSERT_TRUE(static_cast<bool>(without));
+  EXPECT_FALSE(std::get<MultiChipSystem>(without->target).chip.hostLink);
+
+  std::string text =
+      replaced(kValidMultiChip, "  core_to_core_bandwidth: 64 GB/s\n",
+               "  core_to_core_bandwidth: 64 GB/s\n"
+               "  host_link: {bandwidth: 32 GB/s, memory: 128 GiB}\n");
+  llvm::Expected<SystemDescription> with =
+      parseSystemDescription(text, "s.yaml");
+  ASSERT_TRUE(static_cast<bool>(with)) << llvm::toString(with.takeError());
+  const std::optional<HostLinkSpec> &link =
+      std::get<MultiChipSystem>(with->target).chip.hostLink;
+  ASSERT_TRUE(link);
+  EXPECT_EQ(link->bandwidthBytesPerSecond, 32e9);
+  EXPECT_EQ(link->memoryBytes, 128.0 * (1 << 30));
+  llvm::Expected<SystemDescription> copy =
+      readSystemDescription(writeSystemDescription(*with));
+  ASSERT_TRUE(static_cast<bool>(copy)) << llvm::toString(copy.takeError());
+  const std::optional<HostLinkSpec> &copied =
+      std::get<MultiChipSystem>(copy->target).chip.hostLink;
+  ASSERT_TRUE(copied);
+  EXPECT_EQ(copied->bandwidthBytesPerSecond, 32e9);
+  EXPECT_EQ(copied->memoryBytes, link->memoryBytes);
+
+  EXPECT_EQ(errorsOf(replaced(text, "memory: 128 GiB", "memory: 0 GiB")),
+            "12: field 'chip.host_link.memory' must be positive, got "
+            "'0 GiB'\n");
+  EXPECT_EQ(errorsOf(replaced(text, "bandwidth: 32 GB/s, ", "")),
+            "12: missing field 'chip.host_link.bandwidth'\n");
+}
+
 TEST(SystemDescriptionTest, DeviceGraphChecksLinkEndpoints) {
   EXPECT_EQ(
       errorsOf("name: g\nkind: device_graph\ndevices:\n"

@@ -322,6 +322,7 @@ def Dsm_TransferAttr : Dsm_Attr<"Transfer", "transfer"> {
                         DefaultValuedParameter<"int64_t", "0">:$on_chip,
                         DefaultValuedParameter<"int64_t", "0">:$torus_x,
                         DefaultValuedParameter<"int64_t", "0">:$torus_y,
+                        DefaultValuedParameter<"int64_t", "0">:$host,
                         "int64_t":$cycles,
                         StringRefParameter<"slowest link", "\"\"">:$bottleneck);
   let assemblyFormat = "`<` struct(params) `>`";
@@ -382,8 +383,12 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
     chip keeps the gradient and optimizer state of its shard of them (ZeRO
     stage 2). `sharded_weights` (with `sharded_state`): each chip keeps a
     1/chips shard of the weights too, and the FWD and BWD passes first
-    gather the chip's share (ZeRO stage 3, non-overlapped). All three are
-    chosen only where a plan does not fit otherwise.
+    gather the chip's share (ZeRO stage 3, non-overlapped).
+    `offloaded_state` (with `sharded_state`, on a system with a host link):
+    the chip's shard of the optimizer state lives in host memory, and the
+    UPD sends the gradient shard to the host and takes the updated weights
+    back over the link (ZeRO-Offload, non-overlapped). All four are chosen
+    only where a plan does not fit otherwise, or named.
 
     ```mlir
     #dsm.memory_decision<weight_reuse = true>
@@ -413,7 +418,8 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
                         DefaultValuedParameter<"bool", "false">:$shortcut_per_spatial_minibatch,
                         DefaultValuedParameter<"bool", "false">:$recompute,
                         DefaultValuedParameter<"bool", "false">:$sharded_state,
-                        DefaultValuedParameter<"bool", "false">:$sharded_weights);
+                        DefaultValuedParameter<"bool", "false">:$sharded_weights,
+                        DefaultValuedParameter<"bool", "false">:$offloaded_state);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -159,6 +159,12 @@ struct MemoryDecision {
   /// them, and the FWD and BWD passes first gather the chip's share
   /// (PerformanceModel::weightGather).
   bool shardedWeights = false;
+  /// Offloaded optimizer state (ZeRO-Offload, StepMemory.h), on a FWD pass
+  /// of a layer with parameters (with shardedState): the chip's shard of the
+  /// optimizer state lives in host memory, and the UPD sends the gradient
+  /// shard to the host and takes the updated weights back
+  /// (PerformanceModel::hostUpdate).
+  bool offloadedState = false;
 
   bool pipelined() const { return pipeGroup >= 0; }
   bool operator==(const MemoryDecision &o) const {
@@ -172,7 +178,9 @@ struct MemoryDecision {
            pipeGroup == o.pipeGroup && pipeFirstRow == o.pipeFirstRow &&
            pipeRows == o.pipeRows && microbatches == o.microbatches &&
            gpipe == o.gpipe && recomputed == o.recomputed &&
-           shardedState == o.shardedState && shardedWeights == o.shardedWeights;
+           shardedState == o.shardedState &&
+           shardedWeights == o.shardedWeights &&
+           offloadedState == o.offloadedState;
   }
   bool operator!=(const MemoryDecision &o) const { return !(*this == o); }
 };
@@ -202,9 +210,10 @@ struct MappingConfig {
   MemoryDecision memory;
 };
 
-/// The links of DeepSpatialMatrix Fig. 5.
-enum class Link { MemoryBus = 0, OnChip, TorusX, TorusY };
-constexpr int kNumLinks = 4;
+/// The links of DeepSpatialMatrix Fig. 5, and a chip's link to its host
+/// where the system declares one (HostLinkSpec).
+enum class Link { MemoryBus = 0, OnChip, TorusX, TorusY, Host };
+constexpr int kNumLinks = 5;
 llvm::StringRef stringifyLink(Link link);
 
 /// Simultaneous data transfers: bytes carried by each link (per chip); the
@@ -212,7 +221,7 @@ llvm::StringRef stringifyLink(Link link);
 struct TransferGroup {
   std::string name; ///< e.g. "fetch_inp+fetch_ker+write_out", "grad_reduce"
   bool overlapped = false;
-  std::array<double, kNumLinks> bytes = {0, 0, 0, 0};
+  std::array<double, kNumLinks> bytes = {};
   double cycles = 0;
   Link bottleneck = Link::MemoryBus;
 };

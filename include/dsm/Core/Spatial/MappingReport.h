@@ -62,12 +62,15 @@ struct MappingReportRow {
 /// How many layers use each memory saver (StepMemory.h).
 struct MemorySavers {
   int64_t recomputedLayers = 0, shardedStateLayers = 0,
-          shardedWeightsLayers = 0;
+          shardedWeightsLayers = 0, offloadedStateLayers = 0;
   bool any() const {
-    return recomputedLayers + shardedStateLayers + shardedWeightsLayers > 0;
+    return recomputedLayers + shardedStateLayers + shardedWeightsLayers +
+               offloadedStateLayers >
+           0;
   }
   /// "training state sharded on N layers, weights sharded on N, activations
-  /// recomputed on N": the table's and the HTML's words.
+  /// recomputed on N" (and ", optimizer state offloaded to the host on N"
+  /// where it is): the table's and the HTML's words.
   std::string describe() const;
 };
 

@@ -221,6 +221,16 @@ public:
   TransferGroup weightGather(const LayerShape &layer,
                              const MappingConfig &config) const;
 
+  /// Offloaded optimizer state (ZeRO-Offload, StepMemory.h): once a step
+  /// the chip sends the gradients of its `stateElements` to the host and
+  /// takes the updated weights back, each way over the host link (full
+  /// duplex: the directions overlap), non-overlapped with the chip's work;
+  /// the host's update itself is taken to hide under the transfers (ZeRO-
+  /// Offload overlaps it with the next step's forward half). Infinite cycles
+  /// on a system without a host link.
+  TransferGroup hostUpdate(double stateElements) const;
+  bool hasHostLink() const { return system.chip.hostLink.has_value(); }
+
   /// Cycles to move `bytes` over one `link` of one chip.
   double linkCycles(double bytes, Link link) const;
 

@@ -24,7 +24,7 @@
 // Parameter Models" (SC 2020), Section 3.1. Momentum SGD keeps a master
 // weight and one moment (8 bytes), plain SGD the master weight (4).
 //
-// Three memory savers change the count (chosen by CapacityFit where a plan
+// Four memory savers change the count (chosen by CapacityFit where a plan
 // does not fit otherwise, or named, SaverChoices):
 //   sharded state  ZeRO stage 2 (ZeRO, Section 5.2): the chips that hold
 //                  copies of a weight each keep the gradient and optimizer
@@ -48,6 +48,12 @@
 //                  with the rest of its run of recomputed activations, just
 //                  before the backward half first needs one of them; each
 //                  recomputed layer runs its FWD once more.
+//   offloaded      ZeRO-Offload (Ren et al., USENIX ATC 2021), on the
+//   state          sharded state, where the system declares a host link
+//                  (HostLinkSpec): the optimizer state of the chip's shard
+//                  lives in host memory (MemoryPerChip::offloaded), and the
+//                  UPD sends the shard's gradients there and takes the
+//                  updated weights back (PerformanceModel::hostUpdate).
 //
 //===----------------------------------------------------------------------===//
 
@@ -110,10 +116,13 @@ struct MemoryPerChip {
   double weights = 0, gradients = 0, optimizer = 0, activations = 0,
          buffers = 0;
   double capacity = 0;
+  /// Optimizer state offloaded to the chip's host (not in the total), and
+  /// the host memory the chip may fill.
+  double offloaded = 0, hostCapacity = 0;
   double total() const {
     return weights + gradients + optimizer + activations + buffers;
   }
-  bool fits() const { return total() <= capacity; }
+  bool fits() const { return total() <= capacity && offloaded <= hostCapacity; }
 };
 
 /// The memory of one chip: `weightElements` are the chip's elements of each

@@ -70,11 +70,22 @@ struct CoreSpec {
   Precision precision = Precision::FP16;
 };
 
+/// A chip's link to its host and the host memory it may fill (a GPU's PCIe
+/// link and its share of the node's DRAM): where memory savers may offload
+/// optimizer state (StepMemory.h).
+struct HostLinkSpec {
+  /// Per direction (the link is full duplex), bytes/s.
+  double bandwidthBytesPerSecond = 0;
+  double memoryBytes = 0;
+};
+
 struct ChipSpec {
   int64_t cores = 0;
   ChipInterconnect interconnect = ChipInterconnect::Ring;
   double coreToCoreBandwidth = 0;
   MemorySpec externalMemory;
+  /// Optional: none when the system declares no host link.
+  std::optional<HostLinkSpec> hostLink;
   CoreSpec core;
 };
 
