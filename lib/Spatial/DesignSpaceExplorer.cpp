@@ -232,24 +232,132 @@ static constexpr double kSmallerCapacitiesReach = 2.0;
 static_assert(kSmallerCapacitiesReach >= 1,
               "the model's capacity is never given up");
 
+namespace {
+/// A candidate's place in the plain enumeration order: (split, candidate
+/// within it).
+using CandidateOrder = std::pair<size_t, uint64_t>;
+/// The search of one capacity in DesignSpaceExplorer::searchCapacities. A
+/// candidate is its split's configuration (which outlives the search) with
+/// an array mapping: kept so, it is cheap to take.
+struct CapacitySearch {
+  std::optional<CandidateCost> best;
+  const MappingConfig *bestConfig = nullptr, *reasonConfig = nullptr;
+  ArrayMapping bestArray, reasonArray;
+  CandidateOrder bestOrder, reasonOrder;
+  bool anyReason = false;
+  bool givenUp = false;
+};
+} // namespace
+
+/// Each capacity's result of `searches` (searchCapacities), the first
+/// with the counts of the whole search, `counted`.
+static std::vector<std::optional<ExplorationResult>> searchResults(
+    const PerformanceModel &model, const LayerShape &layer, TrainingPass pass,
+    llvm::ArrayRef<double> capacities, llvm::ArrayRef<CapacitySearch> searches,
+    const ExplorationResult &counted, std::vector<bool> &repeatsLarger) {
+  // The winners are legal with the model's scratchpad, the largest, and
+  // their evaluations do not depend on the capacity; a rejection is
+  // explained with the capacity of its search.
+  std::vector<std::optional<ExplorationResult>> results(capacities.size());
+  // The result of capacity c - 1 when it has one (its own or one it
+  // repeats).
+  const ExplorationResult *largerResult = nullptr;
+  for (size_t c = 0; c < searches.size(); ++c) {
+    const CapacitySearch &search = searches[c];
+    if (search.givenUp) {
+      largerResult = nullptr;
+      continue;
+    }
+    // Smaller capacities often keep the larger one's winner; below the
+    // first (which counts the search) the results are then equal.
+    const CapacitySearch *larger = c > 0 ? &searches[c - 1] : nullptr;
+    const bool keepsLargersBest = search.best && larger && !larger->givenUp &&
+                                  larger->best &&
+                                  larger->bestOrder == search.bestOrder;
+    if (keepsLargersBest && c > 1) {
+      repeatsLarger[c] = true;
+      continue;
+    }
+    ExplorationResult &found = results[c].emplace();
+    if (c == 0) {
+      found.evaluated = counted.evaluated;
+      found.legal = counted.legal;
+      found.pruned = counted.pruned;
+    }
+    if (search.best) {
+      if (keepsLargersBest) {
+        found.best = results[c - 1]->best;
+      } else {
+        MappingConfig winner = *search.bestConfig;
+        winner.array = search.bestArray;
+        found.best = model.evaluate(layer, pass, winner);
+      }
+      assert(found.best && "the search's winner is legal");
+    } else if (search.anyReason) {
+      MultiChipSystem system = model.getSystem();
+      system.chip.core.scratchpad.capacityBytes = capacities[c];
+      MappingConfig rejected = *search.reasonConfig;
+      rejected.array = search.reasonArray;
+      PerformanceModel(system).evaluate(layer, pass, rejected, &found.whyNone);
+    }
+    // Below the first, a rejection for the reason of the larger capacity's
+    // is its result again.
+    if (c > 1 && !found.best && largerResult && !largerResult->best &&
+        largerResult->whyNone == found.whyNone) {
+      results[c].reset();
+      repeatsLarger[c] = true;
+      continue;
+    }
+    largerResult = &found;
+  }
+  return results;
+}
+
 ExplorationResult
 DesignSpaceExplorer::explore(const LayerShape &layer, TrainingPass pass,
                              Parallelism parallelism,
                              const MemoryDecision &memory) const {
+  std::vector<bool> repeatsLarger;
   return std::move(
-      *exploreCapacities(layer, pass, parallelism, memory,
-                         {model.getSystem().chip.core.scratchpad.capacityBytes})
+      *searchCapacities(layer, pass, parallelism, memory,
+                        {model.getSystem().chip.core.scratchpad.capacityBytes},
+                        repeatsLarger)
            .front());
 }
 
-std::vector<std::optional<ExplorationResult>>
+std::vector<std::shared_ptr<const ExplorationResult>>
 DesignSpaceExplorer::exploreCapacities(
     const LayerShape &layer, TrainingPass pass, Parallelism parallelism,
     const MemoryDecision &memory, llvm::ArrayRef<double> capacities) const {
+  std::vector<bool> repeatsLarger;
+  std::vector<std::optional<ExplorationResult>> found = searchCapacities(
+      layer, pass, parallelism, memory, capacities, repeatsLarger);
+  std::vector<std::shared_ptr<const ExplorationResult>> results(found.size());
+  for (size_t c = 0; c < found.size(); ++c) {
+    if (repeatsLarger[c])
+      results[c] = results[c - 1];
+    else if (found[c])
+      results[c] =
+          std::make_shared<const ExplorationResult>(std::move(*found[c]));
+  }
+  return results;
+}
+
+std::vector<std::optional<ExplorationResult>>
+DesignSpaceExplorer::searchCapacities(const LayerShape &layer,
+                                      TrainingPass pass,
+                                      Parallelism parallelism,
+                                      const MemoryDecision &memory,
+                                      llvm::ArrayRef<double> capacities,
+                                      std::vector<bool> &repeatsLarger) const {
+  repeatsLarger.assign(capacities.size(), false);
   // Without a split to search, every capacity has the same result.
-  auto same = [&](const ExplorationResult &result) {
-    return std::vector<std::optional<ExplorationResult>>(capacities.size(),
-                                                         result);
+  auto same = [&](ExplorationResult &result) {
+    std::vector<std::optional<ExplorationResult>> results(capacities.size());
+    results.front() = std::move(result);
+    repeatsLarger.assign(capacities.size(), true);
+    repeatsLarger.front() = false;
+    return results;
   };
   ExplorationResult result;
   std::optional<DimSizes> chipSplit =
@@ -281,6 +389,9 @@ DesignSpaceExplorer::exploreCapacities(
   // all its array mappings (SplitCost), with and without weight reuse, and
   // with a primary computation its bound.
   struct Split {
+    // Constructed, not value-initialized: zeroing the costs first would
+    // take as long as filling them.
+    explicit Split(const MappingConfig &config) : config(config) {}
     MappingConfig config, reuseConfig;
     std::optional<SplitCost> plain, reuse;
     double bound = 0;
@@ -288,8 +399,7 @@ DesignSpaceExplorer::exploreCapacities(
   std::vector<Split> splits;
   splits.reserve(coreSplits.size());
   for (const DimSizes &coreSplit : coreSplits) {
-    Split &split = splits.emplace_back();
-    split.config = config;
+    Split &split = splits.emplace_back(config);
     split.config.coreSplit = coreSplit;
     if (memory.preloadedWeightBytes > 0)
       split.config.memory.preloadedWeightBytes =
@@ -321,14 +431,8 @@ DesignSpaceExplorer::exploreCapacities(
   // the same order, those whose working set it holds, so each is what a
   // search with that scratchpad finds; the model's own capacity is the
   // first and the largest.
-  using Order = std::pair<size_t, uint64_t>; // (split, candidate within it)
-  struct Search {
-    std::optional<CandidateCost> best;
-    MappingConfig bestConfig, reasonConfig;
-    Order bestOrder, reasonOrder;
-    bool anyReason = false;
-    bool givenUp = false;
-  };
+  using Order = CandidateOrder;
+  using Search = CapacitySearch;
   std::vector<Search> searches(capacities.size());
   // Totals above this are of no use to any search still on: above each
   // one's best by isBetter's tolerance (infinity while one has none).
@@ -356,24 +460,37 @@ DesignSpaceExplorer::exploreCapacities(
     if (figures)
       ++result.legal;
     bool improved = false;
+    // Searches that hold the same best (one candidate: one order) take the
+    // candidate alike: the previous comparison's outcome, and its best.
+    std::optional<Order> comparedWith;
+    bool taken = false;
     for (size_t c = 0; c < searches.size(); ++c) {
       Search &search = searches[c];
       if (search.givenUp)
         continue;
       if (!figures || figures->scratchpadBytes > capacities[c]) {
         if (keepReason && (!search.anyReason || order > search.reasonOrder)) {
-          search.reasonConfig = candidate;
-          search.reasonConfig.array = array;
+          search.reasonConfig = &candidate;
+          search.reasonArray = array;
           search.reasonOrder = order;
           search.anyReason = true;
         }
         continue;
       }
-      if (!search.best || isBetter(*figures, *search.best) ||
-          (!isBetter(*search.best, *figures) && order < search.bestOrder)) {
+      bool takes = !search.best;
+      if (search.best) {
+        if (comparedWith != search.bestOrder) {
+          comparedWith = search.bestOrder;
+          taken =
+              isBetter(*figures, *search.best) ||
+              (!isBetter(*search.best, *figures) && order < search.bestOrder);
+        }
+        takes = taken;
+      }
+      if (takes) {
         search.best = figures;
-        search.bestConfig = candidate;
-        search.bestConfig.array = array;
+        search.bestConfig = &candidate;
+        search.bestArray = array;
         search.bestOrder = order;
         improved = true;
       }
@@ -464,35 +581,6 @@ DesignSpaceExplorer::exploreCapacities(
     }
   }
 
-  // The winners are legal with the model's scratchpad, the largest, and
-  // their evaluations do not depend on the capacity; a rejection is
-  // explained with the capacity of its search.
-  std::vector<std::optional<ExplorationResult>> results(capacities.size());
-  for (size_t c = 0; c < searches.size(); ++c) {
-    const Search &search = searches[c];
-    if (search.givenUp)
-      continue;
-    ExplorationResult &found = results[c].emplace();
-    if (c == 0) {
-      found.evaluated = result.evaluated;
-      found.legal = result.legal;
-      found.pruned = result.pruned;
-    }
-    if (search.best) {
-      // Smaller capacities often keep the larger one's winner.
-      const Search *larger = c > 0 ? &searches[c - 1] : nullptr;
-      if (larger && results[c - 1] && larger->best &&
-          larger->bestOrder == search.bestOrder)
-        found.best = results[c - 1]->best;
-      else
-        found.best = model.evaluate(layer, pass, search.bestConfig);
-      assert(found.best && "the search's winner is legal");
-    } else if (search.anyReason) {
-      MultiChipSystem system = model.getSystem();
-      system.chip.core.scratchpad.capacityBytes = capacities[c];
-      PerformanceModel(system).evaluate(layer, pass, search.reasonConfig,
-                                        &found.whyNone);
-    }
-  }
-  return results;
+  return searchResults(model, layer, pass, capacities, searches, result,
+                       repeatsLarger);
 }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 
 using namespace dsm::core;
 
@@ -204,6 +205,10 @@ ExplorationTable::ExplorationTable(const MappingProblem &problem,
                                   int32_t(shapes.size()))
                      .first->second;
   memoShapeOf.resize(shapes.size());
+  largestShare.assign(shapes.size() * kNumParallelisms * kFactorBitValues, -1);
+  // About a task per layer and option: the key map need not grow.
+  tasks.reserve(n * size_t(problem.numOptions()));
+  taskOfKey.reserve(n * size_t(problem.numOptions()));
 }
 
 uint64_t ExplorationTable::memoShapeNumber(int layer) {
@@ -235,31 +240,32 @@ void ExplorationTable::request(int layer, TrainingPass pass, int option,
   memory.spatialMinibatches = problem.factorOf(option);
   llvm::ArrayRef<int64_t> budgets = problem.preloadBudgets();
   const Parallelism parallelism = problem.parallelismOf(option);
+  // Factors are 1, 2, 4 or 8: two bits of their logarithm.
+  const uint64_t factorBits =
+      uint64_t(llvm::countr_zero(uint64_t(memory.spatialMinibatches)));
   bool recurs = true;
   if (pass == TrainingPass::FWD && !budgets.empty() &&
       problem.layer(layer).shape.hasWeights && budgets[layer] > 0) {
     // Each configuration preloads at most its own share of the weights: a
     // budget above every share is the same exploration whatever its size,
     // and keyed so (the scenarios of a preloading sweep then share it).
-    auto [it, inserted] = largestShare.try_emplace(
-        std::make_tuple(shapeOf[layer], int(pass), int(parallelism),
-                        memory.spatialMinibatches),
-        0);
+    int64_t &share = largestShare[(size_t(shapeOf[layer]) * kNumParallelisms +
+                                   size_t(parallelism)) *
+                                      kFactorBitValues +
+                                  factorBits];
     auto compute = [&] {
       return explorer.largestWeightShare(problem.layer(layer).shape, pass,
                                          parallelism, memory);
     };
-    if (inserted)
-      it->second = memo ? memo->largestWeightShare(
-                              memoShapeNumber(layer), pass, parallelism,
-                              memory.spatialMinibatches, compute)
-                        : compute();
-    memory.preloadedWeightBytes = std::min(budgets[layer], it->second);
-    recurs = budgets[layer] >= it->second;
+    if (share < 0)
+      share = memo
+                  ? memo->largestWeightShare(memoShapeNumber(layer), pass,
+                                             parallelism,
+                                             memory.spatialMinibatches, compute)
+                  : compute();
+    memory.preloadedWeightBytes = std::min(budgets[layer], share);
+    recurs = budgets[layer] >= share;
   }
-  // Factors are 1, 2, 4 or 8: two bits of their logarithm.
-  const uint64_t factorBits =
-      uint64_t(llvm::countr_zero(uint64_t(memory.spatialMinibatches)));
   const uint64_t key = (uint64_t(shapeOf[layer]) << 16) |
                        (uint64_t(pass) << 12) | (uint64_t(parallelism) << 8) |
                        (uint64_t(what) << 4) | factorBits;
@@ -281,10 +287,12 @@ llvm::Error ExplorationTable::run(Executor &executor,
   // The table numbers its own shapes; the memo, shared by mappings of other
   // graphs (the stages of a pipeline), keys them by its numbering.
   std::vector<ExplorationMemo::Key> memoKeys;
-  if (memo)
+  if (memo) {
+    memoKeys.reserve(tasks.size());
     for (const Task &task : tasks)
       memoKeys.push_back(
           ExplorationMemo::keyOf(task.key, memoShapeNumber(task.layer)));
+  }
   for (size_t t = 0; t < tasks.size(); ++t) {
     if (memo)
       results[t] = memo->find(memoKeys[t], capacity);
@@ -301,7 +309,7 @@ llvm::Error ExplorationTable::run(Executor &executor,
     std::vector<double> below = memo->expectedBelow(capacity);
     capacities.insert(capacities.end(), below.begin(), below.end());
   }
-  std::vector<std::vector<std::optional<ExplorationResult>>> smaller(
+  std::vector<std::vector<std::shared_ptr<const ExplorationResult>>> smaller(
       toExplore.size());
   // Each task writes its own result, so the table does not depend on the
   // executor.
@@ -311,24 +319,28 @@ llvm::Error ExplorationTable::run(Executor &executor,
     const size_t t = toExplore[i];
     const Task &task = tasks[t];
     const LayerShape &shape = problem.layer(task.layer).shape;
-    ExplorationResult result;
     if (task.pass == TrainingPass::FWD && task.recurs &&
         capacities.size() > 1) {
+      // FWD: no second operand's error to add.
       smaller[i] = explorer.exploreCapacities(
           shape, task.pass, task.parallelism, task.memory, capacities);
-      result = std::move(*smaller[i].front());
+      results[t] = smaller[i].front();
     } else {
-      result =
+      ExplorationResult result =
           explorer.explore(shape, task.pass, task.parallelism, task.memory);
+      if (result.best)
+        addSecondOperandError(problem.model(), shape, task.pass, *result.best);
+      results[t] = std::make_shared<const ExplorationResult>(std::move(result));
     }
-    if (result.best)
-      addSecondOperandError(problem.model(), shape, task.pass, *result.best);
-    results[t] = std::make_shared<const ExplorationResult>(std::move(result));
     progress.explored();
   });
   if (progress.wasStopped())
     return progress.makeError();
   explored = toExplore.size();
+  bestOfSlot.assign(slots.size(), nullptr);
+  for (size_t s = 0; s < slots.size(); ++s)
+    if (slots[s] >= 0 && results[slots[s]]->best)
+      bestOfSlot[s] = &*results[slots[s]]->best;
   if (!memo)
     return llvm::Error::success();
   for (size_t i = 0; i < toExplore.size(); ++i) {
@@ -336,9 +348,7 @@ llvm::Error ExplorationTable::run(Executor &executor,
     memo->store(memoKeys[t], capacity, results[t]);
     for (size_t c = 1; c < smaller[i].size(); ++c)
       if (smaller[i][c])
-        memo->store(memoKeys[t], capacities[c],
-                    std::make_shared<const ExplorationResult>(
-                        std::move(*smaller[i][c])));
+        memo->store(memoKeys[t], capacities[c], std::move(smaller[i][c]));
   }
   return llvm::Error::success();
 }
@@ -358,7 +368,10 @@ ExplorationMemo::largestWeightShare(uint64_t shapeNumber, TrainingPass pass,
                                     Parallelism parallelism, int64_t factor,
                                     llvm::function_ref<int64_t()> compute) {
   auto [it, inserted] = largestShares.try_emplace(
-      std::make_tuple(shapeNumber, int(pass), int(parallelism), factor), 0);
+      (shapeNumber << 16) | (uint64_t(pass) << 12) |
+          (uint64_t(parallelism) << 8) |
+          uint64_t(llvm::countr_zero(uint64_t(factor))),
+      0);
   if (inserted)
     it->second = compute();
   return it->second;
@@ -388,8 +401,7 @@ ExplorationMemo::find(Key key, double capacity) const {
   for (const Entry &entry : it->second) {
     if (entry.capacity == capacity)
       return entry.result;
-    if (entry.capacity < capacity || !entry.result->best ||
-        entry.result->best->scratchpadBytes > capacity)
+    if (entry.capacity < capacity || entry.bestBytes > capacity)
       continue;
     if (!found || entry.capacity < found->capacity)
       found = &entry;
@@ -399,13 +411,17 @@ ExplorationMemo::find(Key key, double capacity) const {
 
 void ExplorationMemo::store(Key key, double capacity,
                             std::shared_ptr<const ExplorationResult> result) {
+  const double bestBytes = result->best
+                               ? result->best->scratchpadBytes
+                               : std::numeric_limits<double>::infinity();
   std::vector<Entry> &kept = entries[key];
   for (Entry &entry : kept)
     if (entry.capacity == capacity) {
+      entry.bestBytes = bestBytes;
       entry.result = std::move(result);
       return;
     }
-  kept.push_back({capacity, std::move(result)});
+  kept.push_back({capacity, bestBytes, std::move(result)});
 }
 
 const ExplorationResult *ExplorationTable::find(int layer, TrainingPass pass,
@@ -416,8 +432,9 @@ const ExplorationResult *ExplorationTable::find(int layer, TrainingPass pass,
 
 const Evaluation *ExplorationTable::best(int layer, TrainingPass pass,
                                          int option, OnChip what) const {
-  const ExplorationResult *result = find(layer, pass, option, what);
-  return result && result->best ? &*result->best : nullptr;
+  int32_t row = rowOf[layer][int(pass) * kNumOnChip + int(what)];
+  return row < 0 ? nullptr
+                 : bestOfSlot[size_t(row) * problem.numOptions() + option];
 }
 
 uint64_t ExplorationTable::configurationsEvaluated() const {

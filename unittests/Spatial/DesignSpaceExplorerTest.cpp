@@ -433,7 +433,7 @@ TEST(DesignSpaceExplorerTest, OneSearchFindsEachCapacitysBest) {
     for (int q = 0; q < kNumParallelisms; ++q)
       for (const MemoryDecision &memory : {plain, onChip, preloaded}) {
         const Parallelism p = Parallelism(q);
-        std::vector<std::optional<ExplorationResult>> all =
+        std::vector<std::shared_ptr<const ExplorationResult>> all =
             explorer.exploreCapacities(layer, TrainingPass::FWD, p, memory,
                                        capacities);
         ASSERT_EQ(all.size(), capacities.size());

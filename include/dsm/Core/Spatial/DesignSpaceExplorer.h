@@ -24,6 +24,7 @@
 #include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,10 +64,12 @@ public:
   /// explore() with each of `capacities` bytes of scratchpad per core, in
   /// one search (a weight-preloading sweep's reservations): the first must
   /// be the model's and the others smaller. Each result is explore()'s
-  /// with that scratchpad, or none where the search gave a smaller one up
-  /// (its best would need searching much further than the first's). The
-  /// first result counts the whole search.
-  std::vector<std::optional<ExplorationResult>>
+  /// with that scratchpad, or nullptr where the search gave a smaller one
+  /// up (its best would need searching much further than the first's). The
+  /// first result counts the whole search. A result equal to the previous
+  /// capacity's is the same object: a sweep keeps one copy of a best that fits
+  /// them all.
+  std::vector<std::shared_ptr<const ExplorationResult>>
   exploreCapacities(const LayerShape &layer, TrainingPass pass,
                     Parallelism parallelism, const MemoryDecision &memory,
                     llvm::ArrayRef<double> capacities) const;
@@ -104,6 +107,15 @@ public:
                                             const DimSizes &chipD) const;
 
 private:
+  /// The search of exploreCapacities(): each capacity's result, empty
+  /// where it was given up or where `repeatsLarger` says it equals the
+  /// previous capacity's.
+  std::vector<std::optional<ExplorationResult>>
+  searchCapacities(const LayerShape &layer, TrainingPass pass,
+                   Parallelism parallelism, const MemoryDecision &memory,
+                   llvm::ArrayRef<double> capacities,
+                   std::vector<bool> &repeatsLarger) const;
+
   const PerformanceModel &model;
   SearchMode mode;
   bool reuseWeightsAcrossSteps;

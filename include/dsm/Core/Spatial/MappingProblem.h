@@ -28,11 +28,9 @@
 #include <array>
 #include <cstdint>
 #include <limits>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <tuple>
 #include <vector>
 
 namespace dsm::core {
@@ -286,12 +284,16 @@ private:
   llvm::StringMap<uint64_t> shapes;
   struct Entry {
     double capacity;
+    /// The result's best's scratchpad bytes (infinity: no best), kept here
+    /// so that a search for a smaller capacity reads no result.
+    double bestBytes;
     std::shared_ptr<const ExplorationResult> result;
   };
   /// Per key, a result per scratchpad explored with.
   llvm::DenseMap<Key, std::vector<Entry>> entries;
-  /// Per (shape number, pass, parallelism, DySM factor).
-  std::map<std::tuple<uint64_t, int, int, int64_t>, int64_t> largestShares;
+  /// Per (shape number, pass, parallelism, DySM factor), packed as an
+  /// ExplorationTable's key is.
+  llvm::DenseMap<uint64_t, int64_t> largestShares;
   std::vector<double> expected; ///< largest first
 };
 
@@ -348,12 +350,18 @@ private:
   const MappingProblem &problem;
   ExplorationMemo *memo;
   DesignSpaceExplorer explorer;
-  /// Per (shape, pass, parallelism, DySM factor): the largest weight share
-  /// of a core (DesignSpaceExplorer::largestWeightShare).
-  std::map<std::tuple<int32_t, int, int, int64_t>, int64_t> largestShare;
+  /// DySM factors 1, 2, 4 and 8, by their logarithm.
+  static constexpr size_t kFactorBitValues = 4;
+  /// Per (shape, parallelism, DySM factor) of a FWD pass: the largest
+  /// weight share of a core (DesignSpaceExplorer::largestWeightShare), -1
+  /// until asked for.
+  std::vector<int64_t> largestShare;
   /// Per layer: the row of option slots of each (pass, OnChip), -1 if none.
   std::vector<std::array<int32_t, kNumPasses * kNumOnChip>> rowOf;
-  std::vector<int32_t> slots;   ///< rows of numOptions task indices
+  std::vector<int32_t> slots; ///< rows of numOptions task indices
+  /// Per slot, once run: its task's best (nullptr: none), read without
+  /// going through the task (the add-ons ask for bests most).
+  std::vector<const Evaluation *> bestOfSlot;
   std::vector<int32_t> shapeOf; ///< per layer: a number per distinct shape
   /// Per table shape: the memo's number, once asked for.
   std::vector<std::optional<uint64_t>> memoShapeOf;
