@@ -56,7 +56,7 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
     pm.addPass(createDsmSelectMapping(DsmSelectMappingOptions{
         search, parallelism, explain,
         SmallVector<std::string>(optimizations.begin(), optimizations.end()),
-        stages, microbatches, schedule, tensor, data, recompute, shard,
+        stages, microbatches, schedule, tensor, data, recompute, shard, offload,
         optimizer}));
     pm.addPass(createDsmLowerTiled());
     pm.addPass(createDsmVerifyMapping(DsmVerifyMappingOptions{optimizer}));
@@ -121,6 +121,7 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
         given(data, Spatial),
         given(recompute, Spatial),
         given(shard, Spatial),
+        given(offload, Spatial),
         given(placement, Memory | Devices),
         given(seed, Memory | Devices),
         given(timeBudget, Memory | Devices),
@@ -162,7 +163,8 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
     // The memory savers are the training step's.
     if (use == Spatial && mode == ExecutionMode::Infer)
       for (auto [set, name, uses] :
-           {given(recompute, Spatial), given(shard, Spatial)})
+           {given(recompute, Spatial), given(shard, Spatial),
+            given(offload, Spatial)})
         if (set)
           emitWarning(loc) << name
                            << "= is ignored in inference: it names a memory "

@@ -67,6 +67,7 @@ bool anyEnumValues(llvm::cl::Option *option,
          enumValues<dsm::core::PipelineSchedule>(option, values) ||
          enumValues<dsm::core::RecomputeChoice>(option, values) ||
          enumValues<dsm::core::ShardChoice>(option, values) ||
+         enumValues<dsm::core::OffloadChoice>(option, values) ||
          enumValues<dsm::core::devices::ConventionsKind>(option, values);
 }
 

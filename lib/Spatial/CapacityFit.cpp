@@ -396,6 +396,8 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
       base.memory->shardState = true;
     if (named.shard == ShardChoice::Weights)
       base = withShardedWeights(base);
+    if (named.offload == OffloadChoice::State)
+      base = withOffloadedState(base);
   }
   if (base.costs != state.layerCost) {
     Selection selection = selectWithStates(base.costs, state.switches);
@@ -442,7 +444,8 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
     // optimizer state offloaded (on the state sharded): one transfer a
     // step, in the same tier.
     if (training && problem.model().hasHostLink() &&
-        named.shard != ShardChoice::None)
+        named.shard != ShardChoice::None &&
+        named.offload == OffloadChoice::Auto)
       for (std::vector<Candidate> *tier : {&first, &second})
         for (size_t k = 0, n = tier->size(); k < n; ++k)
           tier->push_back(withOffloadedState((*tier)[k]));

@@ -56,6 +56,18 @@ llvm::StringRef dsm::core::stringifyShardChoice(ShardChoice choice) {
   return "auto";
 }
 
+llvm::StringRef dsm::core::stringifyOffloadChoice(OffloadChoice choice) {
+  switch (choice) {
+  case OffloadChoice::Auto:
+    return "auto";
+  case OffloadChoice::None:
+    return "none";
+  case OffloadChoice::State:
+    return "state";
+  }
+  return "auto";
+}
+
 std::string SaverChoices::describeNamed() const {
   std::string named;
   if (recompute != RecomputeChoice::Auto)
@@ -63,6 +75,9 @@ std::string SaverChoices::describeNamed() const {
   if (shard != ShardChoice::Auto)
     named += (named.empty() ? "" : " ") + std::string("shard=") +
              stringifyShardChoice(shard).str();
+  if (offload != OffloadChoice::Auto)
+    named += (named.empty() ? "" : " ") + std::string("offload=") +
+             stringifyOffloadChoice(offload).str();
   return named;
 }
 

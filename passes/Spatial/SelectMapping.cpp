@@ -89,6 +89,22 @@ struct SelectMappingPass
     options.chipBlocks = blocks;
     options.savers.recompute = recompute;
     options.savers.shard = shard;
+    options.savers.offload = offload;
+    // Offloading keeps each chip's shard of the state on its host.
+    if (offload == core::OffloadChoice::State) {
+      if (!multiChip->chip.hostLink) {
+        module.emitError() << "offload=state needs a system whose chips "
+                              "declare a host link (chip.host_link, "
+                              "docs/systems.md); this one has none";
+        return signalPassFailure();
+      }
+      if (shard == core::ShardChoice::None) {
+        module.emitError() << "offload=state offloads each chip's shard of "
+                              "the optimizer state: it needs the state "
+                              "sharded, not shard=none";
+        return signalPassFailure();
+      }
+    }
     // ParallelismChoice lists the core parallelisms in order after Any.
     std::optional<core::Parallelism> named;
     if (parallelism != ParallelismChoice::Any)

@@ -135,6 +135,17 @@ class DsmSpatialSearchOptions {
                           "gradients and optimizer state (ZeRO stage 2)"),
                clEnumValN(::dsm::core::ShardChoice::Weights, "weights",
                           "those and the weights (ZeRO stage 3)"))}]>,
+    Option<"offload", "offload", "::dsm::core::OffloadChoice",
+           /*default=*/"::dsm::core::OffloadChoice::Auto",
+           "Training, on a system whose chips declare a host link: the "
+           "optimizer state kept on the host",
+           [{::llvm::cl::values(
+               clEnumValN(::dsm::core::OffloadChoice::Auto, "auto",
+                          "where a plan does not fit without it"),
+               clEnumValN(::dsm::core::OffloadChoice::None, "none", "never"),
+               clEnumValN(::dsm::core::OffloadChoice::State, "state",
+                          "each chip's shard of it, the state sharded "
+                          "(ZeRO-Offload)"))}]>,
   ];
 }
 

@@ -95,11 +95,20 @@ enum class ShardChoice {
   /// Those and the weights (ZeRO stage 3).
   Weights,
 };
+enum class OffloadChoice {
+  Auto,
+  None,
+  /// The optimizer state of each chip's shard on its host (ZeRO-Offload;
+  /// the system must declare a host link).
+  State,
+};
 llvm::StringRef stringifyRecomputeChoice(RecomputeChoice choice);
 llvm::StringRef stringifyShardChoice(ShardChoice choice);
+llvm::StringRef stringifyOffloadChoice(OffloadChoice choice);
 struct SaverChoices {
   RecomputeChoice recompute = RecomputeChoice::Auto;
   ShardChoice shard = ShardChoice::Auto;
+  OffloadChoice offload = OffloadChoice::Auto;
   /// "recompute=full shard=none": the savers named, "" when none is.
   std::string describeNamed() const;
 };
