@@ -413,14 +413,14 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
   if (base.memory->fits(state.choice))
     return keep(base);
   state.memoryConstrained = true;
-  if (!problem.choosesSavers())
-    return keep(base);
   // 1. Sharded state: free, and the choice stays.
   if (training && named.shard == ShardChoice::Auto) {
     base.memory->shardState = true;
     if (base.memory->fits(state.choice))
       return keep(base);
   }
+  if (!problem.choosesSavers())
+    return keep(base);
   // 2. Priced plans, in tiers of the savers left to choose, the costlier
   // tier only when none of the cheaper one fits: without and with
   // recomputation; then the same with the weights sharded too. In a tier,

@@ -84,8 +84,11 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
 llvm::Expected<MappingPlan>
 SpatialMapper::mapWithPipelines(const LayerGraph &graph, Executor &executor,
                                 ExplorationProgress &progress) const {
-  // The fastest plan as selected, with the savers the user named. Where it
-  // fits, or there is none, the pipelines are not priced.
+  // The fastest plan as selected, with the savers the user named and the
+  // free one (the state sharded, which changes no cycles). Where it fits,
+  // or there is none, the search goes on as without the order below: the
+  // blocks, then the pipelines where the fastest plan needed savers (a
+  // pipeline's smaller reductions may still beat it).
   SweepMemo memo;
   llvm::Expected<MappingPlan> fastest =
       mapOnce(model, graph, executor, /*preloadBudgets=*/{}, progress, &memo,

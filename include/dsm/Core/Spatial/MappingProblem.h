@@ -158,9 +158,10 @@ public:
   int64_t activationCopies() const { return copies; }
   void setActivationCopies(int64_t microbatches) { copies = microbatches; }
   /// Whether a plan that does not fit gets memory savers (CapacityFit).
-  /// False: the plan as selected, with the savers the user named, fitting
-  /// or not -- the fastest plan, which SpatialMapper maps first to decide
-  /// whether pipelines are priced before the savers.
+  /// False: the plan as selected, with the savers the user named and the
+  /// free one (the state sharded, which changes no cycles), fitting or not
+  /// -- the fastest plan, which SpatialMapper maps first to decide whether
+  /// pipelines are priced before the savers.
   bool choosesSavers() const { return chooseSavers; }
   void setChoosesSavers(bool choose) { chooseSavers = choose; }
   size_t numLayers() const { return layerGraph->layers.size(); }
