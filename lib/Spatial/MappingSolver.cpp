@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MappingSolver.h"
+#include "dsm/Core/Spatial/PlanBounds.h"
 
 #include "dsm/Core/Support/NodeError.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -273,13 +274,11 @@ static double exploredCyclesBound(const MappingState &state) {
   return total;
 }
 
-llvm::Expected<MappingPlan>
-dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
-                        ExplorationProgress &progress, SweepMemo *memo) {
-  MappingState state(problem, progress, memo ? &memo->explorations : nullptr);
+/// The add-ons of `state`'s problem, in the order their stages run.
+static std::vector<std::unique_ptr<MappingAddOn>>
+makeAddOns(MappingState &state) {
+  const MappingProblem &problem = state.problem;
   const MapperOptions &options = problem.options();
-
-  // The add-ons, in the order their stages run.
   std::vector<std::unique_ptr<MappingAddOn>> addOns;
   if (problem.activationCopies() > 0)
     addOns.push_back(std::make_unique<CapacityFit>());
@@ -303,12 +302,60 @@ dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
     addOns.push_back(std::make_unique<PipeGroupSelection>());
   if (options.reuseActivations && problem.inferenceOnly())
     addOns.push_back(std::make_unique<OutputElision>());
+  return addOns;
+}
 
-  // 1-2. Request and explore.
+/// 1-2. Request and explore: every pass under every option, plainly and as
+/// the add-ons ask.
+static llvm::Error
+exploreProblem(MappingState &state,
+               llvm::ArrayRef<std::unique_ptr<MappingAddOn>> addOns,
+               Executor &executor, ExplorationProgress &progress) {
   requestPlainExplorations(state);
   for (const std::unique_ptr<MappingAddOn> &addOn : addOns)
     addOn->requestExplorations(state);
-  if (llvm::Error error = state.explorations.run(executor, progress))
+  return state.explorations.run(executor, progress);
+}
+
+llvm::Expected<double> dsm::core::leastPipelinedCycles(
+    const MappingProblem &problem, Executor &executor,
+    ExplorationProgress &progress, SweepMemo *memo) {
+  MappingState state(problem, progress, memo ? &memo->explorations : nullptr);
+  std::vector<std::unique_ptr<MappingAddOn>> addOns = makeAddOns(state);
+  if (llvm::Error error = exploreProblem(state, addOns, executor, progress))
+    return std::move(error);
+  // As exploredCyclesBound, each pass's least explored evaluation, less
+  // what a pipeline spends once a step.
+  double total = 0;
+  for (size_t i = 0; i < problem.numLayers(); ++i) {
+    const LayerNode &layer = problem.layer(int(i));
+    if (problem.options().pipelineTimesteps && layer.shape.timesteps > 1)
+      continue;
+    bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
+    for (int pass = 0; pass < kNumPasses; ++pass) {
+      if (!runs[pass])
+        continue;
+      double least = kInfinity;
+      for (int o = 0; o < problem.numOptions(); ++o)
+        for (int what = 0; what < kNumOnChip; ++what)
+          if (const Evaluation *eval = state.explorations.best(
+                  int(i), TrainingPass(pass), o, OnChip(what)))
+            least = std::min(least, eval->cycles.total -
+                                        oncePerStepCycles(TrainingPass(pass),
+                                                          eval->transfers,
+                                                          eval->cycles.total));
+      total += least;
+    }
+  }
+  return total;
+}
+
+llvm::Expected<MappingPlan>
+dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
+                        ExplorationProgress &progress, SweepMemo *memo) {
+  MappingState state(problem, progress, memo ? &memo->explorations : nullptr);
+  std::vector<std::unique_ptr<MappingAddOn>> addOns = makeAddOns(state);
+  if (llvm::Error error = exploreProblem(state, addOns, executor, progress))
     return std::move(error);
   MappingPlan &plan = state.plan;
   plan.explorations = state.explorations.explorations();

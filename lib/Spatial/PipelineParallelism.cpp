@@ -8,6 +8,7 @@
 #include "dsm/Core/Spatial/PipelineParallelism.h"
 
 #include "MappingSolver.h"
+#include "dsm/Core/Spatial/PlanBounds.h"
 #include "dsm/Core/Spatial/SpatialMapper.h"
 #include "dsm/Core/Support/NodeError.h"
 
@@ -379,6 +380,11 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
     if (progress.wasStopped())
       return std::move(whyNone);
   }
+  // Where the plan over the torus fits already (with the state sharded,
+  // which is free), a pipeline must beat it: each stage count's microbatch
+  // counts are bounded before any is planned (below). Elsewhere the bounds
+  // would cost more than they spare.
+  const bool boundsCounts = !given.given() && best && best->fitsMemory();
   auto better = [&](const MappingPlan &plan) {
     if (!best || given.given())
       return true;
@@ -413,6 +419,50 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
     const std::vector<int64_t> counts =
         given.given() ? std::vector<int64_t>{given.microbatches}
                       : microbatchCounts(batch, stages, rows);
+    // The least step of a pipeline of each count m: with every chip busy on
+    // the work alone, the bubble still idles (p - 1) / (m + p - 1) of it;
+    // and the fill runs one microbatch through every stage while each of
+    // the other periods takes the busiest stage's share of the stages'
+    // work on a microbatch, at least an even one, so a step takes at least
+    // (m + p - 1) / p of that work: at least the layers' least explored
+    // passes at the microbatch size on a stage's chips
+    // (leastPipelinedCycles; the explorations are the stages' own, kept in
+    // the memo).
+    std::vector<double> least(counts.size(), 0.0);
+    for (size_t k = 0; k < counts.size(); ++k) {
+      const double m = double(counts[k]), p = double(stages);
+      least[k] = macs / macsPerCycle * (m + p - 1) / m;
+      if (boundsCounts) {
+        // The problem points into the graph: it outlives the problem.
+        const LayerGraph part = microbatchGraph(graph, counts[k]);
+        llvm::Expected<MappingProblem> problem = MappingProblem::create(
+            stageModel, part, stageOptions, /*preloadBudgets=*/{});
+        if (!problem) {
+          llvm::consumeError(problem.takeError());
+          continue;
+        }
+        llvm::Expected<double> work =
+            leastPipelinedCycles(*problem, executor, progress, &memo);
+        if (!work) {
+          if (progress.wasStopped())
+            return work.takeError();
+          llvm::consumeError(work.takeError());
+          continue;
+        }
+        least[k] = std::max(least[k], *work * (m + p - 1) / p);
+      }
+    }
+    // Whether no pipeline of the k-th count can beat the plan that fits
+    // already (the margin: a bound only rounding puts above it).
+    auto hopeless = [&](size_t k) {
+      return !given.given() && best && best->fitsMemory() &&
+             least[k] >= best->totals.cycles.total * (1 + 1e-9);
+    };
+    bool anyHope = false;
+    for (size_t k = 0; k < counts.size(); ++k)
+      anyHope |= !hopeless(k);
+    if (!anyHope)
+      continue;
     // The stages balance the layers' cycles on a stage's chips, without the
     // memory they need: profiled once per stage count, at the fewest
     // microbatches at which every layer has a legal mapping (a larger
@@ -447,14 +497,9 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
     // passes: the step falls, then rises. The search starts from the most
     // and stops where fewer stop helping.
     double previous = SpatialMapper::kNoPlanYet;
-    for (int64_t microbatches : llvm::reverse(counts)) {
-      // With every chip busy on the work alone, the bubble still idles
-      // (stages - 1) / (microbatches + stages - 1) of the step.
-      const double bound = macs / macsPerCycle *
-                           double(microbatches + stages - 1) /
-                           double(microbatches);
-      if (!given.given() && best && best->fitsMemory() &&
-          bound >= best->totals.cycles.total)
+    for (size_t k = counts.size(); k-- > 0;) {
+      const int64_t microbatches = counts[k];
+      if (hopeless(k))
         continue;
       if (progress.shouldStop())
         return progress.makeError();

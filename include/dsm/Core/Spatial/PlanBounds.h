@@ -11,7 +11,12 @@
 
 #include "dsm/Core/Spatial/MappingProblem.h"
 
+#include "llvm/Support/Error.h"
+
 namespace dsm::core {
+
+class Executor;
+struct SweepMemo;
 
 /// At most the cycles of every plan the solver can give for `problem`,
 /// whatever it selects and whatever its memory decisions -- on any
@@ -26,6 +31,19 @@ namespace dsm::core {
 /// holds for plans whose layers each run on every chip of the problem's
 /// torus.
 double planCyclesLowerBound(const MappingProblem &problem);
+
+/// At most the cycles per microbatch of the passes of every pipeline stage
+/// plan of `problem`'s layers (a network at a microbatch size on a stage's
+/// torus, PipelineParallelism.h), less what a pipeline spends once a step
+/// (oncePerStepCycles): each pass's least explored evaluation, which
+/// realisation, relayouts and savers only add to. A pipeline of p stages
+/// and m microbatches then takes at least (m + p - 1) / p of it a step
+/// (SpatialMapper::mapAsPipeline). Explores as a mapping does, into `memo`
+/// when given (the stages' mappings then find the explorations there).
+llvm::Expected<double> leastPipelinedCycles(const MappingProblem &problem,
+                                            Executor &executor,
+                                            ExplorationProgress &progress,
+                                            SweepMemo *memo = nullptr);
 
 } // namespace dsm::core
 
