@@ -239,6 +239,48 @@ CycleBreakdown dsm::core::pipelinedPassCycles(CycleBreakdown perMicrobatch,
   return cycles;
 }
 
+/// The least step of a pipeline of `stages` stages for each of `counts`
+/// microbatches m: with every chip busy on the work alone (`idealCycles`,
+/// the network's MACs at the torus's peak), the bubble still idles
+/// (p - 1) / (m + p - 1) of it; and, where `explored`, the fill runs one
+/// microbatch through every stage while each of the other periods takes
+/// the busiest stage's share of the stages' work on a microbatch, at least
+/// an even one, so a step takes at least (m + p - 1) / p of that work: at
+/// least the layers' least explored passes at the microbatch size on a
+/// stage's chips (leastPipelinedCycles; the explorations go into `memo`,
+/// which the stages then share). Fails only when the mapping is stopped.
+static llvm::Expected<std::vector<double>>
+leastSteps(const PerformanceModel &stageModel, const LayerGraph &graph,
+           const MapperOptions &stageOptions, int64_t stages,
+           llvm::ArrayRef<int64_t> counts, double idealCycles, bool explored,
+           Executor &executor, ExplorationProgress &progress, SweepMemo &memo) {
+  std::vector<double> least(counts.size(), 0.0);
+  for (size_t k = 0; k < counts.size(); ++k) {
+    const double m = double(counts[k]), p = double(stages);
+    least[k] = idealCycles * (m + p - 1) / m;
+    if (!explored)
+      continue;
+    // The problem points into the graph: it outlives the problem.
+    const LayerGraph part = microbatchGraph(graph, counts[k]);
+    llvm::Expected<MappingProblem> problem = MappingProblem::create(
+        stageModel, part, stageOptions, /*preloadBudgets=*/{});
+    if (!problem) {
+      llvm::consumeError(problem.takeError());
+      continue;
+    }
+    llvm::Expected<double> work =
+        leastPipelinedCycles(*problem, executor, progress, &memo);
+    if (!work) {
+      if (progress.wasStopped())
+        return work.takeError();
+      llvm::consumeError(work.takeError());
+      continue;
+    }
+    least[k] = std::max(least[k], *work * (m + p - 1) / p);
+  }
+  return least;
+}
+
 /// The once-per-step cycles of a planned pass.
 static double oncePerStep(const PassPlan &pass) {
   return oncePerStepCycles(pass.pass, pass.eval.transfers, pass.cycles.total);
@@ -419,39 +461,12 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
     const std::vector<int64_t> counts =
         given.given() ? std::vector<int64_t>{given.microbatches}
                       : microbatchCounts(batch, stages, rows);
-    // The least step of a pipeline of each count m: with every chip busy on
-    // the work alone, the bubble still idles (p - 1) / (m + p - 1) of it;
-    // and the fill runs one microbatch through every stage while each of
-    // the other periods takes the busiest stage's share of the stages'
-    // work on a microbatch, at least an even one, so a step takes at least
-    // (m + p - 1) / p of that work: at least the layers' least explored
-    // passes at the microbatch size on a stage's chips
-    // (leastPipelinedCycles; the explorations are the stages' own, kept in
-    // the memo).
-    std::vector<double> least(counts.size(), 0.0);
-    for (size_t k = 0; k < counts.size(); ++k) {
-      const double m = double(counts[k]), p = double(stages);
-      least[k] = macs / macsPerCycle * (m + p - 1) / m;
-      if (boundsCounts) {
-        // The problem points into the graph: it outlives the problem.
-        const LayerGraph part = microbatchGraph(graph, counts[k]);
-        llvm::Expected<MappingProblem> problem = MappingProblem::create(
-            stageModel, part, stageOptions, /*preloadBudgets=*/{});
-        if (!problem) {
-          llvm::consumeError(problem.takeError());
-          continue;
-        }
-        llvm::Expected<double> work =
-            leastPipelinedCycles(*problem, executor, progress, &memo);
-        if (!work) {
-          if (progress.wasStopped())
-            return work.takeError();
-          llvm::consumeError(work.takeError());
-          continue;
-        }
-        least[k] = std::max(least[k], *work * (m + p - 1) / p);
-      }
-    }
+    llvm::Expected<std::vector<double>> leastOrError =
+        leastSteps(stageModel, graph, stageOptions, stages, counts,
+                   macs / macsPerCycle, boundsCounts, executor, progress, memo);
+    if (!leastOrError)
+      return leastOrError.takeError();
+    const std::vector<double> &least = *leastOrError;
     // Whether no pipeline of the k-th count can beat the plan that fits
     // already (the margin: a bound only rounding puts above it).
     auto hopeless = [&](size_t k) {
