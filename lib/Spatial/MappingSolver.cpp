@@ -240,23 +240,17 @@ realizePlan(MappingState &state,
   return llvm::Error::success();
 }
 
-/// At most the cycles of the plan the later stages make of `state`'s
-/// explorations: every pass realised is one explored evaluation (plain or
-/// with data on chip, under some option) plus relayouts and savers, which
-/// only add. Not a bound where a pass may be priced otherwise: output
-/// elision (inference with reuse) and timestep pipe stages (those layers
-/// count nothing). The margin in solveMapping keeps a bound that only
-/// rounding puts above a plan from dropping it.
-static double exploredCyclesBound(const MappingState &state) {
+/// Each pass's least `counted` cycles of its explored evaluations, under
+/// any option and data on chip, summed over the passes (timestep pipe
+/// stages, whose passes overlap, count nothing).
+static double leastExploredCycles(
+    const MappingState &state,
+    llvm::function_ref<double(TrainingPass, const Evaluation &)> counted) {
   const MappingProblem &problem = state.problem;
-  const MapperOptions &options = problem.options();
-  if (problem.cyclesToBeat() == kInfinity ||
-      (problem.inferenceOnly() && options.reuseActivations))
-    return 0;
   double total = 0;
   for (size_t i = 0; i < problem.numLayers(); ++i) {
     const LayerNode &layer = problem.layer(int(i));
-    if (options.pipelineTimesteps && layer.shape.timesteps > 1)
+    if (problem.options().pipelineTimesteps && layer.shape.timesteps > 1)
       continue;
     bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
     for (int pass = 0; pass < kNumPasses; ++pass) {
@@ -267,11 +261,28 @@ static double exploredCyclesBound(const MappingState &state) {
         for (int what = 0; what < kNumOnChip; ++what)
           if (const Evaluation *eval = state.explorations.best(
                   int(i), TrainingPass(pass), o, OnChip(what)))
-            least = std::min(least, eval->cycles.total);
+            least = std::min(least, counted(TrainingPass(pass), *eval));
       total += least;
     }
   }
   return total;
+}
+
+/// At most the cycles of the plan the later stages make of `state`'s
+/// explorations: every pass realised is one explored evaluation (plain or
+/// with data on chip, under some option) plus relayouts and savers, which
+/// only add. Not a bound where a pass may be priced otherwise: output
+/// elision (inference with reuse) and timestep pipe stages (those layers
+/// count nothing). The margin in solveMapping keeps a bound that only
+/// rounding puts above a plan from dropping it.
+static double exploredCyclesBound(const MappingState &state) {
+  const MappingProblem &problem = state.problem;
+  if (problem.cyclesToBeat() == kInfinity ||
+      (problem.inferenceOnly() && problem.options().reuseActivations))
+    return 0;
+  return leastExploredCycles(state, [](TrainingPass, const Evaluation &eval) {
+    return eval.cycles.total;
+  });
 }
 
 /// The add-ons of `state`'s problem, in the order their stages run.
@@ -324,30 +335,12 @@ llvm::Expected<double> dsm::core::leastPipelinedCycles(
   std::vector<std::unique_ptr<MappingAddOn>> addOns = makeAddOns(state);
   if (llvm::Error error = exploreProblem(state, addOns, executor, progress))
     return std::move(error);
-  // As exploredCyclesBound, each pass's least explored evaluation, less
-  // what a pipeline spends once a step.
-  double total = 0;
-  for (size_t i = 0; i < problem.numLayers(); ++i) {
-    const LayerNode &layer = problem.layer(int(i));
-    if (problem.options().pipelineTimesteps && layer.shape.timesteps > 1)
-      continue;
-    bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
-    for (int pass = 0; pass < kNumPasses; ++pass) {
-      if (!runs[pass])
-        continue;
-      double least = kInfinity;
-      for (int o = 0; o < problem.numOptions(); ++o)
-        for (int what = 0; what < kNumOnChip; ++what)
-          if (const Evaluation *eval = state.explorations.best(
-                  int(i), TrainingPass(pass), o, OnChip(what)))
-            least = std::min(least, eval->cycles.total -
-                                        oncePerStepCycles(TrainingPass(pass),
-                                                          eval->transfers,
-                                                          eval->cycles.total));
-      total += least;
-    }
-  }
-  return total;
+  // As exploredCyclesBound, less what a pipeline spends once a step.
+  return leastExploredCycles(
+      state, [](TrainingPass pass, const Evaluation &eval) {
+        return eval.cycles.total -
+               oncePerStepCycles(pass, eval.transfers, eval.cycles.total);
+      });
 }
 
 llvm::Expected<MappingPlan>
