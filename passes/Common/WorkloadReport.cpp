@@ -36,7 +36,7 @@ struct WorkloadReportPass
           else
             printWorkloadTable(summary, os);
         },
-        json);
+        format == ReportFormat::JSON ? ReportPrinter() : ReportPrinter(json));
     if (failed(written))
       return signalPassFailure();
     markAllAnalysesPreserved();

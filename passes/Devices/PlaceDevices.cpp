@@ -304,7 +304,8 @@ struct PlaceDevicesPass
               else
                 devices::printPlacementTable(placementReport, os);
             },
-            json)))
+            format == ReportFormat::JSON ? ReportPrinter()
+                                         : ReportPrinter(json))))
       return signalPassFailure();
     if (signalled) {
       emitError(loc) << "interrupted: the best placement found so far "

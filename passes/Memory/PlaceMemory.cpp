@@ -219,17 +219,19 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
     auto json = [&](llvm::raw_ostream &os) {
       memory::writePlacementJSON(reports, os);
     };
-    if (!report.empty() && failed(writeFigureReport(
-                               report, loc,
-                               [&](llvm::raw_ostream &os) {
-                                 if (format == ReportFormat::JSON)
-                                   json(os);
-                                 else if (format == ReportFormat::CSV)
-                                   memory::writePlacementCSV(reports, os);
-                                 else
-                                   memory::printPlacementTable(reports, os);
-                               },
-                               json)))
+    if (!report.empty() &&
+        failed(writeFigureReport(
+            report, loc,
+            [&](llvm::raw_ostream &os) {
+              if (format == ReportFormat::JSON)
+                json(os);
+              else if (format == ReportFormat::CSV)
+                memory::writePlacementCSV(reports, os);
+              else
+                memory::printPlacementTable(reports, os);
+            },
+            format == ReportFormat::JSON ? ReportPrinter()
+                                         : ReportPrinter(json))))
       return signalPassFailure();
     if (interrupted) {
       emitError(loc) << "interrupted: the best placement found so far "

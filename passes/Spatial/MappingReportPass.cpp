@@ -189,12 +189,15 @@ struct MappingReportPass
                "needs "
             << core::describeMemory(*memory);
     }
+    auto json = [&](llvm::raw_ostream &os) {
+      core::writeMappingJSON(report, os);
+    };
     LogicalResult written = writeFigureReport(
         output, module.getLoc(),
         [&](llvm::raw_ostream &os) {
           switch (format) {
           case ReportFormat::JSON:
-            return core::writeMappingJSON(report, os);
+            return json(os);
           case ReportFormat::HTML:
             return core::writeMappingHTML(report, os);
           case ReportFormat::CSV:
@@ -203,7 +206,7 @@ struct MappingReportPass
             return core::printMappingTable(report, os);
           }
         },
-        [&](llvm::raw_ostream &os) { core::writeMappingJSON(report, os); });
+        format == ReportFormat::JSON ? ReportPrinter() : ReportPrinter(json));
     if (failed(written))
       return signalPassFailure();
     markAllAnalysesPreserved();

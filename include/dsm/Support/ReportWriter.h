@@ -12,6 +12,9 @@
 
 namespace dsm {
 
+/// Prints a report, or one form of it, to a stream.
+using ReportPrinter = llvm::function_ref<void(llvm::raw_ostream &)>;
+
 /// Writes what `print` produces to stdout (`path` = "-" or empty) or to
 /// `path`, for every report, summary and trace the tools write. Nothing is
 /// written if printing fails. A symbolic link is written through to its
@@ -43,12 +46,12 @@ private:
 /// report's JSON form is checked first (core::checkReportFigures), so that
 /// no report, whatever its format, holds `inf`, `nan` or a figure out of
 /// range. `json` prints that form; when it is null, `print` is the JSON form
-/// and what it prints is checked. A figure that fails is an error at `loc`
-/// naming it, and nothing is written.
-mlir::LogicalResult
-writeFigureReport(llvm::StringRef path, mlir::Location loc,
-                  llvm::function_ref<void(llvm::raw_ostream &)> print,
-                  llvm::function_ref<void(llvm::raw_ostream &)> json = {});
+/// and what it prints is checked (a report as large as a 10,000-layer plan's
+/// is then rendered once). A figure that fails is an error at `loc` naming
+/// it, and nothing is written.
+mlir::LogicalResult writeFigureReport(llvm::StringRef path, mlir::Location loc,
+                                      ReportPrinter print,
+                                      ReportPrinter json = {});
 
 } // namespace dsm
 
