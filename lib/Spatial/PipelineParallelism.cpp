@@ -424,8 +424,10 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
   }
   // Where the plan over the torus fits already (with the state sharded,
   // which is free), a pipeline must beat it: each stage count's microbatch
-  // counts are bounded before any is planned (below). Elsewhere the bounds
-  // would cost more than they spare.
+  // counts are bounded before any is planned (below). Elsewhere a count is
+  // bounded only as the search reaches it with a plan that fits in hand:
+  // its bound explores what its stages' mappings then reuse, and spares
+  // them where it cannot win (a 3,000-block transformer: 18.8 -> 13.8 s).
   const bool boundsCounts = !given.given() && best && best->fitsMemory();
   auto better = [&](const MappingPlan &plan) {
     if (!best || given.given())
@@ -466,7 +468,8 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
                    macs / macsPerCycle, boundsCounts, executor, progress, memo);
     if (!leastOrError)
       return leastOrError.takeError();
-    const std::vector<double> &least = *leastOrError;
+    std::vector<double> &least = *leastOrError;
+    std::vector<bool> explored(counts.size(), boundsCounts);
     // Whether no pipeline of the k-th count can beat the plan that fits
     // already (the margin: a bound only rounding puts above it).
     auto hopeless = [&](size_t k) {
@@ -514,6 +517,15 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
     double previous = SpatialMapper::kNoPlanYet;
     for (size_t k = counts.size(); k-- > 0;) {
       const int64_t microbatches = counts[k];
+      if (!explored[k] && !given.given() && best && best->fitsMemory()) {
+        llvm::Expected<std::vector<double>> bound = leastSteps(
+            stageModel, graph, stageOptions, stages, {microbatches},
+            macs / macsPerCycle, /*explored=*/true, executor, progress, memo);
+        if (!bound)
+          return bound.takeError();
+        least[k] = std::max(least[k], bound->front());
+        explored[k] = true;
+      }
       if (hopeless(k))
         continue;
       if (progress.shouldStop())
