@@ -16,6 +16,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 
 using namespace dsm::core;
@@ -389,6 +390,147 @@ static MappingPlan assemblePipeline(PipelineCandidate candidate,
   return plan;
 }
 
+namespace {
+/// One stage count of the pipeline search: its stages' system, the
+/// explorations its mappings share, its microbatch counts and the layers'
+/// cut into its stages once profiled.
+struct StageCount {
+  int64_t stages = 0, rows = 0;
+  std::unique_ptr<PerformanceModel> model;
+  SweepMemo memo;
+  std::vector<int64_t> counts;
+  bool profiled = false;
+  std::vector<int> firsts; ///< empty once profiled: no cut maps
+  /// The steps planned, by microbatch count.
+  std::map<int64_t, double> planned;
+  /// Fewer microbatches than this run past the step's least (below).
+  int64_t fewest = 0;
+};
+/// A pipeline the search may plan: a stage count, a microbatch count and
+/// the least step it can take.
+struct PipelineOption {
+  size_t stageCount;
+  int64_t microbatches;
+  double least;
+};
+} // namespace
+
+llvm::Expected<std::vector<int>> SpatialMapper::profileStages(
+    const LayerGraph &graph, const PerformanceModel &stageModel,
+    SweepMemo &memo, int64_t stages, llvm::ArrayRef<int64_t> counts,
+    const MapperOptions &stageOptions, Executor &executor,
+    ExplorationProgress &progress) const {
+  for (int64_t microbatches : counts) {
+    if (progress.shouldStop())
+      return progress.makeError();
+    llvm::Expected<MappingPlan> profile = mapOnce(
+        stageModel, microbatchGraph(graph, microbatches), executor,
+        /*preloadBudgets=*/{}, progress, &memo, SpatialMapper::kNoPlanYet,
+        /*microbatchesInFlight=*/0, &stageOptions);
+    if (!profile) {
+      if (progress.wasStopped() || options.givenPipeline.given())
+        return profile.takeError();
+      llvm::consumeError(profile.takeError());
+      continue;
+    }
+    std::vector<double> cost;
+    for (const LayerPlan &layer : profile->layers) {
+      double c = 0;
+      for (const PassPlan &pass : layer.passes)
+        c += pass.cycles.total;
+      cost.push_back(c);
+    }
+    return balanceStages(cost, int(stages));
+  }
+  return std::vector<int>();
+}
+
+llvm::Expected<std::optional<MappingPlan>> SpatialMapper::planPipeline(
+    const LayerGraph &graph, const PerformanceModel &stageModel,
+    SweepMemo &memo, llvm::ArrayRef<int> firsts, int64_t rows,
+    int64_t microbatches, PipelineSchedule schedule,
+    const MapperOptions &stageOptions, SearchEffort &effort, Executor &executor,
+    ExplorationProgress &progress) const {
+  const bool given = options.givenPipeline.given();
+  const MultiChipSystem &system = model.getSystem();
+  const int stages = int(firsts.size());
+  LayerGraph part = microbatchGraph(graph, microbatches);
+  PipelineCandidate candidate;
+  PipelineRecord &record = candidate.record;
+  record.schedule = schedule;
+  record.microbatches = microbatches;
+  bool fits = true;
+  // A named pipeline is planned whole, so that its error names what each
+  // stage needs.
+  for (int s = 0; s < stages && (fits || given); ++s) {
+    int first = firsts[s],
+        last = s + 1 < stages ? firsts[s + 1] : int(part.layers.size());
+    LayerGraph stageLayers = stageGraph(part, first, last);
+    int64_t inFlight = microbatchesInFlight(schedule, s, stages, microbatches);
+    llvm::Expected<MappingPlan> plan = mapOnce(
+        stageModel, stageLayers, executor, /*preloadBudgets=*/{}, progress,
+        &memo, SpatialMapper::kNoPlanYet, inFlight, &stageOptions);
+    if (!plan) {
+      if (progress.wasStopped())
+        return plan.takeError();
+      if (given)
+        return inStage(plan.takeError(), s, first);
+      llvm::consumeError(plan.takeError());
+      return std::nullopt;
+    }
+    effort.add(*plan);
+    fits = plan->fitsMemory();
+    PipelineStageRecord stage;
+    stage.firstLayer = first;
+    stage.lastLayer = last;
+    stage.firstRow = s * rows;
+    stage.rows = rows;
+    stage.inFlight = inFlight;
+    stage.memory = plan->memory;
+    for (const LayerPlan &layer : plan->layers)
+      for (const PassPlan &pass : layer.passes) {
+        double once = oncePerStep(pass);
+        stage.update += once;
+        (pass.pass == TrainingPass::FWD ? stage.forward : stage.backward) +=
+            pass.cycles.total - once;
+      }
+    record.stages.push_back(stage);
+    candidate.stagePlans.push_back(std::move(*plan));
+  }
+  if (!fits && !(given && record.stages.size() == size_t(stages)))
+    return std::nullopt;
+  // The activations (and errors) crossing each boundary, one microbatch.
+  PipeFlows forwardFlows(std::vector<int64_t>(stages, rows)),
+      backwardFlows(std::vector<int64_t>(stages, rows));
+  auto stageOf = [&](int layer) {
+    return int(llvm::upper_bound(firsts, layer) - firsts.begin()) - 1;
+  };
+  for (const LayerEdge &edge : part.edges) {
+    int from = stageOf(edge.producer), to = stageOf(edge.consumer);
+    if (from == to)
+      continue;
+    double bytes = edge.elements * model.bytesPerElement();
+    forwardFlows.addBetweenStages(from, to, bytes);
+    if (edge.carriesError)
+      backwardFlows.addBetweenStages(to, from, bytes);
+  }
+  record.forwardLinks = forwardFlows.boundaryCycles(system);
+  record.backwardLinks = backwardFlows.boundaryCycles(system);
+  // The wrap boundary (last to first) carries nothing.
+  record.forwardLinks.pop_back();
+  record.backwardLinks.pop_back();
+  std::vector<double> forward, backward, update;
+  for (const PipelineStageRecord &stage : record.stages) {
+    forward.push_back(stage.forward);
+    backward.push_back(stage.backward);
+    update.push_back(stage.update);
+  }
+  record.timing = pipelineStepTiming(schedule, forward, backward, update,
+                                     record.forwardLinks, record.backwardLinks,
+                                     microbatches);
+  return assemblePipeline(std::move(candidate), system.torus.y);
+}
+
 llvm::Expected<MappingPlan>
 SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
                              const LayerGraph &graph, Executor &executor,
@@ -422,13 +564,6 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
     if (progress.wasStopped())
       return std::move(whyNone);
   }
-  // Where the plan over the torus fits already (with the state sharded,
-  // which is free), a pipeline must beat it: each stage count's microbatch
-  // counts are bounded before any is planned (below). Elsewhere a count is
-  // bounded only as the search reaches it with a plan that fits in hand:
-  // its bound explores what its stages' mappings then reuse, and spares
-  // them where it cannot win (a 3,000-block transformer: 18.8 -> 13.8 s).
-  const bool boundsCounts = !given.given() && best && best->fitsMemory();
   auto better = [&](const MappingPlan &plan) {
     if (!best || given.given())
       return true;
@@ -450,172 +585,102 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
   // 1F1B takes no longer than GPipe and keeps fewer microbatches in flight.
   const PipelineSchedule schedule =
       given.given() ? given.schedule : PipelineSchedule::OneFOneB;
-  SearchEffort effort;
-  if (best)
-    effort.add(*best);
+
+  // Every (stage count, microbatch count) with the least step it can take.
+  // The explored bound (leastSteps) costs about the explorations a mapping
+  // runs afresh at a new microbatch size; it is computed where a plan that
+  // fits is there to prune against from the start, and where the network
+  // repeats its layers so that a pipeline's mappings cost far more than
+  // those explorations (at least 4 layers a fresh exploration: the
+  // transformer family has 13-40, the zoo's LLMs 0.5-1.4, whose pipelines
+  // plan in less time than their bounds take). Its explorations go into the
+  // stage count's memo, which its stages' mappings then share.
+  const bool explored =
+      !given.given() && best &&
+      (best->fitsMemory() ||
+       graph.layers.size() >= 4 * std::max<uint64_t>(best->explorations, 1));
+  std::vector<StageCount> stageCounts;
+  std::vector<PipelineOption> pipelines;
   for (int64_t stages = 2; stages <= torusRows; ++stages) {
     if (torusRows % stages != 0 || stages > int64_t(graph.layers.size()) ||
         (given.given() && stages != given.stages))
       continue;
-    const int64_t rows = torusRows / stages;
-    PerformanceModel stageModel(pipeStageSystem(system, rows));
-    SweepMemo memo;
-    const std::vector<int64_t> counts =
-        given.given() ? std::vector<int64_t>{given.microbatches}
-                      : microbatchCounts(batch, stages, rows);
-    llvm::Expected<std::vector<double>> leastOrError =
-        leastSteps(stageModel, graph, stageOptions, stages, counts,
-                   macs / macsPerCycle, boundsCounts, executor, progress, memo);
-    if (!leastOrError)
-      return leastOrError.takeError();
-    std::vector<double> &least = *leastOrError;
-    std::vector<bool> explored(counts.size(), boundsCounts);
-    // Whether no pipeline of the k-th count can beat the plan that fits
-    // already (the margin: a bound only rounding puts above it).
-    auto hopeless = [&](size_t k) {
-      return !given.given() && best && best->fitsMemory() &&
-             least[k] >= best->totals.cycles.total * (1 + 1e-9);
-    };
-    bool anyHope = false;
-    for (size_t k = 0; k < counts.size(); ++k)
-      anyHope |= !hopeless(k);
-    if (!anyHope)
+    StageCount &count = stageCounts.emplace_back();
+    count.stages = stages;
+    count.rows = torusRows / stages;
+    count.model =
+        std::make_unique<PerformanceModel>(pipeStageSystem(system, count.rows));
+    count.counts = given.given() ? std::vector<int64_t>{given.microbatches}
+                                 : microbatchCounts(batch, stages, count.rows);
+    llvm::Expected<std::vector<double>> least = leastSteps(
+        *count.model, graph, stageOptions, stages, count.counts,
+        macs / macsPerCycle, explored, executor, progress, count.memo);
+    if (!least)
+      return least.takeError();
+    // The most microbatches first among equal bounds.
+    for (size_t k = count.counts.size(); k-- > 0;)
+      pipelines.push_back(
+          {stageCounts.size() - 1, count.counts[k], (*least)[k]});
+  }
+  // Best first: the pipelines are planned in the order of their bounds
+  // until the next cannot beat the fastest plan that fits.
+  std::stable_sort(pipelines.begin(), pipelines.end(),
+                   [](const PipelineOption &a, const PipelineOption &b) {
+                     return a.least < b.least;
+                   });
+  SearchEffort effort;
+  if (best)
+    effort.add(*best);
+  for (const PipelineOption &pipeline : pipelines) {
+    // No later pipeline can beat the plan that fits (the margin: a bound
+    // only rounding puts above it).
+    if (!given.given() && best && best->fitsMemory() &&
+        pipeline.least >= best->totals.cycles.total * (1 + 1e-9))
+      break;
+    if (progress.shouldStop())
+      return progress.makeError();
+    StageCount &count = stageCounts[pipeline.stageCount];
+    if (pipeline.microbatches < count.fewest)
       continue;
-    // The stages balance the layers' cycles on a stage's chips, without the
-    // memory they need: profiled once per stage count, at the fewest
+    // The stages balance the layers' cycles on a stage's chips, without
+    // the memory they need: profiled once per stage count, at the fewest
     // microbatches at which every layer has a legal mapping (a larger
     // microbatch's working sets may fit no scratchpad).
-    std::vector<int> firsts;
-    for (int64_t microbatches : counts) {
-      if (progress.shouldStop())
-        return progress.makeError();
-      llvm::Expected<MappingPlan> profile = mapOnce(
-          stageModel, microbatchGraph(graph, microbatches), executor,
-          /*preloadBudgets=*/{}, progress, &memo, SpatialMapper::kNoPlanYet,
-          /*microbatchesInFlight=*/0, &stageOptions);
-      if (!profile) {
-        if (progress.wasStopped() || given.given())
-          return profile.takeError();
-        llvm::consumeError(profile.takeError());
-        continue;
-      }
-      std::vector<double> cost;
-      for (const LayerPlan &layer : profile->layers) {
-        double c = 0;
-        for (const PassPlan &pass : layer.passes)
-          c += pass.cycles.total;
-        cost.push_back(c);
-      }
-      firsts = balanceStages(cost, int(stages));
-      break;
+    if (!count.profiled) {
+      llvm::Expected<std::vector<int>> firsts =
+          profileStages(graph, *count.model, count.memo, count.stages,
+                        count.counts, stageOptions, executor, progress);
+      if (!firsts)
+        return firsts.takeError();
+      count.firsts = std::move(*firsts);
+      count.profiled = true;
     }
-    if (firsts.empty())
+    if (count.firsts.empty())
+      continue;
+    llvm::Expected<std::optional<MappingPlan>> plan =
+        planPipeline(graph, *count.model, count.memo, count.firsts, count.rows,
+                     pipeline.microbatches, schedule, stageOptions, effort,
+                     executor, progress);
+    if (!plan)
+      return plan.takeError();
+    if (!*plan)
       continue;
     // More microbatches shrink the bubble but run smaller, less efficient
-    // passes: the step falls, then rises. The search starts from the most
-    // and stops where fewer stop helping.
-    double previous = SpatialMapper::kNoPlanYet;
-    for (size_t k = counts.size(); k-- > 0;) {
-      const int64_t microbatches = counts[k];
-      if (!explored[k] && !given.given() && best && best->fitsMemory()) {
-        llvm::Expected<std::vector<double>> bound = leastSteps(
-            stageModel, graph, stageOptions, stages, {microbatches},
-            macs / macsPerCycle, /*explored=*/true, executor, progress, memo);
-        if (!bound)
-          return bound.takeError();
-        least[k] = std::max(least[k], bound->front());
-        explored[k] = true;
-      }
-      if (hopeless(k))
-        continue;
-      if (progress.shouldStop())
-        return progress.makeError();
-      LayerGraph part = microbatchGraph(graph, microbatches);
-      PipelineCandidate candidate;
-      PipelineRecord &record = candidate.record;
-      record.schedule = schedule;
-      record.microbatches = microbatches;
-      bool fits = true;
-      // A named pipeline is planned whole, so that its error names what
-      // each stage needs.
-      for (int s = 0; s < int(stages) && (fits || given.given()); ++s) {
-        int first = firsts[s], last = s + 1 < int(stages)
-                                          ? firsts[s + 1]
-                                          : int(part.layers.size());
-        LayerGraph stageLayers = stageGraph(part, first, last);
-        int64_t inFlight =
-            microbatchesInFlight(schedule, s, int(stages), microbatches);
-        llvm::Expected<MappingPlan> plan = mapOnce(
-            stageModel, stageLayers, executor, /*preloadBudgets=*/{}, progress,
-            &memo, SpatialMapper::kNoPlanYet, inFlight, &stageOptions);
-        if (!plan) {
-          if (progress.wasStopped())
-            return plan.takeError();
-          if (given.given())
-            return inStage(plan.takeError(), s, first);
-          llvm::consumeError(plan.takeError());
-          fits = false;
-          break;
-        }
-        effort.add(*plan);
-        fits = plan->fitsMemory();
-        PipelineStageRecord stage;
-        stage.firstLayer = first;
-        stage.lastLayer = last;
-        stage.firstRow = s * rows;
-        stage.rows = rows;
-        stage.inFlight = inFlight;
-        stage.memory = plan->memory;
-        for (const LayerPlan &layer : plan->layers)
-          for (const PassPlan &pass : layer.passes) {
-            double once = oncePerStep(pass);
-            stage.update += once;
-            (pass.pass == TrainingPass::FWD ? stage.forward : stage.backward) +=
-                pass.cycles.total - once;
-          }
-        record.stages.push_back(stage);
-        candidate.stagePlans.push_back(std::move(*plan));
-      }
-      if (!fits && !(given.given() && record.stages.size() == size_t(stages)))
-        continue;
-      // The activations (and errors) crossing each boundary, one microbatch.
-      PipeFlows forwardFlows(std::vector<int64_t>(stages, rows)),
-          backwardFlows(std::vector<int64_t>(stages, rows));
-      auto stageOf = [&](int layer) {
-        return int(llvm::upper_bound(firsts, layer) - firsts.begin()) - 1;
-      };
-      for (const LayerEdge &edge : part.edges) {
-        int from = stageOf(edge.producer), to = stageOf(edge.consumer);
-        if (from == to)
-          continue;
-        double bytes = edge.elements * model.bytesPerElement();
-        forwardFlows.addBetweenStages(from, to, bytes);
-        if (edge.carriesError)
-          backwardFlows.addBetweenStages(to, from, bytes);
-      }
-      record.forwardLinks = forwardFlows.boundaryCycles(system);
-      record.backwardLinks = backwardFlows.boundaryCycles(system);
-      // The wrap boundary (last to first) carries nothing.
-      record.forwardLinks.pop_back();
-      record.backwardLinks.pop_back();
-      std::vector<double> forward, backward, update;
-      for (const PipelineStageRecord &stage : record.stages) {
-        forward.push_back(stage.forward);
-        backward.push_back(stage.backward);
-        update.push_back(stage.update);
-      }
-      record.timing = pipelineStepTiming(schedule, forward, backward, update,
-                                         record.forwardLinks,
-                                         record.backwardLinks, microbatches);
-      MappingPlan plan = assemblePipeline(std::move(candidate), torusRows);
-      const double cycles = plan.totals.cycles.total;
-      plan.fastestMemory = best ? best->fastestMemory : plan.memory;
-      if (better(plan))
-        best = std::move(plan);
-      if (cycles > previous)
+    // passes: as the count falls, the step falls, then rises. Once a count
+    // takes longer than a larger one, the counts below it are not planned.
+    // Not always so (a count whose samples fill a stage's rows can map
+    // better than its neighbours): taken best bound first, the counts
+    // planned are the likeliest, not the ends of the range.
+    count.planned[pipeline.microbatches] = (*plan)->totals.cycles.total;
+    for (auto it = count.planned.begin(); std::next(it) != count.planned.end();
+         ++it)
+      if (it->second > std::next(it)->second) {
+        count.fewest = std::max(count.fewest, it->first);
         break;
-      previous = cycles;
-    }
+      }
+    (*plan)->fastestMemory = best ? best->fastestMemory : (*plan)->memory;
+    if (better(**plan))
+      best = std::move(**plan);
   }
   if (!best)
     return std::move(whyNone);

@@ -40,6 +40,7 @@
 namespace dsm::core {
 
 struct SweepMemo;
+struct SearchEffort;
 
 struct PassPlan {
   TrainingPass pass = TrainingPass::FWD;
@@ -181,6 +182,27 @@ private:
   mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
                 const LayerGraph &graph, Executor &executor,
                 ExplorationProgress &progress) const;
+
+  /// The first layer of each of `stages` stages: the layers' cycles on a
+  /// stage's chips (`stageModel`), without the memory they need, balanced
+  /// from one mapping at the fewest of `counts` microbatches at which every
+  /// layer has a legal mapping (a larger microbatch's working sets may fit
+  /// no scratchpad). Empty when none maps.
+  llvm::Expected<std::vector<int>>
+  profileStages(const LayerGraph &graph, const PerformanceModel &stageModel,
+                SweepMemo &memo, int64_t stages, llvm::ArrayRef<int64_t> counts,
+                const MapperOptions &stageOptions, Executor &executor,
+                ExplorationProgress &progress) const;
+  /// One pipeline: `graph`'s layers cut at `firsts` into stages of `rows`
+  /// torus rows each (`stageModel`), `microbatches` microbatches through
+  /// it on `schedule`. None where a stage has no plan or does not fit; a
+  /// named pipeline fails instead, naming the stage.
+  llvm::Expected<std::optional<MappingPlan>>
+  planPipeline(const LayerGraph &graph, const PerformanceModel &stageModel,
+               SweepMemo &memo, llvm::ArrayRef<int> firsts, int64_t rows,
+               int64_t microbatches, PipelineSchedule schedule,
+               const MapperOptions &stageOptions, SearchEffort &effort,
+               Executor &executor, ExplorationProgress &progress) const;
 
   /// Whether the plan on `blockModel`'s torus could take fewer than
   /// `cycles` (mapOnBlocks skips the blocks that cannot).
