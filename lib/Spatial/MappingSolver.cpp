@@ -242,17 +242,22 @@ realizePlan(MappingState &state,
 
 /// Each pass's least `counted` cycles of its explored evaluations, under
 /// any option and data on chip, summed over the passes (timestep pipe
-/// stages, whose passes overlap, count nothing).
+/// stages, whose passes overlap, count nothing); each layer's sum in
+/// `perLayer` when given.
 static double leastExploredCycles(
     const MappingState &state,
-    llvm::function_ref<double(TrainingPass, const Evaluation &)> counted) {
+    llvm::function_ref<double(TrainingPass, const Evaluation &)> counted,
+    std::vector<double> *perLayer = nullptr) {
   const MappingProblem &problem = state.problem;
   double total = 0;
+  if (perLayer)
+    perLayer->assign(problem.numLayers(), 0.0);
   for (size_t i = 0; i < problem.numLayers(); ++i) {
     const LayerNode &layer = problem.layer(int(i));
     if (problem.options().pipelineTimesteps && layer.shape.timesteps > 1)
       continue;
     bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
+    double layerTotal = 0;
     for (int pass = 0; pass < kNumPasses; ++pass) {
       if (!runs[pass])
         continue;
@@ -262,8 +267,11 @@ static double leastExploredCycles(
           if (const Evaluation *eval = state.explorations.best(
                   int(i), TrainingPass(pass), o, OnChip(what)))
             least = std::min(least, counted(TrainingPass(pass), *eval));
-      total += least;
+      layerTotal += least;
     }
+    if (perLayer)
+      (*perLayer)[i] = layerTotal;
+    total += layerTotal;
   }
   return total;
 }
@@ -328,19 +336,23 @@ exploreProblem(MappingState &state,
   return state.explorations.run(executor, progress);
 }
 
-llvm::Expected<double> dsm::core::leastPipelinedCycles(
-    const MappingProblem &problem, Executor &executor,
-    ExplorationProgress &progress, SweepMemo *memo) {
+llvm::Expected<double>
+dsm::core::leastPipelinedCycles(const MappingProblem &problem,
+                                Executor &executor,
+                                ExplorationProgress &progress, SweepMemo *memo,
+                                std::vector<double> *perLayer) {
   MappingState state(problem, progress, memo ? &memo->explorations : nullptr);
   std::vector<std::unique_ptr<MappingAddOn>> addOns = makeAddOns(state);
   if (llvm::Error error = exploreProblem(state, addOns, executor, progress))
     return std::move(error);
   // As exploredCyclesBound, less what a pipeline spends once a step.
   return leastExploredCycles(
-      state, [](TrainingPass pass, const Evaluation &eval) {
+      state,
+      [](TrainingPass pass, const Evaluation &eval) {
         return eval.cycles.total -
                oncePerStepCycles(pass, eval.transfers, eval.cycles.total);
-      });
+      },
+      perLayer);
 }
 
 llvm::Expected<MappingPlan>

@@ -16,6 +16,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 
@@ -240,6 +241,18 @@ CycleBreakdown dsm::core::pipelinedPassCycles(CycleBreakdown perMicrobatch,
   return cycles;
 }
 
+namespace {
+/// What bounding a stage count's pipelines gives (leastSteps).
+struct StepBounds {
+  /// Per microbatch count: the least step.
+  std::vector<double> least;
+  /// Where explored: each layer's least cycles on a stage's chips at the
+  /// fewest microbatches at which every layer has a legal mapping (empty
+  /// if none), what the stages can be balanced on without a mapping.
+  std::vector<double> layerCycles;
+};
+} // namespace
+
 /// The least step of a pipeline of `stages` stages for each of `counts`
 /// microbatches m: with every chip busy on the work alone (`idealCycles`,
 /// the network's MACs at the torus's peak), the bubble still idles
@@ -250,15 +263,16 @@ CycleBreakdown dsm::core::pipelinedPassCycles(CycleBreakdown perMicrobatch,
 /// least the layers' least explored passes at the microbatch size on a
 /// stage's chips (leastPipelinedCycles; the explorations go into `memo`,
 /// which the stages then share). Fails only when the mapping is stopped.
-static llvm::Expected<std::vector<double>>
+static llvm::Expected<StepBounds>
 leastSteps(const PerformanceModel &stageModel, const LayerGraph &graph,
            const MapperOptions &stageOptions, int64_t stages,
            llvm::ArrayRef<int64_t> counts, double idealCycles, bool explored,
            Executor &executor, ExplorationProgress &progress, SweepMemo &memo) {
-  std::vector<double> least(counts.size(), 0.0);
+  StepBounds bounds;
+  bounds.least.assign(counts.size(), 0.0);
   for (size_t k = 0; k < counts.size(); ++k) {
     const double m = double(counts[k]), p = double(stages);
-    least[k] = idealCycles * (m + p - 1) / m;
+    bounds.least[k] = idealCycles * (m + p - 1) / m;
     if (!explored)
       continue;
     // The problem points into the graph: it outlives the problem.
@@ -269,17 +283,20 @@ leastSteps(const PerformanceModel &stageModel, const LayerGraph &graph,
       llvm::consumeError(problem.takeError());
       continue;
     }
+    std::vector<double> layerCycles;
     llvm::Expected<double> work =
-        leastPipelinedCycles(*problem, executor, progress, &memo);
+        leastPipelinedCycles(*problem, executor, progress, &memo, &layerCycles);
     if (!work) {
       if (progress.wasStopped())
         return work.takeError();
       llvm::consumeError(work.takeError());
       continue;
     }
-    least[k] = std::max(least[k], *work * (m + p - 1) / p);
+    bounds.least[k] = std::max(bounds.least[k], *work * (m + p - 1) / p);
+    if (bounds.layerCycles.empty() && std::isfinite(*work))
+      bounds.layerCycles = std::move(layerCycles);
   }
-  return least;
+  return bounds;
 }
 
 /// The once-per-step cycles of a planned pass.
@@ -612,15 +629,22 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
         std::make_unique<PerformanceModel>(pipeStageSystem(system, count.rows));
     count.counts = given.given() ? std::vector<int64_t>{given.microbatches}
                                  : microbatchCounts(batch, stages, count.rows);
-    llvm::Expected<std::vector<double>> least = leastSteps(
+    llvm::Expected<StepBounds> bounds = leastSteps(
         *count.model, graph, stageOptions, stages, count.counts,
         macs / macsPerCycle, explored, executor, progress, count.memo);
-    if (!least)
-      return least.takeError();
+    if (!bounds)
+      return bounds.takeError();
+    // Explored, the layers' least cycles balance the stages as well as a
+    // profile would (a network of repeated blocks cuts into equal runs)
+    // for a fraction of a mapping.
+    if (!bounds->layerCycles.empty()) {
+      count.firsts = balanceStages(bounds->layerCycles, int(stages));
+      count.profiled = true;
+    }
     // The most microbatches first among equal bounds.
     for (size_t k = count.counts.size(); k-- > 0;)
       pipelines.push_back(
-          {stageCounts.size() - 1, count.counts[k], (*least)[k]});
+          {stageCounts.size() - 1, count.counts[k], bounds->least[k]});
   }
   // Best first: the pipelines are planned in the order of their bounds
   // until the next cannot beat the fastest plan that fits.

@@ -13,6 +13,8 @@
 
 #include "llvm/Support/Error.h"
 
+#include <vector>
+
 namespace dsm::core {
 
 class Executor;
@@ -40,10 +42,12 @@ double planCyclesLowerBound(const MappingProblem &problem);
 /// and m microbatches then takes at least (m + p - 1) / p of it a step
 /// (SpatialMapper::mapAsPipeline). Explores as a mapping does, into `memo`
 /// when given (the stages' mappings then find the explorations there).
-llvm::Expected<double> leastPipelinedCycles(const MappingProblem &problem,
-                                            Executor &executor,
-                                            ExplorationProgress &progress,
-                                            SweepMemo *memo = nullptr);
+/// `perLayer`, when given, receives each layer's share (infinite for a
+/// layer with no legal mapping).
+llvm::Expected<double>
+leastPipelinedCycles(const MappingProblem &problem, Executor &executor,
+                     ExplorationProgress &progress, SweepMemo *memo = nullptr,
+                     std::vector<double> *perLayer = nullptr);
 
 } // namespace dsm::core
 
