@@ -206,9 +206,13 @@ ExplorationTable::ExplorationTable(const MappingProblem &problem,
                      .first->second;
   memoShapeOf.resize(shapes.size());
   largestShare.assign(shapes.size() * kNumParallelisms * kFactorBitValues, -1);
-  // About a task per layer and option: the key map need not grow.
-  tasks.reserve(n * size_t(problem.numOptions()));
-  taskOfKey.reserve(n * size_t(problem.numOptions()));
+  // About a task per distinct shape, pass and option: the key map need not
+  // grow (a network of repeated blocks has few).
+  const size_t perShape = size_t(kNumPasses) * size_t(problem.numOptions());
+  tasks.reserve(shapes.size() * perShape);
+  taskOfKey.reserve(shapes.size() * perShape);
+  if (problem.preloadBudgets().empty())
+    taskOfRequest.assign(shapes.size() * perShape * kNumOnChip, -1);
 }
 
 uint64_t ExplorationTable::memoShapeNumber(int layer) {
@@ -236,6 +240,23 @@ int32_t ExplorationTable::lookUp(int layer, TrainingPass pass, int option,
 
 void ExplorationTable::request(int layer, TrainingPass pass, int option,
                                OnChip what) {
+  // Without preload budgets a request's task is its shape's: asked again
+  // for an equal layer (a network of repeated blocks asks mostly so), it
+  // is found without building its key.
+  int32_t *known = nullptr;
+  if (!taskOfRequest.empty()) {
+    known =
+        &taskOfRequest[((size_t(shapeOf[layer]) * kNumPasses + size_t(pass)) *
+                            size_t(problem.numOptions()) +
+                        size_t(option)) *
+                           kNumOnChip +
+                       size_t(what)];
+    if (*known >= 0) {
+      ++memoizedRequests;
+      slot(layer, pass, option, what) = *known;
+      return;
+    }
+  }
   MemoryDecision memory = onChipDecision(what, pass);
   memory.spatialMinibatches = problem.factorOf(option);
   llvm::ArrayRef<int64_t> budgets = problem.preloadBudgets();
@@ -276,6 +297,8 @@ void ExplorationTable::request(int layer, TrainingPass pass, int option,
   else
     ++memoizedRequests;
   slot(layer, pass, option, what) = it->second;
+  if (known)
+    *known = it->second;
 }
 
 llvm::Error ExplorationTable::run(Executor &executor,
@@ -435,6 +458,15 @@ const Evaluation *ExplorationTable::best(int layer, TrainingPass pass,
   int32_t row = rowOf[layer][int(pass) * kNumOnChip + int(what)];
   return row < 0 ? nullptr
                  : bestOfSlot[size_t(row) * problem.numOptions() + option];
+}
+
+llvm::ArrayRef<const Evaluation *>
+ExplorationTable::bests(int layer, TrainingPass pass, OnChip what) const {
+  int32_t row = rowOf[layer][int(pass) * kNumOnChip + int(what)];
+  if (row < 0)
+    return {};
+  return llvm::ArrayRef(bestOfSlot)
+      .slice(size_t(row) * problem.numOptions(), problem.numOptions());
 }
 
 uint64_t ExplorationTable::configurationsEvaluated() const {

@@ -262,10 +262,10 @@ static double leastExploredCycles(
       if (!runs[pass])
         continue;
       double least = kInfinity;
-      for (int o = 0; o < problem.numOptions(); ++o)
-        for (int what = 0; what < kNumOnChip; ++what)
-          if (const Evaluation *eval = state.explorations.best(
-                  int(i), TrainingPass(pass), o, OnChip(what)))
+      for (int what = 0; what < kNumOnChip; ++what)
+        for (const Evaluation *eval :
+             state.explorations.bests(int(i), TrainingPass(pass), OnChip(what)))
+          if (eval)
             least = std::min(least, counted(TrainingPass(pass), *eval));
       layerTotal += least;
     }

@@ -323,6 +323,10 @@ public:
   /// Its best evaluation; nullptr if never asked or nothing was legal.
   const Evaluation *best(int layer, TrainingPass pass, int option,
                          OnChip what = OnChip::Nothing) const;
+  /// The best evaluation of (layer, pass, what) under each option, as
+  /// best() gives them; empty if none was asked for.
+  llvm::ArrayRef<const Evaluation *> bests(int layer, TrainingPass pass,
+                                           OnChip what) const;
 
   /// Searches run, and requests served instead by the shape memo or by
   /// the sweep's ExplorationMemo.
@@ -368,6 +372,9 @@ private:
   std::vector<std::optional<uint64_t>> memoShapeOf;
   /// The task of each key: layers of equal shape share it.
   llvm::DenseMap<ExplorationMemo::Key, int32_t> taskOfKey;
+  /// Without preload budgets: the task of each (shape, pass, option,
+  /// what), -1 until asked for.
+  std::vector<int32_t> taskOfRequest;
   std::vector<Task> tasks;
   /// Per task: its result, shared with the sweep's memo, and whether the
   /// memo served it.
