@@ -3,8 +3,6 @@
 #include "dsm/Core/Spatial/LayerShape.h"
 
 #include "llvm/Support/ErrorHandling.h"
-#include "llvm/Support/Format.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 
@@ -112,15 +110,27 @@ LayerShape dsm::core::makeLayerShape(const Workload &w, llvm::StringRef name) {
 }
 
 std::string dsm::core::layerShapeKey(const LayerShape &s) {
+  // Every field's bytes, of fixed width: equal for equal shapes (a double
+  // by its bits, as exactly as its hexadecimal form), and cheap to build
+  // for every layer of every mapping.
   std::string key;
-  llvm::raw_string_ostream os(key);
-  os << int(s.kind) << '/';
+  key.reserve(128);
+  auto put = [&](const auto &value) {
+    key.append(reinterpret_cast<const char *>(&value), sizeof(value));
+  };
+  put(int(s.kind));
   for (int64_t d : s.dims)
-    os << d << ',';
-  os << llvm::format("%a/", s.inputPixelRatio) << s.groups << '/' << s.timesteps
-     << '/' << s.directions << '/' << s.hasWeights << s.hasPrimary
-     << s.reducesStatistics << s.reducesFeatures
-     << llvm::format("/%a/%a/%a/%a/%a", s.auxOps, s.auxInputsPerOutput,
-                     s.params, s.writtenOutputFraction, s.outputPixelRatio);
+    put(d);
+  put(s.inputPixelRatio);
+  put(s.groups);
+  put(s.timesteps);
+  put(s.directions);
+  put(s.hasWeights);
+  put(s.hasPrimary);
+  put(s.reducesStatistics);
+  put(s.reducesFeatures);
+  for (double v : {s.auxOps, s.auxInputsPerOutput, s.params,
+                   s.writtenOutputFraction, s.outputPixelRatio})
+    put(v);
   return key;
 }

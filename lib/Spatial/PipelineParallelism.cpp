@@ -217,10 +217,14 @@ double dsm::core::oncePerStepCycles(TrainingPass pass,
   if (pass != TrainingPass::UPD)
     return 0;
   double cycles = 0;
-  for (const TransferGroup &group : transfers)
-    if (group.name == "grad_reduce+weight_broadcast" ||
-        group.name == "weight_update" || group.name == "host_update")
+  for (const TransferGroup &group : transfers) {
+    // Compared as StringRefs: lengths first (the bounds ask for every
+    // explored UPD of a network).
+    llvm::StringRef name = group.name;
+    if (name == "grad_reduce+weight_broadcast" || name == "weight_update" ||
+        name == "host_update")
       cycles += group.cycles;
+  }
   return std::min(cycles, total);
 }
 
