@@ -159,12 +159,12 @@ dsm::writeReport(StringRef path, Location loc,
   return writeText(path, loc, render(print));
 }
 
-LogicalResult
-dsm::writeFigureReport(StringRef path, Location loc,
-                       llvm::function_ref<void(llvm::raw_ostream &)> print,
-                       llvm::function_ref<void(llvm::raw_ostream &)> json) {
-  std::string text = render(print);
-  llvm::Error error = core::checkReportFigures(json ? render(json) : text);
+LogicalResult dsm::writeFigureReport(StringRef path, Location loc,
+                                     ReportFormat format, ReportPrinter json,
+                                     ReportPrinter print) {
+  const bool asJSON = format == ReportFormat::JSON || !print;
+  std::string text = render(asJSON ? json : print);
+  llvm::Error error = core::checkReportFigures(asJSON ? text : render(json));
   if (error)
     return emitError(loc) << "cannot write the report: "
                           << llvm::toString(std::move(error));

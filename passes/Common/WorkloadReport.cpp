@@ -29,14 +29,8 @@ struct WorkloadReportPass
       core::writeWorkloadJSON(summary, os);
     };
     LogicalResult written = writeFigureReport(
-        output, getOperation().getLoc(),
-        [&](llvm::raw_ostream &os) {
-          if (format == ReportFormat::JSON)
-            json(os);
-          else
-            printWorkloadTable(summary, os);
-        },
-        format == ReportFormat::JSON ? ReportPrinter() : ReportPrinter(json));
+        output, getOperation().getLoc(), format, json,
+        [&](llvm::raw_ostream &os) { printWorkloadTable(summary, os); });
     if (failed(written))
       return signalPassFailure();
     markAllAnalysesPreserved();

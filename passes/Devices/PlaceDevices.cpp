@@ -285,27 +285,23 @@ struct PlaceDevicesPass
                        << " bytes in total";
 
     if (!trace.empty() &&
-        failed(writeFigureReport(trace, loc, [&](llvm::raw_ostream &os) {
-          devices::writeChromeTrace(built->graph, *network,
-                                    placementReport.best, os);
-        })))
+        failed(writeFigureReport(
+            trace, loc, ReportFormat::JSON, [&](llvm::raw_ostream &os) {
+              devices::writeChromeTrace(built->graph, *network,
+                                        placementReport.best, os);
+            })))
       return signalPassFailure();
     auto json = [&](llvm::raw_ostream &os) {
       devices::writePlacementJSON(placementReport, os);
     };
     if (!report.empty() &&
         failed(writeFigureReport(
-            report, loc,
-            [&](llvm::raw_ostream &os) {
-              if (format == ReportFormat::JSON)
-                json(os);
-              else if (format == ReportFormat::CSV)
+            report, loc, format, json, [&](llvm::raw_ostream &os) {
+              if (format == ReportFormat::CSV)
                 devices::writePlacementCSV(placementReport, os);
               else
                 devices::printPlacementTable(placementReport, os);
-            },
-            format == ReportFormat::JSON ? ReportPrinter()
-                                         : ReportPrinter(json))))
+            })))
       return signalPassFailure();
     if (signalled) {
       emitError(loc) << "interrupted: the best placement found so far "

@@ -220,18 +220,13 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
       memory::writePlacementJSON(reports, os);
     };
     if (!report.empty() &&
-        failed(writeFigureReport(
-            report, loc,
-            [&](llvm::raw_ostream &os) {
-              if (format == ReportFormat::JSON)
-                json(os);
-              else if (format == ReportFormat::CSV)
-                memory::writePlacementCSV(reports, os);
-              else
-                memory::printPlacementTable(reports, os);
-            },
-            format == ReportFormat::JSON ? ReportPrinter()
-                                         : ReportPrinter(json))))
+        failed(writeFigureReport(report, loc, format, json,
+                                 [&](llvm::raw_ostream &os) {
+                                   if (format == ReportFormat::CSV)
+                                     memory::writePlacementCSV(reports, os);
+                                   else
+                                     memory::printPlacementTable(reports, os);
+                                 })))
       return signalPassFailure();
     if (interrupted) {
       emitError(loc) << "interrupted: the best placement found so far "

@@ -193,20 +193,14 @@ struct MappingReportPass
       core::writeMappingJSON(report, os);
     };
     LogicalResult written = writeFigureReport(
-        output, module.getLoc(),
-        [&](llvm::raw_ostream &os) {
-          switch (format) {
-          case ReportFormat::JSON:
-            return json(os);
-          case ReportFormat::HTML:
-            return core::writeMappingHTML(report, os);
-          case ReportFormat::CSV:
-            return core::writeMappingCSV(report, os);
-          case ReportFormat::Table:
-            return core::printMappingTable(report, os);
-          }
-        },
-        format == ReportFormat::JSON ? ReportPrinter() : ReportPrinter(json));
+        output, module.getLoc(), format, json, [&](llvm::raw_ostream &os) {
+          if (format == ReportFormat::HTML)
+            core::writeMappingHTML(report, os);
+          else if (format == ReportFormat::CSV)
+            core::writeMappingCSV(report, os);
+          else
+            core::printMappingTable(report, os);
+        });
     if (failed(written))
       return signalPassFailure();
     markAllAnalysesPreserved();

@@ -8,14 +8,12 @@
 #include "dsm/Core/Spatial/PipelineParallelism.h"
 #include "dsm/Core/Spatial/StepMemory.h"
 #include "dsm/Dialect/DsmDialect.h"
+#include "dsm/Support/ReportWriter.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace dsm {
-
-/// Output format of the report passes.
-enum class ReportFormat { Table, JSON, HTML, CSV };
 
 /// What --dsm-expand-training expands a network for.
 enum class ExecutionMode { Train, Infer };

@@ -12,6 +12,9 @@
 
 namespace dsm {
 
+/// Output format of the report passes.
+enum class ReportFormat { Table, JSON, HTML, CSV };
+
 /// Prints a report, or one form of it, to a stream.
 using ReportPrinter = llvm::function_ref<void(llvm::raw_ostream &)>;
 
@@ -43,15 +46,15 @@ private:
 };
 
 /// Like writeReport, for a report of figures (cycles, times, bytes): the
-/// report's JSON form is checked first (core::checkReportFigures), so that
-/// no report, whatever its format, holds `inf`, `nan` or a figure out of
-/// range. `json` prints that form; when it is null, `print` is the JSON form
-/// and what it prints is checked (a report as large as a 10,000-layer plan's
-/// is then rendered once). A figure that fails is an error at `loc` naming
-/// it, and nothing is written.
+/// report's JSON form, which `json` prints, is checked first
+/// (core::checkReportFigures), so that no report, whatever its format,
+/// holds `inf`, `nan` or a figure out of range. In `format` JSON that form
+/// is what is written (rendered once: a 10,000-layer plan's is large); in
+/// another, what `print` prints. A figure that fails is an error at `loc`
+/// naming it, and nothing is written.
 mlir::LogicalResult writeFigureReport(llvm::StringRef path, mlir::Location loc,
-                                      ReportPrinter print,
-                                      ReportPrinter json = {});
+                                      ReportFormat format, ReportPrinter json,
+                                      ReportPrinter print = {});
 
 } // namespace dsm
 
