@@ -653,9 +653,8 @@ dsm::core::selectionCostLowerBound(const std::vector<OptionCosts> &nodeCost,
   }
   for (const SelectionEdge &edge : edges) {
     double cheapest = kInfinity;
-    for (const OptionCosts &row : edge.cost)
-      for (double cost : row)
-        cheapest = std::min(cheapest, cost);
+    for (double cost : edge.cost.entries())
+      cheapest = std::min(cheapest, cost);
     least += cheapest;
     // A saving on the chosen path counts twice in its terms' magnitude.
     magnitude += 2 * std::abs(cheapest);

@@ -78,15 +78,13 @@ TEST(ParallelismSelectionTest, ExactOnRandomResidualGraphs) {
     std::vector<SelectionEdge> edges;
     for (int i = 1; i < n; ++i) {
       SelectionEdge chain{i - 1, i, makeSwitchCosts(kNumOptions)};
-      for (auto &row : chain.cost)
-        for (double &v : row)
-          v = cost(random);
+      for (double &v : chain.cost.entries())
+        v = cost(random);
       edges.push_back(chain);
       if (i >= 2 && trial % 2) { // residual shortcuts
         SelectionEdge skip{i - 2, i, makeSwitchCosts(kNumOptions)};
-        for (auto &row : skip.cost)
-          for (double &v : row)
-            v = cost(random);
+        for (double &v : skip.cost.entries())
+          v = cost(random);
         edges.push_back(skip);
       }
     }
@@ -122,9 +120,8 @@ TEST(ParallelismSelectionTest, FarEdgesRememberOnlyTheClass) {
     std::vector<SelectionEdge> edges;
     for (int i = 1; i < n; ++i) {
       SelectionEdge chain{i - 1, i, makeSwitchCosts(kNumOptions)};
-      for (auto &row : chain.cost)
-        for (double &v : row)
-          v = cost(random);
+      for (double &v : chain.cost.entries())
+        v = cost(random);
       edges.push_back(chain);
       if (i >= 2) {
         SelectionEdge skip{i - 2, i, makeSwitchCosts(kNumOptions)};
@@ -176,8 +173,10 @@ OptionCosts randomCosts(std::mt19937 &random, int numOptions, bool infinities) {
 SelectionEdge randomEdge(std::mt19937 &random, int from, int to,
                          bool infinities) {
   SelectionEdge e{from, to, makeSwitchCosts(kNumOptions)};
-  for (OptionCosts &row : e.cost)
-    row = randomCosts(random, kNumOptions, infinities);
+  for (int from = 0; from < kNumOptions; ++from) {
+    OptionCosts row = randomCosts(random, kNumOptions, infinities);
+    std::copy(row.begin(), row.end(), e.cost[from]);
+  }
   return e;
 }
 
@@ -517,9 +516,8 @@ TEST(ParallelismSelectionTest, CostLowerBoundHoldsForEveryChoice) {
       leastTerms += *std::min_element(c.begin(), c.end());
     for (SelectionEdge &edge : edges) {
       double least = kInf;
-      for (OptionCosts &row : edge.cost)
-        for (double &cost : row)
-          least = std::min(least, cost -= 5);
+      for (double &cost : edge.cost.entries())
+        least = std::min(least, cost -= 5);
       leastTerms += least;
     }
     const double bound = selectionCostLowerBound(nodes, edges);

@@ -39,12 +39,38 @@ namespace dsm::core {
 /// The cost of each option of one node (every node has the same options:
 /// the mapper's are a parallelism with a DySM factor).
 using OptionCosts = std::vector<double>;
-/// cost[from option][to option] of one edge.
-using SwitchCosts = std::vector<OptionCosts>;
+/// cost[from option][to option] of one edge, in one block of memory: a
+/// network has an edge per pair of layers that talk, and a selection (and
+/// the memo of selections) holds them all.
+class SwitchCosts {
+public:
+  SwitchCosts() = default;
+  SwitchCosts(size_t numOptions, double value)
+      : n(numOptions), values(numOptions * numOptions, value) {}
+
+  size_t size() const { return n; }
+  /// The costs from option `from` to each option.
+  double *operator[](size_t from) { return values.data() + from * n; }
+  const double *operator[](size_t from) const {
+    return values.data() + from * n;
+  }
+  /// Every cost, row by row.
+  llvm::MutableArrayRef<double> entries() { return values; }
+  llvm::ArrayRef<double> entries() const { return values; }
+
+  bool operator==(const SwitchCosts &other) const {
+    return n == other.n && values == other.values;
+  }
+  bool operator!=(const SwitchCosts &other) const { return !(*this == other); }
+
+private:
+  size_t n = 0;
+  std::vector<double> values;
+};
 
 /// `numOptions` x `numOptions` switching costs, all `value`.
 inline SwitchCosts makeSwitchCosts(size_t numOptions, double value = 0) {
-  return SwitchCosts(numOptions, OptionCosts(numOptions, value));
+  return SwitchCosts(numOptions, value);
 }
 
 struct SelectionEdge {
