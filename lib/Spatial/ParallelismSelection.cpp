@@ -49,6 +49,8 @@ public:
   /// The values of the row numbered `id`.
   const int *row(int id) const { return rows.data() + size_t(id) * width; }
   size_t size() const { return count; }
+  /// Every row's values, by number.
+  const std::vector<int> &values() const { return rows; }
   /// Forgets every row, for rows of `newWidth` values, about `expected` of
   /// them (the buffers stay).
   void reset(size_t newWidth, size_t expected) {
@@ -120,8 +122,225 @@ void sortByCost(std::vector<std::pair<double, size_t>> &order,
   }
 }
 
+/// Steps of the dynamic program that repeat the steps `period` before
+/// them: for each step i in [first, end), node i's costs, how far ahead its
+/// last reader is and its incoming edges (how far back, their costs, in
+/// order) equal those of step i - period. None: period 0.
+struct RepeatedSteps {
+  size_t first = 0, end = 0, period = 0;
+};
+
+/// Periods searched for (a network's repeated block in layers) and the
+/// fewest periods worth a search.
+constexpr size_t kMaxStepPeriod = 1024;
+constexpr size_t kMinRepeats = 8;
+
+uint64_t mixBits(uint64_t h, uint64_t value) {
+  h = (h ^ (value + 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
+  return h ^ (h >> 29);
+}
+
+uint64_t bitsOf(double value) {
+  uint64_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+/// The longest run of repeated steps (the shortest period among equally
+/// long runs), found by hashing each step and confirmed exactly.
+RepeatedSteps findRepeatedSteps(
+    const std::vector<OptionCosts> &nodeCost,
+    const std::vector<std::vector<const SelectionEdge *>> &incoming,
+    const std::vector<int> &lastUse) {
+  const size_t n = nodeCost.size();
+  RepeatedSteps best;
+  if (n < 2 * kMinRepeats)
+    return best;
+  auto reach = [&](size_t i) {
+    return lastUse[i] > int(i) ? uint64_t(lastUse[i] - int(i)) : 0;
+  };
+  std::vector<uint64_t> hash(n);
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t h = mixBits(0, reach(i));
+    for (double cost : nodeCost[i])
+      h = mixBits(h, bitsOf(cost));
+    for (const SelectionEdge *edge : incoming[i]) {
+      h = mixBits(h, uint64_t(int(i) - edge->from));
+      for (double cost : edge->cost.entries())
+        h = mixBits(h, bitsOf(cost));
+    }
+    hash[i] = h;
+  }
+  auto sameStep = [&](size_t i, size_t period) {
+    const size_t j = i - period;
+    if (reach(i) != reach(j) || nodeCost[i] != nodeCost[j] ||
+        incoming[i].size() != incoming[j].size())
+      return false;
+    for (size_t e = 0; e < incoming[i].size(); ++e)
+      if (int(i) - incoming[i][e]->from != int(j) - incoming[j][e]->from ||
+          incoming[i][e]->cost != incoming[j][e]->cost)
+        return false;
+    return true;
+  };
+  // Candidate periods: how far back a few steps' hashes recur (a block's
+  // length, or a multiple where something else repeats more slowly, such
+  // as recomputed segments). Each candidate's longest run by hash; the
+  // longest of all is then confirmed step by step, and cut where a step
+  // differs after all.
+  std::vector<size_t> periods;
+  for (size_t sample : {n / 4, n / 2, 3 * n / 4})
+    for (size_t d = 1; d <= std::min(sample, kMaxStepPeriod); ++d)
+      if (hash[sample - d] == hash[sample])
+        periods.push_back(d);
+  std::sort(periods.begin(), periods.end());
+  periods.erase(std::unique(periods.begin(), periods.end()), periods.end());
+  for (size_t period : periods) {
+    size_t runStart = period;
+    for (size_t i = period; i <= n; ++i) {
+      if (i < n && hash[i] == hash[i - period])
+        continue;
+      if (i - runStart > best.end - best.first)
+        best = {runStart, i, period};
+      runStart = i + 1;
+    }
+  }
+  RepeatedSteps confirmed;
+  for (size_t i = best.first, runStart = best.first; i <= best.end; ++i) {
+    if (i < best.end && sameStep(i, best.period))
+      continue;
+    if (i - runStart > confirmed.end - confirmed.first)
+      confirmed = {runStart, i, best.period};
+    runStart = i + 1;
+  }
+  best = confirmed;
+  if (best.end - best.first < kMinRepeats * best.period)
+    return RepeatedSteps();
+  return best;
+}
+
+/// A state's way back: its parent among the previous step's states and its
+/// node's option.
+struct Link {
+  int parent = -1;
+  int option = -1;
+};
+
+/// The live-state program's skipping of repeated blocks (below): holds the
+/// program's states and, at each block boundary of the run, compares them
+/// with those of the boundary a block before.
+class RepeatSkipper {
+public:
+  RepeatSkipper(RepeatedSteps repeated, std::vector<Link> &links,
+                std::vector<size_t> &firstLink, std::vector<double> &stateCost,
+                const std::vector<int> &statePart, const RowNumbering &parts,
+                std::vector<int> &liveNodes, const bool &optionInRow)
+      : repeated(repeated), links(links), firstLink(firstLink),
+        stateCost(stateCost), statePart(statePart), parts(parts),
+        liveNodes(liveNodes), optionInRow(optionInRow) {}
+
+  /// At the start of step `i`: the step to go on from -- `i`, or the run's
+  /// end once the states repeat those a block before.
+  size_t skipFrom(size_t i) {
+    const size_t period = repeated.period;
+    if (!period || i < repeated.first || i + period > repeated.end ||
+        (i - repeated.first) % period != 0)
+      return i;
+    Boundary now = boundaryAt(i);
+    if (!last || last->step + period != i || !repeats(*last, now)) {
+      last = std::move(now);
+      return i;
+    }
+    // Skip `blocks` periods: the links of the block before, again.
+    const size_t blocks = (repeated.end - i) / period;
+    links.reserve(links.size() +
+                  blocks * (firstLink[i + 1] - firstLink[i + 1 - period]));
+    for (size_t b = 0; b < blocks; ++b)
+      for (size_t u = 1; u <= period; ++u) {
+        const size_t from = i - period + u;
+        for (size_t k = firstLink[from]; k < firstLink[from + 1]; ++k)
+          links.push_back(links[k]);
+        firstLink.push_back(links.size());
+      }
+    for (size_t s = 0; s < stateCost.size(); ++s)
+      stateCost[s] += double(blocks) * (now.stateCost[s] - last->stateCost[s]);
+    for (int &node : liveNodes)
+      node += int(blocks * period);
+    last.reset();
+    skipped = true;
+    return i + blocks * period;
+  }
+  /// Whether any block was skipped.
+  bool skippedAny() const { return skipped; }
+
+private:
+  /// The states at a block boundary (a step i with (i - first) % period
+  /// == 0).
+  struct Boundary {
+    size_t step = 0;
+    std::vector<int> liveNodes, statePart, stateOption, partRows;
+    std::vector<double> stateCost;
+    bool optionInRow = false;
+  };
+  Boundary boundaryAt(size_t i) const {
+    Boundary b;
+    b.step = i;
+    b.liveNodes = liveNodes;
+    b.statePart = statePart;
+    for (size_t s = 0; s < stateCost.size(); ++s)
+      b.stateOption.push_back(links[firstLink[i] + s].option);
+    b.partRows = parts.values();
+    b.stateCost = stateCost;
+    b.optionInRow = optionInRow;
+    return b;
+  }
+  /// Whether `now` repeats `before` a block later: the same options of the
+  /// same nodes a block on (none from before the run), each state's cost
+  /// grown by the same amount, to rounding.
+  bool repeats(const Boundary &before, const Boundary &now) const {
+    if (now.liveNodes.size() != before.liveNodes.size() ||
+        now.statePart != before.statePart ||
+        now.stateOption != before.stateOption ||
+        now.partRows != before.partRows ||
+        now.optionInRow != before.optionInRow)
+      return false;
+    for (size_t k = 0; k < now.liveNodes.size(); ++k)
+      if (before.liveNodes[k] < int(repeated.first) ||
+          now.liveNodes[k] != before.liveNodes[k] + int(repeated.period))
+        return false;
+    const double grown = now.stateCost[0] - before.stateCost[0];
+    for (size_t s = 0; s < now.stateCost.size(); ++s) {
+      const double delta = now.stateCost[s] - before.stateCost[s];
+      const double scale = std::max(
+          {std::abs(now.stateCost[s]), std::abs(now.stateCost[0]), 1.0});
+      if (!(std::abs(delta - grown) <= 1e-12 * scale))
+        return false;
+    }
+    return true;
+  }
+
+  const RepeatedSteps repeated;
+  std::vector<Link> &links;
+  std::vector<size_t> &firstLink;
+  std::vector<double> &stateCost;
+  const std::vector<int> &statePart;
+  const RowNumbering &parts;
+  std::vector<int> &liveNodes;
+  const bool &optionInRow;
+  std::optional<Boundary> last;
+  bool skipped = false;
+};
+
 /// The dynamic program in topological order over the options of the nodes
 /// still to be read (the live states), pruned to the `maxStates` cheapest.
+///
+/// A network of repeated blocks repeats its steps (findRepeatedSteps). Once
+/// the states after a block are those after the block before, each cost
+/// the same amount more, every later block of the run does the same again
+/// (a step adds the same costs to every state and compares them, so a
+/// constant added to all changes nothing): the program skips to the run's
+/// end, the states' costs grown by as many times that amount and the
+/// block's links copied, for a choice that repeats the block's. A network
+/// of ten thousand blocks is then selected for the cost of a few.
 Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
                              const std::vector<SelectionEdge> &edges,
                              size_t maxStates, int farClasses) {
@@ -142,10 +361,6 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
   // node if a later node reads it. The states of the step have their cost
   // and part; every step keeps its states' links for the way back, in one
   // array (`firstLink`: where each step's links begin).
-  struct Link {
-    int parent = -1; ///< index among the previous step's states
-    int option = -1; ///< this node's option
-  };
   Selection result;
   std::vector<Link> links(1);
   std::vector<size_t> firstLink = {0, 1};
@@ -157,7 +372,12 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
   std::vector<double> slotCost, candidate;
   std::vector<int> slotParent, slotOption, staying;
   std::vector<std::pair<double, size_t>> order, buffer; // (cost, slot)
+  RepeatSkipper skipper(findRepeatedSteps(nodeCost, incoming, lastUse), links,
+                        firstLink, stateCost, statePart, parts, liveNodes,
+                        optionInRow);
   for (size_t i = 0; i < n; ++i) {
+    if ((i = skipper.skipFrom(i)) >= n)
+      break;
     // The next states: a slot per (part, finite option) if a later node
     // reads node i, else one per part, in the order first found.
     // Nodes before i are read from here on only by nodes at least two after
@@ -358,6 +578,16 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
     const Link &link = links[firstLink[i] + s];
     result.choice[i - 1] = link.option;
     s = size_t(link.parent);
+  }
+  if (skipper.skippedAny()) {
+    // The costs grown by a multiple carry that multiple's rounding: the
+    // choice's own sum instead.
+    result.cost = 0;
+    for (size_t v = 0; v < n; ++v)
+      result.cost += nodeCost[v][result.choice[v]];
+    for (const SelectionEdge &edge : edges)
+      result.cost +=
+          edge.cost[result.choice[edge.from]][result.choice[edge.to]];
   }
   return result;
 }

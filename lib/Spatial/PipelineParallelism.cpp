@@ -466,12 +466,44 @@ llvm::Expected<std::vector<int>> SpatialMapper::profileStages(
   return std::vector<int>();
 }
 
+/// The step of a pipeline of `numStages` stages whose first are `planned`,
+/// with free links, the others taken as `rest` times the planned stages'
+/// mean (0: none, the least the whole pipeline's step can be; 1: as busy
+/// as they).
+static double stepOfPlannedStages(llvm::ArrayRef<PipelineStageRecord> planned,
+                                  int numStages, double rest,
+                                  PipelineSchedule schedule,
+                                  int64_t microbatches) {
+  std::vector<double> forward, backward, update;
+  double meanForward = 0, meanBackward = 0, meanUpdate = 0;
+  for (const PipelineStageRecord &stage : planned) {
+    forward.push_back(stage.forward);
+    backward.push_back(stage.backward);
+    update.push_back(stage.update);
+    meanForward += stage.forward / double(planned.size());
+    meanBackward += stage.backward / double(planned.size());
+    meanUpdate += stage.update / double(planned.size());
+  }
+  if (rest > 0)
+    for (int s = int(planned.size()); s < numStages; ++s) {
+      forward.push_back(rest * meanForward);
+      backward.push_back(rest * meanBackward);
+      update.push_back(rest * meanUpdate);
+    }
+  return pipelineStepTiming(schedule, forward, backward, update,
+                            /*forwardLinks=*/{}, /*backwardLinks=*/{},
+                            microbatches)
+      .total;
+}
+
 llvm::Expected<std::optional<MappingPlan>> SpatialMapper::planPipeline(
     const LayerGraph &graph, const PerformanceModel &stageModel,
     SweepMemo &memo, llvm::ArrayRef<int> firsts, int64_t rows,
     int64_t microbatches, PipelineSchedule schedule,
-    const MapperOptions &stageOptions, SearchEffort &effort, Executor &executor,
-    ExplorationProgress &progress) const {
+    const MapperOptions &stageOptions, double cyclesToBeat,
+    SearchEffort &effort, Executor &executor, ExplorationProgress &progress,
+    double &step) const {
+  step = 0;
   const bool given = options.givenPipeline.given();
   const MultiChipSystem &system = model.getSystem();
   const int stages = int(firsts.size());
@@ -517,6 +549,18 @@ llvm::Expected<std::optional<MappingPlan>> SpatialMapper::planPipeline(
       }
     record.stages.push_back(stage);
     candidate.stagePlans.push_back(std::move(*plan));
+    // Every term of the step's timing only grows with more stages and
+    // with the links: the stages planned so far, without links, take at
+    // most the step. The first stage keeps the most microbatches in flight
+    // and tends to be the slowest, so a pipeline that cannot beat the plan
+    // in hand usually ends here after one stage of many.
+    if (fits && !given && cyclesToBeat < kNoPlanYet && s + 1 < stages &&
+        stepOfPlannedStages(record.stages, stages, /*rest=*/0, schedule,
+                            microbatches) >= cyclesToBeat * (1 + 1e-9)) {
+      step = stepOfPlannedStages(record.stages, stages, /*rest=*/1, schedule,
+                                 microbatches);
+      return std::nullopt;
+    }
   }
   if (!fits && !(given && record.stages.size() == size_t(stages)))
     return std::nullopt;
@@ -549,7 +593,9 @@ llvm::Expected<std::optional<MappingPlan>> SpatialMapper::planPipeline(
   record.timing = pipelineStepTiming(schedule, forward, backward, update,
                                      record.forwardLinks, record.backwardLinks,
                                      microbatches);
-  return assemblePipeline(std::move(candidate), system.torus.y);
+  MappingPlan plan = assemblePipeline(std::move(candidate), system.torus.y);
+  step = plan.totals.cycles.total;
+  return plan;
 }
 
 llvm::Expected<MappingPlan>
@@ -685,27 +731,33 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
     }
     if (count.firsts.empty())
       continue;
-    llvm::Expected<std::optional<MappingPlan>> plan =
-        planPipeline(graph, *count.model, count.memo, count.firsts, count.rows,
-                     pipeline.microbatches, schedule, stageOptions, effort,
-                     executor, progress);
+    double step = 0;
+    llvm::Expected<std::optional<MappingPlan>> plan = planPipeline(
+        graph, *count.model, count.memo, count.firsts, count.rows,
+        pipeline.microbatches, schedule, stageOptions,
+        !given.given() && best && best->fitsMemory() ? best->totals.cycles.total
+                                                     : kNoPlanYet,
+        effort, executor, progress, step);
     if (!plan)
       return plan.takeError();
-    if (!*plan)
-      continue;
     // More microbatches shrink the bubble but run smaller, less efficient
     // passes: as the count falls, the step falls, then rises. Once a count
     // takes longer than a larger one, the counts below it are not planned.
     // Not always so (a count whose samples fill a stage's rows can map
     // better than its neighbours): taken best bound first, the counts
-    // planned are the likeliest, not the ends of the range.
-    count.planned[pipeline.microbatches] = (*plan)->totals.cycles.total;
-    for (auto it = count.planned.begin(); std::next(it) != count.planned.end();
-         ++it)
-      if (it->second > std::next(it)->second) {
-        count.fewest = std::max(count.fewest, it->first);
-        break;
-      }
+    // planned are the likeliest, not the ends of the range. A pipeline cut
+    // short counts with the step its planned stages foretell.
+    if (step > 0) {
+      count.planned[pipeline.microbatches] = step;
+      for (auto it = count.planned.begin();
+           std::next(it) != count.planned.end(); ++it)
+        if (it->second > std::next(it)->second) {
+          count.fewest = std::max(count.fewest, it->first);
+          break;
+        }
+    }
+    if (!*plan)
+      continue;
     (*plan)->fastestMemory = best ? best->fastestMemory : (*plan)->memory;
     if (better(**plan))
       best = std::move(**plan);

@@ -117,16 +117,51 @@ std::string dsm::core::describeMemory(const MemoryPerChip &m) {
 
 double dsm::core::peakLiveBytes(llvm::ArrayRef<LiveTensor> tensors) {
   // Each tensor starts at `first` and ends after `last`: a sweep over the
-  // events in step order, ends after starts at the same step.
-  std::vector<std::pair<int, double>> events;
-  events.reserve(2 * tensors.size());
+  // events in step order, ends after starts at the same step, the larger
+  // first among either. Steps are small integers (a graph's FWD and BWD
+  // steps), so the events are bucketed by step -- a CapacityFit tries a
+  // dozen recomputations of tens of thousands of layers -- and only a
+  // bucket's own are sorted; where they are not, the whole list is.
+  int latest = 0;
+  bool bucketed = true;
   for (const LiveTensor &t : tensors) {
-    events.push_back({2 * t.first, t.bytes});
-    events.push_back({2 * t.last + 1, -t.bytes});
+    bucketed = bucketed && t.first >= 0 && t.last >= 0;
+    latest = std::max({latest, t.first, t.last});
   }
-  llvm::sort(events, [](const auto &a, const auto &b) {
-    return a.first < b.first || (a.first == b.first && a.second > b.second);
-  });
+  const size_t numBuckets = 2 * size_t(latest) + 2;
+  bucketed = bucketed && numBuckets <= 8 * tensors.size() + 64;
+  using Event = std::pair<int, double>;
+  std::vector<Event> events(2 * tensors.size());
+  auto larger = [](const Event &a, const Event &b) {
+    return a.second > b.second;
+  };
+  if (bucketed) {
+    std::vector<uint32_t> start(numBuckets + 1, 0);
+    for (const LiveTensor &t : tensors) {
+      ++start[2 * size_t(t.first) + 1];
+      ++start[2 * size_t(t.last) + 2];
+    }
+    for (size_t b = 0; b < numBuckets; ++b)
+      start[b + 1] += start[b];
+    std::vector<uint32_t> next(start.begin(), start.end() - 1);
+    for (const LiveTensor &t : tensors) {
+      events[next[2 * size_t(t.first)]++] = {2 * t.first, t.bytes};
+      events[next[2 * size_t(t.last) + 1]++] = {2 * t.last + 1, -t.bytes};
+    }
+    for (size_t b = 0; b < numBuckets; ++b)
+      if (start[b + 1] - start[b] > 1)
+        std::sort(events.begin() + start[b], events.begin() + start[b + 1],
+                  larger);
+  } else {
+    events.clear();
+    for (const LiveTensor &t : tensors) {
+      events.push_back({2 * t.first, t.bytes});
+      events.push_back({2 * t.last + 1, -t.bytes});
+    }
+    llvm::sort(events, [&](const Event &a, const Event &b) {
+      return a.first < b.first || (a.first == b.first && larger(a, b));
+    });
+  }
   double live = 0, peak = 0;
   for (const auto &[when, bytes] : events) {
     live += bytes;

@@ -574,4 +574,63 @@ TEST(ParallelismSelectionTest, MemoReturnsTheSelectionOfTheSameCosts) {
   EXPECT_EQ(memo.find(last, edges), nullptr);
 }
 
+TEST(ParallelismSelectionTest, RepeatedBlocksAreSelectedExactly) {
+  // A head, hundreds of copies of one random block (a chain with a
+  // shortcut over it, as a residual block), a tail: the dynamic program
+  // skips the repeated blocks once the states repeat (findRepeatedSteps).
+  // Against variable elimination, which never skips, on the same graph;
+  // with a shortcut from the head to the tail over every block, which is
+  // live throughout, in half the trials.
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> cost(0, 10);
+  auto randomSwitch = [&] {
+    SwitchCosts s = makeSwitchCosts(kNumOptions);
+    for (double &v : s.entries())
+      v = cost(random);
+    return s;
+  };
+  for (int trial = 0; trial < 12; ++trial) {
+    const int period = 2 + trial % 3, blocks = 300, head = 3, tail = 2;
+    const int n = head + period * blocks + tail;
+    OptionCosts blockCost[4];
+    SwitchCosts chainSwitch[4], shortcut = randomSwitch();
+    for (int k = 0; k < period; ++k) {
+      blockCost[k].resize(kNumOptions);
+      for (double &v : blockCost[k])
+        v = cost(random);
+      chainSwitch[k] = randomSwitch();
+    }
+    std::vector<OptionCosts> nodes(n, OptionCosts(kNumOptions));
+    std::vector<SelectionEdge> edges;
+    for (int i = 0; i < n; ++i) {
+      const bool inBlock = i >= head && i < head + period * blocks;
+      const int k = (i - head) % period;
+      if (inBlock)
+        nodes[i] = blockCost[k];
+      else
+        for (double &v : nodes[i])
+          v = cost(random);
+      if (i > 0)
+        edges.push_back({i - 1, i, inBlock ? chainSwitch[k] : randomSwitch()});
+      if (inBlock && k == period - 1)
+        edges.push_back({i - period, i, shortcut});
+    }
+    if (trial % 2)
+      edges.push_back({1, n - 1, randomSwitch()});
+    std::sort(edges.begin(), edges.end(),
+              [](const SelectionEdge &a, const SelectionEdge &b) {
+                return std::make_pair(a.to, a.from) <
+                       std::make_pair(b.to, b.from);
+              });
+    Selection skipped = selectOptions(nodes, edges);
+    Selection eliminated = selectOptions(nodes, edges, /*maxStates=*/1);
+    ASSERT_TRUE(skipped.exact);
+    ASSERT_TRUE(eliminated.exact);
+    EXPECT_NEAR(skipped.cost, eliminated.cost, 1e-9 * eliminated.cost)
+        << "trial " << trial;
+    EXPECT_NEAR(costOf(nodes, edges, skipped.choice), skipped.cost,
+                1e-9 * skipped.cost);
+  }
+}
+
 } // namespace

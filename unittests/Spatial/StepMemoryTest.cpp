@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 using namespace dsm::core;
 
 namespace {
@@ -14,6 +17,35 @@ TEST(StepMemoryTest, PeakCountsTheTensorsAliveAtOnce) {
   // A tensor ends after its last step: [0, 1] and [2, 3] never meet.
   EXPECT_EQ(peakLiveBytes({{100, 0, 1}, {50, 2, 3}}), 100);
   EXPECT_EQ(peakLiveBytes({}), 0);
+}
+
+TEST(StepMemoryTest, PeakMatchesAStepByStepCount) {
+  // Many tensors on a few steps (the bucketed sweep), and a step far past
+  // the others' (the sorted one): each against summing every step's own.
+  std::mt19937 random(3);
+  for (int trial = 0; trial < 40; ++trial) {
+    std::vector<LiveTensor> tensors;
+    const int steps = 1 + trial;
+    std::uniform_int_distribution<int> step(0, steps);
+    for (int t = 0; t < 3 * steps; ++t) {
+      int first = step(random), last = step(random);
+      tensors.push_back(
+          {double(1 + t % 7), std::min(first, last), std::max(first, last)});
+    }
+    if (trial % 4 == 3)
+      tensors.push_back({5, 0, 1 << 28});
+    double peak = 0;
+    std::vector<int> probes;
+    for (const LiveTensor &t : tensors)
+      probes.insert(probes.end(), {t.first, t.last});
+    for (int at : probes) {
+      double live = 0;
+      for (const LiveTensor &t : tensors)
+        live += t.first <= at && at <= t.last ? t.bytes : 0;
+      peak = std::max(peak, live);
+    }
+    EXPECT_EQ(peakLiveBytes(tensors), peak) << "trial " << trial;
+  }
 }
 
 TEST(StepMemoryTest, MixedPrecisionAdamIsSixteenBytesAParameter) {
