@@ -115,15 +115,23 @@ struct dsm::core::ChipMemory {
   /// the capacity less the activations, which every plan holds.
   double parameterRoom() const { return capacity - activationBytes; }
 
+  /// The peak of the activations and errors alive at once were the layers
+  /// `layers` marks recomputed.
+  double peakRecomputing(const std::vector<bool> &layers) const {
+    std::vector<ActivationUse> uses = activations;
+    for (size_t a = 0; a < uses.size(); ++a)
+      uses[a].recomputed = layers[producerOf[a]];
+    std::vector<LiveTensor> tensors = activationLiveTensors(uses);
+    tensors.insert(tensors.end(), errors.begin(), errors.end());
+    tensors.insert(tensors.end(), received.begin(), received.end());
+    return peakLiveBytes(tensors);
+  }
   /// Recomputes the layers `layers` marks, and the peak under it.
   void recompute(std::vector<bool> layers) {
     recomputed = std::move(layers);
     for (size_t a = 0; a < activations.size(); ++a)
       activations[a].recomputed = recomputed[producerOf[a]];
-    std::vector<LiveTensor> tensors = activationLiveTensors(activations);
-    tensors.insert(tensors.end(), errors.begin(), errors.end());
-    tensors.insert(tensors.end(), received.begin(), received.end());
-    activationBytes = peakLiveBytes(tensors);
+    activationBytes = peakRecomputing(recomputed);
   }
 
   MemoryPerChip categories(llvm::ArrayRef<int> choice) const {
@@ -246,25 +254,38 @@ static ChipMemory chipMemoryOf(const MappingState &state) {
   return memory;
 }
 
+/// Layers cut into segments of consecutive layers (recomputedInSegments):
+/// which layers' outputs are read in the backward half, and each one's
+/// last reader.
+struct SegmentReaders {
+  std::vector<bool> readBackward;
+  std::vector<int> lastReader;
+};
+
+static SegmentReaders segmentReaders(const MappingProblem &problem) {
+  const size_t n = problem.numLayers();
+  SegmentReaders readers{std::vector<bool>(n, false), std::vector<int>(n, -1)};
+  for (int e = 0; e < int(problem.graph().edges.size()); ++e) {
+    const LayerEdge &edge = problem.edge(e);
+    readers.lastReader[edge.producer] =
+        std::max(readers.lastReader[edge.producer], edge.consumer);
+    const LayerNode &consumer = problem.layer(edge.consumer);
+    readers.readBackward[edge.producer] =
+        readers.readBackward[edge.producer] || consumer.bwd || consumer.upd;
+  }
+  return readers;
+}
+
 /// Layers cut into segments of `length` consecutive layers: the layers
 /// whose output is read in the backward half, all of whose readers are in
 /// their own segment.
-static std::vector<bool> recomputedInSegments(const MappingProblem &problem,
+static std::vector<bool> recomputedInSegments(const SegmentReaders &readers,
                                               size_t length) {
-  const size_t n = problem.numLayers();
-  std::vector<bool> recomputed(n, false), readBackward(n, false);
-  std::vector<int> lastReader(n, -1);
-  for (int e = 0; e < int(problem.graph().edges.size()); ++e) {
-    const LayerEdge &edge = problem.edge(e);
-    lastReader[edge.producer] =
-        std::max(lastReader[edge.producer], edge.consumer);
-    const LayerNode &consumer = problem.layer(edge.consumer);
-    readBackward[edge.producer] =
-        readBackward[edge.producer] || consumer.bwd || consumer.upd;
-  }
+  const size_t n = readers.lastReader.size();
+  std::vector<bool> recomputed(n, false);
   for (size_t i = 0; i < n; ++i)
-    recomputed[i] = readBackward[i] && lastReader[i] >= 0 &&
-                    size_t(lastReader[i]) / length == i / length;
+    recomputed[i] = readers.readBackward[i] && readers.lastReader[i] >= 0 &&
+                    size_t(readers.lastReader[i]) / length == i / length;
   return recomputed;
 }
 
@@ -274,9 +295,10 @@ static std::vector<bool> recomputedInSegments(const MappingProblem &problem,
 /// leave fewer alive than keeping every activation, unless `named`
 /// (recompute=full: segments whatever they save).
 static std::vector<bool> fewestAliveRecomputation(const MappingProblem &problem,
-                                                  ChipMemory memory,
+                                                  const ChipMemory &memory,
                                                   bool named) {
   const size_t n = problem.numLayers();
+  const SegmentReaders readers = segmentReaders(problem);
   std::vector<size_t> lengths;
   for (size_t length = 2; length < 2 * n; length *= 2)
     lengths.push_back(length);
@@ -285,10 +307,10 @@ static std::vector<bool> fewestAliveRecomputation(const MappingProblem &problem,
   double bestBytes =
       named ? std::numeric_limits<double>::infinity() : memory.activationBytes;
   for (size_t length : lengths) {
-    std::vector<bool> recomputed = recomputedInSegments(problem, length);
-    memory.recompute(recomputed);
-    if (memory.activationBytes < bestBytes) {
-      bestBytes = memory.activationBytes;
+    std::vector<bool> recomputed = recomputedInSegments(readers, length);
+    const double bytes = memory.peakRecomputing(recomputed);
+    if (bytes < bestBytes) {
+      bestBytes = bytes;
       best = std::move(recomputed);
     }
   }
@@ -353,15 +375,20 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
   auto withShardedWeights = [&](const Candidate &from) {
     Candidate c{std::make_unique<ChipMemory>(*from.memory), from.costs};
     c.memory->shardWeights = true;
+    // Layers of one shape share their explorations: one gather each.
+    llvm::DenseMap<const Evaluation *, double> gatherOf;
     for (size_t i = 0; i < c.costs.size(); ++i) {
       const LayerNode &layer = problem.layer(int(i));
       if (layer.shape.params <= 0)
         continue;
       for (int o = 0; o < problem.numOptions(); ++o)
-        if (const Evaluation *fwd = state.plain(int(i), TrainingPass::FWD, o))
-          c.costs[i][o] +=
-              problem.model().weightGather(layer.shape, fwd->config).cycles *
-              (layer.bwd ? 2 : 1);
+        if (const Evaluation *fwd = state.plain(int(i), TrainingPass::FWD, o)) {
+          auto [gather, fresh] = gatherOf.try_emplace(fwd, 0.0);
+          if (fresh)
+            gather->second =
+                problem.model().weightGather(layer.shape, fwd->config).cycles;
+          c.costs[i][o] += gather->second * (layer.bwd ? 2 : 1);
+        }
     }
     return c;
   };

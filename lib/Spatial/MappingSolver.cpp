@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 
 using namespace dsm::core;
 
@@ -129,7 +130,14 @@ static void priceRelayouts(MappingState &state) {
   const int numOptions = problem.numOptions();
   state.switches.clear();
   state.switches.reserve(problem.graph().edges.size());
+  // Edges of equal size and direction cost alike: one block of costs each.
+  std::map<std::pair<double, bool>, SwitchCosts> alike;
   for (const LayerEdge &edge : problem.graph().edges) {
+    auto [known, fresh] = alike.try_emplace({edge.elements, edge.carriesError});
+    if (!fresh) {
+      state.switches.push_back({edge.producer, edge.consumer, known->second});
+      continue;
+    }
     // A relayout depends on the two parallelisms, not the DySM factors.
     double byParallelism[kNumParallelisms][kNumParallelisms];
     for (int from = 0; from < kNumParallelisms; ++from)
@@ -145,6 +153,7 @@ static void priceRelayouts(MappingState &state) {
       for (int to = 0; to < numOptions; ++to)
         s.cost[from][to] = byParallelism[int(problem.parallelismOf(from))]
                                         [int(problem.parallelismOf(to))];
+    known->second = s.cost;
     state.switches.push_back(std::move(s));
   }
 }
@@ -377,6 +386,12 @@ dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
   priceRelayouts(state);
   for (const std::unique_ptr<MappingAddOn> &addOn : addOns)
     addOn->addSelectionTerms(state);
+  // Alike edges (a network's repeated blocks) hold one block of costs: the
+  // selections, CapacityFit's many among them, find them equal at once.
+  std::vector<SwitchCosts *> switchCosts;
+  for (SelectionEdge &edge : state.switches)
+    switchCosts.push_back(&edge.cost);
+  shareEqualSwitchCosts(switchCosts);
   if (progress.shouldStop())
     return progress.makeError();
   const Selection *known =

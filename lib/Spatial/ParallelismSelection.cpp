@@ -2,6 +2,8 @@
 
 #include "dsm/Core/Spatial/ParallelismSelection.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -12,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 using namespace dsm::core;
@@ -164,10 +167,12 @@ RepeatedSteps findRepeatedSteps(
     uint64_t h = mixBits(0, reach(i));
     for (double cost : nodeCost[i])
       h = mixBits(h, bitsOf(cost));
+    // An edge by how far back it reaches and its costs' block: equal costs
+    // made one block (shareEqualSwitchCosts) hash alike, and a run is
+    // confirmed on the costs themselves below (the same block at once).
     for (const SelectionEdge *edge : incoming[i]) {
       h = mixBits(h, uint64_t(int(i) - edge->from));
-      for (double cost : edge->cost.entries())
-        h = mixBits(h, bitsOf(cost));
+      h = mixBits(h, uint64_t(reinterpret_cast<uintptr_t>(edge->cost.block())));
     }
     hash[i] = h;
   }
@@ -194,15 +199,26 @@ RepeatedSteps findRepeatedSteps(
         periods.push_back(d);
   std::sort(periods.begin(), periods.end());
   periods.erase(std::unique(periods.begin(), periods.end()), periods.end());
+  std::vector<std::pair<size_t, size_t>> runs; // (period, run)
   for (size_t period : periods) {
+    // A multiple of a period whose run covers nearly every step has no
+    // longer run.
+    if (llvm::any_of(runs, [&](std::pair<size_t, size_t> shorter) {
+          return period % shorter.first == 0 &&
+                 shorter.second + 2 * period >= n;
+        }))
+      continue;
+    size_t longest = 0;
     size_t runStart = period;
     for (size_t i = period; i <= n; ++i) {
       if (i < n && hash[i] == hash[i - period])
         continue;
+      longest = std::max(longest, i - runStart);
       if (i - runStart > best.end - best.first)
         best = {runStart, i, period};
       runStart = i + 1;
     }
+    runs.push_back({period, longest});
   }
   RepeatedSteps confirmed;
   for (size_t i = best.first, runStart = best.first; i <= best.end; ++i) {
@@ -896,6 +912,31 @@ dsm::core::selectionCostLowerBound(const std::vector<OptionCosts> &nodeCost,
   const double terms = double(nodeCost.size() + edges.size() + 1);
   return least - 4 * terms * std::numeric_limits<double>::epsilon() *
                      (magnitude + std::abs(least));
+}
+
+void dsm::core::shareEqualSwitchCosts(
+    llvm::MutableArrayRef<SwitchCosts *> costs) {
+  // By a hash of every entry, each confirmed equal to the block it joins;
+  // costs that share a block already are hashed once.
+  std::unordered_map<uint64_t, std::vector<SwitchCosts *>> blocks;
+  std::unordered_map<const void *, SwitchCosts *> seen;
+  for (SwitchCosts *c : costs) {
+    auto [known, fresh] = seen.try_emplace(c->block(), c);
+    if (!fresh) {
+      c->values = known->second->values;
+      continue;
+    }
+    uint64_t h = mixBits(0, c->size());
+    for (double v : c->entries())
+      h = mixBits(h, bitsOf(v));
+    std::vector<SwitchCosts *> &same = blocks[h];
+    auto equal = llvm::find_if(
+        same, [&](const SwitchCosts *other) { return *other == *c; });
+    if (equal != same.end())
+      c->values = (*equal)->values;
+    else
+      same.push_back(c);
+  }
 }
 
 static bool sameEdges(const std::vector<SelectionEdge> &a,

@@ -574,6 +574,30 @@ TEST(ParallelismSelectionTest, MemoReturnsTheSelectionOfTheSameCosts) {
   EXPECT_EQ(memo.find(last, edges), nullptr);
 }
 
+TEST(ParallelismSelectionTest, SwitchCostsShareUntilWritten) {
+  SwitchCosts a = uniformSwitch(3), b = a;
+  EXPECT_EQ(a.block(), b.block());
+  b[0][1] = 7; // b gets a block of its own; a keeps its costs
+  EXPECT_NE(a.block(), b.block());
+  EXPECT_EQ(a[0][1], 3);
+  EXPECT_EQ(b[0][1], 7);
+  EXPECT_NE(a, b);
+  // Equal costs made apart become one block; unequal ones stay apart.
+  SwitchCosts c = uniformSwitch(3), d = uniformSwitch(3), e = uniformSwitch(4);
+  EXPECT_NE(c.block(), d.block());
+  EXPECT_EQ(c, d);
+  std::vector<SwitchCosts *> all = {&a, &b, &c, &d, &e};
+  shareEqualSwitchCosts(all);
+  EXPECT_EQ(a.block(), c.block());
+  EXPECT_EQ(c.block(), d.block());
+  EXPECT_NE(a.block(), b.block());
+  EXPECT_NE(a.block(), e.block());
+  d[1][0] = 9; // written again: d alone changes
+  EXPECT_EQ(c[1][0], 3);
+  EXPECT_EQ(a[1][0], 3);
+  EXPECT_EQ(d[1][0], 9);
+}
+
 TEST(ParallelismSelectionTest, RepeatedBlocksAreSelectedExactly) {
   // A head, hundreds of copies of one random block (a chain with a
   // shortcut over it, as a residual block), a tail: the dynamic program

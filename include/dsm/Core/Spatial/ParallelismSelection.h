@@ -31,6 +31,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -41,32 +42,55 @@ namespace dsm::core {
 using OptionCosts = std::vector<double>;
 /// cost[from option][to option] of one edge, in one block of memory: a
 /// network has an edge per pair of layers that talk, and a selection (and
-/// the memo of selections) holds them all.
+/// the memo of selections) holds them all. Copies share the block until one
+/// is written through (copy on write), and shareEqualSwitchCosts makes the
+/// equal costs of a network's many alike edges one block: a network of
+/// repeated blocks then holds a few, and equal edges compare at once.
 class SwitchCosts {
 public:
   SwitchCosts() = default;
   SwitchCosts(size_t numOptions, double value)
-      : n(numOptions), values(numOptions * numOptions, value) {}
+      : n(numOptions), values(std::make_shared<std::vector<double>>(
+                           numOptions * numOptions, value)) {}
 
   size_t size() const { return n; }
   /// The costs from option `from` to each option.
-  double *operator[](size_t from) { return values.data() + from * n; }
+  double *operator[](size_t from) { return own().data() + from * n; }
   const double *operator[](size_t from) const {
-    return values.data() + from * n;
+    return values->data() + from * n;
   }
   /// Every cost, row by row.
-  llvm::MutableArrayRef<double> entries() { return values; }
-  llvm::ArrayRef<double> entries() const { return values; }
+  llvm::MutableArrayRef<double> entries() { return own(); }
+  llvm::ArrayRef<double> entries() const {
+    return values ? llvm::ArrayRef<double>(*values) : llvm::ArrayRef<double>();
+  }
+  /// The block the costs are in: equal for copies and for costs made one
+  /// by shareEqualSwitchCosts.
+  const void *block() const { return values.get(); }
 
   bool operator==(const SwitchCosts &other) const {
-    return n == other.n && values == other.values;
+    return n == other.n &&
+           (values == other.values || entries() == other.entries());
   }
   bool operator!=(const SwitchCosts &other) const { return !(*this == other); }
 
 private:
+  friend void shareEqualSwitchCosts(llvm::MutableArrayRef<SwitchCosts *>);
+  /// The block, this one's alone, to write to.
+  std::vector<double> &own() {
+    if (!values)
+      values = std::make_shared<std::vector<double>>();
+    else if (values.use_count() > 1)
+      values = std::make_shared<std::vector<double>>(*values);
+    return *values;
+  }
+
   size_t n = 0;
-  std::vector<double> values;
+  std::shared_ptr<std::vector<double>> values;
 };
+
+/// Makes every set of equal costs among `costs` one block.
+void shareEqualSwitchCosts(llvm::MutableArrayRef<SwitchCosts *> costs);
 
 /// `numOptions` x `numOptions` switching costs, all `value`.
 inline SwitchCosts makeSwitchCosts(size_t numOptions, double value = 0) {
