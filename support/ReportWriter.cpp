@@ -26,6 +26,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -59,14 +60,13 @@ static std::error_code writeInPlace(llvm::StringRef path, llvm::StringRef text,
   return ec;
 }
 
-/// Writes a temporary file beside `path` and renames it into place, keeping
-/// the mode and owner of the file it replaces.
-static std::error_code writeAtomically(llvm::StringRef path,
-                                       llvm::StringRef text,
-                                       const struct stat *existing) {
+/// Writes `text` to a temporary file beside `path` (`tempPath`), with the
+/// mode and owner of the file it is to replace.
+static std::error_code writeBeside(llvm::StringRef path, llvm::StringRef text,
+                                   const struct stat *existing,
+                                   llvm::SmallVectorImpl<char> &tempPath) {
   llvm::SmallString<128> model(path);
   model += ".tmp-%%%%%%";
-  llvm::SmallString<128> tempPath;
   int fd;
   unsigned mode = existing ? unsigned(existing->st_mode & 07777)
                            : unsigned(fs::all_read | fs::all_write);
@@ -85,11 +85,73 @@ static std::error_code writeAtomically(llvm::StringRef path,
   }
   if (::close(fd) != 0 && !ec)
     ec = std::error_code(errno, std::generic_category());
-  if (!ec)
-    ec = fs::rename(tempPath, path);
   if (ec)
     fs::remove(tempPath);
   return ec;
+}
+
+/// Writes a temporary file beside `path` and renames it into place, keeping
+/// the mode and owner of the file it replaces.
+static std::error_code writeAtomically(llvm::StringRef path,
+                                       llvm::StringRef text,
+                                       const struct stat *existing) {
+  llvm::SmallString<128> tempPath;
+  if (std::error_code ec = writeBeside(path, text, existing, tempPath))
+    return ec;
+  std::error_code ec = fs::rename(tempPath, path);
+  if (ec)
+    fs::remove(tempPath);
+  return ec;
+}
+
+/// A file report kept back until DeferredReports::commit: written beside
+/// its destination (`staged`), or, where it must be written in place, its
+/// text.
+struct dsm::DeferredReports::Held {
+  std::string path; ///< as given, for messages
+  std::string target;
+  std::string staged;
+  std::string text;
+  bool truncate = false;
+};
+
+/// The reports kept back while a DeferredReports lives.
+static std::vector<dsm::DeferredReports::Held> *heldReports = nullptr;
+
+dsm::DeferredReports::DeferredReports() : previous(heldReports) {
+  heldReports = &held;
+}
+
+dsm::DeferredReports::~DeferredReports() {
+  heldReports = previous;
+  for (const Held &report : held)
+    if (!report.staged.empty()) {
+      fs::remove(report.staged);
+      llvm::sys::DontRemoveFileOnSignal(report.staged);
+    }
+}
+
+bool dsm::DeferredReports::commit() {
+  bool written = true;
+  for (Held &report : held) {
+    std::error_code ec;
+    if (!report.staged.empty()) {
+      ec = fs::rename(report.staged, report.target);
+      if (ec)
+        fs::remove(report.staged);
+      llvm::sys::DontRemoveFileOnSignal(report.staged);
+      report.staged.clear();
+    } else {
+      ec = writeInPlace(report.target, report.text, report.truncate);
+    }
+    if (ec) {
+      llvm::errs() << "error: cannot write '" << report.path
+                   << "': " << ec.message() << "\n";
+      written = false;
+    }
+  }
+  held.clear();
+  return written;
 }
 
 /// Where standard-output reports go while a ReportCapture lives.
@@ -136,11 +198,31 @@ static LogicalResult writeText(StringRef path, Location loc, StringRef text) {
 
   struct stat info;
   std::error_code ec;
-  if (::stat(target.c_str(), &info) != 0) {
-    if (errno != ENOENT)
-      ec = std::error_code(errno, std::generic_category());
-    else
-      ec = writeAtomically(target, text, /*existing=*/nullptr);
+  const bool exists = ::stat(target.c_str(), &info) == 0;
+  if (!exists && errno != ENOENT)
+    ec = std::error_code(errno, std::generic_category());
+  else if (heldReports) {
+    // Kept back: a file to replace is written beside it now (a large
+    // report is not held in memory, and a full disk is an error here);
+    // what is written in place waits as text.
+    dsm::DeferredReports::Held report{path.str(), target.str().str(), "", "",
+                                      false};
+    if (exists && (!S_ISREG(info.st_mode) || info.st_nlink > 1)) {
+      report.text = text.str();
+      report.truncate = S_ISREG(info.st_mode);
+    } else {
+      llvm::SmallString<128> staged;
+      ec = writeBeside(target, text, exists ? &info : nullptr, staged);
+      if (!ec) {
+        report.staged = staged.str().str();
+        // A signal before the commit leaves nothing behind.
+        llvm::sys::RemoveFileOnSignal(report.staged);
+      }
+    }
+    if (!ec)
+      heldReports->push_back(std::move(report));
+  } else if (!exists) {
+    ec = writeAtomically(target, text, /*existing=*/nullptr);
   } else if (!S_ISREG(info.st_mode)) {
     ec = writeInPlace(target, text, /*truncate=*/false);
   } else if (info.st_nlink > 1) {

@@ -14,6 +14,7 @@
 #include "dsm/Passes/OptionCheck.h"
 #include "dsm/Passes/Passes.h"
 #include "dsm/Support/MlirSource.h"
+#include "dsm/Support/ReportWriter.h"
 #include "dsm/Support/ToolOptions.h"
 
 #include "mlir/Dialect/Shard/Transforms/Passes.h"
@@ -130,6 +131,9 @@ int main(int argc, char **argv) {
     llvm::errs() << errorMessage << "\n";
     return 1;
   }
+  // The reports are written once the pipeline has succeeded and the
+  // output is complete: a failure or a signal in between leaves none.
+  dsm::DeferredReports reports;
   // MlirOptMain reads a view: the text stays here for the hint below.
   mlir::LogicalResult ran = mlir::MlirOptMain(
       output->os(),
@@ -153,6 +157,8 @@ int main(int argc, char **argv) {
                       "current ones\n";
     return 1;
   }
+  if (!reports.commit())
+    return 1;
   output->keep();
   return 0;
 }

@@ -9,6 +9,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
+#include <vector>
 
 namespace dsm {
 
@@ -43,6 +44,34 @@ public:
 
 private:
   std::string *previous;
+};
+
+/// While an instance lives, the reports writeReport writes to files are kept
+/// back until commit(): a tool writes them only once its whole pipeline has
+/// succeeded, its own output included, so that a failure or a signal after
+/// a report pass leaves no report of a run that did not finish. A file to
+/// replace is written beside it at once (no large report waits in memory;
+/// a full disk is still an error at the pass) and renamed into place on
+/// commit; what is written in place (a FIFO, a device, a file with other
+/// hard links) waits as text. Without commit nothing is written, and the
+/// files beside are removed, also when a signal ends the process. Standard
+/// output is not kept back. Process-wide, as ReportCapture.
+class DeferredReports {
+public:
+  DeferredReports();
+  ~DeferredReports();
+  DeferredReports(const DeferredReports &) = delete;
+  DeferredReports &operator=(const DeferredReports &) = delete;
+
+  /// Writes the reports kept back, in the order they were written; an
+  /// error names the file on stderr. False if any could not be written.
+  bool commit();
+
+  struct Held;
+
+private:
+  std::vector<Held> held;
+  std::vector<Held> *previous;
 };
 
 /// Like writeReport, for a report of figures (cycles, times, bytes): the
