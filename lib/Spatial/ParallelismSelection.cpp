@@ -261,15 +261,23 @@ public:
     if (!period || i < repeated.first || i + period > repeated.end ||
         (i - repeated.first) % period != 0)
       return i;
-    Boundary now = boundaryAt(i);
-    if (!last || last->step + period != i || !repeats(*last, now)) {
-      last = std::move(now);
+    Boundary &now = boundaries[!lastIndex];
+    record(i, now);
+    Boundary &before = boundaries[lastIndex];
+    if (!haveLast || before.step + period != i || !repeats(before, now)) {
+      // `now` is the boundary to compare the next with (its buffers and
+      // the other's are reused: a pruned program's states are thousands).
+      lastIndex = !lastIndex;
+      haveLast = true;
       return i;
     }
     // Skip `blocks` periods: the links of the block before, again.
     const size_t blocks = (repeated.end - i) / period;
-    links.reserve(links.size() +
-                  blocks * (firstLink[i + 1] - firstLink[i + 1 - period]));
+    // Grown as push_back grows it (the steps after the run add more).
+    const size_t needed =
+        links.size() + blocks * (firstLink[i + 1] - firstLink[i + 1 - period]);
+    if (needed > links.capacity())
+      links.reserve(std::max(needed, 2 * links.capacity()));
     for (size_t b = 0; b < blocks; ++b)
       for (size_t u = 1; u <= period; ++u) {
         const size_t from = i - period + u;
@@ -278,10 +286,10 @@ public:
         firstLink.push_back(links.size());
       }
     for (size_t s = 0; s < stateCost.size(); ++s)
-      stateCost[s] += double(blocks) * (now.stateCost[s] - last->stateCost[s]);
+      stateCost[s] += double(blocks) * (now.stateCost[s] - before.stateCost[s]);
     for (int &node : liveNodes)
       node += int(blocks * period);
-    last.reset();
+    haveLast = false;
     skipped = true;
     return i + blocks * period;
   }
@@ -297,17 +305,17 @@ private:
     std::vector<double> stateCost;
     bool optionInRow = false;
   };
-  Boundary boundaryAt(size_t i) const {
-    Boundary b;
+  /// The states at step `i`, into `b`.
+  void record(size_t i, Boundary &b) const {
     b.step = i;
-    b.liveNodes = liveNodes;
-    b.statePart = statePart;
+    b.liveNodes.assign(liveNodes.begin(), liveNodes.end());
+    b.statePart.assign(statePart.begin(), statePart.end());
+    b.stateOption.resize(stateCost.size());
     for (size_t s = 0; s < stateCost.size(); ++s)
-      b.stateOption.push_back(links[firstLink[i] + s].option);
-    b.partRows = parts.values();
-    b.stateCost = stateCost;
+      b.stateOption[s] = links[firstLink[i] + s].option;
+    b.partRows.assign(parts.values().begin(), parts.values().end());
+    b.stateCost.assign(stateCost.begin(), stateCost.end());
     b.optionInRow = optionInRow;
-    return b;
   }
   /// Whether `now` repeats `before` a block later: the same options of the
   /// same nodes a block on (none from before the run), each state's cost
@@ -342,7 +350,10 @@ private:
   const RowNumbering &parts;
   std::vector<int> &liveNodes;
   const bool &optionInRow;
-  std::optional<Boundary> last;
+  /// The last boundary recorded (`lastIndex`) and the one being recorded.
+  Boundary boundaries[2];
+  int lastIndex = 0;
+  bool haveLast = false;
   bool skipped = false;
 };
 
