@@ -57,7 +57,7 @@ public:
   /// The costs from option `from` to each option.
   double *operator[](size_t from) { return own().data() + from * n; }
   const double *operator[](size_t from) const {
-    return values->data() + from * n;
+    return values ? values->data() + from * n : nullptr;
   }
   /// Every cost, row by row.
   llvm::MutableArrayRef<double> entries() { return own(); }
