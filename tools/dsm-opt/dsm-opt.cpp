@@ -141,11 +141,16 @@ int main(int argc, char **argv) {
                                        /*RequiresNullTerminator=*/false),
       registry, config);
   // A search ended by Ctrl-C or SIGTERM reported its best so far and
-  // failed: exit as a shell reports the signal (130, 143).
-  if (dsm::core::ConsoleProgress::wasInterrupted())
+  // failed: that report is written, and the exit is as a shell reports the
+  // signal (130, 143). A signal that came once every pass had run (while
+  // the IR was printed) ends the run with neither the IR nor a report.
+  if (dsm::core::ConsoleProgress::wasInterrupted()) {
+    if (mlir::failed(ran))
+      (void)reports.commit();
     return 128 + (dsm::core::ConsoleProgress::getInterruptSignal()
                       ? dsm::core::ConsoleProgress::getInterruptSignal()
                       : SIGINT);
+  }
   if (mlir::failed(ran)) {
     // A file from an older MLIR does not parse; MLIR's own error says where,
     // this says what upgrades it.

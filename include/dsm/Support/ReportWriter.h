@@ -48,8 +48,10 @@ private:
 
 /// While an instance lives, the reports writeReport writes to files are kept
 /// back until commit(): a tool writes them only once its whole pipeline has
-/// succeeded, its own output included, so that a failure or a signal after
-/// a report pass leaves no report of a run that did not finish. A file to
+/// succeeded, its own output included (or, as dsm-opt does, when a search
+/// ended by a signal has reported its best so far), so that a failure or a
+/// signal after a report pass leaves no report of a run that did not
+/// finish. A file to
 /// replace is written beside it at once (no large report waits in memory;
 /// a full disk is still an error at the pass) and renamed into place on
 /// commit; what is written in place (a FIFO, a device, a file with other
