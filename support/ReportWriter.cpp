@@ -28,6 +28,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Signals.h"
 
+#include <optional>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -60,11 +62,22 @@ static std::error_code writeInPlace(llvm::StringRef path, llvm::StringRef text,
   return ec;
 }
 
-/// Writes `text` to a temporary file beside `path` (`tempPath`), with the
-/// mode and owner of the file it is to replace.
-static std::error_code writeBeside(llvm::StringRef path, llvm::StringRef text,
+/// What a report writes: `write` prints it to a stream, failing when its
+/// figures do not pass (checked as they are written, so a large report is
+/// never held); `text` gives it whole, checked, where it must be written
+/// at once (standard output, a FIFO or device, a file with other links).
+struct Content {
+  llvm::function_ref<llvm::Error(llvm::raw_ostream &)> write;
+  llvm::function_ref<llvm::Expected<std::string>()> text;
+};
+
+/// Writes `content` to a temporary file beside `path` (`tempPath`), with
+/// the mode and owner of the file it is to replace. A report refused
+/// (`refused` set) or an error leaves no file.
+static std::error_code writeBeside(llvm::StringRef path, const Content &content,
                                    const struct stat *existing,
-                                   llvm::SmallVectorImpl<char> &tempPath) {
+                                   llvm::SmallVectorImpl<char> &tempPath,
+                                   llvm::Error &refused) {
   llvm::SmallString<128> model(path);
   model += ".tmp-%%%%%%";
   int fd;
@@ -73,8 +86,8 @@ static std::error_code writeBeside(llvm::StringRef path, llvm::StringRef text,
   if (std::error_code ec =
           fs::createUniqueFile(model, fd, tempPath, fs::OF_None, mode))
     return ec;
-  std::error_code ec = writeAll(fd, text);
-  if (!ec && existing) {
+  std::error_code ec;
+  if (existing) {
     // createUniqueFile applied the umask; the report keeps the old mode.
     if (::fchmod(fd, existing->st_mode & 07777) != 0)
       ec = std::error_code(errno, std::generic_category());
@@ -83,9 +96,16 @@ static std::error_code writeBeside(llvm::StringRef path, llvm::StringRef text,
         (existing->st_uid != ::geteuid() || existing->st_gid != ::getegid()))
       (void)::fchown(fd, existing->st_uid, existing->st_gid);
   }
+  if (!ec) {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/false);
+    refused = content.write(os);
+    os.flush();
+    ec = os.error();
+    os.clear_error();
+  }
   if (::close(fd) != 0 && !ec)
     ec = std::error_code(errno, std::generic_category());
-  if (ec)
+  if (ec || refused)
     fs::remove(tempPath);
   return ec;
 }
@@ -93,11 +113,15 @@ static std::error_code writeBeside(llvm::StringRef path, llvm::StringRef text,
 /// Writes a temporary file beside `path` and renames it into place, keeping
 /// the mode and owner of the file it replaces.
 static std::error_code writeAtomically(llvm::StringRef path,
-                                       llvm::StringRef text,
-                                       const struct stat *existing) {
+                                       const Content &content,
+                                       const struct stat *existing,
+                                       llvm::Error &refused) {
   llvm::SmallString<128> tempPath;
-  if (std::error_code ec = writeBeside(path, text, existing, tempPath))
+  if (std::error_code ec =
+          writeBeside(path, content, existing, tempPath, refused))
     return ec;
+  if (refused)
+    return std::error_code();
   std::error_code ec = fs::rename(tempPath, path);
   if (ec)
     fs::remove(tempPath);
@@ -175,14 +199,33 @@ static std::string render(llvm::function_ref<void(llvm::raw_ostream &)> print) {
   return text;
 }
 
-/// Writes `text` to `path` ("-" or empty: stdout), as writeReport says.
-static LogicalResult writeText(StringRef path, Location loc, StringRef text) {
-  if ((path.empty() || path == "-") && captureSink) {
-    *captureSink += text;
-    return success();
-  }
+/// Writes `content` to `path` ("-" or empty: stdout), as writeReport says.
+/// A report whose figures do not pass is an error at `loc`, and nothing is
+/// written.
+static LogicalResult writeContent(StringRef path, Location loc,
+                                  const Content &content) {
+  auto refusedAt = [&](llvm::Error refused) {
+    return emitError(loc) << "cannot write the report: "
+                          << llvm::toString(std::move(refused));
+  };
+  // The whole text, for what is written at once.
+  auto whole = [&]() -> std::optional<std::string> {
+    llvm::Expected<std::string> text = content.text();
+    if (!text) {
+      (void)refusedAt(text.takeError());
+      return std::nullopt;
+    }
+    return std::move(*text);
+  };
   if (path.empty() || path == "-") {
-    llvm::outs() << text;
+    std::optional<std::string> text = whole();
+    if (!text)
+      return failure();
+    if (captureSink) {
+      *captureSink += *text;
+      return success();
+    }
+    llvm::outs() << *text;
     llvm::outs().flush();
     return success();
   }
@@ -198,7 +241,12 @@ static LogicalResult writeText(StringRef path, Location loc, StringRef text) {
 
   struct stat info;
   std::error_code ec;
+  llvm::Error refused = llvm::Error::success();
   const bool exists = ::stat(target.c_str(), &info) == 0;
+  const bool inPlace = exists && (!S_ISREG(info.st_mode) || info.st_nlink > 1);
+  std::optional<std::string> text;
+  if (inPlace && !(text = whole()))
+    return failure();
   if (!exists && errno != ENOENT)
     ec = std::error_code(errno, std::generic_category());
   else if (heldReports) {
@@ -207,48 +255,103 @@ static LogicalResult writeText(StringRef path, Location loc, StringRef text) {
     // what is written in place waits as text.
     dsm::DeferredReports::Held report{path.str(), target.str().str(), "", "",
                                       false};
-    if (exists && (!S_ISREG(info.st_mode) || info.st_nlink > 1)) {
-      report.text = text.str();
+    if (inPlace) {
+      report.text = std::move(*text);
       report.truncate = S_ISREG(info.st_mode);
     } else {
       llvm::SmallString<128> staged;
-      ec = writeBeside(target, text, exists ? &info : nullptr, staged);
-      if (!ec) {
+      ec = writeBeside(target, content, exists ? &info : nullptr, staged,
+                       refused);
+      if (!ec && !refused) {
         report.staged = staged.str().str();
         // A signal before the commit leaves nothing behind.
         llvm::sys::RemoveFileOnSignal(report.staged);
       }
     }
-    if (!ec)
+    if (!ec && !refused)
       heldReports->push_back(std::move(report));
-  } else if (!exists) {
-    ec = writeAtomically(target, text, /*existing=*/nullptr);
-  } else if (!S_ISREG(info.st_mode)) {
-    ec = writeInPlace(target, text, /*truncate=*/false);
-  } else if (info.st_nlink > 1) {
-    ec = writeInPlace(target, text, /*truncate=*/true);
+  } else if (inPlace) {
+    ec = writeInPlace(target, *text, /*truncate=*/S_ISREG(info.st_mode));
   } else {
-    ec = writeAtomically(target, text, &info);
+    ec = writeAtomically(target, content, exists ? &info : nullptr, refused);
   }
+  if (refused)
+    return refusedAt(std::move(refused));
   if (ec)
     return emitError(loc) << "cannot write '" << path << "': " << ec.message();
   return success();
 }
 
+/// Passes what is written to `sink` (if any) and to a figure check.
+class CheckingStream : public llvm::raw_ostream {
+public:
+  CheckingStream(dsm::core::FigureChecker &checker, llvm::raw_ostream *sink)
+      : checker(checker), sink(sink) {
+    SetBufferSize(1 << 16);
+  }
+  ~CheckingStream() override { flush(); }
+
+private:
+  void write_impl(const char *data, size_t size) override {
+    checker.feed(llvm::StringRef(data, size));
+    if (sink)
+      sink->write(data, size);
+    written += size;
+  }
+  uint64_t current_pos() const override { return written; }
+
+  dsm::core::FigureChecker &checker;
+  llvm::raw_ostream *sink;
+  uint64_t written = 0;
+};
+
 LogicalResult
 dsm::writeReport(StringRef path, Location loc,
                  llvm::function_ref<void(llvm::raw_ostream &)> print) {
-  return writeText(path, loc, render(print));
+  // Rendered first: a failure while printing writes nothing.
+  std::string text = render(print);
+  auto write = [&](llvm::raw_ostream &os) {
+    os << text;
+    return llvm::Error::success();
+  };
+  auto whole = [&]() -> llvm::Expected<std::string> { return text; };
+  return writeContent(path, loc, Content{write, whole});
+}
+
+/// Whether the figures of the JSON form `json` prints pass.
+static llvm::Error checkFigures(dsm::ReportPrinter json) {
+  dsm::core::FigureChecker checker;
+  {
+    CheckingStream os(checker, /*sink=*/nullptr);
+    json(os);
+  }
+  return checker.finish();
 }
 
 LogicalResult dsm::writeFigureReport(StringRef path, Location loc,
                                      ReportFormat format, ReportPrinter json,
                                      ReportPrinter print) {
   const bool asJSON = format == ReportFormat::JSON || !print;
-  std::string text = render(asJSON ? json : print);
-  llvm::Error error = core::checkReportFigures(asJSON ? text : render(json));
-  if (error)
-    return emitError(loc) << "cannot write the report: "
-                          << llvm::toString(std::move(error));
-  return writeText(path, loc, text);
+  // The JSON form is checked as it is written (a 10,000-layer plan's is
+  // 480 MB: never held); another form is printed once its JSON passes.
+  auto write = [&](llvm::raw_ostream &os) -> llvm::Error {
+    if (!asJSON) {
+      if (llvm::Error refused = checkFigures(json))
+        return refused;
+      print(os);
+      return llvm::Error::success();
+    }
+    core::FigureChecker checker;
+    {
+      CheckingStream checking(checker, &os);
+      json(checking);
+    }
+    return checker.finish();
+  };
+  auto whole = [&]() -> llvm::Expected<std::string> {
+    if (llvm::Error refused = checkFigures(json))
+      return std::move(refused);
+    return render(asJSON ? json : print);
+  };
+  return writeContent(path, loc, Content{write, whole});
 }

@@ -88,13 +88,40 @@ struct Frame {
   std::string name;
 };
 
-class FigureScanner {
-public:
-  explicit FigureScanner(llvm::StringRef text) : text(text) {}
+} // namespace
 
-  llvm::Error run() {
-    bool expectKey = false;
-    while (pos < text.size()) {
+/// The scan, over the text fed so far: `pending` holds what is not read
+/// yet (a token split between pieces waits there for the rest).
+class dsm::core::FigureChecker::Scanner {
+public:
+  /// Reads `piece`; `last`: the text ends with it.
+  void feed(llvm::StringRef piece, bool last) {
+    if (done)
+      return;
+    // Read in place when nothing waits; only an unread end is copied.
+    const bool inPlace = pending.empty();
+    if (!inPlace)
+      pending.append(piece.data(), piece.size());
+    text = inPlace ? piece : llvm::StringRef(pending);
+    scan(last);
+    base += pos;
+    if (inPlace)
+      pending.assign(text.data() + pos, text.size() - pos);
+    else
+      pending.erase(0, pos);
+    pos = 0;
+    text = llvm::StringRef();
+  }
+
+  llvm::Error verdict() const {
+    if (!message)
+      return llvm::Error::success();
+    return llvm::createStringError(*message);
+  }
+
+private:
+  void scan(bool last) {
+    while (!done && pos < text.size()) {
       char c = text[pos];
       if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == ':') {
         ++pos;
@@ -110,7 +137,7 @@ public:
         if (stack.empty())
           return malformed();
         if (failed && stack.size() == failedDepth)
-          return finish();
+          return finishFailure();
         stack.pop_back();
         expectKey = false;
         ++pos;
@@ -127,9 +154,15 @@ public:
         continue;
       }
       if (c == '"') {
+        size_t start = pos;
         std::optional<llvm::StringRef> string = readString();
-        if (!string)
+        if (!string) {
+          if (!last) { // the rest of the string is still to come
+            pos = start;
+            return;
+          }
           return malformed();
+        }
         if (expectKey && !stack.empty()) {
           stack.back().key = string->str();
           expectKey = false;
@@ -142,23 +175,26 @@ public:
         continue;
       }
       size_t end = text.find_first_of(",]}: \t\r\n", pos);
-      if (end == llvm::StringRef::npos)
+      if (end == llvm::StringRef::npos) {
+        if (!last) // the token may go on in the next piece
+          return;
         end = text.size();
+      }
       llvm::StringRef token = text.slice(pos, end);
       pos = end;
       if (!failed && token != "true" && token != "false" && token != "null")
         check(token);
     }
+    if (!last || done)
+      return;
     if (failed)
-      return finish();
+      return finishFailure();
     if (!stack.empty())
       return malformed();
-    return llvm::Error::success();
   }
 
-private:
   /// The string starting at `pos` (without its quotes and unescaped only
-  /// as far as names need), moving past it.
+  /// as far as names need), moving past it; none if it does not end here.
   std::optional<llvm::StringRef> readString() {
     size_t start = ++pos;
     while (pos < text.size() && text[pos] != '"')
@@ -212,32 +248,50 @@ private:
     return text;
   }
 
-  llvm::Error finish() const {
+  void finishFailure() {
     std::string name;
     if (failedDepth > 0 && failedDepth <= stack.size())
       name = stack[failedDepth - 1].name;
-    return llvm::createStringError(
-        "figure '" + failedPath + "'" +
-        (name.empty() ? "" : " of '" + printableText(name) + "'") + " " +
-        failure);
+    message = "figure '" + failedPath + "'" +
+              (name.empty() ? "" : " of '" + printableText(name) + "'") + " " +
+              failure;
+    done = true;
   }
 
-  llvm::Error malformed() const {
-    return llvm::createStringError("the report is not well-formed JSON near "
-                                   "byte " +
-                                   std::to_string(pos));
+  void malformed() {
+    message = "the report is not well-formed JSON near byte " +
+              std::to_string(base + pos);
+    done = true;
   }
 
+  std::string pending;
   llvm::StringRef text;
-  size_t pos = 0;
+  size_t pos = 0, base = 0;
+  bool expectKey = false;
   llvm::SmallVector<Frame> stack;
   bool failed = false;
   std::string failure, failedPath;
   /// The depth of the object holding the failed figure.
   size_t failedDepth = 0;
+  bool done = false;
+  std::optional<std::string> message;
 };
-} // namespace
+
+dsm::core::FigureChecker::FigureChecker()
+    : scanner(std::make_unique<Scanner>()) {}
+dsm::core::FigureChecker::~FigureChecker() = default;
+
+void dsm::core::FigureChecker::feed(llvm::StringRef piece) {
+  scanner->feed(piece, /*last=*/false);
+}
+
+llvm::Error dsm::core::FigureChecker::finish() {
+  scanner->feed("", /*last=*/true);
+  return scanner->verdict();
+}
 
 llvm::Error dsm::core::checkReportFigures(llvm::StringRef json) {
-  return FigureScanner(json).run();
+  FigureChecker checker;
+  checker.feed(json);
+  return checker.finish();
 }

@@ -70,3 +70,34 @@ TEST(ReportFiguresTest, TruncatedJsonIsAnError) {
   EXPECT_NE(check(R"({"layers": [)"), "");
   EXPECT_NE(check(R"({"name": "unterminated)"), "");
 }
+
+TEST(ReportFiguresTest, PiecesGiveTheVerdictOfTheWhole) {
+  // Every split into pieces (of every size from 1 byte) gives the whole
+  // text's verdict, the message to the byte: figures and strings split
+  // anywhere, a failure named after its object ends, malformed text.
+  const char *texts[] = {
+      R"({"layers": [{"cycles": 12, "name": "conv1"}, {"cycles": 3.5e2,
+          "name": "a \"quoted\" inf"}], "seconds": 1e-3, "ok": true})",
+      R"({"layers": [{"cycles": 1, "name": "a"},
+          {"cycles": 2, "name": "b", "seconds": inf}, {"name": "c"}]})",
+      R"({"bytes": -12, "name": "below"})",
+      R"({"layers": [{"cycles": 1e30}]})",
+      R"({"layers": [{"cycles": 1})",
+      R"({"name": "never closed)"};
+  for (const char *text : texts) {
+    llvm::StringRef json(text);
+    const std::string whole = check(json);
+    for (size_t size = 1; size <= json.size(); ++size) {
+      FigureChecker checker;
+      for (size_t at = 0; at < json.size(); at += size)
+        checker.feed(json.substr(at, size));
+      llvm::Error error = checker.finish();
+      EXPECT_EQ(error ? llvm::toString(std::move(error)) : std::string(), whole)
+          << "pieces of " << size << " bytes of " << text;
+    }
+  }
+  // The texts above do fail where they should.
+  EXPECT_EQ(check(texts[0]), "");
+  EXPECT_NE(check(texts[1]), "");
+  EXPECT_NE(check(texts[4]), "");
+}

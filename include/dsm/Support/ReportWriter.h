@@ -77,12 +77,15 @@ private:
 };
 
 /// Like writeReport, for a report of figures (cycles, times, bytes): the
-/// report's JSON form, which `json` prints, is checked first
-/// (core::checkReportFigures), so that no report, whatever its format,
-/// holds `inf`, `nan` or a figure out of range. In `format` JSON that form
-/// is what is written (rendered once: a 10,000-layer plan's is large); in
-/// another, what `print` prints. A figure that fails is an error at `loc`
-/// naming it, and nothing is written.
+/// report's JSON form, which `json` prints, is checked
+/// (core::FigureChecker), so that no report, whatever its format, holds
+/// `inf`, `nan` or a figure out of range. In `format` JSON that form is
+/// what is written, checked as it is written to the file beside its
+/// destination and never held whole (a 10,000-layer plan's is 480 MB);
+/// only what is written at once (standard output, a FIFO or device, a
+/// file with other hard links) is rendered first. In another format, what
+/// `print` prints once the JSON form passes. A figure that fails is an
+/// error at `loc` naming it, and nothing is written.
 mlir::LogicalResult writeFigureReport(llvm::StringRef path, mlir::Location loc,
                                       ReportFormat format, ReportPrinter json,
                                       ReportPrinter print = {});

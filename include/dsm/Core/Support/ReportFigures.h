@@ -16,6 +16,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <memory>
+
 namespace dsm::core {
 
 /// What a report's figure counts, read from its JSON key: `cycles` and
@@ -47,6 +49,27 @@ double getFigureLimit(FigureUnit unit);
 /// (`layers[3].seconds`) and the `name` (or else `function`) of the object
 /// holding it when it has one, with its value and the range.
 llvm::Error checkReportFigures(llvm::StringRef json);
+
+/// checkReportFigures on text that arrives in pieces, as it is written: a
+/// report of 10,000 layers (480 MB of JSON) is checked without being held.
+/// Pieces may split a token anywhere; only the unread end of the last piece
+/// is kept. The same text, however split, gives the same verdict.
+class FigureChecker {
+public:
+  FigureChecker();
+  ~FigureChecker();
+  FigureChecker(const FigureChecker &) = delete;
+  FigureChecker &operator=(const FigureChecker &) = delete;
+
+  /// Reads the next piece of the text.
+  void feed(llvm::StringRef piece);
+  /// The verdict on the whole text fed.
+  llvm::Error finish();
+
+private:
+  class Scanner;
+  std::unique_ptr<Scanner> scanner;
+};
 
 } // namespace dsm::core
 
