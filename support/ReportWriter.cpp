@@ -98,6 +98,9 @@ static std::error_code writeBeside(llvm::StringRef path, const Content &content,
   }
   if (!ec) {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/false);
+    // `refused` is a success not yet looked at: looked at first, so that
+    // LLVM's checked errors (a debug LLVM) let it be replaced.
+    llvm::consumeError(std::move(refused));
     refused = content.write(os);
     os.flush();
     ec = os.error();
