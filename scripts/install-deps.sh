@@ -8,6 +8,7 @@ packages=(
   llvm-22-dev llvm-22-tools               # LLVM 22: libLLVM, FileCheck, lit, not, count
   libmlir-22-dev mlir-22-tools            # MLIR 22: libMLIR, headers, mlir-tblgen
   libgtest-dev libbenchmark-dev           # unit tests and benchmarks
+  libgoogle-perftools-dev                 # tcmalloc for the executables (DSM_ALLOCATOR, docs/scaling.md)
   libprotobuf-dev protobuf-compiler       # ONNX model import (onnx.proto is compiled in the build)
   libglpk-dev                             # exact memory placement (placement=ilp, DSM_ENABLE_GLPK)
   libtorch-dev libopenblas0-serial        # learned memory placement (placement=egrl, pg, DSM_ENABLE_TORCH); libtorch's BLAS

@@ -348,6 +348,74 @@ fitByPricing(MappingState &state, const ChipMemory &memory,
       });
 }
 
+namespace {
+/// The least cycles a plan that fits takes under a candidate's savers:
+/// infinity when even the least parameters of every layer do not fit beside
+/// the activations; else the least of the explorations
+/// (MappingState::leastCycles) and, of what the savers add as refinePlan
+/// charges it, what no option avoids: each recomputed layer's FWD again, at
+/// least its least explored, and each offloaded update. (The weight gathers
+/// depend on the configuration realised: not counted.)
+class SaverLeastCycles {
+public:
+  explicit SaverLeastCycles(const MappingState &state) : state(state) {
+    const MappingProblem &problem = state.problem;
+    const size_t n = problem.numLayers();
+    leastForward.assign(n, 0.0);
+    for (size_t i = 0; i < n; ++i) {
+      const LayerNode &layer = problem.layer(int(i));
+      // Passes that overlap in a timestep pipe group count nothing.
+      if (!layer.fwd || !(layer.bwd || layer.upd) ||
+          (problem.options().pipelineTimesteps && layer.shape.timesteps > 1))
+        continue;
+      double least = kInfinityCost;
+      for (int what = 0; what < kNumOnChip; ++what)
+        for (const Evaluation *eval :
+             state.explorations.bests(int(i), TrainingPass::FWD, OnChip(what)))
+          if (eval)
+            least = std::min(least, eval->cycles.total);
+      leastForward[i] = std::isfinite(least) ? least : 0.0;
+    }
+  }
+
+  double of(const ChipMemory &memory) const {
+    const MappingProblem &problem = state.problem;
+    if (!mayFit(memory))
+      return kInfinityCost;
+    double cycles = state.leastCycles;
+    for (size_t i = 0; i < leastForward.size(); ++i) {
+      if (memory.recomputed[i])
+        cycles += leastForward[i];
+      const LayerNode &layer = problem.layer(int(i));
+      if (memory.offloadState && memory.parameters[i] > 0 && layer.upd)
+        cycles += problem.model()
+                      .hostUpdate(memory.parameters[i] / memory.chips)
+                      .cycles;
+    }
+    return cycles;
+  }
+
+private:
+  bool mayFit(const ChipMemory &memory) const {
+    if (memory.hostBytes() > memory.hostCapacity)
+      return false;
+    double bytes = memory.activationBytes;
+    for (size_t i = 0; i < state.layerCost.size(); ++i) {
+      double least = kInfinityCost;
+      for (size_t o = 0; o < state.layerCost[i].size(); ++o)
+        if (state.layerCost[i][o] < kInfinityCost)
+          least = std::min(least, memory.parameterBytes(i, int(o)));
+      if (least < kInfinityCost)
+        bytes += least;
+    }
+    return bytes <= memory.capacity;
+  }
+
+  const MappingState &state;
+  std::vector<double> leastForward;
+};
+} // namespace
+
 CapacityFit::CapacityFit() = default;
 CapacityFit::~CapacityFit() = default;
 
@@ -492,6 +560,20 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
                               std::make_pair(b.memory->parameterRoom(),
                                              b.memory->offloadState);
                      });
+  // Where a plan is to be beaten and no candidate's plan can, the mapping
+  // ends here: the mapper keeps the plan in hand.
+  if (problem.cyclesToBeat() < kInfinityCost && state.leastCycles > 0) {
+    const double beat = problem.cyclesToBeat() * (1 + 1e-9);
+    const SaverLeastCycles least(state);
+    bool anyCanBeat = false;
+    for (const std::vector<Candidate> &tier : tiers)
+      for (const Candidate &candidate : tier)
+        anyCanBeat |= least.of(*candidate.memory) < beat;
+    if (!anyCanBeat)
+      return llvm::createStringError(
+          "no plan that fits a chip's memory on this torus takes fewer "
+          "cycles than the plan to beat");
+  }
   // The selection made already is the first candidate's unpriced one (the
   // same costs select the same plan): not made again.
   const Selection selected{state.choice, state.selectionCost,

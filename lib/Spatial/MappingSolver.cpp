@@ -379,7 +379,8 @@ dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
   // 3-4. Price and select.
   if (llvm::Error error = priceLayers(state))
     return std::move(error);
-  if (!(exploredCyclesBound(state) < problem.cyclesToBeat() * (1 + 1e-9)))
+  state.leastCycles = exploredCyclesBound(state);
+  if (!(state.leastCycles < problem.cyclesToBeat() * (1 + 1e-9)))
     return llvm::createStringError(
         "no plan on this torus takes fewer cycles than the plan to beat");
   state.exploredCost = state.layerCost;

@@ -107,6 +107,10 @@ struct MappingState {
   /// Price: the layers' cycles as explored, whatever revisions later add to
   /// layerCost (what the plan reports as each parallelism's alternative).
   std::vector<OptionCosts> exploredCost;
+  /// Price: no plan of these explorations takes fewer cycles, whatever
+  /// its options, relayouts and savers (exploredCyclesBound); 0 where that
+  /// is no bound.
+  double leastCycles = 0;
   /// Price: per edge of the graph (same index), the selection's terms.
   std::vector<SelectionEdge> switches;
   /// Select and revise: each layer's option.
