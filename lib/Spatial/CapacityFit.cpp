@@ -8,14 +8,15 @@
 // are tried, the free one first:
 //   1. the gradients and optimizer state sharded over the chips that hold
 //      copies of each weight (ZeRO stage 2: no added traffic);
-//   2. then plans priced in tiers, a costlier tier only when no plan of the
-//      cheaper one fits, the faster plan that fits in a tier kept: without
-//      and with activations recomputed in the segments that leave the
-//      fewest alive (each recomputed layer's FWD added to its costs); then
-//      both again with the weights sharded too (ZeRO stage 3: each pass
-//      that reads a layer's weights gathers its share first, added to its
-//      costs). In each, every byte of parameters (with its state) is priced
-//      in cycles and the selection made again; the least price whose plan
+//   2. then plans priced in tiers, the cheaper savers first, the fastest
+//      plan that fits of every tier kept: without and with activations
+//      recomputed in the segments that leave the fewest alive (each
+//      recomputed layer's FWD added to its costs); then both again with
+//      the weights sharded too (ZeRO stage 3: each pass that reads a
+//      layer's weights gathers its share first, added to its costs; where
+//      the parameters' price is high, faster than the cheaper tier's plan).
+//      In each, every byte of parameters (with its state) is priced in
+//      cycles and the selection made again; the least price whose plan
 //      fits is found by bisection. A tier's candidates go most room for
 //      parameters first; the plan found bounds the later searches, which
 //      end once the Lagrangian dual shows no plan of theirs beats it.
@@ -39,8 +40,12 @@ using namespace dsm::core;
 /// the memory savers chosen.
 struct dsm::core::ChipMemory {
   /// Parameter elements a chip holds per (layer, option); 0 where the
-  /// option is unusable.
-  std::vector<std::vector<double>> parameterElements;
+  /// option is unusable. The same under every saver: the candidates share
+  /// one table (on 130,000 layers, 40 MB each).
+  std::shared_ptr<const std::vector<std::vector<double>>> elementsTable;
+  double parameterElements(size_t layer, int option) const {
+    return (*elementsTable)[layer][size_t(option)];
+  }
   /// Per layer: its parameters, whose state a chip shares out when sharded.
   std::vector<double> parameters;
   double elementBytes = 0;
@@ -69,11 +74,11 @@ struct dsm::core::ChipMemory {
 
   double weightElements(size_t layer, int option) const {
     return shardWeights ? parameters[layer] / chips
-                        : parameterElements[layer][option];
+                        : parameterElements(layer, option);
   }
   double stateElements(size_t layer, int option) const {
     return shardState ? parameters[layer] / chips
-                      : parameterElements[layer][option];
+                      : parameterElements(layer, option);
   }
   /// The optimizer state a chip keeps on chip (none when offloaded).
   double chipOptimizerBytes() const {
@@ -99,7 +104,7 @@ struct dsm::core::ChipMemory {
     if (shardWeights)
       for (size_t i = 0; i < choice.size(); ++i)
         largest =
-            std::max(largest, parameterElements[i][choice[i]] * elementBytes);
+            std::max(largest, parameterElements(i, choice[i]) * elementBytes);
     return largest;
   }
   double of(llvm::ArrayRef<int> choice) const {
@@ -168,8 +173,8 @@ static ChipMemory chipMemoryOf(const MappingState &state) {
   memory.capacity = model.getSystem().chip.externalMemory.capacityBytes;
   if (const std::optional<HostLinkSpec> &host = model.getSystem().chip.hostLink)
     memory.hostCapacity = host->memoryBytes;
-  memory.parameterElements.assign(n,
-                                  std::vector<double>(problem.numOptions(), 0));
+  std::vector<std::vector<double>> elements(
+      n, std::vector<double>(problem.numOptions(), 0));
   memory.parameters.assign(n, 0);
   // Layers of one shape share their explorations: one count per evaluation.
   llvm::DenseMap<const Evaluation *, double> perEvaluation;
@@ -184,9 +189,12 @@ static ChipMemory chipMemoryOf(const MappingState &state) {
         if (inserted)
           it->second = model.parameterElementsPerChip(shape, TrainingPass::FWD,
                                                       fwd->config);
-        memory.parameterElements[i][o] = it->second;
+        elements[i][o] = it->second;
       }
   }
+  memory.elementsTable =
+      std::make_shared<const std::vector<std::vector<double>>>(
+          std::move(elements));
   // Activations: each layer's outputs (all its FWD's results, with the
   // union of their readers: at least what the IR count of
   // --dsm-verify-mapping finds) from its FWD to its last reader -- a
@@ -516,10 +524,10 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
   }
   if (!problem.choosesSavers())
     return keep(base);
-  // 2. Priced plans, in tiers of the savers left to choose, the costlier
-  // tier only when none of the cheaper one fits: without and with
-  // recomputation; then the same with the weights sharded too. In a tier,
-  // the faster plan that fits.
+  // 2. Priced plans, in tiers of the savers left to choose, the cheaper
+  // first: without and with recomputation; then the same with the weights
+  // sharded too. The fastest plan that fits of all; the plans found bound
+  // the later searches.
   std::vector<std::vector<Candidate>> tiers;
   {
     std::optional<Candidate> recomputing;
@@ -578,9 +586,9 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
   // same costs select the same plan): not made again.
   const Selection selected{state.choice, state.selectionCost,
                            state.selectionExact};
+  std::optional<Fit> best;
+  Candidate *bestCandidate = nullptr;
   for (std::vector<Candidate> &tier : tiers) {
-    std::optional<Fit> best;
-    Candidate *bestCandidate = nullptr;
     for (Candidate &candidate : tier) {
       llvm::Expected<std::optional<Fit>> fit = fitByPricing(
           state, *candidate.memory, candidate.costs,
@@ -593,14 +601,14 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
         bestCandidate = &candidate;
       }
     }
-    if (best) {
-      memory = std::move(bestCandidate->memory);
-      state.layerCost = std::move(best->costs);
-      state.choice = std::move(best->selection.choice);
-      state.selectionCost = best->selection.cost;
-      state.selectionExact = state.selectionExact && best->selection.exact;
-      return llvm::Error::success();
-    }
+  }
+  if (best) {
+    memory = std::move(bestCandidate->memory);
+    state.layerCost = std::move(best->costs);
+    state.choice = std::move(best->selection.choice);
+    state.selectionCost = best->selection.cost;
+    state.selectionExact = state.selectionExact && best->selection.exact;
+    return llvm::Error::success();
   }
   // Nothing fits: the plan closest to fitting (every saver: the most room
   // for parameters in the last tier; the least parameters of each layer),
@@ -612,9 +620,9 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
     for (int o = 0; o < problem.numOptions(); ++o)
       if (state.layerCost[i][o] < kInfinityCost &&
           memory->parameterBytes(i, o) +
-                  memory->parameterElements[i][o] * memory->elementBytes <
+                  memory->parameterElements(i, o) * memory->elementBytes <
               memory->parameterBytes(i, state.choice[i]) +
-                  memory->parameterElements[i][state.choice[i]] *
+                  memory->parameterElements(i, state.choice[i]) *
                       memory->elementBytes)
         state.choice[i] = o;
   return llvm::Error::success();

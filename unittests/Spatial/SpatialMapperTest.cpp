@@ -760,6 +760,12 @@ TEST(SpatialMapperTest, RecomputationFitsWhatActivationsAloneOverflow) {
     expected.nonOvldt += backward.relayout.cycles;
     expected.total += backward.relayout.cycles;
     expected += recomputationCycles(fwd.eval.cycles);
+    // With the weights sharded too, the pass gathers them first.
+    for (const TransferGroup &group : backward.eval.transfers)
+      if (group.name == "weight_gather") {
+        expected.nonOvldt += group.cycles;
+        expected.total += group.cycles;
+      }
     EXPECT_DOUBLE_EQ(backward.cycles.total, expected.total);
     EXPECT_DOUBLE_EQ(backward.cycles.useful, backward.eval.cycles.useful);
   }
@@ -823,21 +829,21 @@ TEST(SpatialMapperTest, PipelinesFirstStillLeaveTheFastestPlanThatFits) {
   EXPECT_GT(wholeWithSavers, 0);
 }
 
-TEST(SpatialMapperTest, PlanOnBlocksIsNeverSlowerThanAnyBlockAlone) {
-  // A block's mapping is given the plan in hand to beat, and ends as soon
-  // as its explorations, or the savers it would need to fit, show it
-  // cannot (CapacityFit ends 4 block mappings here). The plan is still no
-  // slower than the fastest that fits of the whole torus and each block
-  // mapped on its own, from memory that holds every layer's activations
-  // down to memory that needs recomputation (issue 25: a plan on N chips
-  // is never slower than the best on a block of them).
+TEST(SpatialMapperTest, ChosenSaversAreNeverSlowerThanNamedOnes) {
+  // Memory savers are priced decisions: left to choose, the mapper's plan
+  // that fits is never slower than one with a saver named, whatever the
+  // tier the named saver sits in. (A costlier tier, the weights sharded,
+  // used to be priced only where no plan of the cheaper tier fitted: on 64
+  // chips with 20 MB each, 39 fully connected layers of 1024 features at
+  // minibatch 2048 took 6.21 M cycles as chosen, against 4.83 M with the
+  // weights sharded as named.)
   std::mt19937 random(7);
-  int onBlocks = 0, withSavers = 0;
-  for (int trial = 0; trial < 60; ++trial) {
+  int named = 0, faster = 0;
+  for (int trial = 0; trial < 24; ++trial) {
     LayerGraph g;
     const int depth = 8 + int(random() % 41);
-    const int64_t mb = int64_t(1) << (random() % 17);
-    const int64_t features = int64_t(64) << (random() % 7);
+    const int64_t mb = int64_t(1) << (8 + random() % 9);
+    const int64_t features = int64_t(128) << (random() % 5);
     for (int i = 0; i < depth; ++i)
       g.layers.push_back(
           {fc(("fc" + std::to_string(i)).c_str(), features, features, mb)});
@@ -847,53 +853,38 @@ TEST(SpatialMapperTest, PlanOnBlocksIsNeverSlowerThanAnyBlockAlone) {
     }
     g.assignTrainingPasses(true);
     MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+    if (trial % 2)
+      system = blockSystem(system, 8, 4);
     system.chip.externalMemory.capacityBytes =
-        std::array<double, 4>{8e9, 100e6, 50e6, 20e6}[random() % 4];
+        std::array<double, 3>{100e6, 50e6, 20e6}[random() % 3];
     SerialExecutor serial;
-    MapperOptions options;
-    auto fastest = [](std::optional<MappingPlan> &best,
-                      llvm::Expected<MappingPlan> plan) {
-      if (!plan) {
-        llvm::consumeError(plan.takeError());
-        return;
-      }
-      if (plan->fitsMemory() &&
-          (!best || plan->totals.cycles.total < best->totals.cycles.total))
-        best = std::move(*plan);
-    };
-    std::optional<MappingPlan> expected;
-    fastest(expected, SpatialMapper(system, options).map(g, serial));
-    for (const ChipBlock &block : candidateBlocks(system.torus))
-      fastest(
-          expected,
-          SpatialMapper(blockSystem(system, block.rows, block.columns), options)
-              .map(g, serial));
-    options.chipBlocks = true;
-    llvm::Expected<MappingPlan> plan =
-        SpatialMapper(system, options).map(g, serial);
-    if (!expected) {
-      if (plan) {
-        EXPECT_FALSE(plan->fitsMemory()) << trial;
-      } else {
-        llvm::consumeError(plan.takeError());
-      }
-      continue;
+    llvm::Expected<MappingPlan> chosen =
+        SpatialMapper(system, MapperOptions()).map(g, serial);
+    ASSERT_TRUE(static_cast<bool>(chosen))
+        << llvm::toString(chosen.takeError());
+    for (int which = 0; which < 4; ++which) {
+      MapperOptions options;
+      if (which < 2)
+        options.savers.shard =
+            which ? ShardChoice::Weights : ShardChoice::State;
+      else
+        options.savers.recompute =
+            which == 2 ? RecomputeChoice::Full : RecomputeChoice::None;
+      llvm::Expected<MappingPlan> plan =
+          SpatialMapper(system, options).map(g, serial);
+      ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+      if (!plan->fitsMemory())
+        continue;
+      ++named;
+      EXPECT_TRUE(chosen->fitsMemory()) << trial;
+      EXPECT_LE(chosen->totals.cycles.total,
+                plan->totals.cycles.total * (1 + 1e-12))
+          << "trial " << trial << ", saver " << which;
+      faster += chosen->totals.cycles.total < plan->totals.cycles.total;
     }
-    ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
-    EXPECT_TRUE(plan->fitsMemory()) << trial;
-    // At most: a block's mapping given a plan to beat may find a faster
-    // plan than on its own, its first tier of savers (the cheaper) being
-    // unable to beat it (trial 45: 41.1 M cycles on 8x4 chips with the
-    // weights sharded, against 114.6 M on its own, whose first tier fits).
-    EXPECT_LE(plan->totals.cycles.total,
-              expected->totals.cycles.total * (1 + 1e-12))
-        << trial;
-    onBlocks += !plan->block.whole();
-    withSavers += !plan->fastestMemory.fits();
   }
-  // Both a block and a plan that needed savers win somewhere.
-  EXPECT_GT(onBlocks, 0);
-  EXPECT_GT(withSavers, 0);
+  EXPECT_GT(named, 0);
+  EXPECT_GT(faster, 0);
 }
 
 TEST(SpatialMapperTest, ProgressCountsTheExplorations) {
