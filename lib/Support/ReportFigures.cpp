@@ -11,6 +11,7 @@
 
 #include "dsm/Core/Support/PrintableText.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -86,6 +87,14 @@ struct Frame {
   /// The object's "name" (or "function"), when it has one and it has been
   /// read.
   std::string name;
+  /// The unit of the current key (objects), and the unit in effect where
+  /// the frame opened: found once, not per figure.
+  FigureUnit keyUnit = FigureUnit::None, outer = FigureUnit::None;
+
+  /// The unit of a figure read here: of the innermost key that has one.
+  FigureUnit unit() const {
+    return object && keyUnit != FigureUnit::None ? keyUnit : outer;
+  }
 };
 
 } // namespace
@@ -128,7 +137,10 @@ private:
         continue;
       }
       if (c == '{' || c == '[') {
-        stack.push_back({c == '{', "", 0, ""});
+        Frame frame{c == '{', "", 0, ""};
+        if (!stack.empty())
+          frame.outer = stack.back().unit();
+        stack.push_back(std::move(frame));
         expectKey = c == '{';
         ++pos;
         continue;
@@ -165,6 +177,7 @@ private:
         }
         if (expectKey && !stack.empty()) {
           stack.back().key = string->str();
+          stack.back().keyUnit = getFigureUnit(*string);
           expectKey = false;
         } else if (!stack.empty() && stack.back().object &&
                    (stack.back().key == "name" ||
@@ -205,13 +218,11 @@ private:
   }
 
   void check(llvm::StringRef token) {
-    std::string copy = token.str();
+    llvm::SmallString<32> copy(token);
     char *end = nullptr;
     double value = std::strtod(copy.c_str(), &end);
-    FigureUnit unit = FigureUnit::None;
-    for (const Frame &frame : llvm::reverse(stack))
-      if (frame.object && (unit = getFigureUnit(frame.key)) != FigureUnit::None)
-        break;
+    const FigureUnit unit =
+        stack.empty() ? FigureUnit::None : stack.back().unit();
     std::string why;
     llvm::raw_string_ostream os(why);
     double limit = getFigureLimit(unit);
