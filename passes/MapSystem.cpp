@@ -259,8 +259,7 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
     // The nested passes ran on this module's analyses and invalidated what
     // each did not preserve; with --verify-each the last one that changed
     // the module verified it. Nothing is left to invalidate or to verify
-    // again: on 10,000 transformer blocks a second verification of the
-    // mapped module took 1.3 s.
+    // again (on 10,000 transformer blocks, 0.3 s for the mapped module).
     markAllAnalysesPreserved();
   }
 };
