@@ -369,12 +369,14 @@ public:
   explicit SaverLeastCycles(const MappingState &state) : state(state) {
     const MappingProblem &problem = state.problem;
     const size_t n = problem.numLayers();
+    counted.assign(n, false);
     leastForward.assign(n, 0.0);
     for (size_t i = 0; i < n; ++i) {
       const LayerNode &layer = problem.layer(int(i));
       // Passes that overlap in a timestep pipe group count nothing.
-      if (!layer.fwd || !(layer.bwd || layer.upd) ||
-          (problem.options().pipelineTimesteps && layer.shape.timesteps > 1))
+      counted[i] =
+          !(problem.options().pipelineTimesteps && layer.shape.timesteps > 1);
+      if (!counted[i] || !layer.fwd || !(layer.bwd || layer.upd))
         continue;
       double least = kInfinityCost;
       for (int what = 0; what < kNumOnChip; ++what)
@@ -394,8 +396,8 @@ public:
     for (size_t i = 0; i < leastForward.size(); ++i) {
       if (memory.recomputed[i])
         cycles += leastForward[i];
-      const LayerNode &layer = problem.layer(int(i));
-      if (memory.offloadState && memory.parameters[i] > 0 && layer.upd)
+      if (counted[i] && memory.offloadState && memory.parameters[i] > 0 &&
+          problem.layer(int(i)).upd)
         cycles += problem.model()
                       .hostUpdate(memory.parameters[i] / memory.chips)
                       .cycles;
@@ -420,6 +422,9 @@ private:
   }
 
   const MappingState &state;
+  /// Per layer: whether its passes count (not a timestep pipe stage's), and
+  /// its least explored FWD where it has a backward pass to recompute for.
+  std::vector<bool> counted;
   std::vector<double> leastForward;
 };
 } // namespace
