@@ -1000,16 +1000,39 @@ llvm::Expected<std::optional<PricedSelection>> dsm::core::selectByPricing(
       total += bytes(i, choice[i]);
     return total;
   };
-  auto selectAt = [&](double price) {
-    PricedSelection fit;
-    fit.costs = base;
+  // The costs at a price: the search keeps each selection's price and
+  // writes the costs into one buffer, then once more for the plan it
+  // returns (on 130,000 layers a copy of the costs is 20 MB).
+  auto costsAt = [&](double price, std::vector<OptionCosts> &costs) {
+    costs = base;
     if (price > 0)
-      for (size_t i = 0; i < fit.costs.size(); ++i)
-        for (size_t o = 0; o < fit.costs[i].size(); ++o)
-          fit.costs[i][o] += price * bytes(i, int(o));
-    fit.selection = price == 0 && unpriced ? *unpriced : select(fit.costs);
+      for (size_t i = 0; i < costs.size(); ++i)
+        for (size_t o = 0; o < costs[i].size(); ++o)
+          costs[i][o] += price * bytes(i, int(o));
+  };
+  struct Priced {
+    Selection selection;
+    double price = 0, cycles = 0;
+  };
+  std::vector<OptionCosts> priced;
+  auto selectAt = [&](double price) {
+    Priced fit;
+    fit.price = price;
+    if (price == 0) {
+      fit.selection = unpriced ? *unpriced : select(base);
+    } else {
+      costsAt(price, priced);
+      fit.selection = select(priced);
+    }
     fit.cycles = fit.selection.cost - price * bytesOf(fit.selection.choice);
     return fit;
+  };
+  auto result = [&](Priced fit) {
+    PricedSelection selected;
+    costsAt(fit.price, selected.costs);
+    selected.selection = std::move(fit.selection);
+    selected.cycles = fit.cycles;
+    return std::optional<PricedSelection>(std::move(selected));
   };
   // Lagrangian duality: a plan that fits holds at most `room` bytes and
   // costs, with the price, at least the selection at that price; so it takes
@@ -1017,7 +1040,7 @@ llvm::Expected<std::optional<PricedSelection>> dsm::core::selectByPricing(
   // reaches `bound` no plan that fits beats it, and the search ends. (At
   // price 0: the unpriced selection's cycles. A pruned selection's cost is
   // the best it found: the bound is then as good as the selection.)
-  auto noneBeatsBound = [&](const PricedSelection &at, double price) {
+  auto noneBeatsBound = [&](const Priced &at, double price) {
     if (price == 0)
       return at.cycles >= bound;
     const double least = at.selection.cost - price * room;
@@ -1027,16 +1050,15 @@ llvm::Expected<std::optional<PricedSelection>> dsm::core::selectByPricing(
     return least - rounding >= bound;
   };
   // The search ends early: the fitting plan in hand if it beats the bound.
-  auto ended = [&](std::optional<PricedSelection> fitting) {
-    if (fitting && !(fitting->cycles < bound))
-      fitting.reset();
-    return fitting;
+  auto ended = [&](Priced fitting) {
+    return fitting.cycles < bound ? result(std::move(fitting))
+                                  : std::optional<PricedSelection>();
   };
-  PricedSelection low = selectAt(0);
+  Priced low = selectAt(0);
   if (noneBeatsBound(low, 0))
     return std::optional<PricedSelection>();
   if (fits(low.selection.choice))
-    return std::optional<PricedSelection>(std::move(low));
+    return result(std::move(low));
   // Even the plan holding the least of every layer's parameters does not
   // fit: no price helps.
   std::vector<int> least = low.selection.choice;
@@ -1050,7 +1072,7 @@ llvm::Expected<std::optional<PricedSelection>> dsm::core::selectByPricing(
   // A price in cycles per byte that fits, up a grid of factors of 4 from
   // the plan's cycles per byte of capacity.
   double lowPrice = 0, highPrice = std::max(low.selection.cost, 1.0) / capacity;
-  PricedSelection high = selectAt(highPrice);
+  Priced high = selectAt(highPrice);
   for (int k = 0; !fits(high.selection.choice); ++k) {
     if (k == 40 || noneBeatsBound(high, highPrice))
       return std::optional<PricedSelection>();
@@ -1078,7 +1100,7 @@ llvm::Expected<std::optional<PricedSelection>> dsm::core::selectByPricing(
     double price = (high.cycles - low.cycles) / (lowBytes - highBytes);
     if (!(price > lowPrice && price < highPrice))
       break;
-    PricedSelection middle = selectAt(price);
+    Priced middle = selectAt(price);
     if (noneBeatsBound(middle, price))
       return ended(std::move(high));
     if (middle.selection.choice == low.selection.choice ||
@@ -1092,5 +1114,5 @@ llvm::Expected<std::optional<PricedSelection>> dsm::core::selectByPricing(
       lowPrice = price;
     }
   }
-  return std::optional<PricedSelection>(std::move(high));
+  return result(std::move(high));
 }
