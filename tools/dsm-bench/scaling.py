@@ -20,10 +20,9 @@ usage: scaling.py DSM_OPT [--quick | --guard K] [--family NAME ...]
   --repeat runs each point K times and keeps the least CPU and wall time
   (on a machine shared with other work, the figures least disturbed by it)
   and the largest peak memory.
-  --guard K is the CI check of compile time: each family at its pairs of
-  guard depths (large enough that the process's start-up does not hide the
-  growth; the transformer at two pairs, 100/300 and 1,000/3,000), least of
-  3 runs, and exit 1 when a pair's time grows faster
+  --guard K is the CI check of compile time: each family at its two guard
+  depths (large enough that the process's start-up does not hide the
+  growth), least of 3 runs, and exit 1 when a family's time grows faster
   than N^K -- a ratio, so a loaded machine does not trip it -- or when a
   point takes more than --timeout seconds of wall time (default 120).
 """
@@ -137,13 +136,11 @@ FAMILIES = {
 }
 QUICK = {"plain": [300, 1000], "residual": [300, 1000],
          "transformer": [30, 100], "nested": [300, 1000]}
-# Pairs of depths a factor of 3 apart, each point well above the start-up
-# time (about 25 ms) on the 2-core machine: a growth of N^1.3 between them
-# is a factor of 4.2 where linear is 3. The transformer's second pair
-# crosses the depth at which its plan over the torus stops fitting, so the
-# search for memory savers and pipelines is guarded too.
-GUARD = {"plain": [[1000, 3000]], "residual": [[1000, 3000]],
-         "transformer": [[100, 300], [1000, 3000]], "nested": [[1000, 3000]]}
+# Two depths a factor of 3 apart, each point well above the start-up time
+# (about 25 ms) on the 2-core machine: a growth of N^1.3 between them is a
+# factor of 4.2 where linear is 3.
+GUARD = {"plain": [1000, 3000], "residual": [1000, 3000],
+         "transformer": [100, 300], "nested": [1000, 3000]}
 
 
 class TooSlow(Exception):
@@ -205,47 +202,41 @@ def main(argv):
     if guard and not repeats:
         repeat = 3
     failures = []
-    print("family            blocks   cpu s   wall s   peak MB")
+    print("family        blocks   cpu s   wall s   peak MB")
     summary = []
-
-    def measure(label, generate, depths, workdir):
-        """Times `depths` of one family; a row of the summary unless a
-        point is too slow."""
-        times, memory = [], []
-        for n in depths:
-            text = generate(n)
-            try:
-                runs = [run(dsm_opt, text, workdir, timeout)
-                        for _ in range(repeat)]
-            except TooSlow as e:
-                print(f"{label:16s} {n:7d}   {e}", flush=True)
-                failures.append(f"{label}: {n} blocks took {e}")
-                return
-            cpu = min(r[0] for r in runs)
-            wall = min(r[1] for r in runs)
-            mb = max(r[2] for r in runs)
-            times.append((n, cpu))
-            memory.append((n, mb))
-            print(f"{label:16s} {n:7d} {cpu:7.2f} {wall:8.2f} {mb:9.1f}",
-                  flush=True)
-        summary.append((label, exponent(times), exponent(memory)))
-
     with tempfile.TemporaryDirectory() as workdir:
         for family, (generate, depths) in FAMILIES.items():
             if chosen and family not in chosen:
                 continue
             if quick:
                 depths = QUICK[family]
+            if guard:
+                depths = GUARD[family]
             if given:
                 depths = [int(d) for d in given[-1].split(",")]
-            depth_sets = GUARD[family] if guard and not given else [depths]
-            for depths in depth_sets:
-                label = (family if len(depth_sets) == 1
-                         else f"{family}@{depths[0]}")
-                measure(label, generate, depths, workdir)
-    print("\nfamily            time ~ N^k   memory ~ N^k")
+            times, memory = [], []
+            slow = False
+            for n in depths:
+                text = generate(n)
+                try:
+                    runs = [run(dsm_opt, text, workdir, timeout)
+                            for _ in range(repeat)]
+                except TooSlow as e:
+                    print(f"{family:12s} {n:7d}   {e}", flush=True)
+                    failures.append(f"{family}: {n} blocks took {e}")
+                    slow = True
+                    break
+                cpu = min(r[0] for r in runs)
+                wall = min(r[1] for r in runs)
+                mb = max(r[2] for r in runs)
+                times.append((n, cpu))
+                memory.append((n, mb))
+                print(f"{family:12s} {n:7d} {cpu:7.2f} {wall:8.2f} {mb:9.1f}", flush=True)
+            if not slow:
+                summary.append((family, exponent(times), exponent(memory)))
+    print("\nfamily        time ~ N^k   memory ~ N^k")
     for family, kt, km in summary:
-        print(f"{family:16s} {kt:10.2f} {km:14.2f}")
+        print(f"{family:12s} {kt:10.2f} {km:14.2f}")
         if guard and kt > guard:
             failures.append(f"{family}: time grows as N^{kt:.2f}, "
                             f"more than N^{guard:g}")
