@@ -621,6 +621,21 @@ static LayerGraph threeWideConvolutions() {
   return g;
 }
 
+/// `depth` fully connected layers of `features` features in a chain,
+/// trained at minibatch `mb`.
+static LayerGraph trainedFcChain(int depth, int64_t features, int64_t mb) {
+  LayerGraph g;
+  for (int i = 0; i < depth; ++i)
+    g.layers.push_back(
+        {fc(("fc" + std::to_string(i)).c_str(), features, features, mb)});
+  for (int i = 0; i + 1 < depth; ++i) {
+    g.edges.push_back({i, i + 1, double(features * mb)});
+    g.edges.back().primaryInput = true;
+  }
+  g.assignTrainingPasses(true);
+  return g;
+}
+
 /// `g` mapped with every option's default on dsm-8pf-asym with
 /// `memoryBytes` of external memory a chip (0: the preset's 8 GB).
 static llvm::Expected<MappingPlan> mapWithMemory(const LayerGraph &g,
@@ -733,16 +748,8 @@ TEST(SpatialMapperTest, RecomputationFitsWhatActivationsAloneOverflow) {
   // least (sharded state). With 50 MB a chip the plan recomputes the
   // activations of segments (about 2 sqrt(48) alive at once), and its
   // first backward passes pay the FWD again.
-  LayerGraph g;
-  const int64_t mb = 65536, features = 1024, depth = 48;
-  for (int i = 0; i < depth; ++i)
-    g.layers.push_back(
-        {fc(("fc" + std::to_string(i)).c_str(), features, features, mb)});
-  for (int i = 0; i + 1 < depth; ++i) {
-    g.edges.push_back({i, i + 1, double(features * mb)});
-    g.edges.back().primaryInput = true;
-  }
-  g.assignTrainingPasses(true);
+  const LayerGraph g = trainedFcChain(/*depth=*/48, /*features=*/1024,
+                                      /*mb=*/65536);
   llvm::Expected<MappingPlan> kept = mapWithMemory(g);
   llvm::Expected<MappingPlan> recomputed = mapWithMemory(g, 50e6);
   ASSERT_TRUE(kept && recomputed);
@@ -780,16 +787,8 @@ TEST(SpatialMapperTest, PipelinesFirstStillLeaveTheFastestPlanThatFits) {
   // (or a block) is the same as without pipelines; a pipeline fits where
   // that plan does and is faster. Sixteen fully connected layers pipeline
   // well; three wide convolutions do not (their activations are large).
-  LayerGraph chain;
-  const int64_t mb = 4096, features = 2048, depth = 16;
-  for (int i = 0; i < depth; ++i)
-    chain.layers.push_back(
-        {fc(("fc" + std::to_string(i)).c_str(), features, features, mb)});
-  for (int i = 0; i + 1 < depth; ++i) {
-    chain.edges.push_back({i, i + 1, double(features * mb)});
-    chain.edges.back().primaryInput = true;
-  }
-  chain.assignTrainingPasses(true);
+  const LayerGraph chain = trainedFcChain(/*depth=*/16, /*features=*/2048,
+                                          /*mb=*/4096);
   const LayerGraph convolutions = threeWideConvolutions();
   const std::vector<std::pair<const LayerGraph *, double>> runs = {
       {&chain, 8e9},  {&chain, 150e6},       {&chain, 25e6},
@@ -840,18 +839,10 @@ TEST(SpatialMapperTest, ChosenSaversAreNeverSlowerThanNamedOnes) {
   std::mt19937 random(7);
   int named = 0, faster = 0;
   for (int trial = 0; trial < 24; ++trial) {
-    LayerGraph g;
     const int depth = 8 + int(random() % 41);
     const int64_t mb = int64_t(1) << (8 + random() % 9);
     const int64_t features = int64_t(128) << (random() % 5);
-    for (int i = 0; i < depth; ++i)
-      g.layers.push_back(
-          {fc(("fc" + std::to_string(i)).c_str(), features, features, mb)});
-    for (int i = 0; i + 1 < depth; ++i) {
-      g.edges.push_back({i, i + 1, double(features * mb)});
-      g.edges.back().primaryInput = true;
-    }
-    g.assignTrainingPasses(true);
+    const LayerGraph g = trainedFcChain(depth, features, mb);
     MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
     if (trial % 2)
       system = blockSystem(system, 8, 4);
