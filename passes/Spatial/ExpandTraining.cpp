@@ -130,16 +130,16 @@ struct ExpandTrainingPass
           auto upd = LayerPassOp::create(
               builder, loc, typesOf(layer.parameters), layer.name,
               TrainingPass::UPD, ins, layer.parameters, workload);
-          SmallVector<Value> owned;
-          for (auto [param, gradient] :
-               llvm::zip_equal(layer.parameters, upd.getResults())) {
+          // Collected backwards (layers last to first, each layer's
+          // parameters last to first) and reversed once below: inserting
+          // each layer's at the front would be quadratic in the layers.
+          for (int k = int(layer.parameters.size()) - 1; k >= 0; --k) {
+            Value param = layer.parameters[k], gradient = upd.getResult(k);
             if (firstReader.lookup(param) == i)
-              owned.push_back(gradient);
+              gradients.push_back(gradient);
             else
               partialGradient[param] = gradient;
           }
-          // Reverse layer order collected; restored below.
-          gradients.insert(gradients.begin(), owned.begin(), owned.end());
         }
         if (node.bwd) {
           SmallVector<Value> needed;
@@ -153,7 +153,7 @@ struct ExpandTrainingPass
             errors[input].push_back(error);
         }
       }
-      llvm::append_range(results, gradients);
+      llvm::append_range(results, llvm::reverse(gradients));
     }
 
     func::ReturnOp::create(builder, returnOp.getLoc(), results);
