@@ -462,11 +462,14 @@ RangeMax::RangeMax(const std::vector<double> &values) {
     tree[i] = std::max(tree[2 * i], tree[2 * i + 1]);
 }
 
-void RangeMax::set(int k, double value) {
-  size_t i = size + size_t(k);
-  tree[i] = value;
-  for (i /= 2; i > 0; i /= 2)
-    tree[i] = std::max(tree[2 * i], tree[2 * i + 1]);
+void RangeMax::setRange(int first, llvm::ArrayRef<double> values) {
+  if (values.empty())
+    return;
+  size_t low = size + size_t(first), high = low + values.size() - 1;
+  std::copy(values.begin(), values.end(), tree.begin() + low);
+  for (low /= 2, high /= 2; low > 0; low /= 2, high /= 2)
+    for (size_t i = low; i <= high; ++i)
+      tree[i] = std::max(tree[2 * i], tree[2 * i + 1]);
 }
 
 double RangeMax::max(int a, int b) const {

@@ -44,7 +44,9 @@ Selection selectWithStates(const std::vector<OptionCosts> &cost,
 class RangeMax {
 public:
   explicit RangeMax(const std::vector<double> &values);
-  void set(int k, double value);
+  /// Sets the values from `first` on, each ancestor once (a run of L
+  /// values costs L + log n, not L log n).
+  void setRange(int first, llvm::ArrayRef<double> values);
   /// The largest of values [a, b] (-infinity when empty).
   double max(int a, int b) const;
 

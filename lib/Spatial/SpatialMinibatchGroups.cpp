@@ -254,15 +254,17 @@ llvm::Error SpatialMinibatchGroups::reviseChoice(MappingState &state,
   }
 
   std::vector<int> previous, affected;
-  std::vector<double> updated;
+  std::vector<double> updated, heldInBlock;
   // Sets [p, c] to `option`, keeping the runs and the held working sets.
   auto assign = [&](int p, int c, llvm::ArrayRef<int> options) {
     for (int k = p; k <= c; ++k) {
       choice[k] = options[k - p];
       runs.update(choice, k);
     }
+    heldInBlock.clear();
     for (int k = std::max(p - 1, 0); k <= c; ++k)
-      held.set(k, errors.heldAcross(state, choice, k));
+      heldInBlock.push_back(errors.heldAcross(state, choice, k));
+    held.setRange(std::max(p - 1, 0), heldInBlock);
   };
   for (bool improved = true; improved;) {
     improved = false;
