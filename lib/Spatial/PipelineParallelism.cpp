@@ -254,6 +254,9 @@ struct StepBounds {
   /// fewest microbatches at which every layer has a legal mapping (empty
   /// if none), what the stages can be balanced on without a mapping.
   std::vector<double> layerCycles;
+  /// Per microbatch count, where explored and every layer has a legal
+  /// mapping: each layer's least cycles on a microbatch (empty if not).
+  std::vector<std::vector<double>> layerCyclesByCount;
 };
 } // namespace
 
@@ -274,6 +277,7 @@ leastSteps(const PerformanceModel &stageModel, const LayerGraph &graph,
            Executor &executor, ExplorationProgress &progress, SweepMemo &memo) {
   StepBounds bounds;
   bounds.least.assign(counts.size(), 0.0);
+  bounds.layerCyclesByCount.resize(counts.size());
   for (size_t k = 0; k < counts.size(); ++k) {
     const double m = double(counts[k]), p = double(stages);
     bounds.least[k] = idealCycles * (m + p - 1) / m;
@@ -297,8 +301,11 @@ leastSteps(const PerformanceModel &stageModel, const LayerGraph &graph,
       continue;
     }
     bounds.least[k] = std::max(bounds.least[k], *work * (m + p - 1) / p);
-    if (bounds.layerCycles.empty() && std::isfinite(*work))
-      bounds.layerCycles = std::move(layerCycles);
+    if (!std::isfinite(*work))
+      continue;
+    if (bounds.layerCycles.empty())
+      bounds.layerCycles = layerCycles;
+    bounds.layerCyclesByCount[k] = std::move(layerCycles);
   }
   return bounds;
 }
@@ -422,6 +429,9 @@ struct StageCount {
   std::vector<int64_t> counts;
   bool profiled = false;
   std::vector<int> firsts; ///< empty once profiled: no cut maps
+  /// Per microbatch count, where the bounds explored it: each stage's
+  /// least cycles on a microbatch (empty if not).
+  std::vector<std::vector<double>> leastStageCycles;
   /// The steps planned, by microbatch count.
   std::map<int64_t, double> planned;
   /// Fewer microbatches than this run past the step's least (below).
@@ -466,29 +476,17 @@ llvm::Expected<std::vector<int>> SpatialMapper::profileStages(
   return std::vector<int>();
 }
 
-/// The step of a pipeline of `numStages` stages whose first are `planned`,
-/// with free links, the others taken as `rest` times the planned stages'
-/// mean (0: none, the least the whole pipeline's step can be; 1: as busy
-/// as they).
-static double stepOfPlannedStages(llvm::ArrayRef<PipelineStageRecord> planned,
-                                  int numStages, double rest,
-                                  PipelineSchedule schedule,
-                                  int64_t microbatches) {
+/// The step of a pipeline whose first stages are `planned` and whose other
+/// stages are `later`, with free links.
+static double stepOfStages(llvm::ArrayRef<PipelineStageRecord> planned,
+                           llvm::ArrayRef<PipelineStageRecord> later,
+                           PipelineSchedule schedule, int64_t microbatches) {
   std::vector<double> forward, backward, update;
-  double meanForward = 0, meanBackward = 0, meanUpdate = 0;
-  for (const PipelineStageRecord &stage : planned) {
-    forward.push_back(stage.forward);
-    backward.push_back(stage.backward);
-    update.push_back(stage.update);
-    meanForward += stage.forward / double(planned.size());
-    meanBackward += stage.backward / double(planned.size());
-    meanUpdate += stage.update / double(planned.size());
-  }
-  if (rest > 0)
-    for (int s = int(planned.size()); s < numStages; ++s) {
-      forward.push_back(rest * meanForward);
-      backward.push_back(rest * meanBackward);
-      update.push_back(rest * meanUpdate);
+  for (llvm::ArrayRef<PipelineStageRecord> stages : {planned, later})
+    for (const PipelineStageRecord &stage : stages) {
+      forward.push_back(stage.forward);
+      backward.push_back(stage.backward);
+      update.push_back(stage.update);
     }
   return pipelineStepTiming(schedule, forward, backward, update,
                             /*forwardLinks=*/{}, /*backwardLinks=*/{},
@@ -496,13 +494,46 @@ static double stepOfPlannedStages(llvm::ArrayRef<PipelineStageRecord> planned,
       .total;
 }
 
+/// The least step of a pipeline of `numStages` stages whose first are
+/// `planned`, each later stage taking at least its `leastStageCycles` on a
+/// microbatch (none known: 0). Every term of the step's timing only grows
+/// with the links and with more work in a stage; taken as one-forward-one-
+/// backward (a period of a stage's forward and backward together), it is
+/// a bound for GPipe too, whose separate forward and backward periods add
+/// up to at least the busiest stage's both.
+static double leastStepOfStages(llvm::ArrayRef<PipelineStageRecord> planned,
+                                int numStages,
+                                llvm::ArrayRef<double> leastStageCycles,
+                                int64_t microbatches) {
+  std::vector<PipelineStageRecord> later(numStages - planned.size());
+  for (size_t s = 0; s < later.size() && !leastStageCycles.empty(); ++s)
+    later[s].forward = leastStageCycles[planned.size() + s];
+  return stepOfStages(planned, later, PipelineSchedule::OneFOneB,
+                      microbatches);
+}
+
+/// The step the stages `planned` foretell for a pipeline of `numStages`
+/// stages: the others as busy as they are on average.
+static double foretoldStep(llvm::ArrayRef<PipelineStageRecord> planned,
+                           int numStages, PipelineSchedule schedule,
+                           int64_t microbatches) {
+  PipelineStageRecord mean;
+  for (const PipelineStageRecord &stage : planned) {
+    mean.forward += stage.forward / double(planned.size());
+    mean.backward += stage.backward / double(planned.size());
+    mean.update += stage.update / double(planned.size());
+  }
+  std::vector<PipelineStageRecord> later(numStages - planned.size(), mean);
+  return stepOfStages(planned, later, schedule, microbatches);
+}
+
 llvm::Expected<std::optional<MappingPlan>> SpatialMapper::planPipeline(
     const LayerGraph &graph, const PerformanceModel &stageModel,
     SweepMemo &memo, llvm::ArrayRef<int> firsts, int64_t rows,
     int64_t microbatches, PipelineSchedule schedule,
-    const MapperOptions &stageOptions, double cyclesToBeat,
-    SearchEffort &effort, Executor &executor, ExplorationProgress &progress,
-    double &step) const {
+    llvm::ArrayRef<double> leastStageCycles, const MapperOptions &stageOptions,
+    double cyclesToBeat, SearchEffort &effort, Executor &executor,
+    ExplorationProgress &progress, double &step) const {
   step = 0;
   const bool given = options.givenPipeline.given();
   const MultiChipSystem &system = model.getSystem();
@@ -549,16 +580,14 @@ llvm::Expected<std::optional<MappingPlan>> SpatialMapper::planPipeline(
       }
     record.stages.push_back(stage);
     candidate.stagePlans.push_back(std::move(*plan));
-    // Every term of the step's timing only grows with more stages and
-    // with the links: the stages planned so far, without links, take at
+    // The stages planned so far and the others at their least take at
     // most the step. The first stage keeps the most microbatches in flight
     // and tends to be the slowest, so a pipeline that cannot beat the plan
-    // in hand usually ends here after one stage of many.
+    // in hand usually ends after a stage or a few of many.
     if (fits && !given && cyclesToBeat < kNoPlanYet && s + 1 < stages &&
-        stepOfPlannedStages(record.stages, stages, /*rest=*/0, schedule,
-                            microbatches) >= cyclesToBeat * (1 + 1e-9)) {
-      step = stepOfPlannedStages(record.stages, stages, /*rest=*/1, schedule,
-                                 microbatches);
+        leastStepOfStages(record.stages, stages, leastStageCycles,
+                          microbatches) >= cyclesToBeat * (1 + 1e-9)) {
+      step = foretoldStep(record.stages, stages, schedule, microbatches);
       return std::nullopt;
     }
   }
@@ -691,6 +720,19 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
       count.firsts = balanceStages(bounds->layerCycles, int(stages));
       count.profiled = true;
     }
+    count.leastStageCycles.resize(count.counts.size());
+    for (size_t k = 0; k < count.counts.size(); ++k) {
+      const std::vector<double> &layers = bounds->layerCyclesByCount[k];
+      if (layers.empty() || count.firsts.empty())
+        continue;
+      std::vector<double> &least = count.leastStageCycles[k];
+      least.assign(size_t(stages), 0.0);
+      for (size_t i = 0, s = 0; i < layers.size(); ++i) {
+        if (s + 1 < least.size() && int(i) >= count.firsts[s + 1])
+          ++s;
+        least[s] += layers[i];
+      }
+    }
     // The most microbatches first among equal bounds.
     for (size_t k = count.counts.size(); k-- > 0;)
       pipelines.push_back(
@@ -732,9 +774,12 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
     if (count.firsts.empty())
       continue;
     double step = 0;
+    const size_t k = size_t(llvm::find(count.counts, pipeline.microbatches) -
+                            count.counts.begin());
     llvm::Expected<std::optional<MappingPlan>> plan = planPipeline(
         graph, *count.model, count.memo, count.firsts, count.rows,
-        pipeline.microbatches, schedule, stageOptions,
+        pipeline.microbatches, schedule, count.leastStageCycles[k],
+        stageOptions,
         !given.given() && best && best->fitsMemory() ? best->totals.cycles.total
                                                      : kNoPlanYet,
         effort, executor, progress, step);

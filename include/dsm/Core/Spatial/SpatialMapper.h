@@ -196,15 +196,17 @@ private:
   /// One pipeline: `graph`'s layers cut at `firsts` into stages of `rows`
   /// torus rows each (`stageModel`), `microbatches` microbatches through
   /// it on `schedule`. None where a stage has no plan or does not fit, or
-  /// where the stages planned show that the step takes at least
-  /// `cyclesToBeat` (the stages after them are not planned); a named
-  /// pipeline fails instead, naming the stage. `step`: the step planned,
-  /// or, cut short, the step the stages planned foretell, the others as
-  /// busy as they (0: neither).
+  /// where the stages planned, with the later ones at their
+  /// `leastStageCycles` (per stage, a microbatch's passes; empty: none
+  /// known), show that the step takes at least `cyclesToBeat` (the stages
+  /// after them are not planned); a named pipeline fails instead, naming
+  /// the stage. `step`: the step planned, or, cut short, the step the
+  /// stages planned foretell, the others as busy as they (0: neither).
   llvm::Expected<std::optional<MappingPlan>>
   planPipeline(const LayerGraph &graph, const PerformanceModel &stageModel,
                SweepMemo &memo, llvm::ArrayRef<int> firsts, int64_t rows,
                int64_t microbatches, PipelineSchedule schedule,
+               llvm::ArrayRef<double> leastStageCycles,
                const MapperOptions &stageOptions, double cyclesToBeat,
                SearchEffort &effort, Executor &executor,
                ExplorationProgress &progress, double &step) const;
