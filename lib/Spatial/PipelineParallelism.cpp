@@ -630,7 +630,8 @@ llvm::Expected<std::optional<MappingPlan>> SpatialMapper::planPipeline(
 llvm::Expected<MappingPlan>
 SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
                              const LayerGraph &graph, Executor &executor,
-                             ExplorationProgress &progress) const {
+                             ExplorationProgress &progress,
+                             std::optional<MappingPlan> fitting) const {
   const GivenPipeline &given = options.givenPipeline;
   const MultiChipSystem &system = model.getSystem();
   const int64_t torusRows = system.torus.y;
@@ -687,14 +688,13 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
   // runs afresh at a new microbatch size; it is computed where a plan that
   // fits is there to prune against from the start, and where the network
   // repeats its layers so that a pipeline's mappings cost far more than
-  // those explorations (at least 4 layers a fresh exploration: the
-  // transformer family has 13-40, the zoo's LLMs 0.5-1.4, whose pipelines
-  // plan in less time than their bounds take). Its explorations go into the
-  // stage count's memo, which its stages' mappings then share.
-  const bool explored =
-      !given.given() && best &&
-      (best->fitsMemory() ||
-       graph.layers.size() >= 4 * std::max<uint64_t>(best->explorations, 1));
+  // those explorations (the zoo's LLMs do not: their pipelines plan in
+  // less time than their bounds take). Its explorations go into the stage
+  // count's memo, which its stages' mappings then share.
+  const bool explored = !given.given() && best &&
+                        (best->fitsMemory() || repeatsItsLayers(graph, *best));
+  if (fitting && !given.given() && better(*fitting))
+    best = std::move(*fitting);
   std::vector<StageCount> stageCounts;
   std::vector<PipelineOption> pipelines;
   for (int64_t stages = 2; stages <= torusRows; ++stages) {

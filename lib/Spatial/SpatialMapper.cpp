@@ -99,29 +99,57 @@ SpatialMapper::mapWithPipelines(const LayerGraph &graph, Executor &executor,
       fastest = mapOnBlocks(std::move(fastest), graph, executor, progress);
     return mapAsPipeline(std::move(fastest), graph, executor, progress);
   }
-  // It needs memory savers. The pipelines come first: the fastest that
-  // fits is the plan to beat for the whole torus with savers, whose
-  // pricing (CapacityFit) then ends as soon as it cannot.
-  llvm::Expected<MappingPlan> pipelined =
-      mapAsPipeline(std::move(*fastest), graph, executor, progress);
-  if (!pipelined)
-    return pipelined;
-  const bool pipelineFits = pipelined->fitsMemory();
-  llvm::Expected<MappingPlan> whole =
-      mapOnce(model, graph, executor, /*preloadBudgets=*/{}, progress, &memo,
-              pipelineFits ? pipelined->totals.cycles.total : kNoPlanYet);
-  if (!whole && progress.wasStopped())
-    return whole;
+  // It needs memory savers: the whole torus with them, and the pipelines.
+  // Where the network repeats its layers, a pipeline's stage mappings cost
+  // the most: the whole torus comes first, a plan that fits for the
+  // pipelines to beat from their first stages. Elsewhere the pipelines
+  // come first: the fastest that fits is then the plan to beat for the
+  // whole torus, whose pricing (CapacityFit) ends as soon as it cannot.
+  // The same plan either way.
+  auto wholeTorus = [&](double cyclesToBeat) {
+    return mapOnce(model, graph, executor, /*preloadBudgets=*/{}, progress,
+                   &memo, cyclesToBeat);
+  };
   // The faster plan that fits; without one, the whole torus's closest.
-  llvm::Expected<MappingPlan> best = std::move(pipelined);
-  if (!pipelineFits ||
-      (whole && whole->fitsMemory() &&
-       whole->totals.cycles.total <= best->totals.cycles.total)) {
-    llvm::consumeError(best.takeError());
-    best = std::move(whole);
-  } else if (!whole) {
-    llvm::consumeError(whole.takeError());
-  }
+  auto fasterThatFits = [&](llvm::Expected<MappingPlan> pipelined,
+                            llvm::Expected<MappingPlan> whole)
+      -> llvm::Expected<MappingPlan> {
+    if (progress.wasStopped()) {
+      llvm::consumeError(pipelined.takeError());
+      llvm::consumeError(whole.takeError());
+      return progress.makeError();
+    }
+    if ((pipelined && pipelined->fitsMemory() &&
+         !(whole && whole->fitsMemory() &&
+           whole->totals.cycles.total <= pipelined->totals.cycles.total))) {
+      if (!whole)
+        llvm::consumeError(whole.takeError());
+      return pipelined;
+    }
+    if (!pipelined)
+      llvm::consumeError(pipelined.takeError());
+    return whole;
+  };
+  llvm::Expected<MappingPlan> best = [&]() -> llvm::Expected<MappingPlan> {
+    if (repeatsItsLayers(graph, *fastest)) {
+      llvm::Expected<MappingPlan> whole = wholeTorus(kNoPlanYet);
+      if (!whole && progress.wasStopped())
+        return whole;
+      if (whole && whole->fitsMemory())
+        return mapAsPipeline(std::move(*fastest), graph, executor, progress,
+                             std::move(*whole));
+      return fasterThatFits(
+          mapAsPipeline(std::move(*fastest), graph, executor, progress),
+          std::move(whole));
+    }
+    llvm::Expected<MappingPlan> pipelined =
+        mapAsPipeline(std::move(*fastest), graph, executor, progress);
+    if (!pipelined)
+      return pipelined;
+    const double toBeat =
+        pipelined->fitsMemory() ? pipelined->totals.cycles.total : kNoPlanYet;
+    return fasterThatFits(std::move(pipelined), wholeTorus(toBeat));
+  }();
   if (options.chipBlocks)
     best = mapOnBlocks(std::move(best), graph, executor, progress);
   return best;

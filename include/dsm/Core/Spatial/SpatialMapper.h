@@ -175,13 +175,16 @@ private:
   mapWithPipelines(const LayerGraph &graph, Executor &executor,
                    ExplorationProgress &progress) const;
 
-  /// The fastest of `unpipelined` and the pipelines of the layers over
-  /// blocks of torus rows (PipelineParallelism.h) that fit, priced where
-  /// the fastest plan over the torus needs memory savers or does not fit.
+  /// The fastest of `unpipelined`, `fitting` (a plan that fits found
+  /// beside it, the whole torus with memory savers: the pipelines must
+  /// beat it from the first) and the pipelines of the layers over blocks of
+  /// torus rows (PipelineParallelism.h) that fit, priced where the fastest
+  /// plan over the torus needs memory savers or does not fit.
   llvm::Expected<MappingPlan>
   mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
                 const LayerGraph &graph, Executor &executor,
-                ExplorationProgress &progress) const;
+                ExplorationProgress &progress,
+                std::optional<MappingPlan> fitting = std::nullopt) const;
 
   /// The first layer of each of `stages` stages: the layers' cycles on a
   /// stage's chips (`stageModel`), without the memory they need, balanced
@@ -210,6 +213,15 @@ private:
                const MapperOptions &stageOptions, double cyclesToBeat,
                SearchEffort &effort, Executor &executor,
                ExplorationProgress &progress, double &step) const;
+
+  /// Whether `graph` repeats its layers so that a mapping of it costs far
+  /// more than its explorations (`plan`'s, at least 4 layers to a fresh
+  /// one: the transformer family has 13-40, the zoo's LLMs 0.5-1.4), its
+  /// pipelines' stage mappings most of all.
+  static bool repeatsItsLayers(const LayerGraph &graph,
+                               const MappingPlan &plan) {
+    return graph.layers.size() >= 4 * std::max<uint64_t>(plan.explorations, 1);
+  }
 
   /// Whether the plan on `blockModel`'s torus could take fewer than
   /// `cycles` (mapOnBlocks skips the blocks that cannot).
