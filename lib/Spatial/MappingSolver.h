@@ -206,10 +206,13 @@ public:
   bool anyCandidate() const { return numCandidates > 0; }
   /// A core's share of a shortcut's tensor.
   double share(const MappingState &state, const LayerEdge &edge) const;
-  /// The largest FWD working set of `layer` under `option` over every
-  /// variant explored, without its input on chip and with it.
-  std::pair<double, double> largestWorkingSets(const MappingState &state,
-                                               int layer, int option) const;
+  /// The largest FWD working set of `layer` under each option over every
+  /// variant explored, without its input on chip (`without`) and with it
+  /// (`with`; both 0 where none): one look-up of each variant's row for
+  /// all the options.
+  void largestWorkingSets(const MappingState &state, int layer,
+                          llvm::MutableArrayRef<double> without,
+                          llvm::MutableArrayRef<double> with) const;
   /// The FWD evaluation of `variant` if it fits beside the other kept
   /// shortcuts (nullptr otherwise).
   const Evaluation *onChipEval(const MappingState &state, OnChip variant,

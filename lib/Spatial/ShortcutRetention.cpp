@@ -81,18 +81,23 @@ void ShortcutRetention::requestExplorations(MappingState &state) {
   numCandidates = n - size_t(llvm::count(candidates, nullptr));
 }
 
-std::pair<double, double>
-ShortcutRetention::largestWorkingSets(const MappingState &state, int layer,
-                                      int option) const {
-  double without = 0, with = 0;
-  for (OnChip variant : kWithoutInput)
-    if (const Evaluation *e =
-            state.explorations.best(layer, TrainingPass::FWD, option, variant))
-      without = std::max(without, e->scratchpadBytes);
-  if (const Evaluation *e = state.explorations.best(layer, TrainingPass::FWD,
-                                                    option, OnChip::Own))
-    with = e->scratchpadBytes;
-  return {without, with};
+void ShortcutRetention::largestWorkingSets(
+    const MappingState &state, int layer, llvm::MutableArrayRef<double> without,
+    llvm::MutableArrayRef<double> with) const {
+  std::fill(without.begin(), without.end(), 0.0);
+  std::fill(with.begin(), with.end(), 0.0);
+  for (OnChip variant : kWithoutInput) {
+    llvm::ArrayRef<const Evaluation *> bests =
+        state.explorations.bests(layer, TrainingPass::FWD, variant);
+    for (size_t o = 0; o < bests.size(); ++o)
+      if (bests[o])
+        without[o] = std::max(without[o], bests[o]->scratchpadBytes);
+  }
+  llvm::ArrayRef<const Evaluation *> bests =
+      state.explorations.bests(layer, TrainingPass::FWD, OnChip::Own);
+  for (size_t o = 0; o < bests.size(); ++o)
+    if (bests[o])
+      with[o] = bests[o]->scratchpadBytes;
 }
 
 /// Drops the shortcuts that do not fit until the rest do (dropping one frees
@@ -106,12 +111,13 @@ void ShortcutRetention::dropShortcutsThatDoNotFit(const MappingState &state) {
   // The largest FWD working sets over every option, with the input kept
   // whole or not.
   std::vector<double> largest(n, 0), largestWithInput(n, 0);
-  for (int i = 0; i < n; ++i)
-    for (int o = 0; o < problem.numOptions(); ++o) {
-      auto [without, with] = largestWorkingSets(state, i, o);
-      largest[i] = std::max(largest[i], without);
-      largestWithInput[i] = std::max(largestWithInput[i], with);
-    }
+  std::vector<double> without(problem.numOptions()),
+      with(problem.numOptions());
+  for (int i = 0; i < n; ++i) {
+    largestWorkingSets(state, i, without, with);
+    largest[i] = *llvm::max_element(without);
+    largestWithInput[i] = *llvm::max_element(with);
+  }
   // Layer k holds the tensor of a kept shortcut whole as its input when it
   // reads the shortcut's producer k - 1 on chip: `held[k]` bytes.
   auto inputIsShortcutAt = [&](const LayerEdge &edge) {

@@ -71,18 +71,30 @@ void SpatialMinibatchGroups::computeFits(const MappingState &state) {
   for (int k = 1; k <= n; ++k)
     cover[k] += cover[k - 1];
   const double capacity = problem.scratchpadCapacity();
-  for (int o = 0; o < numOptions; ++o) {
-    if (problem.factorOf(o) == 1 || !problem.allowedOption(o))
-      continue;
-    // need[k]: the largest working set with the input whole or not, plus
-    // every candidate's share; the block's own share is then replaced by
-    // its spatial share.
-    std::vector<double> need(n), needWithInput(n);
-    for (int k = 0; k < n; ++k) {
-      auto [without, with] = shortcuts.largestWorkingSets(state, k, o);
-      need[k] = without + cover[k];
-      needWithInput[k] = with > 0 ? with + cover[k] : -kInfinityCost;
+  std::vector<int> grouping;
+  for (int o = 0; o < numOptions; ++o)
+    if (problem.factorOf(o) > 1 && problem.allowedOption(o))
+      grouping.push_back(o);
+  // needOf[g][k]: layer k's largest working set under grouping option g
+  // with the input whole or not, plus every candidate's share; a block's
+  // own share is then replaced by its spatial share. Filled layer by layer
+  // (each layer's explorations looked up once for every option).
+  std::vector<std::vector<double>> needOf(grouping.size(),
+                                          std::vector<double>(n)),
+      needWithInputOf(grouping.size(), std::vector<double>(n));
+  std::vector<double> without(numOptions), with(numOptions);
+  for (int k = 0; k < n; ++k) {
+    shortcuts.largestWorkingSets(state, k, without, with);
+    for (size_t g = 0; g < grouping.size(); ++g) {
+      const int o = grouping[g];
+      needOf[g][k] = without[o] + cover[k];
+      needWithInputOf[g][k] = with[o] > 0 ? with[o] + cover[k] : -kInfinityCost;
     }
+  }
+  for (size_t g = 0; g < grouping.size(); ++g) {
+    const int o = grouping[g];
+    const std::vector<double> &need = needOf[g],
+                              &needWithInput = needWithInputOf[g];
     std::vector<double> either(n);
     for (int k = 0; k < n; ++k)
       either[k] = std::max(need[k], needWithInput[k]);
