@@ -30,25 +30,19 @@ void ActivationReuse::requestExplorations(MappingState &state) {
       continue;
     if (consumer.shape.hasPrimary && consumer.shape.timesteps == 1) {
       in[edge.consumer] = &edge;
-      for (int o = 0; o < problem.numOptions(); ++o)
-        if (problem.usable(edge.consumer, o))
-          state.explorations.request(edge.consumer, TrainingPass::FWD, o,
-                                     OnChip::Own);
+      state.explorations.requestUsable(edge.consumer, TrainingPass::FWD,
+                                       OnChip::Own);
     }
     if (problem.outgoing(edge.producer).size() == 1 && edge.carriesError &&
         consumer.bwd && producer.shape.hasPrimary &&
         producer.shape.timesteps == 1) {
       out[edge.producer] = &edge;
-      for (int o = 0; o < problem.numOptions(); ++o) {
-        if (!problem.usable(edge.producer, o))
-          continue;
-        if (producer.bwd)
-          state.explorations.request(edge.producer, TrainingPass::BWD, o,
-                                     OnChip::Own);
-        if (producer.upd)
-          state.explorations.request(edge.producer, TrainingPass::UPD, o,
-                                     OnChip::Own);
-      }
+      if (producer.bwd)
+        state.explorations.requestUsable(edge.producer, TrainingPass::BWD,
+                                         OnChip::Own);
+      if (producer.upd)
+        state.explorations.requestUsable(edge.producer, TrainingPass::UPD,
+                                         OnChip::Own);
     }
   }
 }

@@ -138,14 +138,6 @@ MappingProblem::create(const PerformanceModel &model, const LayerGraph &graph,
   return problem;
 }
 
-bool MappingProblem::usable(int layer, int option) const {
-  if (!allowed[option] ||
-      (named[layer] && parallelismOf(option) != *named[layer]))
-    return false;
-  const LayerShape &shape = layerGraph->layers[layer].shape;
-  return factorOf(option) == 1 || (shape.hasPrimary && shape.timesteps == 1);
-}
-
 double MappingProblem::shareOfEveryCore(double elements) const {
   return std::ceil(elements / coresInSystem) * costModel->bytesPerElement();
 }
@@ -299,6 +291,34 @@ void ExplorationTable::request(int layer, TrainingPass pass, int option,
   slot(layer, pass, option, what) = it->second;
   if (known)
     *known = it->second;
+}
+
+void ExplorationTable::requestUsable(int layer, TrainingPass pass,
+                                     OnChip what) {
+  const int numOptions = problem.numOptions();
+  // As request()'s first look-up, for every option at once: the tasks of
+  // the layer's shape by option (kNumOnChip apart), and the layer's row.
+  const int32_t *known =
+      taskOfRequest.empty()
+          ? nullptr
+          : &taskOfRequest[(size_t(shapeOf[layer]) * kNumPasses +
+                            size_t(pass)) *
+                               size_t(numOptions) * kNumOnChip +
+                           size_t(what)];
+  int32_t *row = nullptr;
+  for (int o = 0; o < numOptions; ++o) {
+    if (!problem.usable(layer, o))
+      continue;
+    if (!known || known[size_t(o) * kNumOnChip] < 0) {
+      request(layer, pass, o, what);
+      row = nullptr; // request() may have grown the slots
+      continue;
+    }
+    if (!row)
+      row = &slot(layer, pass, 0, what);
+    row[o] = known[size_t(o) * kNumOnChip];
+    ++memoizedRequests;
+  }
 }
 
 llvm::Error ExplorationTable::run(Executor &executor,

@@ -73,10 +73,8 @@ static void requestPlainExplorations(MappingState &state) {
     bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
     for (int pass = 0; pass < kNumPasses; ++pass)
       if (runs[pass])
-        for (int o = 0; o < problem.numOptions(); ++o)
-          if (problem.usable(int(i), o))
-            state.explorations.request(int(i), TrainingPass(pass), o,
-                                       OnChip::Nothing);
+        state.explorations.requestUsable(int(i), TrainingPass(pass),
+                                         OnChip::Nothing);
   }
 }
 

@@ -187,7 +187,14 @@ public:
   /// the named one where the layer can take that), and, for a DySM factor
   /// above 1, the layer has a primary computation that does
   /// not step through time (DySM divides the feature-dominant layers).
-  bool usable(int layer, int option) const;
+  /// Inline: asked of every option of every pass of every layer.
+  bool usable(int layer, int option) const {
+    if (!allowed[option] ||
+        (named[layer] && parallelismOf(option) != *named[layer]))
+      return false;
+    const LayerShape &shape = layerGraph->layers[layer].shape;
+    return factorOf(option) == 1 || (shape.hasPrimary && shape.timesteps == 1);
+  }
   /// Whether `option`'s parallelism is allowed (whatever the layer).
   bool allowedOption(int option) const { return allowed[option]; }
 
@@ -311,6 +318,10 @@ public:
   /// `what` on chip (with the layer's preload budget in FWD). Asking again,
   /// for this layer or one of equal shape, is served from the memo.
   void request(int layer, TrainingPass pass, int option, OnChip what);
+  /// request() under every option `layer` may take (MappingProblem::
+  /// usable), in their order: the layer's row looked up once, not once
+  /// per option (a mapping asks this of every pass of every layer).
+  void requestUsable(int layer, TrainingPass pass, OnChip what);
 
   /// Runs every exploration asked for on `executor`; each result is the
   /// same whatever the executor. Fails with an InterruptedError when
