@@ -429,20 +429,24 @@ private:
 };
 } // namespace
 
-CapacityFit::CapacityFit() = default;
-CapacityFit::~CapacityFit() = default;
+namespace {
+/// A way to fit: what a chip holds under some savers and the selection's
+/// costs under them (empty: the memory alone is asked about).
+struct Candidate {
+  std::unique_ptr<ChipMemory> memory;
+  std::vector<OptionCosts> costs;
+};
 
-llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
-  memory = std::make_unique<ChipMemory>(chipMemoryOf(state));
-  state.plan.fastestMemory = memory->categories(state.choice);
-  const MappingProblem &problem = state.problem;
-  const bool training = !problem.inferenceOnly();
-  const SaverChoices &named = problem.options().savers;
-  struct Candidate {
-    std::unique_ptr<ChipMemory> memory;
-    std::vector<OptionCosts> costs;
-  };
-  auto withRecomputation = [&](const Candidate &from) {
+/// The savers a mapping may take, each turning a candidate into another:
+/// its memory, and the cycles it adds to the costs where they are kept.
+class Savers {
+public:
+  explicit Savers(const MappingState &state)
+      : state(state), problem(state.problem),
+        named(problem.options().savers),
+        training(!problem.inferenceOnly()) {}
+
+  Candidate withRecomputation(const Candidate &from) const {
     Candidate c{std::make_unique<ChipMemory>(*from.memory), from.costs};
     c.memory->recompute(fewestAliveRecomputation(
         problem, *from.memory, named.recompute == RecomputeChoice::Full));
@@ -452,8 +456,9 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
           if (const Evaluation *fwd = state.plain(int(i), TrainingPass::FWD, o))
             c.costs[i][o] += fwd->cycles.total;
     return c;
-  };
-  auto withShardedWeights = [&](const Candidate &from) {
+  }
+
+  Candidate withShardedWeights(const Candidate &from) const {
     Candidate c{std::make_unique<ChipMemory>(*from.memory), from.costs};
     c.memory->shardWeights = true;
     // Layers of one shape share their explorations: one gather each.
@@ -472,10 +477,11 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
         }
     }
     return c;
-  };
+  }
+
   // ZeRO-Offload on the sharded state: each layer's UPD sends its shard's
   // gradients to the host and takes the updated weights back.
-  auto withOffloadedState = [&](const Candidate &from) {
+  Candidate withOffloadedState(const Candidate &from) const {
     Candidate c{std::make_unique<ChipMemory>(*from.memory), from.costs};
     c.memory->shardState = true;
     c.memory->offloadState = true;
@@ -491,22 +497,118 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
         cost += update;
     }
     return c;
-  };
+  }
 
-  // Named savers apply whether the plan needs them or not; the costs they
-  // add select again.
-  Candidate base{std::make_unique<ChipMemory>(*memory), state.layerCost};
-  if (training) {
+  /// `base` under the savers the user named: they apply whether the plan
+  /// needs them or not.
+  Candidate withNamed(Candidate base) const {
+    if (!training)
+      return base;
     if (named.recompute == RecomputeChoice::Full)
       base = withRecomputation(base);
-    if (named.shard == ShardChoice::State ||
-        named.shard == ShardChoice::Weights)
+    if (named.shard == ShardChoice::State || named.shard == ShardChoice::Weights)
       base.memory->shardState = true;
     if (named.shard == ShardChoice::Weights)
       base = withShardedWeights(base);
     if (named.offload == OffloadChoice::State)
       base = withOffloadedState(base);
+    return base;
   }
+
+  /// Whether the state's sharding is the free saver (the choice stays).
+  bool shardsStateFreely() const {
+    return training && named.shard == ShardChoice::Auto;
+  }
+
+  /// The candidates priced, in tiers of the savers left to choose, the
+  /// cheaper first: `base` without and with recomputation; then the same
+  /// with the weights sharded too; each also with its optimizer state
+  /// offloaded where the system has a host link. In a tier, the candidate
+  /// with the most room for parameters first (of equal room, the one that
+  /// offloads, holding fewer bytes): it fits at the least price, and its
+  /// plan's cycles bound the others' searches (selectByPricing's dual
+  /// bound ends them early).
+  std::vector<std::vector<Candidate>> tiers(Candidate base) const {
+    std::optional<Candidate> recomputing;
+    if (training && named.recompute == RecomputeChoice::Auto)
+      recomputing = withRecomputation(base);
+    std::vector<Candidate> first, second;
+    if (training && named.shard == ShardChoice::Auto) {
+      second.push_back(withShardedWeights(base));
+      if (recomputing)
+        second.push_back(withShardedWeights(*recomputing));
+    }
+    first.push_back(std::move(base));
+    if (recomputing && first.back().memory->activationBytes >
+                           recomputing->memory->activationBytes)
+      first.push_back(std::move(*recomputing));
+    // Offloading: one transfer a step, in the same tier.
+    if (training && problem.model().hasHostLink() &&
+        named.shard != ShardChoice::None &&
+        named.offload == OffloadChoice::Auto)
+      for (std::vector<Candidate> *tier : {&first, &second})
+        for (size_t k = 0, n = tier->size(); k < n; ++k)
+          tier->push_back(withOffloadedState((*tier)[k]));
+    std::vector<std::vector<Candidate>> tiers;
+    tiers.push_back(std::move(first));
+    if (!second.empty())
+      tiers.push_back(std::move(second));
+    for (std::vector<Candidate> &tier : tiers)
+      std::stable_sort(tier.begin(), tier.end(),
+                       [](const Candidate &a, const Candidate &b) {
+                         return std::make_pair(a.memory->parameterRoom(),
+                                               a.memory->offloadState) >
+                                std::make_pair(b.memory->parameterRoom(),
+                                               b.memory->offloadState);
+                       });
+    return tiers;
+  }
+
+private:
+  const MappingState &state;
+  const MappingProblem &problem;
+  const SaverChoices &named;
+  const bool training;
+};
+} // namespace
+
+CapacityFit::CapacityFit() = default;
+CapacityFit::~CapacityFit() = default;
+
+llvm::Error CapacityFit::boundBeforeSelection(const MappingState &state) {
+  // Where a plan is to be beaten and no plan that fits under any savers
+  // can, the mapping ends before its selection: the mapper keeps the plan
+  // in hand. (Its memory is the selection's to start from: kept.)
+  const MappingProblem &problem = state.problem;
+  if (!problem.choosesSavers() || !(problem.cyclesToBeat() < kInfinityCost) ||
+      !(state.leastCycles > 0))
+    return llvm::Error::success();
+  memory = std::make_unique<ChipMemory>(chipMemoryOf(state));
+  const Savers savers(state);
+  Candidate base =
+      savers.withNamed({std::make_unique<ChipMemory>(*memory), {}});
+  if (savers.shardsStateFreely())
+    base.memory->shardState = true;
+  const double beat = problem.cyclesToBeat() * (1 + 1e-9);
+  const SaverLeastCycles least(state);
+  for (const std::vector<Candidate> &tier : savers.tiers(std::move(base)))
+    for (const Candidate &candidate : tier)
+      if (least.of(*candidate.memory) < beat)
+        return llvm::Error::success();
+  return llvm::createStringError(
+      "no plan that fits a chip's memory on this torus takes fewer cycles "
+      "than the plan to beat");
+}
+
+llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
+  if (!memory)
+    memory = std::make_unique<ChipMemory>(chipMemoryOf(state));
+  state.plan.fastestMemory = memory->categories(state.choice);
+  const MappingProblem &problem = state.problem;
+  const Savers savers(state);
+  Candidate base =
+      savers.withNamed({std::make_unique<ChipMemory>(*memory), state.layerCost});
+  // The costs the named savers add select again.
   if (base.costs != state.layerCost) {
     Selection selection = selectWithStates(base.costs, state.switches);
     state.layerCost = base.costs;
@@ -522,71 +624,16 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
     return keep(base);
   state.memoryConstrained = true;
   // 1. Sharded state: free, and the choice stays.
-  if (training && named.shard == ShardChoice::Auto) {
+  if (savers.shardsStateFreely()) {
     base.memory->shardState = true;
     if (base.memory->fits(state.choice))
       return keep(base);
   }
   if (!problem.choosesSavers())
     return keep(base);
-  // 2. Priced plans, in tiers of the savers left to choose, the cheaper
-  // first: without and with recomputation; then the same with the weights
-  // sharded too. The fastest plan that fits of all; the plans found bound
-  // the later searches.
-  std::vector<std::vector<Candidate>> tiers;
-  {
-    std::optional<Candidate> recomputing;
-    if (training && named.recompute == RecomputeChoice::Auto)
-      recomputing = withRecomputation(base);
-    std::vector<Candidate> first, second;
-    if (training && named.shard == ShardChoice::Auto) {
-      second.push_back(withShardedWeights(base));
-      if (recomputing)
-        second.push_back(withShardedWeights(*recomputing));
-    }
-    first.push_back(std::move(base));
-    if (recomputing && first.back().memory->activationBytes >
-                           recomputing->memory->activationBytes)
-      first.push_back(std::move(*recomputing));
-    // Where the system has a host link, each candidate also with its
-    // optimizer state offloaded (on the state sharded): one transfer a
-    // step, in the same tier.
-    if (training && problem.model().hasHostLink() &&
-        named.shard != ShardChoice::None &&
-        named.offload == OffloadChoice::Auto)
-      for (std::vector<Candidate> *tier : {&first, &second})
-        for (size_t k = 0, n = tier->size(); k < n; ++k)
-          tier->push_back(withOffloadedState((*tier)[k]));
-    tiers.push_back(std::move(first));
-    if (!second.empty())
-      tiers.push_back(std::move(second));
-  }
-  // In a tier, the candidate with the most room for parameters first (of
-  // equal room, the one that offloads, holding fewer bytes): it fits at
-  // the least price, and its plan's cycles bound the others' searches
-  // (selectByPricing's dual bound ends them early).
-  for (std::vector<Candidate> &tier : tiers)
-    std::stable_sort(tier.begin(), tier.end(),
-                     [](const Candidate &a, const Candidate &b) {
-                       return std::make_pair(a.memory->parameterRoom(),
-                                             a.memory->offloadState) >
-                              std::make_pair(b.memory->parameterRoom(),
-                                             b.memory->offloadState);
-                     });
-  // Where a plan is to be beaten and no candidate's plan can, the mapping
-  // ends here: the mapper keeps the plan in hand.
-  if (problem.cyclesToBeat() < kInfinityCost && state.leastCycles > 0) {
-    const double beat = problem.cyclesToBeat() * (1 + 1e-9);
-    const SaverLeastCycles least(state);
-    bool anyCanBeat = false;
-    for (const std::vector<Candidate> &tier : tiers)
-      for (const Candidate &candidate : tier)
-        anyCanBeat |= least.of(*candidate.memory) < beat;
-    if (!anyCanBeat)
-      return llvm::createStringError(
-          "no plan that fits a chip's memory on this torus takes fewer "
-          "cycles than the plan to beat");
-  }
+  // 2. Priced plans, in tiers (Savers::tiers). The fastest plan that fits
+  // of all; the plans found bound the later searches.
+  std::vector<std::vector<Candidate>> tiers = savers.tiers(std::move(base));
   // The selection made already is the first candidate's unpriced one (the
   // same costs select the same plan): not made again.
   const Selection selected{state.choice, state.selectionCost,

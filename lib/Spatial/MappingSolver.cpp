@@ -381,6 +381,9 @@ dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
   if (!(state.leastCycles < problem.cyclesToBeat() * (1 + 1e-9)))
     return llvm::createStringError(
         "no plan on this torus takes fewer cycles than the plan to beat");
+  for (const std::unique_ptr<MappingAddOn> &addOn : addOns)
+    if (llvm::Error error = addOn->boundBeforeSelection(state))
+      return std::move(error);
   state.exploredCost = state.layerCost;
   priceRelayouts(state);
   for (const std::unique_ptr<MappingAddOn> &addOn : addOns)

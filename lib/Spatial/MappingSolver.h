@@ -155,6 +155,12 @@ public:
   virtual ~MappingAddOn() = default;
   /// Request: the explorations the feature needs.
   virtual void requestExplorations(MappingState &state) {}
+  /// Bound: before the selection's terms, where the mapping has a plan to
+  /// beat (MappingProblem::cyclesToBeat), an error if the feature shows
+  /// that no plan of it can.
+  virtual llvm::Error boundBeforeSelection(const MappingState &state) {
+    return llvm::Error::success();
+  }
   /// Price: the feature's terms, added to state.switches.
   virtual void addSelectionTerms(MappingState &state) {}
   /// Revise: a change of state.choice (and state.stageOf) the pairwise
@@ -317,6 +323,7 @@ class CapacityFit : public MappingAddOn {
 public:
   CapacityFit();
   ~CapacityFit() override;
+  llvm::Error boundBeforeSelection(const MappingState &state) override;
   llvm::Error reviseChoice(MappingState &state, Executor &executor) override;
   /// Records the plan's memory per chip and the savers on its passes.
   bool refinePlan(MappingState &state) override;
