@@ -2,6 +2,7 @@
 
 #include "dsm/Core/Spatial/ParallelismSelection.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
@@ -908,10 +909,18 @@ dsm::core::selectionCostLowerBound(const std::vector<OptionCosts> &nodeCost,
     least += cheapest;
     magnitude += std::abs(cheapest);
   }
+  // Alike edges share a block of costs (shareEqualSwitchCosts): each
+  // block's least found once.
+  llvm::DenseMap<const void *, double> cheapestOfBlock;
   for (const SelectionEdge &edge : edges) {
-    double cheapest = kInfinity;
-    for (double cost : edge.cost.entries())
-      cheapest = std::min(cheapest, cost);
+    auto [known, fresh] = cheapestOfBlock.try_emplace(edge.cost.block(), 0.0);
+    if (fresh) {
+      double cheapest = kInfinity;
+      for (double cost : edge.cost.entries())
+        cheapest = std::min(cheapest, cost);
+      known->second = cheapest;
+    }
+    const double cheapest = known->second;
     least += cheapest;
     // A saving on the chosen path counts twice in its terms' magnitude.
     magnitude += 2 * std::abs(cheapest);
