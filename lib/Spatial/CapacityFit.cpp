@@ -442,8 +442,7 @@ struct Candidate {
 class Savers {
 public:
   explicit Savers(const MappingState &state)
-      : state(state), problem(state.problem),
-        named(problem.options().savers),
+      : state(state), problem(state.problem), named(problem.options().savers),
         training(!problem.inferenceOnly()) {}
 
   Candidate withRecomputation(const Candidate &from) const {
@@ -506,7 +505,8 @@ public:
       return base;
     if (named.recompute == RecomputeChoice::Full)
       base = withRecomputation(base);
-    if (named.shard == ShardChoice::State || named.shard == ShardChoice::Weights)
+    if (named.shard == ShardChoice::State ||
+        named.shard == ShardChoice::Weights)
       base.memory->shardState = true;
     if (named.shard == ShardChoice::Weights)
       base = withShardedWeights(base);
@@ -606,8 +606,8 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
   state.plan.fastestMemory = memory->categories(state.choice);
   const MappingProblem &problem = state.problem;
   const Savers savers(state);
-  Candidate base =
-      savers.withNamed({std::make_unique<ChipMemory>(*memory), state.layerCost});
+  Candidate base = savers.withNamed(
+      {std::make_unique<ChipMemory>(*memory), state.layerCost});
   // The costs the named savers add select again.
   if (base.costs != state.layerCost) {
     Selection selection = selectWithStates(base.costs, state.switches);

@@ -494,22 +494,17 @@ static double stepOfStages(llvm::ArrayRef<PipelineStageRecord> planned,
       .total;
 }
 
-/// The least step of a pipeline of `numStages` stages whose first are
-/// `planned`, each later stage taking at least its `leastStageCycles` on a
-/// microbatch (none known: 0). Every term of the step's timing only grows
-/// with the links and with more work in a stage; taken as one-forward-one-
-/// backward (a period of a stage's forward and backward together), it is
-/// a bound for GPipe too, whose separate forward and backward periods add
-/// up to at least the busiest stage's both.
-static double leastStepOfStages(llvm::ArrayRef<PipelineStageRecord> planned,
-                                int numStages,
-                                llvm::ArrayRef<double> leastStageCycles,
-                                int64_t microbatches) {
+double dsm::core::pipelineStepLowerBound(
+    llvm::ArrayRef<PipelineStageRecord> planned, int numStages,
+    llvm::ArrayRef<double> leastStageCycles, int64_t microbatches) {
+  // Taken as one-forward-one-backward (a period of a stage's forward and
+  // backward together), the step is a bound for GPipe too, whose separate
+  // forward and backward periods add up to at least the busiest stage's
+  // both; every term only grows with the links and with more work.
   std::vector<PipelineStageRecord> later(numStages - planned.size());
   for (size_t s = 0; s < later.size() && !leastStageCycles.empty(); ++s)
     later[s].forward = leastStageCycles[planned.size() + s];
-  return stepOfStages(planned, later, PipelineSchedule::OneFOneB,
-                      microbatches);
+  return stepOfStages(planned, later, PipelineSchedule::OneFOneB, microbatches);
 }
 
 /// The step the stages `planned` foretell for a pipeline of `numStages`
@@ -585,8 +580,8 @@ llvm::Expected<std::optional<MappingPlan>> SpatialMapper::planPipeline(
     // and tends to be the slowest, so a pipeline that cannot beat the plan
     // in hand usually ends after a stage or a few of many.
     if (fits && !given && cyclesToBeat < kNoPlanYet && s + 1 < stages &&
-        leastStepOfStages(record.stages, stages, leastStageCycles,
-                          microbatches) >= cyclesToBeat * (1 + 1e-9)) {
+        pipelineStepLowerBound(record.stages, stages, leastStageCycles,
+                               microbatches) >= cyclesToBeat * (1 + 1e-9)) {
       step = foretoldStep(record.stages, stages, schedule, microbatches);
       return std::nullopt;
     }

@@ -111,8 +111,7 @@ void ShortcutRetention::dropShortcutsThatDoNotFit(const MappingState &state) {
   // The largest FWD working sets over every option, with the input kept
   // whole or not.
   std::vector<double> largest(n, 0), largestWithInput(n, 0);
-  std::vector<double> without(problem.numOptions()),
-      with(problem.numOptions());
+  std::vector<double> without(problem.numOptions()), with(problem.numOptions());
   for (int i = 0; i < n; ++i) {
     largestWorkingSets(state, i, without, with);
     largest[i] = *llvm::max_element(without);

@@ -111,9 +111,9 @@ SpatialMapper::mapWithPipelines(const LayerGraph &graph, Executor &executor,
                    &memo, cyclesToBeat);
   };
   // The faster plan that fits; without one, the whole torus's closest.
-  auto fasterThatFits = [&](llvm::Expected<MappingPlan> pipelined,
-                            llvm::Expected<MappingPlan> whole)
-      -> llvm::Expected<MappingPlan> {
+  auto fasterThatFits =
+      [&](llvm::Expected<MappingPlan> pipelined,
+          llvm::Expected<MappingPlan> whole) -> llvm::Expected<MappingPlan> {
     if (progress.wasStopped()) {
       llvm::consumeError(pipelined.takeError());
       llvm::consumeError(whole.takeError());

@@ -244,9 +244,9 @@ private:
     double value = 0;
     const std::from_chars_result quick =
         std::from_chars(token.begin(), token.end(), value);
-    if (!token.empty() && quick.ec == std::errc() &&
-        quick.ptr == token.end() && std::isfinite(value) &&
-        (unit == FigureUnit::None || value >= 0) && value <= limit)
+    if (!token.empty() && quick.ec == std::errc() && quick.ptr == token.end() &&
+        std::isfinite(value) && (unit == FigureUnit::None || value >= 0) &&
+        value <= limit)
       return;
     llvm::SmallString<32> copy(token);
     char *end = nullptr;

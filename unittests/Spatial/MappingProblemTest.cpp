@@ -201,6 +201,55 @@ TEST(MappingProblemTest, VariantsAreExploredOncePerShape) {
   EXPECT_EQ(table.best(2, TrainingPass::FWD, 0, OnChip::Own), onChip);
 }
 
+TEST(MappingProblemTest, UsableOptionsAreAskedForAtOnce) {
+  // requestUsable asks for what request() under each usable option does,
+  // in the same order: the same tasks, the same explorations found.
+  MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  PerformanceModel model(system);
+  LayerGraph g = chainWithShortcut(false);
+  MapperOptions options;
+  options.parallelisms = {Parallelism::Data, Parallelism::Model};
+  options.spatialMinibatching = true;
+  llvm::Expected<MappingProblem> problem =
+      MappingProblem::create(model, g, options, {});
+  ASSERT_TRUE(static_cast<bool>(problem));
+  ExplorationTable once(*problem), each(*problem);
+  for (int layer = 0; layer < int(problem->numLayers()); ++layer)
+    for (TrainingPass pass : {TrainingPass::FWD, TrainingPass::BWD})
+      for (OnChip what : {OnChip::Nothing, OnChip::Own}) {
+        once.requestUsable(layer, pass, what);
+        for (int o = 0; o < problem->numOptions(); ++o)
+          if (problem->usable(layer, o))
+            each.request(layer, pass, o, what);
+      }
+  SerialExecutor serial;
+  ExplorationProgress progress(Progress::none(), 2);
+  ASSERT_FALSE(static_cast<bool>(once.run(serial, progress)));
+  ASSERT_FALSE(static_cast<bool>(each.run(serial, progress)));
+  EXPECT_EQ(once.explorations(), each.explorations());
+  EXPECT_EQ(once.memoized(), each.memoized());
+  int usable = 0, unusable = 0;
+  for (int layer = 0; layer < int(problem->numLayers()); ++layer)
+    for (TrainingPass pass : {TrainingPass::FWD, TrainingPass::BWD})
+      for (OnChip what : {OnChip::Nothing, OnChip::Own})
+        for (int o = 0; o < problem->numOptions(); ++o) {
+          SCOPED_TRACE(::testing::Message()
+                       << "layer " << layer << ", option " << o);
+          const Evaluation *a = once.best(layer, pass, o, what);
+          const Evaluation *b = each.best(layer, pass, o, what);
+          ASSERT_EQ(a == nullptr, b == nullptr);
+          (problem->usable(layer, o) ? usable : unusable) += 1;
+          if (!problem->usable(layer, o)) {
+            EXPECT_EQ(once.find(layer, pass, o, what), nullptr);
+          }
+          if (a) {
+            EXPECT_EQ(a->cycles.total, b->cycles.total);
+          }
+        }
+  EXPECT_GT(usable, 0);
+  EXPECT_GT(unusable, 0);
+}
+
 /// The FWD explorations of `layer` under every parallelism, finding each of
 /// `what` on chip, with `capacity` bytes of scratchpad (and `memo`): the
 /// searches run and the bests.

@@ -527,6 +527,22 @@ TEST(ParallelismSelectionTest, CostLowerBoundHoldsForEveryChoice) {
   }
   // A node with no finite option: no choice is finite.
   EXPECT_EQ(selectionCostLowerBound({{kInf, kInf, kInf, kInf}}, {}), kInf);
+  // Alike edges sharing one block of costs count its least each.
+  std::vector<SelectionEdge> shared = {{0, 1, uniformSwitch(3)},
+                                       {1, 2, uniformSwitch(3)}};
+  shared.push_back({2, 3, shared[0].cost});
+  shared.push_back({3, 4, uniformSwitch(2)});
+  std::vector<SwitchCosts *> blocks;
+  for (SelectionEdge &edge : shared)
+    blocks.push_back(&edge.cost);
+  shareEqualSwitchCosts(blocks);
+  ASSERT_EQ(shared[0].cost.block(), shared[1].cost.block());
+  std::vector<OptionCosts> five(5, OptionCosts{2, 1});
+  double least = 5 * 1;
+  for (const SelectionEdge &edge : shared)
+    least += *std::min_element(edge.cost.entries().begin(),
+                               edge.cost.entries().end());
+  EXPECT_NEAR(selectionCostLowerBound(five, shared), least, 1e-9);
 }
 
 TEST(ParallelismSelectionTest, MemoReturnsTheSelectionOfTheSameCosts) {

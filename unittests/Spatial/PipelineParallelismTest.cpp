@@ -66,6 +66,56 @@ TEST(PipelineParallelismTest, OneFOneBIsNeverSlowerThanGPipe) {
   }
 }
 
+TEST(PipelineParallelismTest, PlannedStagesBoundTheStep) {
+  // However the stages not yet planned turn out, at least their least
+  // cycles, the step under either schedule and any links is at least the
+  // bound of the stages planned so far.
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> cycles(1.0, 100.0), share(0.0, 1.0);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int p = 1 + trial % 8;
+    const int64_t m = 1 + trial % 13;
+    std::vector<PipelineStageRecord> stages(p);
+    std::vector<double> forward, backward, update, least, ahead, back;
+    for (PipelineStageRecord &stage : stages) {
+      stage.forward = cycles(random);
+      stage.backward = trial % 5 == 0 ? 0.0 : cycles(random);
+      stage.update = cycles(random) / 3;
+      forward.push_back(stage.forward);
+      backward.push_back(stage.backward);
+      update.push_back(stage.update);
+      least.push_back((stage.forward + stage.backward) * share(random));
+    }
+    for (int j = 0; j + 1 < p; ++j) {
+      ahead.push_back(cycles(random) / 4);
+      back.push_back(cycles(random) / 4);
+    }
+    for (PipelineSchedule schedule :
+         {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB}) {
+      const double step = pipelineStepTiming(schedule, forward, backward,
+                                             update, ahead, back, m)
+                              .total;
+      for (int planned = 0; planned <= p; ++planned) {
+        llvm::ArrayRef<PipelineStageRecord> first(stages.data(), planned);
+        EXPECT_LE(pipelineStepLowerBound(first, p, least, m),
+                  step * (1 + 1e-12))
+            << "trial " << trial << ", " << planned << " planned";
+        EXPECT_LE(pipelineStepLowerBound(first, p, {}, m),
+                  pipelineStepLowerBound(first, p, least, m));
+      }
+      // Every stage planned, free links, one forward and backward a
+      // period: the bound is the step.
+      if (schedule == PipelineSchedule::OneFOneB) {
+        std::vector<double> none(p > 1 ? p - 1 : 0, 0.0);
+        EXPECT_DOUBLE_EQ(pipelineStepLowerBound(stages, p, least, m),
+                         pipelineStepTiming(schedule, forward, backward, update,
+                                            none, none, m)
+                             .total);
+      }
+    }
+  }
+}
+
 TEST(PipelineParallelismTest, OneFOneBKeepsFewerMicrobatchesInFlight) {
   EXPECT_EQ(microbatchesInFlight(PipelineSchedule::GPipe, 0, 4, 16), 16);
   EXPECT_EQ(microbatchesInFlight(PipelineSchedule::GPipe, 3, 4, 16), 16);

@@ -149,6 +149,17 @@ struct PipelineStageRecord {
   MemoryPerChip memory; ///< its fullest chip, in flight included
 };
 
+/// The least step of a pipeline of `numStages` stages whose first are
+/// `planned` (the others not yet), each later stage taking at least its
+/// `leastStageCycles` (by stage; empty: 0) for a microbatch's forward and
+/// backward passes, with free links, on either schedule: the search ends a
+/// pipeline whose stages planned so far show it cannot beat the plan in
+/// hand.
+double pipelineStepLowerBound(llvm::ArrayRef<PipelineStageRecord> planned,
+                              int numStages,
+                              llvm::ArrayRef<double> leastStageCycles,
+                              int64_t microbatches);
+
 /// A plan's pipeline (MappingPlan::pipeline); stages empty when the plan is
 /// not pipelined.
 struct PipelineRecord {
