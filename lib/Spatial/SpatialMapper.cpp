@@ -119,9 +119,10 @@ SpatialMapper::mapWithPipelines(const LayerGraph &graph, Executor &executor,
       llvm::consumeError(whole.takeError());
       return progress.makeError();
     }
-    if ((pipelined && pipelined->fitsMemory() &&
-         !(whole && whole->fitsMemory() &&
-           whole->totals.cycles.total <= pipelined->totals.cycles.total))) {
+    const bool wholeAtLeastAsFast =
+        whole && whole->fitsMemory() && pipelined &&
+        whole->totals.cycles.total <= pipelined->totals.cycles.total;
+    if (pipelined && pipelined->fitsMemory() && !wholeAtLeastAsFast) {
       if (!whole)
         llvm::consumeError(whole.takeError());
       return pipelined;

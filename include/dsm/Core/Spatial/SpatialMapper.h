@@ -169,8 +169,10 @@ private:
                                           ExplorationProgress &progress) const;
 
   /// Training with pipelines searched: the fastest plan over the whole
-  /// torus, the pipelines where it needs memory savers, then the plans with
-  /// savers that could beat the fastest pipeline, then the blocks.
+  /// torus; where it needs memory savers, the pipelines and the whole torus
+  /// with savers, the one found first the plan for the other to beat (the
+  /// whole torus first where the network repeats its layers); then the
+  /// blocks.
   llvm::Expected<MappingPlan>
   mapWithPipelines(const LayerGraph &graph, Executor &executor,
                    ExplorationProgress &progress) const;
