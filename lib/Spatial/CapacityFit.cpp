@@ -61,10 +61,10 @@ struct dsm::core::ChipMemory {
   double copies = 1;
   /// The activations (producer order) and the layer producing each; the
   /// errors and the activations received from earlier pipeline stages,
-  /// never recomputed.
+  /// never recomputed, over the step.
   std::vector<ActivationUse> activations;
   std::vector<int> producerOf;
-  std::vector<LiveTensor> errors, received;
+  LiveBytes errorsAndReceived{0};
 
   /// The savers.
   bool shardState = false, shardWeights = false, offloadState = false;
@@ -123,13 +123,11 @@ struct dsm::core::ChipMemory {
   /// The peak of the activations and errors alive at once were the layers
   /// `layers` marks recomputed.
   double peakRecomputing(const std::vector<bool> &layers) const {
-    std::vector<ActivationUse> uses = activations;
-    for (size_t a = 0; a < uses.size(); ++a)
-      uses[a].recomputed = layers[producerOf[a]];
-    std::vector<LiveTensor> tensors = activationLiveTensors(uses);
-    tensors.insert(tensors.end(), errors.begin(), errors.end());
-    tensors.insert(tensors.end(), received.begin(), received.end());
-    return peakLiveBytes(tensors);
+    LiveBytes live = errorsAndReceived;
+    addActivationLiveTensors(
+        activations, [&](size_t a) { return bool(layers[producerOf[a]]); },
+        [&](const LiveTensor &t) { live.add(t); });
+    return live.peak();
   }
   /// Recomputes the layers `layers` marks, and the peak under it.
   void recompute(std::vector<bool> layers) {
@@ -223,6 +221,7 @@ static ChipMemory chipMemoryOf(const MappingState &state) {
     }
   }
   const int end = 2 * int(n);
+  memory.errorsAndReceived = LiveBytes(end);
   for (size_t p = 0; p < n; ++p) {
     if (outputElements[p] <= 0)
       continue;
@@ -250,14 +249,14 @@ static ChipMemory chipMemoryOf(const MappingState &state) {
       continue;
     int last = layer.bwd || layer.upd ? graph.backwardStep(int(c))
                                       : graph.forwardStep(int(c));
-    memory.received.push_back(
+    memory.errorsAndReceived.add(
         {share(layer.receivedElements) * memory.copies, 0, last});
   }
   for (const LayerEdge &edge : graph.edges)
     if (edge.carriesError)
-      memory.errors.push_back({share(edge.elements),
-                               graph.backwardStep(edge.consumer),
-                               graph.backwardStep(edge.producer)});
+      memory.errorsAndReceived.add({share(edge.elements),
+                                    graph.backwardStep(edge.consumer),
+                                    graph.backwardStep(edge.producer)});
   memory.recompute(std::vector<bool>(n, false));
   return memory;
 }

@@ -115,53 +115,43 @@ std::string dsm::core::describeMemory(const MemoryPerChip &m) {
   return text;
 }
 
+double dsm::core::LiveBytes::peak() const {
+  // The bytes are whole (element counts times element sizes), so the sums
+  // are exact in any order.
+  double live = 0, peak = 0;
+  for (double c : change) {
+    live += c;
+    peak = std::max(peak, live);
+  }
+  return peak;
+}
+
 double dsm::core::peakLiveBytes(llvm::ArrayRef<LiveTensor> tensors) {
-  // Each tensor starts at `first` and ends after `last`: a sweep over the
-  // events in step order, ends after starts at the same step, the larger
-  // first among either. Steps are small integers (a graph's FWD and BWD
-  // steps), so the events are bucketed by step -- a CapacityFit tries a
-  // dozen recomputations of tens of thousands of layers -- and only a
-  // bucket's own are sorted; where they are not, the whole list is.
+  // Steps are small integers (a graph's FWD and BWD steps): counted per
+  // step. Where they are not, the events are sorted, ends after starts at
+  // the same step.
   int latest = 0;
-  bool bucketed = true;
+  bool counted = true;
   for (const LiveTensor &t : tensors) {
-    bucketed = bucketed && t.first >= 0 && t.last >= 0;
+    counted = counted && t.first >= 0 && t.last >= 0;
     latest = std::max({latest, t.first, t.last});
   }
-  const size_t numBuckets = 2 * size_t(latest) + 2;
-  bucketed = bucketed && numBuckets <= 8 * tensors.size() + 64;
-  using Event = std::pair<int, double>;
-  std::vector<Event> events(2 * tensors.size());
-  auto larger = [](const Event &a, const Event &b) {
-    return a.second > b.second;
-  };
-  if (bucketed) {
-    std::vector<uint32_t> start(numBuckets + 1, 0);
-    for (const LiveTensor &t : tensors) {
-      ++start[2 * size_t(t.first) + 1];
-      ++start[2 * size_t(t.last) + 2];
-    }
-    for (size_t b = 0; b < numBuckets; ++b)
-      start[b + 1] += start[b];
-    std::vector<uint32_t> next(start.begin(), start.end() - 1);
-    for (const LiveTensor &t : tensors) {
-      events[next[2 * size_t(t.first)]++] = {2 * t.first, t.bytes};
-      events[next[2 * size_t(t.last) + 1]++] = {2 * t.last + 1, -t.bytes};
-    }
-    for (size_t b = 0; b < numBuckets; ++b)
-      if (start[b + 1] - start[b] > 1)
-        std::sort(events.begin() + start[b], events.begin() + start[b + 1],
-                  larger);
-  } else {
-    events.clear();
-    for (const LiveTensor &t : tensors) {
-      events.push_back({2 * t.first, t.bytes});
-      events.push_back({2 * t.last + 1, -t.bytes});
-    }
-    llvm::sort(events, [&](const Event &a, const Event &b) {
-      return a.first < b.first || (a.first == b.first && larger(a, b));
-    });
+  if (counted && size_t(latest) <= 4 * tensors.size() + 32) {
+    LiveBytes live(latest);
+    for (const LiveTensor &t : tensors)
+      live.add(t);
+    return live.peak();
   }
+  using Event = std::pair<int, double>;
+  std::vector<Event> events;
+  events.reserve(2 * tensors.size());
+  for (const LiveTensor &t : tensors) {
+    events.push_back({2 * t.first, t.bytes});
+    events.push_back({2 * t.last + 1, -t.bytes});
+  }
+  llvm::sort(events, [](const Event &a, const Event &b) {
+    return a.first < b.first || (a.first == b.first && a.second > b.second);
+  });
   double live = 0, peak = 0;
   for (const auto &[when, bytes] : events) {
     live += bytes;
@@ -195,11 +185,21 @@ std::vector<LiveTensor>
 dsm::core::activationLiveTensors(llvm::ArrayRef<ActivationUse> uses) {
   std::vector<LiveTensor> tensors;
   tensors.reserve(uses.size());
+  addActivationLiveTensors(
+      uses, [&](size_t a) { return uses[a].recomputed; },
+      [&](const LiveTensor &t) { tensors.push_back(t); });
+  return tensors;
+}
+
+void dsm::core::addActivationLiveTensors(
+    llvm::ArrayRef<ActivationUse> uses,
+    llvm::function_ref<bool(size_t)> recomputed,
+    llvm::function_ref<void(const LiveTensor &)> live) {
   for (size_t i = 0; i < uses.size();) {
     const ActivationUse &use = uses[i];
-    if (!use.recomputed || use.firstBackward < 0) {
+    if (!recomputed(i) || use.firstBackward < 0) {
       int last = use.lastBackward >= 0 ? use.lastBackward : use.lastForward;
-      tensors.push_back({use.bytes, use.produced, last});
+      live({use.bytes, use.produced, last});
       ++i;
       continue;
     }
@@ -207,15 +207,14 @@ dsm::core::activationLiveTensors(llvm::ArrayRef<ActivationUse> uses) {
     // first backward step that reads one of them.
     size_t end = i;
     int recomputedAt = use.firstBackward;
-    while (end < uses.size() && uses[end].recomputed &&
+    while (end < uses.size() && recomputed(end) &&
            uses[end].firstBackward >= 0) {
       recomputedAt = std::min(recomputedAt, uses[end].firstBackward);
       ++end;
     }
     for (; i < end; ++i) {
-      tensors.push_back({uses[i].bytes, uses[i].produced, uses[i].lastForward});
-      tensors.push_back({uses[i].bytes, recomputedAt, uses[i].lastBackward});
+      live({uses[i].bytes, uses[i].produced, uses[i].lastForward});
+      live({uses[i].bytes, recomputedAt, uses[i].lastBackward});
     }
   }
-  return tensors;
 }

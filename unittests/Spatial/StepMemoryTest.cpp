@@ -116,6 +116,40 @@ TEST(StepMemoryTest, RecomputedRunsLiveOnlyAroundTheirBackward) {
   EXPECT_EQ(peakLiveBytes(tensors), 200);
 }
 
+TEST(StepMemoryTest, LiveBytesAddedOneByOneAsRecomputationsAsk) {
+  // A recomputation asked of the uses' own flags, or through a function
+  // over unflagged uses onto a LiveBytes holding the tensors every
+  // recomputation shares: the same tensors, the same peak.
+  std::mt19937 random(5);
+  for (int trial = 0; trial < 30; ++trial) {
+    const int layers = 2 + trial;
+    const int end = 2 * layers;
+    std::vector<ActivationUse> uses;
+    std::vector<bool> recomputed;
+    for (int i = 0; i < layers; ++i) {
+      int lastForward = std::min(layers - 1, i + 1 + int(random() % 3));
+      int lastBackward = end - 1 - i, firstBackward = end - 1 - lastForward;
+      bool backward = random() % 4 != 0;
+      uses.push_back({double(1 + random() % 50), i, lastForward,
+                      backward ? firstBackward : -1,
+                      backward ? lastBackward : -1, false});
+      recomputed.push_back(random() % 2 == 0);
+    }
+    std::vector<LiveTensor> shared = {{7, 0, end}, {3, layers, end - 2}};
+    LiveBytes live(end);
+    for (const LiveTensor &t : shared)
+      live.add(t);
+    addActivationLiveTensors(
+        uses, [&](size_t a) { return bool(recomputed[a]); },
+        [&](const LiveTensor &t) { live.add(t); });
+    for (size_t a = 0; a < uses.size(); ++a)
+      uses[a].recomputed = recomputed[a];
+    std::vector<LiveTensor> tensors = activationLiveTensors(uses);
+    tensors.insert(tensors.end(), shared.begin(), shared.end());
+    EXPECT_EQ(live.peak(), peakLiveBytes(tensors)) << "trial " << trial;
+  }
+}
+
 TEST(StepMemoryTest, OptimizersHaveNames) {
   for (Optimizer o : {Optimizer::SGD, Optimizer::Momentum, Optimizer::Adam})
     EXPECT_EQ(symbolizeOptimizer(stringifyOptimizer(o)), o);

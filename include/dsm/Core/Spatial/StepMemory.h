@@ -61,6 +61,7 @@
 #define DSM_CORE_SPATIAL_STEPMEMORY_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -155,6 +156,27 @@ std::string describeMemory(const MemoryPerChip &memory);
 /// The most bytes of `tensors` alive at one step.
 double peakLiveBytes(llvm::ArrayRef<LiveTensor> tensors);
 
+/// The most bytes alive at one step of tensors added one at a time, over
+/// steps 0 to `lastStep`: the bytes starting and ending at each step, and a
+/// sweep, with no sort (a CapacityFit tries a dozen recomputations of tens
+/// of thousands of layers). A copy holds the tensors added so far: the
+/// ones every recomputation shares are added once.
+class LiveBytes {
+public:
+  explicit LiveBytes(int lastStep) : change(2 * size_t(lastStep) + 2, 0.0) {}
+  /// Requires 0 <= t.first, t.last <= lastStep.
+  void add(const LiveTensor &t) {
+    change[2 * size_t(t.first)] += t.bytes;
+    change[2 * size_t(t.last) + 1] -= t.bytes;
+  }
+  double peak() const;
+
+private:
+  /// At 2s, the bytes that start at step s; at 2s + 1, less those that end
+  /// after it (a tensor's end comes after the starts of its last step).
+  std::vector<double> change;
+};
+
 /// An activation over a step's schedule: `bytes` produced at step `produced`,
 /// last read in the forward half at `lastForward`, and read again in the
 /// backward half from step `firstBackward` to `lastBackward` (-1: never).
@@ -176,6 +198,12 @@ struct ActivationUse {
 /// reader.
 std::vector<LiveTensor>
 activationLiveTensors(llvm::ArrayRef<ActivationUse> uses);
+/// Each of those tensors to `live`, where use `a` is recomputed when
+/// `recomputed(a)` says so (whatever uses[a].recomputed says).
+void addActivationLiveTensors(
+    llvm::ArrayRef<ActivationUse> uses,
+    llvm::function_ref<bool(size_t)> recomputed,
+    llvm::function_ref<void(const LiveTensor &)> live);
 
 } // namespace dsm::core
 
