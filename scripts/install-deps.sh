@@ -14,6 +14,7 @@ packages=(
   libtorch-dev libopenblas0-serial        # learned memory placement (placement=egrl, pg, DSM_ENABLE_TORCH); libtorch's BLAS
   chromium                                # the HTML report's screenshot test
   python3-jsonschema                      # the reports checked against docs/schemas (test/Reports)
+  python3-numpy                           # the linalg importer's reductions against brute force (test/Import/linalg)
 )
 
 # The hardening build (scripts/build-sanitized.sh, scripts/fuzz.sh) also
