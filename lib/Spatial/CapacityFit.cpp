@@ -30,6 +30,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "MappingSolver.h"
+#include "dsm/Core/Spatial/PlanBounds.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <cmath>
 #include <limits>
@@ -73,20 +78,31 @@ struct dsm::core::ChipMemory {
   double activationBytes = 0;
 
   double weightElements(size_t layer, int option) const {
-    return shardWeights ? parameters[layer] / chips
-                        : parameterElements(layer, option);
+    return weightElementsOf(parameterElements(layer, option),
+                            parameters[layer]);
   }
   double stateElements(size_t layer, int option) const {
-    return shardState ? parameters[layer] / chips
-                      : parameterElements(layer, option);
+    return stateElementsOf(parameterElements(layer, option), parameters[layer]);
+  }
+  /// Of a layer of `layerParameters` whose option holds `elements` of them
+  /// on a chip.
+  double weightElementsOf(double elements, double layerParameters) const {
+    return shardWeights ? layerParameters / chips : elements;
+  }
+  double stateElementsOf(double elements, double layerParameters) const {
+    return shardState ? layerParameters / chips : elements;
   }
   /// The optimizer state a chip keeps on chip (none when offloaded).
   double chipOptimizerBytes() const {
     return offloadState ? 0 : optimizerBytes;
   }
   double parameterBytes(size_t layer, int option) const {
-    return weightElements(layer, option) * elementBytes +
-           stateElements(layer, option) *
+    return parameterBytesOf(parameterElements(layer, option),
+                            parameters[layer]);
+  }
+  double parameterBytesOf(double elements, double layerParameters) const {
+    return weightElementsOf(elements, layerParameters) * elementBytes +
+           stateElementsOf(elements, layerParameters) *
                (gradientBytes + chipOptimizerBytes());
   }
   /// The optimizer state a chip offloads to its host: its shard's.
@@ -153,8 +169,9 @@ struct dsm::core::ChipMemory {
   }
 };
 
-static ChipMemory chipMemoryOf(const MappingState &state) {
-  const MappingProblem &problem = state.problem;
+/// What a chip of `problem` holds, but the parameter elements of each
+/// option, which its explorations tell (chipMemoryOf).
+static ChipMemory stepMemoryOf(const MappingProblem &problem) {
   const PerformanceModel &model = problem.model();
   const LayerGraph &graph = problem.graph();
   const size_t n = problem.numLayers();
@@ -171,28 +188,9 @@ static ChipMemory chipMemoryOf(const MappingState &state) {
   memory.capacity = model.getSystem().chip.externalMemory.capacityBytes;
   if (const std::optional<HostLinkSpec> &host = model.getSystem().chip.hostLink)
     memory.hostCapacity = host->memoryBytes;
-  std::vector<std::vector<double>> elements(
-      n, std::vector<double>(problem.numOptions(), 0));
   memory.parameters.assign(n, 0);
-  // Layers of one shape share their explorations: one count per evaluation.
-  llvm::DenseMap<const Evaluation *, double> perEvaluation;
-  for (size_t i = 0; i < n; ++i) {
-    const LayerShape &shape = problem.layer(int(i)).shape;
-    if (shape.params <= 0)
-      continue;
-    memory.parameters[i] = shape.params;
-    for (int o = 0; o < problem.numOptions(); ++o)
-      if (const Evaluation *fwd = state.plain(int(i), TrainingPass::FWD, o)) {
-        auto [it, inserted] = perEvaluation.try_emplace(fwd, 0.0);
-        if (inserted)
-          it->second = model.parameterElementsPerChip(shape, TrainingPass::FWD,
-                                                      fwd->config);
-        elements[i][o] = it->second;
-      }
-  }
-  memory.elementsTable =
-      std::make_shared<const std::vector<std::vector<double>>>(
-          std::move(elements));
+  for (size_t i = 0; i < n; ++i)
+    memory.parameters[i] = std::max(problem.layer(int(i)).shape.params, 0.0);
   // Activations: each layer's outputs (all its FWD's results, with the
   // union of their readers: at least what the IR count of
   // --dsm-verify-mapping finds) from its FWD to its last reader -- a
@@ -258,6 +256,33 @@ static ChipMemory chipMemoryOf(const MappingState &state) {
                                     graph.backwardStep(edge.consumer),
                                     graph.backwardStep(edge.producer)});
   memory.recompute(std::vector<bool>(n, false));
+  return memory;
+}
+
+static ChipMemory chipMemoryOf(const MappingState &state) {
+  const MappingProblem &problem = state.problem;
+  const PerformanceModel &model = problem.model();
+  ChipMemory memory = stepMemoryOf(problem);
+  std::vector<std::vector<double>> elements(
+      problem.numLayers(), std::vector<double>(problem.numOptions(), 0));
+  // Layers of one shape share their explorations: one count per evaluation.
+  llvm::DenseMap<const Evaluation *, double> perEvaluation;
+  for (size_t i = 0; i < problem.numLayers(); ++i) {
+    const LayerShape &shape = problem.layer(int(i)).shape;
+    if (shape.params <= 0)
+      continue;
+    for (int o = 0; o < problem.numOptions(); ++o)
+      if (const Evaluation *fwd = state.plain(int(i), TrainingPass::FWD, o)) {
+        auto [it, inserted] = perEvaluation.try_emplace(fwd, 0.0);
+        if (inserted)
+          it->second = model.parameterElementsPerChip(shape, TrainingPass::FWD,
+                                                      fwd->config);
+        elements[i][o] = it->second;
+      }
+  }
+  memory.elementsTable =
+      std::make_shared<const std::vector<std::vector<double>>>(
+          std::move(elements));
   return memory;
 }
 
@@ -440,8 +465,11 @@ struct Candidate {
 /// its memory, and the cycles it adds to the costs where they are kept.
 class Savers {
 public:
-  explicit Savers(const MappingState &state)
-      : state(state), problem(state.problem), named(problem.options().savers),
+  explicit Savers(const MappingState &state) : Savers(state.problem, &state) {}
+  /// Savers of memory alone: the candidates carry no costs.
+  explicit Savers(const MappingProblem &problem,
+                  const MappingState *state = nullptr)
+      : state(state), problem(problem), named(problem.options().savers),
         training(!problem.inferenceOnly()) {}
 
   Candidate withRecomputation(const Candidate &from) const {
@@ -451,7 +479,8 @@ public:
     for (size_t i = 0; i < c.costs.size(); ++i)
       if (c.memory->recomputed[i])
         for (int o = 0; o < problem.numOptions(); ++o)
-          if (const Evaluation *fwd = state.plain(int(i), TrainingPass::FWD, o))
+          if (const Evaluation *fwd =
+                  state->plain(int(i), TrainingPass::FWD, o))
             c.costs[i][o] += fwd->cycles.total;
     return c;
   }
@@ -466,7 +495,8 @@ public:
       if (layer.shape.params <= 0)
         continue;
       for (int o = 0; o < problem.numOptions(); ++o)
-        if (const Evaluation *fwd = state.plain(int(i), TrainingPass::FWD, o)) {
+        if (const Evaluation *fwd =
+                state->plain(int(i), TrainingPass::FWD, o)) {
           auto [gather, fresh] = gatherOf.try_emplace(fwd, 0.0);
           if (fresh)
             gather->second =
@@ -564,12 +594,263 @@ public:
   }
 
 private:
-  const MappingState &state;
+  const MappingState *state; ///< where the candidates carry costs
   const MappingProblem &problem;
   const SaverChoices &named;
   const bool training;
 };
 } // namespace
+
+/// max over prices p >= 0 of the sum over groups of count x the least over
+/// options of (cycles + p x bytes), less p x room: at most the least cycles
+/// of a choice of one option per layer holding at most `room` bytes (weak
+/// duality: every price gives a bound; the best found is kept). Infinity
+/// when even each layer's fewest bytes exceed the room, or a layer has no
+/// usable option. `cycles` and `bytes`: per group, per option (infinite
+/// cycles: unusable).
+static double dualBound(llvm::ArrayRef<double> counts,
+                        llvm::ArrayRef<std::vector<double>> cycles,
+                        llvm::ArrayRef<std::vector<double>> bytes,
+                        double room) {
+  const size_t groups = counts.size();
+  // Each group's option of fewest bytes (of those, fewest cycles).
+  std::vector<size_t> leanest(groups);
+  double leastBytes = 0;
+  for (size_t g = 0; g < groups; ++g) {
+    const size_t none = cycles[g].size();
+    size_t best = none;
+    for (size_t o = 0; o < none; ++o)
+      if (cycles[g][o] < kInfinityCost &&
+          (best == none || bytes[g][o] < bytes[g][best] ||
+           (bytes[g][o] == bytes[g][best] && cycles[g][o] < cycles[g][best])))
+        best = o;
+    if (best == none)
+      return kInfinityCost;
+    leanest[g] = best;
+    leastBytes += counts[g] * bytes[g][best];
+  }
+  if (leastBytes > room)
+    return kInfinityCost;
+  // The dual at a price, and its slope from the right: the bytes of the
+  // priced choice (of ties, the fewest) less the room.
+  auto dual = [&](double price, double &slope) {
+    double value = -price * room;
+    slope = -room;
+    for (size_t g = 0; g < groups; ++g) {
+      double least = kInfinityCost, held = 0;
+      for (size_t o = 0; o < cycles[g].size(); ++o) {
+        if (!(cycles[g][o] < kInfinityCost))
+          continue;
+        const double priced = cycles[g][o] + price * bytes[g][o];
+        if (priced < least || (priced == least && bytes[g][o] < held)) {
+          least = priced;
+          held = bytes[g][o];
+        }
+      }
+      value += counts[g] * least;
+      slope += counts[g] * held;
+    }
+    return value;
+  };
+  double slope = 0;
+  double best = dual(0, slope);
+  if (slope <= 0)
+    return best;
+  // At or above this price every group takes its fewest bytes: the slope
+  // is at most 0 there, and the dual, concave, peaks below.
+  double high = 0;
+  for (size_t g = 0; g < groups; ++g) {
+    const size_t lean = leanest[g];
+    for (size_t o = 0; o < cycles[g].size(); ++o)
+      if (cycles[g][o] < kInfinityCost && bytes[g][o] > bytes[g][lean])
+        high = std::max(high, (cycles[g][lean] - cycles[g][o]) /
+                                  (bytes[g][o] - bytes[g][lean]));
+  }
+  best = std::max(best, dual(high, slope));
+  double low = 0;
+  for (int step = 0; step < 64; ++step) {
+    const double mid = low + (high - low) / 2;
+    if (!(mid > low && mid < high))
+      break;
+    best = std::max(best, dual(mid, slope));
+    (slope > 0 ? low : high) = mid;
+  }
+  return best;
+}
+
+// The figures of a layer's option, in LayerFitFigures::Group::figures.
+enum FitFigure { kCycles, kForwardAgain, kGathers, kElements, kNumFitFigures };
+
+LayerFitFigures dsm::core::layerFitFigures(const MappingState &state,
+                                           CountedCycles counted) {
+  const MappingProblem &problem = state.problem;
+  const PerformanceModel &model = problem.model();
+  const size_t n = problem.numLayers();
+  const size_t options = size_t(problem.numOptions());
+  LayerFitFigures figures;
+  figures.groupOf.resize(n);
+  figures.degrees.resize(n);
+  // Layers with the same explorations (the same evaluations asked and
+  // found: layers of one shape in the same context) and passes have the
+  // same figures: grouped by those, figured once per group.
+  auto evaluations = [&](size_t i, auto &&visit) {
+    for (int pass = 0; pass < kNumPasses; ++pass)
+      for (int what = 0; what < kNumOnChip; ++what)
+        visit(
+            state.explorations.bests(int(i), TrainingPass(pass), OnChip(what)));
+  };
+  auto sameContext = [&](size_t a, size_t b) {
+    const LayerNode &x = problem.layer(int(a)), &y = problem.layer(int(b));
+    if (x.fwd != y.fwd || x.bwd != y.bwd || x.upd != y.upd ||
+        x.shape.timesteps != y.shape.timesteps ||
+        x.shape.params != y.shape.params)
+      return false;
+    for (int pass = 0; pass < kNumPasses; ++pass)
+      for (int what = 0; what < kNumOnChip; ++what)
+        if (state.explorations.bests(int(a), TrainingPass(pass),
+                                     OnChip(what)) !=
+            state.explorations.bests(int(b), TrainingPass(pass), OnChip(what)))
+          return false;
+    return true;
+  };
+  llvm::DenseMap<uint64_t, llvm::SmallVector<uint32_t, 1>> groupsByHash;
+  std::vector<size_t> firstOf;
+  llvm::DenseMap<const Evaluation *, double> gathers;
+  for (size_t i = 0; i < n; ++i) {
+    const LayerNode &layer = problem.layer(int(i));
+    figures.degrees[i] = {uint32_t(problem.incoming(int(i)).size()),
+                          uint32_t(problem.outgoing(int(i)).size())};
+    llvm::hash_code hash = llvm::hash_combine(layer.fwd, layer.bwd, layer.upd,
+                                              layer.shape.timesteps);
+    evaluations(i, [&](llvm::ArrayRef<const Evaluation *> bests) {
+      hash = llvm::hash_combine(
+          hash, llvm::hash_combine_range(bests.begin(), bests.end()));
+    });
+    llvm::SmallVector<uint32_t, 1> &alike = groupsByHash[uint64_t(hash)];
+    auto known = llvm::find_if(
+        alike, [&](uint32_t g) { return sameContext(firstOf[g], i); });
+    if (known != alike.end()) {
+      figures.groupOf[i] = *known;
+      continue;
+    }
+    figures.groupOf[i] = uint32_t(figures.groups.size());
+    alike.push_back(figures.groupOf[i]);
+    firstOf.push_back(i);
+    LayerFitFigures::Group &group = figures.groups.emplace_back();
+    group.parameters = std::max(layer.shape.params, 0.0);
+    group.recomputable = layer.bwd || layer.upd;
+    group.figures.assign(kNumFitFigures * options, 0.0);
+    const bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
+    // Passes that overlap in a timestep pipe group count nothing.
+    const bool counts =
+        !(problem.options().pipelineTimesteps && layer.shape.timesteps > 1);
+    for (size_t o = 0; o < options; ++o) {
+      double cycles = 0, forward = kInfinityCost, gather = kInfinityCost;
+      const Evaluation *plain = state.plain(int(i), TrainingPass::FWD, int(o));
+      for (int pass = 0; pass < kNumPasses; ++pass) {
+        if (!runs[pass])
+          continue;
+        double least = kInfinityCost;
+        for (int what = 0; what < kNumOnChip; ++what) {
+          llvm::ArrayRef<const Evaluation *> bests = state.explorations.bests(
+              int(i), TrainingPass(pass), OnChip(what));
+          const Evaluation *eval = o < bests.size() ? bests[o] : nullptr;
+          if (!eval)
+            continue;
+          least = std::min(least, counted(TrainingPass(pass), *eval));
+          if (pass != int(TrainingPass::FWD))
+            continue;
+          forward = std::min(forward, eval->cycles.total);
+          if (group.parameters > 0) {
+            auto [it, fresh] = gathers.try_emplace(eval, 0.0);
+            if (fresh)
+              it->second = model.weightGather(layer.shape, eval->config).cycles;
+            gather = std::min(gather, it->second);
+          }
+        }
+        cycles += least;
+      }
+      double *figure = &group.figures[kNumFitFigures * o];
+      figure[kCycles] = !(cycles < kInfinityCost) ? kInfinityCost
+                        : counts                  ? cycles
+                                                  : 0;
+      // Realised, the FWD runs again in full before the backward passes,
+      // and each pass that reads the weights gathers them: FWD and BWD.
+      figure[kForwardAgain] = counts && forward < kInfinityCost ? forward : 0;
+      figure[kGathers] =
+          counts && gather < kInfinityCost ? gather * (layer.bwd ? 2 : 1) : 0;
+      if (plain && group.parameters > 0)
+        figure[kElements] = model.parameterElementsPerChip(
+            layer.shape, TrainingPass::FWD, plain->config);
+    }
+  }
+  return figures;
+}
+
+double dsm::core::leastStageCyclesThatFit(const LayerFitFigures &figures,
+                                          int first,
+                                          const MappingProblem &problem) {
+  const size_t n = problem.numLayers();
+  const size_t options = size_t(problem.numOptions());
+  const size_t numGroups = figures.groups.size();
+  // A layer whose edges differ from the figures' was explored there in
+  // another context (a pipeline stage's first or last layers, where the
+  // network's edges leave it): its cycles count nothing, its bytes do.
+  std::vector<bool> elsewhere(n);
+  for (size_t i = 0; i < n; ++i)
+    elsewhere[i] = figures.degrees[first + i] !=
+                   std::make_pair(uint32_t(problem.incoming(int(i)).size()),
+                                  uint32_t(problem.outgoing(int(i)).size()));
+  // The candidates as CapacityFit prices them, each at its savers' least:
+  // the least of them bounds every plan that fits.
+  const Savers savers(problem);
+  Candidate base = savers.withNamed(
+      {std::make_unique<ChipMemory>(stepMemoryOf(problem)), {}});
+  if (savers.shardsStateFreely())
+    base.memory->shardState = true;
+  std::vector<double> count;
+  std::vector<double> counts;
+  std::vector<std::vector<double>> cycles, bytes;
+  auto bound = [&](const ChipMemory &memory) {
+    if (memory.hostBytes() > memory.hostCapacity)
+      return kInfinityCost;
+    // The layers of a group by whether they are recomputed and counted.
+    enum { kRecomputed = 1, kElsewhere = 2, kKinds = 4 };
+    count.assign(kKinds * numGroups, 0.0);
+    for (size_t i = 0; i < n; ++i)
+      count[kKinds * figures.groupOf[first + i] +
+            (memory.recomputed[i] ? kRecomputed : 0) +
+            (elsewhere[i] ? kElsewhere : 0)] += 1;
+    counts.clear();
+    cycles.clear();
+    bytes.clear();
+    for (size_t k = 0; k < count.size(); ++k) {
+      if (count[k] == 0)
+        continue;
+      const LayerFitFigures::Group &group = figures.groups[k / kKinds];
+      const bool recomputed = (k & kRecomputed) && group.recomputable;
+      const bool unknown = k & kElsewhere;
+      counts.push_back(count[k]);
+      std::vector<double> &c = cycles.emplace_back(options);
+      std::vector<double> &b = bytes.emplace_back(options);
+      for (size_t o = 0; o < options; ++o) {
+        const double *figure = &group.figures[kNumFitFigures * o];
+        c[o] = figure[kCycles];
+        if (c[o] < kInfinityCost)
+          c[o] = unknown ? 0
+                         : c[o] + (recomputed ? figure[kForwardAgain] : 0) +
+                               (memory.shardWeights ? figure[kGathers] : 0);
+        b[o] = memory.parameterBytesOf(figure[kElements], group.parameters);
+      }
+    }
+    return dualBound(counts, cycles, bytes, memory.parameterRoom());
+  };
+  double least = kInfinityCost;
+  for (const std::vector<Candidate> &tier : savers.tiers(std::move(base)))
+    for (const Candidate &candidate : tier)
+      least = std::min(least, bound(*candidate.memory));
+  return least;
+}
 
 CapacityFit::CapacityFit() = default;
 CapacityFit::~CapacityFit() = default;

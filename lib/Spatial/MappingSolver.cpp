@@ -343,23 +343,31 @@ exploreProblem(MappingState &state,
   return state.explorations.run(executor, progress);
 }
 
-llvm::Expected<double>
-dsm::core::leastPipelinedCycles(const MappingProblem &problem,
-                                Executor &executor,
-                                ExplorationProgress &progress, SweepMemo *memo,
-                                std::vector<double> *perLayer) {
+/// A pass's cycles on a microbatch of a pipeline: less what the pipeline
+/// spends once a step.
+static double perMicrobatch(TrainingPass pass, const Evaluation &eval) {
+  return eval.cycles.total -
+         oncePerStepCycles(pass, eval.transfers, eval.cycles.total);
+}
+
+llvm::Expected<double> dsm::core::leastPipelinedCycles(
+    const MappingProblem &problem, Executor &executor,
+    ExplorationProgress &progress, SweepMemo *memo,
+    std::vector<double> *perLayer,
+    std::shared_ptr<const LayerFitFigures> *fitFigures,
+    double fitFiguresBelow) {
   MappingState state(problem, progress, memo ? &memo->explorations : nullptr);
   std::vector<std::unique_ptr<MappingAddOn>> addOns = makeAddOns(state);
   if (llvm::Error error = exploreProblem(state, addOns, executor, progress))
     return std::move(error);
   // As exploredCyclesBound, less what a pipeline spends once a step.
-  return leastExploredCycles(
-      state,
-      [](TrainingPass pass, const Evaluation &eval) {
-        return eval.cycles.total -
-               oncePerStepCycles(pass, eval.transfers, eval.cycles.total);
-      },
-      perLayer);
+  const double least = leastExploredCycles(state, perMicrobatch, perLayer);
+  if (fitFigures)
+    *fitFigures = least < fitFiguresBelow
+                      ? std::make_shared<const LayerFitFigures>(
+                            layerFitFigures(state, perMicrobatch))
+                      : nullptr;
+  return least;
 }
 
 llvm::Expected<MappingPlan>

@@ -333,6 +333,32 @@ private:
   std::unique_ptr<ChipMemory> memory;
 };
 
+/// The cycles of a pass's evaluation that a bound counts: all of them, or
+/// less what a pipeline spends once a step (oncePerStepCycles).
+using CountedCycles =
+    llvm::function_ref<double(TrainingPass, const Evaluation &)>;
+
+/// Per layer of a problem, what bounds the cycles of its plans that fit a
+/// chip's memory (leastCyclesThatFit), from its explorations: per option,
+/// the least cycles of its passes as the bound counts them, of its FWD run
+/// again and of its weight gathers, and the parameter elements a chip
+/// holds. Layers alike in all of them (a network's repeated blocks) share
+/// one group.
+struct LayerFitFigures {
+  struct Group {
+    /// Per option, kNumFitFigures figures (CapacityFit.cpp).
+    std::vector<double> figures;
+    double parameters = 0;
+    bool recomputable = false; ///< has a backward pass to recompute for
+  };
+  std::vector<Group> groups;
+  std::vector<uint32_t> groupOf; ///< per layer
+  /// Per layer: its edges in and out, the context it was explored in.
+  std::vector<std::pair<uint32_t, uint32_t>> degrees;
+};
+LayerFitFigures layerFitFigures(const MappingState &state,
+                                CountedCycles counted);
+
 /// Timestep pipelining (DeepSpatialMatrix §III-D): pipe groups chosen with
 /// the other layers' parallelisms.
 class PipeGroupSelection : public MappingAddOn {

@@ -257,6 +257,9 @@ struct StepBounds {
   /// Per microbatch count, where explored and every layer has a legal
   /// mapping: each layer's least cycles on a microbatch (empty if not).
   std::vector<std::vector<double>> layerCyclesByCount;
+  /// Per microbatch count, likewise: what bounds a stage's plans that fit
+  /// (leastStageCyclesThatFit; null if not).
+  std::vector<std::shared_ptr<const LayerFitFigures>> fitFiguresByCount;
 };
 } // namespace
 
@@ -269,15 +272,19 @@ struct StepBounds {
 /// an even one, so a step takes at least (m + p - 1) / p of that work: at
 /// least the layers' least explored passes at the microbatch size on a
 /// stage's chips (leastPipelinedCycles; the explorations go into `memo`,
-/// which the stages then share). Fails only when the mapping is stopped.
+/// which the stages then share). What bounds the stages that fit comes
+/// with it where that least step is below `cyclesToBeat`. Fails only when
+/// the mapping is stopped.
 static llvm::Expected<StepBounds>
 leastSteps(const PerformanceModel &stageModel, const LayerGraph &graph,
            const MapperOptions &stageOptions, int64_t stages,
            llvm::ArrayRef<int64_t> counts, double idealCycles, bool explored,
-           Executor &executor, ExplorationProgress &progress, SweepMemo &memo) {
+           double cyclesToBeat, Executor &executor,
+           ExplorationProgress &progress, SweepMemo &memo) {
   StepBounds bounds;
   bounds.least.assign(counts.size(), 0.0);
   bounds.layerCyclesByCount.resize(counts.size());
+  bounds.fitFiguresByCount.resize(counts.size());
   for (size_t k = 0; k < counts.size(); ++k) {
     const double m = double(counts[k]), p = double(stages);
     bounds.least[k] = idealCycles * (m + p - 1) / m;
@@ -292,8 +299,10 @@ leastSteps(const PerformanceModel &stageModel, const LayerGraph &graph,
       continue;
     }
     std::vector<double> layerCycles;
-    llvm::Expected<double> work =
-        leastPipelinedCycles(*problem, executor, progress, &memo, &layerCycles);
+    std::shared_ptr<const LayerFitFigures> fitFigures;
+    llvm::Expected<double> work = leastPipelinedCycles(
+        *problem, executor, progress, &memo, &layerCycles, &fitFigures,
+        cyclesToBeat * (1 + 1e-9) * p / (m + p - 1));
     if (!work) {
       if (progress.wasStopped())
         return work.takeError();
@@ -306,6 +315,7 @@ leastSteps(const PerformanceModel &stageModel, const LayerGraph &graph,
     if (bounds.layerCycles.empty())
       bounds.layerCycles = layerCycles;
     bounds.layerCyclesByCount[k] = std::move(layerCycles);
+    bounds.fitFiguresByCount[k] = std::move(fitFigures);
   }
   return bounds;
 }
@@ -430,8 +440,10 @@ struct StageCount {
   bool profiled = false;
   std::vector<int> firsts; ///< empty once profiled: no cut maps
   /// Per microbatch count, where the bounds explored it: each stage's
-  /// least cycles on a microbatch (empty if not).
+  /// least cycles on a microbatch (empty if not), and what bounds them
+  /// where the stages' memory binds (null if not).
   std::vector<std::vector<double>> leastStageCycles;
+  std::vector<std::shared_ptr<const LayerFitFigures>> fitFigures;
   /// The steps planned, by microbatch count.
   std::map<int64_t, double> planned;
   /// Fewer microbatches than this run past the step's least (below).
@@ -526,9 +538,10 @@ llvm::Expected<std::optional<MappingPlan>> SpatialMapper::planPipeline(
     const LayerGraph &graph, const PerformanceModel &stageModel,
     SweepMemo &memo, llvm::ArrayRef<int> firsts, int64_t rows,
     int64_t microbatches, PipelineSchedule schedule,
-    llvm::ArrayRef<double> leastStageCycles, const MapperOptions &stageOptions,
-    double cyclesToBeat, SearchEffort &effort, Executor &executor,
-    ExplorationProgress &progress, double &step) const {
+    llvm::ArrayRef<double> leastStageCycles, const LayerFitFigures *fitFigures,
+    const MapperOptions &stageOptions, double cyclesToBeat,
+    SearchEffort &effort, Executor &executor, ExplorationProgress &progress,
+    double &step) const {
   step = 0;
   const bool given = options.givenPipeline.given();
   const MultiChipSystem &system = model.getSystem();
@@ -538,16 +551,51 @@ llvm::Expected<std::optional<MappingPlan>> SpatialMapper::planPipeline(
   PipelineRecord &record = candidate.record;
   record.schedule = schedule;
   record.microbatches = microbatches;
+  auto firstOf = [&](int s) {
+    return s < stages ? firsts[s] : int(part.layers.size());
+  };
+  // A stage's mapping problem points into its layers: kept for the plan.
+  std::vector<std::unique_ptr<LayerGraph>> stageLayers(stages);
+  auto layersOf = [&](int s) -> const LayerGraph & {
+    if (!stageLayers[s])
+      stageLayers[s] = std::make_unique<LayerGraph>(
+          stageGraph(part, firstOf(s), firstOf(s + 1)));
+    return *stageLayers[s];
+  };
+  // Where a plan is to be beaten: no stage takes fewer cycles than its
+  // least that fits its chips' memory with its microbatches in flight
+  // (leastStageCyclesThatFit), as memory binds far above the explored
+  // least. Stage by stage, until the stages so bounded show the pipeline
+  // cannot beat the plan: then none of it is mapped.
+  std::vector<double> least(leastStageCycles.begin(), leastStageCycles.end());
+  least.resize(stages, 0.0);
+  const bool bounding = !given && cyclesToBeat < kNoPlanYet;
+  if (bounding && fitFigures)
+    for (int s = 0; s < stages; ++s) {
+      if (progress.shouldStop())
+        return progress.makeError();
+      llvm::Expected<MappingProblem> problem = MappingProblem::create(
+          stageModel, layersOf(s), stageOptions, /*preloadBudgets=*/{});
+      if (!problem) {
+        llvm::consumeError(problem.takeError());
+        continue;
+      }
+      problem->setActivationCopies(
+          microbatchesInFlight(schedule, s, stages, microbatches));
+      least[s] = std::max(
+          least[s], leastStageCyclesThatFit(*fitFigures, firstOf(s), *problem));
+      if (pipelineStepLowerBound({}, stages, least, microbatches) >=
+          cyclesToBeat * (1 + 1e-9))
+        return std::nullopt;
+    }
   bool fits = true;
   // A named pipeline is planned whole, so that its error names what each
   // stage needs.
   for (int s = 0; s < stages && (fits || given); ++s) {
-    int first = firsts[s],
-        last = s + 1 < stages ? firsts[s + 1] : int(part.layers.size());
-    LayerGraph stageLayers = stageGraph(part, first, last);
+    int first = firstOf(s), last = firstOf(s + 1);
     int64_t inFlight = microbatchesInFlight(schedule, s, stages, microbatches);
     llvm::Expected<MappingPlan> plan = mapOnce(
-        stageModel, stageLayers, executor, /*preloadBudgets=*/{}, progress,
+        stageModel, layersOf(s), executor, /*preloadBudgets=*/{}, progress,
         &memo, SpatialMapper::kNoPlanYet, inFlight, &stageOptions);
     if (!plan) {
       if (progress.wasStopped())
@@ -579,9 +627,9 @@ llvm::Expected<std::optional<MappingPlan>> SpatialMapper::planPipeline(
     // most the step. The first stage keeps the most microbatches in flight
     // and tends to be the slowest, so a pipeline that cannot beat the plan
     // in hand usually ends after a stage or a few of many.
-    if (fits && !given && cyclesToBeat < kNoPlanYet && s + 1 < stages &&
-        pipelineStepLowerBound(record.stages, stages, leastStageCycles,
-                               microbatches) >= cyclesToBeat * (1 + 1e-9)) {
+    if (fits && bounding && s + 1 < stages &&
+        pipelineStepLowerBound(record.stages, stages, least, microbatches) >=
+            cyclesToBeat * (1 + 1e-9)) {
       step = foretoldStep(record.stages, stages, schedule, microbatches);
       return std::nullopt;
     }
@@ -705,7 +753,9 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
                                  : microbatchCounts(batch, stages, count.rows);
     llvm::Expected<StepBounds> bounds = leastSteps(
         *count.model, graph, stageOptions, stages, count.counts,
-        macs / macsPerCycle, explored, executor, progress, count.memo);
+        macs / macsPerCycle, explored,
+        best && best->fitsMemory() ? best->totals.cycles.total : kNoPlanYet,
+        executor, progress, count.memo);
     if (!bounds)
       return bounds.takeError();
     // Explored, the layers' least cycles balance the stages as well as a
@@ -716,6 +766,7 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
       count.profiled = true;
     }
     count.leastStageCycles.resize(count.counts.size());
+    count.fitFigures = std::move(bounds->fitFiguresByCount);
     for (size_t k = 0; k < count.counts.size(); ++k) {
       const std::vector<double> &layers = bounds->layerCyclesByCount[k];
       if (layers.empty() || count.firsts.empty())
@@ -774,7 +825,7 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
     llvm::Expected<std::optional<MappingPlan>> plan = planPipeline(
         graph, *count.model, count.memo, count.firsts, count.rows,
         pipeline.microbatches, schedule, count.leastStageCycles[k],
-        stageOptions,
+        count.fitFigures[k].get(), stageOptions,
         !given.given() && best && best->fitsMemory() ? best->totals.cycles.total
                                                      : kNoPlanYet,
         effort, executor, progress, step);

@@ -13,12 +13,17 @@
 
 #include "llvm/Support/Error.h"
 
+#include <limits>
+#include <memory>
 #include <vector>
 
 namespace dsm::core {
 
 class Executor;
 struct SweepMemo;
+/// What bounds a pipeline stage's plans that fit its chips' memory, of
+/// each layer of a network (leastPipelinedCycles gives it).
+struct LayerFitFigures;
 
 /// At most the cycles of every plan the solver can give for `problem`,
 /// whatever it selects and whatever its memory decisions -- on any
@@ -44,10 +49,26 @@ double planCyclesLowerBound(const MappingProblem &problem);
 /// when given (the stages' mappings then find the explorations there).
 /// `perLayer`, when given, receives each layer's share (infinite for a
 /// layer with no legal mapping).
-llvm::Expected<double>
-leastPipelinedCycles(const MappingProblem &problem, Executor &executor,
-                     ExplorationProgress &progress, SweepMemo *memo = nullptr,
-                     std::vector<double> *perLayer = nullptr);
+/// `fitFigures`, when given, receives what leastStageCyclesThatFit needs of
+/// the layers where that least is below `fitFiguresBelow` (null elsewhere:
+/// no pipeline of it is planned).
+llvm::Expected<double> leastPipelinedCycles(
+    const MappingProblem &problem, Executor &executor,
+    ExplorationProgress &progress, SweepMemo *memo = nullptr,
+    std::vector<double> *perLayer = nullptr,
+    std::shared_ptr<const LayerFitFigures> *fitFigures = nullptr,
+    double fitFiguresBelow = std::numeric_limits<double>::infinity());
+
+/// At most the cycles per microbatch, counted as leastPipelinedCycles
+/// counts them, of every plan that fits its chips' memory, under any memory
+/// savers, of `stage`: a pipeline stage (with its microbatches in flight,
+/// MappingProblem::setActivationCopies) whose layer i is layer first + i of
+/// the network whose `figures` leastPipelinedCycles gave, on the same
+/// torus at the same microbatch size. Infinity where none fits. Far above
+/// the explored least where memory binds: the pipeline search prunes with
+/// it what would otherwise be mapped stage by stage.
+double leastStageCyclesThatFit(const LayerFitFigures &figures, int first,
+                               const MappingProblem &stage);
 
 } // namespace dsm::core
 

@@ -41,6 +41,7 @@ namespace dsm::core {
 
 struct SweepMemo;
 struct SearchEffort;
+struct LayerFitFigures;
 
 struct PassPlan {
   TrainingPass pass = TrainingPass::FWD;
@@ -205,13 +206,18 @@ private:
   /// `leastStageCycles` (per stage, a microbatch's passes; empty: none
   /// known), show that the step takes at least `cyclesToBeat` (the stages
   /// after them are not planned); a named pipeline fails instead, naming
-  /// the stage. `step`: the step planned, or, cut short, the step the
-  /// stages planned foretell, the others as busy as they (0: neither).
+  /// the stage. With `fitFigures` (the layers' at this microbatch size,
+  /// leastStageCyclesThatFit), the stages' least that fit their chips'
+  /// memory raise those bounds first, and a pipeline they show cannot beat
+  /// `cyclesToBeat` is not mapped at all. `step`: the step planned, or, cut
+  /// short, the step the stages planned foretell, the others as busy as
+  /// they (0: neither).
   llvm::Expected<std::optional<MappingPlan>>
   planPipeline(const LayerGraph &graph, const PerformanceModel &stageModel,
                SweepMemo &memo, llvm::ArrayRef<int> firsts, int64_t rows,
                int64_t microbatches, PipelineSchedule schedule,
                llvm::ArrayRef<double> leastStageCycles,
+               const LayerFitFigures *fitFigures,
                const MapperOptions &stageOptions, double cyclesToBeat,
                SearchEffort &effort, Executor &executor,
                ExplorationProgress &progress, double &step) const;
