@@ -46,7 +46,8 @@ using namespace dsm::core;
 struct dsm::core::ChipMemory {
   /// Parameter elements a chip holds per (layer, option); 0 where the
   /// option is unusable. The same under every saver: the candidates share
-  /// one table (on 130,000 layers, 40 MB each).
+  /// one table (on 130,000 layers, 40 MB each). Null where no explorations
+  /// tell them (stepMemoryOf): the *Of members take the elements instead.
   std::shared_ptr<const std::vector<std::vector<double>>> elementsTable;
   double parameterElements(size_t layer, int option) const {
     return (*elementsTable)[layer][size_t(option)];
@@ -169,7 +170,7 @@ struct dsm::core::ChipMemory {
   }
 };
 
-/// What a chip of `problem` holds, but the parameter elements of each
+/// What a chip of `problem` holds, all but the parameter elements of each
 /// option, which its explorations tell (chipMemoryOf).
 static ChipMemory stepMemoryOf(const MappingProblem &problem) {
   const PerformanceModel &model = problem.model();
