@@ -814,7 +814,9 @@ static int64_t weightElements(Operation *op) {
 /// an activation's history and stops there. Without that bound every
 /// residual add of an N-block chain walks back to the argument: O(N^2) over
 /// the model. (The verifier, which runs after every pass, does not ask:
-/// AddOp::workloadOverflows.)
+/// AddOp::workloadOverflows; passes over a whole function ask its
+/// InputDependence, which walks it once and knows where this search would
+/// stop at its bound.)
 static constexpr unsigned kParameterSearchBudget = 1024;
 static bool dependsOnInputs(Value value) {
   SmallVector<Value> stack{value};
@@ -839,10 +841,23 @@ static bool dependsOnInputs(Value value) {
 
 /// An add of two activations is a residual connection (DeepSpatialMatrix
 /// §II-A); one whose other operand is a parameter (or computed from parameters
-/// alone) is a bias addition.
-static core::OpKind classifyAdd(AddOp op) {
-  bool residual = dependsOnInputs(op.getLhs()) && dependsOnInputs(op.getRhs());
+/// alone) is a bias addition. What `inputs` knows of the function is not
+/// searched for.
+static core::OpKind classifyAdd(AddOp op,
+                                const InputDependence *inputs = nullptr) {
+  auto fromInputs = [&](Value value) {
+    std::optional<bool> known;
+    if (inputs)
+      known = inputs->dependsOnInputs(value);
+    return known ? *known : dependsOnInputs(value);
+  };
+  bool residual = fromInputs(op.getLhs()) && fromInputs(op.getRhs());
   return residual ? core::OpKind::ResidualAdd : core::OpKind::BiasAdd;
+}
+
+core::Workload AddOp::getWorkloadGiven(const InputDependence &inputs) {
+  return elementwiseWorkload(getOperation(), classifyAdd(*this, &inputs),
+                             weightElements(getOperation()));
 }
 
 /// Whether an add is residual or a bias addition changes none of its counts,

@@ -19,13 +19,14 @@ namespace {
 /// Re-batches a function in place, op by op, and puts every type back.
 class Probe {
 public:
-  Probe(func::FuncOp func, int64_t factor) : func(func), factor(factor) {
+  Probe(func::FuncOp func, int64_t factor)
+      : func(func), factor(factor), inputs(func.getBody().front()) {
     for (Operation &op : func.getBody().front().without_terminator()) {
       index[&op] = ops.size();
       ops.push_back(&op);
       std::optional<std::pair<int64_t, double>> work;
       if (auto w = dyn_cast<WorkloadOpInterface>(&op)) {
-        core::Workload workload = w.getWorkload();
+        core::Workload workload = w.getWorkloadGiven(inputs);
         work = {workload.macs, workload.auxOps};
       }
       base.push_back(work);
@@ -59,6 +60,8 @@ private:
 
   func::FuncOp func;
   int64_t factor;
+  /// Residual or bias adds, told apart once (the re-batching keeps them).
+  InputDependence inputs;
   SmallVector<Operation *> ops;
   DenseMap<Operation *, size_t> index;
   SmallVector<std::optional<std::pair<int64_t, double>>> base;
@@ -132,7 +135,7 @@ int64_t Probe::firstFailure() {
     auto w = cast<WorkloadOpInterface>(op);
     if (w.workloadOverflows())
       return position;
-    core::Workload now = w.getWorkload();
+    core::Workload now = w.getWorkloadGiven(inputs);
     auto [macs, aux] = *base[position];
     if ((now.macs != macs && now.macs != macs * factor) ||
         (now.auxOps != aux && now.auxOps != aux * double(factor)))

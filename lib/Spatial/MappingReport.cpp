@@ -3,6 +3,7 @@
 #include "dsm/Core/Spatial/MappingReport.h"
 #include "dsm/Core/Support/Csv.h"
 #include "dsm/Core/Support/PrintableText.h"
+#include "dsm/Core/Support/ReportFigures.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -182,61 +183,85 @@ void dsm::core::printMappingTable(const MappingReport &report,
 // json::Object per row costs more than writing it (allocations, key
 // sorting), and a 10,000-layer report should never exist as one tree.
 // llvm::json prints an Object's keys in sorted (byte) order; the streamed
-// objects list theirs in that order too, so the bytes are the same.
+// objects list theirs in that order too, so the bytes are the same. Fields
+// are listed here in that order already (writeFields only checks it, where
+// sorting each of a large report's objects was a tenth of its writing), and
+// figures go through jsonFigure/writeJsonFigure, which print as llvm::json
+// does without its printf.
 
 /// One scalar attribute of an object being streamed.
 using Field = std::pair<llvm::StringRef, llvm::json::Value>;
 
-/// Writes an object of scalar `fields`, sorted by key.
+static bool byKey(const Field &a, const Field &b) { return a.first < b.first; }
+
+/// Writes an object of scalar `fields` with its keys in sorted order.
 static void writeFields(llvm::json::OStream &json,
                         llvm::MutableArrayRef<Field> fields) {
-  llvm::sort(fields,
-             [](const Field &a, const Field &b) { return a.first < b.first; });
+  if (!llvm::is_sorted(fields, byKey))
+    llvm::sort(fields, byKey);
   json.object([&] {
     for (const Field &field : fields)
       json.attribute(field.first, field.second);
   });
 }
 
+/// The indices 0..N-1 ordered by `name` of each: the order in which
+/// objects keyed by an enumeration's names print.
+template <size_t N, typename NameFn>
+static std::array<int, N> orderByName(NameFn name) {
+  std::array<int, N> order;
+  for (size_t i = 0; i < N; ++i)
+    order[i] = int(i);
+  llvm::sort(order, [&](int a, int b) { return name(a) < name(b); });
+  return order;
+}
+
 static void writeDims(llvm::json::OStream &json, const DimSizes &sizes) {
-  std::array<Field, kNumDims> fields = {Field{stringifyDim(Dim(0)), sizes[0]},
-                                        Field{stringifyDim(Dim(1)), sizes[1]},
-                                        Field{stringifyDim(Dim(2)), sizes[2]},
-                                        Field{stringifyDim(Dim(3)), sizes[3]},
-                                        Field{stringifyDim(Dim(4)), sizes[4]}};
-  static_assert(kNumDims == 5, "one field per dimension");
+  static const std::array<int, kNumDims> byName =
+      orderByName<kNumDims>([](int d) { return stringifyDim(Dim(d)); });
+  llvm::SmallVector<Field, kNumDims> fields;
+  for (int d : byName)
+    fields.push_back({stringifyDim(Dim(d)), sizes[d]});
   writeFields(json, fields);
 }
 
 static void writeCycles(llvm::json::OStream &json, const CycleBreakdown &c) {
+  auto category = [&](CycleCategory k) {
+    return Field{stringifyCycleCategory(k), jsonFigure(c.get(k))};
+  };
   std::array<Field, kNumCycleCategories + 4> fields = {
-      Field{stringifyCycleCategory(CycleCategory(0)), c.get(CycleCategory(0))},
-      Field{stringifyCycleCategory(CycleCategory(1)), c.get(CycleCategory(1))},
-      Field{stringifyCycleCategory(CycleCategory(2)), c.get(CycleCategory(2))},
-      Field{stringifyCycleCategory(CycleCategory(3)), c.get(CycleCategory(3))},
-      Field{stringifyCycleCategory(CycleCategory(4)), c.get(CycleCategory(4))},
-      Field{"pri_comp", c.priComp()}, Field{"total", c.total},
+      category(CycleCategory::AuxComp),
       // The names before the vocabulary was unified, kept for one release
       // (docs/mapping-report.md).
-      Field{"ovl", c.ovldtVisible}, Field{"non_ovl", c.nonOvldt}};
+      Field{"non_ovl", jsonFigure(c.nonOvldt)},
+      category(CycleCategory::NonOvldt),
+      Field{"ovl", jsonFigure(c.ovldtVisible)},
+      category(CycleCategory::OvldtVisible),
+      Field{"pri_comp", jsonFigure(c.priComp())},
+      Field{"total", jsonFigure(c.total)}, category(CycleCategory::Underuse),
+      category(CycleCategory::Useful)};
   static_assert(kNumCycleCategories == 5, "one field per category");
   writeFields(json, fields);
 }
 
 static void writeTransfer(llvm::json::OStream &json,
                           const TransferGroup &group) {
+  static const std::array<int, kNumLinks> linksByName =
+      orderByName<kNumLinks>([](int l) { return stringifyLink(Link(l)); });
   json.object([&] {
     json.attribute("bottleneck", stringifyLink(group.bottleneck));
     json.attributeBegin("bytes");
     // The host link only where it carries something: most systems have
     // none (HostLinkSpec).
     llvm::SmallVector<Field, kNumLinks> bytes;
-    for (int l = 0; l < kNumLinks; ++l)
+    for (int l : linksByName)
       if (Link(l) != Link::Host || group.bytes[l] > 0)
-        bytes.push_back({stringifyLink(Link(l)), group.bytes[l]});
+        bytes.push_back({stringifyLink(Link(l)), jsonFigure(group.bytes[l])});
     writeFields(json, bytes);
     json.attributeEnd();
-    json.attribute("cycles", group.cycles);
+    json.attributeBegin("cycles");
+    writeJsonFigure(json, group.cycles);
+    json.attributeEnd();
     json.attribute("name", llvm::StringRef(group.name));
     json.attribute("overlapped", group.overlapped);
   });
@@ -250,12 +275,17 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row,
     write();
     json.attributeEnd();
   };
+  auto figure = [&](llvm::StringRef key, double value) {
+    json.attributeBegin(key);
+    writeJsonFigure(json, value);
+    json.attributeEnd();
+  };
   json.object([&] {
     if (!row.alternatives.empty()) {
       object("alternatives", [&] {
         llvm::SmallVector<Field, kNumParallelisms> fields;
         for (auto [p, cycles] : row.alternatives)
-          fields.push_back({stringifyParallelism(p), cycles});
+          fields.push_back({stringifyParallelism(p), jsonFigure(cycles)});
         writeFields(json, fields);
       });
     }
@@ -273,45 +303,47 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row,
     object("cycles", [&] { writeCycles(json, row.cycles); });
     json.attribute("kind", llvm::StringRef(row.kind));
     json.attribute("limited_by", row.limitedBy());
-    json.attribute("macs", row.macs);
+    figure("macs", row.macs);
     object("memory", [&] {
+      const MemoryDecision &memory = row.memory;
       llvm::SmallVector<Field, 18> fields = {
-          Field{"weight_reuse", row.memory.weightsAcrossSteps},
-          Field{"input_reuse", row.memory.inputOnChip},
-          Field{"error_reuse", row.memory.errorOnChip},
-          Field{"shortcut_reuse", row.memory.shortcutOnChip},
-          Field{"shortcut_per_spatial_minibatch",
-                row.memory.shortcutPerSpatialMinibatch},
-          Field{"output_reuse", row.memory.outputOnChip},
-          Field{"dysm_factor", row.memory.spatialMinibatches},
-          Field{"preloaded_weight_bytes", row.memory.preloadedWeightBytes},
-          Field{"resident_weight_fraction", row.residentWeightFraction},
-          Field{"pipe_group", row.memory.pipeGroup},
-          Field{"pipe_first_row", row.memory.pipeFirstRow},
-          Field{"pipe_rows", row.memory.pipeRows},
-          Field{"microbatches", row.memory.microbatches},
-          Field{"gpipe", row.memory.gpipe},
-          Field{"recompute", row.memory.recomputed},
-          Field{"sharded_state", row.memory.shardedState},
-          Field{"sharded_weights", row.memory.shardedWeights}};
+          Field{"dysm_factor", memory.spatialMinibatches},
+          Field{"error_reuse", memory.errorOnChip},
+          Field{"gpipe", memory.gpipe},
+          Field{"input_reuse", memory.inputOnChip},
+          Field{"microbatches", memory.microbatches}};
       // Only on a system with a host link, where it can be chosen.
-      if (row.memory.offloadedState)
+      if (memory.offloadedState)
         fields.push_back({"offloaded_state", true});
+      fields.append(
+          {Field{"output_reuse", memory.outputOnChip},
+           Field{"pipe_first_row", memory.pipeFirstRow},
+           Field{"pipe_group", memory.pipeGroup},
+           Field{"pipe_rows", memory.pipeRows},
+           Field{"preloaded_weight_bytes", memory.preloadedWeightBytes},
+           Field{"recompute", memory.recomputed},
+           Field{"resident_weight_fraction",
+                 jsonFigure(row.residentWeightFraction)},
+           Field{"sharded_state", memory.shardedState},
+           Field{"sharded_weights", memory.shardedWeights},
+           Field{"shortcut_per_spatial_minibatch",
+                 memory.shortcutPerSpatialMinibatch},
+           Field{"shortcut_reuse", memory.shortcutOnChip},
+           Field{"weight_reuse", memory.weightsAcrossSteps}});
       writeFields(json, fields);
     });
     json.attribute("name", llvm::StringRef(row.layer));
     json.attribute("parallelism", stringifyParallelism(row.parallelism));
     json.attribute("pass", stringifyTrainingPass(row.pass));
     // Seconds beside the cycles (one unit across the reports).
-    json.attribute("seconds",
-                   frequencyHz > 0 ? row.cycles.total / frequencyHz : 0);
+    figure("seconds", frequencyHz > 0 ? row.cycles.total / frequencyHz : 0);
     object("transfers", [&] {
       json.array([&] {
         for (const TransferGroup &group : row.transfers)
           writeTransfer(json, group);
       });
     });
-    json.attribute("utilization", row.utilization());
+    figure("utilization", row.utilization());
   });
 }
 

@@ -11,6 +11,7 @@
 
 #include "dsm/Core/Support/PrintableText.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Format.h"
@@ -20,6 +21,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -60,6 +62,30 @@ double dsm::core::getFigureLimit(FigureUnit unit) {
   return HUGE_VAL;
 }
 
+/// Whether `figure` prints the same as an integer under "%.17g": whole,
+/// of 17 digits or fewer (beyond, printf writes an exponent), and not -0.
+static bool printsAsInteger(double figure) {
+  return std::abs(figure) < 1e17 && figure == std::trunc(figure) &&
+         !(figure == 0 && std::signbit(figure));
+}
+
+llvm::json::Value dsm::core::jsonFigure(double figure) {
+  if (printsAsInteger(figure))
+    return static_cast<int64_t>(figure);
+  return figure;
+}
+
+void dsm::core::writeJsonFigure(llvm::json::OStream &json, double figure) {
+  if (printsAsInteger(figure))
+    return json.value(static_cast<int64_t>(figure));
+  // llvm::json prints a double with max_digits10 significant digits.
+  std::array<char, 64> text;
+  std::to_chars_result printed = std::to_chars(
+      text.data(), text.data() + text.size(), figure,
+      std::chars_format::general, std::numeric_limits<double>::max_digits10);
+  json.rawValue(llvm::StringRef(text.data(), printed.ptr - text.data()));
+}
+
 static llvm::StringRef unitName(FigureUnit unit) {
   switch (unit) {
   case FigureUnit::None:
@@ -83,7 +109,7 @@ namespace {
 struct Frame {
   bool object;
   /// The key whose value comes next or is being read (objects).
-  std::string key;
+  llvm::SmallString<24> key;
   /// The index of the current element (arrays).
   int64_t index = 0;
   /// The object's "name" (or "function"), when it has one and it has been
@@ -134,12 +160,19 @@ private:
   void scan(bool last) {
     while (!done && pos < text.size()) {
       char c = text[pos];
-      if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == ':') {
-        ++pos;
+      if (isBlank(c)) {
+        // Runs of indentation: most of a pretty-printed report's bytes
+        // (counted in a local: a store through `pos` per byte would be
+        // reloaded, as the text's chars may alias it).
+        const char *data = text.data();
+        size_t at = pos + 1, size = text.size();
+        while (at < size && isBlank(data[at]))
+          ++at;
+        pos = at;
         continue;
       }
       if (c == '{' || c == '[') {
-        Frame frame{c == '{', "", 0, ""};
+        Frame frame{c == '{', {}, 0, ""};
         if (!stack.empty())
           frame.outer = stack.back().unit();
         stack.push_back(std::move(frame));
@@ -178,14 +211,14 @@ private:
           return malformed();
         }
         if (expectKey && !stack.empty()) {
-          stack.back().key = string->str();
+          stack.back().key = *string;
           stack.back().keyUnit = getFigureUnit(*string);
           expectKey = false;
         } else if (!stack.empty() && stack.back().object &&
                    (stack.back().key == "name" ||
                     (stack.back().key == "function" &&
                      stack.back().name.empty()))) {
-          stack.back().name = string->str();
+          stack.back().name.assign(string->data(), string->size());
         }
         continue;
       }
@@ -208,6 +241,10 @@ private:
       return malformed();
   }
 
+  static bool isBlank(char c) {
+    return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == ':';
+  }
+
   /// Where the token at `from` ends: at the next of `,]}:` or white space
   /// (npos: not in this piece). A table, not find_first_of's set built
   /// afresh for each of a report's millions of numbers.
@@ -228,14 +265,24 @@ private:
   /// as far as names need), moving past it; none if it does not end here.
   std::optional<llvm::StringRef> readString() {
     size_t start = ++pos;
-    while (pos < text.size() && text[pos] != '"')
-      pos += text[pos] == '\\' ? 2 : 1;
+    // Counted in a local, as in scan.
+    const char *data = text.data();
+    size_t at = start, size = text.size();
+    while (at < size && data[at] != '"')
+      at += data[at] == '\\' ? 2 : 1;
+    pos = at;
     if (pos >= text.size())
       return std::nullopt;
     return text.slice(start, pos++);
   }
 
   void check(llvm::StringRef token) {
+    // Most figures are whole counts: fifteen digits or fewer are finite,
+    // not below zero, and below 1e15, the least of the limits.
+    if (token.size() <= 15 &&
+        llvm::all_of(token, [](char c) { return c >= '0' && c <= '9'; }) &&
+        !token.empty())
+      return;
     const FigureUnit unit =
         stack.empty() ? FigureUnit::None : stack.back().unit();
     const double limit = getFigureLimit(unit);
@@ -281,7 +328,7 @@ private:
       if (!frame.object)
         text += "[" + std::to_string(frame.index) + "]";
       else
-        text += (text.empty() ? "" : ".") + frame.key;
+        text += (text.empty() ? "" : ".") + frame.key.str().str();
     }
     return text;
   }

@@ -40,6 +40,7 @@ FailureOr<std::vector<FormedLayer>> dsm::formLayers(func::FuncOp func) {
   // Per layer: whether it reads activations (the network's inputs or other
   // layers' results), or is computed from parameters and constants alone.
   std::vector<bool> readsActivations;
+  InputDependence inputs(func.getBody().front());
 
   for (Operation &op : func.getBody().getOps()) {
     if (isa<WeightOp, func::ReturnOp>(op) ||
@@ -50,7 +51,7 @@ FailureOr<std::vector<FormedLayer>> dsm::formLayers(func::FuncOp func) {
       return op.emitOpError()
              << "is not a dsm graph operation; import the model into the dsm "
                 "dialect before mapping it";
-    core::Workload workload = workloadOp.getWorkload();
+    core::Workload workload = workloadOp.getWorkloadGiven(inputs);
     std::string name =
         getLayerName(&op, perKind[op.getName().getStringRef()]++);
 

@@ -13,11 +13,16 @@ using namespace dsm;
 WorkloadAnalysis::WorkloadAnalysis(Operation *root) {
   llvm::DenseSet<Value> seenParams;
   llvm::StringMap<unsigned> perKind;
+  // Found once per block of ops (a function's body).
+  llvm::DenseMap<Block *, std::unique_ptr<InputDependence>> inputsOf;
   root->walk([&](WorkloadOpInterface op) {
+    std::unique_ptr<InputDependence> &inputs = inputsOf[op->getBlock()];
+    if (!inputs)
+      inputs = std::make_unique<InputDependence>(*op->getBlock());
     core::LayerRecord record;
     record.name = getLayerName(op, perKind[op->getName().getStringRef()]++);
     record.op = op->getName().getStringRef().str();
-    record.workload = op.getWorkload();
+    record.workload = op.getWorkloadGiven(*inputs);
     for (Value param : op.getParameterOperands())
       if (seenParams.insert(param).second)
         record.newParams += cast<ShapedType>(param.getType()).getNumElements();

@@ -42,6 +42,7 @@ FailureOr<MemoryGraphWithLayers> dsm::buildMemoryGraph(func::FuncOp func,
 
   std::vector<memory::MemoryNode> nodes;
   llvm::DenseSet<Value> weightsSeen; // a shared weight is one tensor
+  InputDependence inputs(func.getBody().front());
   for (auto [index, formed] : llvm::enumerate(result.layers)) {
     // A reference the lambdas below may capture (C++17 cannot capture a
     // structured binding).
@@ -59,7 +60,8 @@ FailureOr<MemoryGraphWithLayers> dsm::buildMemoryGraph(func::FuncOp func,
       return success();
     };
     for (Operation *op : layer.ops) {
-      core::Workload workload = cast<WorkloadOpInterface>(op).getWorkload();
+      core::Workload workload =
+          cast<WorkloadOpInterface>(op).getWorkloadGiven(inputs);
       if (workload.overflow ||
           llvm::AddOverflow(node.macs, workload.macs, node.macs))
         return op->emitError() << "workload counts overflow 64 bits";

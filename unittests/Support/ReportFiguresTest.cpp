@@ -2,7 +2,14 @@
 
 #include "dsm/Core/Support/ReportFigures.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
 
 using namespace dsm::core;
 
@@ -100,4 +107,65 @@ TEST(ReportFiguresTest, PiecesGiveTheVerdictOfTheWhole) {
   EXPECT_EQ(check(texts[0]), "");
   EXPECT_NE(check(texts[1]), "");
   EXPECT_NE(check(texts[4]), "");
+}
+
+TEST(ReportFiguresTest, WholeFiguresOfFifteenDigitsPassUnread) {
+  // The whole-number shortcut stops where the least limit (1e15 s) could be
+  // passed: sixteen digits are read and checked.
+  EXPECT_EQ(check(R"({"seconds": 999999999999999})"), "");
+  EXPECT_NE(check(R"({"seconds": 1000000000000001})"), "");
+  EXPECT_EQ(check(R"({"cycles": 1000000000000001})"), "");
+}
+
+namespace {
+/// What llvm::json writes for `write`'s one value.
+template <typename WriteFn> std::string written(WriteFn write) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::json::OStream json(os);
+  write(json);
+  return text;
+}
+} // namespace
+
+TEST(ReportFiguresTest, FiguresPrintAsLlvmJsonPrintsTheirDouble) {
+  std::vector<double> figures = {0.0,
+                                 -0.0,
+                                 1.0,
+                                 -7.0,
+                                 151298048.0,
+                                 0.075649023999999995,
+                                 6.7680978937679357e-06,
+                                 1e16 + 2,
+                                 99999999999999984.0, // the last below 1e17
+                                 1e17,
+                                 1e21,
+                                 -1e300,
+                                 1.5e-320, // subnormal
+                                 std::numeric_limits<double>::max(),
+                                 std::numeric_limits<double>::infinity(),
+                                 -std::numeric_limits<double>::infinity(),
+                                 std::numeric_limits<double>::quiet_NaN()};
+  // And a spread of bit patterns, whole and not, over every magnitude.
+  uint64_t bits = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < 2000; ++i) {
+    bits ^= bits << 13, bits ^= bits >> 7, bits ^= bits << 17;
+    double value;
+    std::memcpy(&value, &bits, sizeof value);
+    figures.push_back(value);
+    figures.push_back(std::trunc(double(bits >> (i % 64))));
+    figures.push_back(double(bits % 100000) / 1024);
+  }
+  for (double figure : figures) {
+    std::string expected =
+        written([&](llvm::json::OStream &json) { json.value(figure); });
+    EXPECT_EQ(written([&](llvm::json::OStream &json) {
+                writeJsonFigure(json, figure);
+              }),
+              expected);
+    EXPECT_EQ(written([&](llvm::json::OStream &json) {
+                json.value(jsonFigure(figure));
+              }),
+              expected);
+  }
 }

@@ -18,6 +18,14 @@ def Dsm_WorkloadOpInterface : OpInterface<"WorkloadOpInterface"> {
       "Returns the workload of this operation at its current shapes.",
       "::dsm::core::Workload", "getWorkload">,
     InterfaceMethod<
+      "Returns the workload, where which of the function's values depend on "
+      "its inputs is known (`inputs`, found once for the function's body): "
+      "an op whose workload asks it (the add, residual or bias) answers "
+      "without searching the graph. What a pass over a whole function calls.",
+      "::dsm::core::Workload", "getWorkloadGiven",
+      (ins "const ::dsm::InputDependence &":$inputs), [{}],
+      /*defaultImplementation=*/[{ return $_op.getWorkload(); }]>,
+    InterfaceMethod<
       "Returns the operands that are learnable parameters (weights, biases, "
       "normalization scales and offsets, embedding tables).",
       "::llvm::SmallVector<::mlir::Value>", "getParameterOperands", (ins), [{}],

@@ -266,8 +266,10 @@ class Dsm_BinaryOp<string mnemonic, string what,
 }
 
 // Classifying an add searches the graph (`classifyAdd` in DsmOps.cpp): its
-// verifier checks the counts without it.
-def Dsm_AddOp : Dsm_BinaryOp<"add", "addition", ["workloadOverflows"],
+// verifier checks the counts without it, and a pass over the function asks
+// what the function's InputDependence found instead.
+def Dsm_AddOp : Dsm_BinaryOp<"add", "addition",
+                             ["workloadOverflows", "getWorkloadGiven"],
                              "classifyAdd(*this)"> {
   let description = [{
     Elementwise addition under NumPy broadcasting. When both operands are
