@@ -1479,6 +1479,101 @@ template <typename OpTy> static LogicalResult verifyPassStructure(OpTy op) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Layer passes: assembly
+//===----------------------------------------------------------------------===//
+//
+//   dsm.tiled_pass "conv1" <fwd> ins(%x) weights(%w) {workload = ...}
+//       : (tensor<...>, tensor<...>) -> tensor<...>
+//
+// What the declarative format `$layer $pass (`ins` `(` $ins^ `)`)?
+// (`weights` `(` $weights^ `)`)? attr-dict `:` functional-type(operands,
+// results)` reads and writes, written out: its printer asks for the op's
+// attribute dictionary, which an op with properties builds afresh for each
+// print (every name looked up, the list sorted, the dictionary uniqued), a
+// tenth of printing a 10,000-layer plan. This printer lists the inherent
+// attributes under their registered names, in a dictionary's order.
+
+template <typename OpTy>
+static ParseResult parsePassOp(OpAsmParser &parser, OperationState &result) {
+  StringAttr layer;
+  TrainingPassAttr pass;
+  if (parser.parseCustomAttributeWithFallback(
+          layer, parser.getBuilder().getType<NoneType>()) ||
+      parser.parseCustomAttributeWithFallback(pass, Type{}))
+    return failure();
+  auto &properties = result.getOrAddProperties<typename OpTy::Properties>();
+  properties.layer = layer;
+  properties.pass = pass;
+  // `keyword` `(` operands `)`, if the keyword is there.
+  auto parseGroup =
+      [&](StringRef keyword,
+          SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands)
+      -> ParseResult {
+    if (failed(parser.parseOptionalKeyword(keyword)))
+      return success();
+    return failure(parser.parseLParen() || parser.parseOperandList(operands) ||
+                   parser.parseRParen());
+  };
+  SmallVector<OpAsmParser::UnresolvedOperand, 4> ins, weights;
+  if (parseGroup("ins", ins) || parseGroup("weights", weights))
+    return failure();
+  SMLoc attributesLoc = parser.getCurrentLocation();
+  if (parser.parseOptionalAttrDict(result.attributes) ||
+      failed(OpTy::verifyInherentAttrs(result.name, result.attributes, [&] {
+        return parser.emitError(attributesLoc)
+               << "'" << result.name.getStringRef() << "' op ";
+      })))
+    return failure();
+  FunctionType type;
+  if (parser.parseColon() || parser.parseType(type))
+    return failure();
+  properties.operandSegmentSizes = {static_cast<int32_t>(ins.size()),
+                                    static_cast<int32_t>(weights.size())};
+  result.addTypes(type.getResults());
+  return parser.resolveOperands(
+      llvm::concat<const OpAsmParser::UnresolvedOperand>(ins, weights),
+      type.getInputs(), parser.getNameLoc(), result.operands);
+}
+
+template <typename OpTy>
+static void printPassOp(OpTy op, OpAsmPrinter &printer) {
+  printer << ' ';
+  printer.printAttributeWithoutType(op.getLayerAttr());
+  printer << ' ';
+  printer.printStrippedAttrOrType(op.getPassAttr());
+  if (!op.getIns().empty())
+    printer << " ins(" << op.getIns() << ")";
+  if (!op.getWeights().empty())
+    printer << " weights(" << op.getWeights() << ")";
+  // The attributes the dictionary shows: every inherent one that is set
+  // but those printed before it (and the operand segments, which the
+  // groups show), then any discardable ones.
+  SmallVector<NamedAttribute, 16> attributes;
+  for (StringAttr name : op->getName().getAttributeNames()) {
+    if (name == op.getLayerAttrName() || name == op.getPassAttrName() ||
+        name == op.getOperandSegmentSizesAttrName())
+      continue;
+    std::optional<Attribute> value = op->getInherentAttr(name.getValue());
+    if (value && *value)
+      attributes.emplace_back(name, *value);
+  }
+  llvm::append_range(attributes, op->getDiscardableAttrs());
+  llvm::sort(attributes);
+  printer.printOptionalAttrDict(attributes);
+  printer << " : ";
+  printer.printFunctionalType(op->getOperandTypes(), op->getResultTypes());
+}
+
+ParseResult LayerPassOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parsePassOp<LayerPassOp>(parser, result);
+}
+void LayerPassOp::print(OpAsmPrinter &printer) { printPassOp(*this, printer); }
+ParseResult TiledPassOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parsePassOp<TiledPassOp>(parser, result);
+}
+void TiledPassOp::print(OpAsmPrinter &printer) { printPassOp(*this, printer); }
+
 LogicalResult WeightOp::verify() {
   // Parameter counts and bytes start from this type: it must be countable.
   ShapeErrors errors(getLoc(), getOperationName());

@@ -788,6 +788,16 @@ LayerFitFigures dsm::core::layerFitFigures(const MappingState &state,
   return figures;
 }
 
+bool dsm::core::mayFitMemory(const MappingProblem &problem) {
+  ChipMemory memory = stepMemoryOf(problem);
+  memory.shardState = memory.shardWeights = true;
+  memory.offloadState = memory.hostCapacity > 0;
+  double least = 0;
+  for (double parameters : memory.parameters)
+    least += memory.parameterBytesOf(/*elements=*/0, parameters);
+  return least <= memory.capacity;
+}
+
 double dsm::core::leastStageCyclesThatFit(const LayerFitFigures &figures,
                                           int first,
                                           const MappingProblem &problem) {

@@ -458,12 +458,12 @@ void dsm::core::writeMappingJSON(const MappingReport &report,
         });
         MemorySavers savers = report.memorySavers();
         json.attributeObject("memory_savers", [&] {
-          json.attribute("recomputed_layers", savers.recomputedLayers);
-          json.attribute("sharded_state_layers", savers.shardedStateLayers);
-          json.attribute("sharded_weights_layers", savers.shardedWeightsLayers);
           if (savers.offloadedStateLayers > 0)
             json.attribute("offloaded_state_layers",
                            savers.offloadedStateLayers);
+          json.attribute("recomputed_layers", savers.recomputedLayers);
+          json.attribute("sharded_state_layers", savers.shardedStateLayers);
+          json.attribute("sharded_weights_layers", savers.shardedWeightsLayers);
         });
       }
       PipelineSummary pipeline = report.pipeline();

@@ -200,7 +200,8 @@ bool SpatialMapper::canBeat(const PerformanceModel &blockModel,
     llvm::consumeError(problem.takeError());
     return true;
   }
-  return planCyclesLowerBound(*problem) < cycles * (1 + 1e-9);
+  return mayFitMemory(*problem) &&
+         planCyclesLowerBound(*problem) < cycles * (1 + 1e-9);
 }
 
 llvm::Expected<MappingPlan>
@@ -235,7 +236,8 @@ SpatialMapper::mapOnBlocks(llvm::Expected<MappingPlan> whole,
                     best->totals.cycles.total)
       break;
     PerformanceModel blockModel(blockSystem(system, block.rows, block.columns));
-    if (best && !canBeat(blockModel, graph, best->totals.cycles.total))
+    if (!canBeat(blockModel, graph,
+                 best ? best->totals.cycles.total : kNoPlanYet))
       continue;
     llvm::Expected<MappingPlan> plan =
         mapOnTorus(blockModel, graph, executor, progress,

@@ -569,6 +569,15 @@ def Dsm_LayerPassOp : Dsm_Op<"layer_pass", [Pure, AttrSizedOperandSegments]> {
       reader's is the whole gradient).
     `weights` are the parameters the pass reads.
 
+    Syntax (as the declarative format would write it; printed and parsed by
+    hand, `parsePassOp` and `printPassOp` in DsmOps.cpp):
+
+    ```
+    operation ::= `dsm.layer_pass` $layer $pass (`ins` `(` $ins^ `)`)?
+                  (`weights` `(` $weights^ `)`)? attr-dict
+                  `:` functional-type(operands, results)
+    ```
+
     ```mlir
     %y = dsm.layer_pass "conv1" fwd ins(%x) weights(%w) {workload = #dsm.workload<...>}
         : (tensor<512x3x224x224xf32>, tensor<64x3x7x7xf32>) -> tensor<512x64x112x112xf32>
@@ -591,10 +600,10 @@ def Dsm_LayerPassOp : Dsm_Op<"layer_pass", [Pure, AttrSizedOperandSegments]> {
                        OptionalAttr<Dsm_MemoryDecisionAttr>:$memory,
                        OptionalAttr<Dsm_ChipBlockAttr>:$block);
   let results = (outs Variadic<AnyRankedTensor>:$results);
-  let assemblyFormat = [{
-    $layer $pass (`ins` `(` $ins^ `)`)? (`weights` `(` $weights^ `)`)? attr-dict
-    `:` functional-type(operands, results)
-  }];
+  // $layer $pass (`ins` `(` $ins^ `)`)? (`weights` `(` $weights^ `)`)?
+  // attr-dict `:` functional-type(operands, results), written in DsmOps.cpp
+  // (parsePassOp, printPassOp).
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let builders = [
     OpBuilder<(ins "::mlir::TypeRange":$results, "::llvm::StringRef":$layer,
@@ -631,6 +640,14 @@ def Dsm_TiledPassOp : Dsm_Op<"tiled_pass", [Pure, AttrSizedOperandSegments]> {
 
     Communication between chips is explicit around these ops:
     `dsm.relayout`, `dsm.rotate`, `dsm.grad_reduce`, `dsm.weight_broadcast`.
+
+    Syntax (that of `dsm.layer_pass`):
+
+    ```
+    operation ::= `dsm.tiled_pass` $layer $pass (`ins` `(` $ins^ `)`)?
+                  (`weights` `(` $weights^ `)`)? attr-dict
+                  `:` functional-type(operands, results)
+    ```
   }];
   let arguments = (ins StrAttr:$layer, Dsm_TrainingPassAttr:$pass,
                        Variadic<AnyRankedTensor>:$ins,
@@ -646,10 +663,10 @@ def Dsm_TiledPassOp : Dsm_Op<"tiled_pass", [Pure, AttrSizedOperandSegments]> {
                        OptionalAttr<Dsm_MemoryDecisionAttr>:$memory,
                        OptionalAttr<Dsm_ChipBlockAttr>:$block);
   let results = (outs Variadic<AnyRankedTensor>:$results);
-  let assemblyFormat = [{
-    $layer $pass (`ins` `(` $ins^ `)`)? (`weights` `(` $weights^ `)`)? attr-dict
-    `:` functional-type(operands, results)
-  }];
+  // $layer $pass (`ins` `(` $ins^ `)`)? (`weights` `(` $weights^ `)`)?
+  // attr-dict `:` functional-type(operands, results), written in DsmOps.cpp
+  // (parsePassOp, printPassOp).
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The configuration the attributes describe.

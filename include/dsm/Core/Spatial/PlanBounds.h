@@ -39,6 +39,14 @@ struct LayerFitFigures;
 /// torus.
 double planCyclesLowerBound(const MappingProblem &problem);
 
+/// Whether some plan of `problem` may fit its chips' memory: false when
+/// even the least any plan holds per chip does not -- every layer's
+/// parameters with their gradients and optimizer state sharded over all the
+/// chips (the optimizer state on the host, where a host link is declared),
+/// under any savers, before activations and buffers. A block of the torus
+/// too small for that needs no mapping (SpatialMapper::mapOnBlocks).
+bool mayFitMemory(const MappingProblem &problem);
+
 /// At most the cycles per microbatch of the passes of every pipeline stage
 /// plan of `problem`'s layers (a network at a microbatch size on a stage's
 /// torus, PipelineParallelism.h), less what a pipeline spends once a step

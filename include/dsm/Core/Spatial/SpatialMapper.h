@@ -231,8 +231,9 @@ private:
     return graph.layers.size() >= 4 * std::max<uint64_t>(plan.explorations, 1);
   }
 
-  /// Whether the plan on `blockModel`'s torus could take fewer than
-  /// `cycles` (mapOnBlocks skips the blocks that cannot).
+  /// Whether a plan on `blockModel`'s torus could fit its chips' memory
+  /// and take fewer than `cycles` (mapOnBlocks skips the blocks where none
+  /// could).
   bool canBeat(const PerformanceModel &blockModel, const LayerGraph &graph,
                double cycles) const;
 
