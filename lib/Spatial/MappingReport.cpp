@@ -183,27 +183,74 @@ void dsm::core::printMappingTable(const MappingReport &report,
 // json::Object per row costs more than writing it (allocations, key
 // sorting), and a 10,000-layer report should never exist as one tree.
 // llvm::json prints an Object's keys in sorted (byte) order; the streamed
-// objects list theirs in that order too, so the bytes are the same. Fields
-// are listed here in that order already (writeFields only checks it, where
-// sorting each of a large report's objects was a tenth of its writing), and
-// figures go through jsonFigure/writeJsonFigure, which print as llvm::json
-// does without its printf.
+// objects list theirs in that order too, so the bytes are the same
+// (MappingReportTest holds it to llvm::json's print). The objects of scalar
+// fields, most of a report's bytes, are written whole rather than through
+// the stream's per-attribute bookkeeping, and their fields are listed here
+// in sorted order already (writeFields only checks it); figures print as
+// llvm::json prints a double, without its printf (printJsonFigure).
 
-/// One scalar attribute of an object being streamed.
-using Field = std::pair<llvm::StringRef, llvm::json::Value>;
+/// One scalar attribute of an object being streamed: a flag, a count or a
+/// figure.
+struct Field {
+  enum class Kind { Flag, Count, Figure };
+  Field(llvm::StringRef key, bool flag)
+      : key(key), kind(Kind::Flag), flag(flag) {}
+  Field(llvm::StringRef key, int count)
+      : key(key), kind(Kind::Count), count(count) {}
+  Field(llvm::StringRef key, int64_t count)
+      : key(key), kind(Kind::Count), count(count) {}
+  Field(llvm::StringRef key, double figure)
+      : key(key), kind(Kind::Figure), figure(figure) {}
 
-static bool byKey(const Field &a, const Field &b) { return a.first < b.first; }
+  llvm::StringRef key;
+  Kind kind;
+  bool flag = false;
+  int64_t count = 0;
+  double figure = 0;
+};
 
-/// Writes an object of scalar `fields` with its keys in sorted order.
+static bool byKey(const Field &a, const Field &b) { return a.key < b.key; }
+
+/// Writes an object of scalar `fields`, its keys in sorted order, as the
+/// value of an attribute whose object's attributes are indented by
+/// `indent`: as llvm::json::OStream would, in one piece.
 static void writeFields(llvm::json::OStream &json,
-                        llvm::MutableArrayRef<Field> fields) {
+                        llvm::MutableArrayRef<Field> fields, unsigned indent) {
   if (!llvm::is_sorted(fields, byKey))
     llvm::sort(fields, byKey);
-  json.object([&] {
-    for (const Field &field : fields)
-      json.attribute(field.first, field.second);
+  json.rawValue([&](llvm::raw_ostream &os) {
+    if (fields.empty()) {
+      os << "{}";
+      return;
+    }
+    os << '{';
+    for (const Field &field : fields) {
+      os << (&field == fields.begin() ? "\n" : ",\n");
+      os.indent(indent + 2) << '"' << field.key << "\": ";
+      switch (field.kind) {
+      case Field::Kind::Flag:
+        os << (field.flag ? "true" : "false");
+        break;
+      case Field::Kind::Count:
+        os << field.count;
+        break;
+      case Field::Kind::Figure:
+        printJsonFigure(os, field.figure);
+        break;
+      }
+    }
+    os << '\n';
+    os.indent(indent) << '}';
   });
 }
+
+/// The indentation of a row's attributes, and of a transfer group's, in
+/// the report (in its top object, its "layers" array, the row object and,
+/// for a group, the "transfers" array and the group's object).
+constexpr unsigned kRowIndent = 6, kTransferIndent = 10;
+/// Of the attributes of the report's "totals".
+constexpr unsigned kTotalsIndent = 4;
 
 /// The indices 0..N-1 ordered by `name` of each: the order in which
 /// objects keyed by an enumeration's names print.
@@ -222,26 +269,24 @@ static void writeDims(llvm::json::OStream &json, const DimSizes &sizes) {
   llvm::SmallVector<Field, kNumDims> fields;
   for (int d : byName)
     fields.push_back({stringifyDim(Dim(d)), sizes[d]});
-  writeFields(json, fields);
+  writeFields(json, fields, kRowIndent);
 }
 
-static void writeCycles(llvm::json::OStream &json, const CycleBreakdown &c) {
+static void writeCycles(llvm::json::OStream &json, const CycleBreakdown &c,
+                        unsigned indent) {
   auto category = [&](CycleCategory k) {
-    return Field{stringifyCycleCategory(k), jsonFigure(c.get(k))};
+    return Field{stringifyCycleCategory(k), c.get(k)};
   };
   std::array<Field, kNumCycleCategories + 4> fields = {
       category(CycleCategory::AuxComp),
       // The names before the vocabulary was unified, kept for one release
       // (docs/mapping-report.md).
-      Field{"non_ovl", jsonFigure(c.nonOvldt)},
-      category(CycleCategory::NonOvldt),
-      Field{"ovl", jsonFigure(c.ovldtVisible)},
-      category(CycleCategory::OvldtVisible),
-      Field{"pri_comp", jsonFigure(c.priComp())},
-      Field{"total", jsonFigure(c.total)}, category(CycleCategory::Underuse),
-      category(CycleCategory::Useful)};
+      Field{"non_ovl", c.nonOvldt}, category(CycleCategory::NonOvldt),
+      Field{"ovl", c.ovldtVisible}, category(CycleCategory::OvldtVisible),
+      Field{"pri_comp", c.priComp()}, Field{"total", c.total},
+      category(CycleCategory::Underuse), category(CycleCategory::Useful)};
   static_assert(kNumCycleCategories == 5, "one field per category");
-  writeFields(json, fields);
+  writeFields(json, fields, indent);
 }
 
 static void writeTransfer(llvm::json::OStream &json,
@@ -256,8 +301,8 @@ static void writeTransfer(llvm::json::OStream &json,
     llvm::SmallVector<Field, kNumLinks> bytes;
     for (int l : linksByName)
       if (Link(l) != Link::Host || group.bytes[l] > 0)
-        bytes.push_back({stringifyLink(Link(l)), jsonFigure(group.bytes[l])});
-    writeFields(json, bytes);
+        bytes.push_back({stringifyLink(Link(l)), group.bytes[l]});
+    writeFields(json, bytes, kTransferIndent);
     json.attributeEnd();
     json.attributeBegin("cycles");
     writeJsonFigure(json, group.cycles);
@@ -285,8 +330,8 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row,
       object("alternatives", [&] {
         llvm::SmallVector<Field, kNumParallelisms> fields;
         for (auto [p, cycles] : row.alternatives)
-          fields.push_back({stringifyParallelism(p), jsonFigure(cycles)});
-        writeFields(json, fields);
+          fields.push_back({stringifyParallelism(p), cycles});
+        writeFields(json, fields, kRowIndent);
       });
     }
     object("arrayD", [&] { writeDims(json, row.arrayD); });
@@ -294,13 +339,13 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row,
       object("block", [&] {
         std::array<Field, 2> fields = {Field{"columns", row.block.columns},
                                        Field{"rows", row.block.rows}};
-        writeFields(json, fields);
+        writeFields(json, fields, kRowIndent);
       });
     object("chipD", [&] { writeDims(json, row.chipD); });
     object("chip_split", [&] { writeDims(json, row.chipSplit); });
     object("coreD", [&] { writeDims(json, row.coreD); });
     object("core_split", [&] { writeDims(json, row.coreSplit); });
-    object("cycles", [&] { writeCycles(json, row.cycles); });
+    object("cycles", [&] { writeCycles(json, row.cycles, kRowIndent); });
     json.attribute("kind", llvm::StringRef(row.kind));
     json.attribute("limited_by", row.limitedBy());
     figure("macs", row.macs);
@@ -322,15 +367,14 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row,
            Field{"pipe_rows", memory.pipeRows},
            Field{"preloaded_weight_bytes", memory.preloadedWeightBytes},
            Field{"recompute", memory.recomputed},
-           Field{"resident_weight_fraction",
-                 jsonFigure(row.residentWeightFraction)},
+           Field{"resident_weight_fraction", row.residentWeightFraction},
            Field{"sharded_state", memory.shardedState},
            Field{"sharded_weights", memory.shardedWeights},
            Field{"shortcut_per_spatial_minibatch",
                  memory.shortcutPerSpatialMinibatch},
            Field{"shortcut_reuse", memory.shortcutOnChip},
            Field{"weight_reuse", memory.weightsAcrossSteps}});
-      writeFields(json, fields);
+      writeFields(json, fields, kRowIndent);
     });
     json.attribute("name", llvm::StringRef(row.layer));
     json.attribute("parallelism", stringifyParallelism(row.parallelism));
@@ -437,7 +481,7 @@ void dsm::core::writeMappingJSON(const MappingReport &report,
     json.attribute("system", report.system);
     json.attributeObject("totals", [&] {
       json.attributeBegin("breakdown");
-      writeCycles(json, total);
+      writeCycles(json, total, kTotalsIndent);
       json.attributeEnd();
       json.attribute("cycles", total.total);
       if (report.memory) {

@@ -69,21 +69,21 @@ static bool printsAsInteger(double figure) {
          !(figure == 0 && std::signbit(figure));
 }
 
-llvm::json::Value dsm::core::jsonFigure(double figure) {
-  if (printsAsInteger(figure))
-    return static_cast<int64_t>(figure);
-  return figure;
-}
-
-void dsm::core::writeJsonFigure(llvm::json::OStream &json, double figure) {
-  if (printsAsInteger(figure))
-    return json.value(static_cast<int64_t>(figure));
+void dsm::core::printJsonFigure(llvm::raw_ostream &os, double figure) {
+  if (printsAsInteger(figure)) {
+    os << static_cast<int64_t>(figure);
+    return;
+  }
   // llvm::json prints a double with max_digits10 significant digits.
   std::array<char, 64> text;
   std::to_chars_result printed = std::to_chars(
       text.data(), text.data() + text.size(), figure,
       std::chars_format::general, std::numeric_limits<double>::max_digits10);
-  json.rawValue(llvm::StringRef(text.data(), printed.ptr - text.data()));
+  os.write(text.data(), printed.ptr - text.data());
+}
+
+void dsm::core::writeJsonFigure(llvm::json::OStream &json, double figure) {
+  json.rawValue([&](llvm::raw_ostream &os) { printJsonFigure(os, figure); });
 }
 
 static llvm::StringRef unitName(FigureUnit unit) {

@@ -43,16 +43,15 @@ FigureUnit getFigureUnit(llvm::StringRef key);
 /// for one operation); 1e21 bytes (the largest system quantity).
 double getFigureLimit(FigureUnit unit);
 
-/// `figure` as a JSON value that prints as llvm::json prints the double
-/// ("%.17g"), at less cost: a whole number below 1e17 (every cycle and
-/// byte count a report holds) becomes an integer, whose digits are the
-/// same and need no printf. A report of 10,000 layers holds tens of
-/// millions of figures; their printf was a fifth of its writing time.
-llvm::json::Value jsonFigure(double figure);
+/// Prints `figure` as llvm::json prints the double ("%.17g"), byte for
+/// byte, without printf: a whole number below 1e17 (every cycle and byte
+/// count a report holds) as the integer, whose digits are the same, a
+/// fraction through std::to_chars, which prints in the style of printf at
+/// the precision given. A report of 10,000 layers holds tens of millions of
+/// figures; their printf was a fifth of its writing time.
+void printJsonFigure(llvm::raw_ostream &os, double figure);
 
-/// Writes `figure` as llvm::json writes the double, byte for byte, without
-/// printf (jsonFigure; a fraction through std::to_chars, which prints in
-/// the style of printf at the precision given).
+/// Writes `figure` as a value of `json` (printJsonFigure).
 void writeJsonFigure(llvm::json::OStream &json, double figure);
 
 /// Checks every number in `json`, a report's JSON form as the tools write it
