@@ -4,10 +4,13 @@
 
 using namespace mlir;
 
-dsm::InputDependence::InputDependence(Block &body) : body(&body) {
+dsm::InputDependence::InputDependence(Region &region) {
+  if (region.empty())
+    return;
+  body = &region.front();
   // In order, every operand is settled before its user (SSA dominance); an
   // op's nested regions read the body's values as it does.
-  for (Operation &op : body) {
+  for (Operation &op : *body) {
     bool fromInputs = false;
     op.walk([&](Operation *nested) {
       for (Value operand : nested->getOperands())
@@ -23,10 +26,10 @@ dsm::InputDependence::InputDependence(Block &body) : body(&body) {
 
 std::optional<bool> dsm::InputDependence::dependsOnInputs(Value value) const {
   if (auto argument = dyn_cast<BlockArgument>(value))
-    return argument.getOwner() == body ? std::optional<bool>(true)
-                                       : std::nullopt;
+    return body && argument.getOwner() == body ? std::optional<bool>(true)
+                                               : std::nullopt;
   Operation *def = value.getDefiningOp();
-  if (def->getBlock() != body)
+  if (!body || def->getBlock() != body)
     return std::nullopt;
   return dependent.contains(def);
 }

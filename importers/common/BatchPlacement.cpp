@@ -20,7 +20,7 @@ namespace {
 class Probe {
 public:
   Probe(func::FuncOp func, int64_t factor)
-      : func(func), factor(factor), inputs(func.getBody().front()) {
+      : func(func), factor(factor), inputs(func.getBody()) {
     for (Operation &op : func.getBody().front().without_terminator()) {
       index[&op] = ops.size();
       ops.push_back(&op);

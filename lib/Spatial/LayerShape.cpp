@@ -109,14 +109,14 @@ LayerShape dsm::core::makeLayerShape(const Workload &w, llvm::StringRef name) {
   return layer;
 }
 
-std::string dsm::core::layerShapeKey(const LayerShape &s) {
+LayerShapeKey dsm::core::layerShapeKey(const LayerShape &s) {
   // Every field's bytes, of fixed width: equal for equal shapes (a double
   // by its bits, as exactly as its hexadecimal form), and cheap to build
   // for every layer of every mapping.
-  std::string key;
-  key.reserve(128);
+  LayerShapeKey key;
   auto put = [&](const auto &value) {
-    key.append(reinterpret_cast<const char *>(&value), sizeof(value));
+    key.append(
+        llvm::StringRef(reinterpret_cast<const char *>(&value), sizeof(value)));
   };
   put(int(s.kind));
   for (int64_t d : s.dims)

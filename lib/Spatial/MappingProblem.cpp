@@ -380,10 +380,15 @@ llvm::Error ExplorationTable::run(Executor &executor,
   if (progress.wasStopped())
     return progress.makeError();
   explored = toExplore.size();
-  bestOfSlot.assign(slots.size(), nullptr);
+  // Each task's best once; the slots (a row of options per layer, pass and
+  // kind of reuse: millions in a deep network) only look it up.
+  std::vector<const Evaluation *> bestOfTask(tasks.size(), nullptr);
+  for (size_t t = 0; t < tasks.size(); ++t)
+    if (results[t] && results[t]->best)
+      bestOfTask[t] = &*results[t]->best;
+  bestOfSlot.resize(slots.size());
   for (size_t s = 0; s < slots.size(); ++s)
-    if (slots[s] >= 0 && results[slots[s]]->best)
-      bestOfSlot[s] = &*results[slots[s]]->best;
+    bestOfSlot[s] = slots[s] >= 0 ? bestOfTask[slots[s]] : nullptr;
   if (!memo)
     return llvm::Error::success();
   for (size_t i = 0; i < toExplore.size(); ++i) {

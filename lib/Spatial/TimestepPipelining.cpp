@@ -281,7 +281,7 @@ std::optional<PipeGroupPlan> TimestepPipeliner::plan(const LayerGraph &graph,
           if (!models[r - 1]->isAvailable(p) ||
               (!parallelisms.empty() && !llvm::is_contained(parallelisms, p)))
             continue;
-          std::string key = layerShapeKey(layer.shape) + '/' +
+          std::string key = layerShapeKey(layer.shape).str().str() + '/' +
                             std::to_string(r) + '/' + std::to_string(pass) +
                             '/' + std::to_string(q);
           auto [it, inserted] = memo.try_emplace(key, int(tasks.size()));

@@ -40,7 +40,7 @@ FailureOr<std::vector<FormedLayer>> dsm::formLayers(func::FuncOp func) {
   // Per layer: whether it reads activations (the network's inputs or other
   // layers' results), or is computed from parameters and constants alone.
   std::vector<bool> readsActivations;
-  InputDependence inputs(func.getBody().front());
+  InputDependence inputs(func.getBody());
 
   for (Operation &op : func.getBody().getOps()) {
     if (isa<WeightOp, func::ReturnOp>(op) ||

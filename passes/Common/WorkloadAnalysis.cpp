@@ -13,12 +13,12 @@ using namespace dsm;
 WorkloadAnalysis::WorkloadAnalysis(Operation *root) {
   llvm::DenseSet<Value> seenParams;
   llvm::StringMap<unsigned> perKind;
-  // Found once per block of ops (a function's body).
-  llvm::DenseMap<Block *, std::unique_ptr<InputDependence>> inputsOf;
+  // Found once per region of ops (a function's body).
+  llvm::DenseMap<Region *, std::unique_ptr<InputDependence>> inputsOf;
   root->walk([&](WorkloadOpInterface op) {
-    std::unique_ptr<InputDependence> &inputs = inputsOf[op->getBlock()];
+    std::unique_ptr<InputDependence> &inputs = inputsOf[op->getParentRegion()];
     if (!inputs)
-      inputs = std::make_unique<InputDependence>(*op->getBlock());
+      inputs = std::make_unique<InputDependence>(*op->getParentRegion());
     core::LayerRecord record;
     record.name = getLayerName(op, perKind[op->getName().getStringRef()]++);
     record.op = op->getName().getStringRef().str();

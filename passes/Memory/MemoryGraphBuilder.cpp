@@ -42,7 +42,7 @@ FailureOr<MemoryGraphWithLayers> dsm::buildMemoryGraph(func::FuncOp func,
 
   std::vector<memory::MemoryNode> nodes;
   llvm::DenseSet<Value> weightsSeen; // a shared weight is one tensor
-  InputDependence inputs(func.getBody().front());
+  InputDependence inputs(func.getBody());
   for (auto [index, formed] : llvm::enumerate(result.layers)) {
     // A reference the lambdas below may capture (C++17 cannot capture a
     // structured binding).

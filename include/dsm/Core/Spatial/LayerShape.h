@@ -14,6 +14,8 @@
 
 #include "dsm/Core/Workload/Workload.h"
 
+#include "llvm/ADT/SmallString.h"
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -128,8 +130,10 @@ DimSet reductionDims(const LayerShape &layer, TrainingPass pass);
 double passMacs(const LayerShape &layer, TrainingPass pass);
 
 /// Identifies a shape for memoizing explorations: two layers whose keys are
-/// equal (their names aside) have the same best configurations.
-std::string layerShapeKey(const LayerShape &shape);
+/// equal (their names aside) have the same best configurations. Held
+/// inline: every mapping asks it of every layer.
+using LayerShapeKey = llvm::SmallString<128>;
+LayerShapeKey layerShapeKey(const LayerShape &shape);
 
 /// Builds the performance model's view of one operation's workload.
 LayerShape makeLayerShape(const Workload &primary, llvm::StringRef name);
