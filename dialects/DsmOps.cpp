@@ -1491,7 +1491,7 @@ template <typename OpTy> static LogicalResult verifyPassStructure(OpTy op) {
 // results)` reads and writes, written out: its printer asks for the op's
 // attribute dictionary, which an op with properties builds afresh for each
 // print (every name looked up, the list sorted, the dictionary uniqued), a
-// tenth of printing a 10,000-layer plan. This printer lists the inherent
+// third of printing a 10,000-layer plan. This printer lists the inherent
 // attributes under their registered names, in a dictionary's order.
 
 template <typename OpTy>

@@ -187,11 +187,12 @@ static void placeOnBlock(MappingPlan &plan, ChipBlock block,
           : 0;
 }
 
-/// Whether a plan on `blockModel`'s torus might take fewer than `cycles`:
-/// its compute and its unavoidable memory traffic do not
-/// (planCyclesLowerBound), so neither does any mapping of it, with or
-/// without a preloading sweep. The margin keeps a bound that only rounding
-/// puts above the plan from skipping it.
+/// Whether a plan on `blockModel`'s torus might fit its chips' memory and
+/// take fewer than `cycles`: not when even its parameter state sharded
+/// over every chip overfills one (mayFitMemory), nor when its compute and
+/// its unavoidable memory traffic do not (planCyclesLowerBound), so neither
+/// does any mapping of it, with or without a preloading sweep. The margin
+/// keeps a bound that only rounding puts above the plan from skipping it.
 bool SpatialMapper::canBeat(const PerformanceModel &blockModel,
                             const LayerGraph &graph, double cycles) const {
   llvm::Expected<MappingProblem> problem =
