@@ -205,6 +205,11 @@ ExplorationTable::ExplorationTable(const MappingProblem &problem,
   taskOfKey.reserve(shapes.size() * perShape);
   if (problem.preloadBudgets().empty())
     taskOfRequest.assign(shapes.size() * perShape * kNumOnChip, -1);
+  // Rows as a network asks them (each pass with its own output and, where
+  // the add-ons ask, one kind of reuse more), so that the slots, millions
+  // in a deep network, do not grow by copies; pages not written are never
+  // faulted in.
+  slots.reserve(n * size_t(kNumPasses) * 2 * size_t(problem.numOptions()));
 }
 
 uint64_t ExplorationTable::memoShapeNumber(int layer) {

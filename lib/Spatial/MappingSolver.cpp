@@ -188,6 +188,7 @@ realizePlan(MappingState &state,
       alternative = std::min(alternative, state.exploredCost[i][o]);
     }
     bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
+    lp.passes.reserve(size_t(runs[0]) + size_t(runs[1]) + size_t(runs[2]));
     const PipeStagePlan *stage = state.stageOf[i];
     if (stage)
       lp.parallelism = stage->passes.front().config.parallelism;

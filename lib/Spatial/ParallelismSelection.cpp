@@ -274,11 +274,13 @@ public:
     }
     // Skip `blocks` periods: the links of the block before, again.
     const size_t blocks = (repeated.end - i) / period;
-    // Grown as push_back grows it (the steps after the run add more).
+    // Grown as push_back grows it, with room for the steps after the run
+    // (a network's last layers): grown again by doubling, a deep network's
+    // links (a hundred megabytes) were copied and faulted in once more.
     const size_t needed =
         links.size() + blocks * (firstLink[i + 1] - firstLink[i + 1 - period]);
     if (needed > links.capacity())
-      links.reserve(std::max(needed, 2 * links.capacity()));
+      links.reserve(std::max(needed + needed / 16, 2 * links.capacity()));
     for (size_t b = 0; b < blocks; ++b)
       for (size_t u = 1; u <= period; ++u) {
         const size_t from = i - period + u;
@@ -391,6 +393,12 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
   // array (`firstLink`: where each step's links begin).
   Selection result;
   std::vector<Link> links(1);
+  // Room up front for a state per option of every step (a step keeps more
+  // where earlier nodes stay live; a run of repeated blocks reserves its
+  // own): grown from empty by doubling, the array was copied and its new
+  // pages faulted in many times per selection of a deep network. Pages
+  // never written are never faulted in.
+  links.reserve(n * size_t(std::max(numOptions, 1)) + 1);
   std::vector<size_t> firstLink = {0, 1};
   std::vector<double> stateCost(1, 0.0), nextCost;
   std::vector<int> liveNodes, statePart(1, 0), nextPart, partOfKey;
