@@ -16,6 +16,9 @@
 
 #include "MappingSolver.h"
 
+#include <cmath>
+#include <limits>
+
 using namespace dsm::core;
 
 void ActivationReuse::requestExplorations(MappingState &state) {
@@ -69,13 +72,19 @@ double ActivationReuse::saving(const MappingState &state, int layer,
 
 void ActivationReuse::addSelectionTerms(MappingState &state) {
   const MappingProblem &problem = state.problem;
+  const int numOptions = problem.numOptions();
+  // Per option, the saving on the edge's diagonal; NaN: none added (an
+  // option one of its ends cannot take).
+  std::vector<double> diagonal(numOptions);
+  SwitchCostTerms terms;
   for (size_t e = 0; e < state.switches.size(); ++e) {
     const LayerEdge &edge = problem.edge(int(e));
     bool reusesInput = in[edge.consumer] == &edge;
     bool reusesError = out[edge.producer] == &edge;
     if (!reusesInput && !reusesError)
       continue;
-    for (int o = 0; o < problem.numOptions(); ++o) {
+    for (int o = 0; o < numOptions; ++o) {
+      diagonal[o] = std::numeric_limits<double>::quiet_NaN();
       if (!(state.layerCost[edge.producer][o] < kInfinityCost &&
             state.layerCost[edge.consumer][o] < kInfinityCost))
         continue;
@@ -85,8 +94,13 @@ void ActivationReuse::addSelectionTerms(MappingState &state) {
       if (reusesError)
         total += saving(state, edge.producer, TrainingPass::BWD, o) +
                  saving(state, edge.producer, TrainingPass::UPD, o);
-      state.switches[e].cost[o][o] += total;
+      diagonal[o] = total;
     }
+    terms.add(state.switches[e].cost, diagonal, [&](SwitchCosts &cost) {
+      for (int o = 0; o < numOptions; ++o)
+        if (!std::isnan(diagonal[o]))
+          cost[o][o] += diagonal[o];
+    });
   }
 }
 

@@ -967,6 +967,28 @@ void dsm::core::shareEqualSwitchCosts(
   }
 }
 
+void SwitchCostTerms::add(SwitchCosts &cost, llvm::ArrayRef<double> terms,
+                          llvm::function_ref<void(SwitchCosts &)> apply) {
+  uint64_t h = mixBits(0, uint64_t(reinterpret_cast<uintptr_t>(cost.block())));
+  for (double term : terms)
+    h = mixBits(h, bitsOf(term));
+  std::vector<Result> &alike = results[h];
+  auto sameTerms = [&](const Result &r) {
+    return r.before.block() == cost.block() && r.terms.size() == terms.size() &&
+           std::equal(
+               terms.begin(), terms.end(), r.terms.begin(),
+               [](double a, double b) { return bitsOf(a) == bitsOf(b); });
+  };
+  auto known = llvm::find_if(alike, sameTerms);
+  if (known != alike.end()) {
+    cost = known->after;
+    return;
+  }
+  SwitchCosts before = cost;
+  apply(cost);
+  alike.push_back({std::move(before), terms.vec(), cost});
+}
+
 static bool sameEdges(const std::vector<SelectionEdge> &a,
                       const std::vector<SelectionEdge> &b) {
   if (a.size() != b.size())

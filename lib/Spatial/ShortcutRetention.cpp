@@ -26,6 +26,8 @@
 #include "MappingSolver.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 using namespace dsm::core;
 
@@ -178,18 +180,30 @@ void ShortcutRetention::addSelectionTerms(MappingState &state) {
   for (int k = 1; k <= n; ++k)
     reservedAt[k] += reservedAt[k - 1];
   // A kept shortcut: the producer's parallelism (not its DySM factor) must
-  // be the consumer's.
+  // be the consumer's. The terms: per option the producer can take, 1;
+  // then per option the consumer can take, its saving (NaN: neither can).
+  const int numOptions = problem.numOptions();
+  constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> saved(2 * size_t(numOptions));
+  SwitchCostTerms terms;
   for (size_t e = 0; e < state.switches.size(); ++e) {
     const LayerEdge &edge = problem.edge(int(e));
     if (shortcutIn[edge.consumer] != &edge)
       continue;
-    SelectionEdge &s = state.switches[e];
-    for (int from = 0; from < problem.numOptions(); ++from)
-      for (int to = 0; to < problem.numOptions(); ++to)
-        if (problem.parallelismOf(from) == problem.parallelismOf(to) &&
-            state.layerCost[edge.producer][from] < kInfinityCost &&
-            state.layerCost[edge.consumer][to] < kInfinityCost)
-          s.cost[from][to] += shortcutSaving(state, edge.consumer, to);
+    double *from = saved.data(), *to = saved.data() + numOptions;
+    for (int o = 0; o < numOptions; ++o) {
+      from[o] = state.layerCost[edge.producer][o] < kInfinityCost ? 1 : kNone;
+      to[o] = state.layerCost[edge.consumer][o] < kInfinityCost
+                  ? shortcutSaving(state, edge.consumer, o)
+                  : kNone;
+    }
+    terms.add(state.switches[e].cost, saved, [&](SwitchCosts &cost) {
+      for (int f = 0; f < numOptions; ++f)
+        for (int t = 0; t < numOptions; ++t)
+          if (problem.parallelismOf(f) == problem.parallelismOf(t) &&
+              !std::isnan(from[f]) && !std::isnan(to[t]))
+            cost[f][t] += to[t];
+    });
   }
 }
 

@@ -614,6 +614,40 @@ TEST(ParallelismSelectionTest, SwitchCostsShareUntilWritten) {
   EXPECT_EQ(d[1][0], 9);
 }
 
+TEST(ParallelismSelectionTest, EdgesGivenTheSameTermsShareTheirResult) {
+  // Five edges: four on one block, one on its own block of equal costs.
+  std::vector<SwitchCosts> edges(4, uniformSwitch(3));
+  edges.push_back(uniformSwitch(3));
+  const std::vector<std::vector<double>> termsOf = {
+      {1, 2}, {1, 2}, {2, 1}, {1, 2}, {1, 2}};
+  std::vector<SwitchCosts> expected = edges;
+  const SwitchCosts shared = edges[0];
+  SwitchCostTerms terms;
+  int applied = 0;
+  for (size_t e = 0; e < edges.size(); ++e) {
+    auto addDiagonal = [&](SwitchCosts &cost) {
+      ++applied;
+      for (size_t o = 0; o < termsOf[e].size(); ++o)
+        cost[o][o] += termsOf[e][o];
+    };
+    addDiagonal(expected[e]);
+    --applied;
+    terms.add(edges[e], termsOf[e], addDiagonal);
+  }
+  // Every edge has what the terms add to its costs...
+  for (size_t e = 0; e < edges.size(); ++e)
+    EXPECT_EQ(edges[e], expected[e]) << "edge " << e;
+  // ...computed once per block and terms: the first block's edges with
+  // the same terms share one block; other terms, or another block before,
+  // are another; and the costs before are left as they were.
+  EXPECT_EQ(applied, 3);
+  EXPECT_EQ(edges[0].block(), edges[1].block());
+  EXPECT_EQ(edges[0].block(), edges[3].block());
+  EXPECT_NE(edges[0].block(), edges[2].block());
+  EXPECT_NE(edges[0].block(), edges[4].block());
+  EXPECT_EQ(shared, uniformSwitch(3));
+}
+
 TEST(ParallelismSelectionTest, RepeatedBlocksAreSelectedExactly) {
   // A head, hundreds of copies of one random block (a chain with a
   // shortcut over it, as a residual block), a tail: the dynamic program

@@ -33,6 +33,7 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace dsm::core {
@@ -91,6 +92,30 @@ private:
 
 /// Makes every set of equal costs among `costs` one block.
 void shareEqualSwitchCosts(llvm::MutableArrayRef<SwitchCosts *> costs);
+
+/// Adds terms to edges' costs edge by edge, so that costs that were one
+/// block and get the same terms are one block again: a network's repeated
+/// blocks copy their costs once per distinct result, not once per edge,
+/// and shareEqualSwitchCosts then finds them shared already.
+class SwitchCostTerms {
+public:
+  /// Adds to `cost` what `apply` adds to it, which depends on nothing but
+  /// `cost` and `terms` (compared bit for bit).
+  void add(SwitchCosts &cost, llvm::ArrayRef<double> terms,
+           llvm::function_ref<void(SwitchCosts &)> apply);
+
+private:
+  struct Result {
+    /// The costs before the terms, held: their block keeps its address
+    /// for the adder's life (no other block takes it) and is never
+    /// written in place.
+    SwitchCosts before;
+    std::vector<double> terms;
+    SwitchCosts after;
+  };
+  /// By a hash of the block and the terms.
+  std::unordered_map<uint64_t, std::vector<Result>> results;
+};
 
 /// `numOptions` x `numOptions` switching costs, all `value`.
 inline SwitchCosts makeSwitchCosts(size_t numOptions, double value = 0) {
