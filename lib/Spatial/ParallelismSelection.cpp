@@ -272,22 +272,18 @@ public:
       haveLast = true;
       return i;
     }
-    // Skip `blocks` periods: the links of the block before, again.
+    // Skip `blocks` periods: each skipped step's states are those of the
+    // block before, links and all, so its links are the block before's,
+    // not copied (a deep network's would be a hundred megabytes). The end
+    // of the links written so far becomes the start of the next step's.
     const size_t blocks = (repeated.end - i) / period;
-    // Grown as push_back grows it, with room for the steps after the run
-    // (a network's last layers): grown again by doubling, a deep network's
-    // links (a hundred megabytes) were copied and faulted in once more.
-    const size_t needed =
-        links.size() + blocks * (firstLink[i + 1] - firstLink[i + 1 - period]);
-    if (needed > links.capacity())
-      links.reserve(std::max(needed + needed / 16, 2 * links.capacity()));
+    firstLink.pop_back();
     for (size_t b = 0; b < blocks; ++b)
       for (size_t u = 1; u <= period; ++u) {
-        const size_t from = i - period + u;
-        for (size_t k = firstLink[from]; k < firstLink[from + 1]; ++k)
-          links.push_back(links[k]);
-        firstLink.push_back(links.size());
+        const size_t blockBefore = firstLink[i - period + u];
+        firstLink.push_back(blockBefore);
       }
+    firstLink.push_back(links.size());
     for (size_t s = 0; s < stateCost.size(); ++s)
       stateCost[s] += double(blocks) * (now.stateCost[s] - before.stateCost[s]);
     for (int &node : liveNodes)
@@ -368,8 +364,9 @@ private:
 /// the same amount more, every later block of the run does the same again
 /// (a step adds the same costs to every state and compares them, so a
 /// constant added to all changes nothing): the program skips to the run's
-/// end, the states' costs grown by as many times that amount and the
-/// block's links copied, for a choice that repeats the block's. A network
+/// end, the states' costs grown by as many times that amount and each
+/// skipped step's way back that of the step a block before it, for a
+/// choice that repeats the block's. A network
 /// of ten thousand blocks is then selected for the cost of a few.
 Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
                              const std::vector<SelectionEdge> &edges,
@@ -390,14 +387,14 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
   // seen; a state's row is its part's row, then the option of the step's
   // node if a later node reads it. The states of the step have their cost
   // and part; every step keeps its states' links for the way back, in one
-  // array (`firstLink`: where each step's links begin).
+  // array (`firstLink`: where each step's links begin; a skipped step's
+  // are those of the step a block before it).
   Selection result;
   std::vector<Link> links(1);
   // Room up front for a state per option of every step (a step keeps more
-  // where earlier nodes stay live; a run of repeated blocks reserves its
-  // own): grown from empty by doubling, the array was copied and its new
-  // pages faulted in many times per selection of a deep network. Pages
-  // never written are never faulted in.
+  // where earlier nodes stay live): grown from empty by doubling, the
+  // array was copied and its new pages faulted in many times per selection
+  // of a deep network. Pages never written are never faulted in.
   links.reserve(n * size_t(std::max(numOptions, 1)) + 1);
   std::vector<size_t> firstLink = {0, 1};
   std::vector<double> stateCost(1, 0.0), nextCost;
