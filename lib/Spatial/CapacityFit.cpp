@@ -714,6 +714,18 @@ LayerFitFigures dsm::core::layerFitFigures(const MappingState &state,
           return false;
     return true;
   };
+  // Layers that asked alike share their rows of explorations (and so their
+  // evaluations): each set of rows is looked at once, by their numbers.
+  const ExplorationTable &table = state.explorations;
+  auto sameRows = [&](size_t a, size_t b) {
+    const LayerNode &x = problem.layer(int(a)), &y = problem.layer(int(b));
+    if (x.fwd != y.fwd || x.bwd != y.bwd || x.upd != y.upd ||
+        x.shape.timesteps != y.shape.timesteps ||
+        x.shape.params != y.shape.params)
+      return false;
+    return table.rowNumbers(int(a)) == table.rowNumbers(int(b));
+  };
+  llvm::DenseMap<uint64_t, llvm::SmallVector<uint32_t, 1>> layersByRows;
   llvm::DenseMap<uint64_t, llvm::SmallVector<uint32_t, 1>> groupsByHash;
   std::vector<size_t> firstOf;
   llvm::DenseMap<const Evaluation *, double> gathers;
@@ -721,6 +733,16 @@ LayerFitFigures dsm::core::layerFitFigures(const MappingState &state,
     const LayerNode &layer = problem.layer(int(i));
     figures.degrees[i] = {uint32_t(problem.incoming(int(i)).size()),
                           uint32_t(problem.outgoing(int(i)).size())};
+    llvm::ArrayRef<int32_t> rows = table.rowNumbers(int(i));
+    llvm::SmallVector<uint32_t, 1> &asked = layersByRows[uint64_t(
+        llvm::hash_combine_range(rows.begin(), rows.end()))];
+    auto seen =
+        llvm::find_if(asked, [&](uint32_t j) { return sameRows(j, i); });
+    if (seen != asked.end()) {
+      figures.groupOf[i] = figures.groupOf[*seen];
+      continue;
+    }
+    asked.push_back(uint32_t(i));
     llvm::hash_code hash = llvm::hash_combine(layer.fwd, layer.bwd, layer.upd,
                                               layer.shape.timesteps);
     evaluations(i, [&](llvm::ArrayRef<const Evaluation *> bests) {

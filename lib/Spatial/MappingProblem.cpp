@@ -3,10 +3,14 @@
 #include "dsm/Core/Spatial/MappingProblem.h"
 
 #include "dsm/Core/Support/NodeError.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -221,6 +225,7 @@ uint64_t ExplorationTable::memoShapeNumber(int layer) {
 
 int32_t &ExplorationTable::slot(int layer, TrainingPass pass, int option,
                                 OnChip what) {
+  assert(!rowsShared && "every request comes before run()");
   int32_t &row = rowOf[layer][int(pass) * kNumOnChip + int(what)];
   if (row < 0) {
     row = int32_t(slots.size() / problem.numOptions());
@@ -326,6 +331,40 @@ void ExplorationTable::requestUsable(int layer, TrainingPass pass,
   }
 }
 
+void ExplorationTable::shareEqualRows() {
+  // A row of options per layer, pass and kind of reuse: millions in a deep
+  // network, and layers of one shape asked alike (a network's repeated
+  // blocks) hold equal rows. Made one, the table holds a few hundred, and
+  // the bests the add-ons read most stay in the cache.
+  const size_t width = size_t(problem.numOptions());
+  const size_t numRows = width ? slots.size() / width : 0;
+  std::vector<int32_t> shared;
+  std::vector<int32_t> sharedRow(numRows);
+  llvm::DenseMap<uint64_t, llvm::SmallVector<int32_t, 1>> rowsByHash;
+  for (size_t r = 0; r < numRows; ++r) {
+    llvm::ArrayRef<int32_t> row(slots.data() + r * width, width);
+    llvm::SmallVector<int32_t, 1> &alike =
+        rowsByHash[uint64_t(llvm::hash_combine_range(row.begin(), row.end()))];
+    auto equal = llvm::find_if(alike, [&](int32_t s) {
+      return llvm::ArrayRef<int32_t>(shared.data() + size_t(s) * width,
+                                     width) == row;
+    });
+    if (equal != alike.end()) {
+      sharedRow[r] = *equal;
+      continue;
+    }
+    sharedRow[r] = int32_t(shared.size() / width);
+    alike.push_back(sharedRow[r]);
+    shared.insert(shared.end(), row.begin(), row.end());
+  }
+  slots = std::move(shared);
+  for (std::array<int32_t, kNumPasses * kNumOnChip> &rows : rowOf)
+    for (int32_t &row : rows)
+      if (row >= 0)
+        row = sharedRow[size_t(row)];
+  rowsShared = true;
+}
+
 llvm::Error ExplorationTable::run(Executor &executor,
                                   ExplorationProgress &progress) {
   const double capacity = problem.scratchpadCapacity();
@@ -385,8 +424,8 @@ llvm::Error ExplorationTable::run(Executor &executor,
   if (progress.wasStopped())
     return progress.makeError();
   explored = toExplore.size();
-  // Each task's best once; the slots (a row of options per layer, pass and
-  // kind of reuse: millions in a deep network) only look it up.
+  shareEqualRows();
+  // Each task's best once; the slots only look it up.
   std::vector<const Evaluation *> bestOfTask(tasks.size(), nullptr);
   for (size_t t = 0; t < tasks.size(); ++t)
     if (results[t] && results[t]->best)

@@ -13,6 +13,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 
@@ -257,9 +258,13 @@ static double leastExploredCycles(
     llvm::function_ref<double(TrainingPass, const Evaluation &)> counted,
     std::vector<double> *perLayer = nullptr) {
   const MappingProblem &problem = state.problem;
+  const ExplorationTable &table = state.explorations;
   double total = 0;
   if (perLayer)
     perLayer->assign(problem.numLayers(), 0.0);
+  // Each row's least once: layers that asked alike share their rows.
+  std::vector<double> leastOfRow(table.numRows(),
+                                 std::numeric_limits<double>::quiet_NaN());
   for (size_t i = 0; i < problem.numLayers(); ++i) {
     const LayerNode &layer = problem.layer(int(i));
     if (problem.options().pipelineTimesteps && layer.shape.timesteps > 1)
@@ -270,11 +275,21 @@ static double leastExploredCycles(
       if (!runs[pass])
         continue;
       double least = kInfinity;
-      for (int what = 0; what < kNumOnChip; ++what)
-        for (const Evaluation *eval :
-             state.explorations.bests(int(i), TrainingPass(pass), OnChip(what)))
-          if (eval)
-            least = std::min(least, counted(TrainingPass(pass), *eval));
+      for (int what = 0; what < kNumOnChip; ++what) {
+        const int32_t row =
+            table.rowNumber(int(i), TrainingPass(pass), OnChip(what));
+        if (row < 0)
+          continue;
+        double &rowLeast = leastOfRow[size_t(row)];
+        if (std::isnan(rowLeast)) {
+          rowLeast = kInfinity;
+          for (const Evaluation *eval :
+               table.bests(int(i), TrainingPass(pass), OnChip(what)))
+            if (eval)
+              rowLeast = std::min(rowLeast, counted(TrainingPass(pass), *eval));
+        }
+        least = std::min(least, rowLeast);
+      }
       layerTotal += least;
     }
     if (perLayer)

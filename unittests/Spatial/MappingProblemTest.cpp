@@ -199,6 +199,19 @@ TEST(MappingProblemTest, VariantsAreExploredOncePerShape) {
   EXPECT_EQ(table.find(0, TrainingPass::FWD, 0, OnChip::Own), nullptr);
   EXPECT_EQ(table.find(0, TrainingPass::FWD, 1), nullptr);
   EXPECT_EQ(table.best(2, TrainingPass::FWD, 0, OnChip::Own), onChip);
+  // Layers that asked alike share a row: the plain one of all three, the
+  // one with the input on chip of b and c; a never asked for it.
+  EXPECT_EQ(table.numRows(), 2u);
+  const int32_t plainRow =
+      table.rowNumber(0, TrainingPass::FWD, OnChip::Nothing);
+  EXPECT_EQ(table.rowNumber(1, TrainingPass::FWD, OnChip::Nothing), plainRow);
+  EXPECT_EQ(table.rowNumber(2, TrainingPass::FWD, OnChip::Nothing), plainRow);
+  EXPECT_EQ(table.rowNumber(0, TrainingPass::FWD, OnChip::Own), -1);
+  EXPECT_EQ(table.rowNumber(1, TrainingPass::FWD, OnChip::Own),
+            table.rowNumber(2, TrainingPass::FWD, OnChip::Own));
+  EXPECT_NE(table.rowNumber(1, TrainingPass::FWD, OnChip::Own), plainRow);
+  EXPECT_EQ(table.rowNumbers(1), table.rowNumbers(2));
+  EXPECT_NE(table.rowNumbers(0), table.rowNumbers(1));
 }
 
 TEST(MappingProblemTest, UsableOptionsAreAskedForAtOnce) {

@@ -339,6 +339,17 @@ public:
   llvm::ArrayRef<const Evaluation *> bests(int layer, TrainingPass pass,
                                            OnChip what) const;
 
+  /// Once run, layers that asked alike (of one shape, the same options and
+  /// kinds of reuse: a network's repeated blocks) share their rows: the
+  /// number of (layer, pass, what)'s row, -1 if none was asked for, keys
+  /// what is figured from its bests (fewer than the number of rows).
+  int32_t rowNumber(int layer, TrainingPass pass, OnChip what) const {
+    return rowOf[layer][int(pass) * kNumOnChip + int(what)];
+  }
+  /// Every row number of `layer`, by pass then what.
+  llvm::ArrayRef<int32_t> rowNumbers(int layer) const { return rowOf[layer]; }
+  size_t numRows() const { return slots.size() / size_t(problem.numOptions()); }
+
   /// Searches run, and requests served instead by the shape memo or by
   /// the sweep's ExplorationMemo.
   uint64_t explorations() const { return explored; }
@@ -362,6 +373,8 @@ private:
   int32_t lookUp(int layer, TrainingPass pass, int option, OnChip what) const;
   /// The memo's number of `layer`'s shape.
   uint64_t memoShapeNumber(int layer);
+  /// Makes equal rows of slots one (run() does, once every request is in).
+  void shareEqualRows();
 
   const MappingProblem &problem;
   ExplorationMemo *memo;
@@ -375,6 +388,7 @@ private:
   /// Per layer: the row of option slots of each (pass, OnChip), -1 if none.
   std::vector<std::array<int32_t, kNumPasses * kNumOnChip>> rowOf;
   std::vector<int32_t> slots; ///< rows of numOptions task indices
+  bool rowsShared = false;    ///< by layers that asked alike, once run
   /// Per slot, once run: its task's best (nullptr: none), read without
   /// going through the task (the add-ons ask for bests most).
   std::vector<const Evaluation *> bestOfSlot;
