@@ -251,6 +251,12 @@ public:
   /// `constant(a, b)` says whether the choice is one option over [a, b].
   double groupSaving(const MappingState &state, llvm::ArrayRef<int> choice,
                      llvm::function_ref<bool(int, int)> constant, int c) const;
+  /// What block c saves as one group under `option`, its layers all on it
+  /// and the group fitting (<= 0).
+  double savingAsGroup(const MappingState &state, int c, int option) const;
+  /// At most groupSaving under any choice: the saving of the option that
+  /// saves the most.
+  double leastGroupSaving(const MappingState &state, int c) const;
   /// The consumer's FWD with one spatial minibatch's shortcut on chip
   /// (nullptr: not faster than without).
   const Evaluation *groupedEval(const MappingState &state, int layer,
@@ -289,6 +295,10 @@ public:
                      llvm::function_ref<bool(int, int)> constant,
                      llvm::function_ref<bool(int, int, double)> errorsFit,
                      int c) const;
+  /// At most errorSaving under any choice: each of its savings at its
+  /// largest, over every option and whether the pass finds its own data
+  /// on chip.
+  double leastErrorSaving(const MappingState &state, int c) const;
   /// The working set of the BWD/UPD passes of `k` under `choice` (the
   /// largest), plus every block error held across k (-infinity: none).
   double heldAcross(const MappingState &state, llvm::ArrayRef<int> choice,

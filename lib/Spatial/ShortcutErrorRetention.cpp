@@ -148,6 +148,36 @@ double ShortcutErrorRetention::errorSaving(
   return saving;
 }
 
+double ShortcutErrorRetention::leastErrorSaving(const MappingState &state,
+                                                int c) const {
+  const LayerEdge *edge = blockShortcut[c];
+  if (!edge)
+    return 0.0;
+  // fasterBy's least: the pass, as selected (plain or with its own data on
+  // chip), against each variant, under each option.
+  auto largest = [&](int k, TrainingPass pass,
+                     std::initializer_list<OnChip> variants) {
+    double least = 0;
+    for (int o = 0; o < state.problem.numOptions(); ++o)
+      for (const Evaluation *now :
+           {state.plain(k, pass, o), state.reuse->reused(state, k, pass, o)}) {
+        if (!now)
+          continue;
+        for (OnChip variant : variants)
+          if (const Evaluation *with =
+                  state.explorations.best(k, pass, o, variant))
+            least = std::min(least, with->cycles.total - now->cycles.total);
+      }
+    return least;
+  };
+  const int p = edge->producer;
+  return largest(c, TrainingPass::BWD,
+                 {OnChip::Shortcut, OnChip::OwnAndShortcut,
+                  OnChip::SpatialShortcut, OnChip::OwnAndSpatialShortcut}) +
+         largest(p, TrainingPass::BWD, {OnChip::Own}) +
+         largest(p, TrainingPass::UPD, {OnChip::Own});
+}
+
 bool ShortcutErrorRetention::refinePlan(MappingState &state) {
   const MappingProblem &problem = state.problem;
   const int n = int(problem.numLayers());

@@ -140,12 +140,16 @@ double SpatialMinibatchGroups::groupSaving(
   const int block = blockOf.empty() ? -1 : blockOf[c];
   if (block < 0 || fits.empty())
     return 0.0;
-  const MappingProblem &problem = state.problem;
   const LayerEdge &edge = *state.shortcuts->candidate(c);
   const int option = choice[c];
-  if (problem.factorOf(option) == 1 || !constant(edge.producer, c) ||
+  if (state.problem.factorOf(option) == 1 || !constant(edge.producer, c) ||
       !groupFits(block, option))
     return 0.0;
+  return savingAsGroup(state, c, option);
+}
+
+double SpatialMinibatchGroups::savingAsGroup(const MappingState &state, int c,
+                                             int option) const {
   // The block's layers share one option, so its consumer finds its input
   // on chip wherever reuse is faster.
   const Evaluation *reused =
@@ -160,6 +164,18 @@ double SpatialMinibatchGroups::groupSaving(
                        ? state.shortcuts->shortcutSaving(state, c, option)
                        : 0.0;
   return std::min(0.0, with->cycles.total - base->cycles.total - counted);
+}
+
+double SpatialMinibatchGroups::leastGroupSaving(const MappingState &state,
+                                                int c) const {
+  const int block = blockOf.empty() ? -1 : blockOf[c];
+  if (block < 0 || fits.empty())
+    return 0.0;
+  double least = 0;
+  for (int o = 0; o < numOptions; ++o)
+    if (state.problem.factorOf(o) > 1 && groupFits(block, o))
+      least = std::min(least, savingAsGroup(state, c, o));
+  return least;
 }
 
 bool SpatialMinibatchGroups::isGrouped(const MappingState &state,
@@ -245,11 +261,17 @@ llvm::Error SpatialMinibatchGroups::reviseChoice(MappingState &state,
     current += state.layerCost[i][choice[i]];
   for (const SelectionEdge &s : state.switches)
     current += s.cost[choice[s.from]][choice[s.to]];
-  std::vector<double> term(blockConsumers.size());
+  // Each block's term and the least it can be, whatever the choice: a move
+  // whose selection terms cost more than every block it touches could
+  // save is not tried (most are not, where the selection chose well).
+  std::vector<double> term(blockConsumers.size()),
+      leastTerm(blockConsumers.size());
   std::vector<std::pair<int, int>> ranges;
   for (size_t b = 0; b < blockConsumers.size(); ++b) {
     const int c = blockConsumers[b];
     term[b] = blockTerm(c);
+    leastTerm[b] =
+        leastGroupSaving(state, c) + errors.leastErrorSaving(state, c);
     current += term[b];
     ranges.push_back(
         {shortcuts.candidate(c)->producer, std::min(c + 1, n - 1)});
@@ -316,9 +338,16 @@ llvm::Error SpatialMinibatchGroups::reviseChoice(MappingState &state,
                        s.cost[choice[s.from]][choice[s.to]];
           }
         }
+        // The change's least, summed as the change is below (each term at
+        // least its least, so the sum is at least this one).
+        index.meeting(p, c, affected);
+        double leastDelta = delta;
+        for (int a : affected)
+          leastDelta += leastTerm[a] - term[a];
+        if (!(current + leastDelta < current * (1 - 1e-12)))
+          continue;
         previous.assign(choice.begin() + p, choice.begin() + c + 1);
         assign(p, c, std::vector<int>(c - p + 1, o));
-        index.meeting(p, c, affected);
         updated.clear();
         for (int a : affected) {
           updated.push_back(blockTerm(blockConsumers[a]));
