@@ -8,6 +8,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/bit.h"
 
 #include <algorithm>
 #include <cassert>
@@ -207,8 +208,10 @@ ExplorationTable::ExplorationTable(const MappingProblem &problem,
   const size_t perShape = size_t(kNumPasses) * size_t(problem.numOptions());
   tasks.reserve(shapes.size() * perShape);
   taskOfKey.reserve(shapes.size() * perShape);
-  if (problem.preloadBudgets().empty())
+  if (problem.preloadBudgets().empty()) {
     taskOfRequest.assign(shapes.size() * perShape * kNumOnChip, -1);
+    templateOf.assign(shapes.size() * kNumPasses * kNumOnChip, Template());
+  }
   // Rows as a network asks them (each pass with its own output and, where
   // the add-ons ask, one kind of reuse more), so that the slots, millions
   // in a deep network, do not grow by copies; pages not written are never
@@ -227,11 +230,19 @@ int32_t &ExplorationTable::slot(int layer, TrainingPass pass, int option,
                                 OnChip what) {
   assert(!rowsShared && "every request comes before run()");
   int32_t &row = rowOf[layer][int(pass) * kNumOnChip + int(what)];
-  if (row < 0) {
-    row = int32_t(slots.size() / problem.numOptions());
-    slots.resize(slots.size() + problem.numOptions(), -1);
+  const size_t width = size_t(problem.numOptions());
+  if (row < 0 || rowIsTemplate[size_t(row)]) {
+    // A new row, or a copy of a template's to write to (the template stays
+    // as it was for the layers still to take it).
+    const int32_t from = row;
+    row = int32_t(slots.size() / width);
+    slots.resize(slots.size() + width, -1);
+    rowIsTemplate.push_back(false);
+    if (from >= 0)
+      std::copy_n(slots.begin() + size_t(from) * width, width,
+                  slots.begin() + size_t(row) * width);
   }
-  return slots[size_t(row) * problem.numOptions() + option];
+  return slots[size_t(row) * width + option];
 }
 
 int32_t ExplorationTable::lookUp(int layer, TrainingPass pass, int option,
@@ -306,6 +317,26 @@ void ExplorationTable::request(int layer, TrainingPass pass, int option,
 void ExplorationTable::requestUsable(int layer, TrainingPass pass,
                                      OnChip what) {
   const int numOptions = problem.numOptions();
+  // A layer not yet asked this takes the row the last layer of its shape
+  // made of it, where both may take the same options: every option's task
+  // is its shape's, so the rows are equal (a network's repeated blocks ask
+  // it of every block).
+  int32_t &ownRow = rowOf[layer][int(pass) * kNumOnChip + int(what)];
+  Template *made = nullptr;
+  uint64_t usable = 0;
+  if (ownRow < 0 && !taskOfRequest.empty() && numOptions <= 64) {
+    for (int o = 0; o < numOptions; ++o)
+      if (problem.usable(layer, o))
+        usable |= uint64_t(1) << o;
+    made = &templateOf[(size_t(shapeOf[layer]) * kNumPasses + size_t(pass)) *
+                           kNumOnChip +
+                       size_t(what)];
+    if (made->row >= 0 && made->usable == usable) {
+      ownRow = made->row;
+      memoizedRequests += uint64_t(llvm::popcount(usable));
+      return;
+    }
+  }
   // As request()'s first look-up, for every option at once: the tasks of
   // the layer's shape by option (kNumOnChip apart), and the layer's row.
   const int32_t *known =
@@ -328,6 +359,12 @@ void ExplorationTable::requestUsable(int layer, TrainingPass pass,
       row = &slot(layer, pass, 0, what);
     row[o] = known[size_t(o) * kNumOnChip];
     ++memoizedRequests;
+  }
+  // The row made here is the template of its shape's layers to come:
+  // written again, it is copied first (slot()).
+  if (made && ownRow >= 0) {
+    *made = {ownRow, usable};
+    rowIsTemplate[size_t(ownRow)] = true;
   }
 }
 
@@ -358,6 +395,8 @@ void ExplorationTable::shareEqualRows() {
     shared.insert(shared.end(), row.begin(), row.end());
   }
   slots = std::move(shared);
+  rowIsTemplate.clear();
+  templateOf.clear();
   for (std::array<int32_t, kNumPasses * kNumOnChip> &rows : rowOf)
     for (int32_t &row : rows)
       if (row >= 0)

@@ -261,6 +261,24 @@ TEST(MappingProblemTest, UsableOptionsAreAskedForAtOnce) {
         }
   EXPECT_GT(usable, 0);
   EXPECT_GT(unusable, 0);
+
+  // A layer takes the row an earlier layer of its shape made; asked for
+  // more after, each layer's row is its own (the other's stays as it was).
+  ExplorationTable table(*problem);
+  table.requestUsable(0, TrainingPass::FWD, OnChip::Nothing);
+  table.requestUsable(1, TrainingPass::FWD, OnChip::Nothing);
+  int other = 0;
+  while (problem->usable(0, other))
+    ++other;
+  table.request(0, TrainingPass::FWD, other, OnChip::Nothing);
+  ASSERT_FALSE(static_cast<bool>(table.run(serial, progress)));
+  EXPECT_NE(table.find(0, TrainingPass::FWD, other), nullptr);
+  EXPECT_EQ(table.find(1, TrainingPass::FWD, other), nullptr);
+  for (int o = 0; o < problem->numOptions(); ++o)
+    if (o != other) {
+      EXPECT_EQ(table.find(0, TrainingPass::FWD, o),
+                table.find(1, TrainingPass::FWD, o));
+    }
 }
 
 /// The FWD explorations of `layer` under every parallelism, finding each of

@@ -389,6 +389,16 @@ private:
   std::vector<std::array<int32_t, kNumPasses * kNumOnChip>> rowOf;
   std::vector<int32_t> slots; ///< rows of numOptions task indices
   bool rowsShared = false;    ///< by layers that asked alike, once run
+  /// Per row, while requests come: whether layers still to ask may take it
+  /// (requestUsable), so that writing to it copies it first.
+  std::vector<bool> rowIsTemplate;
+  /// Per (shape, pass, what): the row requestUsable made last, and the
+  /// options its layer may take (a bit each).
+  struct Template {
+    int32_t row = -1;
+    uint64_t usable = 0;
+  };
+  std::vector<Template> templateOf;
   /// Per slot, once run: its task's best (nullptr: none), read without
   /// going through the task (the add-ons ask for bests most).
   std::vector<const Evaluation *> bestOfSlot;
