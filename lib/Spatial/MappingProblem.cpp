@@ -316,24 +316,30 @@ void ExplorationTable::request(int layer, TrainingPass pass, int option,
 
 void ExplorationTable::requestUsable(int layer, TrainingPass pass,
                                      OnChip what) {
+  uint64_t usable = 0;
+  for (int o = 0; o < problem.numOptions(); ++o)
+    if (problem.usable(layer, o))
+      usable |= uint64_t(1) << o;
+  requestOptions(layer, pass, what, usable);
+}
+
+void ExplorationTable::requestOptions(int layer, TrainingPass pass, OnChip what,
+                                      uint64_t options) {
   const int numOptions = problem.numOptions();
+  assert(numOptions <= 64 && "an option is a bit of `options`");
   // A layer not yet asked this takes the row the last layer of its shape
-  // made of it, where both may take the same options: every option's task
+  // made of it, where both asked for the same options: every option's task
   // is its shape's, so the rows are equal (a network's repeated blocks ask
   // it of every block).
   int32_t &ownRow = rowOf[layer][int(pass) * kNumOnChip + int(what)];
   Template *made = nullptr;
-  uint64_t usable = 0;
-  if (ownRow < 0 && !taskOfRequest.empty() && numOptions <= 64) {
-    for (int o = 0; o < numOptions; ++o)
-      if (problem.usable(layer, o))
-        usable |= uint64_t(1) << o;
+  if (ownRow < 0 && !taskOfRequest.empty()) {
     made = &templateOf[(size_t(shapeOf[layer]) * kNumPasses + size_t(pass)) *
                            kNumOnChip +
                        size_t(what)];
-    if (made->row >= 0 && made->usable == usable) {
+    if (made->row >= 0 && made->options == options) {
       ownRow = made->row;
-      memoizedRequests += uint64_t(llvm::popcount(usable));
+      memoizedRequests += uint64_t(llvm::popcount(options));
       return;
     }
   }
@@ -348,7 +354,7 @@ void ExplorationTable::requestUsable(int layer, TrainingPass pass,
                            size_t(what)];
   int32_t *row = nullptr;
   for (int o = 0; o < numOptions; ++o) {
-    if (!problem.usable(layer, o))
+    if (!((options >> o) & 1))
       continue;
     if (!known || known[size_t(o) * kNumOnChip] < 0) {
       request(layer, pass, o, what);
@@ -363,7 +369,7 @@ void ExplorationTable::requestUsable(int layer, TrainingPass pass,
   // The row made here is the template of its shape's layers to come:
   // written again, it is copied first (slot()).
   if (made && ownRow >= 0) {
-    *made = {ownRow, usable};
+    *made = {ownRow, options};
     rowIsTemplate[size_t(ownRow)] = true;
   }
 }

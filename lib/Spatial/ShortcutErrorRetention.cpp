@@ -49,29 +49,25 @@ void ShortcutErrorRetention::requestExplorations(MappingState &state) {
     const double share = state.shortcuts->share(state, *edge);
     coverage[p + 1] += share;
     coverage[c] -= share;
-    for (int o = 0; o < problem.numOptions(); ++o) {
-      if (!problem.allowedOption(o))
-        continue;
-      if (problem.usable(c, o)) {
-        state.explorations.request(c, TrainingPass::BWD, o, OnChip::Shortcut);
-        // Also with its own error on chip (from the next layer, or as the
-        // producer of the next block).
-        state.explorations.request(c, TrainingPass::BWD, o,
-                                   OnChip::OwnAndShortcut);
-        if (problem.factorOf(o) > 1) {
-          state.explorations.request(c, TrainingPass::BWD, o,
-                                     OnChip::SpatialShortcut);
-          state.explorations.request(c, TrainingPass::BWD, o,
-                                     OnChip::OwnAndSpatialShortcut);
-        }
-      }
-      if (problem.usable(p, o)) {
-        if (producer.bwd)
-          state.explorations.request(p, TrainingPass::BWD, o, OnChip::Own);
-        if (producer.upd)
-          state.explorations.request(p, TrainingPass::UPD, o, OnChip::Own);
-      }
-    }
+    // The consumer's BWD with the shortcut's error on chip, and also with
+    // its own error (from the next layer, or as the producer of the next
+    // block); a DySM group's spatial share of it under factors above 1.
+    ExplorationTable &table = state.explorations;
+    uint64_t grouping = 0;
+    for (int o = 0; o < problem.numOptions(); ++o)
+      if (problem.usable(c, o) && problem.factorOf(o) > 1)
+        grouping |= uint64_t(1) << o;
+    table.requestUsable(c, TrainingPass::BWD, OnChip::Shortcut);
+    table.requestUsable(c, TrainingPass::BWD, OnChip::OwnAndShortcut);
+    table.requestOptions(c, TrainingPass::BWD, OnChip::SpatialShortcut,
+                         grouping);
+    table.requestOptions(c, TrainingPass::BWD, OnChip::OwnAndSpatialShortcut,
+                         grouping);
+    // The producer finding the whole error on chip.
+    if (producer.bwd)
+      table.requestUsable(p, TrainingPass::BWD, OnChip::Own);
+    if (producer.upd)
+      table.requestUsable(p, TrainingPass::UPD, OnChip::Own);
   }
   for (int k = 1; k <= n; ++k)
     coverage[k] += coverage[k - 1];

@@ -69,15 +69,11 @@ void ShortcutRetention::requestExplorations(MappingState &state) {
     if (recurrentBefore[edge.consumer] - recurrentBefore[edge.producer + 1] > 0)
       continue;
     shortcutIn[edge.consumer] = &edge;
-    for (int o = 0; o < problem.numOptions(); ++o) {
-      if (!problem.usable(edge.consumer, o))
-        continue;
-      state.explorations.request(edge.consumer, TrainingPass::FWD, o,
-                                 OnChip::Shortcut);
-      if (state.reuse->reusableIn(edge.consumer))
-        state.explorations.request(edge.consumer, TrainingPass::FWD, o,
-                                   OnChip::OwnAndShortcut);
-    }
+    state.explorations.requestUsable(edge.consumer, TrainingPass::FWD,
+                                     OnChip::Shortcut);
+    if (state.reuse->reusableIn(edge.consumer))
+      state.explorations.requestUsable(edge.consumer, TrainingPass::FWD,
+                                       OnChip::OwnAndShortcut);
   }
   candidates = shortcutIn;
   numCandidates = n - size_t(llvm::count(candidates, nullptr));

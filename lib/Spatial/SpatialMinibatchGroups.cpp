@@ -38,15 +38,15 @@ void SpatialMinibatchGroups::requestExplorations(MappingState &state) {
       continue;
     blockOf[c] = int(blockConsumers.size());
     blockConsumers.push_back(c);
-    for (int o = 0; o < problem.numOptions(); ++o) {
-      if (!problem.usable(c, o) || problem.factorOf(o) == 1)
-        continue;
-      state.explorations.request(c, TrainingPass::FWD, o,
-                                 OnChip::SpatialShortcut);
-      if (state.reuse->reusableIn(c))
-        state.explorations.request(c, TrainingPass::FWD, o,
-                                   OnChip::OwnAndSpatialShortcut);
-    }
+    uint64_t grouping = 0;
+    for (int o = 0; o < problem.numOptions(); ++o)
+      if (problem.usable(c, o) && problem.factorOf(o) > 1)
+        grouping |= uint64_t(1) << o;
+    state.explorations.requestOptions(c, TrainingPass::FWD,
+                                      OnChip::SpatialShortcut, grouping);
+    if (state.reuse->reusableIn(c))
+      state.explorations.requestOptions(
+          c, TrainingPass::FWD, OnChip::OwnAndSpatialShortcut, grouping);
   }
 }
 

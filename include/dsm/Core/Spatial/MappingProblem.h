@@ -322,6 +322,10 @@ public:
   /// usable), in their order: the layer's row looked up once, not once
   /// per option (a mapping asks this of every pass of every layer).
   void requestUsable(int layer, TrainingPass pass, OnChip what);
+  /// request() under each option `options` has a bit set for (1 << option),
+  /// in their order, as requestUsable.
+  void requestOptions(int layer, TrainingPass pass, OnChip what,
+                      uint64_t options);
 
   /// Runs every exploration asked for on `executor`; each result is the
   /// same whatever the executor. Fails with an InterruptedError when
@@ -390,13 +394,13 @@ private:
   std::vector<int32_t> slots; ///< rows of numOptions task indices
   bool rowsShared = false;    ///< by layers that asked alike, once run
   /// Per row, while requests come: whether layers still to ask may take it
-  /// (requestUsable), so that writing to it copies it first.
+  /// (requestOptions), so that writing to it copies it first.
   std::vector<bool> rowIsTemplate;
-  /// Per (shape, pass, what): the row requestUsable made last, and the
-  /// options its layer may take (a bit each).
+  /// Per (shape, pass, what): the row requestOptions made last, and the
+  /// options it asked for (a bit each).
   struct Template {
     int32_t row = -1;
-    uint64_t usable = 0;
+    uint64_t options = 0;
   };
   std::vector<Template> templateOf;
   /// Per slot, once run: its task's best (nullptr: none), read without
