@@ -1030,10 +1030,29 @@ llvm::Expected<std::optional<PricedSelection>> dsm::core::selectByPricing(
     double room, double bound, const Selection *unpriced,
     llvm::function_ref<llvm::Error()> interrupted) {
   constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  // Every (node, option)'s bytes, once the search prices them: each price
+  // asks for all of them.
+  std::vector<double> byteTable;
+  std::vector<size_t> firstOfNode;
+  auto tabulate = [&] {
+    if (!firstOfNode.empty())
+      return;
+    firstOfNode.reserve(base.size() + 1);
+    firstOfNode.push_back(0);
+    for (size_t i = 0; i < base.size(); ++i) {
+      for (size_t o = 0; o < base[i].size(); ++o)
+        byteTable.push_back(bytes(i, int(o)));
+      firstOfNode.push_back(byteTable.size());
+    }
+  };
+  auto bytesAt = [&](size_t i, int o) {
+    return firstOfNode.empty() ? bytes(i, o)
+                               : byteTable[firstOfNode[i] + size_t(o)];
+  };
   auto bytesOf = [&](llvm::ArrayRef<int> choice) {
     double total = 0;
     for (size_t i = 0; i < choice.size(); ++i)
-      total += bytes(i, choice[i]);
+      total += bytesAt(i, choice[i]);
     return total;
   };
   // The costs at a price: the search keeps each selection's price and
@@ -1041,10 +1060,14 @@ llvm::Expected<std::optional<PricedSelection>> dsm::core::selectByPricing(
   // returns (on 130,000 layers a copy of the costs is 20 MB).
   auto costsAt = [&](double price, std::vector<OptionCosts> &costs) {
     costs = base;
-    if (price > 0)
-      for (size_t i = 0; i < costs.size(); ++i)
-        for (size_t o = 0; o < costs[i].size(); ++o)
-          costs[i][o] += price * bytes(i, int(o));
+    if (!(price > 0))
+      return;
+    tabulate();
+    for (size_t i = 0; i < costs.size(); ++i) {
+      const double *b = byteTable.data() + firstOfNode[i];
+      for (size_t o = 0; o < costs[i].size(); ++o)
+        costs[i][o] += price * b[o];
+    }
   };
   struct Priced {
     Selection selection;
@@ -1100,7 +1123,7 @@ llvm::Expected<std::optional<PricedSelection>> dsm::core::selectByPricing(
   std::vector<int> least = low.selection.choice;
   for (size_t i = 0; i < least.size(); ++i)
     for (int o = 0; o < int(base[i].size()); ++o)
-      if (base[i][o] < kInfinity && bytes(i, o) < bytes(i, least[i]))
+      if (base[i][o] < kInfinity && bytesAt(i, o) < bytesAt(i, least[i]))
         least[i] = o;
   if (!fits(least))
     return std::optional<PricedSelection>();
