@@ -13,6 +13,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -86,9 +87,23 @@ static llvm::Error priceLayers(MappingState &state) {
   const MappingProblem &problem = state.problem;
   const size_t n = problem.numLayers();
   state.layerCost.assign(n, OptionCosts(problem.numOptions(), kInfinity));
+  // Layers whose passes share their plain rows (a network's repeated
+  // blocks) cost alike: priced once, copied after.
+  const ExplorationTable &table = state.explorations;
+  std::map<std::array<int32_t, kNumPasses>, size_t> pricedAlike;
   for (size_t i = 0; i < n; ++i) {
     const LayerNode &layer = problem.layer(int(i));
     bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
+    std::array<int32_t, kNumPasses> rows;
+    for (int pass = 0; pass < kNumPasses; ++pass)
+      rows[pass] = runs[pass] ? table.rowNumber(int(i), TrainingPass(pass),
+                                                OnChip::Nothing)
+                              : -2;
+    auto [alike, fresh] = pricedAlike.try_emplace(rows, i);
+    if (!fresh) {
+      state.layerCost[i] = state.layerCost[alike->second];
+      continue;
+    }
     std::string reasons;
     for (int o = 0; o < problem.numOptions(); ++o) {
       if (!state.explorations.find(int(i), TrainingPass::FWD, o))
