@@ -700,11 +700,15 @@ LayerFitFigures dsm::core::layerFitFigures(const MappingState &state,
         visit(
             state.explorations.bests(int(i), TrainingPass(pass), OnChip(what)));
   };
-  auto sameContext = [&](size_t a, size_t b) {
+  // Layers whose passes and parameters the figures tell apart.
+  auto samePasses = [&](size_t a, size_t b) {
     const LayerNode &x = problem.layer(int(a)), &y = problem.layer(int(b));
-    if (x.fwd != y.fwd || x.bwd != y.bwd || x.upd != y.upd ||
-        x.shape.timesteps != y.shape.timesteps ||
-        x.shape.params != y.shape.params)
+    return x.fwd == y.fwd && x.bwd == y.bwd && x.upd == y.upd &&
+           x.shape.timesteps == y.shape.timesteps &&
+           x.shape.params == y.shape.params;
+  };
+  auto sameContext = [&](size_t a, size_t b) {
+    if (!samePasses(a, b))
       return false;
     for (int pass = 0; pass < kNumPasses; ++pass)
       for (int what = 0; what < kNumOnChip; ++what)
@@ -718,12 +722,8 @@ LayerFitFigures dsm::core::layerFitFigures(const MappingState &state,
   // evaluations): each set of rows is looked at once, by their numbers.
   const ExplorationTable &table = state.explorations;
   auto sameRows = [&](size_t a, size_t b) {
-    const LayerNode &x = problem.layer(int(a)), &y = problem.layer(int(b));
-    if (x.fwd != y.fwd || x.bwd != y.bwd || x.upd != y.upd ||
-        x.shape.timesteps != y.shape.timesteps ||
-        x.shape.params != y.shape.params)
-      return false;
-    return table.rowNumbers(int(a)) == table.rowNumbers(int(b));
+    return samePasses(a, b) &&
+           table.rowNumbers(int(a)) == table.rowNumbers(int(b));
   };
   llvm::DenseMap<uint64_t, llvm::SmallVector<uint32_t, 1>> layersByRows;
   llvm::DenseMap<uint64_t, llvm::SmallVector<uint32_t, 1>> groupsByHash;

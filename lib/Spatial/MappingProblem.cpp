@@ -314,13 +314,26 @@ void ExplorationTable::request(int layer, TrainingPass pass, int option,
     *known = it->second;
 }
 
+uint64_t MappingProblem::usableOptions(int layer) const {
+  assert(numOptions() <= 64 && "an option is a bit of the result");
+  uint64_t options = 0;
+  for (int o = 0; o < numOptions(); ++o)
+    if (usable(layer, o))
+      options |= uint64_t(1) << o;
+  return options;
+}
+
+uint64_t MappingProblem::groupingOptions(int layer) const {
+  uint64_t options = usableOptions(layer);
+  for (int o = 0; o < numOptions(); ++o)
+    if (factorOf(o) == 1)
+      options &= ~(uint64_t(1) << o);
+  return options;
+}
+
 void ExplorationTable::requestUsable(int layer, TrainingPass pass,
                                      OnChip what) {
-  uint64_t usable = 0;
-  for (int o = 0; o < problem.numOptions(); ++o)
-    if (problem.usable(layer, o))
-      usable |= uint64_t(1) << o;
-  requestOptions(layer, pass, what, usable);
+  requestOptions(layer, pass, what, problem.usableOptions(layer));
 }
 
 void ExplorationTable::requestOptions(int layer, TrainingPass pass, OnChip what,

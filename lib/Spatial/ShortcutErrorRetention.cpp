@@ -53,10 +53,7 @@ void ShortcutErrorRetention::requestExplorations(MappingState &state) {
     // its own error (from the next layer, or as the producer of the next
     // block); a DySM group's spatial share of it under factors above 1.
     ExplorationTable &table = state.explorations;
-    uint64_t grouping = 0;
-    for (int o = 0; o < problem.numOptions(); ++o)
-      if (problem.usable(c, o) && problem.factorOf(o) > 1)
-        grouping |= uint64_t(1) << o;
+    const uint64_t grouping = problem.groupingOptions(c);
     table.requestUsable(c, TrainingPass::BWD, OnChip::Shortcut);
     table.requestUsable(c, TrainingPass::BWD, OnChip::OwnAndShortcut);
     table.requestOptions(c, TrainingPass::BWD, OnChip::SpatialShortcut,

@@ -38,10 +38,7 @@ void SpatialMinibatchGroups::requestExplorations(MappingState &state) {
       continue;
     blockOf[c] = int(blockConsumers.size());
     blockConsumers.push_back(c);
-    uint64_t grouping = 0;
-    for (int o = 0; o < problem.numOptions(); ++o)
-      if (problem.usable(c, o) && problem.factorOf(o) > 1)
-        grouping |= uint64_t(1) << o;
+    const uint64_t grouping = problem.groupingOptions(c);
     state.explorations.requestOptions(c, TrainingPass::FWD,
                                       OnChip::SpatialShortcut, grouping);
     if (state.reuse->reusableIn(c))

@@ -195,6 +195,10 @@ public:
     const LayerShape &shape = layerGraph->layers[layer].shape;
     return factorOf(option) == 1 || (shape.hasPrimary && shape.timesteps == 1);
   }
+  /// The options `layer` may take, a bit each (1 << option); those of them
+  /// with a DySM factor above 1 (a DySM group's).
+  uint64_t usableOptions(int layer) const;
+  uint64_t groupingOptions(int layer) const;
   /// Whether `option`'s parallelism is allowed (whatever the layer).
   bool allowedOption(int option) const { return allowed[option]; }
 
