@@ -529,6 +529,47 @@ core::CycleBreakdown CyclesAttr::getBreakdown() const {
   return c;
 }
 
+LogicalResult
+ChipMemoryAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       int64_t weights, int64_t gradients, int64_t optimizer,
+                       int64_t activations, int64_t buffers, int64_t offloaded,
+                       int64_t stage) {
+  int64_t total = 0;
+  for (int64_t part : {weights, gradients, optimizer, activations, buffers}) {
+    if (part < 0)
+      return emitError() << "memory categories must not be negative";
+    if (llvm::AddOverflow(total, part, total))
+      return emitError() << "memory categories overflow 64 bits";
+  }
+  if (offloaded < 0)
+    return emitError() << "offloaded bytes must not be negative";
+  if (stage < -1)
+    return emitError() << "the stage must be -1 (not pipelined) or at least 0";
+  return success();
+}
+
+ChipMemoryAttr ChipMemoryAttr::get(MLIRContext *context,
+                                   const core::MemoryPerChip &memory,
+                                   int64_t stage) {
+  // Whole bytes, rounded up: the record never understates the plan's need.
+  auto bytes = [](double v) { return int64_t(std::ceil(v)); };
+  return ChipMemoryAttr::get(context, bytes(memory.weights),
+                             bytes(memory.gradients), bytes(memory.optimizer),
+                             bytes(memory.activations), bytes(memory.buffers),
+                             bytes(memory.offloaded), stage);
+}
+
+core::MemoryPerChip ChipMemoryAttr::getMemory() const {
+  core::MemoryPerChip memory;
+  memory.weights = double(getWeights());
+  memory.gradients = double(getGradients());
+  memory.optimizer = double(getOptimizer());
+  memory.activations = double(getActivations());
+  memory.buffers = double(getBuffers());
+  memory.offloaded = double(getOffloaded());
+  return memory;
+}
+
 TransferAttr TransferAttr::get(MLIRContext *context,
                                const core::TransferGroup &group) {
   auto bytes = [&](core::Link link) {

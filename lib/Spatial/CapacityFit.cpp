@@ -88,10 +88,14 @@ struct dsm::core::ChipMemory {
   /// Of a layer of `layerParameters` whose option holds `elements` of them
   /// on a chip.
   double weightElementsOf(double elements, double layerParameters) const {
-    return shardWeights ? layerParameters / chips : elements;
+    return heldParameters(elements, layerParameters, chips, shardWeights,
+                          shardState)
+        .weights;
   }
   double stateElementsOf(double elements, double layerParameters) const {
-    return shardState ? layerParameters / chips : elements;
+    return heldParameters(elements, layerParameters, chips, shardWeights,
+                          shardState)
+        .state;
   }
   /// The optimizer state a chip keeps on chip (none when offloaded).
   double chipOptimizerBytes() const {
@@ -189,9 +193,7 @@ static ChipMemory stepMemoryOf(const MappingProblem &problem) {
   memory.capacity = model.getSystem().chip.externalMemory.capacityBytes;
   if (const std::optional<HostLinkSpec> &host = model.getSystem().chip.hostLink)
     memory.hostCapacity = host->memoryBytes;
-  memory.parameters.assign(n, 0);
-  for (size_t i = 0; i < n; ++i)
-    memory.parameters[i] = std::max(problem.layer(int(i)).shape.params, 0.0);
+  memory.parameters = graph.heldParameters();
   // Activations: each layer's outputs (all its FWD's results, with the
   // union of their readers: at least what the IR count of
   // --dsm-verify-mapping finds) from its FWD to its last reader -- a
@@ -270,15 +272,18 @@ static ChipMemory chipMemoryOf(const MappingState &state) {
   llvm::DenseMap<const Evaluation *, double> perEvaluation;
   for (size_t i = 0; i < problem.numLayers(); ++i) {
     const LayerShape &shape = problem.layer(int(i)).shape;
-    if (shape.params <= 0)
+    if (shape.params <= 0 || !(memory.parameters[i] > 0))
       continue;
+    // The layer's share of the parameters it holds (not those an earlier
+    // layer holds for it).
+    const double held = memory.parameters[i] / shape.params;
     for (int o = 0; o < problem.numOptions(); ++o)
       if (const Evaluation *fwd = state.plain(int(i), TrainingPass::FWD, o)) {
         auto [it, inserted] = perEvaluation.try_emplace(fwd, 0.0);
         if (inserted)
           it->second = model.parameterElementsPerChip(shape, TrainingPass::FWD,
                                                       fwd->config);
-        elements[i][o] = it->second;
+        elements[i][o] = it->second * held;
       }
   }
   memory.elementsTable =
@@ -993,9 +998,50 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
   return llvm::Error::success();
 }
 
+/// The parameters of `plan` as a chip of its fullest row holds them: the
+/// stages of timestep pipe groups hold their layer's on their rows only,
+/// as planned there (not as the option chosen around them).
+static HeldParameters fullestRowParametersOf(const MappingState &state,
+                                             const ChipMemory &memory) {
+  const MappingPlan &plan = state.plan;
+  std::vector<PlacedParameters> placed;
+  for (size_t i = 0; i < plan.layers.size(); ++i) {
+    if (!(memory.parameters[i] > 0) || plan.layers[i].passes.empty())
+      continue;
+    const MappingConfig &config = plan.layers[i].passes.front().eval.config;
+    const MemoryDecision &decision = config.memory;
+    const bool pipeStage = decision.pipeGroup >= 0 &&
+                           decision.microbatches <= 1 && decision.pipeRows > 0;
+    const LayerShape &shape = state.problem.layer(int(i)).shape;
+    const double chipElements =
+        pipeStage ? state.problem.model().parameterElementsPerChip(
+                        shape, TrainingPass::FWD, config) *
+                        memory.parameters[i] / shape.params
+                  : memory.parameterElements(i, state.choice[i]);
+    placed.push_back(
+        {heldParameters(chipElements, memory.parameters[i], memory.chips,
+                        memory.shardWeights, memory.shardState),
+         pipeStage ? decision.pipeFirstRow : 0,
+         pipeStage ? decision.pipeRows : 0});
+  }
+  return fullestRowParameters(placed, memory.elementBytes,
+                              memory.gradientBytes +
+                                  memory.chipOptimizerBytes());
+}
+
 bool CapacityFit::refinePlan(MappingState &state) {
   MappingPlan &plan = state.plan;
   plan.memory = memory->categories(state.choice);
+  if (llvm::any_of(plan.layers, [](const LayerPlan &layer) {
+        return !layer.passes.empty() &&
+               layer.passes.front().eval.config.memory.pipeGroup >= 0 &&
+               layer.passes.front().eval.config.memory.microbatches <= 1;
+      })) {
+    HeldParameters held = fullestRowParametersOf(state, *memory);
+    plan.memory.weights = held.weights * memory->elementBytes;
+    plan.memory.gradients = held.state * memory->gradientBytes;
+    plan.memory.optimizer = held.state * memory->chipOptimizerBytes();
+  }
   bool changed = false;
   for (size_t i = 0; i < plan.layers.size(); ++i) {
     LayerPlan &layer = plan.layers[i];

@@ -60,3 +60,12 @@ std::vector<LiveRange> LayerGraph::activationLiveRanges() const {
   }
   return ranges;
 }
+
+std::vector<double> LayerGraph::heldParameters() const {
+  std::vector<double> held(layers.size());
+  for (size_t i = 0; i < layers.size(); ++i)
+    held[i] = std::max(layers[i].shape.params, 0.0);
+  for (const SharedParameters &shared : sharedParameters)
+    held[shared.reader] = std::max(held[shared.reader] - shared.elements, 0.0);
+  return held;
+}

@@ -170,7 +170,12 @@ void dsm::core::printMappingTable(const MappingReport &report,
   os << ")\n";
   if (report.memory)
     os << "memory per chip: " << describeMemory(*report.memory)
-       << (report.memory->fits() ? "" : ": does not fit") << "\n";
+       << (report.memory->fits() ? "" : ": does not fit")
+       << (report.memoryStage >= 0
+               ? llvm::formatv(", on pipeline stage {0}", report.memoryStage)
+                     .str()
+               : "")
+       << "\n";
   MemorySavers savers = report.memorySavers();
   if (savers.any())
     os << "memory savers: " << savers.describe() << "\n";
@@ -497,6 +502,8 @@ void dsm::core::writeMappingJSON(const MappingReport &report,
             json.attribute("offloaded_bytes", m.offloaded);
           }
           json.attribute("optimizer_bytes", m.optimizer);
+          if (report.memoryStage >= 0)
+            json.attribute("stage", report.memoryStage);
           json.attribute("total_bytes", m.total());
           json.attribute("weights_bytes", m.weights);
         });

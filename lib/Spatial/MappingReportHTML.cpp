@@ -393,7 +393,10 @@ static void writeMemory(const MappingReport &report, llvm::raw_ostream &os) {
   const MemoryPerChip &m = *report.memory;
   os << "<h2>Memory per chip</h2>\n<p>";
   escape(os, describeMemory(m));
-  os << (m.fits() ? "" : ": <b>does not fit</b>") << ".</p>\n";
+  os << (m.fits() ? "" : ": <b>does not fit</b>");
+  if (report.memoryStage >= 0)
+    os << ", on pipeline stage " << report.memoryStage;
+  os << ".</p>\n";
   MemorySavers savers = report.memorySavers();
   if (savers.any())
     os << "<p>Memory savers: " << savers.describe() << ".</p>\n";

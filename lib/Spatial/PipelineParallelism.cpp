@@ -89,6 +89,12 @@ LayerGraph dsm::core::stageGraph(const LayerGraph &graph, int first, int last) {
       stage.layers[edge.consumer - first].receivedElements += edge.elements;
     }
   }
+  // A stage holds its own copy of a weight an earlier stage holds.
+  for (const SharedParameters &shared : graph.sharedParameters)
+    if (shared.holder >= first && shared.reader < last &&
+        shared.reader >= first)
+      stage.sharedParameters.push_back(
+          {shared.holder - first, shared.reader - first, shared.elements});
   return stage;
 }
 

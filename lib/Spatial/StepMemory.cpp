@@ -6,6 +6,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -158,6 +159,38 @@ double dsm::core::peakLiveBytes(llvm::ArrayRef<LiveTensor> tensors) {
     peak = std::max(peak, live);
   }
   return peak;
+}
+
+HeldParameters
+dsm::core::fullestRowParameters(llvm::ArrayRef<PlacedParameters> layers,
+                                double weightBytes, double stateBytes) {
+  HeldParameters everyRow;
+  // Per row where stages start or end: what they add from there on.
+  std::map<int64_t, HeldParameters> changeAt;
+  for (const PlacedParameters &layer : layers) {
+    if (layer.rows <= 0) {
+      everyRow.weights += layer.held.weights;
+      everyRow.state += layer.held.state;
+      continue;
+    }
+    HeldParameters &start = changeAt[layer.firstRow];
+    start.weights += layer.held.weights;
+    start.state += layer.held.state;
+    HeldParameters &end = changeAt[layer.firstRow + layer.rows];
+    end.weights -= layer.held.weights;
+    end.state -= layer.held.state;
+  }
+  auto bytes = [&](const HeldParameters &held) {
+    return held.weights * weightBytes + held.state * stateBytes;
+  };
+  HeldParameters fullest = everyRow, row = everyRow;
+  for (const auto &[first, change] : changeAt) {
+    row.weights += change.weights;
+    row.state += change.state;
+    if (bytes(row) > bytes(fullest))
+      fullest = row;
+  }
+  return fullest;
 }
 
 MemoryPerChip dsm::core::memoryPerChip(llvm::ArrayRef<double> weightElements,

@@ -39,6 +39,17 @@ FailureOr<ExpandedFunction> dsm::readLayerGraph(func::FuncOp func) {
     return failure();
 
   core::LayerGraph &graph = result.graph;
+  // The first layer reading each weight holds it (LayerGraph.h).
+  llvm::DenseMap<Value, int> holderOf;
+  for (auto [i, ops] : llvm::enumerate(layers))
+    for (Value weight : ops.fwd.getWeights()) {
+      auto [it, first] = holderOf.try_emplace(weight, int(i));
+      if (!first && it->second != int(i))
+        graph.sharedParameters.push_back(
+            {it->second, int(i),
+             double(
+                 cast<RankedTensorType>(weight.getType()).getNumElements())});
+    }
   for (auto [i, ops] : llvm::enumerate(layers)) {
     core::LayerNode node;
     node.shape = ops.fwd.getWorkload().getShape(ops.fwd.getLayer());

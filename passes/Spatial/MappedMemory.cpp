@@ -4,6 +4,7 @@
 
 #include "dsm/Core/Spatial/ChipBlocks.h"
 #include "dsm/Core/Spatial/PipelineParallelism.h"
+#include "dsm/Dialect/DsmDialect.h"
 #include "dsm/Dialect/DsmOps.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -75,12 +76,14 @@ static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
     stepOf[op] = int(stepOf.size());
   const int end = int(passes.size());
   bool training = false;
-  // Per weight: the largest chip share, and the state kept for it; with
-  // sharded weights, the largest share a pass gathers at once.
-  llvm::MapVector<Value, std::pair<double, double>> weightElements;
-  double gatheredElements = 0;
-  // The weights whose optimizer state a host keeps (ZeRO-Offload).
-  llvm::DenseSet<Value> offloadedWeights;
+  // Per layer: the parameter elements a chip holds, and those whose state
+  // it keeps (core::heldParameters, as the mapper counts them); with sharded
+  // weights, the largest share a pass gathers at once; the state elements a
+  // host keeps (ZeRO-Offload).
+  std::vector<core::PlacedParameters> parameters;
+  // A weight is held once, by the first pass reading it (LayerGraph.h).
+  llvm::DenseSet<Value> heldWeights;
+  double gatheredElements = 0, offloadedElements = 0;
   std::vector<core::ActivationUse> activations;
   std::vector<core::LiveTensor> others;
   for (TiledPassOp op : passes) {
@@ -100,24 +103,31 @@ static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
     const core::PerformanceModel &passModel =
         stage.model ? *stage.model : models.of(config);
     const double chips = double(passModel.numChips());
-    if (pass == core::TrainingPass::FWD && shape.params > 0) {
-      double share = passModel.parameterElementsPerChip(shape, pass, config) /
-                     shape.params;
-      for (Value weight : op.getWeights()) {
-        double numel =
-            double(cast<RankedTensorType>(weight.getType()).getNumElements());
-        auto &[elements, state] = weightElements[weight];
-        elements =
-            std::max(elements, config.memory.shardedWeights ? numel / chips
-                                                            : numel * share);
-        if (config.memory.shardedWeights)
-          gatheredElements = std::max(gatheredElements, numel * share);
-        state = std::max(state, config.memory.shardedState
-                                    ? std::ceil(numel / chips)
-                                    : numel * share);
-        if (config.memory.offloadedState)
-          offloadedWeights.insert(weight);
-      }
+    double heldElsewhere = 0;
+    if (pass == core::TrainingPass::FWD)
+      for (Value weight : op.getWeights())
+        if (!heldWeights.insert(weight).second)
+          heldElsewhere +=
+              double(cast<RankedTensorType>(weight.getType()).getNumElements());
+    const double ownParameters = std::max(shape.params - heldElsewhere, 0.0);
+    if (pass == core::TrainingPass::FWD && ownParameters > 0) {
+      // The pass's chip share of the parameters it holds.
+      const double chipElements =
+          passModel.parameterElementsPerChip(shape, pass, config) *
+          ownParameters / shape.params;
+      core::HeldParameters held = core::heldParameters(
+          chipElements, ownParameters, chips, config.memory.shardedWeights,
+          config.memory.shardedState);
+      // A stage of a timestep pipe group holds its layer on its rows only.
+      const bool pipeStage = config.memory.pipeGroup >= 0 &&
+                             config.memory.microbatches <= 1 &&
+                             config.memory.pipeRows > 0;
+      parameters.push_back({held, pipeStage ? config.memory.pipeFirstRow : 0,
+                            pipeStage ? config.memory.pipeRows : 0});
+      if (config.memory.shardedWeights)
+        gatheredElements = std::max(gatheredElements, chipElements);
+      if (config.memory.offloadedState)
+        offloadedElements += held.state;
     }
     if (pass == core::TrainingPass::UPD)
       continue; // gradients: counted per weight element
@@ -196,22 +206,18 @@ static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
   std::vector<core::LiveTensor> tensors =
       core::activationLiveTensors(activations);
   tensors.insert(tensors.end(), others.begin(), others.end());
-  std::vector<double> elements, state;
-  for (auto &[weight, counts] : weightElements) {
-    elements.push_back(counts.first);
-    state.push_back(counts.second);
-  }
+  const double elementBytes = model.bytesPerElement();
+  core::HeldParameters held = core::fullestRowParameters(
+      parameters, elementBytes,
+      training ? elementBytes + core::optimizerBytesPerParameter(optimizer)
+               : 0);
   core::MemoryPerChip memory = core::memoryPerChip(
-      elements, state, tensors, model.bytesPerElement(), training, optimizer,
+      {held.weights}, {held.state}, tensors, elementBytes, training, optimizer,
       model.getSystem().chip.externalMemory.capacityBytes);
   memory.buffers = gatheredElements * model.bytesPerElement();
-  if (training && !offloadedWeights.empty()) {
-    double offloaded = 0;
-    for (auto &[weight, counts] : weightElements)
-      if (offloadedWeights.contains(weight))
-        offloaded += counts.second;
+  if (training && offloadedElements > 0) {
     const double bytes =
-        offloaded * core::optimizerBytesPerParameter(optimizer);
+        offloadedElements * core::optimizerBytesPerParameter(optimizer);
     memory.optimizer -= bytes;
     memory.offloaded = bytes;
   }
@@ -263,4 +269,24 @@ dsm::memoryOfMappedStep(func::FuncOp func, const core::PerformanceModel &model,
       fullest = memory;
   }
   return fullest;
+}
+
+std::optional<PlanMemory> dsm::memoryOfPlan(func::FuncOp func,
+                                            const core::PerformanceModel &model,
+                                            core::Optimizer optimizer) {
+  ChipMemoryAttr recorded =
+      DsmDialect::ChipMemoryAttrHelper(func.getContext()).getAttr(func);
+  if (!recorded) {
+    std::optional<core::MemoryPerChip> counted =
+        memoryOfMappedStep(func, model, optimizer);
+    if (!counted)
+      return std::nullopt;
+    return PlanMemory{*counted, -1};
+  }
+  PlanMemory plan{recorded.getMemory(), recorded.getStage()};
+  const core::ChipSpec &chip = model.getSystem().chip;
+  plan.memory.capacity = chip.externalMemory.capacityBytes;
+  if (chip.hostLink)
+    plan.memory.hostCapacity = chip.hostLink->memoryBytes;
+  return plan;
 }

@@ -177,17 +177,17 @@ struct MappingReportPass
     // The fullest chip of any function; a plan that needs more memory than
     // a chip has is no plan to run, whatever its cycles.
     for (auto func : module.getOps<func::FuncOp>()) {
-      std::optional<core::MemoryPerChip> memory =
-          memoryOfMappedStep(func, model, optimizer);
-      if (!memory ||
-          (report.memory && memory->total() <= report.memory->total()))
+      std::optional<PlanMemory> plan = memoryOfPlan(func, model, optimizer);
+      if (!plan ||
+          (report.memory && plan->memory.total() <= report.memory->total()))
         continue;
-      report.memory = memory;
-      if (!memory->fits())
+      report.memory = plan->memory;
+      report.memoryStage = plan->stage;
+      if (!plan->memory.fits())
         emitWarning(func.getLoc())
             << "the plan does not fit in a chip's memory: it "
                "needs "
-            << core::describeMemory(*memory);
+            << core::describeMemory(plan->memory);
     }
     auto json = [&](llvm::raw_ostream &os) {
       core::writeMappingJSON(report, os);

@@ -425,6 +425,15 @@ struct SelectMappingPass
       boundAttr.setAttr(func,
                         IntegerAttr::get(IntegerType::get(context, 64),
                                          int64_t(plan->selectionStatesKept)));
+    // The plan's one memory figure: its fullest chip (the first such stage).
+    int64_t fullestStage = -1;
+    for (auto [s, stage] : llvm::enumerate(plan->pipeline.stages))
+      if (fullestStage < 0 ||
+          stage.memory.total() >
+              plan->pipeline.stages[fullestStage].memory.total())
+        fullestStage = int64_t(s);
+    DsmDialect::ChipMemoryAttrHelper(context).setAttr(
+        func, ChipMemoryAttr::get(context, plan->memory, fullestStage));
     if (!plan->selectionExact)
       emitWarning(func.getLoc())
           << "the layer graph is too dense to select exactly (skip "
@@ -450,6 +459,10 @@ struct SelectMappingPass
           << "memory savers as named (" << namedSavers
           << "), though the fastest plan fits without them: the plan needs "
           << core::describeMemory(plan->memory);
+    else if (explain)
+      mlir::emitRemark(func.getLoc())
+          << "the plan needs " << core::describeMemory(plan->memory)
+          << " per chip, with no memory savers";
     if (explain && plan->pipeline.pipelined()) {
       const core::PipelineRecord &pipeline = plan->pipeline;
       InFlightDiagnostic remark = mlir::emitRemark(func.getLoc());

@@ -114,18 +114,68 @@ struct VerifyMappingPass
     markAllAnalysesPreserved();
   }
 
-  /// The step's memory per chip, counted from the IR, fits a chip.
+  /// The plan's memory per chip (memoryOfPlan) fits a chip, and a figure
+  /// the mapper recorded holds what the IR holds: the IR's own count sees
+  /// only the tensors between tiled passes, so it may not exceed the record
+  /// -- by category where the plan is not pipelined, in total where it is
+  /// (the two counts may find different stages fullest).
   LogicalResult verifyMemory(ModuleOp module,
                              const core::PerformanceModel &model) {
+    DsmDialect::ChipMemoryAttrHelper recordedAttr(module.getContext());
     for (auto func : module.getOps<func::FuncOp>()) {
-      std::optional<core::MemoryPerChip> memory =
-          memoryOfMappedStep(func, model, optimizer);
-      if (memory && !memory->fits())
+      std::optional<PlanMemory> plan = memoryOfPlan(func, model, optimizer);
+      if (!plan)
+        continue;
+      if (recordedAttr.isAttrPresent(func)) {
+        core::MemoryPerChip counted =
+            *memoryOfMappedStep(func, model, optimizer);
+        if (failed(verifyRecordHolds(func, plan->memory, counted,
+                                     /*byCategory=*/plan->stage < 0)))
+          return failure();
+      }
+      if (!plan->memory.fits())
         return mlir::emitError(func.getLoc(), "the mapped step needs ")
-               << core::describeMemory(*memory)
+               << core::describeMemory(plan->memory)
                << " of memory per chip: it does not fit";
     }
     return success();
+  }
+
+  static LogicalResult verifyRecordHolds(func::FuncOp func,
+                                         const core::MemoryPerChip &recorded,
+                                         const core::MemoryPerChip &counted,
+                                         bool byCategory) {
+    // Both counts round each tensor up to whole bytes per chip.
+    auto exceeds = [](double ir, double record) {
+      return ir > record * (1 + 1e-9) + 1;
+    };
+    std::string category;
+    if (byCategory) {
+      const std::pair<const char *, double> parts[] = {
+          {"weights", counted.weights - recorded.weights},
+          {"gradients", counted.gradients - recorded.gradients},
+          {"optimizer", counted.optimizer - recorded.optimizer},
+          {"activations", counted.activations - recorded.activations},
+          {"buffers", counted.buffers - recorded.buffers},
+          {"offloaded", counted.offloaded - recorded.offloaded}};
+      const double recordedParts[] = {recorded.weights,   recorded.gradients,
+                                      recorded.optimizer, recorded.activations,
+                                      recorded.buffers,   recorded.offloaded};
+      for (auto [part, record] : llvm::zip_equal(parts, recordedParts))
+        if (exceeds(part.second + record, record)) {
+          category = part.first;
+          break;
+        }
+    } else if (exceeds(counted.total(), recorded.total())) {
+      category = "total";
+    }
+    if (category.empty())
+      return success();
+    return mlir::emitError(func.getLoc(), "the plan records ")
+           << core::describeMemory(recorded)
+           << " of memory per chip (dsm.chip_memory), but its tiled passes "
+              "hold "
+           << core::describeMemory(counted) << ": more " << category;
   }
 
   /// The stages of one pipe group run at once, each on its own chips: no

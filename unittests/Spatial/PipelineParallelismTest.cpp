@@ -228,6 +228,27 @@ TEST(PipelineParallelismTest, AMicrobatchDividesWhatCarriesTheMinibatch) {
   EXPECT_DOUBLE_EQ(last.layers[0].receivedElements, 12.0 * 32);
 }
 
+TEST(PipelineParallelismTest, AStageHoldsItsOwnCopyOfASharedWeight) {
+  // Tied weights: layer 2 reads 30 parameters layer 0 holds, layer 1 reads
+  // 5 of them. Each is held once, by its first reader; a stage without that
+  // reader holds its own copy.
+  LayerGraph g;
+  for (double params : {40.0, 10.0, 30.0}) {
+    LayerNode layer;
+    layer.shape.params = params;
+    g.layers.push_back(layer);
+  }
+  g.sharedParameters = {{0, 2, 30}, {0, 1, 5}};
+  EXPECT_EQ(g.heldParameters(), (std::vector<double>{40, 5, 0}));
+  LayerGraph first = stageGraph(g, 0, 2);
+  EXPECT_EQ(first.heldParameters(), (std::vector<double>{40, 5}));
+  LayerGraph second = stageGraph(g, 1, 3);
+  EXPECT_TRUE(second.sharedParameters.empty());
+  EXPECT_EQ(second.heldParameters(), (std::vector<double>{10, 30}));
+  // The microbatches' graph keeps them.
+  EXPECT_EQ(microbatchGraph(g, 2).heldParameters(), g.heldParameters());
+}
+
 } // namespace
 
 TEST(PipelineParallelismTest, MicrobatchCountsIncludeOneSamplePerRow) {

@@ -95,6 +95,39 @@ TEST(StepMemoryTest, ShardedStateIsKeptForTheShardAlone) {
   EXPECT_EQ(sharded.optimizer, 1500);
 }
 
+TEST(StepMemoryTest, SaversShardTheHeldParameters) {
+  // 800 parameters, 100 of them on each chip of the plan, over 16 chips.
+  HeldParameters plain = heldParameters(100, 800, 16, false, false);
+  EXPECT_EQ(plain.weights, 100);
+  EXPECT_EQ(plain.state, 100);
+  HeldParameters state = heldParameters(100, 800, 16, false, true);
+  EXPECT_EQ(state.weights, 100);
+  EXPECT_EQ(state.state, 50);
+  HeldParameters weights = heldParameters(100, 800, 16, true, true);
+  EXPECT_EQ(weights.weights, 50);
+  EXPECT_EQ(weights.state, 50);
+}
+
+TEST(StepMemoryTest, FullestRowHoldsTheStagesOnItsRows) {
+  // A layer on every row, and three pipe-group stages: rows [0, 2), [2, 4)
+  // and [1, 3). Row 1 holds the first and third stage's, row 2 the second
+  // and third's; row 1 weighs more at 10 bytes a weight element and 1 a
+  // state element.
+  std::vector<PlacedParameters> layers = {
+      {{10, 10}, 0, 0}, {{100, 0}, 0, 2}, {{0, 30}, 2, 2}, {{5, 5}, 1, 2}};
+  HeldParameters fullest = fullestRowParameters(layers, 10, 1);
+  EXPECT_EQ(fullest.weights, 10 + 100 + 5);
+  EXPECT_EQ(fullest.state, 10 + 0 + 5);
+  // At 1 byte a state element and 0 a weight, row 2 is the fullest.
+  fullest = fullestRowParameters(layers, 0, 1);
+  EXPECT_EQ(fullest.weights, 10 + 5);
+  EXPECT_EQ(fullest.state, 10 + 30 + 5);
+  // Without stages: every layer on every chip.
+  fullest = fullestRowParameters({{{10, 10}, 0, 0}, {{7, 3}, 0, 0}}, 1, 1);
+  EXPECT_EQ(fullest.weights, 17);
+  EXPECT_EQ(fullest.state, 13);
+}
+
 TEST(StepMemoryTest, RecomputedRunsLiveOnlyAroundTheirBackward) {
   // Four layers, 8 steps: layer i's FWD at i, its backward at 7 - i. Each
   // output (100 B) is read by the next layer, forward and backward.

@@ -4,6 +4,7 @@
 #define DSM_DIALECT_DSMATTRS_H
 
 #include "dsm/Core/Spatial/Mapping.h"
+#include "dsm/Core/Spatial/StepMemory.h"
 #include "dsm/Core/System/SystemDescription.h"
 #include "dsm/Core/Workload/Workload.h"
 

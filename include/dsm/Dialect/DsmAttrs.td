@@ -283,6 +283,41 @@ def Dsm_ChipBlockAttr : Dsm_Attr<"ChipBlock", "chip_block"> {
   let genVerifyDecl = 1;
 }
 
+def Dsm_ChipMemoryAttr : Dsm_Attr<"ChipMemory", "chip_memory"> {
+  let summary = "the memory a plan needs on its fullest chip, by category";
+  let description = [{
+    The external memory the fullest chip of a mapped function needs over a
+    step, as the mapper counts it when it chooses the plan (StepMemory.h):
+    bytes of `weights`, `gradients`, `optimizer` state, `activations` (the
+    peak of those alive at once) and `buffers`, and the optimizer state
+    `offloaded` to the chip's host (not in the chip's total). On a pipelined
+    plan, `stage` is the pipeline stage of that chip (-1: not pipelined).
+    --dsm-select-mapping puts it on the function as `dsm.chip_memory`; every
+    report format and the explain remarks show this figure, and
+    --dsm-verify-mapping checks it against the tensors the IR holds.
+
+    ```mlir
+    #dsm.chip_memory<weights = 4194304, gradients = 4194304, optimizer = 25165824, activations = 49152, buffers = 0, offloaded = 0, stage = -1>
+    ```
+  }];
+  let parameters = (ins "int64_t":$weights, "int64_t":$gradients,
+                        "int64_t":$optimizer, "int64_t":$activations,
+                        "int64_t":$buffers,
+                        DefaultValuedParameter<"int64_t", "0">:$offloaded,
+                        DefaultValuedParameter<"int64_t", "-1">:$stage);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The bytes of `memory` (rounded up to whole bytes); `stage` as above.
+    static ChipMemoryAttr get(::mlir::MLIRContext *context,
+                              const ::dsm::core::MemoryPerChip &memory,
+                              int64_t stage);
+    /// The figure by category; the capacities are the system's, not
+    /// recorded.
+    ::dsm::core::MemoryPerChip getMemory() const;
+  }];
+}
+
 def Dsm_CyclesAttr : Dsm_Attr<"Cycles", "cycles"> {
   let summary = "estimated cycles of a layer and pass, by the categories of DeepSpatialMatrix Fig. 13";
   let description = [{

@@ -46,7 +46,11 @@ def Dsm_Dialect : Dialect {
     // graph was too dense to select its parallelisms exactly: the states the
     // selection kept per layer, its bound (docs/scaling.md). Absent when the
     // choice is proven optimal; the mapping report carries it.
-    "::mlir::IntegerAttr":$selection_states_kept
+    "::mlir::IntegerAttr":$selection_states_kept,
+    // Spatial mapping (--dsm-select-mapping), on each mapped function: the
+    // memory its plan needs on the fullest chip, the one figure the reports
+    // show and --dsm-verify-mapping checks.
+    "::dsm::ChipMemoryAttr":$chip_memory
   );
   let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{

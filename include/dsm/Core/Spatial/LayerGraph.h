@@ -62,10 +62,25 @@ struct LiveRange {
   int lastStep = 0;
 };
 
+/// A weight two layers read (tied embeddings): `reader` reads `elements` of
+/// parameters that the earlier layer `holder` reads too. A chip holds such
+/// a weight once, at its first reader's share (StepMemory.h); each reader
+/// still fetches it and computes its share of the gradient.
+struct SharedParameters {
+  int holder = 0;
+  int reader = 0;
+  double elements = 0;
+};
+
 /// Layers in a topological order (every edge goes forward).
 struct LayerGraph {
   std::vector<LayerNode> layers;
   std::vector<LayerEdge> edges;
+  std::vector<SharedParameters> sharedParameters;
+
+  /// The parameters each layer holds on a chip: its shape's, less those an
+  /// earlier layer of the graph holds (never below 0).
+  std::vector<double> heldParameters() const;
 
   /// Decides the passes: FWD always; in training, UPD for layers with
   /// parameters and BWD for layers whose inputs need an error (some producer

@@ -103,8 +103,11 @@ struct MappingReport {
   /// states (not proven optimal); `selectionStatesKept` is then the bound.
   bool selectionExact = true;
   int64_t selectionStatesKept = 0;
-  /// The memory of the fullest chip over the step (StepMemory.h).
+  /// The memory of the fullest chip over the step (StepMemory.h), as the
+  /// mapper counted it, and on a pipelined plan that chip's stage (-1:
+  /// not pipelined).
   std::optional<MemoryPerChip> memory;
+  int64_t memoryStage = -1;
 
   CycleBreakdown totalCycles() const;
   /// The FWD rows that use each memory saver.

@@ -135,6 +135,38 @@ struct MemoryPerChip {
   bool fits() const { return total() <= capacity && offloaded <= hostCapacity; }
 };
 
+/// A layer's parameter elements on a chip: the weights it holds and those
+/// whose gradient and optimizer state it keeps. The layer has `parameters`
+/// elements, of which its plan puts `chipElements` on each of `chips`
+/// chips; sharded weights (ZeRO stage 3) or sharded state (stage 2) keep a
+/// 1/chips shard instead. The one count of the mapper (CapacityFit) and of
+/// the IR (--dsm-verify-mapping). A layer's parameters are its trained
+/// weights; running statistics (batch norm's mean and variance, 2 elements
+/// a channel) are not counted.
+struct HeldParameters {
+  double weights = 0, state = 0;
+};
+inline HeldParameters heldParameters(double chipElements, double parameters,
+                                     double chips, bool shardWeights,
+                                     bool shardState) {
+  return {shardWeights ? parameters / chips : chipElements,
+          shardState ? parameters / chips : chipElements};
+}
+
+/// Where a layer's parameters live: on every chip, or, for a stage of a
+/// timestep pipe group (TimestepPipelining.h), only on the chips of its
+/// torus rows [firstRow, firstRow + rows).
+struct PlacedParameters {
+  HeldParameters held;
+  int64_t firstRow = 0, rows = 0; ///< rows 0: every row
+};
+/// The parameters a chip of the fullest row holds -- every layer's on all
+/// rows and the stages' on that row -- the fullest being the one with the
+/// most bytes at `weightBytes` a weight element and `stateBytes` a state
+/// element.
+HeldParameters fullestRowParameters(llvm::ArrayRef<PlacedParameters> layers,
+                                    double weightBytes, double stateBytes);
+
 /// The memory of one chip: `weightElements` are the chip's elements of each
 /// distinct parameter, of `elementBytes` each; `stateElements` those whose
 /// gradient and optimizer state it keeps (the weight elements, or with the

@@ -1,10 +1,13 @@
 //===- MappedMemory.h - A mapped step's memory, read from the IR -*- C++
 //-*-===//
 //
-// What the mapping report shows and --dsm-verify-mapping checks: the memory
-// per chip of a function's tiled passes (core/Spatial/StepMemory.h),
-// counted from the IR alone -- the passes in program order are the step's
-// schedule -- so that it agrees with the mapper's count without trusting it.
+// A mapped function's memory per chip. The figure is the mapper's
+// (core/Spatial/StepMemory.h), recorded on the function as
+// `dsm.chip_memory`: every report format and the explain remarks show it.
+// --dsm-verify-mapping checks it without trusting it against a count from
+// the IR alone -- the passes in program order are the step's schedule --
+// which sees only the tensors between tiled passes, so it is at most the
+// mapper's by category.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,6 +49,20 @@ private:
 std::optional<core::MemoryPerChip>
 memoryOfMappedStep(mlir::func::FuncOp func, const core::PerformanceModel &model,
                    core::Optimizer optimizer);
+
+/// The memory of the fullest chip of a function's plan and, on a pipelined
+/// plan, that chip's stage (-1: not pipelined or not known).
+struct PlanMemory {
+  core::MemoryPerChip memory;
+  int64_t stage = -1;
+};
+
+/// `func`'s plan's memory: the figure the mapper recorded, with the
+/// system's capacities; tiled passes without a record (written by hand)
+/// have only the IR's count (memoryOfMappedStep). Nullopt: no tiled passes.
+std::optional<PlanMemory> memoryOfPlan(mlir::func::FuncOp func,
+                                       const core::PerformanceModel &model,
+                                       core::Optimizer optimizer);
 
 } // namespace dsm
 
