@@ -340,13 +340,15 @@ struct VerifyMappingPass
                                              double share,
                                              int64_t microbatches) {
     CyclesAttr recorded = op.getCyclesAttr();
-    const double m = double(microbatches);
-    double once = 0;
-    if (op.getPass() == TrainingPass::UPD && !eval.transfers.empty())
-      once = eval.transfers.back().cycles;
-    int64_t useful = int64_t(std::llround(eval.cycles.useful * m * share));
-    int64_t busy =
-        int64_t(std::llround((eval.cycles.total * m - once * (m - 1)) * share));
+    // The pass's share of the step as the mapper records it (the stage's
+    // wait for the pipeline aside): one definition of what it runs once.
+    const core::TrainingPass pass = toCore(op.getPass());
+    core::CycleBreakdown expected = core::pipelinedPassCycles(
+        eval.cycles,
+        core::oncePerStepCycles(pass, eval.transfers, eval.cycles.total),
+        microbatches, share);
+    int64_t useful = int64_t(std::llround(expected.useful));
+    int64_t busy = int64_t(std::llround(expected.total));
     // Each category is rounded on its own: a few cycles of slack.
     if (std::abs(recorded.getUseful() - useful) > 1 ||
         recorded.getTotal() + core::kNumCycleCategories < busy)
