@@ -1111,6 +1111,18 @@ def write_shape_computation_snippet(s):
         s.const("k0", 0, shape=[]),
         s.node("Trilu", ["x", "k0"], ["y"], "tril", upper=0),
     ], [s.vi("x", [2, 4, 4])], [s.vi("y", [2, 4, 4])], opset=14)
+    # Lower triangles of a constant, as `torch.ones(T, T).tril()` and
+    # `.tril(-1)` write them: both fold, the diagonal kept by the first only.
+    s.save("trilu-lower", [
+        s.const("tt", [4, 4]),
+        s.node("ConstantOfShape", ["tt"], ["ones"], "ones",
+               value=s.helper.make_tensor("value", T.FLOAT, [1], [1.0])),
+        s.const("k0", 0, shape=[]), s.const("km1", -1, shape=[]),
+        s.node("Trilu", ["ones", "k0"], ["tril"], "tril", upper=0),
+        s.node("Trilu", ["ones", "km1"], ["below"], "tril_below", upper=0),
+        s.node("Add", ["x", "tril"], ["y0"], "add_tril"),
+        s.node("Add", ["y0", "below"], ["y"], "add_below"),
+    ], [s.vi("x", [2, 4, 4])], [s.vi("y", [2, 4, 4])], opset=14)
 
 
 def write_custom_domain_snippets(s):

@@ -31,6 +31,43 @@ TEST(PipelineParallelismTest, EqualStagesLeaveTheGPipeBubble) {
       }
 }
 
+TEST(PipelineParallelismTest, StepsOnLinksSlowerOneWayThanTheOther) {
+  // Two stages, 4 microbatches; the forward link (50) slower than the
+  // stages, the backward one (8) not. By hand:
+  //   GPipe: forward  10 + 20 + 50 + 3 x max(10, 20, 50) = 230
+  //          backward 30 + 40 + 8 + 3 x max(30, 40, 8)   = 198
+  //          + the slowest update 7                      = 435
+  //   1F1B:  periods of both passes, waiting for the busier link:
+  //          40 + 60 + 50 + 3 x max(40, 60, 50) = 330, + the other way 8,
+  //          + 7                                         = 345
+  const std::vector<double> forward = {10, 20}, backward = {30, 40},
+                            update = {5, 7};
+  PipelineStepTiming gpipe = pipelineStepTiming(
+      PipelineSchedule::GPipe, forward, backward, update, {50}, {8}, 4);
+  EXPECT_DOUBLE_EQ(gpipe.forward.total, 230);
+  EXPECT_DOUBLE_EQ(gpipe.backward.total, 198);
+  EXPECT_DOUBLE_EQ(gpipe.update, 7);
+  EXPECT_DOUBLE_EQ(gpipe.total, 435);
+  // 4 x (40 + 60) = 400 busy cycles of 2 x 428.
+  EXPECT_DOUBLE_EQ(gpipe.bubbleFraction, 1 - 400.0 / 856.0);
+  PipelineStepTiming oneFOneB = pipelineStepTiming(
+      PipelineSchedule::OneFOneB, forward, backward, update, {50}, {8}, 4);
+  EXPECT_DOUBLE_EQ(oneFOneB.forward.fill, 158);
+  EXPECT_DOUBLE_EQ(oneFOneB.forward.total, 338);
+  EXPECT_DOUBLE_EQ(oneFOneB.total, 345);
+  EXPECT_DOUBLE_EQ(oneFOneB.bubbleFraction, 1 - 400.0 / 676.0);
+  // The links swapped: the same 1F1B step (the busier way sets the
+  // period), a GPipe step of 10 + 20 + 8 + 60 + 30 + 40 + 50 + 150 + 7.
+  EXPECT_DOUBLE_EQ(pipelineStepTiming(PipelineSchedule::OneFOneB, forward,
+                                      backward, update, {8}, {50}, 4)
+                       .total,
+                   345);
+  EXPECT_DOUBLE_EQ(pipelineStepTiming(PipelineSchedule::GPipe, forward,
+                                      backward, update, {8}, {50}, 4)
+                       .total,
+                   375);
+}
+
 TEST(PipelineParallelismTest, OneFOneBIsNeverSlowerThanGPipe) {
   std::mt19937 random(3);
   std::uniform_real_distribution<double> cycles(1.0, 100.0);
