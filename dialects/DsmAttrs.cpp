@@ -548,6 +548,14 @@ ChipMemoryAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult
+PipelineIdleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         int64_t bubble, int64_t sends) {
+  if (bubble < 0 || sends < 0)
+    return emitError() << "idle cycles must not be negative";
+  return success();
+}
+
 ChipMemoryAttr ChipMemoryAttr::get(MLIRContext *context,
                                    const core::MemoryPerChip &memory,
                                    int64_t stage) {

@@ -56,6 +56,7 @@ CycleBreakdown MappingReport::totalCycles() const {
   CycleBreakdown total;
   for (const MappingReportRow &row : rows)
     total += row.cycles;
+  total.total += pipelineIdle.total();
   return total;
 }
 
@@ -167,6 +168,10 @@ void dsm::core::printMappingTable(const MappingReport &report,
     os << (k ? ", " : "") << stringifyCycleCategory(category)
        << llvm::formatv(" {0:F1}%", share);
   }
+  if (report.pipelineIdle.total() > 0 && total.total > 0)
+    os << llvm::formatv(", pipeline bubble {0:F1}%, pipeline sends {1:F1}%",
+                        100.0 * report.pipelineIdle.bubble / total.total,
+                        100.0 * report.pipelineIdle.sends / total.total);
   os << ")\n";
   if (report.memory)
     os << "memory per chip: " << describeMemory(*report.memory)
@@ -277,11 +282,30 @@ static void writeDims(llvm::json::OStream &json, const DimSizes &sizes) {
   writeFields(json, fields, kRowIndent);
 }
 
+/// A breakdown's fields; with `idle` (the totals of a pipelined plan), the
+/// pipeline's wait as two more categories.
 static void writeCycles(llvm::json::OStream &json, const CycleBreakdown &c,
-                        unsigned indent) {
+                        unsigned indent, const PipelineIdle *idle = nullptr) {
   auto category = [&](CycleCategory k) {
     return Field{stringifyCycleCategory(k), c.get(k)};
   };
+  static_assert(kNumCycleCategories == 5, "one field per category");
+  if (idle) {
+    std::array<Field, kNumCycleCategories + 6> fields = {
+        category(CycleCategory::AuxComp),
+        Field{"bubble", idle->bubble},
+        Field{"non_ovl", c.nonOvldt},
+        category(CycleCategory::NonOvldt),
+        Field{"ovl", c.ovldtVisible},
+        category(CycleCategory::OvldtVisible),
+        Field{"pipeline_sends", idle->sends},
+        Field{"pri_comp", c.priComp()},
+        Field{"total", c.total},
+        category(CycleCategory::Underuse),
+        category(CycleCategory::Useful)};
+    writeFields(json, fields, indent);
+    return;
+  }
   std::array<Field, kNumCycleCategories + 4> fields = {
       category(CycleCategory::AuxComp),
       // The names before the vocabulary was unified, kept for one release
@@ -290,7 +314,6 @@ static void writeCycles(llvm::json::OStream &json, const CycleBreakdown &c,
       Field{"ovl", c.ovldtVisible}, category(CycleCategory::OvldtVisible),
       Field{"pri_comp", c.priComp()}, Field{"total", c.total},
       category(CycleCategory::Underuse), category(CycleCategory::Useful)};
-  static_assert(kNumCycleCategories == 5, "one field per category");
   writeFields(json, fields, indent);
 }
 
@@ -486,7 +509,9 @@ void dsm::core::writeMappingJSON(const MappingReport &report,
     json.attribute("system", report.system);
     json.attributeObject("totals", [&] {
       json.attributeBegin("breakdown");
-      writeCycles(json, total, kTotalsIndent);
+      writeCycles(json, total, kTotalsIndent,
+                  report.pipelineIdle.total() > 0 ? &report.pipelineIdle
+                                                  : nullptr);
       json.attributeEnd();
       json.attribute("cycles", total.total);
       if (report.memory) {
@@ -554,4 +579,14 @@ void dsm::core::writeMappingCSV(const MappingReport &report,
                                    : 0),
                      csvNumber(row.utilization()), row.limitedBy(),
                      csvNumber(row.macs)});
+  // A pipeline's wait: part of the step, in no layer.
+  if (report.pipelineIdle.total() > 0)
+    for (auto [kind, cycles] :
+         {std::pair<const char *, double>{"bubble", report.pipelineIdle.bubble},
+          {"sends", report.pipelineIdle.sends}})
+      writeCsvRow(
+          os,
+          {"(pipeline)", "", kind, "", csvNumber(cycles),
+           csvNumber(report.frequencyHz > 0 ? cycles / report.frequencyHz : 0),
+           csvNumber(0), "pipeline", csvNumber(0)});
 }

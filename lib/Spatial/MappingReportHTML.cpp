@@ -311,25 +311,25 @@ static void writeTimeline(const MappingReport &report, llvm::raw_ostream &os) {
     double cycles;
   };
   std::vector<std::vector<Bar>> bars(lanes);
-  std::vector<double> wait(lanes, 0), length(lanes, 0);
-  double waitCycles = 0, allCycles = 0;
+  std::vector<double> length(lanes, 0);
   for (const MappingReportRow &row : report.rows) {
     int stage = pipeline.stages.empty()
                     ? 0
                     : std::max(0, pipeline.stageAt(row.memory.pipeFirstRow));
     double share = stageShare(report, row);
-    double rowWait = std::min(row.pipelineWait, row.cycles.total);
-    bars[stage].push_back({&row, (row.cycles.total - rowWait) / share});
-    wait[stage] += rowWait / share;
+    bars[stage].push_back({&row, row.cycles.total / share});
     length[stage] += row.cycles.total / share;
-    waitCycles += rowWait;
-    allCycles += row.cycles.total;
   }
+  // A stage waits the rest of the step (the pipeline's bubble and sends,
+  // in no row).
+  const double step = report.totalCycles().total;
   double longest = 1;
   for (size_t s = 0; s < lanes; ++s) {
-    if (wait[s] > 0)
-      bars[s].push_back({nullptr, wait[s]});
-    longest = std::max(longest, length[s]);
+    const double wait =
+        pipeline.stages.empty() ? 0 : std::max(0.0, step - length[s]);
+    if (wait > 0)
+      bars[s].push_back({nullptr, wait});
+    longest = std::max(longest, length[s] + wait);
   }
   constexpr int kLabelWidth = 70, kLaneWidth = 800, kLaneHeight = 16;
   os << "<h2>Timeline of the step</h2>\n<p>";
@@ -341,8 +341,9 @@ static void writeTimeline(const MappingReport &report, llvm::raw_ostream &os) {
        << " microbatches, each bar as long as its time on the stage's chips, "
           "and the stage's wait for the pipeline (fill, drain, slower stages "
           "and links) at the lane's end; the stages wait "
-       << llvm::format("%.1f%%",
-                       allCycles > 0 ? 100 * waitCycles / allCycles : 0.0)
+       << llvm::format("%.1f%%", step > 0
+                                     ? 100 * report.pipelineIdle.total() / step
+                                     : 0.0)
        << " of the chips' time";
   os << ". The step takes " << llvm::format("%.6g", report.totalSeconds())
      << " s.</p>\n<p class=\"legend\">";
@@ -473,7 +474,16 @@ void dsm::core::writeMappingHTML(const MappingReport &report,
     os << "<span style=\"background:" << kCategoryColors[k] << "\"></span>"
        << stringifyCycleCategory(category) << llvm::format(" %.1f%%", share);
   }
-  os << "</p>\n<p>One bar per layer and pass, as long as its cycles; each "
+  os << "</p>\n";
+  if (report.pipelineIdle.total() > 0 && total.total > 0)
+    os << "<p>The pipeline's stages wait "
+       << llvm::format("%.1f%%",
+                       100 * report.pipelineIdle.total() / total.total)
+       << " of the step, in no layer: the bubble "
+       << llvm::format("%.0f", report.pipelineIdle.bubble)
+       << " cycles, the sends between stages "
+       << llvm::format("%.0f", report.pipelineIdle.sends) << ".</p>\n";
+  os << "<p>One bar per layer and pass, as long as its cycles; each "
         "part is a cycle category (docs/mapping-report.md).</p>\n";
   writeChart(report, os);
   os << "<h2>Layers</h2>\n";

@@ -377,16 +377,45 @@ struct PipelineCandidate {
 };
 } // namespace
 
+PipelineIdle dsm::core::pipelineIdle(const PipelineRecord &record,
+                                     llvm::ArrayRef<double> busy,
+                                     int64_t torusRows) {
+  const size_t stages = record.stages.size();
+  std::vector<double> forward, backward, update;
+  for (const PipelineStageRecord &stage : record.stages) {
+    forward.push_back(stage.forward);
+    backward.push_back(stage.backward);
+    update.push_back(stage.update);
+  }
+  const std::vector<double> freeLinks(stages > 0 ? stages - 1 : 0, 0.0);
+  const double freeStep =
+      pipelineStepTiming(record.schedule, forward, backward, update, freeLinks,
+                         freeLinks, record.microbatches)
+          .total;
+  PipelineIdle idle;
+  for (size_t s = 0; s < stages; ++s) {
+    const double share =
+        double(record.stages[s].rows) / double(std::max<int64_t>(torusRows, 1));
+    const double waitFree = std::max(0.0, freeStep - busy[s]);
+    const double wait = std::max(0.0, record.timing.total - busy[s]);
+    idle.bubble += waitFree * share;
+    idle.sends += std::max(0.0, wait - waitFree) * share;
+  }
+  return idle;
+}
+
 /// The pipeline's plan as one MappingPlan: every pass on its stage's rows,
 /// recording its share of the step as a pipe stage does (TimestepPipelining.h):
-/// its microbatches' work scaled to the whole system, the once-per-step
-/// update once, and the stage's idle time (fill, drain, waiting for slower
-/// stages and links) as under-use on the stage's first pass.
+/// its microbatches' work scaled to the whole system and the once-per-step
+/// update once. The stages' idle time (fill, drain, waiting for slower
+/// stages and links) is the pipeline's own (PipelineRecord::idle), in the
+/// plan's totals and no pass's cycles.
 static MappingPlan assemblePipeline(PipelineCandidate candidate,
                                     int64_t torusRows) {
   MappingPlan plan;
   PipelineRecord &record = candidate.record;
   const double m = double(record.microbatches);
+  std::vector<double> busyOf(record.stages.size(), 0.0);
   for (size_t s = 0; s < record.stages.size(); ++s) {
     PipelineStageRecord &stage = record.stages[s];
     MappingPlan &part = candidate.stagePlans[s];
@@ -405,13 +434,7 @@ static MappingPlan assemblePipeline(PipelineCandidate candidate,
         busy += pass.cycles.total / share;
         pass.eval.macs *= m;
       }
-    // The stage's chips wait the rest of the step.
-    const double idle = std::max(0.0, record.timing.total - busy) * share;
-    if (!part.layers.empty() && !part.layers.front().passes.empty()) {
-      CycleBreakdown &first = part.layers.front().passes.front().cycles;
-      first.underuse += idle;
-      first.total += idle;
-    }
+    busyOf[s] = busy;
     for (LayerPlan &layer : part.layers) {
       for (const PassPlan &pass : layer.passes) {
         plan.totals.cycles += pass.cycles;
@@ -426,6 +449,10 @@ static MappingPlan assemblePipeline(PipelineCandidate candidate,
     if (s == 0 || stage.memory.total() > plan.memory.total())
       plan.memory = stage.memory;
   }
+  // The step: the passes and the stages' wait.
+  record.idle = pipelineIdle(record, busyOf, torusRows);
+  plan.totals.cycles.underuse += record.idle.total();
+  plan.totals.cycles.total += record.idle.total();
   plan.totals.utilization =
       plan.totals.cycles.total > 0
           ? plan.totals.cycles.useful / plan.totals.cycles.total

@@ -39,31 +39,6 @@ static int64_t batchOf(ModuleOp module) {
   return 0;
 }
 
-/// The cycles of a pipeline stage's pass (microbatches > 1) that are its
-/// stage's wait for the pipeline: what it records beyond its own work on
-/// the stage's rows, as --dsm-verify-mapping re-costs that work (its
-/// microbatches' passes scaled to the system, the gradient reduction and
-/// update once). Within a few cycles of rounding, nothing.
-static double pipelineWait(const core::PerformanceModel &stageModel,
-                           const core::LayerShape &shape,
-                           const core::MappingConfig &config,
-                           core::TrainingPass pass, double share,
-                           const core::CycleBreakdown &recorded) {
-  const int64_t microbatches = config.memory.microbatches;
-  std::optional<core::Evaluation> eval = core::evaluateMappedPass(
-      stageModel, core::microbatchShape(shape, microbatches), pass, config);
-  if (!eval)
-    return 0;
-  double busy =
-      core::pipelinedPassCycles(
-          eval->cycles,
-          core::oncePerStepCycles(pass, eval->transfers, eval->cycles.total),
-          microbatches, share)
-          .total;
-  double wait = std::min(recorded.total - busy, recorded.underuse);
-  return wait > core::kNumCycleCategories ? wait : 0;
-}
-
 namespace {
 struct MappingReportPass
     : public dsm::impl::DsmMappingReportBase<MappingReportPass> {
@@ -128,22 +103,6 @@ struct MappingReportPass
                                     : core::DimSizes{1, 1, 1, 1, 1};
       row.cycles = op.getCycles().getBreakdown();
       row.macs = core::passMacs(shape, row.pass);
-      if (config.memory.pipelined() && config.memory.microbatches > 1) {
-        const int64_t rows = config.memory.pipeRows,
-                      planRows = passModel.getSystem().torus.y;
-        if (rows > 0 && rows < planRows) {
-          std::unique_ptr<core::PerformanceModel> &stageModel =
-              stageModels[{&passModel, rows}];
-          if (!stageModel)
-            stageModel = std::make_unique<core::PerformanceModel>(
-                core::pipeStageSystem(passModel.getSystem(), rows));
-          const double share = double(passModel.numChips()) /
-                               double(model.numChips()) * double(rows) /
-                               double(planRows);
-          row.pipelineWait = pipelineWait(*stageModel, shape, config, row.pass,
-                                          share, row.cycles);
-        }
-      }
       if (DictionaryAttr transfers = op.getTransfersAttr()) {
         for (NamedAttribute entry : transfers) {
           auto attr = cast<TransferAttr>(entry.getValue());
@@ -176,6 +135,12 @@ struct MappingReportPass
     }
     // The fullest chip of any function; a plan that needs more memory than
     // a chip has is no plan to run, whatever its cycles.
+    DsmDialect::PipelineIdleAttrHelper idleAttr(&getContext());
+    for (auto func : module.getOps<func::FuncOp>())
+      if (PipelineIdleAttr idle = idleAttr.getAttr(func)) {
+        report.pipelineIdle.bubble += double(idle.getBubble());
+        report.pipelineIdle.sends += double(idle.getSends());
+      }
     for (auto func : module.getOps<func::FuncOp>()) {
       std::optional<PlanMemory> plan = memoryOfPlan(func, model, optimizer);
       if (!plan ||

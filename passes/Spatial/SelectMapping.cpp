@@ -434,6 +434,15 @@ struct SelectMappingPass
         fullestStage = int64_t(s);
     DsmDialect::ChipMemoryAttrHelper(context).setAttr(
         func, ChipMemoryAttr::get(context, plan->memory, fullestStage));
+    // A pipeline's wait, beside the passes' cycles.
+    DsmDialect::PipelineIdleAttrHelper idleAttr(context);
+    if (plan->pipeline.pipelined())
+      idleAttr.setAttr(
+          func, PipelineIdleAttr::get(
+                    context, int64_t(std::llround(plan->pipeline.idle.bubble)),
+                    int64_t(std::llround(plan->pipeline.idle.sends))));
+    else
+      func->removeAttr(idleAttr.getName());
     if (!plan->selectionExact)
       emitWarning(func.getLoc())
           << "the layer graph is too dense to select exactly (skip "

@@ -109,9 +109,28 @@ struct VerifyMappingPass
                  : WalkResult::interrupt();
     });
     if (result.wasInterrupted() || failed(verifyPipeGroups(module)) ||
+        failed(verifyPipelineIdle(module)) ||
         failed(verifyMemory(module, model)))
       return signalPassFailure();
     markAllAnalysesPreserved();
+  }
+
+  /// A pipelined function records its stages' wait, which no pass carries
+  /// (a pipe stage's cycles are its own work, checked above).
+  static LogicalResult verifyPipelineIdle(ModuleOp module) {
+    DsmDialect::PipelineIdleAttrHelper idleAttr(module.getContext());
+    for (auto func : module.getOps<func::FuncOp>()) {
+      bool pipelined = false;
+      func.walk([&](TiledPassOp op) {
+        MemoryDecisionAttr memory = op.getMemoryAttr();
+        pipelined |= memory && memory.getMicrobatches() > 1;
+      });
+      if (pipelined && !idleAttr.isAttrPresent(func))
+        return mlir::emitError(func.getLoc(),
+                               "a pipelined plan records no dsm.pipeline_idle: "
+                               "its stages' wait would be in no cycles");
+    }
+    return success();
   }
 
   /// The plan's memory per chip (memoryOfPlan) fits a chip, and a figure

@@ -318,6 +318,26 @@ def Dsm_ChipMemoryAttr : Dsm_Attr<"ChipMemory", "chip_memory"> {
   }];
 }
 
+def Dsm_PipelineIdleAttr : Dsm_Attr<"PipelineIdle", "pipeline_idle"> {
+  let summary = "the cycles a pipelined step's chips spend waiting";
+  let description = [{
+    A pipelined plan's time in no pass (PipelineParallelism.h), as a share
+    of the whole system like a pass's cycles: `bubble`, the stages' wait
+    for the pipeline to fill and drain and for slower stages were the links
+    between stages free; `sends`, what the sends between stages add to that.
+    The step is the passes' cycles plus both. --dsm-select-mapping puts it
+    on a pipelined function as `dsm.pipeline_idle`; the reports show both as
+    their own categories.
+
+    ```mlir
+    #dsm.pipeline_idle<bubble = 99841, sends = 6144>
+    ```
+  }];
+  let parameters = (ins "int64_t":$bubble, "int64_t":$sends);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def Dsm_CyclesAttr : Dsm_Attr<"Cycles", "cycles"> {
   let summary = "estimated cycles of a layer and pass, by the categories of DeepSpatialMatrix Fig. 13";
   let description = [{

@@ -50,7 +50,10 @@ def Dsm_Dialect : Dialect {
     // Spatial mapping (--dsm-select-mapping), on each mapped function: the
     // memory its plan needs on the fullest chip, the one figure the reports
     // show and --dsm-verify-mapping checks.
-    "::dsm::ChipMemoryAttr":$chip_memory
+    "::dsm::ChipMemoryAttr":$chip_memory,
+    // Spatial mapping (--dsm-select-mapping), on a function whose plan is a
+    // pipeline: the cycles its stages wait, beside the passes' cycles.
+    "::dsm::PipelineIdleAttr":$pipeline_idle
   );
   let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{

@@ -45,11 +45,6 @@ struct MappingReportRow {
   /// The part of the core's weight share that memory.preloadedWeightBytes
   /// keeps resident (0..1).
   double residentWeightFraction = 0;
-  /// A pipeline stage's pass (PipelineParallelism.h): the part of its
-  /// cycles, counted in its under-use, that is the stage's wait for the
-  /// pipeline (fill, drain, slower stages, links) rather than its own work;
-  /// the mapper charges the wait to the stage's first pass.
-  double pipelineWait = 0;
 
   double utilization() const {
     return cycles.total > 0 ? cycles.useful / cycles.total : 0;
@@ -108,7 +103,11 @@ struct MappingReport {
   /// not pipelined).
   std::optional<MemoryPerChip> memory;
   int64_t memoryStage = -1;
+  /// A pipelined plan's wait (the functions' dsm.pipeline_idle): part of
+  /// the step, in no row.
+  PipelineIdle pipelineIdle;
 
+  /// The rows' cycles and, in the total only, the pipeline's wait.
   CycleBreakdown totalCycles() const;
   /// The FWD rows that use each memory saver.
   MemorySavers memorySavers() const;

@@ -160,6 +160,15 @@ double pipelineStepLowerBound(llvm::ArrayRef<PipelineStageRecord> planned,
                               llvm::ArrayRef<double> leastStageCycles,
                               int64_t microbatches);
 
+/// The cycles a pipelined step's chips spend in no pass, as a share of the
+/// system (as a pass's cycles are): `bubble`, waiting for the pipeline to
+/// fill and drain and for slower stages, were the links between stages
+/// free; `sends`, what the links add to that.
+struct PipelineIdle {
+  double bubble = 0, sends = 0;
+  double total() const { return bubble + sends; }
+};
+
 /// A plan's pipeline (MappingPlan::pipeline); stages empty when the plan is
 /// not pipelined.
 struct PipelineRecord {
@@ -169,8 +178,17 @@ struct PipelineRecord {
   /// Per boundary: one microbatch's activations and errors.
   std::vector<double> forwardLinks, backwardLinks;
   PipelineStepTiming timing;
+  /// The step's idle time (pipelineIdle), outside every pass's cycles.
+  PipelineIdle idle;
   bool pipelined() const { return !stages.empty(); }
 };
+
+/// The idle time of `record`'s step, whose stage s runs on its rows of
+/// `torusRows` and is busy `busy[s]` cycles of it: each stage's wait for
+/// the step with free links (the bubble) and for the step as timed (less
+/// the bubble: the sends), scaled by its share of the rows.
+PipelineIdle pipelineIdle(const PipelineRecord &record,
+                          llvm::ArrayRef<double> busy, int64_t torusRows);
 
 } // namespace dsm::core
 

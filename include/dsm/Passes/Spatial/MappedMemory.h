@@ -39,9 +39,10 @@ private:
 };
 
 /// The memory of the fullest chip over `func`'s step, or nullopt when it has
-/// no tiled passes. Each distinct parameter counts once, with the largest
-/// chip share any FWD reading it holds (with `sharded_state`, its gradient
-/// and optimizer state only for a 1/chips shard); every activation and
+/// no tiled passes. Each distinct parameter counts once, held by the first
+/// FWD reading it at that pass's chip share (core::heldParameters: with
+/// `sharded_state`, its gradient and optimizer state only for a 1/chips
+/// shard; a timestep pipe stage's on its rows only); every activation and
 /// error lives from its pass to its last reader (or the end, if returned),
 /// through the transfers between passes, spread over the chips its pass
 /// runs on; a FWD output marked `recompute` lives again only around the
