@@ -160,7 +160,7 @@ std::vector<int64_t> dsm::core::microbatchCounts(int64_t batch, int64_t stages,
     if (samples <= 0 || batch % samples != 0)
       continue;
     int64_t m = batch / samples;
-    if (m >= stages && m <= 16 * stages)
+    if (m >= stages)
       counts.push_back(m);
   }
   llvm::sort(counts);

@@ -295,11 +295,16 @@ TEST(PipelineParallelismTest, MicrobatchCountsIncludeOneSamplePerRow) {
   EXPECT_EQ(microbatchCounts(1536, 8, 16),
             (std::vector<int64_t>{8, 16, 32, 48, 64, 96}));
   // The powers of two stop at the first that does not divide the
-  // minibatch; a count above 16p is not priced.
+  // minibatch; one sample a row goes up to the minibatch (gradient
+  // accumulation).
   EXPECT_EQ(microbatchCounts(24, 2, 1),
             (std::vector<int64_t>{2, 4, 8, 12, 24}));
   EXPECT_EQ(microbatchCounts(512, 16, 1),
-            (std::vector<int64_t>{16, 32, 64, 128, 256}));
+            (std::vector<int64_t>{16, 32, 64, 128, 256, 512}));
+  // GPT-3's 1536 on 8 stages of 4 rows (256 A100s): 384 microbatches of
+  // one sequence a row, 192 of two.
+  EXPECT_EQ(microbatchCounts(1536, 8, 4),
+            (std::vector<int64_t>{8, 16, 32, 64, 192, 384}));
   // Every count divides the minibatch.
   for (int64_t batch : {1, 7, 96, 100, 1536})
     for (int64_t stages : {2, 3, 4, 8})

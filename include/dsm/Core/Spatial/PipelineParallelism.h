@@ -89,7 +89,8 @@ std::vector<int> balanceStages(llvm::ArrayRef<double> cost, int stages);
 /// 2p, 4p and 8p up to the first that does not divide the minibatch, and the
 /// counts that give each of a stage's rows one or two samples of a
 /// microbatch (Megatron-LM's microbatch of one on every data-parallel
-/// replica) where they divide it and lie between p and 16p.
+/// replica) where they divide it and are at least p: gradient accumulation
+/// up to the minibatch.
 std::vector<int64_t> microbatchCounts(int64_t batch, int64_t stages,
                                       int64_t stageRows);
 
