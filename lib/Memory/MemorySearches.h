@@ -1,5 +1,4 @@
-//===- MemorySearches.h - The searches behind runPlacementSearch -*- C++
-//-*-===//
+//===- MemorySearches.h - Searches behind runPlacementSearch ----*- C++ -*-===//
 //
 // Internal to lib/Memory: each search in its own file, sharing the tracker
 // that keeps the best map and the best-so-far curve.

@@ -1,5 +1,4 @@
-//===- PerformanceModel.cpp - DeepSpatialMatrix's bandwidth-centric model
-//---------------===//
+//===- PerformanceModel.cpp - The bandwidth-centric model -----------------===//
 //
 // Formulas and assumptions: docs/performance-model.md. Quantities are per chip
 // (all chips do the same work at the same time) and per core where noted.

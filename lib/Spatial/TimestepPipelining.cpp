@@ -1,5 +1,4 @@
-//===- TimestepPipelining.cpp - LSTM pipe groups (DeepSpatialMatrix §III-D)
-//-------------===//
+//===- TimestepPipelining.cpp - LSTM pipe groups (DSM §III-D) -------------===//
 
 #include "dsm/Core/Spatial/TimestepPipelining.h"
 #include "dsm/Core/Spatial/ChipBlocks.h"

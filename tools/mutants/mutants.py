@@ -212,8 +212,10 @@ def main():
         if not os.path.isfile(source):
             continue
         os.makedirs(os.path.dirname(target), exist_ok=True)
+        # A fresh modification time, so the scratch build sees the change.
         if not os.path.exists(target) or open(source, "rb").read() != open(target, "rb").read():
-            shutil.copy2(source, target)
+            shutil.copyfile(source, target)
+            shutil.copymode(source, target)
     build = os.path.join(args.work, "build")
     logs = os.path.join(args.work, "logs")
     os.makedirs(logs, exist_ok=True)

@@ -1,4 +1,4 @@
-//===- DeviceTestHelpers.h - Small graphs and networks for tests -*- C++ -*-=//
+//===- DeviceTestHelpers.h - Graphs and networks for tests ------*- C++ -*-===//
 
 #ifndef DSM_UNITTESTS_DEVICES_DEVICETESTHELPERS_H
 #define DSM_UNITTESTS_DEVICES_DEVICETESTHELPERS_H

@@ -1,5 +1,4 @@
-//===- PerformanceModelTest.cpp - DeepSpatialMatrix's performance model, term by
-// term ---===//
+//===- PerformanceModelTest.cpp - The performance model, term by term -----===//
 //
 // Hand-computed cases on a small system where the arithmetic is easy: 1 GHz
 // (so a byte at B GB/s takes 1/B cycles), fp16, 2x2 chips, 2 cores on a ring,

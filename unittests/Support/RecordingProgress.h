@@ -1,4 +1,4 @@
-//===- RecordingProgress.h - A Progress that remembers and stops -*- C++ -*-=//
+//===- RecordingProgress.h - A recording, stopping Progress -----*- C++ -*-===//
 //
 // For the searches' tests: records every step reported and asks the search
 // to stop once `stopAt` steps are done.

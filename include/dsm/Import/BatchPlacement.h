@@ -1,5 +1,4 @@
-//===- BatchPlacement.h - Which reshape dimension carries the batch -*- C++
-//-*-//
+//===- BatchPlacement.h - The reshape dimension with the batch --*- C++ -*-===//
 //
 // A front end writes each dsm.reshape for the shapes at hand, and must say
 // which output dimension follows the batch when the model is re-batched (0

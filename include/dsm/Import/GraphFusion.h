@@ -1,5 +1,4 @@
-//===- GraphFusion.h - Composite functions recognised on dsm ops -*- C++
-//-*-===//
+//===- GraphFusion.h - Composite functions found on dsm ops -----*- C++ -*-===//
 //
 // Front ends translate what they read one operation at a time; exporters
 // spell some functions dsm has an operation for as several operations

@@ -1,5 +1,4 @@
-//===- ImportSummary.h - Options and accounts of every front end -*- C++
-//-*-===//
+//===- ImportSummary.h - The front ends' options and accounts ---*- C++ -*-===//
 //
 // What all front ends share at their edges, whatever they read (linalg and
 // TOSA through the MLIR import passes, ONNX protobufs through

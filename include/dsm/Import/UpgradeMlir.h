@@ -1,5 +1,4 @@
-//===- UpgradeMlir.h - Older MLIR spellings into the current ones -*- C++
-//-*-===//
+//===- UpgradeMlir.h - Older MLIR spellings into current ones ---*- C++ -*-===//
 //
 // Many public dumps (torch-mlir, TensorFlow, model zoos) were written by an
 // MLIR older than the one dsm-opt is built with, and some operations have

@@ -1,5 +1,4 @@
-//===- CoreError.h - Core errors emitted at the op they are about -*- C++
-//-*-===//
+//===- CoreError.h - Core errors at the op they are about -------*- C++ -*-===//
 //
 // Core algorithms name the node an error is about by its integer id
 // (dsm/Core/Support/NodeError.h); the pass that built the graph knows which

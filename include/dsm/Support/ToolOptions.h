@@ -1,5 +1,4 @@
-//===- ToolOptions.h - What the tools' --help lists ---------------*- C++
-//-*-===//
+//===- ToolOptions.h - What the tools' --help lists -------------*- C++ -*-===//
 //
 // Debian's libLLVM registers, before main, the options of every LLVM back
 // end and of Polly, IR2Vec and the remark machinery: hundreds of lines of a

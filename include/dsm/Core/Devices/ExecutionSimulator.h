@@ -1,4 +1,4 @@
-//===- ExecutionSimulator.h - Discrete-event simulation of a step -*- C++ -*-=//
+//===- ExecutionSimulator.h - Discrete-event step simulation ----*- C++ -*-===//
 //
 // The execution simulator of Andreassen's device-placement thesis (§3.1.1,
 // Algorithms 4-7): a discrete-event simulation of one training step (forward

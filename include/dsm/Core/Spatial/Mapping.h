@@ -1,5 +1,4 @@
-//===- Mapping.h - Spatial mapping configurations and their cost -*- C++
-//-*-===//
+//===- Mapping.h - Mapping configurations and their cost --------*- C++ -*-===//
 //
 // The design space of DeepSpatialMatrix Fig. 4 for one layer and pass: how the
 // work is split over the chips of the torus (the parallelism fixes ChipD), over

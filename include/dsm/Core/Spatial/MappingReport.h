@@ -1,5 +1,4 @@
-//===- MappingReport.h - The mapping, layer by layer, and totals -*- C++
-//-*-===//
+//===- MappingReport.h - The mapping by layer, and its totals ---*- C++ -*-===//
 //
 // The data behind --dsm-mapping-report (docs/mapping-report.md): one row per
 // layer and pass with its parallelism, ChipD/CoreD/ArrayD, cycles by the

@@ -1,5 +1,4 @@
-//===- PerformanceModel.h - DeepSpatialMatrix's bandwidth-centric model
-//-------*- C++ -*-===//
+//===- PerformanceModel.h - The bandwidth-centric model ---------*- C++ -*-===//
 //
 // Estimates the cycles one layer and pass takes on a multi-chip system for one
 // mapping configuration, as DeepSpatialMatrix §II-D describes it:

@@ -1,5 +1,4 @@
-//===- PipelineParallelism.h - Runs of layers as pipeline stages -*- C++
-//-*-===//
+//===- PipelineParallelism.h - Layer runs as pipeline stages ----*- C++ -*-===//
 //
 // Pipeline parallelism (GPipe: Huang et al., NeurIPS 2019; 1F1B: Narayanan et
 // al., "PipeDream", SOSP 2019, and Megatron-LM, SC 2021): the layers, in

@@ -1,5 +1,4 @@
-//===- SpatialMapper.h - Mapping a whole network onto the system -*- C++
-//-*-===//
+//===- SpatialMapper.h - Mapping a network onto the system ------*- C++ -*-===//
 //
 // Maps every layer and pass of a network (DeepSpatialMatrix §II): explores
 // each (layer, pass, parallelism) with the DesignSpaceExplorer -- memoized by

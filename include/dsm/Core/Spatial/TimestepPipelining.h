@@ -1,5 +1,4 @@
-//===- TimestepPipelining.h - LSTM pipe groups (DeepSpatialMatrix §III-D)
-//-----*- C++ -*-===//
+//===- TimestepPipelining.h - LSTM pipe groups (DSM §III-D) -----*- C++ -*-===//
 //
 // Timestep pipelining (DeepSpatialMatrix §III-D, Fig. 9): consecutive
 // unidirectional LSTM layers form a pipe group; each layer gets its own group

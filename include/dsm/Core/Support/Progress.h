@@ -1,4 +1,4 @@
-//===- Progress.h - What a long search reports, and when it stops -*- C++ -*-//
+//===- Progress.h - What a search reports, and when it stops ----*- C++ -*-===//
 //
 // The core never prints and never handles signals: a long search (memory and
 // device placement, the spatial mapper's explorations) reports its steps to

@@ -1,5 +1,4 @@
-//===- WorkloadSummary.h - Per-layer and total workload of a model -*- C++
-//-*-===//
+//===- WorkloadSummary.h - Per-layer and total workload ---------*- C++ -*-===//
 //
 // The data behind --dsm-workload-report: one record per operation and the
 // model totals, printable as a table or as JSON (docs/workload-report.md).

@@ -1,4 +1,4 @@
-//===- OpGraphBuilder.h - A module's operations as a core OpGraph -*- C++ -*-=//
+//===- OpGraphBuilder.h - A module's ops as a core OpGraph ------*- C++ -*-===//
 //
 // The analysis half of --dsm-place-devices: every operation with a workload
 // becomes an op of the core OpGraph, in program order (topological within a

@@ -1,5 +1,4 @@
-//===- LayerGraphBuilder.h - Expanded IR -> core LayerGraph ------*- C++
-//-*-===//
+//===- LayerGraphBuilder.h - Expanded IR -> core LayerGraph -----*- C++ -*-===//
 //
 // Reads a function expanded by --dsm-expand-training into the core library's
 // LayerGraph: one node per FWD layer pass (in order) with the passes the IR

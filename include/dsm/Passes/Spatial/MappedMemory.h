@@ -1,5 +1,4 @@
-//===- MappedMemory.h - A mapped step's memory, read from the IR -*- C++
-//-*-===//
+//===- MappedMemory.h - A mapped plan's memory per chip ---------*- C++ -*-===//
 //
 // A mapped function's memory per chip. The figure is the mapper's
 // (core/Spatial/StepMemory.h), recorded on the function as
