@@ -214,6 +214,14 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
 
     warnIgnoredOptions(module.getLoc(), *description);
 
+    // Only spatial mapping writes an HTML report.
+    if (description->getKind() != core::SystemKind::MultiChip &&
+        format() == ReportFormat::HTML) {
+      emitError(module.getLoc())
+          << "an HTML report exists for spatial mapping "
+             "only; use a .json file or report-format=table";
+      return signalPassFailure();
+    }
     OpPassManager job(ModuleOp::getOperationName());
     switch (description->getKind()) {
     case core::SystemKind::MultiChip:
@@ -236,21 +244,9 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
             << "' models inference: use mode=infer (or leave mode out)";
         return signalPassFailure();
       }
-      if (format() == ReportFormat::HTML) {
-        emitError(module.getLoc())
-            << "an HTML report exists for spatial mapping "
-               "only; use a .json file or report-format=table";
-        return signalPassFailure();
-      }
       buildMemoryPlacement(job);
       break;
     case core::SystemKind::DeviceGraph:
-      if (format() == ReportFormat::HTML) {
-        emitError(module.getLoc())
-            << "an HTML report exists for spatial mapping "
-               "only; use a .json file or report-format=table";
-        return signalPassFailure();
-      }
       buildDevicePlacement(job);
       break;
     }
