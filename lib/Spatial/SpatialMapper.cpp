@@ -68,12 +68,16 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
     if (options.pipelineStages && !options.givenPipeline.given() &&
         !isInference(graph))
       return mapWithPipelines(graph, executor, progress);
+    // A pipeline as named is priced whatever the plans over the whole
+    // torus and the blocks, which are not mapped.
+    if (options.givenPipeline.given())
+      return mapAsPipeline(
+          llvm::createStringError("a named pipeline maps only its stages"),
+          graph, executor, progress);
     llvm::Expected<MappingPlan> plan =
         mapOnTorus(model, graph, executor, progress);
     if (options.chipBlocks)
       plan = mapOnBlocks(std::move(plan), graph, executor, progress);
-    if (options.givenPipeline.given())
-      plan = mapAsPipeline(std::move(plan), graph, executor, progress);
     return plan;
   }();
   if (plan)
