@@ -56,7 +56,7 @@ MUTATIONS = [
     ("pricing-walk", "capacity pricing stops its walk at once (issue 48)",
      "lib/Spatial/ParallelismSelection.cpp",
      "if (!(lowBytes > highBytes))",
-     "if (lowBytes < highBytes)"),
+     "if (!(lowBytes < highBytes))"),
     ("selection-cost", "the selection's cost leaves out the edges' terms",
      "lib/Spatial/ParallelismSelection.cpp",
      "    result.cost += edge.cost[result.choice[edge.from]][result.choice[edge.to]];",
