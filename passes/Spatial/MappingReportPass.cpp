@@ -71,9 +71,6 @@ struct MappingReportPass
       }
     bool any = false;
     BlockModels models(model);
-    std::map<std::pair<const core::PerformanceModel *, int64_t>,
-             std::unique_ptr<core::PerformanceModel>>
-        stageModels;
     module.walk([&](TiledPassOp op) {
       any = true;
       core::LayerShape shape = op.getWorkload().getShape(op.getLayer());

@@ -168,33 +168,32 @@ struct VerifyMappingPass
     auto exceeds = [](double ir, double record) {
       return ir > record * (1 + 1e-9) + 1;
     };
-    std::string category;
-    if (byCategory) {
-      const std::pair<const char *, double> parts[] = {
-          {"weights", counted.weights - recorded.weights},
-          {"gradients", counted.gradients - recorded.gradients},
-          {"optimizer", counted.optimizer - recorded.optimizer},
-          {"activations", counted.activations - recorded.activations},
-          {"buffers", counted.buffers - recorded.buffers},
-          {"offloaded", counted.offloaded - recorded.offloaded}};
-      const double recordedParts[] = {recorded.weights,   recorded.gradients,
-                                      recorded.optimizer, recorded.activations,
-                                      recorded.buffers,   recorded.offloaded};
-      for (auto [part, record] : llvm::zip_equal(parts, recordedParts))
-        if (exceeds(part.second + record, record)) {
-          category = part.first;
-          break;
-        }
-    } else if (exceeds(counted.total(), recorded.total())) {
-      category = "total";
-    }
-    if (category.empty())
+    struct Part {
+      const char *name;
+      double counted, recorded;
+    };
+    const Part parts[] = {
+        {"weights", counted.weights, recorded.weights},
+        {"gradients", counted.gradients, recorded.gradients},
+        {"optimizer", counted.optimizer, recorded.optimizer},
+        {"activations", counted.activations, recorded.activations},
+        {"buffers", counted.buffers, recorded.buffers},
+        {"offloaded", counted.offloaded, recorded.offloaded}};
+    const Part total{"total", counted.total(), recorded.total()};
+    const Part *more = nullptr;
+    for (const Part &part :
+         byCategory ? llvm::ArrayRef<Part>(parts) : llvm::ArrayRef<Part>(total))
+      if (exceeds(part.counted, part.recorded)) {
+        more = &part;
+        break;
+      }
+    if (!more)
       return success();
     return mlir::emitError(func.getLoc(), "the plan records ")
            << core::describeMemory(recorded)
            << " of memory per chip (dsm.chip_memory), but its tiled passes "
               "hold "
-           << core::describeMemory(counted) << ": more " << category;
+           << core::describeMemory(counted) << ": more " << more->name;
   }
 
   /// The stages of one pipe group run at once, each on its own chips: no
