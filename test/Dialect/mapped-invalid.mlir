@@ -108,6 +108,13 @@ func.func @cycles_do_not_add_up() attributes {c = #dsm.cycles<useful = 1, underu
 
 // -----
 
+// expected-error @+1 {{cycle categories add up to 5, not the total 4}}
+func.func @cycles_exceed_the_total() attributes {c = #dsm.cycles<useful = 2, underuse = 1, ovldt_visible = 1, non_ovldt = 1, aux_comp = 0, total = 4>} {
+  return
+}
+
+// -----
+
 func.func @bad_alternatives(%x: tensor<64x256xf32>, %w: tensor<256x256xf32>) {
   // expected-error @+1 {{'dsm.layer_pass' op attribute 'alternatives' failed to satisfy constraint: dictionary of i64 cycles by parallelism name}}
   %y = dsm.layer_pass "fc" <fwd> ins(%x) weights(%w) {workload = #dsm.workload<kind = "fc", in = 256, out = 256, ij = 1, kij = 1, mb = 64, params = 65536>,
