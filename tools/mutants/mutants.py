@@ -159,16 +159,22 @@ def run(cmd, cwd, log):
         return subprocess.run(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT).returncode
 
 
-def apply(work, mutation, undo=False):
+def apply(work, mutation):
+    """Applies `mutation` to the scratch tree; returns the file's text
+    before it (to restore), or a string saying why it does not apply."""
     name, _, path, find, replace = mutation
     full = os.path.join(work, path)
     text = open(full).read()
-    old, new = (replace, find) if undo else (find, replace)
-    if text.count(old) != 1:
-        return "text found %d times in %s" % (text.count(old), path)
+    if text.count(find) != 1:
+        return None, "text found %d times in %s" % (text.count(find), path)
     with open(full, "w") as f:
-        f.write(text.replace(old, new))
-    return None
+        f.write(text.replace(find, replace))
+    return text, None
+
+
+def restore(work, mutation, text):
+    with open(os.path.join(work, mutation[2]), "w") as f:
+        f.write(text)
 
 
 def first_failure(log):
@@ -251,7 +257,7 @@ def main():
     uncaught = 0
     for m in chosen:
         began = time.time()
-        problem = apply(src, m)
+        original, problem = apply(src, m)
         if problem:
             print("%-20s DOES NOT APPLY: %s" % (m[0], problem), flush=True)
             uncaught += 1
@@ -259,7 +265,7 @@ def main():
         try:
             outcome, failure = suite(m[0])
         finally:
-            apply(src, m, undo=True)
+            restore(src, m, original)
         took = time.time() - began
         if outcome == "fail":
             print("%-20s caught by %s (%.0f s)" % (m[0], failure, took), flush=True)

@@ -93,6 +93,25 @@ TEST(ExecutionSimulator, ChainAcrossDevicesWaitsForTheTransfer) {
   EXPECT_EQ(result.events, 7);
 }
 
+TEST(ExecutionSimulator, AChannelCarriesAtItsEfficiency) {
+  // The chain above over a channel of half efficiency: 1 GB at 0.5 GB/s.
+  OpGraph graph;
+  graph.addOp(makeOp("a", 1, int64_t(1e9)));
+  graph.addOp(makeOp("b", 2, 100, {0}));
+  graph.addOp(makeOp("c", 3, 100, {1}));
+  DeviceNetwork network;
+  for (int d = 0; d < 2; ++d)
+    network.addDevice({"d" + std::to_string(d), kGiga, 1e9, 0, 0});
+  network.connect(0, 1, network.addChannel({"half", kGiga, 0.5}));
+  ASSERT_FALSE(bool(network.finalize()));
+  ExecutionSimulator simulator(graph, network, inference());
+  const SimulationResult &result = simulator.run({0, 1, 1});
+  // a 0-1, transfer 1-3, b 3-5, c 5-8.
+  EXPECT_DOUBLE_EQ(findOp(result, 1)->start, 3.0);
+  EXPECT_DOUBLE_EQ(result.makespan, 8.0);
+  EXPECT_DOUBLE_EQ(result.channelBusy[0], 2.0);
+}
+
 TEST(ExecutionSimulator, DiamondJoinsAtTheLaterInput) {
   OpGraph graph;
   graph.addOp(makeOp("a", 1, int64_t(0.5e9)));
