@@ -3,7 +3,6 @@
 #include "dsm/Core/Spatial/MappingProblem.h"
 #include "dsm/Core/Spatial/MappingReport.h"
 #include "dsm/Core/Spatial/PerformanceModel.h"
-#include "dsm/Core/Spatial/PipelineParallelism.h"
 #include "dsm/Core/Spatial/TimestepPipelining.h"
 #include "dsm/Dialect/DsmOps.h"
 #include "dsm/Passes/Passes.h"
