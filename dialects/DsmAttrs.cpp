@@ -278,13 +278,13 @@ static_assert(int(Dim::MB) == int(core::Dim::MB));
 // WorkloadAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult WorkloadAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                   StringRef kind, int64_t in, int64_t out,
-                                   int64_t ij, int64_t kij, int64_t mb,
-                                   int64_t ijIn, int64_t ijOut, int64_t groups,
-                                   int64_t timesteps, int64_t directions,
-                                   int64_t auxOps, int64_t auxInputs,
-                                   int64_t params, StringRef reduces) {
+LogicalResult WorkloadAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, StringRef kind, int64_t in,
+    int64_t out, int64_t ij, int64_t kij, int64_t mb, int64_t ijIn,
+    int64_t ijOut, int64_t groups, int64_t timesteps, int64_t directions,
+    int64_t auxOps, int64_t auxInputs, int64_t params, StringRef reduces,
+    int64_t savedInputs, int64_t savedKernels, int64_t savedOutputs,
+    int64_t savedMasks, int64_t savedAttention, int64_t savedAttentionMasks) {
   if (!core::symbolizeOpKind(kind))
     return emitError() << "unknown workload kind '" << kind << "'";
   for (auto [name, value] : {std::pair<const char *, int64_t>{"in", in},
@@ -314,7 +314,13 @@ LogicalResult WorkloadAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                              {"ij_out", ijOut},
                              {"aux_ops", auxOps},
                              {"aux_inputs", auxInputs},
-                             {"params", params}})
+                             {"params", params},
+                             {"saved_inputs", savedInputs},
+                             {"saved_kernels", savedKernels},
+                             {"saved_outputs", savedOutputs},
+                             {"saved_masks", savedMasks},
+                             {"saved_attention", savedAttention},
+                             {"saved_attention_masks", savedAttentionMasks}})
     if (value < 0)
       return emitError() << "workload '" << name
                          << "' must not be negative, got " << value;
@@ -351,7 +357,13 @@ WorkloadAttr WorkloadAttr::get(MLIRContext *context,
       s.get(Dim::IJ), s.get(Dim::KIJ), s.get(Dim::MB), ijIn, ijOut, s.groups,
       s.timesteps, s.directions, int64_t(std::llround(s.auxOps)),
       int64_t(std::llround(s.auxInputsPerOutput * outputs)),
-      int64_t(std::llround(s.params)), reduces);
+      int64_t(std::llround(s.params)), reduces,
+      int64_t(std::llround(s.saved.inputs)),
+      int64_t(std::llround(s.saved.kernels)),
+      int64_t(std::llround(s.saved.outputs)),
+      int64_t(std::llround(s.saved.masks)),
+      int64_t(std::llround(s.saved.attention)),
+      int64_t(std::llround(s.saved.attentionMasks)));
 }
 
 core::LayerShape WorkloadAttr::getShape(StringRef name) const {
@@ -378,6 +390,9 @@ core::LayerShape WorkloadAttr::getShape(StringRef name) const {
   s.writtenOutputFraction = s.kind == core::OpKind::Lstm ? 0.25 : 1.0;
   s.reducesStatistics = getReduces().contains("batch_norm");
   s.reducesFeatures = getReduces().contains("softmax");
+  s.saved = {double(getSavedInputs()),    double(getSavedKernels()),
+             double(getSavedOutputs()),   double(getSavedMasks()),
+             double(getSavedAttention()), double(getSavedAttentionMasks())};
   return s;
 }
 

@@ -344,8 +344,9 @@ embedding is looked up once and broadcast over the batch. No attention mask
 (every token is real). Attention scores are divided by sqrt({head_dim}), an
 arith.constant (a dsm.weight would count as a parameter). Results: the
 sequence output [N, T, H] and the pooled output [N, H]. Layer names are the
-module paths (encoder.layer.0.attention.self.query); dropout is an
-identity.""")
+module paths (encoder.layer.0.attention.self.query); dropout (p = 0.1) is an
+identity, named by the function's dsm.dropout for the masks training keeps.""")
+    g.dropout = 0.1
     ids = g.arg([1, seq], dtype="i64")
     token_types = g.arg([1, seq], dtype="i64")
 
@@ -422,7 +423,8 @@ attention is written dense. {params:,} parameters (the paper's
 175.0B, rounded); {macs:,} MACs at batch 1, which is
 {layers} x (4*T*H^2 + 2*T^2*H + 2*T*H*MLP) + T*H*V.
 Inputs: token ids [N, T] (i64) and the additive causal mask [N, 1, T, T].
-Layer names follow GPT-2's module paths."""
+Layer names follow GPT-2's module paths; dropout (p = 0.1) is an identity,
+named by the function's dsm.dropout for the masks training keeps."""
     return gpt2(seq, graph, hidden, heads, layers, ffn, vocab, 2048,
                 name=f"gpt3_175b_s{seq}", doc=doc)
 
@@ -456,7 +458,9 @@ Position ids are the constant [[0 .. T-1]] (their embedding is broadcast over
 the batch). Each Conv1D is a fully connected layer; c_attn computes Q, K and
 V at once and is sliced. Attention scores are divided by sqrt({head_dim}), an
 arith.constant. Result: the logits [N, T, V]. Layer names are the module
-paths (transformer.h.0.attn.c_attn); dropout is an identity.""")
+paths (transformer.h.0.attn.c_attn); dropout (p = 0.1) is an identity, named
+by the function's dsm.dropout for the masks training keeps.""")
+    g.dropout = 0.1
     ids = g.arg([1, seq], dtype="i64")
     mask = g.arg([1, 1, seq, seq])
 

@@ -5,6 +5,7 @@
 #include "llvm/Support/ErrorHandling.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace dsm::core;
 
@@ -109,7 +110,29 @@ LayerShape dsm::core::makeLayerShape(const Workload &w, llvm::StringRef name) {
   return layer;
 }
 
+double dsm::core::operandElements(const LayerShape &layer, Operand operand,
+                                  const DimSizes &s) {
+  double e = 1;
+  DimSet set = layer.dimsOf(operand);
+  for (int d = 0; d < kNumDims; ++d)
+    if (set.contains(Dim(d)))
+      e *= double(s[d]);
+  if (operand == Operand::Input) {
+    e *= layer.inputPixelRatio;
+    if (layer.groups > 1) {
+      // Each output channel reads the input channels of its own group.
+      double touched =
+          std::ceil(double(s[int(Dim::Out)]) * double(layer.groups) /
+                    double(layer.dims[int(Dim::Out)]));
+      e *= std::clamp(touched, 1.0, double(layer.groups));
+    }
+  }
+  return e;
+}
+
 LayerShapeKey dsm::core::layerShapeKey(const LayerShape &s) {
+  // What the layer keeps for its backward pass (saved) leaves its
+  // configurations alone: not in the key.
   // Every field's bytes, of fixed width: equal for equal shapes (a double
   // by its bits, as exactly as its hexadecimal form), and cheap to build
   // for every layer of every mapping.

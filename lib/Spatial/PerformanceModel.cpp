@@ -200,27 +200,6 @@ TransferGroup PerformanceModel::relayout(double elements, Parallelism from,
   return group;
 }
 
-/// Elements of one of `layer`'s data structures at the sizes `s`.
-static double operandElements(const LayerShape &layer, Operand operand,
-                              const DimSizes &s) {
-  double e = 1;
-  DimSet set = layer.dimsOf(operand);
-  for (int d = 0; d < kNumDims; ++d)
-    if (set.contains(Dim(d)))
-      e *= double(s[d]);
-  if (operand == Operand::Input) {
-    e *= layer.inputPixelRatio;
-    if (layer.groups > 1) {
-      // Each output channel reads the input channels of its own group.
-      double touched =
-          std::ceil(double(s[int(Dim::Out)]) * double(layer.groups) /
-                    double(layer.dims[int(Dim::Out)]));
-      e *= std::clamp(touched, 1.0, double(layer.groups));
-    }
-  }
-  return e;
-}
-
 namespace {
 /// The terms of DeepSpatialMatrix's model for one legal configuration of one
 /// layer and pass. Sizes are elements per chip (ChipD) or per core (CoreD) and

@@ -50,6 +50,10 @@ LayerShape dsm::core::microbatchShape(const LayerShape &shape,
   if (microbatches > 1 && mb % microbatches == 0) {
     mb /= microbatches;
     part.auxOps /= double(microbatches);
+    for (double *saved :
+         {&part.saved.inputs, &part.saved.kernels, &part.saved.outputs,
+          &part.saved.masks, &part.saved.attention, &part.saved.attentionMasks})
+      *saved /= double(microbatches);
   }
   return part;
 }

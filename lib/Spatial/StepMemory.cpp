@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <map>
@@ -250,4 +251,47 @@ void dsm::core::addActivationLiveTensors(
       live({uses[i].bytes, recomputedAt, uses[i].lastBackward});
     }
   }
+}
+
+/// The share of one of `layer`'s tensors, in `operand`'s layout, that a chip
+/// of the split `chipSplit` keeps.
+static double chipShare(const LayerShape &layer, Operand operand,
+                        const DimSizes &chipSplit, bool sequenceParallel) {
+  double chips = 1;
+  DimSizes share = layer.dims;
+  for (int d = 0; d < kNumDims; ++d) {
+    chips *= double(std::max<int64_t>(chipSplit[d], 1));
+    share[d] =
+        llvm::divideCeil(layer.dims[d], std::max<int64_t>(chipSplit[d], 1));
+  }
+  if (sequenceParallel)
+    return 1.0 / chips;
+  const double whole = operandElements(layer, operand, layer.dims);
+  return whole > 0 ? operandElements(layer, operand, share) / whole : 1.0;
+}
+
+double dsm::core::savedBytesPerChip(const LayerShape &layer,
+                                    const DimSizes &chipSplit,
+                                    double elementBytes,
+                                    ActivationKeeping keeping) {
+  const SavedActivations &saved = layer.saved;
+  if (saved.empty())
+    return 0;
+  auto share = [&](Operand operand) {
+    return chipShare(layer, operand, chipSplit, keeping.sequenceParallel);
+  };
+  double outputs = saved.outputs * elementBytes + saved.masks;
+  if (!keeping.recomputeAttention)
+    outputs += saved.attention * elementBytes + saved.attentionMasks;
+  return saved.inputs * elementBytes * share(Operand::Input) +
+         saved.kernels * elementBytes * share(Operand::Kernel) +
+         outputs * share(Operand::Output);
+}
+
+double dsm::core::checkpointBytesPerChip(const LayerShape &layer,
+                                         const DimSizes &chipSplit,
+                                         double elementBytes,
+                                         bool sequenceParallel) {
+  return layer.saved.inputs * elementBytes *
+         chipShare(layer, Operand::Input, chipSplit, sequenceParallel);
 }

@@ -31,6 +31,108 @@ static int64_t elementsOf(Value value) {
   return type && type.hasStaticShape() ? type.getNumElements() : 0;
 }
 
+/// What each layer keeps for its backward pass (core::SavedActivations), as
+/// an autograd framework keeps it, by operation kind: a layer with weights
+/// its primary input (for the weights' gradient), a product of two
+/// activations both; ReLU, sigmoid, tanh and softmax their output; GELU,
+/// normalizations, max pooling and special functions their input; a product
+/// or quotient each operand whose partner needs a gradient (a weight, or
+/// computed from one: the rotary tables of a Llama need none); with `dropout`,
+/// a one-byte mask per element of each residual branch and of the
+/// attention's probabilities, whose dropped copy the attention keeps too.
+/// A tensor is counted once, by the first layer (in program order) keeping
+/// it; the function's inputs are not counted. (docs/performance-model.md,
+/// "Activation memory".)
+static void countSavedActivations(func::FuncOp func,
+                                  std::vector<FormedLayer> &layers,
+                                  bool dropout) {
+  // The values a gradient reaches: the weights and what is computed from
+  // them (the ops are in program order). An op none reaches has no backward
+  // work, and keeps nothing.
+  llvm::DenseSet<Value> needsGradient;
+  for (Operation &op : func.getBody().getOps())
+    if (llvm::any_of(op.getOperands(), [&](Value v) {
+          return isWeight(v) || needsGradient.contains(v);
+        }))
+      needsGradient.insert(op.result_begin(), op.result_end());
+  llvm::DenseSet<Value> counted;
+  for (FormedLayer &layer : layers) {
+    core::SavedActivations &saved = layer.shape.saved;
+    auto keep = [&](Value value, double &into) {
+      if (isActivation(value) && value.getDefiningOp() &&
+          counted.insert(value).second)
+        into += double(elementsOf(value));
+    };
+    for (Operation *op : layer.ops) {
+      if (op->getNumResults() == 0 || !needsGradient.contains(op->getResult(0)))
+        continue;
+      auto workloadOp = cast<WorkloadOpInterface>(op);
+      core::OpKind kind = workloadOp.getWorkload().kind;
+      if (op == layer.primary) {
+        keep(op->getOperand(0), saved.inputs);
+        if (kind == core::OpKind::MatMul)
+          keep(op->getOperand(1), saved.kernels);
+        if (kind == core::OpKind::Lstm)
+          for (Value result : op->getResults())
+            keep(result, saved.outputs);
+        continue;
+      }
+      switch (kind) {
+      case core::OpKind::ReLU:
+      case core::OpKind::Sigmoid:
+      case core::OpKind::Tanh:
+      case core::OpKind::Clamp:
+      case core::OpKind::HardSigmoid:
+        keep(op->getResult(0), saved.outputs);
+        break;
+      case core::OpKind::Softmax: {
+        // Attention's probabilities (read by a product of activations).
+        Value probabilities = op->getResult(0);
+        bool attention = llvm::any_of(probabilities.getUsers(), [](auto *u) {
+          auto user = dyn_cast<WorkloadOpInterface>(u);
+          return user && user.getWorkload().kind == core::OpKind::MatMul;
+        });
+        double before = saved.attention + saved.outputs;
+        keep(probabilities, attention ? saved.attention : saved.outputs);
+        if (attention && dropout && saved.attention + saved.outputs > before) {
+          saved.attention += double(elementsOf(probabilities));
+          saved.attentionMasks += double(elementsOf(probabilities));
+        }
+        break;
+      }
+      case core::OpKind::GELU:
+      case core::OpKind::HardSwish:
+      case core::OpKind::LayerNorm:
+      case core::OpKind::RMSNorm:
+      case core::OpKind::BatchNorm:
+      case core::OpKind::MaxPool:
+      case core::OpKind::Math:
+        keep(op->getOperand(0), saved.outputs);
+        break;
+      case core::OpKind::Elementwise:
+        if (!isa<MulOp, DivOp>(op) || op->getNumOperands() != 2)
+          break;
+        for (unsigned i = 0; i < 2; ++i)
+          if (needsGradient.contains(op->getOperand(1 - i)) ||
+              isWeight(op->getOperand(1 - i)))
+            keep(op->getOperand(i), saved.outputs);
+        break;
+      case core::OpKind::ResidualAdd: {
+        // Dropout on the residual branch: the sum of two whole tensors.
+        Value sum = op->getResult(0);
+        if (dropout && llvm::all_of(op->getOperands(), [&](Value v) {
+              return isActivation(v) && v.getType() == sum.getType();
+            }))
+          saved.masks += double(elementsOf(sum));
+        break;
+      }
+      default:
+        break;
+      }
+    }
+  }
+}
+
 FailureOr<std::vector<FormedLayer>> dsm::formLayers(func::FuncOp func) {
   std::vector<FormedLayer> layers;
   DenseMap<Operation *, int> layerOf;
@@ -185,5 +287,9 @@ FailureOr<std::vector<FormedLayer>> dsm::formLayers(func::FuncOp func) {
             std::round(pixels) / double(shape.get(core::Dim::IJ));
     }
   }
+  FloatAttr dropout =
+      DsmDialect::DropoutAttrHelper(func.getContext()).getAttr(func);
+  countSavedActivations(func, layers,
+                        dropout && dropout.getValueAsDouble() > 0);
   return layers;
 }

@@ -17,9 +17,12 @@
 // CHECK-DAG: %[[FB:.*]] = dsm.weight "fc.bias"
 //
 // FWD in program order; the fused ops' work is in the workload: conv1's batch
-// norm (2 ops per element) and ReLU, conv2's residual input (aux_inputs).
-// CHECK: %[[A1:.*]] = dsm.layer_pass "conv1" <fwd> ins(%[[X]]) weights(%[[W1]], %[[G]], %[[B]], %[[M]], %[[V]]) {workload = #dsm.workload<kind = "conv", in = 3, out = 8, ij = 64, kij = 9, mb = 4, aux_ops = 6144, params = 232, reduces = "batch_norm">} : {{.*}} -> tensor<4x8x8x8xf32>
-// CHECK: %[[A2:.*]] = dsm.layer_pass "conv2" <fwd> ins(%[[A1]]) weights(%[[W2]]) {workload = #dsm.workload<kind = "conv", in = 8, out = 8, ij = 64, kij = 9, mb = 4, ij_out = 1, aux_ops = 6144, aux_inputs = 2048, params = 576>} : {{.*}} -> tensor<4x8xf32>
+// norm (2 ops per element) and ReLU, conv2's residual input (aux_inputs); and
+// what each keeps for its backward pass: conv1 its batch norm's input and
+// its ReLU's output (its own input is the function's), conv2 its ReLU's
+// output (its input is conv1's, counted there).
+// CHECK: %[[A1:.*]] = dsm.layer_pass "conv1" <fwd> ins(%[[X]]) weights(%[[W1]], %[[G]], %[[B]], %[[M]], %[[V]]) {workload = #dsm.workload<kind = "conv", in = 3, out = 8, ij = 64, kij = 9, mb = 4, aux_ops = 6144, params = 232, reduces = "batch_norm", saved_outputs = 4096>} : {{.*}} -> tensor<4x8x8x8xf32>
+// CHECK: %[[A2:.*]] = dsm.layer_pass "conv2" <fwd> ins(%[[A1]]) weights(%[[W2]]) {workload = #dsm.workload<kind = "conv", in = 8, out = 8, ij = 64, kij = 9, mb = 4, ij_out = 1, aux_ops = 6144, aux_inputs = 2048, params = 576, saved_outputs = 2048>} : {{.*}} -> tensor<4x8xf32>
 // CHECK: %[[Y:.*]] = dsm.layer_pass "fc" <fwd> ins(%[[A2]]) weights(%[[FW]], %[[FB]])
 //
 // Backward in reverse order, UPD before BWD. The loss gradient comes from the
@@ -69,7 +72,7 @@ func.func @residual(%x: tensor<4x3x8x8xf32>) -> tensor<4x10xf32> {
 // CHECK-SAME: -> (tensor<2x4xf32>, tensor<4x4xf32>)
 // CHECK: %[[W:.*]] = dsm.weight "w"
 // CHECK: %[[A:.*]] = dsm.layer_pass "block" <fwd> ins(%{{.*}}) weights(%[[W]]) {workload = {{.*}}params = 16>}
-// CHECK: %[[B:.*]] = dsm.layer_pass "block#2" <fwd> ins(%[[A]]) weights(%[[W]]) {workload = {{.*}}params = 16>}
+// CHECK: %[[B:.*]] = dsm.layer_pass "block#2" <fwd> ins(%[[A]]) weights(%[[W]]) {workload = {{.*}}params = 16, saved_inputs = 8>}
 // CHECK: %[[P:.*]] = dsm.layer_pass "block#2" <upd> ins(%[[A]], %[[B]]) weights(%[[W]]) {{.*}} -> tensor<4x4xf32>
 // CHECK: %[[E:.*]] = dsm.layer_pass "block#2" <bwd> ins(%[[B]])
 // CHECK: %[[G:.*]] = dsm.layer_pass "block" <upd> ins(%{{.*}}, %[[E]], %[[P]]) weights(%[[W]]) {{.*}} -> tensor<4x4xf32>

@@ -190,3 +190,136 @@ TEST(StepMemoryTest, OptimizersHaveNames) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Activation memory: what one transformer layer keeps for its backward
+// pass, against the hand counts of Korthikanti et al., "Reducing Activation
+// Recomputation in Large Transformer Models" (MLSys 2023), Section 4 and
+// Table 2, at 2-byte activations and 1-byte dropout masks.
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A layer of a transformer block: its shape, with what LayerFormation
+/// finds it keeps (test/Spatial/saved-activations.mlir shows those counts
+/// on the same block), and its chip split under Megatron-LM's tensor
+/// parallelism of degree t: the first linear layer of each pair splits its
+/// output features (column parallel), the second its input features (row
+/// parallel); attention splits its heads.
+struct BlockLayer {
+  LayerShape shape;
+  DimSizes split = {1, 1, 1, 1, 1};
+};
+
+LayerShape fullyConnected(int64_t s, int64_t b, int64_t in, int64_t out,
+                          SavedActivations saved) {
+  LayerShape shape = makeLayerShape(
+      makeFullyConnectedWorkload(b, s, in, out, /*hasBias=*/false, 2), "fc");
+  shape.saved = saved;
+  return shape;
+}
+LayerShape matMul(int64_t batch, int64_t m, int64_t k, int64_t n,
+                  SavedActivations saved) {
+  LayerShape shape =
+      makeLayerShape(makeMatMulWorkload(batch, m, k, n, 2), "matmul");
+  shape.saved = saved;
+  return shape;
+}
+DimSizes along(Dim dim, int64_t t) {
+  DimSizes split = {1, 1, 1, 1, 1};
+  split[int(dim)] = t;
+  return split;
+}
+
+/// GPT (with dropout) at sequence s, microbatch b, hidden h, a heads: c_attn,
+/// scores (with the softmax), context, attn.c_proj (with the residual and
+/// the next layer norm), mlp.c_fc (with GELU), mlp.c_proj (with the
+/// residual and the next block's first layer norm).
+std::vector<BlockLayer> gptBlock(double s, double b, double h, double a,
+                                 int64_t t) {
+  const double sbh = s * b * h, as2b = a * s * s * b;
+  const int64_t S = int64_t(s), B = int64_t(b), H = int64_t(h), A = int64_t(a);
+  return {
+      {fullyConnected(S, B, H, 3 * H, {sbh}), along(Dim::Out, t)},
+      {matMul(B * A, S, H / A, S, {sbh, sbh, 0, 0, 2 * as2b, as2b}),
+       along(Dim::MB, t)},
+      {matMul(B * A, S, S, H / A, {0, sbh}), along(Dim::MB, t)},
+      {fullyConnected(S, B, H, H, {sbh, 0, sbh, sbh}), along(Dim::In, t)},
+      {fullyConnected(S, B, H, 4 * H, {sbh, 0, 4 * sbh}), along(Dim::Out, t)},
+      {fullyConnected(S, B, 4 * H, H, {4 * sbh, 0, sbh, sbh}),
+       along(Dim::In, t)},
+  };
+}
+
+double blockBytes(const std::vector<BlockLayer> &block,
+                  ActivationKeeping keeping) {
+  double bytes = 0;
+  for (const BlockLayer &layer : block)
+    bytes += savedBytesPerChip(layer.shape, layer.split, 2, keeping);
+  return bytes;
+}
+} // namespace
+
+TEST(StepMemoryTest, AGptLayerKeepsWhatMegatronLmCounts) {
+  // GPT-3 175B's layer: s 2048, h 12288, 96 heads, microbatch 1.
+  const double s = 2048, b = 1, h = 12288, a = 96;
+  const double sbh = s * b * h, attention = 5 * a * s * s * b;
+  for (int64_t t : {1, 2, 8}) {
+    SCOPED_TRACE(t);
+    std::vector<BlockLayer> block = gptBlock(s, b, h, a, t);
+    // No recomputation: sbh (10 + 24 / t) + 5 a s^2 b / t.
+    EXPECT_DOUBLE_EQ(blockBytes(block, {}),
+                     sbh * (10 + 24.0 / t) + attention / t);
+    // Sequence parallelism: what tensor parallelism replicated split too.
+    EXPECT_DOUBLE_EQ(blockBytes(block, {/*sequenceParallel=*/true}),
+                     sbh * 34 / t + attention / t);
+    // Selective recomputation: the attention core dropped.
+    EXPECT_DOUBLE_EQ(blockBytes(block, {false, /*recomputeAttention=*/true}),
+                     sbh * (10 + 24.0 / t));
+    EXPECT_DOUBLE_EQ(blockBytes(block, {true, true}), sbh * 34 / t);
+    // Full recomputation: the block's input alone, 2 s b h (split along the
+    // sequence under sequence parallelism).
+    EXPECT_DOUBLE_EQ(
+        checkpointBytesPerChip(block.front().shape, block.front().split, 2),
+        2 * sbh);
+    EXPECT_DOUBLE_EQ(checkpointBytesPerChip(block.front().shape,
+                                            block.front().split, 2, true),
+                     2 * sbh / t);
+  }
+}
+
+TEST(StepMemoryTest, ALlamaLayerKeepsItsOwnCount) {
+  // Llama-2-7B's layer (no dropout, RMSNorm, SwiGLU written x * sigmoid(x)
+  // times the up projection, rotary embeddings applied before the scores):
+  //   RMSNorm inputs 2 x 2sbh, the projections' input 2sbh (read by q, k
+  //   and v: kept once), the gate's input 2sbh -- replicated; Q and K after
+  //   RoPE 4sbh, V 2sbh, o_proj's input 2sbh, the softmax 2as^2b -- split;
+  //   the MLP: gate and up outputs, the sigmoid, SiLU and the product,
+  //   5 x 2sbf, split:
+  //   sbh (8 + 8/t) + 10 sbf / t + 2 a s^2 b / t.
+  const double s = 4096, b = 1, h = 4096, a = 32, f = 11008;
+  const double sbh = s * b * h, sbf = s * b * f, as2b = a * s * s * b;
+  const int64_t S = int64_t(s), H = int64_t(h), A = int64_t(a), F = int64_t(f);
+  for (int64_t t : {1, 2, 8}) {
+    SCOPED_TRACE(t);
+    LayerShape act = makeLayerShape(
+        makeElementwiseWorkload(OpKind::Sigmoid, 1, S * F, S * F, 0, 0, 2),
+        "mlp.act_fn.sigmoid");
+    act.saved = {0, 0, 4 * sbf};
+    std::vector<BlockLayer> block = {
+        {fullyConnected(S, 1, H, H, {sbh}), along(Dim::Out, t)}, // q_proj
+        {fullyConnected(S, 1, H, H, {}), along(Dim::Out, t)},    // k_proj
+        {fullyConnected(S, 1, H, H, {}), along(Dim::Out, t)},    // v_proj
+        {matMul(A, S, H / A, S, {sbh, sbh, 0, 0, as2b}), along(Dim::MB, t)},
+        {matMul(A, S, S, H / A, {0, sbh}), along(Dim::MB, t)},
+        {fullyConnected(S, 1, H, H, {sbh, 0, sbh}), along(Dim::In, t)},
+        {fullyConnected(S, 1, H, F, {sbh}), along(Dim::Out, t)}, // gate
+        {fullyConnected(S, 1, H, F, {}), along(Dim::Out, t)},    // up
+        {act, along(Dim::Out, t)},
+        {fullyConnected(S, 1, F, H, {sbf, 0, sbh}), along(Dim::In, t)},
+    };
+    EXPECT_DOUBLE_EQ(blockBytes(block, {}),
+                     sbh * (8 + 8.0 / t) + 10 * sbf / t + 2 * as2b / t);
+    EXPECT_DOUBLE_EQ(blockBytes(block, {false, true}),
+                     sbh * (8 + 8.0 / t) + 10 * sbf / t);
+  }
+}

@@ -235,7 +235,13 @@ def Dsm_WorkloadAttr : Dsm_Attr<"Workload", "workload"> {
     DefaultValuedParameter<"int64_t", "0">:$aux_ops,
     DefaultValuedParameter<"int64_t", "0">:$aux_inputs,
     DefaultValuedParameter<"int64_t", "0">:$params,
-    StringRefParameter<"fused reductions", "\"\"">:$reduces);
+    StringRefParameter<"fused reductions", "\"\"">:$reduces,
+    DefaultValuedParameter<"int64_t", "0">:$saved_inputs,
+    DefaultValuedParameter<"int64_t", "0">:$saved_kernels,
+    DefaultValuedParameter<"int64_t", "0">:$saved_outputs,
+    DefaultValuedParameter<"int64_t", "0">:$saved_masks,
+    DefaultValuedParameter<"int64_t", "0">:$saved_attention,
+    DefaultValuedParameter<"int64_t", "0">:$saved_attention_masks);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

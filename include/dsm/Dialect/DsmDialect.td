@@ -53,7 +53,11 @@ def Dsm_Dialect : Dialect {
     "::dsm::ChipMemoryAttr":$chip_memory,
     // Spatial mapping (--dsm-select-mapping), on a function whose plan is a
     // pipeline: the cycles its stages wait, beside the passes' cycles.
-    "::dsm::PipelineIdleAttr":$pipeline_idle
+    "::dsm::PipelineIdleAttr":$pipeline_idle,
+    // On a function whose model trains with dropout (GPT, BERT; LLaMA-style
+    // models have none): its probability. The activations a layer keeps for
+    // its backward pass then count dropout's masks (LayerFormation).
+    "::mlir::FloatAttr":$dropout
   );
   let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{

@@ -56,6 +56,26 @@ private:
 /// The role of a tensor in the layer's primary computation.
 enum class Operand { Input = 0, Kernel, Output };
 
+/// What a layer keeps for its backward pass, in elements of the whole layer
+/// (all samples, all timesteps), by the layout each is kept in: tensors laid
+/// out as the primary computation's Input, its Kernel (the second activation
+/// of a product of two activations), or its Output (the fused auxiliary
+/// computations' tensors). LayerFormation counts them by operation kind
+/// (docs/performance-model.md, "Activation memory"); the attention part is
+/// what selective recomputation drops (the softmax's output, its dropout's
+/// output and mask).
+struct SavedActivations {
+  double inputs = 0, kernels = 0, outputs = 0;
+  /// Dropout masks, one byte an element, laid out as the Output.
+  double masks = 0;
+  /// The attention core's tensors and masks, laid out as the Output.
+  double attention = 0, attentionMasks = 0;
+  bool empty() const {
+    return inputs == 0 && kernels == 0 && outputs == 0 && masks == 0 &&
+           attention == 0 && attentionMasks == 0;
+  }
+};
+
 /// One layer for the performance model.
 struct LayerShape {
   std::string name;
@@ -103,6 +123,8 @@ struct LayerShape {
   /// Output pixels stored per computed output pixel: a fused pooling keeps
   /// the pooled tensor (1/window of the pixels) and pools in the scratchpad.
   double outputPixelRatio = 1.0;
+  /// What the layer keeps for its backward pass (training).
+  SavedActivations saved;
 
   int64_t get(Dim d) const { return dims[int(d)]; }
   /// MACs of one pass over all timesteps and directions.
@@ -120,6 +142,11 @@ struct PassRoles {
   Operand first, second, result;
 };
 PassRoles getPassRoles(TrainingPass pass);
+
+/// Elements of one of `layer`'s data structures at the sizes `sizes` (the
+/// whole layer's, a chip's or a core's share).
+double operandElements(const LayerShape &layer, Operand operand,
+                       const DimSizes &sizes);
 
 /// Dimensions reduced in `pass` (those not indexing its result).
 DimSet reductionDims(const LayerShape &layer, TrainingPass pass);

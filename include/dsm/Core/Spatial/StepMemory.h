@@ -60,6 +60,8 @@
 #ifndef DSM_CORE_SPATIAL_STEPMEMORY_H
 #define DSM_CORE_SPATIAL_STEPMEMORY_H
 
+#include "dsm/Core/Spatial/LayerShape.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -236,6 +238,32 @@ void addActivationLiveTensors(
     llvm::ArrayRef<ActivationUse> uses,
     llvm::function_ref<bool(size_t)> recomputed,
     llvm::function_ref<void(const LiveTensor &)> live);
+
+/// How a chip keeps a layer's saved activations (LayerShape::saved).
+struct ActivationKeeping {
+  /// Megatron-LM's sequence parallelism: the tensors that tensor
+  /// parallelism replicates (a column-parallel layer's input, a
+  /// row-parallel layer's output side) split along the sequence too, so
+  /// that each is spread over all the layer's chips.
+  bool sequenceParallel = false;
+  /// Selective recomputation (Korthikanti et al. 2022, Section 4.2): the
+  /// attention core's tensors dropped and recomputed.
+  bool recomputeAttention = false;
+};
+
+/// Bytes a chip keeps of `layer`'s saved activations when the layer's FWD
+/// splits its dimensions over the chips by `chipSplit` (ChipD): each tensor
+/// a chip's share of it in the layout it is kept in -- a layout a dimension
+/// does not index is replicated over the chips that split it -- at
+/// `elementBytes` an element, dropout masks at one byte. Per microbatch: the
+/// shape's (microbatchShape divides the saved elements with it).
+double savedBytesPerChip(const LayerShape &layer, const DimSizes &chipSplit,
+                         double elementBytes, ActivationKeeping keeping = {});
+/// Bytes a chip keeps of the layer's saved inputs alone: the checkpoint of a
+/// run of recomputed layers that the layer starts.
+double checkpointBytesPerChip(const LayerShape &layer,
+                              const DimSizes &chipSplit, double elementBytes,
+                              bool sequenceParallel = false);
 
 } // namespace dsm::core
 
