@@ -85,6 +85,14 @@ func.func @bad_reduction() attributes {w = #dsm.workload<kind = "fc", in = 1, ou
 
 // -----
 
+// What a layer keeps for its backward pass is a count of elements.
+// expected-error @+1 {{workload 'saved_attention_masks' must not be negative, got -4}}
+func.func @negative_saved() attributes {w = #dsm.workload<kind = "matmul", in = 1, out = 1, ij = 1, kij = 1, mb = 1, saved_inputs = 1, saved_attention_masks = -4>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{the PE array's rows and columns must take different dimensions, both are 'ij'}}
 func.func @bad_array() attributes {a = #dsm.array_map<rows = ij, columns = ij, row_tile = 1, column_tile = 1>} {
   return
