@@ -24,8 +24,14 @@
 // also with its optimizer state offloaded to the host (ZeRO-Offload).
 // Savers the user names (MapperOptions::savers) apply first, needed or not,
 // and only the others are chosen.
-// Activations spread over every chip whatever the parallelism, so their
-// peak is a constant of each plan's check.
+// In training, each layer keeps its saved activations (LayerShape::saved)
+// at its option's layout (savedBytesPerChip) from its FWD to its backward
+// passes: at the turn of the step all are alive, so a chip holds their sum,
+// which is priced with the parameters option by option. The rest -- the
+// errors, what earlier pipeline stages send, the network's results and a
+// recomputed run brought back -- is a constant of each plan's check. In
+// inference, the layers' outputs spread over every chip, from their
+// producer to their last reader.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,11 +78,28 @@ struct dsm::core::ChipMemory {
   std::vector<int> producerOf;
   LiveBytes errorsAndReceived{0};
 
+  /// Training: per (layer, option), the bytes a chip keeps for one
+  /// microbatch of the layer's saved activations, and of its saved inputs
+  /// alone (the checkpoint of a recomputed run it starts); per layer, the
+  /// least of each over its options. Null where no
+  /// explorations tell the layouts (stepMemoryOf), or in inference.
+  struct KeptTables {
+    std::vector<std::vector<double>> saved, checkpoint;
+    std::vector<double> least, leastCheckpoint;
+  };
+  std::shared_ptr<const KeptTables> kept;
+
   /// The savers.
   bool shardState = false, shardWeights = false, offloadState = false;
   std::vector<bool> recomputed;
-  /// The peak of the activations and errors alive at once, under them.
+  /// Per layer: recomputed, and the first of its run (keeps its checkpoint).
+  std::vector<bool> startsRun;
+  /// The peak of the tensors alive at once besides the saved activations
+  /// (all of them in inference), under the savers.
   double activationBytes = 0;
+  /// That and the saved activations at each layer's least: what comparing
+  /// recomputations goes by.
+  double leastActivationBytes = 0;
 
   double weightElements(size_t layer, int option) const {
     return weightElementsOf(parameterElements(layer, option),
@@ -105,6 +128,21 @@ struct dsm::core::ChipMemory {
     return parameterBytesOf(parameterElements(layer, option),
                             parameters[layer]);
   }
+  /// The saved activations a chip keeps of `layer` at `option`, for the
+  /// microbatches in flight.
+  double keptBytes(size_t layer, int option) const {
+    if (!kept)
+      return 0;
+    if (!recomputed[layer])
+      return kept->saved[layer][size_t(option)] * copies;
+    return startsRun[layer] ? kept->checkpoint[layer][size_t(option)] * copies
+                            : 0;
+  }
+  /// What a layer's option takes that the selection can change: its
+  /// parameters (with their state) and its saved activations.
+  double layerBytes(size_t layer, int option) const {
+    return parameterBytes(layer, option) + keptBytes(layer, option);
+  }
   double parameterBytesOf(double elements, double layerParameters) const {
     return weightElementsOf(elements, layerParameters) * elementBytes +
            stateElementsOf(elements, layerParameters) *
@@ -129,19 +167,21 @@ struct dsm::core::ChipMemory {
     return largest;
   }
   double of(llvm::ArrayRef<int> choice) const {
-    double total = activationBytes + bufferBytes(choice);
+    double total = activationBytes + bufferBytes(choice) + runBytes(choice);
     for (size_t i = 0; i < choice.size(); ++i)
-      total += parameterBytes(i, choice[i]);
+      total += layerBytes(i, choice[i]);
     return total;
   }
   bool fits(llvm::ArrayRef<int> choice) const {
     return of(choice) <= capacity && hostBytes() <= hostCapacity;
   }
-  /// The most parameter bytes (parameterBytes summed) of a plan that fits:
-  /// the capacity less the activations, which every plan holds.
+  /// The most layer bytes (layerBytes summed) of a plan that fits: the
+  /// capacity less the activations every plan holds.
   double parameterRoom() const { return capacity - activationBytes; }
+  /// The room were each layer's saved activations at their least.
+  double leastRoom() const { return capacity - leastActivationBytes; }
 
-  /// The peak of the activations and errors alive at once were the layers
+  /// The peak of the tensors besides the saved activations were the layers
   /// `layers` marks recomputed.
   double peakRecomputing(const std::vector<bool> &layers) const {
     LiveBytes live = errorsAndReceived;
@@ -150,12 +190,49 @@ struct dsm::core::ChipMemory {
         [&](const LiveTensor &t) { live.add(t); });
     return live.peak();
   }
-  /// Recomputes the layers `layers` marks, and the peak under it.
+  /// A recomputed run brought back lives beside them: the largest, one
+  /// microbatch of it, at the layers' `bytes(layer)`.
+  template <typename Bytes> double largestRun(Bytes &&bytes) const {
+    double largest = 0, run = 0;
+    if (kept)
+      for (size_t i = 0; i < recomputed.size(); ++i) {
+        run = recomputed[i] ? run + bytes(i) : 0;
+        largest = std::max(largest, run);
+      }
+    return largest;
+  }
+  double runBytes(llvm::ArrayRef<int> choice) const {
+    return largestRun(
+        [&](size_t i) { return kept->saved[i][size_t(choice[i])]; });
+  }
+  /// Recomputes the layers `layers` marks, and the peaks under it.
   void recompute(std::vector<bool> layers) {
     recomputed = std::move(layers);
+    startsRun.assign(recomputed.size(), false);
+    for (size_t i = 0; i < recomputed.size(); ++i)
+      startsRun[i] = recomputed[i] && (i == 0 || !recomputed[i - 1]);
     for (size_t a = 0; a < activations.size(); ++a)
       activations[a].recomputed = recomputed[producerOf[a]];
     activationBytes = peakRecomputing(recomputed);
+    leastActivationBytes = leastRecomputing(recomputed);
+  }
+  /// peakRecomputing, the largest run and the saved activations, each
+  /// layer's at its least.
+  double leastRecomputing(const std::vector<bool> &layers) const {
+    double bytes = peakRecomputing(layers);
+    if (kept) {
+      double largest = 0, run = 0;
+      for (size_t i = 0; i < layers.size(); ++i) {
+        const bool startsRun = layers[i] && (i == 0 || !layers[i - 1]);
+        bytes += (layers[i] ? (startsRun ? kept->leastCheckpoint[i] : 0)
+                            : kept->least[i]) *
+                 copies;
+        run = layers[i] ? run + kept->least[i] : 0;
+        largest = std::max(largest, run);
+      }
+      bytes += largest;
+    }
+    return bytes;
   }
 
   MemoryPerChip categories(llvm::ArrayRef<int> choice) const {
@@ -166,7 +243,9 @@ struct dsm::core::ChipMemory {
       memory.optimizer += stateElements(i, choice[i]) * chipOptimizerBytes();
     }
     memory.offloaded = hostBytes();
-    memory.activations = activationBytes;
+    memory.activations = activationBytes + runBytes(choice);
+    for (size_t i = 0; i < choice.size(); ++i)
+      memory.activations += keptBytes(i, choice[i]);
     memory.buffers = bufferBytes(choice);
     memory.capacity = capacity;
     memory.hostCapacity = hostCapacity;
@@ -223,8 +302,17 @@ static ChipMemory stepMemoryOf(const MappingProblem &problem) {
   }
   const int end = 2 * int(n);
   memory.errorsAndReceived = LiveBytes(end);
+  // In training, a graph whose layers tell what they keep (LayerShape::
+  // saved) keeps those instead (chipMemoryOf), and here only the network's
+  // results, to the end of the step.
+  const bool keepsSaved = training && graph.tellsSavedActivations();
   for (size_t p = 0; p < n; ++p) {
-    if (outputElements[p] <= 0)
+    // (A layer no other reads is the network's too: a pipeline's last
+    // stage ends in it.)
+    const bool result =
+        problem.layer(int(p)).networkOutput ||
+        (lastForward[p] < 0 && !problem.layer(int(p)).sentToLaterStage);
+    if (outputElements[p] <= 0 || (keepsSaved && !result))
       continue;
     ActivationUse use;
     // Kept for each microbatch in flight; an error lives for one.
@@ -236,7 +324,7 @@ static ChipMemory stepMemoryOf(const MappingProblem &problem) {
       use.firstBackward = graph.backwardStep(lastReader[p]);
       use.lastBackward = graph.backwardStep(firstReader[p]);
     }
-    if (problem.layer(int(p)).networkOutput)
+    if (problem.layer(int(p)).networkOutput || (keepsSaved && result))
       use.lastBackward = end;
     memory.activations.push_back(use);
     memory.producerOf.push_back(int(p));
@@ -250,8 +338,19 @@ static ChipMemory stepMemoryOf(const MappingProblem &problem) {
       continue;
     int last = layer.bwd || layer.upd ? graph.backwardStep(int(c))
                                       : graph.forwardStep(int(c));
-    memory.errorsAndReceived.add(
-        {share(layer.receivedElements) * memory.copies, 0, last});
+    // What the layer keeps as its saved inputs it counts itself.
+    const double received =
+        keepsSaved
+            ? std::max(layer.receivedElements - layer.shape.saved.inputs, 0.0)
+            : layer.receivedElements;
+    if (received > 0)
+      memory.errorsAndReceived.add({share(received) * memory.copies, 0, last});
+    // Its BWD computes the error of what it received, for one microbatch,
+    // and sends it back (beside its saved activations, still held then).
+    if (keepsSaved && layer.bwd)
+      memory.errorsAndReceived.add({share(layer.receivedElements),
+                                    graph.backwardStep(int(c)),
+                                    graph.backwardStep(int(c))});
   }
   for (const LayerEdge &edge : graph.edges)
     if (edge.carriesError)
@@ -289,6 +388,39 @@ static ChipMemory chipMemoryOf(const MappingState &state) {
   memory.elementsTable =
       std::make_shared<const std::vector<std::vector<double>>>(
           std::move(elements));
+  if (problem.inferenceOnly() || !problem.graph().tellsSavedActivations())
+    return memory;
+  // The saved activations a chip keeps at each option's layout.
+  auto kept = std::make_shared<ChipMemory::KeptTables>();
+  const size_t n = problem.numLayers(), options = problem.numOptions();
+  kept->saved.assign(n, std::vector<double>(options, 0.0));
+  kept->checkpoint = kept->saved;
+  kept->least.assign(n, 0.0);
+  kept->leastCheckpoint.assign(n, 0.0);
+  for (size_t i = 0; i < n; ++i) {
+    const LayerNode &layer = problem.layer(int(i));
+    if (!(layer.bwd || layer.upd) || layer.shape.saved.empty())
+      continue;
+    double least = kInfinityCost, leastCheckpoint = kInfinityCost;
+    for (size_t o = 0; o < options; ++o)
+      if (const Evaluation *fwd =
+              state.plain(int(i), TrainingPass::FWD, int(o))) {
+        const DimSizes &split = fwd->config.chipSplit;
+        double saved =
+            savedBytesPerChip(layer.shape, split, memory.elementBytes);
+        double checkpoint =
+            checkpointBytesPerChip(layer.shape, split, memory.elementBytes);
+        kept->saved[i][o] = saved;
+        kept->checkpoint[i][o] = checkpoint;
+        least = std::min(least, saved);
+        leastCheckpoint = std::min(leastCheckpoint, checkpoint);
+      }
+    kept->least[i] = least < kInfinityCost ? least : 0;
+    kept->leastCheckpoint[i] =
+        leastCheckpoint < kInfinityCost ? leastCheckpoint : 0;
+  }
+  memory.kept = std::move(kept);
+  memory.recompute(memory.recomputed);
   return memory;
 }
 
@@ -342,11 +474,11 @@ static std::vector<bool> fewestAliveRecomputation(const MappingProblem &problem,
     lengths.push_back(length);
   lengths.push_back(std::max<size_t>(2, size_t(std::sqrt(double(n)))));
   std::vector<bool> best(n, false);
-  double bestBytes =
-      named ? std::numeric_limits<double>::infinity() : memory.activationBytes;
+  double bestBytes = named ? std::numeric_limits<double>::infinity()
+                           : memory.leastActivationBytes;
   for (size_t length : lengths) {
     std::vector<bool> recomputed = recomputedInSegments(readers, length);
-    const double bytes = memory.peakRecomputing(recomputed);
+    const double bytes = memory.leastRecomputing(recomputed);
     if (bytes < bestBytes) {
       bestBytes = bytes;
       best = std::move(recomputed);
@@ -374,9 +506,7 @@ fitByPricing(MappingState &state, const ChipMemory &memory,
       [&](const std::vector<OptionCosts> &costs) {
         return selectWithStates(costs, state.switches);
       },
-      [&](size_t node, int option) {
-        return memory.parameterBytes(node, option);
-      },
+      [&](size_t node, int option) { return memory.layerBytes(node, option); },
       [&](llvm::ArrayRef<int> choice) { return memory.fits(choice); },
       memory.capacity, memory.parameterRoom(), bound, unpriced,
       [&]() -> llvm::Error {
@@ -444,7 +574,7 @@ private:
       double least = kInfinityCost;
       for (size_t o = 0; o < state.layerCost[i].size(); ++o)
         if (state.layerCost[i][o] < kInfinityCost)
-          least = std::min(least, memory.parameterBytes(i, int(o)));
+          least = std::min(least, memory.layerBytes(i, int(o)));
       if (least < kInfinityCost)
         bytes += least;
     }
@@ -574,8 +704,8 @@ public:
         second.push_back(withShardedWeights(*recomputing));
     }
     first.push_back(std::move(base));
-    if (recomputing && first.back().memory->activationBytes >
-                           recomputing->memory->activationBytes)
+    if (recomputing && first.back().memory->leastActivationBytes >
+                           recomputing->memory->leastActivationBytes)
       first.push_back(std::move(*recomputing));
     // Offloading: one transfer a step, in the same tier.
     if (training && problem.model().hasHostLink() &&
@@ -591,9 +721,9 @@ public:
     for (std::vector<Candidate> &tier : tiers)
       std::stable_sort(tier.begin(), tier.end(),
                        [](const Candidate &a, const Candidate &b) {
-                         return std::make_pair(a.memory->parameterRoom(),
+                         return std::make_pair(a.memory->leastRoom(),
                                                a.memory->offloadState) >
-                                std::make_pair(b.memory->parameterRoom(),
+                                std::make_pair(b.memory->leastRoom(),
                                                b.memory->offloadState);
                        });
     return tiers;
@@ -1041,6 +1171,28 @@ bool CapacityFit::refinePlan(MappingState &state) {
     plan.memory.weights = held.weights * memory->elementBytes;
     plan.memory.gradients = held.state * memory->gradientBytes;
     plan.memory.optimizer = held.state * memory->chipOptimizerBytes();
+    // A stage of a timestep pipe group keeps its saved activations at its
+    // own layout, on its rows' chips (counted as if on every chip).
+    if (memory->kept) {
+      plan.memory.activations = memory->activationBytes;
+      std::vector<double> kept(plan.layers.size(), 0.0);
+      for (size_t i = 0; i < plan.layers.size(); ++i) {
+        const LayerPlan &layer = plan.layers[i];
+        const LayerNode &node = state.problem.layer(int(i));
+        if (layer.passes.empty() || !(node.bwd || node.upd))
+          continue;
+        const DimSizes &split = layer.passes.front().eval.config.chipSplit;
+        kept[i] = savedBytesPerChip(node.shape, split, memory->elementBytes);
+        const double checkpoint =
+            checkpointBytesPerChip(node.shape, split, memory->elementBytes);
+        plan.memory.activations += (!memory->recomputed[i] ? kept[i]
+                                    : memory->startsRun[i] ? checkpoint
+                                                           : 0) *
+                                   memory->copies;
+      }
+      plan.memory.activations +=
+          memory->largestRun([&](size_t i) { return kept[i]; });
+    }
   }
   bool changed = false;
   for (size_t i = 0; i < plan.layers.size(); ++i) {

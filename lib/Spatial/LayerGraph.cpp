@@ -2,6 +2,8 @@
 
 #include "dsm/Core/Spatial/LayerGraph.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 
 using namespace dsm::core;
@@ -68,4 +70,10 @@ std::vector<double> LayerGraph::heldParameters() const {
   for (const SharedParameters &shared : sharedParameters)
     held[shared.reader] = std::max(held[shared.reader] - shared.elements, 0.0);
   return held;
+}
+
+bool LayerGraph::tellsSavedActivations() const {
+  return llvm::any_of(layers, [](const LayerNode &layer) {
+    return !layer.shape.saved.empty();
+  });
 }

@@ -8,6 +8,7 @@
 #include "dsm/Dialect/DsmOps.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <cmath>
 #include <map>
@@ -86,6 +87,22 @@ static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
   double gatheredElements = 0, offloadedElements = 0;
   std::vector<core::ActivationUse> activations;
   std::vector<core::LiveTensor> others;
+  // In training, each layer keeps its saved activations (LayerShape::saved,
+  // as the mapper counts them: core::savedBytesPerChip) from its FWD to its
+  // last backward pass; of the FWD's results only the network's, to the
+  // end. A graph whose layers tell none (IR written by hand) keeps its
+  // layers' outputs instead.
+  llvm::StringMap<int> lastBackward;
+  bool tellsSaved = false;
+  for (TiledPassOp op : passes) {
+    if (op.getPass() != TrainingPass::FWD) {
+      int &last = lastBackward[op.getLayer()];
+      last = std::max(last, stepOf[op]);
+    }
+    tellsSaved = tellsSaved || !op.getWorkload().getShape().saved.empty();
+  }
+  const bool keepsSaved = !lastBackward.empty() && tellsSaved;
+  bool previousRecomputed = false;
   for (TiledPassOp op : passes) {
     core::TrainingPass pass = toCore(op.getPass());
     training |= pass != core::TrainingPass::FWD;
@@ -132,6 +149,22 @@ static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
     if (pass == core::TrainingPass::UPD)
       continue; // gradients: counted per weight element
     const int step = stepOf[op];
+    if (keepsSaved && pass == core::TrainingPass::FWD) {
+      // A recomputed run keeps its first layer's checkpoint only.
+      const bool recomputed = config.memory.recomputed;
+      auto backward = lastBackward.find(op.getLayer());
+      if (backward != lastBackward.end()) {
+        const double kept =
+            !recomputed ? core::savedBytesPerChip(shape, config.chipSplit,
+                                                  model.bytesPerElement())
+            : previousRecomputed
+                ? 0
+                : core::checkpointBytesPerChip(shape, config.chipSplit,
+                                               model.bytesPerElement());
+        others.push_back({kept * activationCopies, step, backward->second});
+      }
+      previousRecomputed = recomputed;
+    }
     for (Value result : op.getResults()) {
       double bytes =
           std::ceil(
@@ -142,8 +175,12 @@ static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
       SmallVector<TiledPassOp> readers;
       bool escapes = false;
       readersOf(result, readers, escapes);
+      if (keepsSaved && pass == core::TrainingPass::FWD && !escapes)
+        continue;
       if (pass != core::TrainingPass::FWD) {
-        int last = escapes ? end : step;
+        // An error another stage reads leaves with its send (the mapper's
+        // stage keeps none); one the stage reads lives to its last reader.
+        int last = step;
         for (TiledPassOp reader : readers)
           last = std::max(last, stepOf.lookup(reader));
         others.push_back({bytes, step, last});
@@ -175,10 +212,18 @@ static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
   // A pipeline stage keeps the activations earlier stages send it, a copy
   // per microbatch in flight, from the step's start to its last reader.
   llvm::MapVector<Value, core::LiveTensor> received;
+  // What a layer keeps as its saved input (its primary input, read first
+  // by its FWD) it counts itself.
+  llvm::DenseSet<Value> keptByReader;
+  for (TiledPassOp op : passes)
+    if (keepsSaved && op.getPass() == TrainingPass::FWD &&
+        op->getNumOperands() > 0 &&
+        op.getWorkload().getShape().saved.inputs > 0)
+      keptByReader.insert(passResult(op->getOperand(0)));
   for (TiledPassOp op : passes)
     for (Value operand : op->getOperands()) {
       Value result = passResult(operand);
-      if (!result)
+      if (!result || keptByReader.contains(result))
         continue;
       auto producer = cast<TiledPassOp>(result.getDefiningOp());
       if (stepOf.count(producer) || producer.getPass() != TrainingPass::FWD)

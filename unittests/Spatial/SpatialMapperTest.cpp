@@ -780,6 +780,42 @@ TEST(SpatialMapperTest, RecomputationFitsWhatActivationsAloneOverflow) {
   EXPECT_GT(recomputed->totals.cycles.total, kept->totals.cycles.total);
 }
 
+TEST(SpatialMapperTest, ALayerKeepsItsSavedActivationsAtItsLayout) {
+  // Eight fully connected layers, each keeping its input for the weights'
+  // gradient (the first's is the network's: not counted). In training all
+  // are alive at the turn of the step, so the plan holds their sum, each at
+  // its layer's layout, beside at most the network's result and an error.
+  // Under data parallelism a chip keeps a 1/64 share of each; under model
+  // parallelism (the output features split) every chip keeps whole inputs.
+  const int64_t features = 1024, mb = 512;
+  LayerGraph g = trainedFcChain(/*depth=*/8, features, mb);
+  for (size_t i = 1; i < g.layers.size(); ++i)
+    g.layers[i].shape.saved.inputs = double(features * mb);
+  SerialExecutor serial;
+  const MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  const double elementBytes = PerformanceModel(system).bytesPerElement();
+  const double tensorShare = double(features * mb) * elementBytes / 64;
+  for (Parallelism only : {Parallelism::Data, Parallelism::Model}) {
+    SCOPED_TRACE(stringifyParallelism(only).str());
+    MapperOptions options;
+    options.parallelisms = {only};
+    llvm::Expected<MappingPlan> plan =
+        SpatialMapper(system, options).map(g, serial);
+    ASSERT_TRUE(bool(plan)) << llvm::toString(plan.takeError());
+    double kept = 0;
+    for (size_t i = 0; i < g.layers.size(); ++i)
+      kept += savedBytesPerChip(
+          g.layers[i].shape,
+          plan->layers[i].passes.front().eval.config.chipSplit, elementBytes);
+    const double perLayer = only == Parallelism::Data
+                                ? tensorShare
+                                : double(features * mb) * elementBytes;
+    EXPECT_DOUBLE_EQ(kept, 7 * perLayer);
+    EXPECT_GE(plan->memory.activations, kept);
+    EXPECT_LE(plan->memory.activations, kept + 2 * tensorShare);
+  }
+}
+
 TEST(SpatialMapperTest, PipelinesFirstStillLeaveTheFastestPlanThatFits) {
   // Where the fastest plan needs memory savers, the pipelines are searched
   // before the savers and bound their pricing over the whole torus. The plan

@@ -87,6 +87,11 @@ struct LayerGraph {
   /// runs BWD or UPD). Also sets the edges' carriesError.
   void assignTrainingPasses(bool training);
 
+  /// Whether the layers tell what they keep for their backward passes
+  /// (LayerShape::saved; LayerFormation counts it). IR written by hand or by
+  /// an older dsm-opt may not: its layers' outputs are kept instead.
+  bool tellsSavedActivations() const;
+
   /// Fails unless every edge goes forward between existing layers.
   llvm::Error check() const;
 
