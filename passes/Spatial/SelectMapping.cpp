@@ -76,6 +76,14 @@ struct SelectMappingPass
     options.spatialMinibatching = dysm;
     options.pipelineTimesteps = pipeline;
     options.pipelineStages = pipeline;
+    // A degree the user names is kept or the run refused: never a count
+    // the search would take for unnamed.
+    if (stages < 0 || microbatches < 0) {
+      module.emitError() << (stages < 0 ? "stages=" : "microbatches=")
+                         << int64_t(stages < 0 ? stages : microbatches)
+                         << ": must be positive (0, the default: searched)";
+      return signalPassFailure();
+    }
     if (stages != 0) {
       options.givenPipeline.stages = stages;
       options.givenPipeline.microbatches =
@@ -132,6 +140,10 @@ struct SelectMappingPass
         return signalPassFailure();
       }
       named = *byDegrees;
+      // Without stages=, the degrees cover the whole torus: no pipeline,
+      // whose stages would each have other degrees.
+      if (stages == 0)
+        options.pipelineStages = false;
     }
     if (named) {
       core::Parallelism forced = *named;

@@ -109,7 +109,8 @@ class DsmSpatialSearchOptions {
                           "every forward, then every backward"))}]>,
     Option<"tensor", "tensor", "int64_t", /*default=*/"0",
            "The degree of tensor (weight) parallelism, with data=: the "
-           "parallelism whose degrees they are on a stage's chips (0: any)">,
+           "parallelism whose degrees they are on a stage's chips, or "
+           "without stages= on the whole torus, unpipelined (0: any)">,
     Option<"data", "data", "int64_t", /*default=*/"0",
            "The degree of data (minibatch) parallelism, with tensor= (0: "
            "any)">,
