@@ -10,8 +10,9 @@
 //      copies of each weight (ZeRO stage 2: no added traffic);
 //   2. then plans priced in tiers, the cheaper savers first, the fastest
 //      plan that fits of every tier kept: without and with activations
-//      recomputed in the segments that leave the fewest alive (each
-//      recomputed layer's FWD added to its costs); then both again with
+//      recomputed -- the attention cores (selective), or the segments that
+//      leave the fewest alive -- each recomputed layer's FWD added to its
+//      costs; then all again with
 //      the weights sharded too (ZeRO stage 3: each pass that reads a
 //      layer's weights gathers its share first, added to its costs; where
 //      the parameters' price is high, faster than the cheaper tier's plan).
@@ -608,10 +609,30 @@ public:
       : state(state), problem(problem), named(problem.options().savers),
         training(!problem.inferenceOnly()) {}
 
+  /// Recomputed in the segments that leave the fewest bytes alive.
   Candidate withRecomputation(const Candidate &from) const {
+    return recomputing(from, fewestAliveRecomputation(
+                                 problem, *from.memory,
+                                 named.recompute == RecomputeChoice::Full));
+  }
+  /// The attention cores recomputed (selective recomputation); none where
+  /// no layer keeps one.
+  std::optional<Candidate>
+  withAttentionRecomputed(const Candidate &from) const {
+    std::vector<bool> layers(problem.numLayers(), false);
+    for (size_t i = 0; i < layers.size(); ++i) {
+      const LayerNode &layer = problem.layer(int(i));
+      layers[i] = layer.shape.saved.attention > 0 && (layer.bwd || layer.upd);
+    }
+    if (llvm::none_of(layers, [](bool b) { return b; }))
+      return std::nullopt;
+    return recomputing(from, std::move(layers));
+  }
+  /// `from` with the layers `layers` marks recomputed, each one's FWD again
+  /// in its costs.
+  Candidate recomputing(const Candidate &from, std::vector<bool> layers) const {
     Candidate c{std::make_unique<ChipMemory>(*from.memory), from.costs};
-    c.memory->recompute(fewestAliveRecomputation(
-        problem, *from.memory, named.recompute == RecomputeChoice::Full));
+    c.memory->recompute(std::move(layers));
     for (size_t i = 0; i < c.costs.size(); ++i)
       if (c.memory->recomputed[i])
         for (int o = 0; o < problem.numOptions(); ++o)
@@ -670,6 +691,9 @@ public:
       return base;
     if (named.recompute == RecomputeChoice::Full)
       base = withRecomputation(base);
+    if (named.recompute == RecomputeChoice::Selective)
+      if (std::optional<Candidate> selective = withAttentionRecomputed(base))
+        base = std::move(*selective);
     if (named.shard == ShardChoice::State ||
         named.shard == ShardChoice::Weights)
       base.memory->shardState = true;
@@ -694,18 +718,24 @@ public:
   /// plan's cycles bound the others' searches (selectByPricing's dual
   /// bound ends them early).
   std::vector<std::vector<Candidate>> tiers(Candidate base) const {
-    std::optional<Candidate> recomputing;
-    if (training && named.recompute == RecomputeChoice::Auto)
+    std::optional<Candidate> recomputing, selective;
+    if (training && named.recompute == RecomputeChoice::Auto) {
       recomputing = withRecomputation(base);
+      selective = withAttentionRecomputed(base);
+    }
     std::vector<Candidate> first, second;
     if (training && named.shard == ShardChoice::Auto) {
       second.push_back(withShardedWeights(base));
       if (recomputing)
         second.push_back(withShardedWeights(*recomputing));
+      if (selective)
+        second.push_back(withShardedWeights(*selective));
     }
     first.push_back(std::move(base));
-    if (recomputing && first.back().memory->leastActivationBytes >
-                           recomputing->memory->leastActivationBytes)
+    const double kept = first.back().memory->leastActivationBytes;
+    if (selective && kept > selective->memory->leastActivationBytes)
+      first.push_back(std::move(*selective));
+    if (recomputing && kept > recomputing->memory->leastActivationBytes)
       first.push_back(std::move(*recomputing));
     // Offloading: one transfer a step, in the same tier.
     if (training && problem.model().hasHostLink() &&

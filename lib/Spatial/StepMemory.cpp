@@ -38,6 +38,8 @@ llvm::StringRef dsm::core::stringifyRecomputeChoice(RecomputeChoice choice) {
     return "auto";
   case RecomputeChoice::None:
     return "none";
+  case RecomputeChoice::Selective:
+    return "selective";
   case RecomputeChoice::Full:
     return "full";
   }
@@ -292,6 +294,9 @@ double dsm::core::checkpointBytesPerChip(const LayerShape &layer,
                                          const DimSizes &chipSplit,
                                          double elementBytes,
                                          bool sequenceParallel) {
-  return layer.saved.inputs * elementBytes *
-         chipShare(layer, Operand::Input, chipSplit, sequenceParallel);
+  return elementBytes *
+         (layer.saved.inputs *
+              chipShare(layer, Operand::Input, chipSplit, sequenceParallel) +
+          layer.saved.kernels *
+              chipShare(layer, Operand::Kernel, chipSplit, sequenceParallel));
 }

@@ -122,6 +122,10 @@ class DsmSpatialSearchOptions {
                           "where a plan does not fit without it"),
                clEnumValN(::dsm::core::RecomputeChoice::None, "none",
                           "never"),
+               clEnumValN(::dsm::core::RecomputeChoice::Selective,
+                          "selective",
+                          "the attention cores': each layer keeping "
+                          "attention's probabilities runs its FWD again"),
                clEnumValN(::dsm::core::RecomputeChoice::Full, "full",
                           "always, in the segments that leave the fewest "
                           "activations alive"))}]>,

@@ -86,6 +86,10 @@ double optimizerBytesPerParameter(Optimizer optimizer);
 enum class RecomputeChoice {
   Auto,
   None,
+  /// The attention cores' (Korthikanti et al. 2022, Section 4.2): each layer
+  /// keeping attention's probabilities (SavedActivations::attention) keeps
+  /// its inputs instead and runs its FWD again before its backward passes.
+  Selective,
   /// Activations recomputed in the segments that leave the fewest alive
   /// (Megatron-LM's full recomputation keeps each transformer layer's input).
   Full,
@@ -259,8 +263,9 @@ struct ActivationKeeping {
 /// shape's (microbatchShape divides the saved elements with it).
 double savedBytesPerChip(const LayerShape &layer, const DimSizes &chipSplit,
                          double elementBytes, ActivationKeeping keeping = {});
-/// Bytes a chip keeps of the layer's saved inputs alone: the checkpoint of a
-/// run of recomputed layers that the layer starts.
+/// Bytes a chip keeps of the layer's saved inputs (and a product of two
+/// activations' second operand) alone: the checkpoint of a run of recomputed
+/// layers that the layer starts.
 double checkpointBytesPerChip(const LayerShape &layer,
                               const DimSizes &chipSplit, double elementBytes,
                               bool sequenceParallel = false);
