@@ -57,7 +57,7 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
         search, parallelism, explain,
         SmallVector<std::string>(optimizations.begin(), optimizations.end()),
         stages, microbatches, schedule, tensor, data, recompute, shard, offload,
-        optimizer}));
+        sequenceParallel, optimizer}));
     pm.addPass(createDsmLowerTiled());
     pm.addPass(createDsmVerifyMapping(DsmVerifyMappingOptions{optimizer}));
     if (!report.empty())
@@ -122,6 +122,7 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
         given(recompute, Spatial),
         given(shard, Spatial),
         given(offload, Spatial),
+        given(sequenceParallel, Spatial),
         given(placement, Memory | Devices),
         given(seed, Memory | Devices),
         given(timeBudget, Memory | Devices),
@@ -164,7 +165,7 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
     if (use == Spatial && mode == ExecutionMode::Infer)
       for (auto [set, name, uses] :
            {given(recompute, Spatial), given(shard, Spatial),
-            given(offload, Spatial)})
+            given(offload, Spatial), given(sequenceParallel, Spatial)})
         if (set)
           emitWarning(loc) << name
                            << "= is ignored in inference: it names a memory "

@@ -398,6 +398,7 @@ static ChipMemory chipMemoryOf(const MappingState &state) {
   kept->checkpoint = kept->saved;
   kept->least.assign(n, 0.0);
   kept->leastCheckpoint.assign(n, 0.0);
+  const bool sequence = problem.options().sequenceParallel;
   for (size_t i = 0; i < n; ++i) {
     const LayerNode &layer = problem.layer(int(i));
     if (!(layer.bwd || layer.upd) || layer.shape.saved.empty())
@@ -407,10 +408,10 @@ static ChipMemory chipMemoryOf(const MappingState &state) {
       if (const Evaluation *fwd =
               state.plain(int(i), TrainingPass::FWD, int(o))) {
         const DimSizes &split = fwd->config.chipSplit;
-        double saved =
-            savedBytesPerChip(layer.shape, split, memory.elementBytes);
-        double checkpoint =
-            checkpointBytesPerChip(layer.shape, split, memory.elementBytes);
+        double saved = savedBytesPerChip(layer.shape, split,
+                                         memory.elementBytes, {sequence});
+        double checkpoint = checkpointBytesPerChip(
+            layer.shape, split, memory.elementBytes, sequence);
         kept->saved[i][o] = saved;
         kept->checkpoint[i][o] = checkpoint;
         least = std::min(least, saved);
@@ -1212,9 +1213,11 @@ bool CapacityFit::refinePlan(MappingState &state) {
         if (layer.passes.empty() || !(node.bwd || node.upd))
           continue;
         const DimSizes &split = layer.passes.front().eval.config.chipSplit;
-        kept[i] = savedBytesPerChip(node.shape, split, memory->elementBytes);
-        const double checkpoint =
-            checkpointBytesPerChip(node.shape, split, memory->elementBytes);
+        const bool sequence = state.problem.options().sequenceParallel;
+        kept[i] = savedBytesPerChip(node.shape, split, memory->elementBytes,
+                                    {sequence});
+        const double checkpoint = checkpointBytesPerChip(
+            node.shape, split, memory->elementBytes, sequence);
         plan.memory.activations += (!memory->recomputed[i] ? kept[i]
                                     : memory->startsRun[i] ? checkpoint
                                                            : 0) *

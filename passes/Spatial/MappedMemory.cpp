@@ -71,7 +71,8 @@ static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
                                           const core::PerformanceModel &model,
                                           core::Optimizer optimizer,
                                           BlockModels &models,
-                                          const StageOfPipeline &stage) {
+                                          const StageOfPipeline &stage,
+                                          core::ActivationKeeping keeping) {
   llvm::DenseMap<Operation *, int> stepOf;
   for (TiledPassOp op : passes)
     stepOf[op] = int(stepOf.size());
@@ -155,12 +156,14 @@ static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
       auto backward = lastBackward.find(op.getLayer());
       if (backward != lastBackward.end()) {
         const double kept =
-            !recomputed ? core::savedBytesPerChip(shape, config.chipSplit,
-                                                  model.bytesPerElement())
+            !recomputed
+                ? core::savedBytesPerChip(shape, config.chipSplit,
+                                          model.bytesPerElement(), keeping)
             : previousRecomputed
                 ? 0
                 : core::checkpointBytesPerChip(shape, config.chipSplit,
-                                               model.bytesPerElement());
+                                               model.bytesPerElement(),
+                                               keeping.sequenceParallel);
         others.push_back({kept * activationCopies, step, backward->second});
       }
       previousRecomputed = recomputed;
@@ -293,8 +296,12 @@ dsm::memoryOfMappedStep(func::FuncOp func, const core::PerformanceModel &model,
   });
   if (passes.empty())
     return std::nullopt;
+  // Sequence parallelism, where the plan names it.
+  core::ActivationKeeping keeping;
+  keeping.sequenceParallel = bool(
+      DsmDialect::SequenceParallelAttrHelper(func.getContext()).getAttr(func));
   if (stages.empty())
-    return memoryOfPasses(passes, model, optimizer, models, {});
+    return memoryOfPasses(passes, model, optimizer, models, {}, keeping);
   // Each stage on its rows, keeping the microbatches its schedule has in
   // flight there; the fullest stage's chip.
   const core::MultiChipSystem &system = model.getSystem();
@@ -309,7 +316,7 @@ dsm::memoryOfMappedStep(func::FuncOp func, const core::PerformanceModel &model,
         schedule, int(rows.first / rows.second),
         int(system.torus.y / rows.second), microbatches);
     core::MemoryPerChip memory =
-        memoryOfPasses(ops, model, optimizer, models, stage);
+        memoryOfPasses(ops, model, optimizer, models, stage, keeping);
     if (!fullest || memory.total() > fullest->total())
       fullest = memory;
   }

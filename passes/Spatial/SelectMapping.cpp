@@ -98,6 +98,7 @@ struct SelectMappingPass
     options.savers.recompute = recompute;
     options.savers.shard = shard;
     options.savers.offload = offload;
+    options.sequenceParallel = sequenceParallel;
     // Offloading keeps each chip's shard of the state on its host.
     if (offload == core::OffloadChoice::State) {
       if (!multiChip->chip.hostLink) {
@@ -446,6 +447,9 @@ struct SelectMappingPass
         fullestStage = int64_t(s);
     DsmDialect::ChipMemoryAttrHelper(context).setAttr(
         func, ChipMemoryAttr::get(context, plan->memory, fullestStage));
+    if (options.sequenceParallel)
+      DsmDialect::SequenceParallelAttrHelper(context).setAttr(
+          func, UnitAttr::get(context));
     // A pipeline's wait, beside the passes' cycles.
     DsmDialect::PipelineIdleAttrHelper idleAttr(context);
     if (plan->pipeline.pipelined())

@@ -57,7 +57,11 @@ def Dsm_Dialect : Dialect {
     // On a function whose model trains with dropout (GPT, BERT; LLaMA-style
     // models have none): its probability. The activations a layer keeps for
     // its backward pass then count dropout's masks (LayerFormation).
-    "::mlir::FloatAttr":$dropout
+    "::mlir::FloatAttr":$dropout,
+    // Spatial mapping (--dsm-select-mapping), on a function planned with
+    // sequence parallelism: its layers keep their saved activations split
+    // over all their chips (the reports and --dsm-verify-mapping count so).
+    "::mlir::UnitAttr":$sequence_parallel
   );
   let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{

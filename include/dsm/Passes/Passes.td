@@ -151,6 +151,11 @@ class DsmSpatialSearchOptions {
                clEnumValN(::dsm::core::OffloadChoice::State, "state",
                           "each chip's shard of it, the state sharded "
                           "(ZeRO-Offload)"))}]>,
+    Option<"sequenceParallel", "sequence-parallel", "bool",
+           /*default=*/"false",
+           "Training: Megatron-LM's sequence parallelism -- the activations "
+           "tensor parallelism replicates split along the sequence, each "
+           "spread over all its layer's chips">,
   ];
 }
 

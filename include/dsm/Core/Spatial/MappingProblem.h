@@ -100,6 +100,12 @@ struct MapperOptions {
   Optimizer optimizer = Optimizer::Adam;
   /// The memory savers chosen where plans need them, or named (StepMemory.h).
   SaverChoices savers;
+  /// Training: each layer keeps its saved activations as under Megatron-LM's
+  /// sequence parallelism (ActivationKeeping::sequenceParallel), named by
+  /// the user. Its collectives carry what tensor parallelism's all-reduces
+  /// did (an all-gather and a reduce-scatter of the same volume), so no
+  /// cycles change.
+  bool sequenceParallel = false;
 };
 
 /// What a pass finds in the cores' scratchpads instead of external memory
