@@ -412,11 +412,12 @@ def gpt3(seq=2048, graph=Graph):
     96 heads of 128, context 2048), GPT-2's architecture at that size: MLP
     4 x d_model, vocabulary 50257, the head tied to the token embedding."""
     hidden, heads, layers, ffn, vocab = 12288, 96, 96, 4 * 12288, 50257
-    params, macs = gpt2_totals(seq, hidden, layers, ffn, vocab, 2048)
+    context = max(seq, 2048)
+    params, macs = gpt2_totals(seq, hidden, layers, ffn, vocab, context)
     doc = f"""
 GPT-3 175B (Brown et al. 2020, "Language Models are Few-Shot Learners",
 Table 2.1) over T = {seq} tokens: hidden size H = {hidden}, {heads} heads of
-{hidden // heads}, MLP {ffn}, {layers} layers, vocabulary {vocab}, context 2048.
+{hidden // heads}, MLP {ffn}, {layers} layers, vocabulary {vocab}, context {context}.
 GPT-2's architecture (pre-norm layers, learned positions, the head tied to
 the token embedding); the paper's alternating locally banded sparse
 attention is written dense. {params:,} parameters (the paper's
@@ -425,7 +426,10 @@ attention is written dense. {params:,} parameters (the paper's
 Inputs: token ids [N, T] (i64) and the additive causal mask [N, 1, T, T].
 Layer names follow GPT-2's module paths; dropout (p = 0.1) is an identity,
 named by the function's dsm.dropout for the masks training keeps."""
-    return gpt2(seq, graph, hidden, heads, layers, ffn, vocab, 2048,
+    if context != 2048:
+        doc += f"""
+The paper's context is 2048: here the learned positions cover {context}."""
+    return gpt2(seq, graph, hidden, heads, layers, ffn, vocab, context,
                 name=f"gpt3_175b_s{seq}", doc=doc)
 
 
@@ -655,6 +659,17 @@ MODELS = {
     "llama2_70b_s128": lambda: llama(128, hidden=8192, heads=64, layers=80,
                                      ffn=28672, kv_heads=8, name="llama2_70b",
                                      title="Llama-2-70B"),
+    # The lengths LLMs are trained at: Llama-2's context is 4,096 tokens,
+    # GPT-3's 2,048 (at 4,096 its learned positions are 4,096 too).
+    "llama2_7b_s2048": lambda: llama(2048),
+    "llama2_7b_s4096": lambda: llama(4096),
+    "llama2_70b_s2048": lambda: llama(2048, hidden=8192, heads=64, layers=80,
+                                      ffn=28672, kv_heads=8,
+                                      name="llama2_70b", title="Llama-2-70B"),
+    "llama2_70b_s4096": lambda: llama(4096, hidden=8192, heads=64, layers=80,
+                                      ffn=28672, kv_heads=8,
+                                      name="llama2_70b", title="Llama-2-70B"),
+    "gpt3_175b_s4096": lambda: gpt3(4096),
 }
 
 
