@@ -242,14 +242,18 @@ def import_onnx(path, batch=None, mode=None, dims=None):
 
 
 def from_torch(module, example_inputs, name=None, opset_version=17,
-               **export_options):
+               keep_batch_norm=True, **export_options):
     """Exports a ``torch.nn.Module`` through ``torch.onnx.export`` and
     imports it (`import_onnx`); returns a `Model`.
 
     `example_inputs` is a tensor or a tuple of tensors whose shapes fix the
     model's (their first dimension is the batch: `map_model`'s `batch`
-    changes it). Further keywords go to ``torch.onnx.export``. Needs torch
-    (and what its exporter needs); raises ImportError without it.
+    changes it). The module is exported in eval mode (dropout an identity);
+    with `keep_batch_norm` (the default) its batch norms stay layers of
+    their own work (``training=TrainingMode.PRESERVE``), as a training step
+    runs them, where an eval-mode export folds them into the convolutions
+    before. Further keywords go to ``torch.onnx.export``. Needs torch (and
+    what its exporter needs); raises ImportError without it.
     """
     try:
         import torch  # noqa: F401  (only to say clearly when it is missing)
@@ -259,10 +263,18 @@ def from_torch(module, example_inputs, name=None, opset_version=17,
     if not isinstance(example_inputs, tuple):
         example_inputs = (example_inputs,)
     name = name or type(module).__name__
+    if keep_batch_norm and "training" not in export_options:
+        export_options["training"] = torch.onnx.TrainingMode.PRESERVE
     was_training = module.training
     module.eval()
     try:
-        with tempfile.TemporaryDirectory(prefix="dsm-") as directory:
+        with tempfile.TemporaryDirectory(prefix="dsm-") as directory, \
+                warnings.catch_warnings():
+            # PRESERVE with constant folding: the exporter recommends
+            # turning folding off for training; the eval-mode graph here
+            # needs it (shapes).
+            warnings.filterwarnings(
+                "ignore", message="It is recommended that constant folding")
             path = os.path.join(directory, name + ".onnx")
             torch.onnx.export(module, example_inputs, path,
                               opset_version=opset_version, **export_options)

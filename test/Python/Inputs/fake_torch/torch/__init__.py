@@ -16,4 +16,11 @@ class _Onnx:
         shutil.copyfile(os.environ["DSM_TEST_ONNX"], path)
 
 
+class TrainingMode:
+    EVAL = "eval"
+    PRESERVE = "preserve"
+    TRAINING = "training"
+
+
+_Onnx.TrainingMode = TrainingMode
 onnx = _Onnx()
