@@ -3,6 +3,7 @@
 #include "dsm/Core/Spatial/LayerGraph.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
 
@@ -76,4 +77,31 @@ bool LayerGraph::tellsSavedActivations() const {
   return llvm::any_of(layers, [](const LayerNode &layer) {
     return !layer.shape.saved.empty();
   });
+}
+
+/// The path of `name` up to its first numbered component ("" when none).
+static llvm::StringRef blockOf(llvm::StringRef name) {
+  size_t begin = 0;
+  while (begin < name.size()) {
+    size_t end = std::min(name.find('.', begin), name.size());
+    llvm::StringRef part = name.slice(begin, end);
+    if (!part.empty() && llvm::all_of(part, llvm::isDigit))
+      return name.take_front(end);
+    begin = end + 1;
+  }
+  return "";
+}
+
+std::vector<int> LayerGraph::blockStarts() const {
+  std::vector<int> starts = {0};
+  llvm::StringRef current;
+  for (size_t i = 0; i < layers.size(); ++i) {
+    llvm::StringRef block = blockOf(layers[i].shape.name);
+    if (block.empty() || block == current)
+      continue;
+    if (!current.empty())
+      starts.push_back(int(i));
+    current = block;
+  }
+  return starts;
 }

@@ -102,6 +102,24 @@ LayerGraph dsm::core::stageGraph(const LayerGraph &graph, int first, int last) {
   return stage;
 }
 
+std::vector<int>
+dsm::core::balanceStagesAtBlocks(llvm::ArrayRef<double> cost,
+                                 llvm::ArrayRef<int> blockStarts, int stages) {
+  if (int(blockStarts.size()) < stages)
+    return balanceStages(cost, stages);
+  std::vector<double> blockCost(blockStarts.size(), 0.0);
+  for (size_t b = 0; b < blockStarts.size(); ++b) {
+    const size_t end =
+        b + 1 < blockStarts.size() ? size_t(blockStarts[b + 1]) : cost.size();
+    for (size_t i = size_t(blockStarts[b]); i < end; ++i)
+      blockCost[b] += cost[i];
+  }
+  std::vector<int> firsts = balanceStages(blockCost, stages);
+  for (int &first : firsts)
+    first = blockStarts[size_t(first)];
+  return firsts;
+}
+
 std::vector<int> dsm::core::balanceStages(llvm::ArrayRef<double> cost,
                                           int stages) {
   const int n = int(cost.size());
@@ -520,7 +538,7 @@ llvm::Expected<std::vector<int>> SpatialMapper::profileStages(
         c += pass.cycles.total;
       cost.push_back(c);
     }
-    return balanceStages(cost, int(stages));
+    return balanceStagesAtBlocks(cost, graph.blockStarts(), int(stages));
   }
   return std::vector<int>();
 }
@@ -799,7 +817,8 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
     // profile would (a network of repeated blocks cuts into equal runs)
     // for a fraction of a mapping.
     if (!bounds->layerCycles.empty()) {
-      count.firsts = balanceStages(bounds->layerCycles, int(stages));
+      count.firsts = balanceStagesAtBlocks(bounds->layerCycles,
+                                           graph.blockStarts(), int(stages));
       count.profiled = true;
     }
     count.leastStageCycles.resize(count.counts.size());

@@ -312,3 +312,61 @@ TEST(PipelineParallelismTest, MicrobatchCountsIncludeOneSamplePerRow) {
         for (int64_t m : microbatchCounts(batch, stages, rows))
           EXPECT_EQ(batch % m, 0) << batch << " " << stages << " " << rows;
 }
+
+TEST(PipelineParallelismTest, BlocksAreTheLayersOfOneNumberedModulePath) {
+  // An embedding, two transformer layers of three layers each, a head: the
+  // embedding belongs to the first block, the head to the last.
+  LayerGraph g;
+  for (const char *name :
+       {"transformer.wte", "transformer.h.0.attn.c_attn",
+        "transformer.h.0.attn.scores", "transformer.h.0.mlp.c_fc",
+        "transformer.h.1.attn.c_attn", "transformer.h.1.attn.scores",
+        "transformer.h.1.mlp.c_fc", "lm_head"}) {
+    LayerNode layer;
+    layer.shape.name = name;
+    g.layers.push_back(layer);
+  }
+  EXPECT_EQ(g.blockStarts(), (std::vector<int>{0, 4}));
+  // A torchvision ResNet's bottlenecks are blocks too; numbers deeper in
+  // the path ("conv1.0") do not open one of their own.
+  LayerGraph resnet;
+  for (const char *name : {"conv1", "layer1.0.conv1", "layer1.0.conv2",
+                           "layer1.1.conv1", "layer2.0.conv1", "fc"}) {
+    LayerNode layer;
+    layer.shape.name = name;
+    resnet.layers.push_back(layer);
+  }
+  EXPECT_EQ(resnet.blockStarts(), (std::vector<int>{0, 3, 4}));
+  // Names without numbers: one block.
+  LayerGraph plain;
+  plain.layers.resize(3);
+  EXPECT_EQ(plain.blockStarts(), (std::vector<int>{0}));
+}
+
+TEST(PipelineParallelismTest, StagesCutBetweenBlocksWhereThereAreEnough) {
+  // Four blocks of two layers whose first layer is the heavier: balanced
+  // freely, two stages would cut inside a block; at blocks they cut between
+  // the second and the third.
+  const std::vector<double> cost = {3, 1, 3, 1, 3, 1, 3, 1};
+  const std::vector<int> starts = {0, 2, 4, 6};
+  EXPECT_EQ(balanceStagesAtBlocks(cost, starts, 2), (std::vector<int>{0, 4}));
+  EXPECT_EQ(balanceStagesAtBlocks(cost, starts, 4),
+            (std::vector<int>{0, 2, 4, 6}));
+  // More stages than blocks: any layer boundary, as balanceStages cuts.
+  EXPECT_EQ(balanceStagesAtBlocks(cost, starts, 8), balanceStages(cost, 8));
+  // Every cut a block start, whatever the costs.
+  std::mt19937 random(5);
+  std::uniform_real_distribution<double> draw(0.5, 4.0);
+  for (int trial = 0; trial < 50; ++trial) {
+    std::vector<double> costs(24);
+    for (double &c : costs)
+      c = draw(random);
+    const std::vector<int> blocks = {0, 3, 5, 9, 12, 13, 17, 20};
+    for (int stages = 1; stages <= int(blocks.size()); ++stages) {
+      std::vector<int> firsts = balanceStagesAtBlocks(costs, blocks, stages);
+      ASSERT_EQ(int(firsts.size()), stages);
+      for (int first : firsts)
+        EXPECT_TRUE(llvm::is_contained(blocks, first)) << first;
+    }
+  }
+}

@@ -92,6 +92,13 @@ struct LayerGraph {
   /// an older dsm-opt may not: its layers' outputs are kept instead.
   bool tellsSavedActivations() const;
 
+  /// The first layer of each repeated block, in order (always 0 first): a
+  /// block is the layers whose names share a path up to its first numbered
+  /// component ("transformer.h.12" of "transformer.h.12.attn.c_attn", as
+  /// importers and the zoo name module paths); a layer with none (an
+  /// embedding, a head) belongs to the block before it, or the first.
+  std::vector<int> blockStarts() const;
+
   /// Fails unless every edge goes forward between existing layers.
   llvm::Error check() const;
 

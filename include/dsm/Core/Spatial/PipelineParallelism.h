@@ -82,6 +82,12 @@ LayerGraph stageGraph(const LayerGraph &graph, int first, int last);
 /// largest sum is least; returns the first layer of each run. Requires
 /// 1 <= stages <= cost.size().
 std::vector<int> balanceStages(llvm::ArrayRef<double> cost, int stages);
+/// The same, cutting only between the runs that start at `blockStarts`
+/// (LayerGraph::blockStarts: a transformer layer is not cut) where there
+/// are at least `stages` of them; else between any layers.
+std::vector<int> balanceStagesAtBlocks(llvm::ArrayRef<double> cost,
+                                       llvm::ArrayRef<int> blockStarts,
+                                       int stages);
 
 /// The microbatch counts the search prices for `stages` stages of
 /// `stageRows` torus rows each over a minibatch of `batch`, fewest first: p,
