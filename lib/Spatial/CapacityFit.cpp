@@ -95,6 +95,12 @@ struct dsm::core::ChipMemory {
   std::vector<bool> recomputed;
   /// Per layer: recomputed, and the first of its run (keeps its checkpoint).
   std::vector<bool> startsRun;
+  /// Per layer: the first of a repeated block (LayerGraph::blockStarts). A
+  /// recomputed run ends with its block: each block keeps its checkpoint.
+  std::vector<bool> blockStart;
+  bool opensRun(const std::vector<bool> &layers, size_t i) const {
+    return layers[i] && (i == 0 || !layers[i - 1] || blockStart[i]);
+  }
   /// The peak of the tensors alive at once besides the saved activations
   /// (all of them in inference), under the savers.
   double activationBytes = 0;
@@ -197,7 +203,9 @@ struct dsm::core::ChipMemory {
     double largest = 0, run = 0;
     if (kept)
       for (size_t i = 0; i < recomputed.size(); ++i) {
-        run = recomputed[i] ? run + bytes(i) : 0;
+        run = !recomputed[i]            ? 0
+              : opensRun(recomputed, i) ? bytes(i)
+                                        : run + bytes(i);
         largest = std::max(largest, run);
       }
     return largest;
@@ -211,7 +219,7 @@ struct dsm::core::ChipMemory {
     recomputed = std::move(layers);
     startsRun.assign(recomputed.size(), false);
     for (size_t i = 0; i < recomputed.size(); ++i)
-      startsRun[i] = recomputed[i] && (i == 0 || !recomputed[i - 1]);
+      startsRun[i] = opensRun(recomputed, i);
     for (size_t a = 0; a < activations.size(); ++a)
       activations[a].recomputed = recomputed[producerOf[a]];
     activationBytes = peakRecomputing(recomputed);
@@ -224,11 +232,11 @@ struct dsm::core::ChipMemory {
     if (kept) {
       double largest = 0, run = 0;
       for (size_t i = 0; i < layers.size(); ++i) {
-        const bool startsRun = layers[i] && (i == 0 || !layers[i - 1]);
-        bytes += (layers[i] ? (startsRun ? kept->leastCheckpoint[i] : 0)
+        const bool starts = opensRun(layers, i);
+        bytes += (layers[i] ? (starts ? kept->leastCheckpoint[i] : 0)
                             : kept->least[i]) *
                  copies;
-        run = layers[i] ? run + kept->least[i] : 0;
+        run = !layers[i] ? 0 : starts ? kept->least[i] : run + kept->least[i];
         largest = std::max(largest, run);
       }
       bytes += largest;
@@ -274,6 +282,9 @@ static ChipMemory stepMemoryOf(const MappingProblem &problem) {
   if (const std::optional<HostLinkSpec> &host = model.getSystem().chip.hostLink)
     memory.hostCapacity = host->memoryBytes;
   memory.parameters = graph.heldParameters();
+  memory.blockStart.assign(n, false);
+  for (int first : graph.blockStarts())
+    memory.blockStart[size_t(first)] = true;
   // Activations: each layer's outputs (all its FWD's results, with the
   // union of their readers: at least what the IR count of
   // --dsm-verify-mapping finds) from its FWD to its last reader -- a
@@ -470,16 +481,26 @@ static std::vector<bool> fewestAliveRecomputation(const MappingProblem &problem,
                                                   const ChipMemory &memory,
                                                   bool named) {
   const size_t n = problem.numLayers();
+  // Where the network repeats blocks, a named recompute=full recomputes the
+  // blocks themselves (Megatron-LM's full recomputation: each transformer
+  // layer keeps its input). (Searched, fewer bytes alive would favour them
+  // over the segments, which recompute less.)
+  std::vector<bool> everyBlock(n, false);
+  const bool blocks = llvm::count(memory.blockStart, true) > 1;
+  for (size_t i = 0; i < n; ++i)
+    everyBlock[i] = problem.layer(int(i)).bwd || problem.layer(int(i)).upd;
+  if (named && blocks && memory.kept)
+    return everyBlock;
   const SegmentReaders readers = segmentReaders(problem);
-  std::vector<size_t> lengths;
+  std::vector<std::vector<bool>> candidates;
   for (size_t length = 2; length < 2 * n; length *= 2)
-    lengths.push_back(length);
-  lengths.push_back(std::max<size_t>(2, size_t(std::sqrt(double(n)))));
+    candidates.push_back(recomputedInSegments(readers, length));
+  candidates.push_back(recomputedInSegments(
+      readers, std::max<size_t>(2, size_t(std::sqrt(double(n))))));
   std::vector<bool> best(n, false);
   double bestBytes = named ? std::numeric_limits<double>::infinity()
                            : memory.leastActivationBytes;
-  for (size_t length : lengths) {
-    std::vector<bool> recomputed = recomputedInSegments(readers, length);
+  for (std::vector<bool> &recomputed : candidates) {
     const double bytes = memory.leastRecomputing(recomputed);
     if (bytes < bestBytes) {
       bestBytes = bytes;

@@ -79,8 +79,7 @@ bool LayerGraph::tellsSavedActivations() const {
   });
 }
 
-/// The path of `name` up to its first numbered component ("" when none).
-static llvm::StringRef blockOf(llvm::StringRef name) {
+llvm::StringRef dsm::core::blockPathOf(llvm::StringRef name) {
   size_t begin = 0;
   while (begin < name.size()) {
     size_t end = std::min(name.find('.', begin), name.size());
@@ -96,7 +95,7 @@ std::vector<int> LayerGraph::blockStarts() const {
   std::vector<int> starts = {0};
   llvm::StringRef current;
   for (size_t i = 0; i < layers.size(); ++i) {
-    llvm::StringRef block = blockOf(layers[i].shape.name);
+    llvm::StringRef block = blockPathOf(layers[i].shape.name);
     if (block.empty() || block == current)
       continue;
     if (!current.empty())

@@ -104,6 +104,8 @@ static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
   }
   const bool keepsSaved = !lastBackward.empty() && tellsSaved;
   bool previousRecomputed = false;
+  // A recomputed run ends with its block (LayerGraph::blockStarts).
+  StringRef currentBlock;
   for (TiledPassOp op : passes) {
     core::TrainingPass pass = toCore(op.getPass());
     training |= pass != core::TrainingPass::FWD;
@@ -153,6 +155,12 @@ static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
     if (keepsSaved && pass == core::TrainingPass::FWD) {
       // A recomputed run keeps its first layer's checkpoint only.
       const bool recomputed = config.memory.recomputed;
+      StringRef block = core::blockPathOf(op.getLayer());
+      if (!block.empty() && block != currentBlock) {
+        if (!currentBlock.empty())
+          previousRecomputed = false;
+        currentBlock = block;
+      }
       auto backward = lastBackward.find(op.getLayer());
       if (backward != lastBackward.end()) {
         const double kept =

@@ -72,6 +72,11 @@ struct SharedParameters {
   double elements = 0;
 };
 
+/// The module path of a layer's block: its name up to its first numbered
+/// component ("transformer.h.12" of "transformer.h.12.attn.c_attn"); ""
+/// when it has none (LayerGraph::blockStarts).
+llvm::StringRef blockPathOf(llvm::StringRef layerName);
+
 /// Layers in a topological order (every edge goes forward).
 struct LayerGraph {
   std::vector<LayerNode> layers;
