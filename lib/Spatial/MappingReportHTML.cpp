@@ -296,6 +296,73 @@ static double stageShare(const MappingReport &report,
   return blockShare * double(row.memory.pipeRows) / double(planRows);
 }
 
+/// A pipelined plan's schedule of microbatches, as Megatron-LM's and
+/// PipeDream's papers draw it: one lane per stage, each microbatch's
+/// forward and backward half a bar numbered with it (pipelineSchedule: a
+/// stage's halves are its passes' times on its chips over the
+/// microbatches, the update counted with the backward half; links free).
+/// A long run draws its first microbatches, enough to show the pattern.
+static void writeSchedule(const MappingReport &report, llvm::raw_ostream &os) {
+  const PipelineSummary pipeline = report.pipeline();
+  const size_t stages = pipeline.stages.size();
+  if (stages == 0)
+    return;
+  std::vector<double> forward(stages, 0), backward(stages, 0);
+  for (const MappingReportRow &row : report.rows) {
+    const int stage = pipeline.stageAt(row.memory.pipeFirstRow);
+    if (stage < 0)
+      continue;
+    const double cycles = row.cycles.total / stageShare(report, row) /
+                          double(pipeline.microbatches);
+    (row.pass == TrainingPass::FWD ? forward : backward)[size_t(stage)] +=
+        cycles;
+  }
+  constexpr int64_t kMostBars = 4096;
+  const int64_t drawn = std::min<int64_t>(
+      pipeline.microbatches,
+      std::max<int64_t>(int64_t(stages), kMostBars / int64_t(2 * stages)));
+  const std::vector<ScheduledPass> passes =
+      pipelineSchedule(forward, backward, drawn, pipeline.schedule);
+  double end = 1;
+  for (const ScheduledPass &pass : passes)
+    end = std::max(end, pass.end);
+  constexpr int kLabelWidth = 70, kLaneWidth = 800, kLaneHeight = 16;
+  os << "<h2>Pipeline schedule</h2>\n<p>Each stage's microbatches ("
+     << stringifyPipelineSchedule(pipeline.schedule)
+     << "), a forward and a backward half each, numbered; the links taken as "
+        "free";
+  if (drawn < pipeline.microbatches)
+    os << "; the first " << drawn << " of " << pipeline.microbatches
+       << " microbatches";
+  os << ".</p>\n<svg class=\"schedule\" xmlns=\"http://www.w3.org/2000/svg\" "
+     << "width=\"" << kLabelWidth + kLaneWidth + 10 << "\" height=\""
+     << kLaneHeight * int(stages) + 4 << "\">\n";
+  for (size_t stage = 0; stage < stages; ++stage)
+    os << "<text x=\"" << kLabelWidth - 6 << "\" y=\""
+       << 2 + kLaneHeight * int(stage) + 12 << "\" text-anchor=\"end\">stage "
+       << stage << "</text>";
+  const double scale = kLaneWidth / end;
+  for (const ScheduledPass &pass : passes) {
+    const double x = kLabelWidth + pass.start * scale;
+    const double width = (pass.end - pass.start) * scale;
+    const int y = 2 + kLaneHeight * pass.stage;
+    os << llvm::formatv(
+        "<rect x=\"{0:F2}\" y=\"{1}\" width=\"{2:F2}\" height=\"{3}\" "
+        "fill=\"{4}\"><title>stage {5}, microbatch {6} {7}: {8:F0} to {9:F0} "
+        "cycles</title></rect>",
+        x, y, width, kLaneHeight - 3,
+        kPassColors[pass.backward ? int(TrainingPass::BWD)
+                                  : int(TrainingPass::FWD)],
+        pass.stage, pass.microbatch, pass.backward ? "backward" : "forward",
+        pass.start, pass.end);
+    if (width >= 12)
+      os << llvm::formatv("<text x=\"{0:F2}\" y=\"{1}\" "
+                          "text-anchor=\"middle\" font-size=\"9\">{2}</text>",
+                          x + width / 2, y + 10, pass.microbatch);
+  }
+  os << "</svg>\n";
+}
+
 /// A timeline of the step: one lane per pipeline stage (one for a plan that
 /// is not pipelined), each pass a bar as long as its time on the lane's
 /// chips, in the order the passes run (FWD, then the backward half), and a
@@ -466,6 +533,7 @@ void dsm::core::writeMappingHTML(const MappingReport &report,
   writeTorus(report, os);
   writeMemory(report, os);
   writeTimeline(report, os);
+  writeSchedule(report, os);
   os << "<h2>Where the cycles go</h2>\n<p class=\"legend\">";
   for (int k = 0; k < kNumCycleCategories; ++k) {
     CycleCategory category = CycleCategory(k);

@@ -915,3 +915,66 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
   effort.recordIn(*best);
   return std::move(*best);
 }
+
+std::vector<ScheduledPass>
+dsm::core::pipelineSchedule(llvm::ArrayRef<double> forward,
+                            llvm::ArrayRef<double> backward,
+                            int64_t microbatches, PipelineSchedule schedule) {
+  const int stages = int(forward.size());
+  const int64_t m = std::max<int64_t>(microbatches, 1);
+  // Each stage's passes in the order it runs them.
+  std::vector<std::vector<ScheduledPass>> order(forward.size());
+  for (int s = 0; s < stages; ++s) {
+    std::vector<ScheduledPass> &passes = order[size_t(s)];
+    auto add = [&](int64_t microbatch, bool isBackward) {
+      passes.push_back({s, microbatch, isBackward, 0, 0});
+    };
+    const int64_t warmup = schedule == PipelineSchedule::GPipe
+                               ? m
+                               : std::min<int64_t>(m, stages - s);
+    int64_t nextForward = 0, nextBackward = 0;
+    while (nextForward < warmup)
+      add(nextForward++, false);
+    while (nextBackward < m) {
+      add(nextBackward++, true);
+      if (nextForward < m)
+        add(nextForward++, false);
+    }
+  }
+  // Each pass at the earliest its stage and input allow; the orders are
+  // consistent, so every sweep schedules some pass until all are.
+  std::vector<std::vector<double>> forwardEnd(
+      size_t(stages), std::vector<double>(size_t(m), -1)),
+      backwardEnd = forwardEnd;
+  std::vector<size_t> next(size_t(stages), 0);
+  std::vector<double> free(size_t(stages), 0);
+  std::vector<ScheduledPass> scheduled;
+  scheduled.reserve(size_t(2 * m * stages));
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (int s = 0; s < stages; ++s) {
+      while (next[size_t(s)] < order[size_t(s)].size()) {
+        ScheduledPass pass = order[size_t(s)][next[size_t(s)]];
+        const size_t b = size_t(pass.microbatch);
+        double ready = 0;
+        if (!pass.backward && s > 0)
+          ready = forwardEnd[size_t(s - 1)][b];
+        else if (pass.backward && s + 1 < stages)
+          ready = backwardEnd[size_t(s + 1)][b];
+        else if (pass.backward)
+          ready = forwardEnd[size_t(s)][b];
+        if (ready < 0)
+          break;
+        pass.start = std::max(free[size_t(s)], ready);
+        pass.end = pass.start +
+                   (pass.backward ? backward[size_t(s)] : forward[size_t(s)]);
+        (pass.backward ? backwardEnd : forwardEnd)[size_t(s)][b] = pass.end;
+        free[size_t(s)] = pass.end;
+        scheduled.push_back(pass);
+        ++next[size_t(s)];
+        progress = true;
+      }
+    }
+  }
+  return scheduled;
+}

@@ -370,3 +370,53 @@ TEST(PipelineParallelismTest, StagesCutBetweenBlocksWhereThereAreEnough) {
     }
   }
 }
+
+TEST(PipelineParallelismTest, ScheduleRunsEachStagesPassesInItsOrder) {
+  // Two stages, a forward of 1 and a backward of 2 cycles, 3 microbatches,
+  // 1F1B: stage 0 runs F0 F1 B0 F2 B1 B2, stage 1 F0 B0 F1 B1 F2 B2, each
+  // pass once its input is there; by hand the step ends at 12, which is
+  // (m + p - 1)(f + b).
+  std::vector<ScheduledPass> passes =
+      pipelineSchedule({1, 1}, {2, 2}, 3, PipelineSchedule::OneFOneB);
+  ASSERT_EQ(passes.size(), 12u);
+  auto find = [&](int stage, int64_t microbatch, bool backward) {
+    for (const ScheduledPass &p : passes)
+      if (p.stage == stage && p.microbatch == microbatch &&
+          p.backward == backward)
+        return std::make_pair(p.start, p.end);
+    return std::make_pair(-1.0, -1.0);
+  };
+  EXPECT_EQ(find(0, 0, true), std::make_pair(4.0, 6.0));
+  EXPECT_EQ(find(0, 2, false), std::make_pair(6.0, 7.0));
+  EXPECT_EQ(find(1, 1, false), std::make_pair(4.0, 5.0));
+  EXPECT_EQ(find(0, 2, true), std::make_pair(10.0, 12.0));
+  double end = 0;
+  for (const ScheduledPass &p : passes)
+    end = std::max(end, p.end);
+  EXPECT_EQ(end, 12.0);
+  // GPipe on equal stages takes as long; 1F1B keeps fewer forwards ahead of
+  // their backwards on the first stage (p, not m).
+  std::vector<ScheduledPass> gpipe =
+      pipelineSchedule({1, 1, 1, 1}, {2, 2, 2, 2}, 8, PipelineSchedule::GPipe);
+  std::vector<ScheduledPass> oneF = pipelineSchedule(
+      {1, 1, 1, 1}, {2, 2, 2, 2}, 8, PipelineSchedule::OneFOneB);
+  auto makespan = [](const std::vector<ScheduledPass> &all) {
+    double e = 0;
+    for (const ScheduledPass &p : all)
+      e = std::max(e, p.end);
+    return e;
+  };
+  EXPECT_EQ(makespan(gpipe), (8 + 4 - 1) * 3.0);
+  EXPECT_EQ(makespan(oneF), (8 + 4 - 1) * 3.0);
+  auto mostAhead = [](const std::vector<ScheduledPass> &all) {
+    int ahead = 0, most = 0;
+    for (const ScheduledPass &p : all)
+      if (p.stage == 0) {
+        ahead += p.backward ? -1 : 1;
+        most = std::max(most, ahead);
+      }
+    return most;
+  };
+  EXPECT_EQ(mostAhead(gpipe), 8);
+  EXPECT_EQ(mostAhead(oneF), 4);
+}

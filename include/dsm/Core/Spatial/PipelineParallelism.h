@@ -166,6 +166,29 @@ double pipelineStepLowerBound(llvm::ArrayRef<PipelineStageRecord> planned,
                               llvm::ArrayRef<double> leastStageCycles,
                               int64_t microbatches);
 
+/// One microbatch's forward or backward half on a stage, from `start` to
+/// `end` cycles into the step.
+struct ScheduledPass {
+  int stage = 0;
+  int64_t microbatch = 0;
+  bool backward = false;
+  double start = 0, end = 0;
+};
+
+/// The passes of a pipeline whose stage `s` takes `forward[s]` and
+/// `backward[s]` cycles a microbatch, on `schedule`, with free links, in
+/// the order each stage runs them: GPipe every forward, then every
+/// backward; 1F1B (Narayanan et al., PipeDream-Flush) p - s forwards on
+/// stage s, then one backward and one forward in turn, then the backwards
+/// left. A pass starts once its stage is free and its input is there (the
+/// microbatch's forward on the stage before, its backward on the stage
+/// after). What the HTML report draws, as Megatron-LM's and PipeDream's
+/// papers draw a schedule.
+std::vector<ScheduledPass> pipelineSchedule(llvm::ArrayRef<double> forward,
+                                            llvm::ArrayRef<double> backward,
+                                            int64_t microbatches,
+                                            PipelineSchedule schedule);
+
 /// The cycles a pipelined step's chips spend in no pass, as a share of the
 /// system (as a pass's cycles are): `bubble`, waiting for the pipeline to
 /// fill and drain and for slower stages, were the links between stages
