@@ -56,8 +56,8 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
     pm.addPass(createDsmSelectMapping(DsmSelectMappingOptions{
         search, parallelism, explain,
         SmallVector<std::string>(optimizations.begin(), optimizations.end()),
-        stages, microbatches, schedule, tensor, data, recompute, shard, offload,
-        sequenceParallel, optimizer}));
+        stages, microbatches, microbatchSize, schedule, tensor, data, recompute,
+        shard, offload, sequenceParallel, optimizer}));
     pm.addPass(createDsmLowerTiled());
     pm.addPass(createDsmVerifyMapping(DsmVerifyMappingOptions{optimizer}));
     if (!report.empty())
@@ -116,6 +116,7 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
         given(optimizer, Spatial),
         given(stages, Spatial),
         given(microbatches, Spatial),
+        given(microbatchSize, Spatial),
         given(schedule, Spatial),
         given(tensor, Spatial),
         given(data, Spatial),

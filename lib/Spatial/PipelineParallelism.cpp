@@ -730,10 +730,19 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
                              const LayerGraph &graph, Executor &executor,
                              ExplorationProgress &progress,
                              std::optional<MappingPlan> fitting) const {
-  const GivenPipeline &given = options.givenPipeline;
+  GivenPipeline given = options.givenPipeline;
   const MultiChipSystem &system = model.getSystem();
   const int64_t torusRows = system.torus.y;
   const int64_t batch = graphBatch(graph);
+  if (given.microbatchSize > 0) {
+    const int64_t samples = given.microbatchSize * given.dataDegree;
+    if (given.dataDegree < 1 || batch % samples != 0)
+      return llvm::createStringError(llvm::formatv(
+          "a micro-batch of {0} samples on each of {1} data-parallel "
+          "replicas: {2} samples must divide the minibatch of {3}",
+          given.microbatchSize, given.dataDegree, samples, batch));
+    given.microbatches = batch / samples;
+  }
   std::optional<MappingPlan> best;
   llvm::Error whyNone = llvm::Error::success();
   if (given.given()) {

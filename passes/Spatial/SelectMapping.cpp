@@ -78,16 +78,32 @@ struct SelectMappingPass
     options.pipelineStages = pipeline;
     // A degree the user names is kept or the run refused: never a count
     // the search would take for unnamed.
-    if (stages < 0 || microbatches < 0) {
-      module.emitError() << (stages < 0 ? "stages=" : "microbatches=")
-                         << int64_t(stages < 0 ? stages : microbatches)
+    if (stages < 0 || microbatches < 0 || microbatchSize < 0) {
+      auto [name, value] =
+          stages < 0 ? std::pair("stages=", int64_t(stages))
+          : microbatches < 0
+              ? std::pair("microbatches=", int64_t(microbatches))
+              : std::pair("microbatch-size=", int64_t(microbatchSize));
+      module.emitError() << name << value
                          << ": must be positive (0, the default: searched)";
+      return signalPassFailure();
+    }
+    if (microbatchSize != 0 &&
+        (stages == 0 || data == 0 || microbatches != 0)) {
+      module.emitError()
+          << "microbatch-size=" << int64_t(microbatchSize)
+          << (microbatches != 0
+                  ? " and microbatches= name the same count: give one"
+                  : " needs stages= and data= (the microbatches are the "
+                    "minibatch over it times the data degree)");
       return signalPassFailure();
     }
     if (stages != 0) {
       options.givenPipeline.stages = stages;
       options.givenPipeline.microbatches =
           microbatches != 0 ? int64_t(microbatches) : 4 * stages;
+      options.givenPipeline.microbatchSize = microbatchSize;
+      options.givenPipeline.dataDegree = data;
       options.givenPipeline.schedule = schedule;
     } else if (microbatches != 0) {
       module.emitError() << "microbatches=" << int64_t(microbatches)

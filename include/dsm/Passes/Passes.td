@@ -98,6 +98,11 @@ class DsmSpatialSearchOptions {
     Option<"microbatches", "microbatches", "int64_t", /*default=*/"0",
            "With stages=: the minibatch runs as this many microbatches (it "
            "divides the minibatch; 0: four per stage)">,
+    Option<"microbatchSize", "microbatch-size", "int64_t", /*default=*/"0",
+           "With stages= and data=, instead of microbatches=: the samples a "
+           "data-parallel replica runs at once (Megatron-LM's "
+           "--micro-batch-size); the microbatches are the minibatch over it "
+           "times data=">,
     Option<"schedule", "schedule", "::dsm::core::PipelineSchedule",
            /*default=*/"::dsm::core::PipelineSchedule::OneFOneB",
            "With stages=: the pipeline's schedule",

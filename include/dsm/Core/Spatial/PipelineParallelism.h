@@ -54,6 +54,10 @@ struct GivenPipeline {
   int64_t stages = 0;
   int64_t microbatches = 0;
   PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+  /// Instead of `microbatches`: Megatron-LM's micro-batch size, the samples
+  /// a data-parallel replica runs at once, with the data degree; the
+  /// microbatches are the minibatch over their product.
+  int64_t microbatchSize = 0, dataDegree = 0;
   bool given() const { return stages > 0; }
 };
 
