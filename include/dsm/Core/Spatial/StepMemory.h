@@ -8,10 +8,12 @@
 //   gradients    in training, one per weight element the chip holds, or, with
 //                the state sharded, per element of its shard;
 //   optimizer    in training, the optimizer's state per such element;
-//   activations  the peak over the step's schedule of the tensors alive at
-//                once (a tensor from its producer's pass to its last
-//                reader's: FWD activations wait for the BWD and UPD that read
-//                them again, unless they are recomputed);
+//   activations  in training, each layer's saved activations (what its
+//                backward pass reads, savedBytesPerChip) from its FWD to
+//                its backward passes -- all alive at the turn of the step --
+//                unless recomputed, beside the peak of the other tensors
+//                alive at once (errors, what earlier stages send, results);
+//                in inference, the peak of the outputs alive at once;
 //   buffers      what the plan stages in external memory besides: with
 //                sharded weights, the largest share a pass gathers (the
 //                DeepSpatialMatrix §III buffers live in the cores'
