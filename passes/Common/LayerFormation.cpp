@@ -58,10 +58,13 @@ static void countSavedActivations(func::FuncOp func,
   llvm::DenseSet<Value> counted;
   for (FormedLayer &layer : layers) {
     core::SavedActivations &saved = layer.shape.saved;
+    // Counts `value` into `into` unless some layer counted it already.
     auto keep = [&](Value value, double &into) {
-      if (isActivation(value) && value.getDefiningOp() &&
-          counted.insert(value).second)
-        into += double(elementsOf(value));
+      if (!isActivation(value) || !value.getDefiningOp() ||
+          !counted.insert(value).second)
+        return false;
+      into += double(elementsOf(value));
+      return true;
     };
     for (Operation *op : layer.ops) {
       if (op->getNumResults() == 0 || !needsGradient.contains(op->getResult(0)))
@@ -92,9 +95,9 @@ static void countSavedActivations(func::FuncOp func,
           auto user = dyn_cast<WorkloadOpInterface>(u);
           return user && user.getWorkload().kind == core::OpKind::MatMul;
         });
-        double before = saved.attention + saved.outputs;
-        keep(probabilities, attention ? saved.attention : saved.outputs);
-        if (attention && dropout && saved.attention + saved.outputs > before) {
+        const bool kept =
+            keep(probabilities, attention ? saved.attention : saved.outputs);
+        if (attention && dropout && kept) {
           saved.attention += double(elementsOf(probabilities));
           saved.attentionMasks += double(elementsOf(probabilities));
         }
