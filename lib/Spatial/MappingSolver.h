@@ -22,9 +22,9 @@
 #ifndef DSM_LIB_SPATIAL_MAPPINGSOLVER_H
 #define DSM_LIB_SPATIAL_MAPPINGSOLVER_H
 
+#include "dsm/Core/Spatial/MappingPlan.h"
 #include "dsm/Core/Spatial/MappingProblem.h"
 #include "dsm/Core/Spatial/ParallelismSelection.h"
-#include "dsm/Core/Spatial/SpatialMapper.h"
 
 #include <limits>
 #include <memory>

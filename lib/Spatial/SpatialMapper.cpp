@@ -8,6 +8,7 @@
 #include "dsm/Core/Spatial/SpatialMapper.h"
 
 #include "MappingSolver.h"
+#include "dsm/Core/Spatial/ChipBlocks.h"
 #include "dsm/Core/Spatial/PlanBounds.h"
 
 #include "llvm/ADT/STLExtras.h"

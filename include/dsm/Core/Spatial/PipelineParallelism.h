@@ -170,6 +170,13 @@ double pipelineStepLowerBound(llvm::ArrayRef<PipelineStageRecord> planned,
                               llvm::ArrayRef<double> leastStageCycles,
                               int64_t microbatches);
 
+/// The step the stages `planned` foretell for a pipeline of `numStages`
+/// stages on `schedule`, with free links: the others as busy as they are on
+/// average (what a pipeline cut short is taken to take).
+double foretoldPipelineStep(llvm::ArrayRef<PipelineStageRecord> planned,
+                            int numStages, PipelineSchedule schedule,
+                            int64_t microbatches);
+
 /// One microbatch's forward or backward half on a stage, from `start` to
 /// `end` cycles into the step.
 struct ScheduledPass {

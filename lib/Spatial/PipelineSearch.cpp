@@ -1,0 +1,605 @@
+//===- PipelineSearch.cpp - The mapper's search over pipelines ------------===//
+//
+// SpatialMapper::mapAsPipeline and the pieces of it that map: every (stage
+// count, microbatch count) bounded, then planned best bound first until
+// none can beat the plan in hand; a pipeline named by the user planned as
+// given. The pipeline's own arithmetic (stage cuts, step timing, the
+// bubble) is PipelineParallelism.cpp's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MappingSolver.h"
+#include "dsm/Core/Spatial/PipelineParallelism.h"
+#include "dsm/Core/Spatial/PlanBounds.h"
+#include "dsm/Core/Spatial/SpatialMapper.h"
+#include "dsm/Core/Support/NodeError.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+using namespace dsm::core;
+
+namespace {
+/// What bounding a stage count's pipelines gives (leastSteps).
+struct StepBounds {
+  /// Per microbatch count: the least step.
+  std::vector<double> least;
+  /// Where explored: each layer's least cycles on a stage's chips at the
+  /// fewest microbatches at which every layer has a legal mapping (empty
+  /// if none), what the stages can be balanced on without a mapping.
+  std::vector<double> layerCycles;
+  /// Per microbatch count, where explored and every layer has a legal
+  /// mapping: each layer's least cycles on a microbatch (empty if not).
+  std::vector<std::vector<double>> layerCyclesByCount;
+  /// Per microbatch count, likewise: what bounds a stage's plans that fit
+  /// (leastStageCyclesThatFit; null if not).
+  std::vector<std::shared_ptr<const LayerFitFigures>> fitFiguresByCount;
+};
+} // namespace
+
+/// The least step of a pipeline of `stages` stages for each of `counts`
+/// microbatches m: with every chip busy on the work alone (`idealCycles`,
+/// the network's MACs at the torus's peak), the bubble still idles
+/// (p - 1) / (m + p - 1) of it; and, where `explored`, the fill runs one
+/// microbatch through every stage while each of the other periods takes
+/// the busiest stage's share of the stages' work on a microbatch, at least
+/// an even one, so a step takes at least (m + p - 1) / p of that work: at
+/// least the layers' least explored passes at the microbatch size on a
+/// stage's chips (leastPipelinedCycles; the explorations go into `memo`,
+/// which the stages then share). What bounds the stages that fit comes
+/// with it where that least step is below `cyclesToBeat`. Fails only when
+/// the mapping is stopped.
+static llvm::Expected<StepBounds>
+leastSteps(const PerformanceModel &stageModel, const LayerGraph &graph,
+           const MapperOptions &stageOptions, int64_t stages,
+           llvm::ArrayRef<int64_t> counts, double idealCycles, bool explored,
+           double cyclesToBeat, Executor &executor,
+           ExplorationProgress &progress, SweepMemo &memo) {
+  StepBounds bounds;
+  bounds.least.assign(counts.size(), 0.0);
+  bounds.layerCyclesByCount.resize(counts.size());
+  bounds.fitFiguresByCount.resize(counts.size());
+  for (size_t k = 0; k < counts.size(); ++k) {
+    const double m = double(counts[k]), p = double(stages);
+    bounds.least[k] = idealCycles * (m + p - 1) / m;
+    if (!explored)
+      continue;
+    // The problem points into the graph: it outlives the problem.
+    const LayerGraph part = microbatchGraph(graph, counts[k]);
+    llvm::Expected<MappingProblem> problem = MappingProblem::create(
+        stageModel, part, stageOptions, /*preloadBudgets=*/{});
+    if (!problem) {
+      llvm::consumeError(problem.takeError());
+      continue;
+    }
+    std::vector<double> layerCycles;
+    std::shared_ptr<const LayerFitFigures> fitFigures;
+    llvm::Expected<double> work = leastPipelinedCycles(
+        *problem, executor, progress, &memo, &layerCycles, &fitFigures,
+        cyclesToBeat * (1 + 1e-9) * p / (m + p - 1));
+    if (!work) {
+      if (progress.wasStopped())
+        return work.takeError();
+      llvm::consumeError(work.takeError());
+      continue;
+    }
+    bounds.least[k] = std::max(bounds.least[k], *work * (m + p - 1) / p);
+    if (!std::isfinite(*work))
+      continue;
+    if (bounds.layerCycles.empty())
+      bounds.layerCycles = layerCycles;
+    bounds.layerCyclesByCount[k] = std::move(layerCycles);
+    bounds.fitFiguresByCount[k] = std::move(fitFigures);
+  }
+  return bounds;
+}
+
+/// The once-per-step cycles of a planned pass.
+static double oncePerStep(const PassPlan &pass) {
+  return oncePerStepCycles(pass.pass, pass.eval.transfers, pass.cycles.total);
+}
+
+/// Why the pipeline the user named cannot be planned on a torus of
+/// `torusRows` rows for a network of `layers` layers and a minibatch of
+/// `batch` samples (success: it can).
+static llvm::Error checkGivenPipeline(const GivenPipeline &given,
+                                      int64_t torusRows, int64_t layers,
+                                      int64_t batch) {
+  if (given.stages < 2 || torusRows % given.stages != 0)
+    return llvm::createStringError(
+        llvm::formatv("a pipeline of {0} stages: the stages must be at least "
+                      "2 and divide the torus's {1} rows",
+                      given.stages, torusRows)
+            .str());
+  if (given.stages > layers)
+    return llvm::createStringError(
+        llvm::formatv("a pipeline of {0} stages: the network has only {1} "
+                      "layers",
+                      given.stages, layers)
+            .str());
+  if (given.microbatches < 1 || batch % given.microbatches != 0)
+    return llvm::createStringError(
+        llvm::formatv("{0} microbatches: they must divide the minibatch of "
+                      "{1} samples",
+                      given.microbatches, batch)
+            .str());
+  return llvm::Error::success();
+}
+
+/// `error` of the mapping of stage `stage`, whose layers start at `first`:
+/// a layer's error names the layer of the whole network.
+static llvm::Error inStage(llvm::Error error, int stage, int first) {
+  return llvm::handleErrors(
+      std::move(error), [&](const NodeError &node) -> llvm::Error {
+        return makeNodeError(node.getNode() + first, "stage ", stage, ": ",
+                             node.getMessage());
+      });
+}
+
+namespace {
+/// A pipeline under evaluation: the stage plans of one (stages,
+/// microbatches) and their timing.
+struct PipelineCandidate {
+  std::vector<MappingPlan> stagePlans;
+  PipelineRecord record;
+};
+} // namespace
+
+
+/// The pipeline's plan as one MappingPlan: every pass on its stage's rows,
+/// recording its share of the step as a pipe stage does (TimestepPipelining.h):
+/// its microbatches' work scaled to the whole system and the once-per-step
+/// update once. The stages' idle time (fill, drain, waiting for slower
+/// stages and links) is the pipeline's own (PipelineRecord::idle), in the
+/// plan's totals and no pass's cycles.
+static MappingPlan assemblePipeline(PipelineCandidate candidate,
+                                    int64_t torusRows) {
+  MappingPlan plan;
+  PipelineRecord &record = candidate.record;
+  const double m = double(record.microbatches);
+  std::vector<double> busyOf(record.stages.size(), 0.0);
+  for (size_t s = 0; s < record.stages.size(); ++s) {
+    PipelineStageRecord &stage = record.stages[s];
+    MappingPlan &part = candidate.stagePlans[s];
+    const double share = double(stage.rows) / double(torusRows);
+    double busy = 0;
+    for (LayerPlan &layer : part.layers)
+      for (PassPlan &pass : layer.passes) {
+        MemoryDecision &memory = pass.eval.config.memory;
+        memory.pipeGroup = 0;
+        memory.pipeFirstRow = stage.firstRow;
+        memory.pipeRows = stage.rows;
+        memory.microbatches = record.microbatches;
+        memory.gpipe = record.schedule == PipelineSchedule::GPipe;
+        pass.cycles = pipelinedPassCycles(pass.cycles, oncePerStep(pass),
+                                          record.microbatches, share);
+        busy += pass.cycles.total / share;
+        pass.eval.macs *= m;
+      }
+    busyOf[s] = busy;
+    for (LayerPlan &layer : part.layers) {
+      for (const PassPlan &pass : layer.passes) {
+        plan.totals.cycles += pass.cycles;
+        plan.totals.macs += pass.eval.macs;
+      }
+      plan.layers.push_back(std::move(layer));
+    }
+    plan.selectionExact = plan.selectionExact && part.selectionExact;
+    if (!part.selectionExact)
+      plan.selectionStatesKept =
+          std::max(plan.selectionStatesKept, part.selectionStatesKept);
+    if (s == 0 || stage.memory.total() > plan.memory.total())
+      plan.memory = stage.memory;
+  }
+  // The step: the passes and the stages' wait.
+  record.idle = pipelineIdle(record, busyOf, torusRows);
+  plan.totals.cycles.underuse += record.idle.total();
+  plan.totals.cycles.total += record.idle.total();
+  plan.totals.utilization =
+      plan.totals.cycles.total > 0
+          ? plan.totals.cycles.useful / plan.totals.cycles.total
+          : 0;
+  plan.pipeline = std::move(record);
+  return plan;
+}
+
+namespace {
+/// One stage count of the pipeline search: its stages' system, the
+/// explorations its mappings share, its microbatch counts and the layers'
+/// cut into its stages once profiled.
+struct StageCount {
+  int64_t stages = 0, rows = 0;
+  std::unique_ptr<PerformanceModel> model;
+  SweepMemo memo;
+  std::vector<int64_t> counts;
+  bool profiled = false;
+  std::vector<int> firsts; ///< empty once profiled: no cut maps
+  /// Per microbatch count, where the bounds explored it: each stage's
+  /// least cycles on a microbatch (empty if not), and what bounds them
+  /// where the stages' memory binds (null if not).
+  std::vector<std::vector<double>> leastStageCycles;
+  std::vector<std::shared_ptr<const LayerFitFigures>> fitFigures;
+  /// The steps planned, by microbatch count.
+  std::map<int64_t, double> planned;
+  /// Fewer microbatches than this run past the step's least (below).
+  int64_t fewest = 0;
+};
+/// A pipeline the search may plan: a stage count, a microbatch count and
+/// the least step it can take.
+struct PipelineOption {
+  size_t stageCount;
+  int64_t microbatches;
+  double least;
+};
+} // namespace
+
+llvm::Expected<std::vector<int>> SpatialMapper::profileStages(
+    const LayerGraph &graph, const PerformanceModel &stageModel,
+    SweepMemo &memo, int64_t stages, llvm::ArrayRef<int64_t> counts,
+    const MapperOptions &stageOptions, Executor &executor,
+    ExplorationProgress &progress) const {
+  for (int64_t microbatches : counts) {
+    if (progress.shouldStop())
+      return progress.makeError();
+    llvm::Expected<MappingPlan> profile = mapOnce(
+        stageModel, microbatchGraph(graph, microbatches), executor,
+        /*preloadBudgets=*/{}, progress, &memo, SpatialMapper::kNoPlanYet,
+        /*microbatchesInFlight=*/0, &stageOptions);
+    if (!profile) {
+      if (progress.wasStopped() || options.givenPipeline.given())
+        return profile.takeError();
+      llvm::consumeError(profile.takeError());
+      continue;
+    }
+    std::vector<double> cost;
+    for (const LayerPlan &layer : profile->layers) {
+      double c = 0;
+      for (const PassPlan &pass : layer.passes)
+        c += pass.cycles.total;
+      cost.push_back(c);
+    }
+    return balanceStagesAtBlocks(cost, graph.blockStarts(), int(stages));
+  }
+  return std::vector<int>();
+}
+
+
+llvm::Expected<std::optional<MappingPlan>> SpatialMapper::planPipeline(
+    const LayerGraph &graph, const PerformanceModel &stageModel,
+    SweepMemo &memo, llvm::ArrayRef<int> firsts, int64_t rows,
+    int64_t microbatches, PipelineSchedule schedule,
+    llvm::ArrayRef<double> leastStageCycles, const LayerFitFigures *fitFigures,
+    const MapperOptions &stageOptions, double cyclesToBeat,
+    SearchEffort &effort, Executor &executor, ExplorationProgress &progress,
+    double &step) const {
+  step = 0;
+  const bool given = options.givenPipeline.given();
+  const MultiChipSystem &system = model.getSystem();
+  const int stages = int(firsts.size());
+  LayerGraph part = microbatchGraph(graph, microbatches);
+  PipelineCandidate candidate;
+  PipelineRecord &record = candidate.record;
+  record.schedule = schedule;
+  record.microbatches = microbatches;
+  auto firstOf = [&](int s) {
+    return s < stages ? firsts[s] : int(part.layers.size());
+  };
+  // A stage's mapping problem points into its layers: kept for the plan.
+  std::vector<std::unique_ptr<LayerGraph>> stageLayers(stages);
+  auto layersOf = [&](int s) -> const LayerGraph & {
+    if (!stageLayers[s])
+      stageLayers[s] = std::make_unique<LayerGraph>(
+          stageGraph(part, firstOf(s), firstOf(s + 1)));
+    return *stageLayers[s];
+  };
+  // Where a plan is to be beaten: no stage takes fewer cycles than its
+  // least that fits its chips' memory with its microbatches in flight
+  // (leastStageCyclesThatFit), as memory binds far above the explored
+  // least. Stage by stage, until the stages so bounded show the pipeline
+  // cannot beat the plan: then none of it is mapped.
+  std::vector<double> least(leastStageCycles.begin(), leastStageCycles.end());
+  least.resize(stages, 0.0);
+  const bool bounding = !given && cyclesToBeat < kNoPlanYet;
+  if (bounding && fitFigures)
+    for (int s = 0; s < stages; ++s) {
+      if (progress.shouldStop())
+        return progress.makeError();
+      llvm::Expected<MappingProblem> problem = MappingProblem::create(
+          stageModel, layersOf(s), stageOptions, /*preloadBudgets=*/{});
+      if (!problem) {
+        llvm::consumeError(problem.takeError());
+        continue;
+      }
+      problem->setActivationCopies(
+          microbatchesInFlight(schedule, s, stages, microbatches));
+      least[s] = std::max(
+          least[s], leastStageCyclesThatFit(*fitFigures, firstOf(s), *problem));
+      if (pipelineStepLowerBound({}, stages, least, microbatches) >=
+          cyclesToBeat * (1 + 1e-9))
+        return std::nullopt;
+    }
+  bool fits = true;
+  // A named pipeline is planned whole, so that its error names what each
+  // stage needs.
+  for (int s = 0; s < stages && (fits || given); ++s) {
+    int first = firstOf(s), last = firstOf(s + 1);
+    int64_t inFlight = microbatchesInFlight(schedule, s, stages, microbatches);
+    llvm::Expected<MappingPlan> plan = mapOnce(
+        stageModel, layersOf(s), executor, /*preloadBudgets=*/{}, progress,
+        &memo, SpatialMapper::kNoPlanYet, inFlight, &stageOptions);
+    if (!plan) {
+      if (progress.wasStopped())
+        return plan.takeError();
+      if (given)
+        return inStage(plan.takeError(), s, first);
+      llvm::consumeError(plan.takeError());
+      return std::nullopt;
+    }
+    effort.add(*plan);
+    fits = plan->fitsMemory();
+    PipelineStageRecord stage;
+    stage.firstLayer = first;
+    stage.lastLayer = last;
+    stage.firstRow = s * rows;
+    stage.rows = rows;
+    stage.inFlight = inFlight;
+    stage.memory = plan->memory;
+    for (const LayerPlan &layer : plan->layers)
+      for (const PassPlan &pass : layer.passes) {
+        double once = oncePerStep(pass);
+        stage.update += once;
+        (pass.pass == TrainingPass::FWD ? stage.forward : stage.backward) +=
+            pass.cycles.total - once;
+      }
+    record.stages.push_back(stage);
+    candidate.stagePlans.push_back(std::move(*plan));
+    // The stages planned so far and the others at their least take at
+    // most the step. The first stage keeps the most microbatches in flight
+    // and tends to be the slowest, so a pipeline that cannot beat the plan
+    // in hand usually ends after a stage or a few of many.
+    if (fits && bounding && s + 1 < stages &&
+        pipelineStepLowerBound(record.stages, stages, least, microbatches) >=
+            cyclesToBeat * (1 + 1e-9)) {
+      step = foretoldPipelineStep(record.stages, stages, schedule, microbatches);
+      return std::nullopt;
+    }
+  }
+  if (!fits && !(given && record.stages.size() == size_t(stages)))
+    return std::nullopt;
+  // The activations (and errors) crossing each boundary, one microbatch.
+  PipeFlows forwardFlows(std::vector<int64_t>(stages, rows)),
+      backwardFlows(std::vector<int64_t>(stages, rows));
+  auto stageOf = [&](int layer) {
+    return int(llvm::upper_bound(firsts, layer) - firsts.begin()) - 1;
+  };
+  for (const LayerEdge &edge : part.edges) {
+    int from = stageOf(edge.producer), to = stageOf(edge.consumer);
+    if (from == to)
+      continue;
+    double bytes = edge.elements * model.bytesPerElement();
+    forwardFlows.addBetweenStages(from, to, bytes);
+    if (edge.carriesError)
+      backwardFlows.addBetweenStages(to, from, bytes);
+  }
+  record.forwardLinks = forwardFlows.boundaryCycles(system);
+  record.backwardLinks = backwardFlows.boundaryCycles(system);
+  // The wrap boundary (last to first) carries nothing.
+  record.forwardLinks.pop_back();
+  record.backwardLinks.pop_back();
+  std::vector<double> forward, backward, update;
+  for (const PipelineStageRecord &stage : record.stages) {
+    forward.push_back(stage.forward);
+    backward.push_back(stage.backward);
+    update.push_back(stage.update);
+  }
+  record.timing = pipelineStepTiming(schedule, forward, backward, update,
+                                     record.forwardLinks, record.backwardLinks,
+                                     microbatches);
+  MappingPlan plan = assemblePipeline(std::move(candidate), system.torus.y);
+  step = plan.totals.cycles.total;
+  return plan;
+}
+
+llvm::Expected<MappingPlan>
+SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
+                             const LayerGraph &graph, Executor &executor,
+                             ExplorationProgress &progress,
+                             std::optional<MappingPlan> fitting) const {
+  GivenPipeline given = options.givenPipeline;
+  const MultiChipSystem &system = model.getSystem();
+  const int64_t torusRows = system.torus.y;
+  const int64_t batch = graphBatch(graph);
+  if (given.microbatchSize > 0) {
+    const int64_t samples = given.microbatchSize * given.dataDegree;
+    if (given.dataDegree < 1 || batch % samples != 0)
+      return llvm::createStringError(llvm::formatv(
+          "a micro-batch of {0} samples on each of {1} data-parallel "
+          "replicas: {2} samples must divide the minibatch of {3}",
+          given.microbatchSize, given.dataDegree, samples, batch));
+    given.microbatches = batch / samples;
+  }
+  std::optional<MappingPlan> best;
+  llvm::Error whyNone = llvm::Error::success();
+  if (given.given()) {
+    // The named pipeline, whatever the plans over the whole torus.
+    if (!unpipelined) {
+      if (progress.wasStopped())
+        return unpipelined.takeError();
+      llvm::consumeError(unpipelined.takeError());
+    }
+    if (llvm::Error error = checkGivenPipeline(
+            given, torusRows, int64_t(graph.layers.size()), batch))
+      return std::move(error);
+    whyNone = llvm::createStringError("no pipeline was planned");
+  } else if (unpipelined) {
+    // A pipeline pays for its bubble with less memory per chip and smaller
+    // reductions: it is priced where the fastest plan over the torus needed
+    // memory savers to fit, or did not fit at all.
+    if (unpipelined->fastestMemory.fits())
+      return unpipelined;
+    best = std::move(*unpipelined);
+  } else {
+    whyNone = unpipelined.takeError();
+    if (progress.wasStopped())
+      return std::move(whyNone);
+  }
+  auto better = [&](const MappingPlan &plan) {
+    if (!best || given.given())
+      return true;
+    if (plan.fitsMemory() != best->fitsMemory())
+      return plan.fitsMemory();
+    return plan.totals.cycles.total < best->totals.cycles.total;
+  };
+  const double macsPerCycle =
+      double(model.numChips()) * double(model.numCores()) *
+      double(model.arrayRows()) * double(model.arrayColumns());
+  double macs = 0;
+  for (const LayerNode &layer : graph.layers) {
+    double passes = double(layer.fwd) + double(layer.bwd) + double(layer.upd);
+    macs += layer.shape.macs() * passes;
+  }
+  // A stage's mappings: no pipe groups inside it (its rows are the group's).
+  MapperOptions stageOptions = options;
+  stageOptions.pipelineTimesteps = false;
+  // 1F1B takes no longer than GPipe and keeps fewer microbatches in flight.
+  const PipelineSchedule schedule =
+      given.given() ? given.schedule : PipelineSchedule::OneFOneB;
+
+  // Every (stage count, microbatch count) with the least step it can take.
+  // The explored bound (leastSteps) costs about the explorations a mapping
+  // runs afresh at a new microbatch size; it is computed where a plan that
+  // fits is there to prune against from the start, and where the network
+  // repeats its layers so that a pipeline's mappings cost far more than
+  // those explorations (the zoo's LLMs do not: their pipelines plan in
+  // less time than their bounds take). Its explorations go into the stage
+  // count's memo, which its stages' mappings then share.
+  const bool explored = !given.given() && best &&
+                        (best->fitsMemory() || repeatsItsLayers(graph, *best));
+  if (fitting && !given.given() && better(*fitting))
+    best = std::move(*fitting);
+  std::vector<StageCount> stageCounts;
+  std::vector<PipelineOption> pipelines;
+  for (int64_t stages = 2; stages <= torusRows; ++stages) {
+    if (torusRows % stages != 0 || stages > int64_t(graph.layers.size()) ||
+        (given.given() && stages != given.stages))
+      continue;
+    StageCount &count = stageCounts.emplace_back();
+    count.stages = stages;
+    count.rows = torusRows / stages;
+    count.model =
+        std::make_unique<PerformanceModel>(pipeStageSystem(system, count.rows));
+    count.counts = given.given() ? std::vector<int64_t>{given.microbatches}
+                                 : microbatchCounts(batch, stages, count.rows);
+    llvm::Expected<StepBounds> bounds = leastSteps(
+        *count.model, graph, stageOptions, stages, count.counts,
+        macs / macsPerCycle, explored,
+        best && best->fitsMemory() ? best->totals.cycles.total : kNoPlanYet,
+        executor, progress, count.memo);
+    if (!bounds)
+      return bounds.takeError();
+    // Explored, the layers' least cycles balance the stages as well as a
+    // profile would (a network of repeated blocks cuts into equal runs)
+    // for a fraction of a mapping.
+    if (!bounds->layerCycles.empty()) {
+      count.firsts = balanceStagesAtBlocks(bounds->layerCycles,
+                                           graph.blockStarts(), int(stages));
+      count.profiled = true;
+    }
+    count.leastStageCycles.resize(count.counts.size());
+    count.fitFigures = std::move(bounds->fitFiguresByCount);
+    for (size_t k = 0; k < count.counts.size(); ++k) {
+      const std::vector<double> &layers = bounds->layerCyclesByCount[k];
+      if (layers.empty() || count.firsts.empty())
+        continue;
+      std::vector<double> &least = count.leastStageCycles[k];
+      least.assign(size_t(stages), 0.0);
+      for (size_t i = 0, s = 0; i < layers.size(); ++i) {
+        if (s + 1 < least.size() && int(i) >= count.firsts[s + 1])
+          ++s;
+        least[s] += layers[i];
+      }
+    }
+    // The most microbatches first among equal bounds.
+    for (size_t k = count.counts.size(); k-- > 0;)
+      pipelines.push_back(
+          {stageCounts.size() - 1, count.counts[k], bounds->least[k]});
+  }
+  // Best first: the pipelines are planned in the order of their bounds
+  // until the next cannot beat the fastest plan that fits.
+  std::stable_sort(pipelines.begin(), pipelines.end(),
+                   [](const PipelineOption &a, const PipelineOption &b) {
+                     return a.least < b.least;
+                   });
+  SearchEffort effort;
+  if (best)
+    effort.add(*best);
+  for (const PipelineOption &pipeline : pipelines) {
+    // No later pipeline can beat the plan that fits (the margin: a bound
+    // only rounding puts above it).
+    if (!given.given() && best && best->fitsMemory() &&
+        pipeline.least >= best->totals.cycles.total * (1 + 1e-9))
+      break;
+    if (progress.shouldStop())
+      return progress.makeError();
+    StageCount &count = stageCounts[pipeline.stageCount];
+    if (pipeline.microbatches < count.fewest)
+      continue;
+    // The stages balance the layers' cycles on a stage's chips, without
+    // the memory they need: profiled once per stage count, at the fewest
+    // microbatches at which every layer has a legal mapping (a larger
+    // microbatch's working sets may fit no scratchpad).
+    if (!count.profiled) {
+      llvm::Expected<std::vector<int>> firsts =
+          profileStages(graph, *count.model, count.memo, count.stages,
+                        count.counts, stageOptions, executor, progress);
+      if (!firsts)
+        return firsts.takeError();
+      count.firsts = std::move(*firsts);
+      count.profiled = true;
+    }
+    if (count.firsts.empty())
+      continue;
+    double step = 0;
+    const size_t k = size_t(llvm::find(count.counts, pipeline.microbatches) -
+                            count.counts.begin());
+    llvm::Expected<std::optional<MappingPlan>> plan = planPipeline(
+        graph, *count.model, count.memo, count.firsts, count.rows,
+        pipeline.microbatches, schedule, count.leastStageCycles[k],
+        count.fitFigures[k].get(), stageOptions,
+        !given.given() && best && best->fitsMemory() ? best->totals.cycles.total
+                                                     : kNoPlanYet,
+        effort, executor, progress, step);
+    if (!plan)
+      return plan.takeError();
+    // More microbatches shrink the bubble but run smaller, less efficient
+    // passes: as the count falls, the step falls, then rises. Once a count
+    // takes longer than a larger one, the counts below it are not planned.
+    // Not always so (a count whose samples fill a stage's rows can map
+    // better than its neighbours): taken best bound first, the counts
+    // planned are the likeliest, not the ends of the range. A pipeline cut
+    // short counts with the step its planned stages foretell.
+    if (step > 0) {
+      count.planned[pipeline.microbatches] = step;
+      for (auto it = count.planned.begin();
+           std::next(it) != count.planned.end(); ++it)
+        if (it->second > std::next(it)->second) {
+          count.fewest = std::max(count.fewest, it->first);
+          break;
+        }
+    }
+    if (!*plan)
+      continue;
+    (*plan)->fastestMemory = best ? best->fastestMemory : (*plan)->memory;
+    if (better(**plan))
+      best = std::move(**plan);
+  }
+  if (!best)
+    return std::move(whyNone);
+  llvm::consumeError(std::move(whyNone));
+  effort.recordIn(*best);
+  return std::move(*best);
+}
