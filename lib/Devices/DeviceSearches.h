@@ -10,8 +10,11 @@
 #define DSM_LIB_DEVICES_DEVICESEARCHES_H
 
 #include "dsm/Core/Devices/DevicePlacementEvaluator.h"
-#include "dsm/Core/Devices/DevicePlacementSearch.h"
 #include "dsm/Core/Support/Random.h"
+
+namespace dsm::core::devices {
+struct SearchOptions;
+} // namespace dsm::core::devices
 
 namespace dsm::core::devices::detail {
 

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceSearches.h"
+#include "dsm/Core/Devices/DevicePlacementSearch.h"
 
 #include <algorithm>
 #include <numeric>

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceSearches.h"
+#include "dsm/Core/Devices/DevicePlacementSearch.h"
 
 #include <algorithm>
 #include <cmath>

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceSearches.h"
+#include "dsm/Core/Devices/DevicePlacementSearch.h"
 
 #include <algorithm>
 

@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemorySearches.h"
+#include "dsm/Core/Memory/MemoryPlacementSearch.h"
 
 #include "Learning/GraphPolicyLearner.h"
 

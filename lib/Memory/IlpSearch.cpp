@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemorySearches.h"
+#include "dsm/Core/Memory/MemoryPlacementSearch.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"

@@ -8,7 +8,8 @@
 #ifndef DSM_LIB_MEMORY_MEMORYSEARCHES_H
 #define DSM_LIB_MEMORY_MEMORYSEARCHES_H
 
-#include "dsm/Core/Memory/MemoryPlacementSearch.h"
+#include "dsm/Core/Memory/MemorySearchOptions.h"
+#include "dsm/Core/Support/Executor.h"
 #include "dsm/Core/Support/Random.h"
 
 #include "llvm/ADT/ArrayRef.h"

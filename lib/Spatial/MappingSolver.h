@@ -387,14 +387,12 @@ public:
 };
 
 /// What the mappings of a weight-preloading sweep share: explorations and
-/// selections (SpatialMapper::mapWithPreloading).
+/// selections (MappingDriver::mapWithPreloading).
 struct SweepMemo {
   ExplorationMemo explorations;
   SelectionMemo selections;
 };
 
-/// Solves `problem`: the plan, or the error of the layer that has no legal
-/// mapping, or an InterruptedError.
 /// The search effort of the mappings behind one plan (a sweep, the blocks,
 /// a pipeline's stages), summed into MappingPlan's counters.
 struct SearchEffort {
@@ -411,7 +409,9 @@ struct SearchEffort {
   }
 };
 
-/// `memo`: what is shared with the other mappings of a sweep. With a plan
+/// Solves `problem`: the plan, or the error of the layer that has no legal
+/// mapping, or an InterruptedError. `memo`: what is shared with the other
+/// mappings of a sweep. With a plan
 /// to beat (MappingProblem::cyclesToBeat), fails as soon as the
 /// explorations show that no plan of this problem can take fewer cycles,
 /// before the selection.

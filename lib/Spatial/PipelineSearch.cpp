@@ -1,14 +1,14 @@
 //===- PipelineSearch.cpp - The mapper's search over pipelines ------------===//
 //
-// SpatialMapper::mapAsPipeline and the pieces of it that map: every (stage
-// count, microbatch count) bounded, then planned best bound first until
-// none can beat the plan in hand; a pipeline named by the user planned as
-// given. The pipeline's own arithmetic (stage cuts, step timing, the
-// bubble) is PipelineParallelism.cpp's.
+// The driver's pipeline strategies (MappingDriver.h): training with
+// pipelines searched -- every (stage count, microbatch count) bounded, then
+// planned best bound first until none can beat the incumbent -- and a
+// pipeline named by the user planned as given. The pipeline's own arithmetic
+// (stage cuts, step timing, the bubble) is PipelineParallelism.cpp's.
 //
 //===----------------------------------------------------------------------===//
 
-#include "MappingSolver.h"
+#include "MappingDriver.h"
 #include "dsm/Core/Spatial/PipelineParallelism.h"
 #include "dsm/Core/Spatial/PlanBounds.h"
 #include "dsm/Core/Spatial/SpatialMapper.h"
@@ -23,9 +23,8 @@
 
 using namespace dsm::core;
 
-namespace {
 /// What bounding a stage count's pipelines gives (leastSteps).
-struct StepBounds {
+struct MappingDriver::StepBounds {
   /// Per microbatch count: the least step.
   std::vector<double> least;
   /// Where explored: each layer's least cycles on a stage's chips at the
@@ -39,39 +38,67 @@ struct StepBounds {
   /// (leastStageCyclesThatFit; null if not).
   std::vector<std::shared_ptr<const LayerFitFigures>> fitFiguresByCount;
 };
-} // namespace
 
-/// The least step of a pipeline of `stages` stages for each of `counts`
-/// microbatches m: with every chip busy on the work alone (`idealCycles`,
+/// One stage count of the pipeline search: its stages' system, the
+/// explorations its mappings share, its microbatch counts and the layers'
+/// cut into its stages once profiled.
+struct MappingDriver::StageCount {
+  int64_t stages = 0, rows = 0;
+  std::unique_ptr<PerformanceModel> model;
+  SweepMemo memo;
+  PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+  std::vector<int64_t> counts;
+  bool profiled = false;
+  std::vector<int> firsts; ///< empty once profiled: no cut maps
+  /// Per microbatch count, where the bounds explored it: each stage's
+  /// least cycles on a microbatch (empty if not), and what bounds them
+  /// where the stages' memory binds (null if not).
+  std::vector<std::vector<double>> leastStageCycles;
+  std::vector<std::shared_ptr<const LayerFitFigures>> fitFigures;
+  /// The steps planned, by microbatch count.
+  std::map<int64_t, double> planned;
+  /// Fewer microbatches than this run past the step's least (below).
+  int64_t fewest = 0;
+};
+
+/// A pipeline planned (planPipeline): none where a stage has no plan or does
+/// not fit, or where the stages planned show it cannot beat the plan to
+/// beat. `step`: the step planned, or, cut short, the step the stages
+/// planned foretell, the others as busy as they (0: neither).
+struct MappingDriver::PlannedPipeline {
+  std::optional<MappingPlan> plan;
+  double step = 0;
+};
+
+/// The least step of a pipeline of `count.stages` stages for each of its
+/// microbatch counts m: with every chip busy on the work alone (`idealCycles`,
 /// the network's MACs at the torus's peak), the bubble still idles
 /// (p - 1) / (m + p - 1) of it; and, where `explored`, the fill runs one
 /// microbatch through every stage while each of the other periods takes
 /// the busiest stage's share of the stages' work on a microbatch, at least
 /// an even one, so a step takes at least (m + p - 1) / p of that work: at
 /// least the layers' least explored passes at the microbatch size on a
-/// stage's chips (leastPipelinedCycles; the explorations go into `memo`,
-/// which the stages then share). What bounds the stages that fit comes
-/// with it where that least step is below `cyclesToBeat`. Fails only when
+/// stage's chips (leastPipelinedCycles; the explorations go into the stage
+/// count's memo, which the stages then share). What bounds the stages that fit
+/// comes with it where that least step is below `cyclesToBeat`. Fails only when
 /// the mapping is stopped.
-static llvm::Expected<StepBounds>
-leastSteps(const PerformanceModel &stageModel, const LayerGraph &graph,
-           const MapperOptions &stageOptions, int64_t stages,
-           llvm::ArrayRef<int64_t> counts, double idealCycles, bool explored,
-           double cyclesToBeat, Executor &executor,
-           ExplorationProgress &progress, SweepMemo &memo) {
+llvm::Expected<MappingDriver::StepBounds>
+MappingDriver::leastSteps(StageCount &count, double idealCycles, bool explored,
+                          double cyclesToBeat) {
+  const llvm::ArrayRef<int64_t> counts = count.counts;
   StepBounds bounds;
   bounds.least.assign(counts.size(), 0.0);
   bounds.layerCyclesByCount.resize(counts.size());
   bounds.fitFiguresByCount.resize(counts.size());
   for (size_t k = 0; k < counts.size(); ++k) {
-    const double m = double(counts[k]), p = double(stages);
+    const double m = double(counts[k]), p = double(count.stages);
     bounds.least[k] = idealCycles * (m + p - 1) / m;
     if (!explored)
       continue;
     // The problem points into the graph: it outlives the problem.
     const LayerGraph part = microbatchGraph(graph, counts[k]);
     llvm::Expected<MappingProblem> problem = MappingProblem::create(
-        stageModel, part, stageOptions, /*preloadBudgets=*/{});
+        *count.model, part, stageOptions, /*preloadBudgets=*/{});
     if (!problem) {
       llvm::consumeError(problem.takeError());
       continue;
@@ -79,7 +106,7 @@ leastSteps(const PerformanceModel &stageModel, const LayerGraph &graph,
     std::vector<double> layerCycles;
     std::shared_ptr<const LayerFitFigures> fitFigures;
     llvm::Expected<double> work = leastPipelinedCycles(
-        *problem, executor, progress, &memo, &layerCycles, &fitFigures,
+        *problem, executor, progress, &count.memo, &layerCycles, &fitFigures,
         cyclesToBeat * (1 + 1e-9) * p / (m + p - 1));
     if (!work) {
       if (progress.wasStopped())
@@ -149,7 +176,6 @@ struct PipelineCandidate {
 };
 } // namespace
 
-
 /// The pipeline's plan as one MappingPlan: every pass on its stage's rows,
 /// recording its share of the step as a pipe stage does (TimestepPipelining.h):
 /// its microbatches' work scaled to the whole system and the once-per-step
@@ -208,26 +234,6 @@ static MappingPlan assemblePipeline(PipelineCandidate candidate,
 }
 
 namespace {
-/// One stage count of the pipeline search: its stages' system, the
-/// explorations its mappings share, its microbatch counts and the layers'
-/// cut into its stages once profiled.
-struct StageCount {
-  int64_t stages = 0, rows = 0;
-  std::unique_ptr<PerformanceModel> model;
-  SweepMemo memo;
-  std::vector<int64_t> counts;
-  bool profiled = false;
-  std::vector<int> firsts; ///< empty once profiled: no cut maps
-  /// Per microbatch count, where the bounds explored it: each stage's
-  /// least cycles on a microbatch (empty if not), and what bounds them
-  /// where the stages' memory binds (null if not).
-  std::vector<std::vector<double>> leastStageCycles;
-  std::vector<std::shared_ptr<const LayerFitFigures>> fitFigures;
-  /// The steps planned, by microbatch count.
-  std::map<int64_t, double> planned;
-  /// Fewer microbatches than this run past the step's least (below).
-  int64_t fewest = 0;
-};
 /// A pipeline the search may plan: a stage count, a microbatch count and
 /// the least step it can take.
 struct PipelineOption {
@@ -237,18 +243,17 @@ struct PipelineOption {
 };
 } // namespace
 
-llvm::Expected<std::vector<int>> SpatialMapper::profileStages(
-    const LayerGraph &graph, const PerformanceModel &stageModel,
-    SweepMemo &memo, int64_t stages, llvm::ArrayRef<int64_t> counts,
-    const MapperOptions &stageOptions, Executor &executor,
-    ExplorationProgress &progress) const {
-  for (int64_t microbatches : counts) {
+llvm::Expected<std::vector<int>>
+MappingDriver::profileStages(StageCount &count) const {
+  for (int64_t microbatches : count.counts) {
     if (progress.shouldStop())
       return progress.makeError();
-    llvm::Expected<MappingPlan> profile = mapOnce(
-        stageModel, microbatchGraph(graph, microbatches), executor,
-        /*preloadBudgets=*/{}, progress, &memo, SpatialMapper::kNoPlanYet,
-        /*microbatchesInFlight=*/0, &stageOptions);
+    const LayerGraph part = microbatchGraph(graph, microbatches);
+    MappingRequest request(*count.model, part);
+    request.memo = &count.memo;
+    request.microbatchesInFlight = 0;
+    request.options = &stageOptions;
+    llvm::Expected<MappingPlan> profile = mapOnce(request);
     if (!profile) {
       if (progress.wasStopped() || options.givenPipeline.given())
         return profile.takeError();
@@ -262,29 +267,32 @@ llvm::Expected<std::vector<int>> SpatialMapper::profileStages(
         c += pass.cycles.total;
       cost.push_back(c);
     }
-    return balanceStagesAtBlocks(cost, graph.blockStarts(), int(stages));
+    return balanceStagesAtBlocks(cost, graph.blockStarts(), int(count.stages));
   }
   return std::vector<int>();
 }
 
-
-llvm::Expected<std::optional<MappingPlan>> SpatialMapper::planPipeline(
-    const LayerGraph &graph, const PerformanceModel &stageModel,
-    SweepMemo &memo, llvm::ArrayRef<int> firsts, int64_t rows,
-    int64_t microbatches, PipelineSchedule schedule,
-    llvm::ArrayRef<double> leastStageCycles, const LayerFitFigures *fitFigures,
-    const MapperOptions &stageOptions, double cyclesToBeat,
-    SearchEffort &effort, Executor &executor, ExplorationProgress &progress,
-    double &step) const {
-  step = 0;
+/// With the stage count's fit figures at this microbatch size (the
+/// layers' leastStageCyclesThatFit), the stages' least that fit their
+/// chips' memory raise the bounds of its stages first, and a pipeline they
+/// show cannot beat `cyclesToBeat` is not mapped at all. A named pipeline
+/// fails instead of giving none, naming the stage.
+llvm::Expected<MappingDriver::PlannedPipeline>
+MappingDriver::planPipeline(StageCount &count, size_t k, double cyclesToBeat,
+                            SearchEffort &effort) const {
   const bool given = options.givenPipeline.given();
   const MultiChipSystem &system = model.getSystem();
+  const llvm::ArrayRef<int> firsts = count.firsts;
   const int stages = int(firsts.size());
+  const int64_t rows = count.rows, microbatches = count.counts[k];
+  const PipelineSchedule schedule = count.schedule;
+  const LayerFitFigures *fitFigures = count.fitFigures[k].get();
   LayerGraph part = microbatchGraph(graph, microbatches);
   PipelineCandidate candidate;
   PipelineRecord &record = candidate.record;
   record.schedule = schedule;
   record.microbatches = microbatches;
+  PlannedPipeline planned;
   auto firstOf = [&](int s) {
     return s < stages ? firsts[s] : int(part.layers.size());
   };
@@ -301,7 +309,7 @@ llvm::Expected<std::optional<MappingPlan>> SpatialMapper::planPipeline(
   // (leastStageCyclesThatFit), as memory binds far above the explored
   // least. Stage by stage, until the stages so bounded show the pipeline
   // cannot beat the plan: then none of it is mapped.
-  std::vector<double> least(leastStageCycles.begin(), leastStageCycles.end());
+  std::vector<double> least = count.leastStageCycles[k];
   least.resize(stages, 0.0);
   const bool bounding = !given && cyclesToBeat < kNoPlanYet;
   if (bounding && fitFigures)
@@ -309,7 +317,7 @@ llvm::Expected<std::optional<MappingPlan>> SpatialMapper::planPipeline(
       if (progress.shouldStop())
         return progress.makeError();
       llvm::Expected<MappingProblem> problem = MappingProblem::create(
-          stageModel, layersOf(s), stageOptions, /*preloadBudgets=*/{});
+          *count.model, layersOf(s), stageOptions, /*preloadBudgets=*/{});
       if (!problem) {
         llvm::consumeError(problem.takeError());
         continue;
@@ -320,7 +328,7 @@ llvm::Expected<std::optional<MappingPlan>> SpatialMapper::planPipeline(
           least[s], leastStageCyclesThatFit(*fitFigures, firstOf(s), *problem));
       if (pipelineStepLowerBound({}, stages, least, microbatches) >=
           cyclesToBeat * (1 + 1e-9))
-        return std::nullopt;
+        return planned;
     }
   bool fits = true;
   // A named pipeline is planned whole, so that its error names what each
@@ -328,16 +336,18 @@ llvm::Expected<std::optional<MappingPlan>> SpatialMapper::planPipeline(
   for (int s = 0; s < stages && (fits || given); ++s) {
     int first = firstOf(s), last = firstOf(s + 1);
     int64_t inFlight = microbatchesInFlight(schedule, s, stages, microbatches);
-    llvm::Expected<MappingPlan> plan = mapOnce(
-        stageModel, layersOf(s), executor, /*preloadBudgets=*/{}, progress,
-        &memo, SpatialMapper::kNoPlanYet, inFlight, &stageOptions);
+    MappingRequest request(*count.model, layersOf(s));
+    request.memo = &count.memo;
+    request.microbatchesInFlight = inFlight;
+    request.options = &stageOptions;
+    llvm::Expected<MappingPlan> plan = mapOnce(request);
     if (!plan) {
       if (progress.wasStopped())
         return plan.takeError();
       if (given)
         return inStage(plan.takeError(), s, first);
       llvm::consumeError(plan.takeError());
-      return std::nullopt;
+      return planned;
     }
     effort.add(*plan);
     fits = plan->fitsMemory();
@@ -364,12 +374,13 @@ llvm::Expected<std::optional<MappingPlan>> SpatialMapper::planPipeline(
     if (fits && bounding && s + 1 < stages &&
         pipelineStepLowerBound(record.stages, stages, least, microbatches) >=
             cyclesToBeat * (1 + 1e-9)) {
-      step = foretoldPipelineStep(record.stages, stages, schedule, microbatches);
-      return std::nullopt;
+      planned.step =
+          foretoldPipelineStep(record.stages, stages, schedule, microbatches);
+      return planned;
     }
   }
   if (!fits && !(given && record.stages.size() == size_t(stages)))
-    return std::nullopt;
+    return planned;
   // The activations (and errors) crossing each boundary, one microbatch.
   PipeFlows forwardFlows(std::vector<int64_t>(stages, rows)),
       backwardFlows(std::vector<int64_t>(stages, rows));
@@ -399,16 +410,92 @@ llvm::Expected<std::optional<MappingPlan>> SpatialMapper::planPipeline(
   record.timing = pipelineStepTiming(schedule, forward, backward, update,
                                      record.forwardLinks, record.backwardLinks,
                                      microbatches);
-  MappingPlan plan = assemblePipeline(std::move(candidate), system.torus.y);
-  step = plan.totals.cycles.total;
-  return plan;
+  planned.plan = assemblePipeline(std::move(candidate), system.torus.y);
+  planned.step = planned.plan->totals.cycles.total;
+  return planned;
 }
 
-llvm::Expected<MappingPlan>
-SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
-                             const LayerGraph &graph, Executor &executor,
-                             ExplorationProgress &progress,
-                             std::optional<MappingPlan> fitting) const {
+double MappingDriver::idealCycles() const {
+  const double macsPerCycle =
+      double(model.numChips()) * double(model.numCores()) *
+      double(model.arrayRows()) * double(model.arrayColumns());
+  double macs = 0;
+  for (const LayerNode &layer : graph.layers) {
+    double passes = double(layer.fwd) + double(layer.bwd) + double(layer.upd);
+    macs += layer.shape.macs() * passes;
+  }
+  return macs / macsPerCycle;
+}
+
+llvm::Expected<MappingPlan> MappingDriver::mapWithPipelines() {
+  // The fastest plan as selected, with the savers the user named and the
+  // free one (the state sharded, which changes no cycles). Where it fits,
+  // or there is none, the search goes on as without the order below: the
+  // blocks, then the pipelines where the fastest plan needed savers (a
+  // pipeline's smaller reductions may still beat it).
+  SweepMemo memo;
+  MappingRequest fastest(model, graph);
+  fastest.memo = &memo;
+  fastest.choosesSavers = false;
+  Incumbent incumbent(mapOnce(fastest));
+  if (!incumbent.has() || incumbent.fits()) {
+    if (options.chipBlocks)
+      if (llvm::Error stopped = mapOnBlocks(incumbent))
+        return std::move(stopped);
+    // A pipeline pays for its bubble with less memory per chip and smaller
+    // reductions: it is priced where the fastest plan over the torus needed
+    // memory savers to fit, or did not fit at all.
+    if ((incumbent.has() && incumbent.plan().fastestMemory.fits()) ||
+        (!incumbent.has() && progress.wasStopped()))
+      return incumbent.take();
+    const bool explored =
+        incumbent.has() &&
+        (incumbent.fits() || repeatsItsLayers(incumbent.plan()));
+    if (llvm::Error stopped = searchPipelines(incumbent, explored))
+      return std::move(stopped);
+    return incumbent.take();
+  }
+  // It needs memory savers: the whole torus with them, and the pipelines.
+  // Where the network repeats its layers, a pipeline's stage mappings cost
+  // the most: the whole torus comes first, a plan that fits for the
+  // pipelines to beat from their first stages. Elsewhere the pipelines
+  // come first: the fastest that fits is then the plan to beat for the
+  // whole torus, whose pricing (CapacityFit) ends as soon as it cannot.
+  // The same plan either way.
+  MappingRequest withSavers(model, graph);
+  withSavers.memo = &memo;
+  const bool repeats = repeatsItsLayers(incumbent.plan());
+  llvm::Expected<MappingPlan> whole =
+      repeats ? mapOnce(withSavers)
+              : llvm::Expected<MappingPlan>(MappingPlan());
+  if (!whole && progress.wasStopped())
+    return whole.takeError();
+  if (repeats && whole && whole->fitsMemory()) {
+    incumbent.offer(std::move(*whole));
+    if (llvm::Error stopped = searchPipelines(incumbent, /*explored=*/true))
+      return std::move(stopped);
+  } else {
+    if (llvm::Error stopped = searchPipelines(incumbent, repeats)) {
+      llvm::consumeError(whole.takeError());
+      return std::move(stopped);
+    }
+    if (!repeats) {
+      withSavers.cyclesToBeat = incumbent.cyclesToBeat();
+      whole = mapOnce(withSavers);
+    }
+    if (progress.wasStopped()) {
+      llvm::consumeError(whole.takeError());
+      return progress.makeError();
+    }
+    incumbent.challengeWith(std::move(whole));
+  }
+  if (options.chipBlocks)
+    if (llvm::Error stopped = mapOnBlocks(incumbent))
+      return std::move(stopped);
+  return incumbent.take();
+}
+
+llvm::Expected<MappingPlan> MappingDriver::mapGivenPipeline() {
   GivenPipeline given = options.givenPipeline;
   const MultiChipSystem &system = model.getSystem();
   const int64_t torusRows = system.torus.y;
@@ -422,53 +509,75 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
           given.microbatchSize, given.dataDegree, samples, batch));
     given.microbatches = batch / samples;
   }
-  std::optional<MappingPlan> best;
-  llvm::Error whyNone = llvm::Error::success();
-  if (given.given()) {
-    // The named pipeline, whatever the plans over the whole torus.
-    if (!unpipelined) {
-      if (progress.wasStopped())
-        return unpipelined.takeError();
-      llvm::consumeError(unpipelined.takeError());
-    }
-    if (llvm::Error error = checkGivenPipeline(
-            given, torusRows, int64_t(graph.layers.size()), batch))
-      return std::move(error);
-    whyNone = llvm::createStringError("no pipeline was planned");
-  } else if (unpipelined) {
-    // A pipeline pays for its bubble with less memory per chip and smaller
-    // reductions: it is priced where the fastest plan over the torus needed
-    // memory savers to fit, or did not fit at all.
-    if (unpipelined->fastestMemory.fits())
-      return unpipelined;
-    best = std::move(*unpipelined);
-  } else {
-    whyNone = unpipelined.takeError();
-    if (progress.wasStopped())
-      return std::move(whyNone);
-  }
-  auto better = [&](const MappingPlan &plan) {
-    if (!best || given.given())
-      return true;
-    if (plan.fitsMemory() != best->fitsMemory())
-      return plan.fitsMemory();
-    return plan.totals.cycles.total < best->totals.cycles.total;
-  };
-  const double macsPerCycle =
-      double(model.numChips()) * double(model.numCores()) *
-      double(model.arrayRows()) * double(model.arrayColumns());
-  double macs = 0;
-  for (const LayerNode &layer : graph.layers) {
-    double passes = double(layer.fwd) + double(layer.bwd) + double(layer.upd);
-    macs += layer.shape.macs() * passes;
-  }
-  // A stage's mappings: no pipe groups inside it (its rows are the group's).
-  MapperOptions stageOptions = options;
-  stageOptions.pipelineTimesteps = false;
-  // 1F1B takes no longer than GPipe and keeps fewer microbatches in flight.
-  const PipelineSchedule schedule =
-      given.given() ? given.schedule : PipelineSchedule::OneFOneB;
+  if (llvm::Error error = checkGivenPipeline(
+          given, torusRows, int64_t(graph.layers.size()), batch))
+    return std::move(error);
+  StageCount count;
+  count.stages = given.stages;
+  count.rows = torusRows / given.stages;
+  count.model =
+      std::make_unique<PerformanceModel>(pipeStageSystem(system, count.rows));
+  count.schedule = given.schedule;
+  count.counts = {given.microbatches};
+  count.leastStageCycles.resize(1);
+  count.fitFigures.resize(1);
+  if (progress.shouldStop())
+    return progress.makeError();
+  llvm::Expected<std::vector<int>> firsts = profileStages(count);
+  if (!firsts)
+    return firsts.takeError();
+  count.firsts = std::move(*firsts);
+  SearchEffort effort;
+  llvm::Expected<PlannedPipeline> planned =
+      count.firsts.empty() ? llvm::Expected<PlannedPipeline>(PlannedPipeline())
+                           : planPipeline(count, 0, kNoPlanYet, effort);
+  if (!planned)
+    return planned.takeError();
+  if (!planned->plan)
+    return llvm::createStringError("no pipeline was planned");
+  MappingPlan &plan = *planned->plan;
+  plan.fastestMemory = plan.memory;
+  effort.recordIn(plan);
+  return std::move(plan);
+}
 
+llvm::Expected<std::vector<double>>
+MappingDriver::boundStageCount(StageCount &count, double idealCycles,
+                               bool explored, double cyclesToBeat) {
+  llvm::Expected<StepBounds> bounds =
+      leastSteps(count, idealCycles, explored, cyclesToBeat);
+  if (!bounds)
+    return bounds.takeError();
+  // Explored, the layers' least cycles balance the stages as well as a
+  // profile would (a network of repeated blocks cuts into equal runs)
+  // for a fraction of a mapping.
+  if (!bounds->layerCycles.empty()) {
+    count.firsts = balanceStagesAtBlocks(
+        bounds->layerCycles, graph.blockStarts(), int(count.stages));
+    count.profiled = true;
+  }
+  count.leastStageCycles.resize(count.counts.size());
+  count.fitFigures = std::move(bounds->fitFiguresByCount);
+  for (size_t k = 0; k < count.counts.size(); ++k) {
+    const std::vector<double> &layers = bounds->layerCyclesByCount[k];
+    if (layers.empty() || count.firsts.empty())
+      continue;
+    std::vector<double> &least = count.leastStageCycles[k];
+    least.assign(size_t(count.stages), 0.0);
+    for (size_t i = 0, s = 0; i < layers.size(); ++i) {
+      if (s + 1 < least.size() && int(i) >= count.firsts[s + 1])
+        ++s;
+      least[s] += layers[i];
+    }
+  }
+  return std::move(bounds->least);
+}
+
+llvm::Error MappingDriver::searchPipelines(Incumbent &incumbent,
+                                           bool explored) {
+  const MultiChipSystem &system = model.getSystem();
+  const int64_t torusRows = system.torus.y;
+  const int64_t batch = graphBatch(graph);
   // Every (stage count, microbatch count) with the least step it can take.
   // The explored bound (leastSteps) costs about the explorations a mapping
   // runs afresh at a new microbatch size; it is computed where a plan that
@@ -477,56 +586,28 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
   // those explorations (the zoo's LLMs do not: their pipelines plan in
   // less time than their bounds take). Its explorations go into the stage
   // count's memo, which its stages' mappings then share.
-  const bool explored = !given.given() && best &&
-                        (best->fitsMemory() || repeatsItsLayers(graph, *best));
-  if (fitting && !given.given() && better(*fitting))
-    best = std::move(*fitting);
   std::vector<StageCount> stageCounts;
   std::vector<PipelineOption> pipelines;
   for (int64_t stages = 2; stages <= torusRows; ++stages) {
-    if (torusRows % stages != 0 || stages > int64_t(graph.layers.size()) ||
-        (given.given() && stages != given.stages))
+    if (torusRows % stages != 0 || stages > int64_t(graph.layers.size()))
       continue;
     StageCount &count = stageCounts.emplace_back();
     count.stages = stages;
     count.rows = torusRows / stages;
     count.model =
         std::make_unique<PerformanceModel>(pipeStageSystem(system, count.rows));
-    count.counts = given.given() ? std::vector<int64_t>{given.microbatches}
-                                 : microbatchCounts(batch, stages, count.rows);
-    llvm::Expected<StepBounds> bounds = leastSteps(
-        *count.model, graph, stageOptions, stages, count.counts,
-        macs / macsPerCycle, explored,
-        best && best->fitsMemory() ? best->totals.cycles.total : kNoPlanYet,
-        executor, progress, count.memo);
-    if (!bounds)
-      return bounds.takeError();
-    // Explored, the layers' least cycles balance the stages as well as a
-    // profile would (a network of repeated blocks cuts into equal runs)
-    // for a fraction of a mapping.
-    if (!bounds->layerCycles.empty()) {
-      count.firsts = balanceStagesAtBlocks(bounds->layerCycles,
-                                           graph.blockStarts(), int(stages));
-      count.profiled = true;
-    }
-    count.leastStageCycles.resize(count.counts.size());
-    count.fitFigures = std::move(bounds->fitFiguresByCount);
-    for (size_t k = 0; k < count.counts.size(); ++k) {
-      const std::vector<double> &layers = bounds->layerCyclesByCount[k];
-      if (layers.empty() || count.firsts.empty())
-        continue;
-      std::vector<double> &least = count.leastStageCycles[k];
-      least.assign(size_t(stages), 0.0);
-      for (size_t i = 0, s = 0; i < layers.size(); ++i) {
-        if (s + 1 < least.size() && int(i) >= count.firsts[s + 1])
-          ++s;
-        least[s] += layers[i];
-      }
-    }
+    // 1F1B takes no longer than GPipe and keeps fewer microbatches in
+    // flight.
+    count.schedule = PipelineSchedule::OneFOneB;
+    count.counts = microbatchCounts(batch, stages, count.rows);
+    llvm::Expected<std::vector<double>> least = boundStageCount(
+        count, idealCycles(), explored, incumbent.cyclesToBeat());
+    if (!least)
+      return least.takeError();
     // The most microbatches first among equal bounds.
     for (size_t k = count.counts.size(); k-- > 0;)
       pipelines.push_back(
-          {stageCounts.size() - 1, count.counts[k], bounds->least[k]});
+          {stageCounts.size() - 1, count.counts[k], (*least)[k]});
   }
   // Best first: the pipelines are planned in the order of their bounds
   // until the next cannot beat the fastest plan that fits.
@@ -535,13 +616,13 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
                      return a.least < b.least;
                    });
   SearchEffort effort;
-  if (best)
-    effort.add(*best);
+  if (incumbent.has())
+    effort.add(incumbent.plan());
   for (const PipelineOption &pipeline : pipelines) {
     // No later pipeline can beat the plan that fits (the margin: a bound
     // only rounding puts above it).
-    if (!given.given() && best && best->fitsMemory() &&
-        pipeline.least >= best->totals.cycles.total * (1 + 1e-9))
+    if (incumbent.fits() &&
+        pipeline.least >= incumbent.plan().totals.cycles.total * (1 + 1e-9))
       break;
     if (progress.shouldStop())
       return progress.makeError();
@@ -553,9 +634,7 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
     // microbatches at which every layer has a legal mapping (a larger
     // microbatch's working sets may fit no scratchpad).
     if (!count.profiled) {
-      llvm::Expected<std::vector<int>> firsts =
-          profileStages(graph, *count.model, count.memo, count.stages,
-                        count.counts, stageOptions, executor, progress);
+      llvm::Expected<std::vector<int>> firsts = profileStages(count);
       if (!firsts)
         return firsts.takeError();
       count.firsts = std::move(*firsts);
@@ -563,18 +642,12 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
     }
     if (count.firsts.empty())
       continue;
-    double step = 0;
     const size_t k = size_t(llvm::find(count.counts, pipeline.microbatches) -
                             count.counts.begin());
-    llvm::Expected<std::optional<MappingPlan>> plan = planPipeline(
-        graph, *count.model, count.memo, count.firsts, count.rows,
-        pipeline.microbatches, schedule, count.leastStageCycles[k],
-        count.fitFigures[k].get(), stageOptions,
-        !given.given() && best && best->fitsMemory() ? best->totals.cycles.total
-                                                     : kNoPlanYet,
-        effort, executor, progress, step);
-    if (!plan)
-      return plan.takeError();
+    llvm::Expected<PlannedPipeline> planned =
+        planPipeline(count, k, incumbent.cyclesToBeat(), effort);
+    if (!planned)
+      return planned.takeError();
     // More microbatches shrink the bubble but run smaller, less efficient
     // passes: as the count falls, the step falls, then rises. Once a count
     // takes longer than a larger one, the counts below it are not planned.
@@ -582,8 +655,8 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
     // better than its neighbours): taken best bound first, the counts
     // planned are the likeliest, not the ends of the range. A pipeline cut
     // short counts with the step its planned stages foretell.
-    if (step > 0) {
-      count.planned[pipeline.microbatches] = step;
+    if (planned->step > 0) {
+      count.planned[pipeline.microbatches] = planned->step;
       for (auto it = count.planned.begin();
            std::next(it) != count.planned.end(); ++it)
         if (it->second > std::next(it)->second) {
@@ -591,15 +664,14 @@ SpatialMapper::mapAsPipeline(llvm::Expected<MappingPlan> unpipelined,
           break;
         }
     }
-    if (!*plan)
+    if (!planned->plan)
       continue;
-    (*plan)->fastestMemory = best ? best->fastestMemory : (*plan)->memory;
-    if (better(**plan))
-      best = std::move(**plan);
+    MappingPlan &plan = *planned->plan;
+    plan.fastestMemory =
+        incumbent.has() ? incumbent.plan().fastestMemory : plan.memory;
+    incumbent.offer(std::move(plan));
   }
-  if (!best)
-    return std::move(whyNone);
-  llvm::consumeError(std::move(whyNone));
-  effort.recordIn(*best);
-  return std::move(*best);
+  if (incumbent.has())
+    effort.recordIn(incumbent.plan());
+  return llvm::Error::success();
 }

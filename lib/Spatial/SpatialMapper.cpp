@@ -1,13 +1,15 @@
 //===- SpatialMapper.cpp - Mapping a whole network onto the system --------===//
 //
-// The driver: one MappingProblem solved (MappingSolver.h), or in inference
-// with weight preloading, the sweep of reservations over whole mappings.
+// SpatialMapper::map and the driver's strategies over the whole torus
+// (MappingDriver.h): one MappingProblem solved (MappingSolver.h), in
+// inference with weight preloading the sweep of reservations over whole
+// mappings, and the blocks of the torus.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Core/Spatial/SpatialMapper.h"
 
-#include "MappingSolver.h"
+#include "MappingDriver.h"
 #include "dsm/Core/Spatial/ChipBlocks.h"
 #include "dsm/Core/Spatial/PlanBounds.h"
 
@@ -29,20 +31,17 @@ static constexpr int kPreloadSweepSteps = 8;
 /// reservation (a scenario whose working sets do not fit stops early).
 static constexpr int kPreloadSweepMappings = 1 + 3 * (kPreloadSweepSteps - 1);
 
-llvm::Expected<MappingPlan> SpatialMapper::mapOnce(
-    const PerformanceModel &costModel, const LayerGraph &graph,
-    Executor &executor, llvm::ArrayRef<int64_t> preloadBudgets,
-    ExplorationProgress &progress, SweepMemo *memo, double cyclesToBeat,
-    int64_t microbatchesInFlight, const MapperOptions *stageOptions,
-    bool choosesSavers) const {
+llvm::Expected<MappingPlan>
+MappingDriver::mapOnce(const MappingRequest &request) const {
   llvm::Expected<MappingProblem> problem = MappingProblem::create(
-      costModel, graph, stageOptions ? *stageOptions : options, preloadBudgets);
+      request.costModel, request.graph,
+      request.options ? *request.options : options, request.preloadBudgets);
   if (!problem)
     return problem.takeError();
-  problem->setCyclesToBeat(cyclesToBeat);
-  problem->setActivationCopies(microbatchesInFlight);
-  problem->setChoosesSavers(choosesSavers);
-  return solveMapping(*problem, executor, progress, memo);
+  problem->setCyclesToBeat(request.cyclesToBeat);
+  problem->setActivationCopies(request.microbatchesInFlight);
+  problem->setChoosesSavers(request.choosesSavers);
+  return solveMapping(*problem, executor, progress, request.memo);
 }
 
 static bool isInference(const LayerGraph &graph) {
@@ -65,112 +64,92 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
   ExplorationProgress progress(*options.progress, sweepsPreloads(options, graph)
                                                       ? kPreloadSweepMappings
                                                       : 1);
-  llvm::Expected<MappingPlan> plan = [&]() -> llvm::Expected<MappingPlan> {
-    if (options.pipelineStages && !options.givenPipeline.given() &&
-        !isInference(graph))
-      return mapWithPipelines(graph, executor, progress);
-    // A pipeline as named is priced whatever the plans over the whole
-    // torus and the blocks, which are not mapped.
-    if (options.givenPipeline.given())
-      return mapAsPipeline(
-          llvm::createStringError("a named pipeline maps only its stages"),
-          graph, executor, progress);
-    llvm::Expected<MappingPlan> plan =
-        mapOnTorus(model, graph, executor, progress);
-    if (options.chipBlocks)
-      plan = mapOnBlocks(std::move(plan), graph, executor, progress);
-    return plan;
-  }();
+  llvm::Expected<MappingPlan> plan =
+      MappingDriver(model, options, graph, executor, progress).run();
   if (plan)
     progress.finish();
   return plan;
 }
 
-llvm::Expected<MappingPlan>
-SpatialMapper::mapWithPipelines(const LayerGraph &graph, Executor &executor,
-                                ExplorationProgress &progress) const {
-  // The fastest plan as selected, with the savers the user named and the
-  // free one (the state sharded, which changes no cycles). Where it fits,
-  // or there is none, the search goes on as without the order below: the
-  // blocks, then the pipelines where the fastest plan needed savers (a
-  // pipeline's smaller reductions may still beat it).
-  SweepMemo memo;
-  llvm::Expected<MappingPlan> fastest =
-      mapOnce(model, graph, executor, /*preloadBudgets=*/{}, progress, &memo,
-              kNoPlanYet, /*microbatchesInFlight=*/1,
-              /*stageOptions=*/nullptr, /*choosesSavers=*/false);
-  if (!fastest || fastest->fitsMemory()) {
-    if (options.chipBlocks)
-      fastest = mapOnBlocks(std::move(fastest), graph, executor, progress);
-    return mapAsPipeline(std::move(fastest), graph, executor, progress);
-  }
-  // It needs memory savers: the whole torus with them, and the pipelines.
-  // Where the network repeats its layers, a pipeline's stage mappings cost
-  // the most: the whole torus comes first, a plan that fits for the
-  // pipelines to beat from their first stages. Elsewhere the pipelines
-  // come first: the fastest that fits is then the plan to beat for the
-  // whole torus, whose pricing (CapacityFit) ends as soon as it cannot.
-  // The same plan either way.
-  auto wholeTorus = [&](double cyclesToBeat) {
-    return mapOnce(model, graph, executor, /*preloadBudgets=*/{}, progress,
-                   &memo, cyclesToBeat);
-  };
-  // The faster plan that fits; without one, the whole torus's closest.
-  auto fasterThatFits =
-      [&](llvm::Expected<MappingPlan> pipelined,
-          llvm::Expected<MappingPlan> whole) -> llvm::Expected<MappingPlan> {
-    if (progress.wasStopped()) {
-      llvm::consumeError(pipelined.takeError());
-      llvm::consumeError(whole.takeError());
-      return progress.makeError();
-    }
-    const bool wholeAtLeastAsFast =
-        whole && whole->fitsMemory() && pipelined &&
-        whole->totals.cycles.total <= pipelined->totals.cycles.total;
-    if (pipelined && pipelined->fitsMemory() && !wholeAtLeastAsFast) {
-      if (!whole)
-        llvm::consumeError(whole.takeError());
-      return pipelined;
-    }
-    if (!pipelined)
-      llvm::consumeError(pipelined.takeError());
-    return whole;
-  };
-  llvm::Expected<MappingPlan> best = [&]() -> llvm::Expected<MappingPlan> {
-    if (repeatsItsLayers(graph, *fastest)) {
-      llvm::Expected<MappingPlan> whole = wholeTorus(kNoPlanYet);
-      if (!whole && progress.wasStopped())
-        return whole;
-      if (whole && whole->fitsMemory())
-        return mapAsPipeline(std::move(*fastest), graph, executor, progress,
-                             std::move(*whole));
-      return fasterThatFits(
-          mapAsPipeline(std::move(*fastest), graph, executor, progress),
-          std::move(whole));
-    }
-    llvm::Expected<MappingPlan> pipelined =
-        mapAsPipeline(std::move(*fastest), graph, executor, progress);
-    if (!pipelined)
-      return pipelined;
-    const double toBeat =
-        pipelined->fitsMemory() ? pipelined->totals.cycles.total : kNoPlanYet;
-    return fasterThatFits(std::move(pipelined), wholeTorus(toBeat));
-  }();
+MappingDriver::MappingDriver(const PerformanceModel &model,
+                             const MapperOptions &options,
+                             const LayerGraph &graph, Executor &executor,
+                             ExplorationProgress &progress)
+    : model(model), options(options), stageOptions(options), graph(graph),
+      executor(executor), progress(progress) {
+  stageOptions.pipelineTimesteps = false;
+}
+
+llvm::Expected<MappingPlan> MappingDriver::run() {
+  // A pipeline as named: only its stages are mapped.
+  if (options.givenPipeline.given())
+    return mapGivenPipeline();
+  // Training with pipelines searched, and the whole torus and its blocks
+  // in the order the memory savers call for.
+  if (options.pipelineStages && !isInference(graph))
+    return mapWithPipelines();
+  // The whole torus, then the blocks that could beat it.
+  Incumbent incumbent(mapOnTorus(model, kNoPlanYet));
   if (options.chipBlocks)
-    best = mapOnBlocks(std::move(best), graph, executor, progress);
-  return best;
+    if (llvm::Error stopped = mapOnBlocks(incumbent))
+      return std::move(stopped);
+  return incumbent.take();
+}
+
+Incumbent::Incumbent(llvm::Expected<MappingPlan> first) {
+  if (first)
+    best = std::move(*first);
+  else
+    whyNone = first.takeError();
+}
+
+void Incumbent::replace(MappingPlan plan) {
+  llvm::consumeError(std::move(whyNone));
+  whyNone = llvm::Error::success();
+  best = std::move(plan);
+}
+
+void Incumbent::offer(MappingPlan plan) {
+  const bool better =
+      !best || (plan.fitsMemory() != best->fitsMemory()
+                    ? plan.fitsMemory()
+                    : plan.totals.cycles.total < best->totals.cycles.total);
+  if (better)
+    replace(std::move(plan));
+}
+
+void Incumbent::challengeWith(llvm::Expected<MappingPlan> whole) {
+  const bool wholeAtLeastAsFast =
+      whole && whole->fitsMemory() && best &&
+      whole->totals.cycles.total <= best->totals.cycles.total;
+  if (fits() && !wholeAtLeastAsFast) {
+    if (!whole)
+      llvm::consumeError(whole.takeError());
+    return;
+  }
+  best.reset();
+  if (whole) {
+    replace(std::move(*whole));
+    return;
+  }
+  llvm::consumeError(std::move(whyNone));
+  whyNone = whole.takeError();
+}
+
+llvm::Expected<MappingPlan> Incumbent::take() {
+  if (!best)
+    return std::move(whyNone);
+  return std::move(*best);
 }
 
 llvm::Expected<MappingPlan>
-SpatialMapper::mapOnTorus(const PerformanceModel &costModel,
-                          const LayerGraph &graph, Executor &executor,
-                          ExplorationProgress &progress,
+MappingDriver::mapOnTorus(const PerformanceModel &costModel,
                           double cyclesToBeat) const {
   if (sweepsPreloads(options, graph))
-    return mapWithPreloading(costModel, graph, executor, progress,
-                             cyclesToBeat);
-  return mapOnce(costModel, graph, executor, /*preloadBudgets=*/{}, progress,
-                 /*memo=*/nullptr, cyclesToBeat);
+    return mapWithPreloading(costModel, cyclesToBeat);
+  MappingRequest request(costModel, graph);
+  request.cyclesToBeat = cyclesToBeat;
+  return mapOnce(request);
 }
 
 /// Records that `plan` runs on `block`, `activeShare` of the system's chips:
@@ -198,8 +177,8 @@ static void placeOnBlock(MappingPlan &plan, ChipBlock block,
 /// its unavoidable memory traffic do not (planCyclesLowerBound), so neither
 /// does any mapping of it, with or without a preloading sweep. The margin
 /// keeps a bound that only rounding puts above the plan from skipping it.
-bool SpatialMapper::canBeat(const PerformanceModel &blockModel,
-                            const LayerGraph &graph, double cycles) const {
+bool MappingDriver::canBeat(const PerformanceModel &blockModel,
+                            double cycles) const {
   llvm::Expected<MappingProblem> problem =
       MappingProblem::create(blockModel, graph, options, /*preloadBudgets=*/{});
   if (!problem) {
@@ -210,49 +189,36 @@ bool SpatialMapper::canBeat(const PerformanceModel &blockModel,
          planCyclesLowerBound(*problem) < cycles * (1 + 1e-9);
 }
 
-llvm::Expected<MappingPlan>
-SpatialMapper::mapOnBlocks(llvm::Expected<MappingPlan> whole,
-                           const LayerGraph &graph, Executor &executor,
-                           ExplorationProgress &progress) const {
-  std::optional<MappingPlan> best;
-  llvm::Error wholeError = llvm::Error::success();
-  if (whole) {
-    // A block holds the network on fewer chips, each with a larger share:
-    // if the whole torus cannot hold it, no block can.
-    if (!whole->fitsMemory())
-      return whole;
-    best = std::move(*whole);
-  } else {
-    wholeError = whole.takeError();
-    if (progress.wasStopped())
-      return std::move(wholeError);
-  }
+llvm::Error MappingDriver::mapOnBlocks(Incumbent &incumbent) const {
+  // A block holds the network on fewer chips, each with a larger share:
+  // if the whole torus cannot hold it, no block can.
+  // Stopped, why the torus has no plan stays the answer.
+  if ((incumbent.has() && !incumbent.fits()) ||
+      (!incumbent.has() && progress.wasStopped()))
+    return llvm::Error::success();
   const MultiChipSystem &system = model.getSystem();
   const double macsPerChipCycle = double(model.numCores()) *
                                   double(model.arrayRows()) *
                                   double(model.arrayColumns());
   SearchEffort effort;
-  if (best)
-    effort.add(*best);
+  if (incumbent.has())
+    effort.add(incumbent.plan());
   for (const ChipBlock &block : candidateBlocks(system.torus)) {
     const double chips = double(block.rows * block.columns);
     // The block's plan takes at least its MACs at the block's peak; the
     // blocks come largest first, so none after this one can do better.
-    if (best && best->totals.macs / (chips * macsPerChipCycle) >=
-                    best->totals.cycles.total)
+    if (incumbent.has() &&
+        incumbent.plan().totals.macs / (chips * macsPerChipCycle) >=
+            incumbent.plan().totals.cycles.total)
       break;
     PerformanceModel blockModel(blockSystem(system, block.rows, block.columns));
-    if (!canBeat(blockModel, graph,
-                 best ? best->totals.cycles.total : kNoPlanYet))
+    if (!canBeat(blockModel, incumbent.cyclesToBeat()))
       continue;
     llvm::Expected<MappingPlan> plan =
-        mapOnTorus(blockModel, graph, executor, progress,
-                   best ? best->totals.cycles.total : kNoPlanYet);
+        mapOnTorus(blockModel, incumbent.cyclesToBeat());
     if (!plan) {
-      if (progress.wasStopped()) {
-        llvm::consumeError(std::move(wholeError));
+      if (progress.wasStopped())
         return plan.takeError();
-      }
       llvm::consumeError(plan.takeError());
       continue;
     }
@@ -260,20 +226,15 @@ SpatialMapper::mapOnBlocks(llvm::Expected<MappingPlan> whole,
     if (!plan->fitsMemory())
       continue;
     placeOnBlock(*plan, block, chips / double(system.chips));
-    if (!best || plan->totals.cycles.total < best->totals.cycles.total)
-      best = std::move(*plan);
+    incumbent.offer(std::move(*plan));
   }
-  if (!best)
-    return std::move(wholeError);
-  llvm::consumeError(std::move(wholeError));
-  effort.recordIn(*best);
-  return std::move(*best);
+  if (incumbent.has())
+    effort.recordIn(incumbent.plan());
+  return llvm::Error::success();
 }
 
 llvm::Expected<MappingPlan>
-SpatialMapper::mapWithPreloading(const PerformanceModel &costModel,
-                                 const LayerGraph &graph, Executor &executor,
-                                 ExplorationProgress &progress,
+MappingDriver::mapWithPreloading(const PerformanceModel &costModel,
                                  double cyclesToBeat) const {
   // DeepSpatialMatrix §III-B2: "we sort the layers based on how sensitive their
   // utilization is to fetching weights. Then, we sweep through scenarios
@@ -295,9 +256,10 @@ SpatialMapper::mapWithPreloading(const PerformanceModel &costModel,
   for (int step = 1; step < kPreloadSweepSteps; ++step)
     capacities.push_back(double(capacity - reservation(step)));
   memo.explorations.expectCapacities(std::move(capacities));
-  llvm::Expected<MappingPlan> best =
-      mapOnce(costModel, graph, executor, /*preloadBudgets=*/{}, progress,
-              &memo, cyclesToBeat);
+  MappingRequest request(costModel, graph);
+  request.memo = &memo;
+  request.cyclesToBeat = cyclesToBeat;
+  llvm::Expected<MappingPlan> best = mapOnce(request);
   if (!best)
     return best.takeError();
   const size_t n = graph.layers.size();
@@ -308,8 +270,11 @@ SpatialMapper::mapWithPreloading(const PerformanceModel &costModel,
   auto attempt =
       [&](const PerformanceModel &reduced,
           llvm::ArrayRef<int64_t> budgets) -> std::optional<MappingPlan> {
-    llvm::Expected<MappingPlan> plan = mapOnce(
-        reduced, graph, executor, budgets, progress, &memo, cyclesToBeat);
+    MappingRequest scenario(reduced, graph);
+    scenario.memo = &memo;
+    scenario.cyclesToBeat = cyclesToBeat;
+    scenario.preloadBudgets = budgets;
+    llvm::Expected<MappingPlan> plan = mapOnce(scenario);
     if (!plan) {
       llvm::consumeError(plan.takeError());
       return std::nullopt;

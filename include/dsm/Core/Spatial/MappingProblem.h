@@ -35,6 +35,9 @@
 
 namespace dsm::core {
 
+/// The cycles to beat while no plan is in hand (MappingProblem::cyclesToBeat).
+constexpr double kNoPlanYet = std::numeric_limits<double>::infinity();
+
 struct MapperOptions {
   SearchMode search = SearchMode::Heuristic;
   /// The parallelisms layers may use (those the torus offers among them);
@@ -152,9 +155,9 @@ public:
   const LayerGraph &graph() const { return *layerGraph; }
   const MapperOptions &options() const { return *mapperOptions; }
   llvm::ArrayRef<int64_t> preloadBudgets() const { return budgets; }
-  /// The cycles of a plan found already (on another block of the torus,
-  /// SpatialMapper::mapOnBlocks): a plan that would need memory savers is
-  /// not priced when even its unpriced selection takes longer (infinity:
+  /// The cycles of a plan found already (the driver's incumbent,
+  /// lib/Spatial/MappingDriver.h): a plan that would need memory savers is
+  /// not priced when even its unpriced selection takes longer (kNoPlanYet:
   /// none).
   double cyclesToBeat() const { return toBeat; }
   void setCyclesToBeat(double cycles) { toBeat = cycles; }
@@ -224,7 +227,7 @@ private:
   const LayerGraph *layerGraph = nullptr;
   const MapperOptions *mapperOptions = nullptr;
   llvm::ArrayRef<int64_t> budgets;
-  double toBeat = std::numeric_limits<double>::infinity();
+  double toBeat = kNoPlanYet;
   int64_t copies = 1;
   bool chooseSavers = true;
   bool inference = false;

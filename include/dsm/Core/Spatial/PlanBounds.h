@@ -2,7 +2,7 @@
 //
 // Lower bounds on the cycles of every plan of a MappingProblem, known before
 // it is solved: what lets the mapper skip a mapping that cannot beat the
-// best plan so far (SpatialMapper::mapOnBlocks).
+// best plan so far (MappingDriver::mapOnBlocks).
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,7 +44,7 @@ double planCyclesLowerBound(const MappingProblem &problem);
 /// parameters with their gradients and optimizer state sharded over all the
 /// chips (the optimizer state on the host, where a host link is declared),
 /// under any savers, before activations and buffers. A block of the torus
-/// too small for that needs no mapping (SpatialMapper::mapOnBlocks).
+/// too small for that needs no mapping (MappingDriver::mapOnBlocks).
 bool mayFitMemory(const MappingProblem &problem);
 
 /// At most the cycles per microbatch of the passes of every pipeline stage
@@ -53,7 +53,7 @@ bool mayFitMemory(const MappingProblem &problem);
 /// (oncePerStepCycles): each pass's least explored evaluation, which
 /// realisation, relayouts and savers only add to. A pipeline of p stages
 /// and m microbatches then takes at least (m + p - 1) / p of it a step
-/// (SpatialMapper::mapAsPipeline). Explores as a mapping does, into `memo`
+/// (MappingDriver::searchPipelines). Explores as a mapping does, into `memo`
 /// when given (the stages' mappings then find the explorations there).
 /// `perLayer`, when given, receives each layer's share (infinite for a
 /// layer with no legal mapping).
