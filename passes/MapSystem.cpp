@@ -13,6 +13,7 @@
 #include "dsm/Dialect/DsmAttrs.h"
 #include "dsm/Dialect/DsmOps.h"
 #include "dsm/Passes/OptionCheck.h"
+#include "dsm/Passes/StrategyFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -29,6 +30,10 @@ using namespace dsm;
 namespace {
 struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
   using DsmMapSystemBase::DsmMapSystemBase;
+
+  /// The strategy file's options the command line does not give
+  /// (readStrategy), for --dsm-select-mapping.
+  std::string strategyOptions;
 
   /// Attaches the system and sets the batch.
   void buildPreparation(OpPassManager &pm) const {
@@ -47,17 +52,32 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
       return ReportFormat::HTML;
     if (StringRef(report).ends_with(".csv"))
       return ReportFormat::CSV;
+    if (StringRef(report).ends_with(".yaml") ||
+        StringRef(report).ends_with(".yml"))
+      return ReportFormat::Strategy;
     return ReportFormat::Table;
   }
 
   /// Spatial mapping onto a multi-chip system.
   void buildSpatialMapping(OpPassManager &pm) const {
     pm.addPass(createDsmExpandTraining(DsmExpandTrainingOptions{mode}));
-    pm.addPass(createDsmSelectMapping(DsmSelectMappingOptions{
-        search, parallelism, explain,
-        SmallVector<std::string>(optimizations.begin(), optimizations.end()),
-        stages, microbatches, microbatchSize, schedule, tensor, data, recompute,
-        shard, offload, sequenceParallel, optimizer}));
+    std::unique_ptr<Pass> select =
+        createDsmSelectMapping(DsmSelectMappingOptions{
+            search, parallelism, explain,
+            SmallVector<std::string>(optimizations.begin(),
+                                     optimizations.end()),
+            stages,
+            SmallVector<int64_t>(stageLayers.begin(), stageLayers.end()),
+            microbatches, microbatchSize, schedule, tensor, data, recompute,
+            shard, offload, sequenceParallel, optimizer});
+    // What the strategy file gives beside the command line, checked as
+    // read (readStrategyFile).
+    if (!strategyOptions.empty() &&
+        failed(select->initializeOptions(
+            strategyOptions, [](const llvm::Twine &) { return failure(); })))
+      llvm::report_fatal_error("a strategy file's options, checked as read, "
+                               "were refused");
+    pm.addPass(std::move(select));
     pm.addPass(createDsmLowerTiled());
     pm.addPass(createDsmVerifyMapping(DsmVerifyMappingOptions{optimizer}));
     if (!report.empty())
@@ -124,6 +144,8 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
         given(shard, Spatial),
         given(offload, Spatial),
         given(sequenceParallel, Spatial),
+        given(stageLayers, Spatial),
+        given(strategy, Spatial),
         given(placement, Memory | Devices),
         given(seed, Memory | Devices),
         given(timeBudget, Memory | Devices),
@@ -173,6 +195,54 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
                               "saver of the training step";
   }
 
+  /// The options of the strategy file `strategy` names that the command
+  /// line does not give, as --dsm-select-mapping's option text; one it
+  /// gives otherwise is an error at the file's line.
+  LogicalResult readStrategy(Location loc) {
+    std::unique_ptr<Pass> scratch = createDsmSelectMapping();
+    FailureOr<SmallVector<StrategyEntry>> entries =
+        readStrategyFile(strategy, loc, *scratch);
+    if (failed(entries))
+      return failure();
+    // The command line's value of each strategy option it gives.
+    llvm::StringMap<std::string> printed = printedOptionsOf(*this);
+    llvm::StringMap<std::string> given;
+    auto note = [&](const auto &option) {
+      if (option.hasValue())
+        given[option.ArgStr] = printed.lookup(option.ArgStr);
+    };
+    note(search);
+    note(parallelism);
+    note(optimizations);
+    note(stages);
+    note(stageLayers);
+    note(microbatches);
+    note(microbatchSize);
+    note(schedule);
+    note(tensor);
+    note(data);
+    note(recompute);
+    note(shard);
+    note(offload);
+    note(sequenceParallel);
+    SmallVector<StrategyEntry> fromFile;
+    for (StrategyEntry &entry : *entries) {
+      auto it = given.find(entry.name);
+      if (it == given.end()) {
+        fromFile.push_back(entry);
+        continue;
+      }
+      if (it->second != entry.value) {
+        emitError(entry.loc)
+            << entry.name << ": " << entry.value << " in the strategy file, "
+            << entry.name << "=" << it->second << " on the command line";
+        return failure();
+      }
+    }
+    strategyOptions = strategyOptionText(fromFile);
+    return success();
+  }
+
   /// Whether some function holds an operation to map (layer formation
   /// skips weights, constants and returns).
   static bool hasLayers(ModuleOp module) {
@@ -216,12 +286,15 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
 
     warnIgnoredOptions(module.getLoc(), *description);
 
-    // Only spatial mapping writes an HTML report.
+    // Only spatial mapping writes an HTML report or a strategy.
     if (description->getKind() != core::SystemKind::MultiChip &&
-        format() == ReportFormat::HTML) {
+        (format() == ReportFormat::HTML ||
+         format() == ReportFormat::Strategy)) {
       emitError(module.getLoc())
-          << "an HTML report exists for spatial mapping "
-             "only; use a .json file or report-format=table";
+          << (format() == ReportFormat::HTML ? "an HTML report"
+                                             : "a strategy report")
+          << " exists for spatial mapping only; use a .json file or "
+             "report-format=table";
       return signalPassFailure();
     }
     OpPassManager job(ModuleOp::getOperationName());
@@ -236,6 +309,8 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
                "not imported into the dsm dialect)";
         return signalPassFailure();
       }
+      if (!strategy.empty() && failed(readStrategy(module.getLoc())))
+        return signalPassFailure();
       buildSpatialMapping(job);
       break;
     case core::SystemKind::MemoryHierarchy:

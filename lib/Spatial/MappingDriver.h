@@ -139,9 +139,10 @@ private:
   llvm::Error searchPipelines(Incumbent &incumbent, bool explored);
   /// Bounds `count`'s pipelines (leastSteps), cutting its stages where the
   /// bounds explored the layers.
-  llvm::Expected<std::vector<double>>
-  boundStageCount(StageCount &count, double idealCycles, bool explored,
-                  double cyclesToBeat);
+  llvm::Expected<std::vector<double>> boundStageCount(StageCount &count,
+                                                      double idealCycles,
+                                                      bool explored,
+                                                      double cyclesToBeat);
   llvm::Expected<StepBounds> leastSteps(StageCount &count, double idealCycles,
                                         bool explored, double cyclesToBeat);
   /// The first layer of each of `count`'s stages, balanced on the layers'

@@ -495,6 +495,44 @@ llvm::Expected<MappingPlan> MappingDriver::mapWithPipelines() {
   return incumbent.take();
 }
 
+/// The first layer of each stage of `given`, whose stage-layers= name the
+/// layers of each (why not, where they do not cut `graph` into its stages).
+static llvm::Expected<std::vector<int>> stageFirsts(const GivenPipeline &given,
+                                                    const LayerGraph &graph) {
+  const llvm::ArrayRef<int64_t> counts = given.stageLayers;
+  if (int64_t(counts.size()) != given.stages)
+    return llvm::createStringError(
+        llvm::formatv("stage-layers= names {0} stages, stages={1}",
+                      counts.size(), given.stages)
+            .str());
+  const int64_t total = int64_t(graph.layers.size());
+  std::vector<int> firsts;
+  int64_t first = 0;
+  for (int64_t layers : counts) {
+    if (layers < 1)
+      return llvm::createStringError(
+          llvm::formatv("stage-layers= gives a stage {0} layers: every stage "
+                        "has at least one",
+                        layers)
+              .str());
+    if (layers > total - first)
+      return llvm::createStringError(
+          llvm::formatv("stage-layers= cuts more layers into stages than the "
+                        "network has ({0}; the mapping report lists them)",
+                        total)
+              .str());
+    firsts.push_back(int(first));
+    first += layers;
+  }
+  if (first != total)
+    return llvm::createStringError(
+        llvm::formatv("stage-layers= cuts {0} layers into stages: the "
+                      "network has {1} (the mapping report lists them)",
+                      first, total)
+            .str());
+  return firsts;
+}
+
 llvm::Expected<MappingPlan> MappingDriver::mapGivenPipeline() {
   GivenPipeline given = options.givenPipeline;
   const MultiChipSystem &system = model.getSystem();
@@ -523,10 +561,17 @@ llvm::Expected<MappingPlan> MappingDriver::mapGivenPipeline() {
   count.fitFigures.resize(1);
   if (progress.shouldStop())
     return progress.makeError();
-  llvm::Expected<std::vector<int>> firsts = profileStages(count);
-  if (!firsts)
-    return firsts.takeError();
-  count.firsts = std::move(*firsts);
+  if (!given.stageLayers.empty()) {
+    llvm::Expected<std::vector<int>> firsts = stageFirsts(given, graph);
+    if (!firsts)
+      return firsts.takeError();
+    count.firsts = std::move(*firsts);
+  } else {
+    llvm::Expected<std::vector<int>> firsts = profileStages(count);
+    if (!firsts)
+      return firsts.takeError();
+    count.firsts = std::move(*firsts);
+  }
   SearchEffort effort;
   llvm::Expected<PlannedPipeline> planned =
       count.firsts.empty() ? llvm::Expected<PlannedPipeline>(PlannedPipeline())

@@ -7,6 +7,7 @@
 #include "dsm/Dialect/DsmOps.h"
 #include "dsm/Passes/Passes.h"
 #include "dsm/Passes/Spatial/MappedMemory.h"
+#include "dsm/Passes/StrategyFile.h"
 #include "dsm/Support/ReportWriter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -43,12 +44,49 @@ struct MappingReportPass
     : public dsm::impl::DsmMappingReportBase<MappingReportPass> {
   using DsmMappingReportBase::DsmMappingReportBase;
 
+  /// The strategy file of the module's mapped function (StrategyFile.h).
+  LogicalResult writeStrategy(ModuleOp module) {
+    DsmDialect::StrategyAttrHelper strategyAttr(&getContext());
+    SmallVector<func::FuncOp> mapped;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (strategyAttr.getAttr(func))
+        mapped.push_back(func);
+    if (mapped.size() != 1)
+      return emitError(module.getLoc())
+             << "a strategy report writes one function's strategy: "
+             << (mapped.empty()
+                     ? "no function records one (map it with "
+                       "--dsm-select-mapping first)"
+                     : llvm::formatv("{0} functions record one", mapped.size())
+                           .str());
+    func::FuncOp func = mapped.front();
+    bool training = false;
+    func.walk(
+        [&](TiledPassOp op) { training |= op.getPass() != TrainingPass::FWD; });
+    const std::string about =
+        llvm::formatv(
+            "@{0} on {1}, {2} at minibatch {3}", func.getSymName(),
+            module->getAttrOfType<SystemAttr>(SystemAttr::kModuleAttrName)
+                .getName(),
+            training ? "trained" : "inferred", batchOf(module))
+            .str();
+    return writeReport(output, module.getLoc(), [&](llvm::raw_ostream &os) {
+      writeStrategyFile(strategyAttr.getAttr(func), about, os);
+    });
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     FailureOr<core::MultiChipSystem> multiChip =
         getModuleMultiChipSystem(module, "the mapping report");
     if (failed(multiChip))
       return signalPassFailure();
+    if (format == ReportFormat::Strategy) {
+      if (failed(writeStrategy(module)))
+        return signalPassFailure();
+      markAllAnalysesPreserved();
+      return;
+    }
     core::PerformanceModel model(*multiChip);
 
     core::MappingReport report;

@@ -11,6 +11,7 @@
 #include "dsm/Passes/Common/ContextExecutor.h"
 #include "dsm/Passes/Passes.h"
 #include "dsm/Passes/Spatial/LayerGraphBuilder.h"
+#include "dsm/Passes/StrategyFile.h"
 #include "dsm/Support/CoreError.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -98,13 +99,32 @@ struct SelectMappingPass
                     "minibatch over it times the data degree)");
       return signalPassFailure();
     }
-    if (stages != 0) {
+    if (!stageLayers.empty() && stages < 2) {
+      module.emitError() << "stage-layers= cuts a pipeline: it needs stages= "
+                            "of 2 or more";
+      return signalPassFailure();
+    }
+    if (stages == 1) {
+      // One stage: the whole torus, no pipeline. Its microbatches would be
+      // gradient accumulation, which the mapper does not model.
+      if (microbatches != 0 || microbatchSize != 0) {
+        module.emitError()
+            << (microbatches != 0 ? "microbatches=" : "microbatch-size=")
+            << int64_t(microbatches != 0 ? microbatches : microbatchSize)
+            << " with stages=1: gradient accumulation without a pipeline is "
+               "not modelled (give stages= of 2 or more, or no microbatches)";
+        return signalPassFailure();
+      }
+      options.pipelineStages = false;
+    } else if (stages != 0) {
       options.givenPipeline.stages = stages;
       options.givenPipeline.microbatches =
           microbatches != 0 ? int64_t(microbatches) : 4 * stages;
       options.givenPipeline.microbatchSize = microbatchSize;
       options.givenPipeline.dataDegree = data;
       options.givenPipeline.schedule = schedule;
+      options.givenPipeline.stageLayers.assign(stageLayers.begin(),
+                                               stageLayers.end());
     } else if (microbatches != 0) {
       module.emitError() << "microbatches=" << int64_t(microbatches)
                          << " needs stages= (the pipeline it divides)";
@@ -159,7 +179,7 @@ struct SelectMappingPass
       named = *byDegrees;
       // Without stages=, the degrees cover the whole torus: no pipeline,
       // whose stages would each have other degrees.
-      if (stages == 0)
+      if (stages <= 1)
         options.pipelineStages = false;
     }
     if (named) {
@@ -180,6 +200,21 @@ struct SelectMappingPass
     for (auto func : module.getOps<func::FuncOp>())
       if (failed(mapFunction(func, *multiChip, options)))
         return signalPassFailure();
+  }
+
+  /// The plan's strategy as its function records it (StrategyFile.h): the
+  /// strategy options this pass runs with, the pipeline's as planned.
+  DictionaryAttr strategyOf(const core::MappingPlan &plan) {
+    PlannedPipeline pipeline;
+    if (plan.pipeline.pipelined()) {
+      pipeline.stages = int64_t(plan.pipeline.stages.size());
+      pipeline.microbatches = plan.pipeline.microbatches;
+      pipeline.schedule =
+          core::stringifyPipelineSchedule(plan.pipeline.schedule).str();
+      for (const core::PipelineStageRecord &stage : plan.pipeline.stages)
+        pipeline.stageLayers.push_back(stage.lastLayer - stage.firstLayer);
+    }
+    return recordStrategy(&getContext(), *this, pipeline);
   }
 
   /// parallelism= names the parallelism of the layers with weights; one it
@@ -466,6 +501,7 @@ struct SelectMappingPass
     if (options.sequenceParallel)
       DsmDialect::SequenceParallelAttrHelper(context).setAttr(
           func, UnitAttr::get(context));
+    DsmDialect::StrategyAttrHelper(context).setAttr(func, strategyOf(*plan));
     // A pipeline's wait, beside the passes' cycles.
     DsmDialect::PipelineIdleAttrHelper idleAttr(context);
     if (plan->pipeline.pipelined())

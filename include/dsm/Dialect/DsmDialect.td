@@ -61,7 +61,12 @@ def Dsm_Dialect : Dialect {
     // Spatial mapping (--dsm-select-mapping), on a function planned with
     // sequence parallelism: its layers keep their saved activations split
     // over all their chips (the reports and --dsm-verify-mapping count so).
-    "::mlir::UnitAttr":$sequence_parallel
+    "::mlir::UnitAttr":$sequence_parallel,
+    // Spatial mapping (--dsm-select-mapping), on each mapped function: the
+    // plan's strategy, each option of it by name with its value as the
+    // option reads it (StrategyFile.h); report=<file>.yaml writes it as a
+    // strategy file for --dsm-map-system's strategy=.
+    "::mlir::DictionaryAttr":$strategy
   );
   let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{

@@ -94,7 +94,13 @@ class DsmSpatialSearchOptions {
     Option<"stages", "stages", "int64_t", /*default=*/"0",
            "Pipeline parallelism as given instead of searched: the layers "
            "as this many stages on as many blocks of torus rows (it divides "
-           "the rows; 0: pipelines are searched where plans need them)">,
+           "the rows; 1: no pipeline, the whole torus one stage; 0: "
+           "pipelines are searched where plans need them)">,
+    ListOption<"stageLayers", "stage-layers", "int64_t",
+               "With stages= of 2 or more: the layers of each stage, first to "
+               "last, a comma list summing to the network's layers (default: "
+               "cut at the boundaries of its repeated blocks, balanced on the "
+               "layers' cycles)">,
     Option<"microbatches", "microbatches", "int64_t", /*default=*/"0",
            "With stages=: the minibatch runs as this many microbatches (it "
            "divides the minibatch; 0: four per stage)">,
@@ -178,7 +184,10 @@ class DsmReportFormatOption<string doc, string moreFormats = ""> {
 // The formats only the mapping report has.
 defvar DsmMappingReportFormats = [{,
     clEnumValN(::dsm::ReportFormat::HTML, "html",
-               "one self-contained web page with charts")}];
+               "one self-contained web page with charts"),
+    clEnumValN(::dsm::ReportFormat::Strategy, "strategy",
+               "the plan's strategy as a YAML strategy file, which "
+               "--dsm-map-system's strategy= gives back")}];
 
 def DsmAttachSystem : Pass<"dsm-attach-system", "mlir::ModuleOp">, DsmSystemOption {
   let summary = "Attach a target system description to the module";
@@ -591,7 +600,8 @@ def DsmMapSystem : Pass<"dsm-map-system", "mlir::ModuleOp">,
     Option<"reportFormat", "report-format", "::dsm::ReportFormat",
            /*default=*/"::dsm::ReportFormat::Table",
            "Report format (default: json for *.json, html for *.html, csv "
-           "for *.csv, else table; html for spatial mapping only)",
+           "for *.csv, strategy for *.yaml, else table; html and strategy "
+           "for spatial mapping only)",
            [{::llvm::cl::values(
                clEnumValN(::dsm::ReportFormat::Table, "table", "readable table"),
                clEnumValN(::dsm::ReportFormat::JSON, "json",
@@ -601,7 +611,17 @@ def DsmMapSystem : Pass<"dsm-map-system", "mlir::ModuleOp">,
                           "one self-contained web page with charts"),
                clEnumValN(::dsm::ReportFormat::CSV, "csv",
                           "the rows: per layer and pass, per tensor or per "
-                          "op"))}]>,
+                          "op"),
+               clEnumValN(::dsm::ReportFormat::Strategy, "strategy",
+                          "the plan's strategy as a YAML strategy file "
+                          "(docs/user-guide.md), to give back with "
+                          "strategy="))}]>,
+    Option<"strategy", "strategy", "std::string", /*default=*/"",
+           "A strategy file (YAML; report=<file>.yaml writes the plan's): "
+           "each key one of the spatial mapping's options above (stages, "
+           "microbatches, stage-layers, tensor, data, recompute, ...), used "
+           "where the command line does not give it; one it gives otherwise "
+           "is an error">,
   ];
   let dependentDialects = ["dsm::DsmDialect"];
 }

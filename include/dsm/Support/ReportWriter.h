@@ -14,7 +14,9 @@
 namespace dsm {
 
 /// Output format of the report passes.
-enum class ReportFormat { Table, JSON, HTML, CSV };
+/// Output format of the report passes (Strategy: the spatial mapping's
+/// strategy file, StrategyFile.h).
+enum class ReportFormat { Table, JSON, HTML, CSV, Strategy };
 
 /// Prints a report, or one form of it, to a stream.
 using ReportPrinter = llvm::function_ref<void(llvm::raw_ostream &)>;

@@ -58,6 +58,9 @@ struct GivenPipeline {
   /// a data-parallel replica runs at once, with the data degree; the
   /// microbatches are the minibatch over their product.
   int64_t microbatchSize = 0, dataDegree = 0;
+  /// The layers of each stage, first to last (empty: cut at block
+  /// boundaries, balanced on the layers' cycles).
+  std::vector<int64_t> stageLayers;
   bool given() const { return stages > 0; }
 };
 
