@@ -65,18 +65,51 @@ struct StageOfPipeline {
 };
 } // namespace
 
-/// The memory of the fullest chip running `passes` (in step order): the
-/// whole step's, or one pipeline stage's.
-static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
-                                          const core::PerformanceModel &model,
-                                          core::Optimizer optimizer,
-                                          BlockModels &models,
-                                          const StageOfPipeline &stage,
-                                          core::ActivationKeeping keeping) {
+namespace {
+/// Counts the memory of the fullest chip running a run of passes (in step
+/// order): the parameters each pass holds and the tensors live across the
+/// step, gathered pass by pass.
+class PassesMemory {
+public:
+  PassesMemory(ArrayRef<TiledPassOp> passes,
+               const core::PerformanceModel &model, BlockModels &models,
+               const StageOfPipeline &stage, core::ActivationKeeping keeping);
+
+  core::MemoryPerChip count(core::Optimizer optimizer);
+
+private:
+  void findLastBackwardPasses();
+  void countPass(TiledPassOp op);
+  void holdParameters(TiledPassOp op, const core::LayerShape &shape,
+                      const core::MappingConfig &config,
+                      const core::PerformanceModel &passModel, double chips);
+  void keepSavedActivations(TiledPassOp op, const core::LayerShape &shape,
+                            const core::MappingConfig &config, int step,
+                            double activationCopies);
+  void countResult(Value result, core::TrainingPass pass,
+                   const core::MappingConfig &config, int step, double bytes);
+  void countReceivedActivations();
+  core::MemoryPerChip total(core::Optimizer optimizer) const;
+
+  /// The bytes a chip of `chips` keeps of `tensor`: `copies` of its
+  /// `perMicrobatch` share.
+  double bytesPerChip(Value tensor, double chips, double perMicrobatch,
+                      double copies) const {
+    return std::ceil(
+               double(
+                   cast<RankedTensorType>(tensor.getType()).getNumElements()) /
+               chips * perMicrobatch) *
+           model.bytesPerElement() * copies;
+  }
+
+  ArrayRef<TiledPassOp> passes;
+  const core::PerformanceModel &model;
+  BlockModels &models;
+  const StageOfPipeline &stage;
+  core::ActivationKeeping keeping;
+
   llvm::DenseMap<Operation *, int> stepOf;
-  for (TiledPassOp op : passes)
-    stepOf[op] = int(stepOf.size());
-  const int end = int(passes.size());
+  int end = 0;
   bool training = false;
   // Per layer: the parameter elements a chip holds, and those whose state
   // it keeps (core::heldParameters, as the mapper counts them); with sharded
@@ -94,6 +127,46 @@ static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
   // end. A graph whose layers tell none (IR written by hand) keeps its
   // layers' outputs instead.
   llvm::StringMap<int> lastBackward;
+  bool keepsSaved = false;
+  bool previousRecomputed = false;
+  // A recomputed run ends with its block (LayerGraph::blockStarts).
+  StringRef currentBlock;
+};
+} // namespace
+
+/// The share of a tensor of `whole` that one of `microbatches` holds: a
+/// microbatch's (`microbatch` is microbatchShape's), or all of it when the
+/// layer has no minibatch to divide.
+static double microbatchShare(const core::LayerShape &whole,
+                              const core::LayerShape &microbatch,
+                              int64_t microbatches) {
+  return microbatch.get(core::Dim::MB) != whole.get(core::Dim::MB)
+             ? 1.0 / double(microbatches)
+             : 1.0;
+}
+
+PassesMemory::PassesMemory(ArrayRef<TiledPassOp> passes,
+                           const core::PerformanceModel &model,
+                           BlockModels &models, const StageOfPipeline &stage,
+                           core::ActivationKeeping keeping)
+    : passes(passes), model(model), models(models), stage(stage),
+      keeping(keeping) {
+  for (TiledPassOp op : passes)
+    stepOf[op] = int(stepOf.size());
+  end = int(passes.size());
+}
+
+core::MemoryPerChip PassesMemory::count(core::Optimizer optimizer) {
+  findLastBackwardPasses();
+  for (TiledPassOp op : passes)
+    countPass(op);
+  countReceivedActivations();
+  return total(optimizer);
+}
+
+/// Each layer's last backward pass, and whether the layers tell their saved
+/// activations (keepsSaved).
+void PassesMemory::findLastBackwardPasses() {
   bool tellsSaved = false;
   for (TiledPassOp op : passes) {
     if (op.getPass() != TrainingPass::FWD) {
@@ -102,126 +175,143 @@ static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
     }
     tellsSaved = tellsSaved || !op.getWorkload().getShape().saved.empty();
   }
-  const bool keepsSaved = !lastBackward.empty() && tellsSaved;
-  bool previousRecomputed = false;
-  // A recomputed run ends with its block (LayerGraph::blockStarts).
-  StringRef currentBlock;
-  for (TiledPassOp op : passes) {
-    core::TrainingPass pass = toCore(op.getPass());
-    training |= pass != core::TrainingPass::FWD;
-    core::LayerShape whole = op.getWorkload().getShape(op.getLayer());
-    core::LayerShape shape = core::microbatchShape(whole, stage.microbatches);
-    // A microbatch's tensors; its activations kept for each microbatch in
-    // flight, its errors for one (as the mapper counts them).
-    const double perMicrobatch =
-        shape.get(core::Dim::MB) != whole.get(core::Dim::MB)
-            ? 1.0 / double(stage.microbatches)
-            : 1.0;
-    const double activationCopies =
-        pass == core::TrainingPass::FWD ? double(stage.inFlight) : 1.0;
-    core::MappingConfig config = op.getConfig();
-    const core::PerformanceModel &passModel =
-        stage.model ? *stage.model : models.of(config);
-    const double chips = double(passModel.numChips());
-    double heldElsewhere = 0;
-    if (pass == core::TrainingPass::FWD)
-      for (Value weight : op.getWeights())
-        if (!heldWeights.insert(weight).second)
-          heldElsewhere +=
-              double(cast<RankedTensorType>(weight.getType()).getNumElements());
-    const double ownParameters = std::max(shape.params - heldElsewhere, 0.0);
-    if (pass == core::TrainingPass::FWD && ownParameters > 0) {
-      // The pass's chip share of the parameters it holds.
-      const double chipElements =
-          passModel.parameterElementsPerChip(shape, pass, config) *
-          ownParameters / shape.params;
-      core::HeldParameters held = core::heldParameters(
-          chipElements, ownParameters, chips, config.memory.shardedWeights,
-          config.memory.shardedState);
-      // A stage of a timestep pipe group holds its layer on its rows only.
-      const bool pipeStage = config.memory.pipeGroup >= 0 &&
-                             config.memory.microbatches <= 1 &&
-                             config.memory.pipeRows > 0;
-      parameters.push_back({held, pipeStage ? config.memory.pipeFirstRow : 0,
-                            pipeStage ? config.memory.pipeRows : 0});
-      if (config.memory.shardedWeights)
-        gatheredElements = std::max(gatheredElements, chipElements);
-      if (config.memory.offloadedState)
-        offloadedElements += held.state;
-    }
-    if (pass == core::TrainingPass::UPD)
-      continue; // gradients: counted per weight element
-    const int step = stepOf[op];
-    if (keepsSaved && pass == core::TrainingPass::FWD) {
-      // A recomputed run keeps its first layer's checkpoint only.
-      const bool recomputed = config.memory.recomputed;
-      StringRef block = core::blockPathOf(op.getLayer());
-      if (!block.empty() && block != currentBlock) {
-        if (!currentBlock.empty())
-          previousRecomputed = false;
-        currentBlock = block;
-      }
-      auto backward = lastBackward.find(op.getLayer());
-      if (backward != lastBackward.end()) {
-        const double kept =
-            !recomputed
-                ? core::savedBytesPerChip(shape, config.chipSplit,
-                                          model.bytesPerElement(), keeping)
-            : previousRecomputed
-                ? 0
-                : core::checkpointBytesPerChip(shape, config.chipSplit,
-                                               model.bytesPerElement(),
-                                               keeping.sequenceParallel);
-        others.push_back({kept * activationCopies, step, backward->second});
-      }
-      previousRecomputed = recomputed;
-    }
-    for (Value result : op.getResults()) {
-      double bytes =
-          std::ceil(
-              double(
-                  cast<RankedTensorType>(result.getType()).getNumElements()) /
-              chips * perMicrobatch) *
-          model.bytesPerElement() * activationCopies;
-      SmallVector<TiledPassOp> readers;
-      bool escapes = false;
-      readersOf(result, readers, escapes);
-      if (keepsSaved && pass == core::TrainingPass::FWD && !escapes)
-        continue;
-      if (pass != core::TrainingPass::FWD) {
-        // An error another stage reads leaves with its send (the mapper's
-        // stage keeps none); one the stage reads lives to its last reader.
-        int last = step;
-        for (TiledPassOp reader : readers)
-          last = std::max(last, stepOf.lookup(reader));
-        others.push_back({bytes, step, last});
-        continue;
-      }
-      core::ActivationUse use;
-      use.bytes = bytes;
-      use.produced = use.lastForward = step;
-      use.recomputed = config.memory.recomputed;
-      for (TiledPassOp reader : readers) {
-        // A reader in another stage gets the tensor sent: that stage keeps
-        // it (below).
-        if (!stepOf.count(reader))
-          continue;
-        int at = stepOf.lookup(reader);
-        if (reader.getPass() == TrainingPass::FWD) {
-          use.lastForward = std::max(use.lastForward, at);
-          continue;
-        }
-        use.firstBackward =
-            use.firstBackward < 0 ? at : std::min(use.firstBackward, at);
-        use.lastBackward = std::max(use.lastBackward, at);
-      }
-      if (escapes)
-        use.lastBackward = end;
-      activations.push_back(use);
-    }
+  keepsSaved = !lastBackward.empty() && tellsSaved;
+}
+
+void PassesMemory::countPass(TiledPassOp op) {
+  core::TrainingPass pass = toCore(op.getPass());
+  training |= pass != core::TrainingPass::FWD;
+  core::LayerShape whole = op.getWorkload().getShape(op.getLayer());
+  core::LayerShape shape = core::microbatchShape(whole, stage.microbatches);
+  // A microbatch's tensors; its activations kept for each microbatch in
+  // flight, its errors for one (as the mapper counts them).
+  const double perMicrobatch =
+      microbatchShare(whole, shape, stage.microbatches);
+  const double activationCopies =
+      pass == core::TrainingPass::FWD ? double(stage.inFlight) : 1.0;
+  core::MappingConfig config = op.getConfig();
+  const core::PerformanceModel &passModel =
+      stage.model ? *stage.model : models.of(config);
+  const double chips = double(passModel.numChips());
+  if (pass == core::TrainingPass::FWD)
+    holdParameters(op, shape, config, passModel, chips);
+  if (pass == core::TrainingPass::UPD)
+    return; // gradients: counted per weight element
+  const int step = stepOf[op];
+  if (keepsSaved && pass == core::TrainingPass::FWD)
+    keepSavedActivations(op, shape, config, step, activationCopies);
+  for (Value result : op.getResults())
+    countResult(result, pass, config, step,
+                bytesPerChip(result, chips, perMicrobatch, activationCopies));
+}
+
+/// The parameters a FWD pass holds: those of its weights no earlier pass
+/// holds.
+void PassesMemory::holdParameters(TiledPassOp op, const core::LayerShape &shape,
+                                  const core::MappingConfig &config,
+                                  const core::PerformanceModel &passModel,
+                                  double chips) {
+  const core::TrainingPass pass = core::TrainingPass::FWD;
+  double heldElsewhere = 0;
+  for (Value weight : op.getWeights())
+    if (!heldWeights.insert(weight).second)
+      heldElsewhere +=
+          double(cast<RankedTensorType>(weight.getType()).getNumElements());
+  const double ownParameters = std::max(shape.params - heldElsewhere, 0.0);
+  if (!(ownParameters > 0))
+    return;
+  // The pass's chip share of the parameters it holds.
+  const double chipElements =
+      passModel.parameterElementsPerChip(shape, pass, config) * ownParameters /
+      shape.params;
+  core::HeldParameters held = core::heldParameters(
+      chipElements, ownParameters, chips, config.memory.shardedWeights,
+      config.memory.shardedState);
+  // A stage of a timestep pipe group holds its layer on its rows only.
+  const bool pipeStage = config.memory.pipeGroup >= 0 &&
+                         config.memory.microbatches <= 1 &&
+                         config.memory.pipeRows > 0;
+  parameters.push_back({held, pipeStage ? config.memory.pipeFirstRow : 0,
+                        pipeStage ? config.memory.pipeRows : 0});
+  if (config.memory.shardedWeights)
+    gatheredElements = std::max(gatheredElements, chipElements);
+  if (config.memory.offloadedState)
+    offloadedElements += held.state;
+}
+
+/// The saved activations a FWD pass keeps for its layer's backward passes.
+void PassesMemory::keepSavedActivations(TiledPassOp op,
+                                        const core::LayerShape &shape,
+                                        const core::MappingConfig &config,
+                                        int step, double activationCopies) {
+  // A recomputed run keeps its first layer's checkpoint only.
+  const bool recomputed = config.memory.recomputed;
+  StringRef block = core::blockPathOf(op.getLayer());
+  if (!block.empty() && block != currentBlock) {
+    if (!currentBlock.empty())
+      previousRecomputed = false;
+    currentBlock = block;
   }
-  // A pipeline stage keeps the activations earlier stages send it, a copy
-  // per microbatch in flight, from the step's start to its last reader.
+  auto backward = lastBackward.find(op.getLayer());
+  if (backward != lastBackward.end()) {
+    const double kept =
+        !recomputed ? core::savedBytesPerChip(shape, config.chipSplit,
+                                              model.bytesPerElement(), keeping)
+        : previousRecomputed
+            ? 0
+            : core::checkpointBytesPerChip(shape, config.chipSplit,
+                                           model.bytesPerElement(),
+                                           keeping.sequenceParallel);
+    others.push_back({kept * activationCopies, step, backward->second});
+  }
+  previousRecomputed = recomputed;
+}
+
+/// A result of a (FWD or backward) pass at `step`, of `bytes` per chip:
+/// live until its last reader.
+void PassesMemory::countResult(Value result, core::TrainingPass pass,
+                               const core::MappingConfig &config, int step,
+                               double bytes) {
+  SmallVector<TiledPassOp> readers;
+  bool escapes = false;
+  readersOf(result, readers, escapes);
+  if (keepsSaved && pass == core::TrainingPass::FWD && !escapes)
+    return;
+  if (pass != core::TrainingPass::FWD) {
+    // An error another stage reads leaves with its send (the mapper's
+    // stage keeps none); one the stage reads lives to its last reader.
+    int last = step;
+    for (TiledPassOp reader : readers)
+      last = std::max(last, stepOf.lookup(reader));
+    others.push_back({bytes, step, last});
+    return;
+  }
+  core::ActivationUse use;
+  use.bytes = bytes;
+  use.produced = use.lastForward = step;
+  use.recomputed = config.memory.recomputed;
+  for (TiledPassOp reader : readers) {
+    // A reader in another stage gets the tensor sent: that stage keeps
+    // it (below).
+    if (!stepOf.count(reader))
+      continue;
+    int at = stepOf.lookup(reader);
+    if (reader.getPass() == TrainingPass::FWD) {
+      use.lastForward = std::max(use.lastForward, at);
+      continue;
+    }
+    use.firstBackward =
+        use.firstBackward < 0 ? at : std::min(use.firstBackward, at);
+    use.lastBackward = std::max(use.lastBackward, at);
+  }
+  if (escapes)
+    use.lastBackward = end;
+  activations.push_back(use);
+}
+
+/// A pipeline stage keeps the activations earlier stages send it, a copy
+/// per microbatch in flight, from the step's start to its last reader.
+void PassesMemory::countReceivedActivations() {
   llvm::MapVector<Value, core::LiveTensor> received;
   // What a layer keeps as its saved input (its primary input, read first
   // by its FWD) it counts itself.
@@ -241,24 +331,22 @@ static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
         continue;
       core::LayerShape whole =
           producer.getWorkload().getShape(producer.getLayer());
-      const double perMicrobatch =
-          core::microbatchShape(whole, stage.microbatches).get(core::Dim::MB) !=
-                  whole.get(core::Dim::MB)
-              ? 1.0 / double(stage.microbatches)
-              : 1.0;
+      const double perMicrobatch = microbatchShare(
+          whole, core::microbatchShape(whole, stage.microbatches),
+          stage.microbatches);
       const core::PerformanceModel &stageModel =
           stage.model ? *stage.model : model;
       core::LiveTensor &tensor = received[result];
-      tensor.bytes =
-          std::ceil(
-              double(
-                  cast<RankedTensorType>(result.getType()).getNumElements()) /
-              double(stageModel.numChips()) * perMicrobatch) *
-          model.bytesPerElement() * double(stage.inFlight);
+      tensor.bytes = bytesPerChip(result, double(stageModel.numChips()),
+                                  perMicrobatch, double(stage.inFlight));
       tensor.last = std::max(tensor.last, stepOf.lookup(op));
     }
   for (auto &entry : received)
     others.push_back(entry.second);
+}
+
+/// The chip's memory from the parameters held and tensors kept.
+core::MemoryPerChip PassesMemory::total(core::Optimizer optimizer) const {
   std::vector<core::LiveTensor> tensors =
       core::activationLiveTensors(activations);
   tensors.insert(tensors.end(), others.begin(), others.end());
@@ -281,6 +369,17 @@ static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
           model.getSystem().chip.hostLink)
     memory.hostCapacity = host->memoryBytes;
   return memory;
+}
+
+/// The memory of the fullest chip running `passes` (in step order): the
+/// whole step's, or one pipeline stage's.
+static core::MemoryPerChip memoryOfPasses(ArrayRef<TiledPassOp> passes,
+                                          const core::PerformanceModel &model,
+                                          core::Optimizer optimizer,
+                                          BlockModels &models,
+                                          const StageOfPipeline &stage,
+                                          core::ActivationKeeping keeping) {
+  return PassesMemory(passes, model, models, stage, keeping).count(optimizer);
 }
 
 std::optional<core::MemoryPerChip>
