@@ -231,43 +231,137 @@ struct StageOption {
   double cycles = kInfinity; ///< all passes, on the stage's own chips
   std::array<std::optional<Evaluation>, kNumPasses> passes;
 };
+
+/// An exploration of a stage layer's pass on a block of rows under one
+/// parallelism.
+struct StageTask {
+  int layer;
+  int64_t rows;
+  TrainingPass pass;
+  Parallelism parallelism;
+};
+
+/// A tensor on the group's edges. It crosses each boundary once however
+/// many stages read it (a stage passes it on), and leaves the group once.
+struct GroupTensor {
+  double elements = 0;
+  int farthestStage = -1; ///< the last stage reading it (in-group producer)
+  bool readOutside = false;
+  std::vector<int> readingStages; ///< distinct, for outside producers
+};
+
+/// The group's wall-clock time for a row allocation.
+struct GroupSchedule {
+  PipelineTiming forward, backward;
+  double update = 0;
+  double cycles = kInfinity;
+};
+
+/// Plans one pipe group (TimestepPipeliner::plan): explores its stage
+/// layers on every block of rows, then moves rows between the stages while
+/// the group gets faster.
+class PipeGroupPlanner {
+public:
+  PipeGroupPlanner(const PerformanceModel &model, const LayerGraph &graph,
+                   llvm::ArrayRef<int> group);
+
+  void exploreStages(SearchMode search, bool reuseWeightsAcrossSteps,
+                     llvm::ArrayRef<Parallelism> parallelisms,
+                     Executor &executor, PipeGroupPlan &plan);
+  void collectEdges();
+  GroupSchedule allocateRows(std::vector<int64_t> &rows) const;
+  PipeStagePlan stagePlan(int stage, llvm::ArrayRef<int64_t> rows,
+                          const GroupSchedule &current, int64_t firstRow) const;
+
+private:
+  /// taskOf's index of a stage's pass under parallelism `q` on `rows`.
+  size_t slot(int stage, int64_t rows, int pass, int q) const {
+    return ((size_t(stage) * size_t(maxRows) + size_t(rows - 1)) * kNumPasses +
+            size_t(pass)) *
+               kNumParallelisms +
+           size_t(q);
+  }
+  std::vector<int>
+  enumerateTasks(llvm::ArrayRef<std::unique_ptr<PerformanceModel>> models,
+                 llvm::ArrayRef<Parallelism> parallelisms,
+                 std::vector<StageTask> &tasks) const;
+  void chooseStageOptions(llvm::ArrayRef<int> taskOf,
+                          llvm::ArrayRef<ExplorationResult> results);
+  std::vector<double> boundaryCycles(llvm::ArrayRef<int64_t> rows,
+                                     bool backward) const;
+  GroupSchedule schedule(llvm::ArrayRef<int64_t> rows) const;
+  CycleBreakdown stagePassCycles(const Evaluation &eval, int pass,
+                                 llvm::ArrayRef<int64_t> rows,
+                                 const GroupSchedule &current,
+                                 double share) const;
+
+  const PerformanceModel &model;
+  const MultiChipSystem &system;
+  const LayerGraph &graph;
+  llvm::ArrayRef<int> group;
+  const int k;
+  const int64_t torusRows;
+  const int64_t maxRows;
+  const int64_t timesteps;
+  /// Each stage's best parallelism on each block of rows.
+  std::vector<std::vector<StageOption>> options;
+  /// The group's edges: per-timestep bytes between stages and with the rest
+  /// of the network.
+  std::vector<int> stageOf;
+  double stepBytes = 0;
+  bool anyBackward = false;
+  std::map<int, GroupTensor> tensors;           // by producer, in layer order
+  std::map<std::pair<int, int>, double> errors; // (producer, consumer)
+};
 } // namespace
 
-std::optional<PipeGroupPlan> TimestepPipeliner::plan(const LayerGraph &graph,
-                                                     llvm::ArrayRef<int> group,
-                                                     Executor &executor) const {
-  const MultiChipSystem &system = model.getSystem();
-  const int k = int(group.size());
-  const int64_t torusRows = system.torus.y;
-  if (k < 2 || k > torusRows)
-    return std::nullopt;
-  const int64_t maxRows = torusRows - k + 1;
-  const int64_t timesteps = graph.layers[group.front()].shape.timesteps;
+PipeGroupPlanner::PipeGroupPlanner(const PerformanceModel &model,
+                                   const LayerGraph &graph,
+                                   llvm::ArrayRef<int> group)
+    : model(model), system(model.getSystem()), graph(graph), group(group),
+      k(int(group.size())), torusRows(system.torus.y),
+      maxRows(torusRows - k + 1),
+      timesteps(graph.layers[group.front()].shape.timesteps) {}
 
-  //--- Every stage layer on every block of rows it could get, under every
-  // parallelism that block offers: explored once per distinct shape.
+/// Every stage layer on every block of rows it could get, under every
+/// parallelism that block offers: explored once per distinct shape.
+void PipeGroupPlanner::exploreStages(SearchMode search,
+                                     bool reuseWeightsAcrossSteps,
+                                     llvm::ArrayRef<Parallelism> parallelisms,
+                                     Executor &executor, PipeGroupPlan &plan) {
   std::vector<std::unique_ptr<PerformanceModel>> models;
   for (int64_t r = 1; r <= maxRows; ++r)
     models.push_back(
         std::make_unique<PerformanceModel>(pipeStageSystem(system, r)));
-  struct Task {
-    int layer;
-    int64_t rows;
-    TrainingPass pass;
-    Parallelism parallelism;
-  };
-  std::vector<Task> tasks;
+  std::vector<StageTask> tasks;
+  std::vector<int> taskOf = enumerateTasks(models, parallelisms, tasks);
+  std::vector<std::unique_ptr<DesignSpaceExplorer>> explorers;
+  for (const auto &m : models)
+    explorers.push_back(std::make_unique<DesignSpaceExplorer>(
+        *m, search, reuseWeightsAcrossSteps));
+  std::vector<ExplorationResult> results(tasks.size());
+  executor.parallelFor(tasks.size(), [&](size_t t) {
+    const StageTask &task = tasks[t];
+    results[t] = explorers[task.rows - 1]->explore(
+        graph.layers[task.layer].shape, task.pass, task.parallelism);
+  });
+  plan.explorations = tasks.size();
+  for (const ExplorationResult &r : results)
+    plan.configurationsEvaluated += r.evaluated;
+  chooseStageOptions(taskOf, results);
+}
+
+/// The explorations the stages need, one per distinct shape, pass, rows and
+/// parallelism; each stage's in the returned taskOf (by slot; -1: none).
+std::vector<int> PipeGroupPlanner::enumerateTasks(
+    llvm::ArrayRef<std::unique_ptr<PerformanceModel>> models,
+    llvm::ArrayRef<Parallelism> parallelisms,
+    std::vector<StageTask> &tasks) const {
   llvm::StringMap<int> memo;
   // taskOf[((stage * maxRows + r-1) * kNumPasses + pass) * kNumParallelisms
   // + q]
   std::vector<int> taskOf(
       size_t(k) * size_t(maxRows) * kNumPasses * kNumParallelisms, -1);
-  auto slot = [&](int stage, int64_t rows, int pass, int q) {
-    return ((size_t(stage) * size_t(maxRows) + size_t(rows - 1)) * kNumPasses +
-            size_t(pass)) *
-               kNumParallelisms +
-           size_t(q);
-  };
   for (int stage = 0; stage < k; ++stage) {
     const LayerNode &layer = graph.layers[group[stage]];
     bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
@@ -290,24 +384,13 @@ std::optional<PipeGroupPlan> TimestepPipeliner::plan(const LayerGraph &graph,
         }
       }
   }
-  std::vector<std::unique_ptr<DesignSpaceExplorer>> explorers;
-  for (const auto &m : models)
-    explorers.push_back(std::make_unique<DesignSpaceExplorer>(
-        *m, search, reuseWeightsAcrossSteps));
-  std::vector<ExplorationResult> results(tasks.size());
-  executor.parallelFor(tasks.size(), [&](size_t t) {
-    const Task &task = tasks[t];
-    results[t] = explorers[task.rows - 1]->explore(
-        graph.layers[task.layer].shape, task.pass, task.parallelism);
-  });
-  PipeGroupPlan best;
-  best.explorations = tasks.size();
-  for (const ExplorationResult &r : results)
-    best.configurationsEvaluated += r.evaluated;
+  return taskOf;
+}
 
-  //--- Each stage's best parallelism on each block of rows.
-  std::vector<std::vector<StageOption>> options(
-      k, std::vector<StageOption>(size_t(maxRows)));
+/// Each stage's best parallelism on each block of rows (options).
+void PipeGroupPlanner::chooseStageOptions(
+    llvm::ArrayRef<int> taskOf, llvm::ArrayRef<ExplorationResult> results) {
+  options.assign(k, std::vector<StageOption>(size_t(maxRows)));
   for (int stage = 0; stage < k; ++stage) {
     const LayerNode &layer = graph.layers[group[stage]];
     bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
@@ -333,31 +416,23 @@ std::optional<PipeGroupPlan> TimestepPipeliner::plan(const LayerGraph &graph,
       }
     }
   }
+}
 
-  //--- The group's edges: per-timestep bytes between stages and with the
-  // rest of the network.
-  std::vector<int> stageOf(graph.layers.size(), -1);
+/// The group's edges: per-timestep bytes between stages and with the rest
+/// of the network. Errors flow back from each consumer separately (they
+/// are partial sums).
+void PipeGroupPlanner::collectEdges() {
+  stageOf.assign(graph.layers.size(), -1);
   for (int stage = 0; stage < k; ++stage)
     stageOf[group[stage]] = stage;
-  const double stepBytes = model.bytesPerElement() / double(timesteps);
-  const bool anyBackward =
+  stepBytes = model.bytesPerElement() / double(timesteps);
+  anyBackward =
       llvm::any_of(group, [&](int layer) { return graph.layers[layer].bwd; });
-  // A tensor crosses each boundary once however many stages read it (a
-  // stage passes it on), and leaves the group once; errors flow back from
-  // each consumer separately (they are partial sums).
-  struct Tensor {
-    double elements = 0;
-    int farthestStage = -1; ///< the last stage reading it (in-group producer)
-    bool readOutside = false;
-    std::vector<int> readingStages; ///< distinct, for outside producers
-  };
-  std::map<int, Tensor> tensors;                // by producer, in layer order
-  std::map<std::pair<int, int>, double> errors; // (producer, consumer)
   for (const LayerEdge &edge : graph.edges) {
     int from = stageOf[edge.producer], to = stageOf[edge.consumer];
     if (from < 0 && to < 0)
       continue;
-    Tensor &tensor = tensors[edge.producer];
+    GroupTensor &tensor = tensors[edge.producer];
     tensor.elements = std::max(tensor.elements, edge.elements);
     if (to < 0)
       tensor.readOutside = true;
@@ -370,77 +445,80 @@ std::optional<PipeGroupPlan> TimestepPipeliner::plan(const LayerGraph &graph,
       error = std::max(error, edge.elements);
     }
   }
-  auto flowsOf = [&](llvm::ArrayRef<int64_t> rows, bool backward) {
-    PipeFlows flows(rows);
-    if (!backward) {
-      for (const auto &[producer, tensor] : tensors) {
-        double bytes = tensor.elements * stepBytes;
-        int from = stageOf[producer];
-        if (from < 0) {
-          for (int to : tensor.readingStages)
-            flows.addFromOutside(to, bytes);
-          continue;
-        }
-        if (tensor.farthestStage > from)
-          flows.addBetweenStages(from, tensor.farthestStage, bytes);
-        if (tensor.readOutside)
-          flows.addToOutside(from, bytes);
-      }
-    } else {
-      for (const auto &[edge, elements] : errors) {
-        // Errors go from the consumer back to the producer.
-        int from = stageOf[edge.second], to = stageOf[edge.first];
-        double bytes = elements * stepBytes;
-        if (from >= 0 && to >= 0)
-          flows.addBetweenStages(from, to, bytes);
-        else if (to >= 0)
+}
+
+/// The cycles of the boundary transfers of a timestep, forward or backward,
+/// with the stages on `rows`.
+std::vector<double>
+PipeGroupPlanner::boundaryCycles(llvm::ArrayRef<int64_t> rows,
+                                 bool backward) const {
+  PipeFlows flows(rows);
+  if (!backward) {
+    for (const auto &[producer, tensor] : tensors) {
+      double bytes = tensor.elements * stepBytes;
+      int from = stageOf[producer];
+      if (from < 0) {
+        for (int to : tensor.readingStages)
           flows.addFromOutside(to, bytes);
-        else
-          flows.addToOutside(from, bytes);
+        continue;
       }
+      if (tensor.farthestStage > from)
+        flows.addBetweenStages(from, tensor.farthestStage, bytes);
+      if (tensor.readOutside)
+        flows.addToOutside(from, bytes);
     }
-    return flows.boundaryCycles(system);
-  };
-
-  //--- The group's wall-clock time for a row allocation.
-  struct Schedule {
-    PipelineTiming forward, backward;
-    double update = 0;
-    double cycles = kInfinity;
-  };
-  auto schedule = [&](llvm::ArrayRef<int64_t> rows) {
-    Schedule s;
-    std::vector<double> fwd, bwd;
-    for (int stage = 0; stage < k; ++stage) {
-      const StageOption &option = options[stage][rows[stage] - 1];
-      if (option.cycles == kInfinity)
-        return s;
-      auto perStep = [&](int pass) {
-        return option.passes[pass]
-                   ? option.passes[pass]->cycles.total / double(timesteps)
-                   : 0.0;
-      };
-      fwd.push_back(perStep(int(TrainingPass::FWD)));
-      bwd.push_back(perStep(int(TrainingPass::BWD)));
-      if (const auto &upd = option.passes[int(TrainingPass::UPD)])
-        s.update = std::max(s.update, upd->cycles.total);
+  } else {
+    for (const auto &[edge, elements] : errors) {
+      // Errors go from the consumer back to the producer.
+      int from = stageOf[edge.second], to = stageOf[edge.first];
+      double bytes = elements * stepBytes;
+      if (from >= 0 && to >= 0)
+        flows.addBetweenStages(from, to, bytes);
+      else if (to >= 0)
+        flows.addFromOutside(to, bytes);
+      else
+        flows.addToOutside(from, bytes);
     }
-    s.forward = pipelineTiming(fwd, flowsOf(rows, false), timesteps);
-    if (anyBackward)
-      s.backward = pipelineTiming(bwd, flowsOf(rows, true), timesteps);
-    s.cycles = s.forward.total + s.backward.total + s.update;
-    return s;
-  };
+  }
+  return flows.boundaryCycles(system);
+}
 
-  //--- Rows by work, then single-row moves while the group gets faster.
+/// The group's wall-clock time with the stages on `rows`.
+GroupSchedule PipeGroupPlanner::schedule(llvm::ArrayRef<int64_t> rows) const {
+  GroupSchedule s;
+  std::vector<double> fwd, bwd;
+  for (int stage = 0; stage < k; ++stage) {
+    const StageOption &option = options[stage][rows[stage] - 1];
+    if (option.cycles == kInfinity)
+      return s;
+    auto perStep = [&](int pass) {
+      return option.passes[pass]
+                 ? option.passes[pass]->cycles.total / double(timesteps)
+                 : 0.0;
+    };
+    fwd.push_back(perStep(int(TrainingPass::FWD)));
+    bwd.push_back(perStep(int(TrainingPass::BWD)));
+    if (const auto &upd = option.passes[int(TrainingPass::UPD)])
+      s.update = std::max(s.update, upd->cycles.total);
+  }
+  s.forward = pipelineTiming(fwd, boundaryCycles(rows, false), timesteps);
+  if (anyBackward)
+    s.backward = pipelineTiming(bwd, boundaryCycles(rows, true), timesteps);
+  s.cycles = s.forward.total + s.backward.total + s.update;
+  return s;
+}
+
+/// Rows by work, then single-row moves while the group gets faster: the
+/// final `rows` and their schedule.
+GroupSchedule PipeGroupPlanner::allocateRows(std::vector<int64_t> &rows) const {
   std::vector<double> work;
   for (int layer : group)
     work.push_back(graph.layers[layer].shape.macs());
-  std::vector<int64_t> rows = rowsByWork(work, torusRows);
-  Schedule current = schedule(rows);
+  rows = rowsByWork(work, torusRows);
+  GroupSchedule current = schedule(rows);
   for (int64_t move = 0; move < 4 * torusRows; ++move) {
     std::vector<int64_t> bestRows;
-    Schedule bestMove = current;
+    GroupSchedule bestMove = current;
     for (int from = 0; from < k; ++from) {
       if (rows[from] == 1)
         continue;
@@ -450,7 +528,7 @@ std::optional<PipeGroupPlan> TimestepPipeliner::plan(const LayerGraph &graph,
         std::vector<int64_t> candidate = rows;
         --candidate[from];
         ++candidate[to];
-        Schedule s = schedule(candidate);
+        GroupSchedule s = schedule(candidate);
         if (s.cycles < bestMove.cycles) {
           bestMove = s;
           bestRows = candidate;
@@ -462,6 +540,86 @@ std::optional<PipeGroupPlan> TimestepPipeliner::plan(const LayerGraph &graph,
     rows = std::move(bestRows);
     current = bestMove;
   }
+  return current;
+}
+
+/// A stage's evaluations and its share of the wall time, on its `rows`
+/// from `firstRow`.
+PipeStagePlan PipeGroupPlanner::stagePlan(int stage,
+                                          llvm::ArrayRef<int64_t> rows,
+                                          const GroupSchedule &current,
+                                          int64_t firstRow) const {
+  const LayerNode &layer = graph.layers[group[stage]];
+  const StageOption &option = options[stage][rows[stage] - 1];
+  PipeStagePlan stagePlan;
+  stagePlan.layer = group[stage];
+  stagePlan.assignment.firstRow = firstRow;
+  stagePlan.assignment.rows = rows[stage];
+  stagePlan.assignment.stage = stage;
+  const double share = double(rows[stage]) / double(torusRows);
+  bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
+  for (int pass = 0; pass < kNumPasses; ++pass) {
+    if (!runs[pass])
+      continue;
+    const Evaluation &eval = *option.passes[pass];
+    stagePlan.passes.push_back(eval);
+    stagePlan.cycles.push_back(
+        stagePassCycles(eval, pass, rows, current, share));
+  }
+  return stagePlan;
+}
+
+/// A stage pass's `share` of the group's wall time: its own evaluation
+/// scaled, the boundary transfers no compute hides as ovldt_visible, and
+/// the rest as underuse.
+CycleBreakdown PipeGroupPlanner::stagePassCycles(const Evaluation &eval,
+                                                 int pass,
+                                                 llvm::ArrayRef<int64_t> rows,
+                                                 const GroupSchedule &current,
+                                                 double share) const {
+  CycleBreakdown cycles;
+  cycles.useful = eval.cycles.useful * share;
+  cycles.underuse = eval.cycles.underuse * share;
+  cycles.ovldtVisible = eval.cycles.ovldtVisible * share;
+  cycles.nonOvldt = eval.cycles.nonOvldt * share;
+  cycles.auxComp = eval.cycles.auxComp * share;
+  double wall = current.update;
+  double linkBound = 0;
+  if (pass != int(TrainingPass::UPD)) {
+    const PipelineTiming &timing =
+        pass == int(TrainingPass::FWD) ? current.forward : current.backward;
+    wall = timing.total;
+    // Boundary transfers on a timestep's way through the group, and the
+    // steady state's excess over the slowest stage: links, not compute.
+    double stagesFill = 0;
+    for (int other = 0; other < k; ++other)
+      if (const auto &otherEval = options[other][rows[other] - 1].passes[pass])
+        stagesFill += otherEval->cycles.total / double(timesteps);
+    linkBound = (timing.fill - stagesFill) +
+                double(timesteps - 1) * (timing.period - timing.computePeriod);
+  }
+  cycles.ovldtVisible += linkBound * share;
+  cycles.underuse +=
+      std::max(0.0, (wall - eval.cycles.total - linkBound) * share);
+  cycles.total = cycles.useful + cycles.underuse + cycles.ovldtVisible +
+                 cycles.nonOvldt + cycles.auxComp;
+  return cycles;
+}
+
+std::optional<PipeGroupPlan> TimestepPipeliner::plan(const LayerGraph &graph,
+                                                     llvm::ArrayRef<int> group,
+                                                     Executor &executor) const {
+  const int k = int(group.size());
+  const int64_t torusRows = model.getSystem().torus.y;
+  if (k < 2 || k > torusRows)
+    return std::nullopt;
+  PipeGroupPlanner planner(model, graph, group);
+  PipeGroupPlan best;
+  planner.exploreStages(search, reuseWeightsAcrossSteps, parallelisms, executor,
+                        best);
+  planner.collectEdges();
+  std::vector<int64_t> rows;
+  GroupSchedule current = planner.allocateRows(rows);
   if (current.cycles == kInfinity)
     return std::nullopt;
 
@@ -472,51 +630,8 @@ std::optional<PipeGroupPlan> TimestepPipeliner::plan(const LayerGraph &graph,
   best.cycles = current.cycles;
   int64_t firstRow = 0;
   for (int stage = 0; stage < k; ++stage) {
-    const LayerNode &layer = graph.layers[group[stage]];
-    const StageOption &option = options[stage][rows[stage] - 1];
-    PipeStagePlan stagePlan;
-    stagePlan.layer = group[stage];
-    stagePlan.assignment.firstRow = firstRow;
-    stagePlan.assignment.rows = rows[stage];
-    stagePlan.assignment.stage = stage;
+    best.stages.push_back(planner.stagePlan(stage, rows, current, firstRow));
     firstRow += rows[stage];
-    const double share = double(rows[stage]) / double(torusRows);
-    bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
-    for (int pass = 0; pass < kNumPasses; ++pass) {
-      if (!runs[pass])
-        continue;
-      const Evaluation &eval = *option.passes[pass];
-      CycleBreakdown cycles;
-      cycles.useful = eval.cycles.useful * share;
-      cycles.underuse = eval.cycles.underuse * share;
-      cycles.ovldtVisible = eval.cycles.ovldtVisible * share;
-      cycles.nonOvldt = eval.cycles.nonOvldt * share;
-      cycles.auxComp = eval.cycles.auxComp * share;
-      double wall = current.update;
-      double linkBound = 0;
-      if (pass != int(TrainingPass::UPD)) {
-        const PipelineTiming &timing =
-            pass == int(TrainingPass::FWD) ? current.forward : current.backward;
-        wall = timing.total;
-        // Boundary transfers on a timestep's way through the group, and the
-        // steady state's excess over the slowest stage: links, not compute.
-        double stagesFill = 0;
-        for (int other = 0; other < k; ++other)
-          if (const auto &eval = options[other][rows[other] - 1].passes[pass])
-            stagesFill += eval->cycles.total / double(timesteps);
-        linkBound =
-            (timing.fill - stagesFill) +
-            double(timesteps - 1) * (timing.period - timing.computePeriod);
-      }
-      cycles.ovldtVisible += linkBound * share;
-      cycles.underuse +=
-          std::max(0.0, (wall - eval.cycles.total - linkBound) * share);
-      cycles.total = cycles.useful + cycles.underuse + cycles.ovldtVisible +
-                     cycles.nonOvldt + cycles.auxComp;
-      stagePlan.passes.push_back(eval);
-      stagePlan.cycles.push_back(cycles);
-    }
-    best.stages.push_back(std::move(stagePlan));
   }
   return best;
 }
