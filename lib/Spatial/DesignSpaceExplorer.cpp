@@ -343,6 +343,246 @@ DesignSpaceExplorer::exploreCapacities(
   return results;
 }
 
+namespace {
+/// A split's configuration (with its preload budget: each split preloads as
+/// much of its weights as fits), checked and costed once for all its array
+/// mappings (SplitCost), with and without weight reuse, and with a primary
+/// computation its bound.
+struct Split {
+  // Constructed, not value-initialized: zeroing the costs first would
+  // take as long as filling them.
+  explicit Split(const MappingConfig &config) : config(config) {}
+  MappingConfig config, reuseConfig;
+  std::optional<SplitCost> plain, reuse;
+  double bound = 0;
+};
+
+/// The candidates of searchCapacities, searched for every capacity at once:
+/// each capacity keeps its own best (and reason) over the candidates in the
+/// same order, those whose working set it holds (CapacitySearch).
+class CandidateSearch {
+public:
+  CandidateSearch(const PerformanceModel &model, SearchMode mode,
+                  const LayerShape &layer, llvm::ArrayRef<double> capacities,
+                  bool tryWeightReuse, ExplorationResult &result)
+      : model(model), mode(mode), layer(layer), capacities(capacities),
+        tryWeightReuse(tryWeightReuse), result(result),
+        searches(capacities.size()) {}
+
+  bool searchSplit(size_t index, const Split &split);
+  llvm::ArrayRef<CapacitySearch> getSearches() const { return searches; }
+
+private:
+  void updateUseless();
+  void evaluateOne(const SplitCost &cost, const MappingConfig &candidate,
+                   const ArrayMapping &array, bool keepReason);
+  bool cannotWin(const SplitCost &cost, const ArrayMapping &array) const;
+  bool stopAt(double bound);
+  void consider(const Split &split, const ArrayMapping &array);
+
+  using Order = CandidateOrder;
+  using Search = CapacitySearch;
+  const PerformanceModel &model;
+  const SearchMode mode;
+  const LayerShape &layer;
+  const llvm::ArrayRef<double> capacities;
+  const bool tryWeightReuse;
+  ExplorationResult &result;
+  std::vector<Search> searches;
+  // Totals above this are of no use to any search still on: above each
+  // one's best by isBetter's tolerance (infinity while one has none).
+  static constexpr double margin = 1 + 1e-6;
+  double useless = std::numeric_limits<double>::infinity();
+  uint64_t inSplit = 0;
+  size_t splitIndex = 0;
+};
+} // namespace
+
+void CandidateSearch::updateUseless() {
+  useless = 0;
+  for (const Search &search : searches) {
+    if (search.givenUp)
+      continue;
+    if (!search.best) {
+      useless = std::numeric_limits<double>::infinity();
+      return;
+    }
+    useless = std::max(useless, search.best->cycles.total * margin);
+  }
+}
+
+/// The candidate `candidate` with `array`, offered to every search still
+/// on; a rejection kept as a search's reason with `keepReason`.
+void CandidateSearch::evaluateOne(const SplitCost &cost,
+                                  const MappingConfig &candidate,
+                                  const ArrayMapping &array, bool keepReason) {
+  ++result.evaluated;
+  Order order{splitIndex, inSplit++};
+  std::optional<CandidateCost> figures = cost.evaluate(array);
+  if (figures)
+    ++result.legal;
+  bool improved = false;
+  // Searches that hold the same best (one candidate: one order) take the
+  // candidate alike: the previous comparison's outcome, and its best.
+  std::optional<Order> comparedWith;
+  bool taken = false;
+  for (size_t c = 0; c < searches.size(); ++c) {
+    Search &search = searches[c];
+    if (search.givenUp)
+      continue;
+    if (!figures || figures->scratchpadBytes > capacities[c]) {
+      if (keepReason && (!search.anyReason || order > search.reasonOrder)) {
+        search.reasonConfig = &candidate;
+        search.reasonArray = array;
+        search.reasonOrder = order;
+        search.anyReason = true;
+      }
+      continue;
+    }
+    bool takes = !search.best;
+    if (search.best) {
+      if (comparedWith != search.bestOrder) {
+        comparedWith = search.bestOrder;
+        taken = isBetter(*figures, *search.best) ||
+                (!isBetter(*search.best, *figures) && order < search.bestOrder);
+      }
+      takes = taken;
+    }
+    if (takes) {
+      search.best = figures;
+      search.bestConfig = &candidate;
+      search.bestArray = array;
+      search.bestOrder = order;
+      improved = true;
+    }
+  }
+  if (improved)
+    updateUseless();
+}
+
+/// A candidate whose total cannot beat the best so far (the split's
+/// terms with this array mapping's PriComp: only its working set is left
+/// to check) is not evaluated.
+bool CandidateSearch::cannotWin(const SplitCost &cost,
+                                const ArrayMapping &array) const {
+  return layer.hasPrimary && cost.cycles().totalCycles(array) > useless;
+}
+
+/// Whether to stop at a split of `bound`: no search can use it, or only
+/// those of smaller capacities that would search beyond their reach (they
+/// are given up).
+bool CandidateSearch::stopAt(double bound) {
+  if (bound > useless)
+    return true;
+  const Search &first = searches.front();
+  if (!first.best ||
+      !(bound > first.best->cycles.total * kSmallerCapacitiesReach * margin))
+    return false;
+  for (Search &search : searches)
+    search.givenUp |=
+        !search.best || !(bound > search.best->cycles.total * margin);
+  updateUseless();
+  return true;
+}
+
+/// The split's candidates with `array`: without and with weight reuse.
+void CandidateSearch::consider(const Split &split, const ArrayMapping &array) {
+  if (cannotWin(*split.plain, array)) {
+    ++inSplit;
+    ++result.pruned;
+  } else {
+    evaluateOne(*split.plain, split.config, array, /*keepReason=*/true);
+  }
+  if (!tryWeightReuse)
+    return;
+  if (cannotWin(*split.reuse, array)) {
+    ++inSplit;
+    ++result.pruned;
+    return;
+  }
+  evaluateOne(*split.reuse, split.reuseConfig, array, /*keepReason=*/false);
+}
+
+/// Every array mapping of split `index`; false (nothing searched) where
+/// the search stops at it.
+bool CandidateSearch::searchSplit(size_t index, const Split &split) {
+  splitIndex = index;
+  inSplit = 0;
+  if (stopAt(split.bound))
+    return false;
+  if (!layer.hasPrimary) {
+    consider(split, split.config.array);
+    return true;
+  }
+  const DimSizes &coreD = split.plain->cycles().coreD;
+  ArrayMapping array;
+  for (int row = 0; row < kNumDims; ++row) {
+    for (int col = 0; col < kNumDims; ++col) {
+      if (row == col)
+        continue;
+      array.rowDim = Dim(row);
+      array.colDim = Dim(col);
+      if (mode == SearchMode::Heuristic) {
+        // Whole chunks of the array (multiples of P), or all the work if
+        // it is smaller.
+        array.rowTile = std::min(coreD[row], model.arrayRows());
+        array.colTile = std::min(coreD[col], model.arrayColumns());
+        consider(split, array);
+        continue;
+      }
+      for (int64_t rowTile :
+           DesignSpaceExplorer::usefulTiles(coreD[row], model.arrayRows()))
+        for (int64_t colTile : DesignSpaceExplorer::usefulTiles(
+                 coreD[col], model.arrayColumns())) {
+          array.rowTile = rowTile;
+          array.colTile = colTile;
+          consider(split, array);
+        }
+    }
+  }
+  return true;
+}
+
+/// Each of `coreSplits` with `config`, costed (Split).
+static std::vector<Split> costSplits(const PerformanceModel &model,
+                                     const LayerShape &layer, TrainingPass pass,
+                                     const MappingConfig &config,
+                                     llvm::ArrayRef<DimSizes> coreSplits,
+                                     bool tryWeightReuse) {
+  const MemoryDecision &memory = config.memory;
+  std::vector<Split> splits;
+  splits.reserve(coreSplits.size());
+  for (const DimSizes &coreSplit : coreSplits) {
+    Split &split = splits.emplace_back(config);
+    split.config.coreSplit = coreSplit;
+    if (memory.preloadedWeightBytes > 0)
+      split.config.memory.preloadedWeightBytes =
+          std::min(memory.preloadedWeightBytes,
+                   model.weightBytesPerCore(layer, pass, split.config));
+    split.plain = model.costSplits(layer, pass, split.config);
+    if (layer.hasPrimary)
+      split.bound = split.plain->cycles().lowerBound();
+    if (tryWeightReuse) {
+      split.reuseConfig = split.config;
+      split.reuseConfig.memory.weightsAcrossSteps = true;
+      split.reuse = model.costSplits(layer, pass, split.reuseConfig);
+      split.bound = std::min(split.bound, split.reuse->cycles().lowerBound());
+    }
+  }
+  return splits;
+}
+
+/// The indices of `splits` by increasing lower bound, ties in their order.
+static std::vector<size_t> splitsByBound(const std::vector<Split> &splits) {
+  std::vector<size_t> visit(splits.size());
+  for (size_t i = 0; i < visit.size(); ++i)
+    visit[i] = i;
+  llvm::stable_sort(visit, [&](size_t a, size_t b) {
+    return splits[a].bound < splits[b].bound;
+  });
+  return visit;
+}
+
 std::vector<std::optional<ExplorationResult>>
 DesignSpaceExplorer::searchCapacities(const LayerShape &layer,
                                       TrainingPass pass,
@@ -383,38 +623,8 @@ DesignSpaceExplorer::searchCapacities(const LayerShape &layer,
   const bool tryWeightReuse = reuseWeightsAcrossSteps && layer.hasPrimary &&
                               layer.hasWeights && layer.timesteps > 1 &&
                               pass != TrainingPass::UPD;
-
-  // Each split's configuration (with its preload budget: each split
-  // preloads as much of its weights as fits), checked and costed once for
-  // all its array mappings (SplitCost), with and without weight reuse, and
-  // with a primary computation its bound.
-  struct Split {
-    // Constructed, not value-initialized: zeroing the costs first would
-    // take as long as filling them.
-    explicit Split(const MappingConfig &config) : config(config) {}
-    MappingConfig config, reuseConfig;
-    std::optional<SplitCost> plain, reuse;
-    double bound = 0;
-  };
-  std::vector<Split> splits;
-  splits.reserve(coreSplits.size());
-  for (const DimSizes &coreSplit : coreSplits) {
-    Split &split = splits.emplace_back(config);
-    split.config.coreSplit = coreSplit;
-    if (memory.preloadedWeightBytes > 0)
-      split.config.memory.preloadedWeightBytes =
-          std::min(memory.preloadedWeightBytes,
-                   model.weightBytesPerCore(layer, pass, split.config));
-    split.plain = model.costSplits(layer, pass, split.config);
-    if (layer.hasPrimary)
-      split.bound = split.plain->cycles().lowerBound();
-    if (tryWeightReuse) {
-      split.reuseConfig = split.config;
-      split.reuseConfig.memory.weightsAcrossSteps = true;
-      split.reuse = model.costSplits(layer, pass, split.reuseConfig);
-      split.bound = std::min(split.bound, split.reuse->cycles().lowerBound());
-    }
-  }
+  std::vector<Split> splits =
+      costSplits(model, layer, pass, config, coreSplits, tryWeightReuse);
 
   // Both searches visit their splits by increasing lower bound
   // (SplitCycles::lowerBound: the transfers and auxiliary work do not
@@ -431,156 +641,12 @@ DesignSpaceExplorer::searchCapacities(const LayerShape &layer,
   // the same order, those whose working set it holds, so each is what a
   // search with that scratchpad finds; the model's own capacity is the
   // first and the largest.
-  using Order = CandidateOrder;
-  using Search = CapacitySearch;
-  std::vector<Search> searches(capacities.size());
-  // Totals above this are of no use to any search still on: above each
-  // one's best by isBetter's tolerance (infinity while one has none).
-  const double margin = 1 + 1e-6;
-  double useless = std::numeric_limits<double>::infinity();
-  auto updateUseless = [&] {
-    useless = 0;
-    for (const Search &search : searches) {
-      if (search.givenUp)
-        continue;
-      if (!search.best) {
-        useless = std::numeric_limits<double>::infinity();
-        return;
-      }
-      useless = std::max(useless, search.best->cycles.total * margin);
-    }
-  };
-  uint64_t inSplit = 0;
-  size_t splitIndex = 0;
-  auto evaluateOne = [&](const SplitCost &cost, const MappingConfig &candidate,
-                         const ArrayMapping &array, bool keepReason) {
-    ++result.evaluated;
-    Order order{splitIndex, inSplit++};
-    std::optional<CandidateCost> figures = cost.evaluate(array);
-    if (figures)
-      ++result.legal;
-    bool improved = false;
-    // Searches that hold the same best (one candidate: one order) take the
-    // candidate alike: the previous comparison's outcome, and its best.
-    std::optional<Order> comparedWith;
-    bool taken = false;
-    for (size_t c = 0; c < searches.size(); ++c) {
-      Search &search = searches[c];
-      if (search.givenUp)
-        continue;
-      if (!figures || figures->scratchpadBytes > capacities[c]) {
-        if (keepReason && (!search.anyReason || order > search.reasonOrder)) {
-          search.reasonConfig = &candidate;
-          search.reasonArray = array;
-          search.reasonOrder = order;
-          search.anyReason = true;
-        }
-        continue;
-      }
-      bool takes = !search.best;
-      if (search.best) {
-        if (comparedWith != search.bestOrder) {
-          comparedWith = search.bestOrder;
-          taken =
-              isBetter(*figures, *search.best) ||
-              (!isBetter(*search.best, *figures) && order < search.bestOrder);
-        }
-        takes = taken;
-      }
-      if (takes) {
-        search.best = figures;
-        search.bestConfig = &candidate;
-        search.bestArray = array;
-        search.bestOrder = order;
-        improved = true;
-      }
-    }
-    if (improved)
-      updateUseless();
-  };
-  // A candidate whose total cannot beat the best so far (the split's
-  // terms with this array mapping's PriComp: only its working set is left
-  // to check) is not evaluated.
-  auto cannotWin = [&](const SplitCost &cost, const ArrayMapping &array) {
-    return layer.hasPrimary && cost.cycles().totalCycles(array) > useless;
-  };
-  // Whether to stop at a split of `bound`: no search can use it, or only
-  // those of smaller capacities that would search beyond their reach (they
-  // are given up).
-  auto stopAt = [&](double bound) {
-    if (bound > useless)
-      return true;
-    const Search &first = searches.front();
-    if (!first.best ||
-        !(bound > first.best->cycles.total * kSmallerCapacitiesReach * margin))
-      return false;
-    for (Search &search : searches)
-      search.givenUp |=
-          !search.best || !(bound > search.best->cycles.total * margin);
-    updateUseless();
-    return true;
-  };
-  auto consider = [&](const Split &split, const ArrayMapping &array) {
-    if (cannotWin(*split.plain, array)) {
-      ++inSplit;
-      ++result.pruned;
-    } else {
-      evaluateOne(*split.plain, split.config, array, /*keepReason=*/true);
-    }
-    if (!tryWeightReuse)
-      return;
-    if (cannotWin(*split.reuse, array)) {
-      ++inSplit;
-      ++result.pruned;
-      return;
-    }
-    evaluateOne(*split.reuse, split.reuseConfig, array, /*keepReason=*/false);
-  };
-
-  std::vector<size_t> visit(splits.size());
-  for (size_t i = 0; i < visit.size(); ++i)
-    visit[i] = i;
-  llvm::stable_sort(visit, [&](size_t a, size_t b) {
-    return splits[a].bound < splits[b].bound;
-  });
-
-  for (size_t position = 0; position < visit.size(); ++position) {
-    splitIndex = visit[position];
-    inSplit = 0;
-    const Split &split = splits[splitIndex];
-    if (stopAt(split.bound))
+  CandidateSearch search(model, mode, layer, capacities, tryWeightReuse,
+                         result);
+  for (size_t index : splitsByBound(splits))
+    if (!search.searchSplit(index, splits[index]))
       break;
-    if (!layer.hasPrimary) {
-      consider(split, split.config.array);
-      continue;
-    }
-    const DimSizes &coreD = split.plain->cycles().coreD;
-    ArrayMapping array;
-    for (int row = 0; row < kNumDims; ++row) {
-      for (int col = 0; col < kNumDims; ++col) {
-        if (row == col)
-          continue;
-        array.rowDim = Dim(row);
-        array.colDim = Dim(col);
-        if (mode == SearchMode::Heuristic) {
-          // Whole chunks of the array (multiples of P), or all the work if
-          // it is smaller.
-          array.rowTile = std::min(coreD[row], model.arrayRows());
-          array.colTile = std::min(coreD[col], model.arrayColumns());
-          consider(split, array);
-          continue;
-        }
-        for (int64_t rowTile : usefulTiles(coreD[row], model.arrayRows()))
-          for (int64_t colTile :
-               usefulTiles(coreD[col], model.arrayColumns())) {
-            array.rowTile = rowTile;
-            array.colTile = colTile;
-            consider(split, array);
-          }
-      }
-    }
-  }
 
-  return searchResults(model, layer, pass, capacities, searches, result,
-                       repeatsLarger);
+  return searchResults(model, layer, pass, capacities, search.getSearches(),
+                       result, repeatsLarger);
 }
