@@ -305,6 +305,19 @@ protected:
 
 private:
   FailureOr<bool> importWindow(linalg::LinalgOp op);
+  /// importWindow's pieces: a window op's structure (Window), read in
+  /// order; the readers return false once they have rejected the op.
+  struct Window;
+  bool classifyWindowBody(linalg::LinalgOp op, Window &w);
+  bool readWindowLoops(Window &w);
+  bool readWindowLayout(Window &w);
+  void foldWindowPad(Window &w);
+  FailureOr<Value> windowActivation(const Window &w, Value value);
+  FailureOr<Value> restoreWindowResult(const Window &w, Value result);
+  FailureOr<bool> importWindowPool(linalg::LinalgOp op, Window &w,
+                                   Value activation);
+  FailureOr<bool> importWindowConv(linalg::LinalgOp op, Window &w,
+                                   Value activation, Type elementType);
   /// Writes a window over `activation` (`padding` [top, left, bottom,
   /// right] folded from a pad) so that the dsm op's shape rule gives the
   /// `declared` [H, W] the linalg op iterates over, which may be less than
@@ -1063,6 +1076,43 @@ FailureOr<bool> LinalgImporter::fitWindow(
   return true;
 }
 
+/// A linalg convolution or pooling op as importWindow reads it: its
+/// operands, loops and layout, and what the dsm op gets.
+struct LinalgImporter::Window {
+  explicit Window(Location loc) : loc(loc) {}
+  /// What the window computes: a convolution or a max/sum pooling.
+  enum Kind { Conv, MaxPool, SumPool };
+
+  Location loc;
+  Value input, filter;
+  OpOperand *init = nullptr;
+  linalg::ConvolutionDimensions dims;
+  AffineMap inMap, filterMap, outMap;
+  /// 1-D windows are 2-D ones over a unit height (exact work, dsm ops).
+  bool oneD = false;
+  Kind kind = Conv;
+  /// N, the channel block (group then channel) of the input and output.
+  SmallVector<unsigned> batchDims, inChannels, outChannels;
+  /// (D,) H and W in output order, their strides and dilations, and the
+  /// filter loop paired with each.
+  SmallVector<unsigned> image;
+  SmallVector<int64_t> strides, dilations;
+  SmallVector<unsigned> window;
+  dsm::DataLayout layout = dsm::DataLayout::NCHW;
+  int64_t channelPosition = 0;
+  /// The imported op's result type.
+  Type expected;
+  /// [begin.., end..] of the dsm op's window (a 1-D one's over a unit
+  /// height), with a pad folded: `source` is then the pad's source, else
+  /// `input`.
+  SmallVector<int64_t> padding;
+  Value source;
+  /// What the op iterates over: its declared output, not a recomputed one.
+  SmallVector<int64_t, 2> declaredHW;
+  /// The dsm op's type, checked against the imported op's unless reshaped.
+  Type dsmExpected;
+};
+
 FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
   FailureOr<linalg::ConvolutionDimensions> dims =
       linalg::inferConvolutionDims(op);
@@ -1070,20 +1120,49 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
     return reject("convolution-like op with an unsupported structure");
   // 1-D windows are 2-D ones over a unit height (exact work, dsm ops); 3-D
   // pooling windows are dsm's 3-D pools.
-  bool oneD = dims->outputImage.size() == 1;
-  if (dims->outputImage.size() > 3 ||
-      dims->filterLoop.size() != dims->outputImage.size())
+  Window w(op.getLoc());
+  w.dims = std::move(*dims);
+  w.oneD = w.dims.outputImage.size() == 1;
+  if (w.dims.outputImage.size() > 3 ||
+      w.dims.filterLoop.size() != w.dims.outputImage.size())
     return reject("only 1-D and 2-D convolutions, 1-D to 3-D pooling, and the "
                   "named 3-D convolutions are supported");
-  Location loc = op.getLoc();
-  Value input = op.getDpsInputOperand(0)->get();
-  Value filter = op.getDpsInputOperand(1)->get();
-  OpOperand *init = op.getDpsInitOperand(0);
+  w.input = op.getDpsInputOperand(0)->get();
+  w.filter = op.getDpsInputOperand(1)->get();
+  w.init = op.getDpsInitOperand(0);
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  AffineMap inMap = maps[0], filterMap = maps[1],
-            outMap = maps[init->getOperandNumber()];
+  w.inMap = maps[0];
+  w.filterMap = maps[1];
+  w.outMap = maps[w.init->getOperandNumber()];
+  if (!classifyWindowBody(op, w) || !readWindowLoops(w) || !readWindowLayout(w))
+    return false;
+  w.expected = op->getResult(0).getType();
+  foldWindowPad(w);
 
-  // What the window computes: a convolution or a max/sum pooling.
+  FailureOr<Value> activation = windowActivation(w, w.source);
+  if (failed(activation))
+    return failure();
+  FailureOr<Type> elementTypeOr = requireDsmElementType(w.loc, *activation);
+  if (failed(elementTypeOr))
+    return failure();
+  Type elementType = *elementTypeOr;
+  for (unsigned d : w.image)
+    w.declaredHW.push_back(
+        cast<RankedTensorType>(w.expected).getDimSize(positionOf(w.outMap, d)));
+  w.dsmExpected = w.oneD || w.outChannels.size() == 2 ? Type() : w.expected;
+  if (w.oneD) {
+    w.declaredHW.insert(w.declaredHW.begin(), 1);
+    w.strides.insert(w.strides.begin(), 1);
+    w.dilations.insert(w.dilations.begin(), 1);
+  }
+  if (w.kind != Window::Conv)
+    return importWindowPool(op, w, *activation);
+  return importWindowConv(op, w, *activation, elementType);
+}
+
+/// What the window's body computes (w.kind); false (rejected) when it is
+/// none of a convolution, a max or a sum pooling that dsm has.
+bool LinalgImporter::classifyWindowBody(linalg::LinalgOp op, Window &w) {
   std::optional<BodyFunction> body =
       buildBodyFunction(op, [&](Value v) { return getScalarConstant(v); });
   if (!body)
@@ -1092,336 +1171,367 @@ FailureOr<bool> LinalgImporter::importWindow(linalg::LinalgOp op) {
     auto it = llvm::find(body->arguments, argument);
     return it == body->arguments.end() ? ~0u : it - body->arguments.begin();
   };
-  unsigned in = inputOf(0), w = inputOf(1), acc = inputOf(2);
-  enum { Conv, MaxPool, SumPool } kind;
-  if (in != ~0u && w != ~0u && acc != ~0u && body->arguments.size() == 3 &&
-      core::agreesWith(body->function, {in, w, acc},
+  unsigned in = inputOf(0), weight = inputOf(1), acc = inputOf(2);
+  if (in != ~0u && weight != ~0u && acc != ~0u && body->arguments.size() == 3 &&
+      core::agreesWith(body->function, {in, weight, acc},
                        [](ArrayRef<double> v) { return v[2] + v[0] * v[1]; }))
-    kind = Conv;
+    w.kind = Window::Conv;
   else if (in != ~0u && acc != ~0u && body->arguments.size() == 2 &&
            core::agreesWith(body->function, {in, acc}, [](ArrayRef<double> v) {
              return std::max(v[0], v[1]);
            }))
-    kind = MaxPool;
+    w.kind = Window::MaxPool;
   else if (in != ~0u && acc != ~0u && body->arguments.size() == 2 &&
            core::agreesWith(body->function, {in, acc},
                             [](ArrayRef<double> v) { return v[0] + v[1]; }))
-    kind = SumPool;
+    w.kind = Window::SumPool;
   else
     return reject("window body is neither multiply-accumulate, max nor sum");
-  if (kind == Conv && dims->outputImage.size() == 3)
+  if (w.kind == Window::Conv && w.dims.outputImage.size() == 3)
     return reject("only 1-D and 2-D convolutions, 1-D to 3-D pooling, and the "
                   "named 3-D convolutions are supported");
+  return true;
+}
 
+/// The window's loops: N, the channel blocks, the image dimensions with
+/// their strides and dilations, and the filter loop of each; false
+/// (rejected) when they are not a convolution's or pooling's dsm has.
+bool LinalgImporter::readWindowLoops(Window &w) {
+  const linalg::ConvolutionDimensions &dims = w.dims;
   // Dimensions: N, the channel block (group then channel), H, W.
-  SmallVector<unsigned> batchDims(dims->batch.begin(), dims->batch.end());
-  SmallVector<unsigned> inChannels, outChannels;
-  if (kind == Conv) {
-    if (batchDims.size() != 1 || dims->depth.size() > 1 ||
-        dims->inputChannel.size() > 1 || dims->outputChannel.size() > 1)
+  w.batchDims.assign(dims.batch.begin(), dims.batch.end());
+  if (w.kind == Window::Conv) {
+    if (w.batchDims.size() != 1 || dims.depth.size() > 1 ||
+        dims.inputChannel.size() > 1 || dims.outputChannel.size() > 1)
       return reject("convolution with an unsupported dimension structure");
-    inChannels.append(dims->depth.begin(), dims->depth.end());
-    inChannels.append(dims->inputChannel.begin(), dims->inputChannel.end());
-    outChannels.append(dims->depth.begin(), dims->depth.end());
-    outChannels.append(dims->outputChannel.begin(), dims->outputChannel.end());
-    if (inChannels.empty() || outChannels.empty())
+    w.inChannels.append(dims.depth.begin(), dims.depth.end());
+    w.inChannels.append(dims.inputChannel.begin(), dims.inputChannel.end());
+    w.outChannels.append(dims.depth.begin(), dims.depth.end());
+    w.outChannels.append(dims.outputChannel.begin(), dims.outputChannel.end());
+    if (w.inChannels.empty() || w.outChannels.empty())
       return reject("convolution without channels");
   } else {
     // Pooling: N and C both index input and output only.
-    if (batchDims.size() != 2 || !dims->depth.empty() ||
-        !dims->inputChannel.empty() || !dims->outputChannel.empty())
+    if (w.batchDims.size() != 2 || !dims.depth.empty() ||
+        !dims.inputChannel.empty() || !dims.outputChannel.empty())
       return reject("pooling with an unsupported dimension structure");
-    if (positionOf(inMap, batchDims[0]) > positionOf(inMap, batchDims[1]))
-      std::swap(batchDims[0], batchDims[1]);
-    inChannels = outChannels = {batchDims[1]};
-    batchDims.pop_back();
+    if (positionOf(w.inMap, w.batchDims[0]) >
+        positionOf(w.inMap, w.batchDims[1]))
+      std::swap(w.batchDims[0], w.batchDims[1]);
+    w.inChannels = w.outChannels = {w.batchDims[1]};
+    w.batchDims.pop_back();
   }
   // (D,) H and W in output order.
-  SmallVector<unsigned> image(dims->outputImage.begin(),
-                              dims->outputImage.end());
-  llvm::sort(image, [&](unsigned a, unsigned b) {
-    return positionOf(outMap, a) < positionOf(outMap, b);
+  w.image.assign(dims.outputImage.begin(), dims.outputImage.end());
+  llvm::sort(w.image, [&](unsigned a, unsigned b) {
+    return positionOf(w.outMap, a) < positionOf(w.outMap, b);
   });
-  SmallVector<int64_t> strides, dilations;
-  for (unsigned d : image) {
-    size_t i = llvm::find(dims->outputImage, d) - dims->outputImage.begin();
-    strides.push_back(dims->strides[i]);
-    dilations.push_back(dims->dilations[i]);
+  for (unsigned d : w.image) {
+    size_t i = llvm::find(dims.outputImage, d) - dims.outputImage.begin();
+    w.strides.push_back(dims.strides[i]);
+    w.dilations.push_back(dims.dilations[i]);
   }
   // The filter loop paired with each image dimension.
-  SmallVector<unsigned> window;
-  for (unsigned d : image) {
-    int64_t p = positionOf(inMap, d);
+  for (unsigned d : w.image) {
+    int64_t p = positionOf(w.inMap, d);
     if (p < 0)
       return reject("window indexing not recognised");
-    AffineExpr expr = inMap.getResult(p);
+    AffineExpr expr = w.inMap.getResult(p);
     auto it = llvm::find_if(
-        dims->filterLoop, [&](unsigned f) { return expr.isFunctionOfDim(f); });
-    if (it == dims->filterLoop.end())
+        dims.filterLoop, [&](unsigned f) { return expr.isFunctionOfDim(f); });
+    if (it == dims.filterLoop.end())
       return reject("window indexing not recognised");
-    window.push_back(*it);
+    w.window.push_back(*it);
   }
+  return true;
+}
 
-  // Layout: NCHW or NHWC, the channel block contiguous and in order.
-  auto layoutOf =
-      [&](AffineMap map,
-          ArrayRef<unsigned> channels) -> std::optional<dsm::DataLayout> {
-    int64_t n = positionOf(map, batchDims[0]);
-    SmallVector<int64_t> c, spatial;
-    for (unsigned d : channels)
-      c.push_back(positionOf(map, d));
-    for (unsigned d : image)
-      spatial.push_back(positionOf(map, d));
-    if (int64_t(map.getNumResults()) !=
-        1 + int64_t(image.size()) + int64_t(c.size()))
-      return std::nullopt;
-    for (size_t i = 1; i < c.size(); ++i)
-      if (c[i] != c[i - 1] + 1)
-        return std::nullopt;
-    for (size_t i = 1; i < spatial.size(); ++i)
-      if (spatial[i] != spatial[i - 1] + 1)
-        return std::nullopt;
-    // [N, C.., (D,) (H,) W] or [N, (D,) (H,) W, C..].
-    if (n == 0 && c.front() == 1 && spatial.front() == c.back() + 1)
-      return dsm::DataLayout::NCHW;
-    if (n == 0 && spatial.front() == 1 && c.front() == spatial.back() + 1)
-      return dsm::DataLayout::NHWC;
+/// The layout of a window operand indexed by `map` with the batch loop
+/// `batch`, the channel block `channels` and the `image` loops: NCHW or
+/// NHWC, the channel block contiguous and in order.
+static std::optional<dsm::DataLayout>
+windowLayoutOf(AffineMap map, unsigned batch, ArrayRef<unsigned> channels,
+               ArrayRef<unsigned> image) {
+  int64_t n = positionOf(map, batch);
+  SmallVector<int64_t> c, spatial;
+  for (unsigned d : channels)
+    c.push_back(positionOf(map, d));
+  for (unsigned d : image)
+    spatial.push_back(positionOf(map, d));
+  if (int64_t(map.getNumResults()) !=
+      1 + int64_t(image.size()) + int64_t(c.size()))
     return std::nullopt;
-  };
-  std::optional<dsm::DataLayout> layout = layoutOf(inMap, inChannels);
-  if (!layout || layoutOf(outMap, outChannels) != layout)
+  for (size_t i = 1; i < c.size(); ++i)
+    if (c[i] != c[i - 1] + 1)
+      return std::nullopt;
+  for (size_t i = 1; i < spatial.size(); ++i)
+    if (spatial[i] != spatial[i - 1] + 1)
+      return std::nullopt;
+  // [N, C.., (D,) (H,) W] or [N, (D,) (H,) W, C..].
+  if (n == 0 && c.front() == 1 && spatial.front() == c.back() + 1)
+    return dsm::DataLayout::NCHW;
+  if (n == 0 && spatial.front() == 1 && c.front() == spatial.back() + 1)
+    return dsm::DataLayout::NHWC;
+  return std::nullopt;
+}
+
+/// The input's and output's (common) layout and the output's channel
+/// position; false (rejected) when they have none dsm has.
+bool LinalgImporter::readWindowLayout(Window &w) {
+  std::optional<dsm::DataLayout> layout =
+      windowLayoutOf(w.inMap, w.batchDims[0], w.inChannels, w.image);
+  if (!layout || windowLayoutOf(w.outMap, w.batchDims[0], w.outChannels,
+                                w.image) != layout)
     return reject("only NCHW and NHWC (1-D: NCW and NWC) layouts are "
                   "supported");
-  int64_t channelPosition =
-      *layout == dsm::DataLayout::NCHW ? 1 : int64_t(image.size()) + 1;
+  w.layout = *layout;
+  w.channelPosition =
+      w.layout == dsm::DataLayout::NCHW ? 1 : int64_t(w.image.size()) + 1;
+  return true;
+}
 
-  Type expected = op->getResult(0).getType();
-
-  // Fold a preceding pad of the spatial dimensions: [begin.., end..] of the
-  // dsm op's window (a 1-D one's over a unit height).
-  size_t windowRank = oneD ? 2 : image.size();
-  SmallVector<int64_t> padding(2 * windowRank, 0);
-  Value source = input;
-  if (auto pad = input.getDefiningOp<tensor::PadOp>()) {
-    std::optional<double> value;
-    if (Value padValue = pad.getConstantPaddingValue())
-      value = getScalarConstant(padValue);
-    bool neutral = value && (kind == MaxPool ? *value <= -3.4e38 : *value == 0);
-    ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
-    SmallVector<int64_t> spatial;
-    for (unsigned d : image)
-      spatial.push_back(positionOf(inMap, d));
-    bool spatialOnly =
-        !ShapedType::isDynamicShape(low) && !ShapedType::isDynamicShape(high);
-    for (int64_t d = 0; spatialOnly && d < int64_t(low.size()); ++d)
-      if (!llvm::is_contained(spatial, d))
-        spatialOnly = low[d] == 0 && high[d] == 0;
-    if (neutral && spatialOnly) {
-      padding.clear();
-      for (ArrayRef<int64_t> side : {low, high}) {
-        if (oneD)
-          padding.push_back(0);
-        for (int64_t d : spatial)
-          padding.push_back(side[d]);
-      }
-      source = pad.getSource();
-    }
+/// Folds a preceding pad of the spatial dimensions into the window's
+/// padding (w.padding, w.source) when it pads with the window's neutral
+/// value.
+void LinalgImporter::foldWindowPad(Window &w) {
+  size_t windowRank = w.oneD ? 2 : w.image.size();
+  w.padding.assign(2 * windowRank, 0);
+  w.source = w.input;
+  auto pad = w.input.getDefiningOp<tensor::PadOp>();
+  if (!pad)
+    return;
+  std::optional<double> value;
+  if (Value padValue = pad.getConstantPaddingValue())
+    value = getScalarConstant(padValue);
+  bool neutral =
+      value && (w.kind == Window::MaxPool ? *value <= -3.4e38 : *value == 0);
+  ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
+  SmallVector<int64_t> spatial;
+  for (unsigned d : w.image)
+    spatial.push_back(positionOf(w.inMap, d));
+  bool spatialOnly =
+      !ShapedType::isDynamicShape(low) && !ShapedType::isDynamicShape(high);
+  for (int64_t d = 0; spatialOnly && d < int64_t(low.size()); ++d)
+    if (!llvm::is_contained(spatial, d))
+      spatialOnly = low[d] == 0 && high[d] == 0;
+  if (!neutral || !spatialOnly)
+    return;
+  w.padding.clear();
+  for (ArrayRef<int64_t> side : {low, high}) {
+    if (w.oneD)
+      w.padding.push_back(0);
+    for (int64_t d : spatial)
+      w.padding.push_back(side[d]);
   }
+  w.source = pad.getSource();
+}
 
-  // The dsm value the window reads: grouped convolutions index the input as
-  // [.., G, C, ..] (the block is merged), 1-D windows get a unit height.
-  auto activationOf = [&](Value value) -> FailureOr<Value> {
-    FailureOr<Value> activation = getActivation(value);
-    if (failed(activation))
-      return failure();
-    auto type = cast<RankedTensorType>(activation->getType());
-    SmallVector<int64_t> shape(type.getShape());
-    if (inChannels.size() == 2) {
-      int64_t c = positionOf(inMap, inChannels[0]);
-      shape[c] *= shape[c + 1];
-      shape.erase(shape.begin() + c + 1);
-    }
-    if (oneD)
-      shape.insert(shape.begin() + (*layout == dsm::DataLayout::NCHW ? 2 : 1),
-                   1);
-    return reshape(loc, *activation, shape);
-  };
-  // Back from the dsm op's result to the imported op's shape.
-  auto restore = [&](Value result) -> FailureOr<Value> {
-    SmallVector<int64_t> shape(cast<RankedTensorType>(expected).getShape());
-    shape[0] = cast<RankedTensorType>(result.getType()).getDimSize(0);
-    FailureOr<Value> restored = reshape(loc, result, shape);
-    if (failed(restored) || failed(checkShape(loc, *restored, expected)))
-      return failure();
-    return restored;
-  };
-  FailureOr<Value> activation = activationOf(source);
+/// The dsm value the window reads of `value`: grouped convolutions index
+/// the input as [.., G, C, ..] (the block is merged), 1-D windows get a
+/// unit height.
+FailureOr<Value> LinalgImporter::windowActivation(const Window &w,
+                                                  Value value) {
+  FailureOr<Value> activation = getActivation(value);
   if (failed(activation))
     return failure();
-  FailureOr<Type> elementTypeOr = requireDsmElementType(loc, *activation);
-  if (failed(elementTypeOr))
+  auto type = cast<RankedTensorType>(activation->getType());
+  SmallVector<int64_t> shape(type.getShape());
+  if (w.inChannels.size() == 2) {
+    int64_t c = positionOf(w.inMap, w.inChannels[0]);
+    shape[c] *= shape[c + 1];
+    shape.erase(shape.begin() + c + 1);
+  }
+  if (w.oneD)
+    shape.insert(shape.begin() + (w.layout == dsm::DataLayout::NCHW ? 2 : 1),
+                 1);
+  return reshape(w.loc, *activation, shape);
+}
+
+/// Back from the dsm op's `result` to the imported op's shape.
+FailureOr<Value> LinalgImporter::restoreWindowResult(const Window &w,
+                                                     Value result) {
+  SmallVector<int64_t> shape(cast<RankedTensorType>(w.expected).getShape());
+  shape[0] = cast<RankedTensorType>(result.getType()).getDimSize(0);
+  FailureOr<Value> restored = reshape(w.loc, result, shape);
+  if (failed(restored) || failed(checkShape(w.loc, *restored, w.expected)))
     return failure();
-  Type elementType = *elementTypeOr;
-  // What the op iterates over: its declared output, not a recomputed one.
-  SmallVector<int64_t, 2> declaredHW;
-  for (unsigned d : image)
-    declaredHW.push_back(
-        cast<RankedTensorType>(expected).getDimSize(positionOf(outMap, d)));
-  // The dsm op's type, checked against the imported op's unless reshaped.
-  Type dsmExpected = oneD || outChannels.size() == 2 ? Type() : expected;
-  if (oneD) {
-    declaredHW.insert(declaredHW.begin(), 1);
-    strides.insert(strides.begin(), 1);
-    dilations.insert(dilations.begin(), 1);
-  }
+  return restored;
+}
 
-  if (kind != Conv) {
-    // The window tensor only gives the window's shape.
-    auto windowType = cast<RankedTensorType>(filter.getType());
-    SmallVector<int64_t> kernel(oneD ? 1 : 0, 1);
-    for (unsigned f : window)
-      kernel.push_back(windowType.getDimSize(positionOf(filterMap, f)));
-    if (llvm::any_of(dilations, [](int64_t d) { return d != 1; }))
-      return reject("dilated pooling is not supported");
-    if (!getSplatValue(init->get()))
-      return reject("pooling must accumulate into a filled tensor");
-    // The declared output, with dsm's padding of at most half the window;
-    // otherwise keep the pad apart.
-    bool ceilMode = false;
-    FailureOr<bool> fitted =
-        fitWindow(loc, *activation, *layout, kernel, strides, dilations,
-                  declaredHW, padding, ceilMode, /*pooling=*/true);
-    if (failed(fitted))
+/// A max or sum pooling window as a dsm pool over `activation`, a
+/// following scale by the window's area folded into an average.
+FailureOr<bool> LinalgImporter::importWindowPool(linalg::LinalgOp op, Window &w,
+                                                 Value activation) {
+  const Location loc = w.loc;
+  // The window tensor only gives the window's shape.
+  auto windowType = cast<RankedTensorType>(w.filter.getType());
+  SmallVector<int64_t> kernel(w.oneD ? 1 : 0, 1);
+  for (unsigned f : w.window)
+    kernel.push_back(windowType.getDimSize(positionOf(w.filterMap, f)));
+  if (llvm::any_of(w.dilations, [](int64_t d) { return d != 1; }))
+    return reject("dilated pooling is not supported");
+  if (!getSplatValue(w.init->get()))
+    return reject("pooling must accumulate into a filled tensor");
+  // The declared output, with dsm's padding of at most half the window;
+  // otherwise keep the pad apart.
+  bool ceilMode = false;
+  FailureOr<bool> fitted =
+      fitWindow(loc, activation, w.layout, kernel, w.strides, w.dilations,
+                w.declaredHW, w.padding, ceilMode, /*pooling=*/true);
+  if (failed(fitted))
+    return failure();
+  if (!*fitted && w.source != w.input) {
+    w.padding.assign(w.padding.size(), 0);
+    w.source = w.input;
+    FailureOr<Value> unpadded = windowActivation(w, w.input);
+    if (failed(unpadded))
       return failure();
-    if (!*fitted && source != input) {
-      padding.assign(padding.size(), 0);
-      source = input;
-      activation = activationOf(input);
-      if (failed(activation))
-        return failure();
-      // Left as written if nothing fits: the result check then reports it.
-      if (failed(fitWindow(loc, *activation, *layout, kernel, strides,
-                           dilations, declaredHW, padding, ceilMode,
-                           /*pooling=*/true)))
-        return failure();
-    }
-    auto layoutAttr = DataLayoutAttr::get(getContext(), *layout);
-    // The window's extent over the (padded) image, for global pooling.
-    auto shape = cast<RankedTensorType>(activation->getType()).getShape();
-    ArrayRef<int64_t> imageShape = *layout == dsm::DataLayout::NCHW
-                                       ? shape.drop_front(2)
-                                       : shape.drop_front().drop_back();
-    int64_t area = 1;
-    for (int64_t size : kernel)
-      area *= size;
-    std::optional<SmallVector<Operation *>> divisor;
-    if (kind == SumPool && area > 1)
-      divisor = matchScaleBy(op->getResult(0), 1.0 / double(area));
-    // dsm.global_avg_pool is 2-D.
-    bool global = kernel.size() == 2 && ArrayRef(kernel) == imageShape &&
-                  !ceilMode &&
-                  llvm::all_of(padding, [](int64_t p) { return p == 0; });
-    PoolKind poolKind = kind == MaxPool ? PoolKind::Max
-                        : global && (divisor || area == 1)
-                            ? PoolKind::GlobalAverage
-                            : PoolKind::Average;
-    FailureOr<Value> pooled =
-        createPool(loc, dsmExpected, poolKind, *activation, kernel, strides,
-                   padding, ceilMode, layoutAttr);
-    if (failed(pooled))
+    activation = *unpadded;
+    // Left as written if nothing fits: the result check then reports it.
+    if (failed(fitWindow(loc, activation, w.layout, kernel, w.strides,
+                         w.dilations, w.declaredHW, w.padding, ceilMode,
+                         /*pooling=*/true)))
       return failure();
-    Value result = *pooled;
-    std::string outcome =
-        result.getDefiningOp()->getName().getStringRef().str();
-    if (poolKind == PoolKind::Average && !divisor && area > 1)
-      outcome += " (sum pooling, no divisor)";
-    if (oneD) {
-      FailureOr<Value> restored = restore(result);
-      if (failed(restored))
-        return failure();
-      result = *restored;
-    }
-    if (divisor) {
-      for (Operation *member : *divisor)
-        claimFused(member, outcome);
-      map(divisor->back()->getResult(0), result);
-    }
-    if (source != input)
-      setOutcome(input.getDefiningOp(), Outcome::Folded,
-                 "into " + outcome + " padding");
-    map(op->getResult(0), result);
-    setImported(op, outcome);
-    return true;
   }
+  auto layoutAttr = DataLayoutAttr::get(getContext(), w.layout);
+  // The window's extent over the (padded) image, for global pooling.
+  auto shape = cast<RankedTensorType>(activation.getType()).getShape();
+  ArrayRef<int64_t> imageShape = w.layout == dsm::DataLayout::NCHW
+                                     ? shape.drop_front(2)
+                                     : shape.drop_front().drop_back();
+  int64_t area = 1;
+  for (int64_t size : kernel)
+    area *= size;
+  std::optional<SmallVector<Operation *>> divisor;
+  if (w.kind == Window::SumPool && area > 1)
+    divisor = matchScaleBy(op->getResult(0), 1.0 / double(area));
+  // dsm.global_avg_pool is 2-D.
+  bool global = kernel.size() == 2 && ArrayRef(kernel) == imageShape &&
+                !ceilMode &&
+                llvm::all_of(w.padding, [](int64_t p) { return p == 0; });
+  PoolKind poolKind = w.kind == Window::MaxPool ? PoolKind::Max
+                      : global && (divisor || area == 1)
+                          ? PoolKind::GlobalAverage
+                          : PoolKind::Average;
+  FailureOr<Value> pooled =
+      createPool(loc, w.dsmExpected, poolKind, activation, kernel, w.strides,
+                 w.padding, ceilMode, layoutAttr);
+  if (failed(pooled))
+    return failure();
+  Value result = *pooled;
+  std::string outcome = result.getDefiningOp()->getName().getStringRef().str();
+  if (poolKind == PoolKind::Average && !divisor && area > 1)
+    outcome += " (sum pooling, no divisor)";
+  if (w.oneD) {
+    FailureOr<Value> restored = restoreWindowResult(w, result);
+    if (failed(restored))
+      return failure();
+    result = *restored;
+  }
+  if (divisor) {
+    for (Operation *member : *divisor)
+      claimFused(member, outcome);
+    map(divisor->back()->getResult(0), result);
+  }
+  if (w.source != w.input)
+    setOutcome(w.input.getDefiningOp(), Outcome::Folded,
+               "into " + outcome + " padding");
+  map(op->getResult(0), result);
+  setImported(op, outcome);
+  return true;
+}
 
-  // Convolution: the filter is a weight declared in the closest dsm layout.
-  if (!getConstantRoot(filter))
-    return reject("the filter is not a constant");
-  auto filterType = cast<RankedTensorType>(filter.getType());
-  auto sizeOf = [&](unsigned loop) {
-    return filterType.getDimSize(positionOf(filterMap, loop));
-  };
-  int64_t groups = dims->depth.empty() ? 1 : sizeOf(dims->depth[0]);
-  int64_t perGroupIn =
-      dims->inputChannel.empty() ? 1 : sizeOf(dims->inputChannel[0]);
-  int64_t perGroupOut =
-      dims->outputChannel.empty() ? 1 : sizeOf(dims->outputChannel[0]);
-  int64_t outChannelCount = groups * perGroupOut;
-  int64_t kh = oneD ? 1 : sizeOf(window[0]), kw = sizeOf(window.back());
+/// The layout dsm declares a convolution's filter in: the closest to the
+/// linalg filter's (indexed by `filterMap`), and its shape for `kernelShape`
+/// [O, I, H, W].
+static KernelLayout convKernelLayout(const linalg::ConvolutionDimensions &dims,
+                                     AffineMap filterMap,
+                                     ArrayRef<unsigned> window,
+                                     ArrayRef<unsigned> outChannels,
+                                     SmallVectorImpl<int64_t> &kernelShape) {
+  const int64_t outChannelCount = kernelShape[0], perGroupIn = kernelShape[1],
+                kh = kernelShape[2], kw = kernelShape[3];
   int64_t firstSpatial = std::min(positionOf(filterMap, window.front()),
                                   positionOf(filterMap, window.back()));
   int64_t firstOut = filterMap.getNumResults(), inPosition = -1;
   for (unsigned d : outChannels)
     firstOut = std::min(firstOut, positionOf(filterMap, d));
-  if (!dims->inputChannel.empty())
-    inPosition = positionOf(filterMap, dims->inputChannel[0]);
-  KernelLayout kernelLayout = KernelLayout::OIHW;
-  SmallVector<int64_t> kernelShape = {outChannelCount, perGroupIn, kh, kw};
+  if (!dims.inputChannel.empty())
+    inPosition = positionOf(filterMap, dims.inputChannel[0]);
   if (firstSpatial < firstOut &&
       (inPosition < 0 || firstSpatial < inPosition)) {
-    kernelLayout = KernelLayout::HWIO;
-    kernelShape = {kh, kw, perGroupIn, outChannelCount};
-  } else if (inPosition > firstSpatial && firstOut < firstSpatial) {
-    kernelLayout = KernelLayout::OHWI;
-    kernelShape = {outChannelCount, kh, kw, perGroupIn};
+    kernelShape.assign({kh, kw, perGroupIn, outChannelCount});
+    return KernelLayout::HWIO;
   }
+  if (inPosition > firstSpatial && firstOut < firstSpatial) {
+    kernelShape.assign({outChannelCount, kh, kw, perGroupIn});
+    return KernelLayout::OHWI;
+  }
+  return KernelLayout::OIHW;
+}
+
+/// A convolution window as a dsm.conv2d over `activation`, its filter a
+/// weight and its init a bias or an addend.
+FailureOr<bool> LinalgImporter::importWindowConv(linalg::LinalgOp op, Window &w,
+                                                 Value activation,
+                                                 Type elementType) {
+  const Location loc = w.loc;
+  const linalg::ConvolutionDimensions &dims = w.dims;
+  // Convolution: the filter is a weight declared in the closest dsm layout.
+  if (!getConstantRoot(w.filter))
+    return reject("the filter is not a constant");
+  auto filterType = cast<RankedTensorType>(w.filter.getType());
+  auto sizeOf = [&](unsigned loop) {
+    return filterType.getDimSize(positionOf(w.filterMap, loop));
+  };
+  int64_t groups = dims.depth.empty() ? 1 : sizeOf(dims.depth[0]);
+  int64_t perGroupIn =
+      dims.inputChannel.empty() ? 1 : sizeOf(dims.inputChannel[0]);
+  int64_t perGroupOut =
+      dims.outputChannel.empty() ? 1 : sizeOf(dims.outputChannel[0]);
+  int64_t outChannelCount = groups * perGroupOut;
+  int64_t kh = w.oneD ? 1 : sizeOf(w.window[0]), kw = sizeOf(w.window.back());
+  SmallVector<int64_t> kernelShape = {outChannelCount, perGroupIn, kh, kw};
+  KernelLayout kernelLayout =
+      convKernelLayout(dims, w.filterMap, w.window, w.outChannels, kernelShape);
   FailureOr<Value> weight =
-      getWeight(filter, kernelShape, elementType, "weight");
+      getWeight(w.filter, kernelShape, elementType, "weight");
   if (failed(weight))
     return failure();
 
   FailureOr<ConvInit> convInit =
-      getConvInit(init->get(), op->getResult(0), outChannelCount,
-                  channelPosition, elementType);
+      getConvInit(w.init->get(), op->getResult(0), outChannelCount,
+                  w.channelPosition, elementType);
   if (failed(convInit))
     return failure();
   // The declared output; left as written if nothing fits (the result
   // check then reports it).
   bool ceilMode = false;
-  if (failed(fitWindow(loc, *activation, *layout, {kh, kw}, strides, dilations,
-                       declaredHW, padding, ceilMode, /*pooling=*/false)))
+  if (failed(fitWindow(loc, activation, w.layout, {kh, kw}, w.strides,
+                       w.dilations, w.declaredHW, w.padding, ceilMode,
+                       /*pooling=*/false)))
     return failure();
-  bool grouped = outChannels.size() == 2;
+  bool grouped = w.outChannels.size() == 2;
   FailureOr<Conv2DOp> conv = create<Conv2DOp>(
-      loc, dsmExpected, *activation, *weight, convInit->biasWeight,
-      builder.getDenseI64ArrayAttr(strides),
-      builder.getDenseI64ArrayAttr(padding),
-      builder.getDenseI64ArrayAttr(dilations),
+      loc, w.dsmExpected, activation, *weight, convInit->biasWeight,
+      builder.getDenseI64ArrayAttr(w.strides),
+      builder.getDenseI64ArrayAttr(w.padding),
+      builder.getDenseI64ArrayAttr(w.dilations),
       builder.getI64IntegerAttr(groups),
-      DataLayoutAttr::get(getContext(), *layout),
+      DataLayoutAttr::get(getContext(), w.layout),
       KernelLayoutAttr::get(getContext(), kernelLayout));
   if (failed(conv))
     return failure();
   Value result = conv->getResult();
-  if (grouped || oneD) {
+  if (grouped || w.oneD) {
     // Back to the [.., G, F, ..] or 1-D result the op produced.
-    FailureOr<Value> restored = restore(result);
+    FailureOr<Value> restored = restoreWindowResult(w, result);
     if (failed(restored))
       return failure();
     result = *restored;
   }
-  return finishConv(op, result, *convInit, expected,
-                    source != input ? input.getDefiningOp() : nullptr,
+  return finishConv(op, result, *convInit, w.expected,
+                    w.source != w.input ? w.input.getDefiningOp() : nullptr,
                     Conv2DOp::getOperationName());
 }
 
