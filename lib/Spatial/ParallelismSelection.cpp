@@ -356,253 +356,369 @@ private:
   bool skipped = false;
 };
 
-/// The dynamic program in topological order over the options of the nodes
-/// still to be read (the live states), pruned to the `maxStates` cheapest.
-///
-/// A network of repeated blocks repeats its steps (findRepeatedSteps). Once
-/// the states after a block are those after the block before, each cost
-/// the same amount more, every later block of the run does the same again
-/// (a step adds the same costs to every state and compares them, so a
-/// constant added to all changes nothing): the program skips to the run's
-/// end, the states' costs grown by as many times that amount and each
-/// skipped step's way back that of the step a block before it, for a
-/// choice that repeats the block's. A network
-/// of ten thousand blocks is then selected for the cost of a few.
-Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
-                             const std::vector<SelectionEdge> &edges,
-                             size_t maxStates, int farClasses) {
-  const size_t n = nodeCost.size();
-  const int numOptions = n ? int(nodeCost.front().size()) : 0;
-  maxStates = std::max<size_t>(maxStates, 1);
-  std::vector<int> lastUse(n, -1);
-  std::vector<std::vector<const SelectionEdge *>> incoming(n);
-  for (const SelectionEdge &edge : edges) {
-    lastUse[edge.from] = std::max(lastUse[edge.from], edge.to);
-    incoming[edge.to].push_back(&edge);
-  }
+/// Each node's last reader (-1: none) and the edges each node reads, in
+/// edge order.
+struct EdgeIndex {
+  std::vector<int> lastUse;
+  std::vector<std::vector<const SelectionEdge *>> incoming;
+};
 
-  // A state: the option of every node still to be read (`liveNodes`, the
-  // same for every state of a step). States with the same options of the
-  // nodes that stay live past the step share a part, numbered as first
-  // seen; a state's row is its part's row, then the option of the step's
-  // node if a later node reads it. The states of the step have their cost
-  // and part; every step keeps its states' links for the way back, in one
-  // array (`firstLink`: where each step's links begin; a skipped step's
-  // are those of the step a block before it).
+EdgeIndex indexEdges(size_t n, const std::vector<SelectionEdge> &edges) {
+  EdgeIndex index;
+  index.lastUse.assign(n, -1);
+  index.incoming.resize(n);
+  for (const SelectionEdge &edge : edges) {
+    index.lastUse[edge.from] = std::max(index.lastUse[edge.from], edge.to);
+    index.incoming[edge.to].push_back(&edge);
+  }
+  return index;
+}
+
+/// One step of the live-state program (LiveStateProgram::run): node i's
+/// finite options and their own costs, the edges it reads, and the live
+/// nodes that stay live past it.
+struct LiveStep {
+  size_t i = 0;
+  size_t width = 0, partWidth = 0;
+  bool nodeStaysLive = false;
+  std::vector<int> finiteOptions;
+  size_t numFinite = 0, slotsPerPart = 0;
+  std::vector<double> ownCost;
+  // The edges read here: the producer's position in a row, the costs by
+  // the producer's option and this node's finite option.
+  std::vector<size_t> producerAt;
+  std::vector<std::vector<double>> readCost;
+  size_t readEdges = 0;
+  // Per state: the row of each edge's costs by its producer's option.
+  std::vector<const double *> read;
+  std::vector<size_t> stayingAt;
+  std::vector<int> nextNodes;
+  size_t stayingWidth = 0;
+  // Only node i - 1's value is an option; older nodes are kept by class.
+  std::vector<char> toClass;
+  bool optionStays = false, optionByClass = false;
+  size_t keysPerPart = 1;
+};
+
+/// The dynamic program of selectByLiveStates (below), its states and their
+/// links kept from step to step.
+///
+/// A state: the option of every node still to be read (`liveNodes`, the
+/// same for every state of a step). States with the same options of the
+/// nodes that stay live past the step share a part, numbered as first
+/// seen; a state's row is its part's row, then the option of the step's
+/// node if a later node reads it. The states of the step have their cost
+/// and part; every step keeps its states' links for the way back, in one
+/// array (`firstLink`: where each step's links begin; a skipped step's
+/// are those of the step a block before it).
+class LiveStateProgram {
+public:
+  LiveStateProgram(const std::vector<OptionCosts> &nodeCost,
+                   const std::vector<SelectionEdge> &edges, size_t maxStates,
+                   int farClasses);
+
+  Selection run();
+
+private:
+  void prepareStep(size_t i, LiveStep &step) const;
+  void findReadEdges(LiveStep &step) const;
+  void findStayingNodes(LiveStep &step) const;
+  void expandStates(LiveStep &step);
+  int nextPartOf(size_t s, const LiveStep &step, const int *partRow, int option,
+                 bool &newPart);
+  void relaxSlots(size_t s, const LiveStep &step, size_t firstSlot,
+                  bool newPart);
+  void keepCheapestSlots(const LiveStep &step);
+  void keepSlot(size_t k, const LiveStep &step);
+  void traceBack();
+
+  const std::vector<OptionCosts> &nodeCost;
+  const std::vector<SelectionEdge> &edges;
+  const size_t n;
+  const int numOptions;
+  const size_t maxStates;
+  const int farClasses;
+  const EdgeIndex index;
+  const std::vector<int> &lastUse = index.lastUse;
+
   Selection result;
-  std::vector<Link> links(1);
+  std::vector<Link> links;
+  std::vector<size_t> firstLink = {0, 1};
+  std::vector<double> stateCost, nextCost;
+  std::vector<int> liveNodes, statePart, nextPart, partOfKey;
+  RowNumbering parts, nextParts;
+  bool optionInRow = false; // the previous step's node stays live
+  // Scratch of a step, reused from step to step.
+  std::vector<double> slotCost, candidate;
+  std::vector<int> slotParent, slotOption, staying;
+  std::vector<std::pair<double, size_t>> order, buffer; // (cost, slot)
+  RepeatSkipper skipper;
+};
+
+LiveStateProgram::LiveStateProgram(const std::vector<OptionCosts> &nodeCost,
+                                   const std::vector<SelectionEdge> &edges,
+                                   size_t maxStates, int farClasses)
+    : nodeCost(nodeCost), edges(edges), n(nodeCost.size()),
+      numOptions(n ? int(nodeCost.front().size()) : 0),
+      maxStates(std::max<size_t>(maxStates, 1)), farClasses(farClasses),
+      index(indexEdges(n, edges)), links(1), stateCost(1, 0.0), statePart(1, 0),
+      parts(0, 1), nextParts(0, 1),
+      skipper(findRepeatedSteps(nodeCost, index.incoming, index.lastUse), links,
+              firstLink, stateCost, statePart, parts, liveNodes, optionInRow) {
   // Room up front for a state per option of every step (a step keeps more
   // where earlier nodes stay live): grown from empty by doubling, the
   // array was copied and its new pages faulted in many times per selection
   // of a deep network. Pages never written are never faulted in.
   links.reserve(n * size_t(std::max(numOptions, 1)) + 1);
-  std::vector<size_t> firstLink = {0, 1};
-  std::vector<double> stateCost(1, 0.0), nextCost;
-  std::vector<int> liveNodes, statePart(1, 0), nextPart, partOfKey;
-  RowNumbering parts(0, 1), nextParts(0, 1);
   parts.insert(nullptr);
-  bool optionInRow = false; // the previous step's node stays live
-  std::vector<double> slotCost, candidate;
-  std::vector<int> slotParent, slotOption, staying;
-  std::vector<std::pair<double, size_t>> order, buffer; // (cost, slot)
-  RepeatSkipper skipper(findRepeatedSteps(nodeCost, incoming, lastUse), links,
-                        firstLink, stateCost, statePart, parts, liveNodes,
-                        optionInRow);
+}
+
+Selection LiveStateProgram::run() {
   for (size_t i = 0; i < n; ++i) {
     if ((i = skipper.skipFrom(i)) >= n)
       break;
-    // The next states: a slot per (part, finite option) if a later node
-    // reads node i, else one per part, in the order first found.
-    // Nodes before i are read from here on only by nodes at least two after
-    // them: their class is all that matters.
-    const size_t width = liveNodes.size();
-    const size_t partWidth = optionInRow ? width - 1 : width;
-    const bool nodeStaysLive = lastUse[i] > int(i);
-    std::vector<int> finiteOptions;
-    for (int option = 0; option < numOptions; ++option)
-      if (std::isfinite(nodeCost[i][option]))
-        finiteOptions.push_back(option);
-    const size_t numFinite = finiteOptions.size();
-    const size_t slotsPerPart = nodeStaysLive ? numFinite : 1;
-    std::vector<double> ownCost(numFinite);
-    for (size_t r = 0; r < numFinite; ++r)
-      ownCost[r] = nodeCost[i][finiteOptions[r]];
-    // The edges read here: the producer's position in a row, the costs by
-    // the producer's option and this node's finite option.
-    std::vector<size_t> producerAt;
-    std::vector<std::vector<double>> readCost;
-    for (const SelectionEdge *edge : incoming[i])
-      for (size_t k = 0; k < width; ++k)
-        if (liveNodes[k] == edge->from) {
-          producerAt.push_back(k);
-          std::vector<double> table(size_t(numOptions) * numFinite);
-          for (int from = 0; from < numOptions; ++from)
-            for (size_t r = 0; r < numFinite; ++r)
-              table[size_t(from) * numFinite + r] =
-                  edge->cost[from][finiteOptions[r]];
-          readCost.push_back(std::move(table));
-          break;
-        }
-    const size_t readEdges = producerAt.size();
-    // Per state: the row of each edge's costs by its producer's option.
-    std::vector<const double *> read(readEdges);
-    std::vector<size_t> stayingAt;
-    std::vector<int> nextNodes;
-    for (size_t k = 0; k < width; ++k)
-      if (lastUse[liveNodes[k]] > int(i)) {
-        stayingAt.push_back(k);
-        nextNodes.push_back(liveNodes[k]);
-      }
-    if (nodeStaysLive)
-      nextNodes.push_back(int(i));
-    const size_t stayingWidth = stayingAt.size();
-    // Only node i - 1's value is an option; older nodes are kept by class.
-    std::vector<char> toClass(stayingWidth);
-    for (size_t k = 0; k < stayingWidth; ++k)
-      toClass[k] = farClasses > 0 && liveNodes[stayingAt[k]] == int(i) - 1;
-    // A state's next part depends on its part and, if its row has one and
-    // it stays, its option's value there: looked up once per such key.
-    const bool optionStays =
-        optionInRow && !stayingAt.empty() && stayingAt.back() == width - 1;
-    const bool optionByClass = optionStays && toClass.back();
-    const size_t keysPerPart = !optionStays    ? 1
-                               : optionByClass ? size_t(farClasses)
-                                               : size_t(numOptions);
-    partOfKey.assign(parts.size() * keysPerPart, -1);
-
-    const Link *stateLink = links.data() + firstLink[i];
-    const size_t numStates = stateCost.size();
-    nextParts.reset(stayingWidth, numStates);
-    slotCost.clear();
-    slotParent.clear();
-    slotOption.clear();
-    staying.resize(stayingWidth);
-    candidate.resize(numFinite);
-    for (size_t s = 0; s < numStates; ++s) {
-      const int *partRow = parts.row(statePart[s]);
-      const int option = optionInRow ? stateLink[s].option : 0;
-      const int key = !optionStays    ? 0
-                      : optionByClass ? option % farClasses
-                                      : option;
-      int &known = partOfKey[size_t(statePart[s]) * keysPerPart + size_t(key)];
-      bool newPart = false;
-      if (known < 0) {
-        for (size_t k = 0; k < stayingWidth; ++k) {
-          int value = stayingAt[k] < partWidth ? partRow[stayingAt[k]] : option;
-          staying[k] = toClass[k] ? value % farClasses : value;
-        }
-        auto [part, fresh] = nextParts.insert(staying.data());
-        known = part;
-        newPart = fresh;
-      }
-      const size_t firstSlot = size_t(known) * slotsPerPart;
-      for (size_t e = 0; e < readEdges; ++e) {
-        const size_t at = producerAt[e];
-        const int from = at < partWidth ? partRow[at] : option;
-        read[e] = readCost[e].data() + size_t(from) * numFinite;
-      }
-      if (nodeStaysLive && !newPart && readEdges <= 2) {
-        // The common case in one pass, the sums in the order below.
-        double *cost = slotCost.data() + firstSlot;
-        int *parent = slotParent.data() + firstSlot;
-        const double base = stateCost[s];
-        auto relax = [&](auto candidateOf) {
-          for (size_t r = 0; r < numFinite; ++r) {
-            const double c = candidateOf(r);
-            const bool better = c < cost[r];
-            cost[r] = better ? c : cost[r];
-            parent[r] = better ? int(s) : parent[r];
-          }
-        };
-        if (readEdges == 0)
-          relax([&](size_t r) { return base + ownCost[r]; });
-        else if (readEdges == 1)
-          relax([&](size_t r) { return base + ownCost[r] + read[0][r]; });
-        else
-          relax([&](size_t r) {
-            return base + ownCost[r] + read[0][r] + read[1][r];
-          });
-        continue;
-      }
-      for (size_t r = 0; r < numFinite; ++r)
-        candidate[r] = stateCost[s] + ownCost[r];
-      for (size_t e = 0; e < readEdges; ++e)
-        for (size_t r = 0; r < numFinite; ++r)
-          candidate[r] += read[e][r];
-      // A slot keeps the first of its least candidates.
-      if (nodeStaysLive && newPart) {
-        slotCost.insert(slotCost.end(), candidate.begin(), candidate.end());
-        slotParent.insert(slotParent.end(), numFinite, int(s));
-      } else if (nodeStaysLive) {
-        double *cost = slotCost.data() + firstSlot;
-        int *parent = slotParent.data() + firstSlot;
-        for (size_t r = 0; r < numFinite; ++r) {
-          // Without a branch: which candidate wins is data, not a pattern.
-          const bool better = candidate[r] < cost[r];
-          cost[r] = better ? candidate[r] : cost[r];
-          parent[r] = better ? int(s) : parent[r];
-        }
-      } else {
-        size_t best = 0;
-        for (size_t r = 1; r < numFinite; ++r)
-          if (candidate[r] < candidate[best])
-            best = r;
-        if (newPart) {
-          slotCost.push_back(candidate[best]);
-          slotParent.push_back(int(s));
-          slotOption.push_back(finiteOptions[best]);
-        } else if (candidate[best] < slotCost[firstSlot]) {
-          slotCost[firstSlot] = candidate[best];
-          slotParent[firstSlot] = int(s);
-          slotOption[firstSlot] = finiteOptions[best];
-        }
-      }
-    }
-    const size_t numSlots = slotCost.size();
-    nextPart.clear();
-    nextCost.clear();
-    auto keep = [&](size_t k) {
-      nextCost.push_back(slotCost[k]);
-      links.push_back({slotParent[k], nodeStaysLive
-                                          ? finiteOptions[k % slotsPerPart]
-                                          : slotOption[k]});
-      nextPart.push_back(int(k / slotsPerPart));
-    };
-    if (numSlots <= maxStates) {
-      for (size_t k = 0; k < numSlots; ++k)
-        keep(k);
-    } else {
-      // Keep the cheapest states, ties in the order they were found: the
-      // first maxStates of that total order, in it.
-      std::vector<double> &costs = candidate;
-      costs.assign(slotCost.begin(), slotCost.end());
-      std::nth_element(costs.begin(), costs.begin() + (maxStates - 1),
-                       costs.end());
-      const double last = costs[maxStates - 1];
-      size_t atLast = maxStates; // of the states costing `last`
-      for (double cost : slotCost)
-        atLast -= cost < last;
-      order.clear();
-      for (size_t k = 0; k < numSlots; ++k) {
-        const double cost = slotCost[k];
-        if (cost < last || (cost == last && atLast > 0)) {
-          atLast -= cost == last;
-          order.push_back({cost, k});
-        }
-      }
-      sortByCost(order, buffer);
-      for (auto [cost, k] : order)
-        keep(k);
-      result.exact = false;
-    }
+    LiveStep step;
+    prepareStep(i, step);
+    expandStates(step);
+    keepCheapestSlots(step);
     firstLink.push_back(links.size());
     stateCost.swap(nextCost);
     std::swap(parts, nextParts);
     statePart.swap(nextPart);
-    optionInRow = nodeStaysLive;
-    liveNodes = std::move(nextNodes);
+    optionInRow = step.nodeStaysLive;
+    liveNodes = std::move(step.nextNodes);
   }
+  traceBack();
+  return result;
+}
 
+/// The tables of step `i`. The next states: a slot per (part, finite
+/// option) if a later node reads node i, else one per part, in the order
+/// first found. Nodes before i are read from here on only by nodes at least
+/// two after them: their class is all that matters.
+void LiveStateProgram::prepareStep(size_t i, LiveStep &step) const {
+  step.i = i;
+  step.width = liveNodes.size();
+  step.partWidth = optionInRow ? step.width - 1 : step.width;
+  step.nodeStaysLive = lastUse[i] > int(i);
+  for (int option = 0; option < numOptions; ++option)
+    if (std::isfinite(nodeCost[i][option]))
+      step.finiteOptions.push_back(option);
+  step.numFinite = step.finiteOptions.size();
+  step.slotsPerPart = step.nodeStaysLive ? step.numFinite : 1;
+  step.ownCost.resize(step.numFinite);
+  for (size_t r = 0; r < step.numFinite; ++r)
+    step.ownCost[r] = nodeCost[i][step.finiteOptions[r]];
+  findReadEdges(step);
+  findStayingNodes(step);
+}
+
+/// The edges node i reads and their costs by the producer's option.
+void LiveStateProgram::findReadEdges(LiveStep &step) const {
+  const size_t numFinite = step.numFinite;
+  for (const SelectionEdge *edge : index.incoming[step.i])
+    for (size_t k = 0; k < step.width; ++k)
+      if (liveNodes[k] == edge->from) {
+        step.producerAt.push_back(k);
+        std::vector<double> table(size_t(numOptions) * numFinite);
+        for (int from = 0; from < numOptions; ++from)
+          for (size_t r = 0; r < numFinite; ++r)
+            table[size_t(from) * numFinite + r] =
+                edge->cost[from][step.finiteOptions[r]];
+        step.readCost.push_back(std::move(table));
+        break;
+      }
+  step.readEdges = step.producerAt.size();
+  step.read.resize(step.readEdges);
+}
+
+/// The live nodes staying past node i, and how a state's next part is
+/// keyed.
+void LiveStateProgram::findStayingNodes(LiveStep &step) const {
+  const int i = int(step.i);
+  for (size_t k = 0; k < step.width; ++k)
+    if (lastUse[liveNodes[k]] > i) {
+      step.stayingAt.push_back(k);
+      step.nextNodes.push_back(liveNodes[k]);
+    }
+  if (step.nodeStaysLive)
+    step.nextNodes.push_back(i);
+  step.stayingWidth = step.stayingAt.size();
+  step.toClass.resize(step.stayingWidth);
+  for (size_t k = 0; k < step.stayingWidth; ++k)
+    step.toClass[k] = farClasses > 0 && liveNodes[step.stayingAt[k]] == i - 1;
+  // A state's next part depends on its part and, if its row has one and
+  // it stays, its option's value there: looked up once per such key.
+  step.optionStays = optionInRow && !step.stayingAt.empty() &&
+                     step.stayingAt.back() == step.width - 1;
+  step.optionByClass = step.optionStays && step.toClass.back();
+  step.keysPerPart = !step.optionStays    ? 1
+                     : step.optionByClass ? size_t(farClasses)
+                                          : size_t(numOptions);
+}
+
+/// Every state's candidates for the next states, each slot keeping the
+/// first of its least.
+void LiveStateProgram::expandStates(LiveStep &step) {
+  partOfKey.assign(parts.size() * step.keysPerPart, -1);
+  const Link *stateLink = links.data() + firstLink[step.i];
+  const size_t numStates = stateCost.size();
+  const size_t numFinite = step.numFinite;
+  nextParts.reset(step.stayingWidth, numStates);
+  slotCost.clear();
+  slotParent.clear();
+  slotOption.clear();
+  staying.resize(step.stayingWidth);
+  candidate.resize(numFinite);
+  for (size_t s = 0; s < numStates; ++s) {
+    const int *partRow = parts.row(statePart[s]);
+    const int option = optionInRow ? stateLink[s].option : 0;
+    bool newPart = false;
+    const int known = nextPartOf(s, step, partRow, option, newPart);
+    const size_t firstSlot = size_t(known) * step.slotsPerPart;
+    for (size_t e = 0; e < step.readEdges; ++e) {
+      const size_t at = step.producerAt[e];
+      const int from = at < step.partWidth ? partRow[at] : option;
+      step.read[e] = step.readCost[e].data() + size_t(from) * numFinite;
+    }
+    if (step.nodeStaysLive && !newPart && step.readEdges <= 2) {
+      // The common case in one pass, the sums in the order below.
+      double *cost = slotCost.data() + firstSlot;
+      int *parent = slotParent.data() + firstSlot;
+      const double base = stateCost[s];
+      const double *ownCost = step.ownCost.data();
+      const double *const *read = step.read.data();
+      auto relax = [&](auto candidateOf) {
+        for (size_t r = 0; r < numFinite; ++r) {
+          const double c = candidateOf(r);
+          const bool better = c < cost[r];
+          cost[r] = better ? c : cost[r];
+          parent[r] = better ? int(s) : parent[r];
+        }
+      };
+      if (step.readEdges == 0)
+        relax([&](size_t r) { return base + ownCost[r]; });
+      else if (step.readEdges == 1)
+        relax([&](size_t r) { return base + ownCost[r] + read[0][r]; });
+      else
+        relax([&](size_t r) {
+          return base + ownCost[r] + read[0][r] + read[1][r];
+        });
+      continue;
+    }
+    relaxSlots(s, step, firstSlot, newPart);
+  }
+}
+
+/// The next part of state `s` (its row `partRow`, its option in the row
+/// `option`): looked up by key, numbered when new (`newPart`).
+int LiveStateProgram::nextPartOf(size_t s, const LiveStep &step,
+                                 const int *partRow, int option,
+                                 bool &newPart) {
+  const int key = !step.optionStays    ? 0
+                  : step.optionByClass ? option % farClasses
+                                       : option;
+  int &known = partOfKey[size_t(statePart[s]) * step.keysPerPart + size_t(key)];
+  if (known < 0) {
+    for (size_t k = 0; k < step.stayingWidth; ++k) {
+      int value = step.stayingAt[k] < step.partWidth
+                      ? partRow[step.stayingAt[k]]
+                      : option;
+      staying[k] = step.toClass[k] ? value % farClasses : value;
+    }
+    auto [part, fresh] = nextParts.insert(staying.data());
+    known = part;
+    newPart = fresh;
+  }
+  return known;
+}
+
+/// State `s`'s candidates into its part's slots (from `firstSlot`), outside
+/// expandStates' common case: a new part's, or node i's best option alone
+/// when no later node reads it. A slot keeps the first of its least
+/// candidates.
+void LiveStateProgram::relaxSlots(size_t s, const LiveStep &step,
+                                  size_t firstSlot, bool newPart) {
+  const size_t numFinite = step.numFinite;
+  for (size_t r = 0; r < numFinite; ++r)
+    candidate[r] = stateCost[s] + step.ownCost[r];
+  for (size_t e = 0; e < step.readEdges; ++e)
+    for (size_t r = 0; r < numFinite; ++r)
+      candidate[r] += step.read[e][r];
+  if (step.nodeStaysLive && newPart) {
+    slotCost.insert(slotCost.end(), candidate.begin(), candidate.end());
+    slotParent.insert(slotParent.end(), numFinite, int(s));
+  } else if (step.nodeStaysLive) {
+    double *cost = slotCost.data() + firstSlot;
+    int *parent = slotParent.data() + firstSlot;
+    for (size_t r = 0; r < numFinite; ++r) {
+      // Without a branch: which candidate wins is data, not a pattern.
+      const bool better = candidate[r] < cost[r];
+      cost[r] = better ? candidate[r] : cost[r];
+      parent[r] = better ? int(s) : parent[r];
+    }
+  } else {
+    size_t best = 0;
+    for (size_t r = 1; r < numFinite; ++r)
+      if (candidate[r] < candidate[best])
+        best = r;
+    if (newPart) {
+      slotCost.push_back(candidate[best]);
+      slotParent.push_back(int(s));
+      slotOption.push_back(step.finiteOptions[best]);
+    } else if (candidate[best] < slotCost[firstSlot]) {
+      slotCost[firstSlot] = candidate[best];
+      slotParent[firstSlot] = int(s);
+      slotOption[firstSlot] = step.finiteOptions[best];
+    }
+  }
+}
+
+/// The next states: every slot, or the `maxStates` cheapest.
+void LiveStateProgram::keepCheapestSlots(const LiveStep &step) {
+  const size_t numSlots = slotCost.size();
+  nextPart.clear();
+  nextCost.clear();
+  if (numSlots <= maxStates) {
+    for (size_t k = 0; k < numSlots; ++k)
+      keepSlot(k, step);
+    return;
+  }
+  // Keep the cheapest states, ties in the order they were found: the
+  // first maxStates of that total order, in it.
+  std::vector<double> &costs = candidate;
+  costs.assign(slotCost.begin(), slotCost.end());
+  std::nth_element(costs.begin(), costs.begin() + (maxStates - 1), costs.end());
+  const double last = costs[maxStates - 1];
+  size_t atLast = maxStates; // of the states costing `last`
+  for (double cost : slotCost)
+    atLast -= cost < last;
+  order.clear();
+  for (size_t k = 0; k < numSlots; ++k) {
+    const double cost = slotCost[k];
+    if (cost < last || (cost == last && atLast > 0)) {
+      atLast -= cost == last;
+      order.push_back({cost, k});
+    }
+  }
+  sortByCost(order, buffer);
+  for (auto [cost, k] : order)
+    keepSlot(k, step);
+  result.exact = false;
+}
+
+/// Slot `k` as a next state.
+void LiveStateProgram::keepSlot(size_t k, const LiveStep &step) {
+  nextCost.push_back(slotCost[k]);
+  links.push_back(
+      {slotParent[k], step.nodeStaysLive
+                          ? step.finiteOptions[k % step.slotsPerPart]
+                          : slotOption[k]});
+  nextPart.push_back(int(k / step.slotsPerPart));
+}
+
+/// The cheapest final state's choice, by its links back.
+void LiveStateProgram::traceBack() {
   size_t s = size_t(std::min_element(stateCost.begin(), stateCost.end()) -
                     stateCost.begin());
   result.cost = stateCost[s];
@@ -622,7 +738,24 @@ Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
       result.cost +=
           edge.cost[result.choice[edge.from]][result.choice[edge.to]];
   }
-  return result;
+}
+
+/// The dynamic program in topological order over the options of the nodes
+/// still to be read (the live states), pruned to the `maxStates` cheapest.
+///
+/// A network of repeated blocks repeats its steps (findRepeatedSteps). Once
+/// the states after a block are those after the block before, each cost
+/// the same amount more, every later block of the run does the same again
+/// (a step adds the same costs to every state and compares them, so a
+/// constant added to all changes nothing): the program skips to the run's
+/// end, the states' costs grown by as many times that amount and each
+/// skipped step's way back that of the step a block before it, for a
+/// choice that repeats the block's. A network
+/// of ten thousand blocks is then selected for the cost of a few.
+Selection selectByLiveStates(const std::vector<OptionCosts> &nodeCost,
+                             const std::vector<SelectionEdge> &edges,
+                             size_t maxStates, int farClasses) {
+  return LiveStateProgram(nodeCost, edges, maxStates, farClasses).run();
 }
 
 //===----------------------------------------------------------------------===//
