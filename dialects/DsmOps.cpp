@@ -248,14 +248,6 @@ static core::Workload elementwiseWorkload(Operation *op, core::OpKind kind,
                                        statistics, elementBytes(resultType));
 }
 
-/// Verifies an op by running its shape inference with errors at the op; the
-/// InferTypeOpInterface check that follows compares the written result type.
-template <typename OpTy> static LogicalResult verifyShapes(OpTy op) {
-  SmallVector<Type> types;
-  return OpTy::inferReturnTypes(op.getContext(), op.getLoc(),
-                                typename OpTy::Adaptor(op), types);
-}
-
 //===----------------------------------------------------------------------===//
 // Interface verification
 //===----------------------------------------------------------------------===//
@@ -350,8 +342,6 @@ static LogicalResult checkConvChannels(const ShapeErrors &errors,
 // Conv2DOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult Conv2DOp::verify() { return verifyShapes(*this); }
-
 LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,
@@ -429,8 +419,6 @@ static std::array<int64_t, 5> kernelOIDHW(ArrayRef<int64_t> shape,
   return {shape[0], shape[1], shape[2], shape[3], shape[4]};
 }
 
-LogicalResult Conv3DOp::verify() { return verifyShapes(*this); }
-
 LogicalResult Conv3DOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,
@@ -486,8 +474,6 @@ SmallVector<Value> Conv3DOp::getParameterOperands() {
 //===----------------------------------------------------------------------===//
 // ConvTranspose2DOp
 //===----------------------------------------------------------------------===//
-
-LogicalResult ConvTranspose2DOp::verify() { return verifyShapes(*this); }
 
 LogicalResult
 ConvTranspose2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
@@ -581,8 +567,6 @@ SmallVector<Value> ConvTranspose2DOp::getParameterOperands() {
 // FullyConnectedOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult FullyConnectedOp::verify() { return verifyShapes(*this); }
-
 LogicalResult FullyConnectedOp::inferReturnTypes(MLIRContext *,
                                                  std::optional<Location> loc,
                                                  Adaptor adaptor,
@@ -641,8 +625,6 @@ SmallVector<Value> FullyConnectedOp::getParameterOperands() {
 // MatMulOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult MatMulOp::verify() { return verifyShapes(*this); }
-
 LogicalResult MatMulOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,
@@ -692,8 +674,6 @@ core::Workload MatMulOp::getWorkload() {
 //===----------------------------------------------------------------------===//
 // LstmOp
 //===----------------------------------------------------------------------===//
-
-LogicalResult LstmOp::verify() { return verifyShapes(*this); }
 
 LogicalResult LstmOp::inferReturnTypes(MLIRContext *,
                                        std::optional<Location> loc,
@@ -885,9 +865,8 @@ static LogicalResult inferUnary(std::optional<Location> loc,
   return success();
 }
 
+// Graph ops' shapes are verified first, by their VerifiesShapes trait.
 LogicalResult ClampOp::verify() {
-  if (failed(verifyShapes(*this)))
-    return failure();
   if (getMin().convertToDouble() > getMax().convertToDouble())
     return emitOpError("min (")
            << getMin().convertToDouble() << ") must not exceed max ("
@@ -896,8 +875,6 @@ LogicalResult ClampOp::verify() {
 }
 
 LogicalResult SoftmaxOp::verify() {
-  if (failed(verifyShapes(*this)))
-    return failure();
   ShapeErrors errors(getLoc(), getOperationName());
   return normalizeAxis(errors, static_cast<int64_t>(getAxis()),
                        getInput().getType().getRank());
@@ -980,8 +957,6 @@ static core::Workload poolWorkload(OpTy op, core::OpKind kind) {
   return workload;
 }
 
-LogicalResult GlobalAvgPoolOp::verify() { return verifyShapes(*this); }
-
 LogicalResult GlobalAvgPoolOp::inferReturnTypes(MLIRContext *,
                                                 std::optional<Location> loc,
                                                 Adaptor adaptor,
@@ -1011,8 +986,6 @@ core::Workload GlobalAvgPoolOp::getWorkload() {
 //===----------------------------------------------------------------------===//
 // Normalization
 //===----------------------------------------------------------------------===//
-
-LogicalResult BatchNormOp::verify() { return verifyShapes(*this); }
 
 LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> loc,
@@ -1090,8 +1063,6 @@ inferNormalization(const ShapeErrors &errors, Value input, IntegerAttr axisAttr,
   return success();
 }
 
-LogicalResult LayerNormOp::verify() { return verifyShapes(*this); }
-
 LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> loc,
                                             Adaptor adaptor,
@@ -1107,8 +1078,6 @@ core::Workload LayerNormOp::getWorkload() {
   return elementwiseWorkload(getOperation(), core::OpKind::LayerNorm,
                              2 * numElements(getScale().getType()));
 }
-
-LogicalResult RmsNormOp::verify() { return verifyShapes(*this); }
 
 LogicalResult RmsNormOp::inferReturnTypes(MLIRContext *,
                                           std::optional<Location> loc,
@@ -1153,8 +1122,6 @@ reducedAxes(const ShapeErrors &errors, ArrayRef<int64_t> axes, int64_t rank) {
   return result;
 }
 
-LogicalResult ReduceOp::verify() { return verifyShapes(*this); }
-
 LogicalResult ReduceOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,
@@ -1193,8 +1160,6 @@ core::Workload ReduceOp::getWorkload() {
 // EmbeddingOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult EmbeddingOp::verify() { return verifyShapes(*this); }
-
 LogicalResult EmbeddingOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> loc,
                                             Adaptor adaptor,
@@ -1227,8 +1192,6 @@ SmallVector<Value> EmbeddingOp::getParameterOperands() { return {getTable()}; }
 //===----------------------------------------------------------------------===//
 // Data movement
 //===----------------------------------------------------------------------===//
-
-LogicalResult ConcatOp::verify() { return verifyShapes(*this); }
 
 LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
@@ -1285,8 +1248,6 @@ core::Workload ConcatOp::getWorkload() {
   return elementwiseWorkload(getOperation(), core::OpKind::Concat,
                              weightElements(getOperation()));
 }
-
-LogicalResult ReshapeOp::verify() { return verifyShapes(*this); }
 
 LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
                                           std::optional<Location> loc,
@@ -1345,8 +1306,6 @@ core::Workload ReshapeOp::getWorkload() {
   return elementwiseWorkload(getOperation(), core::OpKind::Reshape);
 }
 
-LogicalResult TransposeOp::verify() { return verifyShapes(*this); }
-
 LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> loc,
                                             Adaptor adaptor,
@@ -1382,8 +1341,6 @@ int64_t TransposeOp::getBatchDim() {
   auto it = llvm::find(perm, 0);
   return it == perm.end() ? 0 : it - perm.begin();
 }
-
-LogicalResult SliceOp::verify() { return verifyShapes(*this); }
 
 LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
                                         std::optional<Location> loc,

@@ -6,6 +6,7 @@
 #include "dsm/Dialect/DsmAttrs.h"
 #include "dsm/Dialect/DsmDialect.h"
 #include "dsm/Dialect/DsmInterfaces.h"
+#include "dsm/Dialect/DsmTraits.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"

@@ -27,21 +27,28 @@ def Dsm_IdTensor : StaticShapeTensorOf<[I32, I64]>;
 /// 1 per i1), never arithmetic.
 def Dsm_DataTensor : StaticShapeTensorOf<[F32, F16, BF16, I8, I1, I32, I64]>;
 
-/// A graph op: pure, result type inferred, workload reported. The workload
-/// interface comes after type inference so that its verifier sees checked
-/// shapes. `workloadMethods` names the interface methods with a default that
-/// the op overrides (an op with parameters lists "getParameterOperands"; one
-/// whose minibatch is not dimension 0 lists "getBatchDim"; one whose
-/// getWorkload() is costly lists "workloadOverflows").
+/// Verifies a graph op by running its shape inference first, so a bad shape
+/// or attribute gets one precise error rather than a generic "failed to
+/// infer" as well (dsm::VerifiesShapes in DsmTraits.h). Last in the
+/// op's traits, so that it runs after the others' verifiers, and before the
+/// op's own `verify()` where it has one (`hasVerifier`).
+def Dsm_VerifiesShapes : NativeOpTrait<"VerifiesShapes"> {
+  let cppNamespace = "::dsm";
+}
+
+/// A graph op: pure, result type inferred, workload reported, shapes
+/// verified. The workload interface comes after type inference so that its
+/// verifier sees checked shapes. `workloadMethods` names the interface
+/// methods with a default that the op overrides (an op with parameters lists
+/// "getParameterOperands"; one whose minibatch is not dimension 0 lists
+/// "getBatchDim"; one whose getWorkload() is costly lists
+/// "workloadOverflows").
 class Dsm_GraphOp<string mnemonic, list<Trait> traits = [],
                   list<string> workloadMethods = []>
     : Dsm_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor], traits,
                                    [DeclareOpInterfaceMethods<Dsm_WorkloadOpInterface,
-                                        workloadMethods>])> {
-  // The verifier runs the shape inference first, so a bad shape or attribute
-  // gets one precise error rather than a generic "failed to infer" as well.
-  let hasVerifier = 1;
-}
+                                        workloadMethods>,
+                                    Dsm_VerifiesShapes])>;
 
 //===----------------------------------------------------------------------===//
 // Parameters
@@ -257,7 +264,6 @@ class Dsm_BinaryOp<string mnemonic, string what,
     ::llvm::SmallVector<::mlir::Value> $cppClass::getParameterOperands() {
       return weightOperands(getOperation());
     }
-    ::llvm::LogicalResult $cppClass::verify() { return verifyShapes(*this); }
     ::dsm::core::Workload $cppClass::getWorkload() {
       return elementwiseWorkload(getOperation(), }] # kind # [{,
                                  weightElements(getOperation()));
@@ -285,9 +291,9 @@ def Dsm_DivOp : Dsm_BinaryOp<"div", "division">;
 
 /// An elementwise op of one input: the result has the input's type and the
 /// workload is of `kind` (a `core::OpKind`). Ops with attributes to check
-/// (clamp, softmax) set `shapeVerifier` to 0 and write their own verifier.
-class Dsm_UnaryOp<string mnemonic, string what, string kind,
-                  bit shapeVerifier = 1> : Dsm_GraphOp<mnemonic> {
+/// (clamp, softmax) set `hasVerifier` and write their own verifier.
+class Dsm_UnaryOp<string mnemonic, string what, string kind>
+    : Dsm_GraphOp<mnemonic> {
   let summary = what;
   let description = what # [{ applied elementwise (an auxiliary computation
     run on the special-function units).}];
@@ -304,9 +310,7 @@ class Dsm_UnaryOp<string mnemonic, string what, string kind,
       return elementwiseWorkload(getOperation(), ::dsm::core::OpKind::}]
       # kind # [{);
     }
-  }] # !if(shapeVerifier, [{
-    ::llvm::LogicalResult $cppClass::verify() { return verifyShapes(*this); }
-  }], "");
+  }];
 }
 
 def Dsm_ReluOp : Dsm_UnaryOp<"relu", "rectified linear unit max(x, 0)", "ReLU">;
@@ -322,12 +326,14 @@ def Dsm_ErfOp : Dsm_UnaryOp<"erf", "Gauss error function erf(x)", "Math">;
 def Dsm_SqrtOp : Dsm_UnaryOp<"sqrt", "square root", "Math">;
 def Dsm_RsqrtOp : Dsm_UnaryOp<"rsqrt", "reciprocal square root 1 / sqrt(x)", "Math">;
 
-def Dsm_ClampOp : Dsm_UnaryOp<"clamp", "clamp", "Clamp", /*shapeVerifier=*/0> {
+def Dsm_ClampOp : Dsm_UnaryOp<"clamp", "clamp", "Clamp"> {
   let summary = "clamp into [min, max] (ReLU6 is clamp 0..6)";
   let description = [{ Clamps every element into [`min`, `max`]. }];
   let arguments = (ins Dsm_Tensor:$input, F64Attr:$min, F64Attr:$max);
   let results = (outs Dsm_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
+  // min <= max, after the shapes.
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -359,7 +365,6 @@ class Dsm_PoolOp<string mnemonic, string what, string kind>
         Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
       return inferPool<$cppClass>(loc, adaptor, types);
     }
-    ::llvm::LogicalResult $cppClass::verify() { return verifyShapes(*this); }
     ::dsm::core::Workload $cppClass::getWorkload() {
       return poolWorkload(*this, ::dsm::core::OpKind::}] # kind # [{);
     }
@@ -382,7 +387,7 @@ def Dsm_GlobalAvgPoolOp : Dsm_GraphOp<"global_avg_pool"> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
-def Dsm_SoftmaxOp : Dsm_UnaryOp<"softmax", "softmax", "Softmax", /*shapeVerifier=*/0> {
+def Dsm_SoftmaxOp : Dsm_UnaryOp<"softmax", "softmax", "Softmax"> {
   let summary = "softmax along one axis";
   let description = [{
     `exp(x) / sum(exp(x))` along `axis` (negative counts from the end). Split
@@ -391,6 +396,8 @@ def Dsm_SoftmaxOp : Dsm_UnaryOp<"softmax", "softmax", "Softmax", /*shapeVerifier
   let arguments = (ins Dsm_Tensor:$input, DefaultValuedAttr<I64Attr, "-1">:$axis);
   let results = (outs Dsm_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
+  // The axis, after the shapes.
+  let hasVerifier = 1;
 }
 
 def Dsm_BatchNormOp : Dsm_GraphOp<"batch_norm", [], ["getParameterOperands"]> {
