@@ -69,7 +69,7 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
             stages,
             SmallVector<int64_t>(stageLayers.begin(), stageLayers.end()),
             microbatches, microbatchSize, schedule, tensor, data, recompute,
-            shard, offload, sequenceParallel, optimizer});
+            shard, zero, offload, sequenceParallel, optimizer});
     // What the strategy file gives beside the command line, checked as
     // read (readStrategyFile).
     if (!strategyOptions.empty() &&
@@ -142,6 +142,7 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
         given(data, Spatial),
         given(recompute, Spatial),
         given(shard, Spatial),
+        given(zero, Spatial),
         given(offload, Spatial),
         given(sequenceParallel, Spatial),
         given(stageLayers, Spatial),
@@ -223,6 +224,7 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
     note(data);
     note(recompute);
     note(shard);
+    note(zero);
     note(offload);
     note(sequenceParallel);
     SmallVector<StrategyEntry> fromFile;

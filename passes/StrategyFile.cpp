@@ -24,11 +24,21 @@ using namespace dsm;
 llvm::ArrayRef<llvm::StringRef> dsm::getStrategyOptionNames() {
   // The order a strategy file is written in: the pipeline, the degrees,
   // the savers, the search.
-  static const llvm::StringRef names[] = {
-      "stages",    "microbatches",      "microbatch-size", "schedule",
-      "stage-layers", "tensor",         "data",            "parallelism",
-      "recompute", "sequence-parallel", "shard",           "offload",
-      "search",    "optimizations"};
+  static const llvm::StringRef names[] = {"stages",
+                                          "microbatches",
+                                          "microbatch-size",
+                                          "schedule",
+                                          "stage-layers",
+                                          "tensor",
+                                          "data",
+                                          "parallelism",
+                                          "recompute",
+                                          "sequence-parallel",
+                                          "shard",
+                                          "zero",
+                                          "offload",
+                                          "search",
+                                          "optimizations"};
   return names;
 }
 
@@ -64,17 +74,25 @@ llvm::StringMap<std::string> dsm::printedOptionsOf(Pass &pass) {
 }
 
 /// Whether a strategy's `name` and `value` are worth writing down: not a
-/// degree of 0 (any), not the microbatch size (the microbatches carry it),
-/// not an empty list (the default).
+/// degree of 0 (any), not the microbatch size (the microbatches carry it)
+/// or the ZeRO stage (shard= does), not an empty list (the default).
 static bool isRecorded(llvm::StringRef name, llvm::StringRef value) {
   if ((name == "tensor" || name == "data") && value == "0")
     return false;
-  return name != "microbatch-size" && !value.empty();
+  return name != "microbatch-size" && name != "zero" && !value.empty();
 }
 
 DictionaryAttr dsm::recordStrategy(MLIRContext *context, Pass &selectMapping,
                                    const PlannedPipeline &pipeline) {
   llvm::StringMap<std::string> values = printedOptionsOf(selectMapping);
+  // The sharding by its ZeRO stage as shard= names it.
+  static const char *const byZeroStage[] = {"none", nullptr, "state",
+                                            "weights"};
+  auto zero = values.find("zero");
+  if (zero != values.end() && zero->second.size() == 1 &&
+      zero->second[0] >= '0' && zero->second[0] <= '3' &&
+      byZeroStage[zero->second[0] - '0'])
+    values["shard"] = byZeroStage[zero->second[0] - '0'];
   // The pipeline as planned, searched or given.
   values["stages"] = std::to_string(pipeline.stages);
   values.erase("microbatches");
@@ -83,10 +101,10 @@ DictionaryAttr dsm::recordStrategy(MLIRContext *context, Pass &selectMapping,
   if (pipeline.stages > 1) {
     values["microbatches"] = std::to_string(pipeline.microbatches);
     values["schedule"] = pipeline.schedule;
-    values["stage-layers"] = llvm::join(
-        llvm::map_range(pipeline.stageLayers,
-                        [](int64_t n) { return std::to_string(n); }),
-        ",");
+    values["stage-layers"] =
+        llvm::join(llvm::map_range(pipeline.stageLayers,
+                                   [](int64_t n) { return std::to_string(n); }),
+                   ",");
   }
   Builder builder(context);
   SmallVector<NamedAttribute> entries;
@@ -185,24 +203,23 @@ FailureOr<std::string> StrategyReader::valueOf(llvm::yaml::Node *node) {
 
 /// The integer and boolean options' values, checked here: their parsers
 /// (llvm::cl's) say what is wrong on stderr, not to a handler.
-static LogicalResult checkValueType(llvm::StringRef name,
-                                    llvm::StringRef value, Location loc) {
-  static const llvm::StringRef integers[] = {"stages", "microbatches",
-                                             "microbatch-size", "tensor",
-                                             "data", "stage-layers"};
+static LogicalResult checkValueType(llvm::StringRef name, llvm::StringRef value,
+                                    Location loc) {
+  static const llvm::StringRef integers[] = {
+      "stages",       "microbatches", "microbatch-size", "tensor", "data",
+      "stage-layers", "zero"};
   if (llvm::is_contained(integers, name)) {
     llvm::SmallVector<llvm::StringRef> items;
     value.split(items, ',');
     for (llvm::StringRef item : items) {
       int64_t parsed;
       if (item.trim().getAsInteger(10, parsed))
-        return emitError(loc) << name << ": '" << item.trim()
-                              << "' is not an integer";
+        return emitError(loc)
+               << name << ": '" << item.trim() << "' is not an integer";
     }
   }
   if (name == "sequence-parallel" && value != "true" && value != "false")
-    return emitError(loc) << name << ": '" << value
-                          << "' is not true or false";
+    return emitError(loc) << name << ": '" << value << "' is not true or false";
   return success();
 }
 
@@ -221,8 +238,8 @@ StrategyReader::read(std::unique_ptr<llvm::MemoryBuffer> buffer,
       },
       this);
   const unsigned id = sourceMgr.AddNewSourceBuffer(std::move(buffer), {});
-  llvm::yaml::Stream stream(
-      sourceMgr.getMemoryBuffer(id)->getMemBufferRef(), sourceMgr);
+  llvm::yaml::Stream stream(sourceMgr.getMemoryBuffer(id)->getMemBufferRef(),
+                            sourceMgr);
   SmallVector<StrategyEntry> entries;
   llvm::yaml::document_iterator document = stream.begin();
   if (document == stream.end() || !document->getRoot())
@@ -267,10 +284,9 @@ StrategyReader::read(std::unique_ptr<llvm::MemoryBuffer> buffer,
     Location loc = locOf(pair.getValue()->getSourceRange().Start);
     // The option's own parser's verdict, said as --dsm-map-system says it.
     std::string problem;
-    if (failed(checkPassOptions(selectMapping, name + "=" + *value,
-                                [&](const llvm::Twine &message) {
-                                  problem = message.str();
-                                }))) {
+    if (failed(checkPassOptions(
+            selectMapping, name + "=" + *value,
+            [&](const llvm::Twine &message) { problem = message.str(); }))) {
       emitError(loc) << problem;
       return failure();
     }
@@ -293,8 +309,7 @@ StrategyReader::read(std::unique_ptr<llvm::MemoryBuffer> buffer,
 }
 
 FailureOr<SmallVector<StrategyEntry>>
-dsm::readStrategyFile(llvm::StringRef path, Location loc,
-                      Pass &selectMapping) {
+dsm::readStrategyFile(llvm::StringRef path, Location loc, Pass &selectMapping) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer) {

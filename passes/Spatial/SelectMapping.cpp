@@ -133,6 +133,30 @@ struct SelectMappingPass
     options.chipBlocks = blocks;
     options.savers.recompute = recompute;
     options.savers.shard = shard;
+    // zero= is shard= by its ZeRO stage (Rajbhandari et al. 2020).
+    if (zero != -1) {
+      if (zero == 1 || zero < -1 || zero > 3) {
+        module.emitError()
+            << "zero=" << int64_t(zero)
+            << (zero == 1 ? ": ZeRO stage 1 (the optimizer state alone "
+                            "sharded) is not modelled; zero=2 shards the "
+                            "gradients with it"
+                          : ": ZeRO stages are 0, 1, 2 and 3");
+        return signalPassFailure();
+      }
+      const core::ShardChoice byStage = zero == 0 ? core::ShardChoice::None
+                                        : zero == 2
+                                            ? core::ShardChoice::State
+                                            : core::ShardChoice::Weights;
+      if (shard != core::ShardChoice::Auto && shard != byStage) {
+        module.emitError() << "zero=" << int64_t(zero) << " is shard="
+                           << core::stringifyShardChoice(byStage)
+                           << ", not shard="
+                           << core::stringifyShardChoice(shard);
+        return signalPassFailure();
+      }
+      options.savers.shard = byStage;
+    }
     options.savers.offload = offload;
     options.sequenceParallel = sequenceParallel;
     // Offloading keeps each chip's shard of the state on its host.
@@ -143,7 +167,7 @@ struct SelectMappingPass
                               "docs/systems.md); this one has none";
         return signalPassFailure();
       }
-      if (shard == core::ShardChoice::None) {
+      if (options.savers.shard == core::ShardChoice::None) {
         module.emitError() << "offload=state offloads each chip's shard of "
                               "the optimizer state: it needs the state "
                               "sharded, not shard=none";
