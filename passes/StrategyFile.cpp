@@ -98,7 +98,7 @@ DictionaryAttr dsm::recordStrategy(MLIRContext *context, Pass &selectMapping,
   values.erase("microbatches");
   values.erase("schedule");
   values.erase("stage-layers");
-  if (pipeline.stages > 1) {
+  if (pipeline.microbatches > 0) {
     values["microbatches"] = std::to_string(pipeline.microbatches);
     values["schedule"] = pipeline.schedule;
     values["stage-layers"] =

@@ -186,7 +186,8 @@ void dsm::core::printMappingTable(const MappingReport &report,
     os << "memory savers: " << savers.describe() << "\n";
   PipelineSummary pipeline = report.pipeline();
   if (!pipeline.stages.empty())
-    os << "pipeline: " << pipeline.describe() << "\n";
+    os << (pipeline.stages.size() == 1 ? "" : "pipeline: ")
+       << pipeline.describe() << "\n";
 }
 
 // The JSON report is streamed, row by row and attribute by attribute: a
@@ -433,6 +434,12 @@ std::string MemorySavers::describe() const {
 }
 
 std::string PipelineSummary::describe() const {
+  // One stage of several microbatches: gradient accumulation.
+  if (stages.size() == 1)
+    return llvm::formatv("gradient accumulation: {0} microbatches, one after "
+                         "another on every chip",
+                         microbatches)
+        .str();
   std::string text = llvm::formatv("{0} stages", stages.size()).str();
   bool equal = llvm::all_of(stages, [&](const Stage &stage) {
     return stage.rows == stages.front().rows;

@@ -229,7 +229,9 @@ static void writeTorus(const MappingReport &report, llvm::raw_ostream &os) {
      << " x " << usedColumns
      << (usedRows * usedColumns == rows * columns ? " (every chip)"
                                                   : ", the others idle");
-  if (!pipeline.stages.empty())
+  if (pipeline.stages.size() == 1)
+    os << ", with " << pipeline.describe();
+  else if (!pipeline.stages.empty())
     os << ", as a pipeline: " << pipeline.describe()
        << ", each stage on its own torus rows";
   os << ".</p>\n<svg class=\"torus\" xmlns=\"http://www.w3.org/2000/svg\" "

@@ -136,10 +136,10 @@ static double oncePerStep(const PassPlan &pass) {
 static llvm::Error checkGivenPipeline(const GivenPipeline &given,
                                       int64_t torusRows, int64_t layers,
                                       int64_t batch) {
-  if (given.stages < 2 || torusRows % given.stages != 0)
+  if (given.stages < 1 || torusRows % given.stages != 0)
     return llvm::createStringError(
-        llvm::formatv("a pipeline of {0} stages: the stages must be at least "
-                      "2 and divide the torus's {1} rows",
+        llvm::formatv("a pipeline of {0} stages: the stages must divide the "
+                      "torus's {1} rows",
                       given.stages, torusRows)
             .str());
   if (given.stages > layers)
@@ -633,7 +633,9 @@ llvm::Error MappingDriver::searchPipelines(Incumbent &incumbent,
   // count's memo, which its stages' mappings then share.
   std::vector<StageCount> stageCounts;
   std::vector<PipelineOption> pipelines;
-  for (int64_t stages = 2; stages <= torusRows; ++stages) {
+  // One stage of several microbatches is gradient accumulation: the whole
+  // torus with one microbatch's activations at a time.
+  for (int64_t stages = 1; stages <= torusRows; ++stages) {
     if (torusRows % stages != 0 || stages > int64_t(graph.layers.size()))
       continue;
     StageCount &count = stageCounts.emplace_back();
@@ -645,6 +647,13 @@ llvm::Error MappingDriver::searchPipelines(Incumbent &incumbent,
     // flight.
     count.schedule = PipelineSchedule::OneFOneB;
     count.counts = microbatchCounts(batch, stages, count.rows);
+    // One stage of the whole minibatch is the plan over the whole torus.
+    if (stages == 1)
+      llvm::erase(count.counts, 1);
+    if (count.counts.empty()) {
+      stageCounts.pop_back();
+      continue;
+    }
     llvm::Expected<std::vector<double>> least = boundStageCount(
         count, idealCycles(), explored, incumbent.cyclesToBeat());
     if (!least)

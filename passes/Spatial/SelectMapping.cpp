@@ -99,24 +99,17 @@ struct SelectMappingPass
                     "minibatch over it times the data degree)");
       return signalPassFailure();
     }
-    if (!stageLayers.empty() && stages < 2) {
-      module.emitError() << "stage-layers= cuts a pipeline: it needs stages= "
-                            "of 2 or more";
+    if (!stageLayers.empty() && stages == 0) {
+      module.emitError() << "stage-layers= cuts a pipeline: it needs stages=";
       return signalPassFailure();
     }
-    if (stages == 1) {
-      // One stage: the whole torus, no pipeline. Its microbatches would be
-      // gradient accumulation, which the mapper does not model.
-      if (microbatches != 0 || microbatchSize != 0) {
-        module.emitError()
-            << (microbatches != 0 ? "microbatches=" : "microbatch-size=")
-            << int64_t(microbatches != 0 ? microbatches : microbatchSize)
-            << " with stages=1: gradient accumulation without a pipeline is "
-               "not modelled (give stages= of 2 or more, or no microbatches)";
-        return signalPassFailure();
-      }
+    if (stages == 1 && microbatches == 0 && microbatchSize == 0) {
+      // One stage of the whole minibatch: no pipeline.
       options.pipelineStages = false;
     } else if (stages != 0) {
+      // One stage of several microbatches is gradient accumulation: the
+      // whole torus runs the microbatches one after another, the gradients
+      // reduced and the weights updated once.
       options.givenPipeline.stages = stages;
       options.givenPipeline.microbatches =
           microbatches != 0 ? int64_t(microbatches) : 4 * stages;
@@ -186,6 +179,15 @@ struct SelectMappingPass
       const int64_t rows = stages != 0 ? torusRows / stages : torusRows;
       llvm::Expected<core::Parallelism> byDegrees =
           core::parallelismOfDegrees(multiChip->torus.x, rows, tensor, data);
+      // Degrees two parallelisms share (a square stage) are the named one's.
+      if (!byDegrees && named) {
+        core::ParallelismDegrees d =
+            core::degreesOf(*named, multiChip->torus.x, rows);
+        if (d.tensor == tensor && d.data == data) {
+          llvm::consumeError(byDegrees.takeError());
+          byDegrees = *named;
+        }
+      }
       if (!byDegrees) {
         module.emitError() << llvm::toString(byDegrees.takeError());
         return signalPassFailure();
@@ -513,13 +515,16 @@ struct SelectMappingPass
       boundAttr.setAttr(func,
                         IntegerAttr::get(IntegerType::get(context, 64),
                                          int64_t(plan->selectionStatesKept)));
-    // The plan's one memory figure: its fullest chip (the first such stage).
+    // The plan's one memory figure: its fullest chip (the first such stage;
+    // none named where one stage, gradient accumulation, is every chip).
     int64_t fullestStage = -1;
     for (auto [s, stage] : llvm::enumerate(plan->pipeline.stages))
       if (fullestStage < 0 ||
           stage.memory.total() >
               plan->pipeline.stages[fullestStage].memory.total())
         fullestStage = int64_t(s);
+    if (plan->pipeline.stages.size() == 1)
+      fullestStage = -1;
     DsmDialect::ChipMemoryAttrHelper(context).setAttr(
         func, ChipMemoryAttr::get(context, plan->memory, fullestStage));
     if (options.sequenceParallel)

@@ -58,7 +58,9 @@ readStrategyFile(llvm::StringRef path, mlir::Location loc,
 /// `entries` as --dsm-select-mapping's option text ("stages=8 ...").
 std::string strategyOptionText(llvm::ArrayRef<StrategyEntry> entries);
 
-/// The pipeline a plan runs (stages 1: none) as its strategy names it.
+/// The pipeline a plan runs as its strategy names it (microbatches 0: none,
+/// the whole torus one stage of the whole minibatch; one stage of several:
+/// gradient accumulation).
 struct PlannedPipeline {
   int64_t stages = 1;
   int64_t microbatches = 0;

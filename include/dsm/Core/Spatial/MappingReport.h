@@ -79,7 +79,9 @@ struct PipelineSummary {
   int64_t microbatches = 1;
   PipelineSchedule schedule = PipelineSchedule::OneFOneB;
   std::vector<Stage> stages; ///< by first row; empty: not pipelined
-  /// "16 stages of 4 torus rows, 64 microbatches (1F1B)".
+  /// "16 stages of 4 torus rows, 64 microbatches (1F1B)"; one stage:
+  /// "gradient accumulation: 12 microbatches, one after another on every
+  /// chip".
   std::string describe() const;
   /// The stage running on torus rows from `firstRow`, or -1.
   int stageAt(int64_t firstRow) const;
