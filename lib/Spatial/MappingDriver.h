@@ -77,12 +77,19 @@ public:
   /// incumbent): the pipeline stays where it fits and `whole` is not a
   /// plan that fits at least as fast; otherwise `whole`, plan or error.
   void challengeWith(llvm::Expected<MappingPlan> whole);
-  /// The plan, or why there is none.
+  /// A pipeline cut short at `cycles` (the step its planned stages
+  /// foretell), which no plan stands for.
+  void noteCutShort(std::string name, double cycles);
+  /// The plan, or why there is none; the plan with the strategies it beat.
   llvm::Expected<MappingPlan> take();
 
 private:
+  /// `plan` priced and not taken (or no longer the best).
+  void reject(const MappingPlan &plan);
+
   std::optional<MappingPlan> best;
   llvm::Error whyNone = llvm::Error::success();
+  std::vector<RejectedStrategy> rejected;
 };
 
 /// One run of SpatialMapper::map over one network.

@@ -718,8 +718,20 @@ llvm::Error MappingDriver::searchPipelines(Incumbent &incumbent,
           break;
         }
     }
-    if (!planned->plan)
+    if (!planned->plan) {
+      if (planned->step > 0)
+        incumbent.noteCutShort(
+            count.stages == 1
+                ? llvm::formatv("gradient accumulation of {0} microbatches",
+                                pipeline.microbatches)
+                      .str()
+                : llvm::formatv("{0} stages x {1} microbatches ({2})",
+                                count.stages, pipeline.microbatches,
+                                stringifyPipelineSchedule(count.schedule))
+                      .str(),
+            planned->step);
       continue;
+    }
     MappingPlan &plan = *planned->plan;
     plan.fastestMemory =
         incumbent.has() ? incumbent.plan().fastestMemory : plan.memory;

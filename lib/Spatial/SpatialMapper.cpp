@@ -14,6 +14,7 @@
 #include "dsm/Core/Spatial/PlanBounds.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 
@@ -103,9 +104,46 @@ Incumbent::Incumbent(llvm::Expected<MappingPlan> first) {
     whyNone = first.takeError();
 }
 
+std::string dsm::core::describeStrategy(const MappingPlan &plan) {
+  std::string name;
+  if (plan.pipeline.stages.size() == 1)
+    name = llvm::formatv("gradient accumulation of {0} microbatches",
+                         plan.pipeline.microbatches)
+               .str();
+  else if (plan.pipeline.pipelined())
+    name =
+        llvm::formatv("{0} stages x {1} microbatches ({2})",
+                      plan.pipeline.stages.size(), plan.pipeline.microbatches,
+                      stringifyPipelineSchedule(plan.pipeline.schedule))
+            .str();
+  else if (!plan.block.whole())
+    name =
+        llvm::formatv("a {0} x {1} block", plan.block.rows, plan.block.columns)
+            .str();
+  else
+    name = "the whole torus";
+  if (!plan.fastestMemory.fits() && !plan.pipeline.pipelined())
+    name += plan.memory.total() < plan.fastestMemory.total()
+                ? ", memory savers chosen"
+                : ", no memory savers";
+  return name;
+}
+
+void Incumbent::reject(const MappingPlan &plan) {
+  rejected.push_back({describeStrategy(plan), plan.totals.cycles.total,
+                      plan.memory, /*complete=*/true});
+}
+
+void Incumbent::noteCutShort(std::string name, double cycles) {
+  rejected.push_back({std::move(name), cycles, MemoryPerChip(),
+                      /*complete=*/false});
+}
+
 void Incumbent::replace(MappingPlan plan) {
   llvm::consumeError(std::move(whyNone));
   whyNone = llvm::Error::success();
+  if (best)
+    reject(*best);
   best = std::move(plan);
 }
 
@@ -116,6 +154,8 @@ void Incumbent::offer(MappingPlan plan) {
                     : plan.totals.cycles.total < best->totals.cycles.total);
   if (better)
     replace(std::move(plan));
+  else
+    reject(plan);
 }
 
 void Incumbent::challengeWith(llvm::Expected<MappingPlan> whole) {
@@ -123,15 +163,19 @@ void Incumbent::challengeWith(llvm::Expected<MappingPlan> whole) {
       whole && whole->fitsMemory() && best &&
       whole->totals.cycles.total <= best->totals.cycles.total;
   if (fits() && !wholeAtLeastAsFast) {
-    if (!whole)
+    if (whole)
+      reject(*whole);
+    else
       llvm::consumeError(whole.takeError());
     return;
   }
-  best.reset();
   if (whole) {
     replace(std::move(*whole));
     return;
   }
+  if (best)
+    reject(*best);
+  best.reset();
   llvm::consumeError(std::move(whyNone));
   whyNone = whole.takeError();
 }
@@ -139,6 +183,17 @@ void Incumbent::challengeWith(llvm::Expected<MappingPlan> whole) {
 llvm::Expected<MappingPlan> Incumbent::take() {
   if (!best)
     return std::move(whyNone);
+  // Fastest first; a plan that fits before one that does not.
+  llvm::stable_sort(rejected,
+                    [](const RejectedStrategy &a, const RejectedStrategy &b) {
+                      const bool aFits = !a.complete || a.memory.fits(),
+                                 bFits = !b.complete || b.memory.fits();
+                      if (aFits != bFits)
+                        return aFits;
+                      return a.cycles < b.cycles;
+                    });
+  best->rejected.insert(best->rejected.end(), rejected.begin(), rejected.end());
+  rejected.clear();
   return std::move(*best);
 }
 

@@ -228,6 +228,40 @@ struct SelectMappingPass
         return signalPassFailure();
   }
 
+  /// The strategies the mapper priced and did not take, the fastest few:
+  /// each with its step and, planned whole, its memory.
+  static void explainRejected(func::FuncOp func, const core::MappingPlan &plan,
+                              double frequency) {
+    constexpr size_t kShown = 5;
+    // Seconds, milliseconds or microseconds: a step of a small network is
+    // microseconds.
+    auto time = [&](double cycles) {
+      const double seconds = cycles / frequency;
+      return seconds >= 1 ? llvm::formatv("{0:F3} s", seconds).str()
+             : seconds >= 1e-3
+                 ? llvm::formatv("{0:F3} ms", seconds * 1e3).str()
+                 : llvm::formatv("{0:F2} us", seconds * 1e6).str();
+    };
+    InFlightDiagnostic remark = mlir::emitRemark(func.getLoc());
+    remark << "the plan (" << core::describeStrategy(plan) << ", "
+           << time(plan.totals.cycles.total) << " a step) beat "
+           << plan.rejected.size()
+           << " other strategies priced; the fastest -- ";
+    llvm::ListSeparator separator("; ");
+    for (const core::RejectedStrategy &other :
+         ArrayRef(plan.rejected).take_front(kShown)) {
+      remark << StringRef(separator) << other.name << ": ";
+      if (!other.complete)
+        remark << "at least " << time(other.cycles)
+               << " (cut short once its first stages showed it)";
+      else
+        remark << time(other.cycles) << ", "
+               << core::formatBytes(other.memory.total()) << " of "
+               << core::formatBytes(other.memory.capacity) << " a chip"
+               << (other.memory.fits() ? "" : " (does not fit)");
+    }
+  }
+
   /// The plan's strategy as its function records it (StrategyFile.h): the
   /// strategy options this pass runs with, the pipeline's as planned.
   DictionaryAttr strategyOf(const core::MappingPlan &plan) {
@@ -592,6 +626,8 @@ struct SelectMappingPass
             stage.backward, stage.update, stage.inFlight,
             core::describeMemory(stage.memory));
     }
+    if (explain && !plan->rejected.empty())
+      explainRejected(func, *plan, core::PerformanceModel(system).frequency());
     if (explain && !plan->block.whole())
       mlir::emitRemark(func.getLoc())
           << llvm::formatv("the plan runs on a {0}x{1} block of the torus, "

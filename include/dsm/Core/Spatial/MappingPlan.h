@@ -19,6 +19,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace dsm::core {
@@ -66,6 +67,18 @@ struct PipeGroupRecord {
   double cyclesUnpipelined = 0;
 };
 
+/// A strategy the mapper priced for a plan and did not take (explain): a
+/// pipeline, gradient accumulation, the whole torus with or without memory
+/// savers, a block of it.
+struct RejectedStrategy {
+  std::string name; ///< describeStrategy's
+  /// Its step; cut short (`complete` false), the step the stages it
+  /// planned foretell.
+  double cycles = 0;
+  MemoryPerChip memory; ///< planned whole only
+  bool complete = true;
+};
+
 struct MappingPlan {
   std::vector<LayerPlan> layers;
   /// Every candidate pipe group, adopted or not (pipelining enabled only).
@@ -97,7 +110,14 @@ struct MappingPlan {
   /// microbatches and the step's timing; `memory` is then the fullest
   /// stage's.
   PipelineRecord pipeline;
+  /// The other strategies priced, fastest first.
+  std::vector<RejectedStrategy> rejected;
 };
+
+/// What strategy `plan` is, in words: "8 stages x 96 microbatches (1F1B)",
+/// "gradient accumulation of 4 microbatches", "the whole torus", "a 4 x 8
+/// block".
+std::string describeStrategy(const MappingPlan &plan);
 
 } // namespace dsm::core
 
