@@ -145,6 +145,48 @@ TEST(ChipBlocksTest, MoreChipsOrMoreMemoryNeverGiveASlowerPlan) {
   EXPECT_GT(onBlocks, 0);
 }
 
+TEST(ChipBlocksTest, ALargerMinibatchIsNeverSlowerASample) {
+  // Random small networks trained at a minibatch and at twice it, on chips
+  // with little memory so that memory savers, pipelines and gradient
+  // accumulation are priced: the plan at twice the minibatch takes at most
+  // twice the step (gradient accumulation of two halves is among its
+  // candidates), whichever strategy wins either.
+  std::mt19937 random(11);
+  MapperOptions options;
+  options.reuseActivations = options.spatialMinibatching = true;
+  options.chipBlocks = options.pipelineStages = true;
+  SerialExecutor serial;
+  MultiChipSystem torus = torusOf(4, 4);
+  torus.chip.externalMemory.capacityBytes = 32e6;
+  int compared = 0, pipelined = 0;
+  for (int trial = 0; trial < 10; ++trial) {
+    const int64_t mb = std::array<int64_t, 2>{256, 1024}[trial % 2];
+    const uint32_t seed = uint32_t(random());
+    std::mt19937 once(seed), twice(seed);
+    llvm::Expected<MappingPlan> plan =
+        SpatialMapper(torus, options).map(randomChain(once, mb, true), serial);
+    llvm::Expected<MappingPlan> doubled =
+        SpatialMapper(torus, options)
+            .map(randomChain(twice, 2 * mb, true), serial);
+    if (!plan || !doubled || !plan->fitsMemory() || !doubled->fitsMemory()) {
+      if (!plan)
+        llvm::consumeError(plan.takeError());
+      if (!doubled)
+        llvm::consumeError(doubled.takeError());
+      continue;
+    }
+    ++compared;
+    pipelined += plan->pipeline.pipelined() || doubled->pipeline.pipelined();
+    EXPECT_LE(doubled->totals.cycles.total,
+              2 * plan->totals.cycles.total * (1 + 1e-9))
+        << "trial " << trial << " at minibatch " << mb << ": "
+        << describeStrategy(*plan) << " against " << describeStrategy(*doubled);
+  }
+  EXPECT_GT(compared, 5);
+  // Some plans are pipelines or gradient accumulation.
+  EXPECT_GT(pipelined, 0) << pipelined;
+}
+
 TEST(ChipBlocksTest, ABlockPlanNamesItsBlockAndChargesTheIdleChips) {
   // A minibatch of one and 8 output channels: neither data nor model
   // parallelism splits them over 16 chips, so only a block has a plan, and
