@@ -561,17 +561,13 @@ llvm::Expected<MappingPlan> MappingDriver::mapGivenPipeline() {
   count.fitFigures.resize(1);
   if (progress.shouldStop())
     return progress.makeError();
-  if (!given.stageLayers.empty()) {
-    llvm::Expected<std::vector<int>> firsts = stageFirsts(given, graph);
-    if (!firsts)
-      return firsts.takeError();
-    count.firsts = std::move(*firsts);
-  } else {
-    llvm::Expected<std::vector<int>> firsts = profileStages(count);
-    if (!firsts)
-      return firsts.takeError();
-    count.firsts = std::move(*firsts);
-  }
+  // The cuts as named, or at block boundaries balanced on a profile.
+  llvm::Expected<std::vector<int>> firsts = given.stageLayers.empty()
+                                                ? profileStages(count)
+                                                : stageFirsts(given, graph);
+  if (!firsts)
+    return firsts.takeError();
+  count.firsts = std::move(*firsts);
   SearchEffort effort;
   llvm::Expected<PlannedPipeline> planned =
       count.firsts.empty() ? llvm::Expected<PlannedPipeline>(PlannedPipeline())
