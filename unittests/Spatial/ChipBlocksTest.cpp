@@ -145,6 +145,48 @@ TEST(ChipBlocksTest, MoreChipsOrMoreMemoryNeverGiveASlowerPlan) {
   EXPECT_GT(onBlocks, 0);
 }
 
+TEST(ChipBlocksTest, MoreChipsNeverGiveASlowerPlanWherePipelinesArePriced) {
+  // As above, trained on chips of 8 MB, where memory savers, pipelines and
+  // gradient accumulation are priced: the plan on a 4 x 4 torus is never
+  // slower than the plan on any of its blocks mapped as a system of its
+  // own.
+  std::mt19937 random(7);
+  MapperOptions options;
+  options.reuseActivations = options.spatialMinibatching = true;
+  options.chipBlocks = options.pipelineStages = true;
+  SerialExecutor serial;
+  MultiChipSystem torus = torusOf(4, 4);
+  torus.chip.externalMemory.capacityBytes = 8e6;
+  int compared = 0;
+  for (int trial = 0; trial < 6; ++trial) {
+    LayerGraph g = randomChain(random, trial % 2 ? 1024 : 256, true);
+    llvm::Expected<MappingPlan> plan =
+        SpatialMapper(torus, options).map(g, serial);
+    if (!plan || !plan->fitsMemory()) {
+      if (!plan)
+        llvm::consumeError(plan.takeError());
+      continue;
+    }
+    for (const ChipBlock &block : candidateBlocks(torus.torus)) {
+      llvm::Expected<MappingPlan> smaller =
+          SpatialMapper(blockSystem(torus, block.rows, block.columns), options)
+              .map(g, serial);
+      if (!smaller || !smaller->fitsMemory()) {
+        if (!smaller)
+          llvm::consumeError(smaller.takeError());
+        continue;
+      }
+      ++compared;
+      EXPECT_LE(plan->totals.cycles.total,
+                smaller->totals.cycles.total * (1 + 1e-9))
+          << "trial " << trial << ", block " << block.rows << "x"
+          << block.columns << ": " << describeStrategy(*plan) << " against "
+          << describeStrategy(*smaller);
+    }
+  }
+  EXPECT_GT(compared, 5);
+}
+
 TEST(ChipBlocksTest, ALargerMinibatchIsNeverSlowerASample) {
   // Random small networks trained at a minibatch and at twice it, on chips
   // with little memory so that memory savers, pipelines and gradient
