@@ -41,6 +41,8 @@ struct MappingRequest {
   /// MappingProblem::activationCopies (a pipeline stage's microbatches in
   /// flight).
   int64_t microbatchesInFlight = 1;
+  /// MappingProblem::stepMicrobatches (a pipeline stage's microbatches).
+  int64_t stepMicrobatches = 1;
   /// Instead of the mapper's options (a pipeline stage's).
   const MapperOptions *options = nullptr;
   /// MappingProblem::choosesSavers.

@@ -90,6 +90,7 @@ static llvm::Error priceLayers(MappingState &state) {
   // Layers whose passes share their plain rows (a network's repeated
   // blocks) cost alike: priced once, copied after.
   const ExplorationTable &table = state.explorations;
+  const double stepParts = double(problem.stepMicrobatches());
   std::map<std::array<int32_t, kNumPasses>, size_t> pricedAlike;
   for (size_t i = 0; i < n; ++i) {
     const LayerNode &layer = problem.layer(int(i));
@@ -126,6 +127,12 @@ static llvm::Error priceLayers(MappingState &state) {
           break;
         }
         cost += r.best->cycles.total;
+        // What the pass spends once a step, shared by the step's
+        // microbatches.
+        if (TrainingPass(pass) == TrainingPass::UPD && stepParts > 1)
+          cost -= (1 - 1 / stepParts) * oncePerStepCycles(TrainingPass::UPD,
+                                                          r.best->transfers,
+                                                          r.best->cycles.total);
       }
       state.layerCost[i][o] = cost;
     }

@@ -252,6 +252,7 @@ MappingDriver::profileStages(StageCount &count) const {
     MappingRequest request(*count.model, part);
     request.memo = &count.memo;
     request.microbatchesInFlight = 0;
+    request.stepMicrobatches = microbatches;
     request.options = &stageOptions;
     llvm::Expected<MappingPlan> profile = mapOnce(request);
     if (!profile) {
@@ -339,6 +340,7 @@ MappingDriver::planPipeline(StageCount &count, size_t k, double cyclesToBeat,
     MappingRequest request(*count.model, layersOf(s));
     request.memo = &count.memo;
     request.microbatchesInFlight = inFlight;
+    request.stepMicrobatches = microbatches;
     request.options = &stageOptions;
     llvm::Expected<MappingPlan> plan = mapOnce(request);
     if (!plan) {

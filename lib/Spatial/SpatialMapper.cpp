@@ -41,6 +41,7 @@ MappingDriver::mapOnce(const MappingRequest &request) const {
     return problem.takeError();
   problem->setCyclesToBeat(request.cyclesToBeat);
   problem->setActivationCopies(request.microbatchesInFlight);
+  problem->setStepMicrobatches(request.stepMicrobatches);
   problem->setChoosesSavers(request.choosesSavers);
   return solveMapping(*problem, executor, progress, request.memo);
 }

@@ -199,7 +199,7 @@ TEST(ChipBlocksTest, ALargerMinibatchIsNeverSlowerASample) {
   options.chipBlocks = options.pipelineStages = true;
   SerialExecutor serial;
   MultiChipSystem torus = torusOf(4, 4);
-  torus.chip.externalMemory.capacityBytes = 32e6;
+  torus.chip.externalMemory.capacityBytes = 8e6;
   int compared = 0, pipelined = 0;
   for (int trial = 0; trial < 10; ++trial) {
     const int64_t mb = std::array<int64_t, 2>{256, 1024}[trial % 2];

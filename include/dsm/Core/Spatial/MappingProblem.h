@@ -166,6 +166,13 @@ public:
   /// not counted and capacity not enforced (a profile of the layers' costs).
   int64_t activationCopies() const { return copies; }
   void setActivationCopies(int64_t microbatches) { copies = microbatches; }
+  /// The microbatches a training step runs through these layers one after
+  /// another (a pipeline stage's, gradient accumulation's; 1 otherwise):
+  /// the selection prices what a pass spends once a step (the UPD's
+  /// gradient reduction, oncePerStepCycles) at its share of one of them,
+  /// as the step pays it.
+  int64_t stepMicrobatches() const { return stepParts; }
+  void setStepMicrobatches(int64_t microbatches) { stepParts = microbatches; }
   /// Whether a plan that does not fit gets memory savers (CapacityFit).
   /// False: the plan as selected, with the savers the user named and the
   /// free one (the state sharded, which changes no cycles), fitting or not
@@ -229,6 +236,7 @@ private:
   llvm::ArrayRef<int64_t> budgets;
   double toBeat = kNoPlanYet;
   int64_t copies = 1;
+  int64_t stepParts = 1;
   bool chooseSavers = true;
   bool inference = false;
   std::vector<int64_t> factors;
