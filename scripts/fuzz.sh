@@ -13,11 +13,11 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-60}"
 shift || true
-all="system model onnx pass-options device-graph paleo upgrade-mlir"
+all="system model onnx pass-options strategy device-graph paleo upgrade-mlir"
 targets="${*:-$all}"
 for target in $targets; do
   case "$target" in
-    system|model|onnx|pass-options|device-graph|paleo|upgrade-mlir) ;;
+    system|model|onnx|pass-options|strategy|device-graph|paleo|upgrade-mlir) ;;
     *) echo "fuzz.sh: unknown target '$target' (${all// /, })" >&2
        exit 2 ;;
   esac
@@ -57,6 +57,14 @@ for options in "system=dsm-8pf-asym" "system=tiny mode=infer" \
     "system=dsm-8pf-asym batch=2 parallelism=data_x_model_y report=-" \
     "system=nnp-i" "system=malvik batch=0"; do
   printf '%s' "$options" > "$corpus/pass-options/$(printf '%s' "$options" | md5sum | cut -c1-12)"
+done
+
+mkdir -p "$corpus/strategy"
+for strategy in "stages: 2\nmicrobatches: 4\n" \
+    "stages: 1\nmicrobatches: 2\nrecompute: full\n" \
+    "stages: 4\nstage-layers: [1, 1, 1, 1]\nschedule: gpipe\n" \
+    "tensor: 8\ndata: 8\nzero: 2\n" "recompute: selective\nsequence-parallel: true\n"; do
+  printf "$strategy" > "$corpus/strategy/$(printf '%s' "$strategy" | md5sum | cut -c1-12)"
 done
 
 export ASAN_OPTIONS="allow_user_poisoning=0:detect_leaks=0"
