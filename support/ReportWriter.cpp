@@ -358,3 +358,19 @@ LogicalResult dsm::writeFigureReport(StringRef path, Location loc,
   };
   return writeContent(path, loc, Content{write, whole});
 }
+
+LogicalResult dsm::writePlacementReport(StringRef path, Location loc,
+                                        ReportFormat format, ReportPrinter json,
+                                        ReportPrinter csv, ReportPrinter table,
+                                        bool interrupted) {
+  if (!path.empty() &&
+      failed(writeFigureReport(path, loc, format, json,
+                               format == ReportFormat::CSV ? csv : table)))
+    return failure();
+  if (interrupted)
+    return emitError(loc) << "interrupted: the best placement found so far "
+                          << (path.empty()
+                                  ? "was not written (no report=)"
+                                  : "was reported, marked interrupted");
+  return success();
+}

@@ -291,24 +291,19 @@ struct PlaceDevicesPass
                                         placementReport.best, os);
             })))
       return signalPassFailure();
-    auto json = [&](llvm::raw_ostream &os) {
-      devices::writePlacementJSON(placementReport, os);
-    };
-    if (!report.empty() &&
-        failed(writeFigureReport(
-            report, loc, format, json, [&](llvm::raw_ostream &os) {
-              if (format == ReportFormat::CSV)
-                devices::writePlacementCSV(placementReport, os);
-              else
-                devices::printPlacementTable(placementReport, os);
-            })))
+    if (failed(writePlacementReport(
+            report, loc, format,
+            [&](llvm::raw_ostream &os) {
+              devices::writePlacementJSON(placementReport, os);
+            },
+            [&](llvm::raw_ostream &os) {
+              devices::writePlacementCSV(placementReport, os);
+            },
+            [&](llvm::raw_ostream &os) {
+              devices::printPlacementTable(placementReport, os);
+            },
+            signalled)))
       return signalPassFailure();
-    if (signalled) {
-      emitError(loc) << "interrupted: the best placement found so far "
-                     << (report.empty() ? "was not written (no report=)"
-                                        : "was reported, marked interrupted");
-      return signalPassFailure();
-    }
   }
 };
 } // namespace

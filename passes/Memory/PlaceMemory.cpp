@@ -216,24 +216,19 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
       emitError(loc) << "the module has no operations to place in memory";
       return signalPassFailure();
     }
-    auto json = [&](llvm::raw_ostream &os) {
-      memory::writePlacementJSON(reports, os);
-    };
-    if (!report.empty() &&
-        failed(writeFigureReport(report, loc, format, json,
-                                 [&](llvm::raw_ostream &os) {
-                                   if (format == ReportFormat::CSV)
-                                     memory::writePlacementCSV(reports, os);
-                                   else
-                                     memory::printPlacementTable(reports, os);
-                                 })))
+    if (failed(writePlacementReport(
+            report, loc, format,
+            [&](llvm::raw_ostream &os) {
+              memory::writePlacementJSON(reports, os);
+            },
+            [&](llvm::raw_ostream &os) {
+              memory::writePlacementCSV(reports, os);
+            },
+            [&](llvm::raw_ostream &os) {
+              memory::printPlacementTable(reports, os);
+            },
+            interrupted)))
       return signalPassFailure();
-    if (interrupted) {
-      emitError(loc) << "interrupted: the best placement found so far "
-                     << (report.empty() ? "was not written (no report=)"
-                                        : "was reported, marked interrupted");
-      return signalPassFailure();
-    }
   }
 };
 } // namespace

@@ -92,6 +92,16 @@ mlir::LogicalResult writeFigureReport(llvm::StringRef path, mlir::Location loc,
                                       ReportFormat format, ReportPrinter json,
                                       ReportPrinter print = {});
 
+/// The placement searches' report (memory and device placement): `json`,
+/// and `csv` or `table` as `format` asks, through writeFigureReport;
+/// nothing when `path` is empty. Then, where the search was `interrupted`,
+/// the error saying whether its best so far was reported.
+mlir::LogicalResult writePlacementReport(llvm::StringRef path,
+                                         mlir::Location loc,
+                                         ReportFormat format,
+                                         ReportPrinter json, ReportPrinter csv,
+                                         ReportPrinter table, bool interrupted);
+
 } // namespace dsm
 
 #endif // DSM_SUPPORT_REPORTWRITER_H
