@@ -12,14 +12,6 @@
 
 #include "FuzzSupport.h"
 
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
-#include "llvm/ADT/SmallString.h"
-#include "llvm/Support/FileSystem.h"
-
 #include <cstdint>
 
 /// Two convolutions and a classifier: enough for every pass of the pipeline.
@@ -36,23 +28,8 @@ func.func @net(%x: tensor<8x3x16x16xf32>) -> tensor<8x10xf32> {
 }
 )mlir";
 
-/// Moves the process into a fresh scratch directory, once.
-static void enterScratchDirectory() {
-  static bool entered = [] {
-    llvm::SmallString<128> dir;
-    if (llvm::sys::fs::createUniqueDirectory("dsm-fuzz-pass-options", dir) ||
-        llvm::sys::fs::set_current_path(dir))
-      std::abort();
-    return true;
-  }();
-  (void)entered;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  enterScratchDirectory();
-  static mlir::MLIRContext &context = dsm::fuzz::getContext();
-  mlir::ScopedDiagnosticHandler quiet(
-      &context, [](mlir::Diagnostic &) { return mlir::success(); });
+  dsm::fuzz::enterScratchDirectory("dsm-fuzz-pass-options");
   std::string options(reinterpret_cast<const char *>(data), size);
   // No paths: a fuzzed option must not reach outside the scratch directory.
   // No evaluator=: it runs a program (any in PATH), which is not the
@@ -60,16 +37,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (options.find('/') != std::string::npos ||
       options.find("evaluator") != std::string::npos)
     return 0;
-  mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());
-  std::string error;
-  llvm::raw_string_ostream errors(error);
-  if (failed(mlir::parsePassPipeline("dsm-map-system{" + options + "}", pm,
-                                     errors)))
-    return 0;
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(kModel, &context);
-  if (!module)
-    std::abort();
-  (void)pm.run(*module);
+  (void)dsm::fuzz::runMapSystem(options, kModel);
   return 0;
 }

@@ -9,13 +9,6 @@
 
 #include "FuzzSupport.h"
 
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
-#include "llvm/ADT/SmallString.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
@@ -35,23 +28,8 @@ func.func @net(%x: tensor<16x64xf32>) -> tensor<16x64xf32> {
 }
 )mlir";
 
-/// Moves the process into a fresh scratch directory, once.
-static void enterScratchDirectory() {
-  static bool entered = [] {
-    llvm::SmallString<128> dir;
-    if (llvm::sys::fs::createUniqueDirectory("dsm-fuzz-strategy", dir) ||
-        llvm::sys::fs::set_current_path(dir))
-      std::abort();
-    return true;
-  }();
-  (void)entered;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  enterScratchDirectory();
-  static mlir::MLIRContext &context = dsm::fuzz::getContext();
-  mlir::ScopedDiagnosticHandler quiet(
-      &context, [](mlir::Diagnostic &) { return mlir::success(); });
+  dsm::fuzz::enterScratchDirectory("dsm-fuzz-strategy");
   {
     std::error_code error;
     llvm::raw_fd_ostream file("strategy.yaml", error);
@@ -59,18 +37,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       std::abort();
     file.write(reinterpret_cast<const char *>(data), size);
   }
-  mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());
-  std::string error;
-  llvm::raw_string_ostream errors(error);
-  if (failed(mlir::parsePassPipeline(
-          "dsm-map-system{system=dsm-8pf-asym mode=train "
-          "strategy=strategy.yaml}",
-          pm, errors)))
+  if (!dsm::fuzz::runMapSystem(
+          "system=dsm-8pf-asym mode=train strategy=strategy.yaml", kModel))
     std::abort();
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(kModel, &context);
-  if (!module)
-    std::abort();
-  (void)pm.run(*module);
   return 0;
 }

@@ -98,6 +98,34 @@ LayerGraph randomChain(std::mt19937 &random, int64_t mb, bool training) {
   return g;
 }
 
+/// Maps `g` on each block of `torus` as a system of its own and expects
+/// `plan` no slower than any plan found there (`fitting`: any that fits);
+/// how many it compared.
+int expectNoSlowerThanItsBlocks(const MappingPlan &plan,
+                                const MultiChipSystem &torus,
+                                const MapperOptions &options,
+                                const LayerGraph &g, bool fitting, int trial) {
+  SerialExecutor serial;
+  int compared = 0;
+  for (const ChipBlock &block : candidateBlocks(torus.torus)) {
+    llvm::Expected<MappingPlan> smaller =
+        SpatialMapper(blockSystem(torus, block.rows, block.columns), options)
+            .map(g, serial);
+    if (!smaller || (fitting && !smaller->fitsMemory())) {
+      if (!smaller)
+        llvm::consumeError(smaller.takeError());
+      continue;
+    }
+    ++compared;
+    EXPECT_LE(plan.totals.cycles.total,
+              smaller->totals.cycles.total * (1 + 1e-9))
+        << "trial " << trial << ", block " << block.rows << "x" << block.columns
+        << ": " << describeStrategy(plan) << " against "
+        << describeStrategy(*smaller);
+  }
+  return compared;
+}
+
 TEST(ChipBlocksTest, MoreChipsOrMoreMemoryNeverGiveASlowerPlan) {
   // Random small networks at small and large minibatches: the plan on a
   // 4 x 4 torus is never slower than the plan on any of its blocks mapped
@@ -118,18 +146,8 @@ TEST(ChipBlocksTest, MoreChipsOrMoreMemoryNeverGiveASlowerPlan) {
     ASSERT_TRUE(static_cast<bool>(plan))
         << "trial " << trial << ": " << llvm::toString(plan.takeError());
     onBlocks += !plan->block.whole();
-    for (const ChipBlock &block : candidateBlocks(torus.torus)) {
-      llvm::Expected<MappingPlan> smaller =
-          SpatialMapper(blockSystem(torus, block.rows, block.columns), options)
-              .map(g, serial);
-      if (!smaller) {
-        llvm::consumeError(smaller.takeError());
-        continue;
-      }
-      EXPECT_LE(plan->totals.cycles.total, smaller->totals.cycles.total)
-          << "trial " << trial << ", block " << block.rows << "x"
-          << block.columns;
-    }
+    expectNoSlowerThanItsBlocks(*plan, torus, options, g, /*fitting=*/false,
+                                trial);
     MultiChipSystem lessMemory = torus;
     lessMemory.chip.core.scratchpad.capacityBytes /= 2;
     lessMemory.chip.externalMemory.capacityBytes /= 4;
@@ -145,18 +163,32 @@ TEST(ChipBlocksTest, MoreChipsOrMoreMemoryNeverGiveASlowerPlan) {
   EXPECT_GT(onBlocks, 0);
 }
 
+/// Every optimization of a training step, pipelines and gradient
+/// accumulation among them.
+MapperOptions optionsPricingPipelines() {
+  MapperOptions options;
+  options.reuseActivations = options.spatialMinibatching = true;
+  options.chipBlocks = options.pipelineStages = true;
+  return options;
+}
+
+/// A 4 x 4 torus of chips of 8 MB: random chains trained at minibatches in
+/// the hundreds need memory savers, pipelines or gradient accumulation.
+MultiChipSystem torusOfSmallChips() {
+  MultiChipSystem torus = torusOf(4, 4);
+  torus.chip.externalMemory.capacityBytes = 8e6;
+  return torus;
+}
+
 TEST(ChipBlocksTest, MoreChipsNeverGiveASlowerPlanWherePipelinesArePriced) {
   // As above, trained on chips of 8 MB, where memory savers, pipelines and
   // gradient accumulation are priced: the plan on a 4 x 4 torus is never
   // slower than the plan on any of its blocks mapped as a system of its
   // own.
   std::mt19937 random(7);
-  MapperOptions options;
-  options.reuseActivations = options.spatialMinibatching = true;
-  options.chipBlocks = options.pipelineStages = true;
+  const MapperOptions options = optionsPricingPipelines();
   SerialExecutor serial;
-  MultiChipSystem torus = torusOf(4, 4);
-  torus.chip.externalMemory.capacityBytes = 8e6;
+  const MultiChipSystem torus = torusOfSmallChips();
   int compared = 0;
   for (int trial = 0; trial < 6; ++trial) {
     LayerGraph g = randomChain(random, trial % 2 ? 1024 : 256, true);
@@ -167,22 +199,8 @@ TEST(ChipBlocksTest, MoreChipsNeverGiveASlowerPlanWherePipelinesArePriced) {
         llvm::consumeError(plan.takeError());
       continue;
     }
-    for (const ChipBlock &block : candidateBlocks(torus.torus)) {
-      llvm::Expected<MappingPlan> smaller =
-          SpatialMapper(blockSystem(torus, block.rows, block.columns), options)
-              .map(g, serial);
-      if (!smaller || !smaller->fitsMemory()) {
-        if (!smaller)
-          llvm::consumeError(smaller.takeError());
-        continue;
-      }
-      ++compared;
-      EXPECT_LE(plan->totals.cycles.total,
-                smaller->totals.cycles.total * (1 + 1e-9))
-          << "trial " << trial << ", block " << block.rows << "x"
-          << block.columns << ": " << describeStrategy(*plan) << " against "
-          << describeStrategy(*smaller);
-    }
+    compared += expectNoSlowerThanItsBlocks(*plan, torus, options, g,
+                                            /*fitting=*/true, trial);
   }
   EXPECT_GT(compared, 5);
 }
@@ -194,12 +212,9 @@ TEST(ChipBlocksTest, ALargerMinibatchIsNeverSlowerASample) {
   // twice the step (gradient accumulation of two halves is among its
   // candidates), whichever strategy wins either.
   std::mt19937 random(11);
-  MapperOptions options;
-  options.reuseActivations = options.spatialMinibatching = true;
-  options.chipBlocks = options.pipelineStages = true;
+  const MapperOptions options = optionsPricingPipelines();
   SerialExecutor serial;
-  MultiChipSystem torus = torusOf(4, 4);
-  torus.chip.externalMemory.capacityBytes = 8e6;
+  const MultiChipSystem torus = torusOfSmallChips();
   int compared = 0, pipelined = 0;
   for (int trial = 0; trial < 10; ++trial) {
     const int64_t mb = std::array<int64_t, 2>{256, 1024}[trial % 2];
