@@ -5,6 +5,8 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -400,44 +402,84 @@ core::LayerShape WorkloadAttr::getShape(StringRef name) const {
 // MemoryDecisionAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult MemoryDecisionAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, bool weightReuse,
-    bool inputReuse, bool errorReuse, int64_t dysm, int64_t preload,
-    int64_t pipeGroup, int64_t pipeFirstRow, int64_t pipeRows,
-    int64_t microbatches, bool gpipe, bool shortcutReuse, bool outputReuse,
-    bool shortcutPerSpatialMinibatch, bool recompute, bool shardedState,
-    bool shardedWeights, bool offloadedState) {
-  if (shardedWeights && !shardedState)
-    return emitError() << "sharded_weights without sharded_state";
-  if (offloadedState && !shardedState)
-    return emitError() << "offloaded_state without sharded_state";
-  if (dysm < 1)
-    return emitError() << "dysm factor must be at least 1, got " << dysm;
-  if (shortcutPerSpatialMinibatch && !shortcutReuse)
-    return emitError() << "shortcut_per_spatial_minibatch without "
-                          "shortcut_reuse";
-  if (preload < 0)
-    return emitError() << "preloaded weight bytes must not be negative, got "
-                       << preload;
-  if (pipeGroup < -1 || pipeFirstRow < 0 || pipeRows < 0)
-    return emitError() << "pipe group, first row and rows must not be "
-                          "negative (pipe_group = -1: not pipelined)";
-  if ((pipeGroup >= 0) != (pipeRows > 0))
-    return emitError() << "a pipe stage has a pipe group and at least one "
-                          "row, got pipe_group = "
-                       << pipeGroup << " and pipe_rows = " << pipeRows;
-  if (pipeGroup < 0 && pipeFirstRow != 0)
-    return emitError() << "pipe_first_row without a pipe group";
-  if (microbatches < 1)
-    return emitError() << "microbatches must be at least 1, got "
-                       << microbatches;
-  if (microbatches > 1 && pipeGroup < 0)
-    return emitError() << "microbatches without a pipe group (only a "
-                          "pipeline stage runs microbatches)";
-  if (gpipe && microbatches <= 1)
-    return emitError() << "gpipe without microbatches (it schedules a "
-                          "pipeline's microbatches)";
+LogicalResult
+MemoryDecisionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           core::MemoryDecision decision) {
+  if (std::string why = core::checkDecision(decision); !why.empty())
+    return emitError() << why;
   return success();
+}
+
+MemoryDecisionAttr
+MemoryDecisionAttr::getIfAny(MLIRContext *context,
+                             const core::MemoryDecision &decision) {
+  if (decision == core::MemoryDecision())
+    return {};
+  return get(context, decision);
+}
+
+/// `<key = value, ...>`: the fields that differ from their default, in the
+/// records' order.
+void MemoryDecisionAttr::print(AsmPrinter &printer) const {
+  const core::MemoryDecision &decision = getDecision();
+  printer << '<';
+  bool first = true;
+  core::forEachDecisionField([&](const core::DecisionField &f) {
+    if (!f.isSet(decision))
+      return;
+    printer << (first ? "" : ", ") << f.key << " = ";
+    if (f.flag)
+      printer << (f.get(decision) ? "true" : "false");
+    else
+      printer << f.get(decision);
+    first = false;
+  });
+  printer << '>';
+}
+
+/// `<key = value, ...>` in any order, each key once.
+Attribute MemoryDecisionAttr::parse(AsmParser &parser, Type) {
+  const llvm::SMLoc start = parser.getCurrentLocation();
+  core::MemoryDecision decision;
+  llvm::SmallDenseSet<const core::DecisionField *> seen;
+  auto parseField = [&]() -> ParseResult {
+    llvm::SMLoc loc = parser.getCurrentLocation();
+    std::string key;
+    if (parser.parseKeywordOrString(&key) || parser.parseEqual())
+      return failure();
+    const core::DecisionField *f = core::findDecisionField(key);
+    if (!f) {
+      std::vector<std::string> keys;
+      core::forEachDecisionField(
+          [&](const core::DecisionField &g) { keys.push_back(g.key.str()); });
+      return parser.emitError(loc)
+             << "unknown memory decision '" << key
+             << "'; expected one of: " << llvm::join(keys, ", ");
+    }
+    if (!seen.insert(f).second)
+      return parser.emitError(loc)
+             << "memory decision '" << key << "' given twice";
+    int64_t value = 0;
+    if (f->flag) {
+      bool flag = false;
+      llvm::SMLoc valueLoc = parser.getCurrentLocation();
+      if (succeeded(parser.parseOptionalKeyword("true")))
+        flag = true;
+      else if (failed(parser.parseOptionalKeyword("false")))
+        return parser.emitError(valueLoc)
+               << "expected true or false for '" << key << "'";
+      value = flag;
+    } else if (parser.parseInteger(value)) {
+      return failure();
+    }
+    f->set(decision, value);
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::LessGreater,
+                                     parseField))
+    return {};
+  return parser.getChecked<MemoryDecisionAttr>(start, parser.getContext(),
+                                               decision);
 }
 
 LogicalResult
@@ -448,43 +490,6 @@ ChipBlockAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "got "
                        << rows << " x " << columns;
   return success();
-}
-
-MemoryDecisionAttr
-MemoryDecisionAttr::get(MLIRContext *context,
-                        const core::MemoryDecision &decision) {
-  if (decision == core::MemoryDecision())
-    return {};
-  return get(context, decision.weightsAcrossSteps, decision.inputOnChip,
-             decision.errorOnChip, decision.spatialMinibatches,
-             decision.preloadedWeightBytes, decision.pipeGroup,
-             decision.pipeFirstRow, decision.pipeRows, decision.microbatches,
-             decision.gpipe, decision.shortcutOnChip, decision.outputOnChip,
-             decision.shortcutPerSpatialMinibatch, decision.recomputed,
-             decision.shardedState, decision.shardedWeights,
-             decision.offloadedState);
-}
-
-core::MemoryDecision MemoryDecisionAttr::getDecision() const {
-  core::MemoryDecision decision;
-  decision.weightsAcrossSteps = getWeightReuse();
-  decision.inputOnChip = getInputReuse();
-  decision.errorOnChip = getErrorReuse();
-  decision.shortcutOnChip = getShortcutReuse();
-  decision.shortcutPerSpatialMinibatch = getShortcutPerSpatialMinibatch();
-  decision.outputOnChip = getOutputReuse();
-  decision.spatialMinibatches = getDysm();
-  decision.preloadedWeightBytes = getPreload();
-  decision.pipeGroup = int(getPipeGroup());
-  decision.pipeFirstRow = getPipeFirstRow();
-  decision.pipeRows = getPipeRows();
-  decision.microbatches = getMicrobatches();
-  decision.gpipe = getGpipe();
-  decision.recomputed = getRecompute();
-  decision.shardedState = getShardedState();
-  decision.shardedWeights = getShardedWeights();
-  decision.offloadedState = getOffloadedState();
-  return decision;
 }
 
 //===----------------------------------------------------------------------===//

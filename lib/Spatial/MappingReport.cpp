@@ -379,30 +379,16 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row,
     json.attribute("limited_by", row.limitedBy());
     figure("macs", row.macs);
     object("memory", [&] {
-      const MemoryDecision &memory = row.memory;
-      llvm::SmallVector<Field, 18> fields = {
-          Field{"dysm_factor", memory.spatialMinibatches},
-          Field{"error_reuse", memory.errorOnChip},
-          Field{"gpipe", memory.gpipe},
-          Field{"input_reuse", memory.inputOnChip},
-          Field{"microbatches", memory.microbatches}};
-      // Only on a system with a host link, where it can be chosen.
-      if (memory.offloadedState)
-        fields.push_back({"offloaded_state", true});
-      fields.append(
-          {Field{"output_reuse", memory.outputOnChip},
-           Field{"pipe_first_row", memory.pipeFirstRow},
-           Field{"pipe_group", memory.pipeGroup},
-           Field{"pipe_rows", memory.pipeRows},
-           Field{"preloaded_weight_bytes", memory.preloadedWeightBytes},
-           Field{"recompute", memory.recomputed},
-           Field{"resident_weight_fraction", row.residentWeightFraction},
-           Field{"sharded_state", memory.shardedState},
-           Field{"sharded_weights", memory.shardedWeights},
-           Field{"shortcut_per_spatial_minibatch",
-                 memory.shortcutPerSpatialMinibatch},
-           Field{"shortcut_reuse", memory.shortcutOnChip},
-           Field{"weight_reuse", memory.weightsAcrossSteps}});
+      llvm::SmallVector<Field, 24> fields;
+      forEachDecisionField([&](const DecisionField &f) {
+        if (f.reportedOnlyWhenSet && !f.isSet(row.memory))
+          return;
+        const int64_t value = f.get(row.memory);
+        fields.push_back(f.flag ? Field(f.jsonKey(), value != 0)
+                                : Field(f.jsonKey(), value));
+      });
+      fields.push_back(
+          {"resident_weight_fraction", row.residentWeightFraction});
       writeFields(json, fields, kRowIndent);
     });
     json.attribute("name", llvm::StringRef(row.layer));
@@ -420,16 +406,19 @@ static void writeRow(llvm::json::OStream &json, const MappingReportRow &row,
   });
 }
 
+bool MemorySavers::any() const {
+  return llvm::any_of(counts, [](const Count &c) { return c.layers > 0; });
+}
+
 std::string MemorySavers::describe() const {
-  std::string text =
-      llvm::formatv("training state sharded on {0} layers, weights "
-                    "sharded on {1}, activations recomputed on {2}",
-                    shardedStateLayers, shardedWeightsLayers, recomputedLayers)
-          .str();
-  if (offloadedStateLayers > 0)
-    text += llvm::formatv(", optimizer state offloaded to the host on {0}",
-                          offloadedStateLayers)
-                .str();
+  std::string text;
+  for (const Count &count : counts) {
+    if (count.saver->reportedOnlyWhenSet && count.layers == 0)
+      continue;
+    text += (text.empty() ? "" : ", ") + count.saver->saverWords.str() +
+            " on " + std::to_string(count.layers) +
+            (text.empty() ? " layers" : "");
+  }
   return text;
 }
 
@@ -484,13 +473,15 @@ PipelineSummary MappingReport::pipeline() const {
 
 MemorySavers MappingReport::memorySavers() const {
   MemorySavers savers;
+  forEachDecisionField([&](const DecisionField &f) {
+    if (!f.saverWords.empty())
+      savers.counts.push_back({&f, 0});
+  });
   for (const MappingReportRow &row : rows) {
     if (row.pass != TrainingPass::FWD)
       continue;
-    savers.recomputedLayers += row.memory.recomputed;
-    savers.shardedStateLayers += row.memory.shardedState;
-    savers.shardedWeightsLayers += row.memory.shardedWeights;
-    savers.offloadedStateLayers += row.memory.offloadedState;
+    for (MemorySavers::Count &count : savers.counts)
+      count.layers += count.saver->isSet(row.memory);
   }
   return savers;
 }
@@ -541,12 +532,13 @@ void dsm::core::writeMappingJSON(const MappingReport &report,
         });
         MemorySavers savers = report.memorySavers();
         json.attributeObject("memory_savers", [&] {
-          if (savers.offloadedStateLayers > 0)
-            json.attribute("offloaded_state_layers",
-                           savers.offloadedStateLayers);
-          json.attribute("recomputed_layers", savers.recomputedLayers);
-          json.attribute("sharded_state_layers", savers.shardedStateLayers);
-          json.attribute("sharded_weights_layers", savers.shardedWeightsLayers);
+          llvm::SmallVector<Field, 8> fields;
+          for (const MemorySavers::Count &count : savers.counts)
+            if (!count.saver->reportedOnlyWhenSet || count.layers > 0)
+              fields.push_back({count.saver->saverKey, count.layers});
+          llvm::sort(fields, byKey);
+          for (const Field &field : fields)
+            json.attribute(field.key, field.count);
         });
       }
       PipelineSummary pipeline = report.pipeline();

@@ -29,8 +29,7 @@ using namespace dsm::core;
 static constexpr std::array<llvm::StringLiteral, kNumCycleCategories>
     kCategoryColors = {"#2e7d32", "#a5d6a7", "#1565c0", "#ef6c00", "#8e24aa"};
 
-/// "row 3" or "rows 0-7".
-static std::string rowsText(int64_t first, int64_t rows) {
+std::string dsm::core::describeTorusRows(int64_t first, int64_t rows) {
   if (rows == 1)
     return "row " + std::to_string(first);
   return "rows " + std::to_string(first) + "-" +
@@ -42,6 +41,10 @@ static std::string rowsText(int64_t first, int64_t rows) {
 static constexpr std::array<llvm::StringLiteral, 8> kStageColors = {
     "#1b9e77", "#d95f02", "#7570b3", "#e7298a",
     "#66a61e", "#e6ab02", "#a6761d", "#666666"};
+
+llvm::StringRef dsm::core::stageColor(int stage) {
+  return kStageColors[stage % kStageColors.size()];
+}
 
 /// The timeline's colors: a FWD, BWD and UPD pass, and a stage's wait.
 static constexpr std::array<llvm::StringLiteral, 3> kPassColors = {
@@ -114,60 +117,17 @@ static void writeChart(const MappingReport &report, llvm::raw_ostream &os) {
 }
 
 /// The row's memory decisions (DeepSpatialMatrix §III, StepMemory.h), one
-/// cell each: what it finds on chip, its DySM factor, its preloaded weights,
-/// recomputation, sharding, and the pipeline stage (or timestep pipe group)
-/// it belongs to.
+/// cell per decision record (DecisionRecords.h): what it finds on chip, its
+/// DySM factor, its preloaded weights, the pipeline stage (or timestep pipe
+/// group) it belongs to, sharding and recomputation.
 static void writeDecisions(const MappingReportRow &row,
                            const PipelineSummary &pipeline,
                            llvm::raw_ostream &os) {
-  const MemoryDecision &m = row.memory;
-  std::string reuse;
-  auto add = [](std::string &text, llvm::StringRef word) {
-    text += (text.empty() ? "" : ", ") + word.str();
-  };
-  if (m.weightsAcrossSteps)
-    add(reuse, "weights");
-  if (m.inputOnChip)
-    add(reuse, "input");
-  if (m.errorOnChip)
-    add(reuse, "error");
-  if (m.shortcutOnChip)
-    add(reuse, m.shortcutPerSpatialMinibatch ? "shortcut (per DySM part)"
-                                             : "shortcut");
-  if (m.outputOnChip)
-    add(reuse, "output");
-  os << "<td>" << (reuse.empty() ? "-" : reuse) << "</td><td class=\"n\">";
-  if (m.spatialMinibatches > 1)
-    os << m.spatialMinibatches;
-  else
-    os << "-";
-  os << "</td><td>";
-  if (m.preloadedWeightBytes > 0)
-    os << formatBytes(double(m.preloadedWeightBytes))
-       << llvm::format(" (%.0f%%)", 100 * row.residentWeightFraction);
-  else
-    os << "-";
-  os << "</td><td>" << (m.recomputed ? "yes" : "-") << "</td><td>";
-  std::string sharded;
-  if (m.shardedState)
-    add(sharded, "state");
-  if (m.shardedWeights)
-    add(sharded, "weights");
-  if (m.offloadedState)
-    add(sharded, "optimizer offloaded");
-  os << (sharded.empty() ? "-" : sharded) << "</td><td>";
-  if (m.pipelined()) {
-    int stage = m.microbatches > 1 ? pipeline.stageAt(m.pipeFirstRow) : -1;
-    if (stage >= 0)
-      os << "<span class=\"swatch\" style=\"background:"
-         << kStageColors[stage % kStageColors.size()] << "\"></span>" << stage;
-    else
-      os << "pipe group " << m.pipeGroup;
-    os << ", " << rowsText(m.pipeFirstRow, m.pipeRows);
-  } else {
-    os << "-";
+  for (const DecisionRecord *record : decisionRecords()) {
+    const std::string cell = record->cell(row, pipeline);
+    os << (record->numeric ? "<td class=\"n\">" : "<td>")
+       << (cell.empty() ? "-" : cell) << "</td>";
   }
-  os << "</td>";
 }
 
 static void writeTable(const MappingReport &report, llvm::raw_ostream &os) {
@@ -176,9 +136,10 @@ static void writeTable(const MappingReport &report, llvm::raw_ostream &os) {
         "<th>cycles</th>";
   for (int k = 0; k < kNumCycleCategories; ++k)
     os << "<th>" << stringifyCycleCategory(CycleCategory(k)) << "</th>";
-  os << "<th>limited by</th><th>reuse</th><th>DySM</th><th>preload</th>"
-        "<th>recompute</th><th>sharded</th><th>stage</th>"
-        "<th>alternatives (cycles)</th></tr>\n";
+  os << "<th>limited by</th>";
+  for (const DecisionRecord *record : decisionRecords())
+    os << "<th>" << record->heading << "</th>";
+  os << "<th>alternatives (cycles)</th></tr>\n";
   const PipelineSummary pipeline = report.pipeline();
   for (const MappingReportRow &row : report.rows) {
     os << "<tr><td>";
@@ -270,7 +231,7 @@ static void writeTorus(const MappingReport &report, llvm::raw_ostream &os) {
     os << (s ? "<br>" : "")
        << "<span style=\"background:" << kStageColors[s % kStageColors.size()]
        << "\"></span>stage " << s << ": "
-       << rowsText(stage.firstRow, stage.rows) << ", layers ";
+       << describeTorusRows(stage.firstRow, stage.rows) << ", layers ";
     escape(os, stage.firstLayer);
     os << " .. ";
     escape(os, stage.lastLayer);

@@ -37,7 +37,7 @@ struct LowerTiledPass : public dsm::impl::DsmLowerTiledBase<LowerTiledPass> {
   /// §III-D) and are never re-laid out.
   static std::optional<Parallelism> layoutOf(Operation *op) {
     auto layout = [](Parallelism p, MemoryDecisionAttr memory) {
-      return memory && memory.getPipeGroup() >= 0
+      return memory && memory.getDecision().pipeGroup >= 0
                  ? std::nullopt
                  : std::optional<Parallelism>(p);
     };

@@ -394,10 +394,11 @@ dsm::memoryOfMappedStep(func::FuncOp func, const core::PerformanceModel &model,
   func.walk([&](TiledPassOp op) {
     passes.push_back(op);
     if (MemoryDecisionAttr memory = op.getMemoryAttr();
-        memory && memory.getMicrobatches() > 1) {
-      stages[{memory.getPipeFirstRow(), memory.getPipeRows()}].push_back(op);
-      microbatches = memory.getMicrobatches();
-      if (memory.getGpipe())
+        memory && memory.getDecision().microbatches > 1) {
+      stages[{memory.getDecision().pipeFirstRow, memory.getDecision().pipeRows}]
+          .push_back(op);
+      microbatches = memory.getDecision().microbatches;
+      if (memory.getDecision().gpipe)
         schedule = core::PipelineSchedule::GPipe;
     }
   });

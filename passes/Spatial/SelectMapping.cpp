@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dsm/Core/Spatial/DecisionRecords.h"
 #include "dsm/Core/Spatial/SpatialMapper.h"
 #include "dsm/Core/Support/ConsoleProgress.h"
 #include "dsm/Dialect/DsmOps.h"
@@ -430,49 +431,7 @@ struct SelectMappingPass
                                 : 0.0);
     // The memory decisions (DeepSpatialMatrix §III), in the attribute's
     // words.
-    const core::MemoryDecision &memory = config.memory;
-    SmallVector<std::string> decisions;
-    if (memory.weightsAcrossSteps)
-      decisions.push_back("weight_reuse");
-    if (memory.inputOnChip)
-      decisions.push_back("input_reuse");
-    if (memory.errorOnChip)
-      decisions.push_back("error_reuse");
-    if (memory.shortcutOnChip)
-      decisions.push_back("shortcut_reuse");
-    if (memory.shortcutPerSpatialMinibatch)
-      decisions.push_back("shortcut_per_spatial_minibatch");
-    if (memory.outputOnChip)
-      decisions.push_back("output_reuse");
-    if (memory.spatialMinibatches > 1)
-      decisions.push_back("dysm " + std::to_string(memory.spatialMinibatches));
-    if (memory.preloadedWeightBytes > 0)
-      decisions.push_back("preload " +
-                          std::to_string(memory.preloadedWeightBytes) + " B");
-    if (memory.pipelined() && memory.microbatches > 1)
-      decisions.push_back(
-          llvm::formatv("pipeline stage on torus rows {0}-{1}, {2} "
-                        "microbatches",
-                        memory.pipeFirstRow,
-                        memory.pipeFirstRow + memory.pipeRows - 1,
-                        memory.microbatches)
-              .str());
-    else if (memory.pipelined())
-      decisions.push_back(
-          llvm::formatv("pipe group {0} on torus rows {1}-{2}",
-                        memory.pipeGroup, memory.pipeFirstRow,
-                        memory.pipeFirstRow + memory.pipeRows - 1)
-              .str());
-    // The memory savers, chosen only where the plan does not fit otherwise
-    // (the function's remark says what the fastest plan needed).
-    if (memory.recomputed)
-      decisions.push_back("recompute");
-    if (memory.shardedState)
-      decisions.push_back("sharded_state");
-    if (memory.shardedWeights)
-      decisions.push_back("sharded_weights");
-    if (memory.offloadedState)
-      decisions.push_back("offloaded_state");
+    std::vector<std::string> decisions = core::explainDecision(config.memory);
     if (!decisions.empty())
       remark << "; memory: " << llvm::join(decisions, ", ");
     if (!config.block.whole())
@@ -514,23 +473,19 @@ struct SelectMappingPass
       return failure();
     }
     if (!plan->fitsMemory()) {
-      bool state = false, weights = false, recomputed = false,
-           offloaded = false;
-      for (const core::LayerPlan &layerPlan : plan->layers)
-        for (const core::PassPlan &passPlan : layerPlan.passes) {
-          state |= passPlan.eval.config.memory.shardedState;
-          weights |= passPlan.eval.config.memory.shardedWeights;
-          recomputed |= passPlan.eval.config.memory.recomputed;
-          offloaded |= passPlan.eval.config.memory.offloadedState;
-        }
+      // The savers the closest plan uses (DecisionRecords.h), in the
+      // records' order.
       SmallVector<StringRef> savers;
-      if (state)
-        savers.push_back(weights ? "the training state and weights sharded"
-                                 : "the training state sharded");
-      if (offloaded)
-        savers.push_back("the optimizer state offloaded to the host");
-      if (recomputed)
-        savers.push_back("activations recomputed");
+      core::forEachDecisionField([&](const core::DecisionField &saver) {
+        if (saver.saverWords.empty())
+          return;
+        for (const core::LayerPlan &layerPlan : plan->layers)
+          for (const core::PassPlan &passPlan : layerPlan.passes)
+            if (saver.isSet(passPlan.eval.config.memory)) {
+              savers.push_back(saver.saverWords);
+              return;
+            }
+      });
       // At the function's location, without the function itself.
       InFlightDiagnostic error = mlir::emitError(func.getLoc());
       error << "no plan fits a chip's memory: the closest needs "
@@ -653,7 +608,7 @@ struct SelectMappingPass
                               config.array.rowTile, config.array.colTile));
         op.setCyclesAttr(CyclesAttr::get(context, passPlan.cycles));
         if (MemoryDecisionAttr memory =
-                MemoryDecisionAttr::get(context, config.memory))
+                MemoryDecisionAttr::getIfAny(context, config.memory))
           op.setMemoryAttr(memory);
         if (!config.block.whole())
           op.setBlockAttr(ChipBlockAttr::get(context, config.block.rows,

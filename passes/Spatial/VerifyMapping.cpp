@@ -50,7 +50,8 @@ struct VerifyMappingPass
     DenseMap<Operation *, int64_t> preloadedPerFunction;
     module.walk([&](TiledPassOp op) {
       if (MemoryDecisionAttr memory = op.getMemoryAttr())
-        preloadedPerFunction[op->getParentOp()] += memory.getPreload();
+        preloadedPerFunction[op->getParentOp()] +=
+            memory.getDecision().preloadedWeightBytes;
     });
     // Memory savers charge passes for their layer's FWD: recomputation (a
     // FWD marked `recompute` runs again, charged to the layer's first
@@ -123,7 +124,7 @@ struct VerifyMappingPass
       bool pipelined = false;
       func.walk([&](TiledPassOp op) {
         MemoryDecisionAttr memory = op.getMemoryAttr();
-        pipelined |= memory && memory.getMicrobatches() > 1;
+        pipelined |= memory && memory.getDecision().microbatches > 1;
       });
       if (pipelined && !idleAttr.isAttrPresent(func))
         return mlir::emitError(func.getLoc(),
@@ -206,12 +207,14 @@ struct VerifyMappingPass
     std::set<std::tuple<StageKey, int64_t, int64_t>> pipelineStages;
     module.walk([&](TiledPassOp op) {
       MemoryDecisionAttr memory = op.getMemoryAttr();
-      if (!memory || memory.getPipeGroup() < 0)
+      if (!memory || memory.getDecision().pipeGroup < 0)
         return;
-      StageKey key{op->getParentOp(), memory.getPipeGroup(), int(op.getPass())};
-      if (memory.getMicrobatches() > 1 &&
+      StageKey key{op->getParentOp(), memory.getDecision().pipeGroup,
+                   int(op.getPass())};
+      if (memory.getDecision().microbatches > 1 &&
           !pipelineStages
-               .insert({key, memory.getPipeFirstRow(), memory.getPipeRows()})
+               .insert({key, memory.getDecision().pipeFirstRow,
+                        memory.getDecision().pipeRows})
                .second)
         return;
       stages[key].push_back(op);
@@ -221,10 +224,12 @@ struct VerifyMappingPass
         for (size_t b = a + 1; b < ops.size(); ++b) {
           MemoryDecisionAttr first = ops[a].getMemoryAttr(),
                              second = ops[b].getMemoryAttr();
-          if (first.getPipeFirstRow() <
-                  second.getPipeFirstRow() + second.getPipeRows() &&
-              second.getPipeFirstRow() <
-                  first.getPipeFirstRow() + first.getPipeRows())
+          if (first.getDecision().pipeFirstRow <
+                  second.getDecision().pipeFirstRow +
+                      second.getDecision().pipeRows &&
+              second.getDecision().pipeFirstRow <
+                  first.getDecision().pipeFirstRow +
+                      first.getDecision().pipeRows)
             return ops[b].emitOpError("shares torus rows with '")
                    << ops[a].getLayer() << "', another stage of pipe group "
                    << std::get<1>(key);

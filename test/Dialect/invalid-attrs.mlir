@@ -52,6 +52,28 @@ func.func @empty_block() attributes {m = #dsm.chip_block<rows = 0, columns = 4>}
 
 // -----
 
+// The keys are the decision records' fields (DecisionRecords.h).
+// expected-error @+1 {{unknown memory decision 'input_on_chip'; expected one of: weight_reuse, input_reuse}}
+func.func @unknown_decision() attributes {m = #dsm.memory_decision<input_on_chip = true>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{memory decision 'dysm' given twice}}
+func.func @decision_twice() attributes {m = #dsm.memory_decision<dysm = 2, dysm = 4>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected true or false for 'recompute'}}
+func.func @flag_as_count() attributes {m = #dsm.memory_decision<recompute = 1>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{dysm factor must be at least 1, got 0}}
 func.func @zero_dysm() attributes {m = #dsm.memory_decision<dysm = 0>} {
   return

@@ -3,6 +3,7 @@
 #ifndef DSM_DIALECT_DSMATTRS_H
 #define DSM_DIALECT_DSMATTRS_H
 
+#include "dsm/Core/Spatial/DecisionRecords.h"
 #include "dsm/Core/Spatial/Mapping.h"
 #include "dsm/Core/Spatial/StepMemory.h"
 #include "dsm/Core/System/SystemDescription.h"

@@ -451,43 +451,37 @@ def Dsm_MemoryDecisionAttr : Dsm_Attr<"MemoryDecision", "memory_decision"> {
     back over the link (ZeRO-Offload, non-overlapped). All four are chosen
     only where a plan does not fit otherwise, or named.
 
+    The keys are the fields of the decision records (DecisionRecords.h), one
+    record per add-on or strategy that decides them; they parse in any
+    order, each once, and print in the records' order, leaving out what is
+    at its default (false, `dysm = 1`, `pipe_group = -1`, `microbatches =
+    1`, 0).
+
     ```mlir
     #dsm.memory_decision<weight_reuse = true>
     #dsm.memory_decision<input_reuse = true>
     #dsm.memory_decision<error_reuse = true>
     #dsm.memory_decision<input_reuse = true, dysm = 4>
     #dsm.memory_decision<input_reuse = true, shortcut_reuse = true>
-    #dsm.memory_decision<dysm = 4, shortcut_reuse = true, shortcut_per_spatial_minibatch = true>
+    #dsm.memory_decision<shortcut_reuse = true, shortcut_per_spatial_minibatch = true, dysm = 4>
     #dsm.memory_decision<preload = 65536>
     #dsm.memory_decision<weight_reuse = true, pipe_group = 0, pipe_first_row = 2, pipe_rows = 3>
     #dsm.memory_decision<pipe_group = 0, pipe_first_row = 4, pipe_rows = 4, microbatches = 16>
     #dsm.memory_decision<recompute = true, sharded_state = true>
     ```
   }];
-  let parameters = (ins DefaultValuedParameter<"bool", "false">:$weight_reuse,
-                        DefaultValuedParameter<"bool", "false">:$input_reuse,
-                        DefaultValuedParameter<"bool", "false">:$error_reuse,
-                        DefaultValuedParameter<"int64_t", "1">:$dysm,
-                        DefaultValuedParameter<"int64_t", "0">:$preload,
-                        DefaultValuedParameter<"int64_t", "-1">:$pipe_group,
-                        DefaultValuedParameter<"int64_t", "0">:$pipe_first_row,
-                        DefaultValuedParameter<"int64_t", "0">:$pipe_rows,
-                        DefaultValuedParameter<"int64_t", "1">:$microbatches,
-                        DefaultValuedParameter<"bool", "false">:$gpipe,
-                        DefaultValuedParameter<"bool", "false">:$shortcut_reuse,
-                        DefaultValuedParameter<"bool", "false">:$output_reuse,
-                        DefaultValuedParameter<"bool", "false">:$shortcut_per_spatial_minibatch,
-                        DefaultValuedParameter<"bool", "false">:$recompute,
-                        DefaultValuedParameter<"bool", "false">:$sharded_state,
-                        DefaultValuedParameter<"bool", "false">:$sharded_weights,
-                        DefaultValuedParameter<"bool", "false">:$offloaded_state);
-  let assemblyFormat = "`<` struct(params) `>`";
+  // One parameter, the decision; its keys are the fields of the decision
+  // records (DecisionRecords.h), which the printer, the parser and the
+  // verifier walk: a new decision is a field of its record, not a
+  // parameter here.
+  let parameters = (ins AttrParameter<"::dsm::core::MemoryDecision",
+      "the decision", "const ::dsm::core::MemoryDecision &">:$decision);
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The attribute recording `decision`, or null when it decides nothing.
-    static MemoryDecisionAttr get(::mlir::MLIRContext *context,
-                                  const ::dsm::core::MemoryDecision &decision);
-    ::dsm::core::MemoryDecision getDecision() const;
+    static MemoryDecisionAttr getIfAny(::mlir::MLIRContext *context,
+                                       const ::dsm::core::MemoryDecision &decision);
   }];
 }
 

@@ -76,7 +76,10 @@ struct ArrayMapping {
 
 /// The memory optimizations of DeepSpatialMatrix §III a configuration uses:
 /// which data stay in the cores' scratchpads instead of going back to external
-/// memory.
+/// memory, and the memory savers and stage of a training plan. Each field
+/// belongs to a record of DecisionRecords.cpp, which names it and says how
+/// it reads: a new decision is a field here, one in its record, and the
+/// add-on that decides it.
 struct MemoryDecision {
   /// Kernel/weight reuse across timesteps (DeepSpatialMatrix §III-B2): an
   /// LSTM's FWD or BWD fetches its weights in the first timestep and keeps the
@@ -166,21 +169,8 @@ struct MemoryDecision {
   bool offloadedState = false;
 
   bool pipelined() const { return pipeGroup >= 0; }
-  bool operator==(const MemoryDecision &o) const {
-    return weightsAcrossSteps == o.weightsAcrossSteps &&
-           inputOnChip == o.inputOnChip && errorOnChip == o.errorOnChip &&
-           shortcutOnChip == o.shortcutOnChip &&
-           shortcutPerSpatialMinibatch == o.shortcutPerSpatialMinibatch &&
-           outputOnChip == o.outputOnChip &&
-           spatialMinibatches == o.spatialMinibatches &&
-           preloadedWeightBytes == o.preloadedWeightBytes &&
-           pipeGroup == o.pipeGroup && pipeFirstRow == o.pipeFirstRow &&
-           pipeRows == o.pipeRows && microbatches == o.microbatches &&
-           gpipe == o.gpipe && recomputed == o.recomputed &&
-           shardedState == o.shardedState &&
-           shardedWeights == o.shardedWeights &&
-           offloadedState == o.offloadedState;
-  }
+  /// Field by field, as the records list them (DecisionRecords.h).
+  bool operator==(const MemoryDecision &o) const;
   bool operator!=(const MemoryDecision &o) const { return !(*this == o); }
 };
 

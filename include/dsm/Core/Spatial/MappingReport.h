@@ -10,6 +10,7 @@
 #ifndef DSM_CORE_SPATIAL_MAPPINGREPORT_H
 #define DSM_CORE_SPATIAL_MAPPINGREPORT_H
 
+#include "dsm/Core/Spatial/DecisionRecords.h"
 #include "dsm/Core/Spatial/Mapping.h"
 #include "dsm/Core/Spatial/PipelineParallelism.h"
 #include "dsm/Core/Spatial/StepMemory.h"
@@ -53,18 +54,18 @@ struct MappingReportRow {
   std::string limitedBy() const;
 };
 
-/// How many layers use each memory saver (StepMemory.h).
+/// How many layers use each memory saver (StepMemory.h): the savers of the
+/// decision records (DecisionRecords.h), in their order.
 struct MemorySavers {
-  int64_t recomputedLayers = 0, shardedStateLayers = 0,
-          shardedWeightsLayers = 0, offloadedStateLayers = 0;
-  bool any() const {
-    return recomputedLayers + shardedStateLayers + shardedWeightsLayers +
-               offloadedStateLayers >
-           0;
-  }
+  struct Count {
+    const DecisionField *saver = nullptr;
+    int64_t layers = 0;
+  };
+  std::vector<Count> counts;
+  bool any() const;
   /// "training state sharded on N layers, weights sharded on N, activations
-  /// recomputed on N" (and ", optimizer state offloaded to the host on N"
-  /// where it is): the table's and the HTML's words.
+  /// recomputed on N" (a saver reported only when set, only where it is):
+  /// the table's and the HTML's words.
   std::string describe() const;
 };
 
@@ -86,6 +87,11 @@ struct PipelineSummary {
   /// The stage running on torus rows from `firstRow`, or -1.
   int stageAt(int64_t firstRow) const;
 };
+
+/// "row 3" or "rows 0-7".
+std::string describeTorusRows(int64_t firstRow, int64_t rows);
+/// The HTML report's color of pipeline stage `stage`.
+llvm::StringRef stageColor(int stage);
 
 struct MappingReport {
   std::string system;
