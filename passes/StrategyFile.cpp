@@ -86,7 +86,7 @@ DictionaryAttr dsm::recordStrategy(MLIRContext *context, Pass &selectMapping,
                                    const PlannedPipeline &pipeline) {
   llvm::StringMap<std::string> values = printedOptionsOf(selectMapping);
   // The sharding by its ZeRO stage as shard= names it.
-  static const char *const byZeroStage[] = {"none", nullptr, "state",
+  static const char *const byZeroStage[] = {"none", "optimizer", "state",
                                             "weights"};
   auto zero = values.find("zero");
   if (zero != values.end() && zero->second.size() == 1 &&

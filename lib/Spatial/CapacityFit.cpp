@@ -92,6 +92,9 @@ struct dsm::core::ChipMemory {
 
   /// The savers.
   bool shardState = false, shardWeights = false, offloadState = false;
+  /// ZeRO stage 1 (named only): the optimizer state sharded, not the
+  /// gradients.
+  bool shardOptimizer = false;
   std::vector<bool> recomputed;
   /// Per layer: recomputed, and the first of its run (keeps its checkpoint).
   std::vector<bool> startsRun;
@@ -117,15 +120,19 @@ struct dsm::core::ChipMemory {
   }
   /// Of a layer of `layerParameters` whose option holds `elements` of them
   /// on a chip.
-  double weightElementsOf(double elements, double layerParameters) const {
+  HeldParameters heldOf(double elements, double layerParameters) const {
     return heldParameters(elements, layerParameters, chips, shardWeights,
-                          shardState)
-        .weights;
+                          shardState, shardOptimizer);
+  }
+  double weightElementsOf(double elements, double layerParameters) const {
+    return heldOf(elements, layerParameters).weights;
   }
   double stateElementsOf(double elements, double layerParameters) const {
-    return heldParameters(elements, layerParameters, chips, shardWeights,
-                          shardState)
-        .state;
+    return heldOf(elements, layerParameters).state;
+  }
+  double optimizerElements(size_t layer, int option) const {
+    return heldOf(parameterElements(layer, option), parameters[layer])
+        .optimizer;
   }
   /// The optimizer state a chip keeps on chip (none when offloaded).
   double chipOptimizerBytes() const {
@@ -151,9 +158,9 @@ struct dsm::core::ChipMemory {
     return parameterBytes(layer, option) + keptBytes(layer, option);
   }
   double parameterBytesOf(double elements, double layerParameters) const {
-    return weightElementsOf(elements, layerParameters) * elementBytes +
-           stateElementsOf(elements, layerParameters) *
-               (gradientBytes + chipOptimizerBytes());
+    const HeldParameters held = heldOf(elements, layerParameters);
+    return held.weights * elementBytes + held.state * gradientBytes +
+           held.optimizer * chipOptimizerBytes();
   }
   /// The optimizer state a chip offloads to its host: its shard's.
   double hostBytes() const {
@@ -249,7 +256,8 @@ struct dsm::core::ChipMemory {
     for (size_t i = 0; i < choice.size(); ++i) {
       memory.weights += weightElements(i, choice[i]) * elementBytes;
       memory.gradients += stateElements(i, choice[i]) * gradientBytes;
-      memory.optimizer += stateElements(i, choice[i]) * chipOptimizerBytes();
+      memory.optimizer +=
+          optimizerElements(i, choice[i]) * chipOptimizerBytes();
     }
     memory.offloaded = hostBytes();
     memory.activations = activationBytes + runBytes(choice);
@@ -721,6 +729,8 @@ public:
       base.memory->shardState = true;
     if (named.shard == ShardChoice::Weights)
       base = withShardedWeights(base);
+    if (named.shard == ShardChoice::Optimizer)
+      base.memory->shardOptimizer = true;
     if (named.offload == OffloadChoice::State)
       base = withOffloadedState(base);
     return base;
@@ -762,6 +772,7 @@ public:
     // Offloading: one transfer a step, in the same tier.
     if (training && problem.model().hasHostLink() &&
         named.shard != ShardChoice::None &&
+        named.shard != ShardChoice::Optimizer &&
         named.offload == OffloadChoice::Auto)
       for (std::vector<Candidate> *tier : {&first, &second})
         for (size_t k = 0, n = tier->size(); k < n; ++k)
@@ -1200,15 +1211,12 @@ static HeldParameters fullestRowParametersOf(const MappingState &state,
                         shape, TrainingPass::FWD, config) *
                         memory.parameters[i] / shape.params
                   : memory.parameterElements(i, state.choice[i]);
-    placed.push_back(
-        {heldParameters(chipElements, memory.parameters[i], memory.chips,
-                        memory.shardWeights, memory.shardState),
-         pipeStage ? decision.pipeFirstRow : 0,
-         pipeStage ? decision.pipeRows : 0});
+    placed.push_back({memory.heldOf(chipElements, memory.parameters[i]),
+                      pipeStage ? decision.pipeFirstRow : 0,
+                      pipeStage ? decision.pipeRows : 0});
   }
-  return fullestRowParameters(placed, memory.elementBytes,
-                              memory.gradientBytes +
-                                  memory.chipOptimizerBytes());
+  return fullestRowParameters(placed, memory.elementBytes, memory.gradientBytes,
+                              memory.chipOptimizerBytes());
 }
 
 bool CapacityFit::refinePlan(MappingState &state) {
@@ -1222,7 +1230,7 @@ bool CapacityFit::refinePlan(MappingState &state) {
     HeldParameters held = fullestRowParametersOf(state, *memory);
     plan.memory.weights = held.weights * memory->elementBytes;
     plan.memory.gradients = held.state * memory->gradientBytes;
-    plan.memory.optimizer = held.state * memory->chipOptimizerBytes();
+    plan.memory.optimizer = held.optimizer * memory->chipOptimizerBytes();
     // A stage of a timestep pipe group keeps its saved activations at its
     // own layout, on its rows' chips (counted as if on every chip).
     if (memory->kept) {
@@ -1256,6 +1264,8 @@ bool CapacityFit::refinePlan(MappingState &state) {
     PassPlan &fwd = layer.passes.front();
     if (memory->shardState && memory->parameters[i] > 0)
       fwd.eval.config.memory.shardedState = true;
+    if (memory->shardOptimizer && memory->parameters[i] > 0)
+      fwd.eval.config.memory.shardedOptimizer = true;
     if (memory->shardWeights && memory->parameters[i] > 0) {
       // Each pass that reads the weights gathers them first.
       fwd.eval.config.memory.shardedWeights = true;

@@ -119,7 +119,8 @@ const std::vector<DecisionField> kSpatialMinibatchFields = {
 };
 
 const DecisionRecord kSpatialMinibatches = {
-    "DySM", kSpatialMinibatchFields,
+    "DySM",
+    kSpatialMinibatchFields,
     [](const MemoryDecision &d) -> std::string {
       if (d.spatialMinibatches < 1)
         return llvm::formatv("dysm factor must be at least 1, got {0}",
@@ -238,7 +239,7 @@ const DecisionRecord kStage = {
 
 //===----------------------------------------------------------------------===//
 // Sharding over the chips that hold copies of a weight (CapacityFit's
-// savers, StepMemory.h): ZeRO stages 2 and 3, and ZeRO-Offload.
+// savers, StepMemory.h): ZeRO stages 1, 2 and 3, and ZeRO-Offload.
 //===----------------------------------------------------------------------===//
 
 const std::vector<DecisionField> kShardingFields = {
@@ -250,6 +251,10 @@ const std::vector<DecisionField> kShardingFields = {
     onlyWhenSet(saver(field<&MemoryDecision::offloadedState>("offloaded_state"),
                       "optimizer state offloaded to the host",
                       "offloaded_state_layers")),
+    // Only where named (zero=1, shard=optimizer).
+    onlyWhenSet(
+        saver(field<&MemoryDecision::shardedOptimizer>("sharded_optimizer"),
+              "optimizer state sharded", "sharded_optimizer_layers")),
 };
 
 const DecisionRecord kSharding = {
@@ -259,6 +264,9 @@ const DecisionRecord kSharding = {
         return "sharded_weights without sharded_state";
       if (d.offloadedState && !d.shardedState)
         return "offloaded_state without sharded_state";
+      if (d.shardedOptimizer && d.shardedState)
+        return "sharded_optimizer with sharded_state (which shards the "
+               "optimizer state already)";
       return "";
     },
     explainByKeys<kShardingFields>,
@@ -271,6 +279,8 @@ const DecisionRecord kSharding = {
         append(text, "weights");
       if (m.offloadedState)
         append(text, "optimizer offloaded");
+      if (m.shardedOptimizer)
+        append(text, "optimizer");
       return text;
     }};
 

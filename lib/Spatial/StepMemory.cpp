@@ -54,6 +54,8 @@ llvm::StringRef dsm::core::stringifyShardChoice(ShardChoice choice) {
     return "none";
   case ShardChoice::State:
     return "state";
+  case ShardChoice::Optimizer:
+    return "optimizer";
   case ShardChoice::Weights:
     return "weights";
   }
@@ -166,30 +168,31 @@ double dsm::core::peakLiveBytes(llvm::ArrayRef<LiveTensor> tensors) {
 
 HeldParameters
 dsm::core::fullestRowParameters(llvm::ArrayRef<PlacedParameters> layers,
-                                double weightBytes, double stateBytes) {
+                                double weightBytes, double gradientBytes,
+                                double optimizerBytes) {
+  auto add = [](HeldParameters &to, const HeldParameters &held, double sign) {
+    to.weights += sign * held.weights;
+    to.state += sign * held.state;
+    to.optimizer += sign * held.optimizer;
+  };
   HeldParameters everyRow;
   // Per row where stages start or end: what they add from there on.
   std::map<int64_t, HeldParameters> changeAt;
   for (const PlacedParameters &layer : layers) {
     if (layer.rows <= 0) {
-      everyRow.weights += layer.held.weights;
-      everyRow.state += layer.held.state;
+      add(everyRow, layer.held, 1);
       continue;
     }
-    HeldParameters &start = changeAt[layer.firstRow];
-    start.weights += layer.held.weights;
-    start.state += layer.held.state;
-    HeldParameters &end = changeAt[layer.firstRow + layer.rows];
-    end.weights -= layer.held.weights;
-    end.state -= layer.held.state;
+    add(changeAt[layer.firstRow], layer.held, 1);
+    add(changeAt[layer.firstRow + layer.rows], layer.held, -1);
   }
   auto bytes = [&](const HeldParameters &held) {
-    return held.weights * weightBytes + held.state * stateBytes;
+    return held.weights * weightBytes + held.state * gradientBytes +
+           held.optimizer * optimizerBytes;
   };
   HeldParameters fullest = everyRow, row = everyRow;
   for (const auto &[first, change] : changeAt) {
-    row.weights += change.weights;
-    row.state += change.state;
+    add(row, change, 1);
     if (bytes(row) > bytes(fullest))
       fullest = row;
   }

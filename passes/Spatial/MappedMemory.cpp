@@ -226,7 +226,7 @@ void PassesMemory::holdParameters(TiledPassOp op, const core::LayerShape &shape,
       shape.params;
   core::HeldParameters held = core::heldParameters(
       chipElements, ownParameters, chips, config.memory.shardedWeights,
-      config.memory.shardedState);
+      config.memory.shardedState, config.memory.shardedOptimizer);
   // A stage of a timestep pipe group holds its layer on its rows only.
   const bool pipeStage = config.memory.pipeGroup >= 0 &&
                          config.memory.microbatches <= 1 &&
@@ -236,7 +236,7 @@ void PassesMemory::holdParameters(TiledPassOp op, const core::LayerShape &shape,
   if (config.memory.shardedWeights)
     gatheredElements = std::max(gatheredElements, chipElements);
   if (config.memory.offloadedState)
-    offloadedElements += held.state;
+    offloadedElements += held.optimizer;
 }
 
 /// The saved activations a FWD pass keeps for its layer's backward passes.
@@ -352,12 +352,16 @@ core::MemoryPerChip PassesMemory::total(core::Optimizer optimizer) const {
   tensors.insert(tensors.end(), others.begin(), others.end());
   const double elementBytes = model.bytesPerElement();
   core::HeldParameters held = core::fullestRowParameters(
-      parameters, elementBytes,
-      training ? elementBytes + core::optimizerBytesPerParameter(optimizer)
-               : 0);
+      parameters, elementBytes, training ? elementBytes : 0,
+      training ? core::optimizerBytesPerParameter(optimizer) : 0);
   core::MemoryPerChip memory = core::memoryPerChip(
       {held.weights}, {held.state}, tensors, elementBytes, training, optimizer,
       model.getSystem().chip.externalMemory.capacityBytes);
+  // Each state element's gradient, each optimizer element's state (the
+  // fewer where the optimizer state alone is sharded, ZeRO stage 1).
+  if (training)
+    memory.optimizer =
+        held.optimizer * core::optimizerBytesPerParameter(optimizer);
   memory.buffers = gatheredElements * model.bytesPerElement();
   if (training && offloadedElements > 0) {
     const double bytes =

@@ -129,19 +129,15 @@ struct SelectMappingPass
     options.savers.shard = shard;
     // zero= is shard= by its ZeRO stage (Rajbhandari et al. 2020).
     if (zero != -1) {
-      if (zero == 1 || zero < -1 || zero > 3) {
-        module.emitError()
-            << "zero=" << int64_t(zero)
-            << (zero == 1 ? ": ZeRO stage 1 (the optimizer state alone "
-                            "sharded) is not modelled; zero=2 shards the "
-                            "gradients with it"
-                          : ": ZeRO stages are 0, 1, 2 and 3");
+      if (zero < -1 || zero > 3) {
+        module.emitError() << "zero=" << int64_t(zero)
+                           << ": ZeRO stages are 0, 1, 2 and 3";
         return signalPassFailure();
       }
-      const core::ShardChoice byStage = zero == 0 ? core::ShardChoice::None
-                                        : zero == 2
-                                            ? core::ShardChoice::State
-                                            : core::ShardChoice::Weights;
+      static constexpr core::ShardChoice byZeroStage[] = {
+          core::ShardChoice::None, core::ShardChoice::Optimizer,
+          core::ShardChoice::State, core::ShardChoice::Weights};
+      const core::ShardChoice byStage = byZeroStage[zero];
       if (shard != core::ShardChoice::Auto && shard != byStage) {
         module.emitError() << "zero=" << int64_t(zero) << " is shard="
                            << core::stringifyShardChoice(byStage)
@@ -161,10 +157,13 @@ struct SelectMappingPass
                               "docs/systems.md); this one has none";
         return signalPassFailure();
       }
-      if (options.savers.shard == core::ShardChoice::None) {
-        module.emitError() << "offload=state offloads each chip's shard of "
-                              "the optimizer state: it needs the state "
-                              "sharded, not shard=none";
+      if (options.savers.shard == core::ShardChoice::None ||
+          options.savers.shard == core::ShardChoice::Optimizer) {
+        module.emitError()
+            << "offload=state offloads each chip's shard of the optimizer "
+               "state, sharded with the gradients (ZeRO-Offload): it needs "
+               "shard=state or shard=weights, not shard="
+            << core::stringifyShardChoice(options.savers.shard);
         return signalPassFailure();
       }
     }

@@ -49,7 +49,8 @@ module attributes {dsm.system = #dsm.system<"two-gpus", {kind = "device_graph",
 // Keys in any order print in the records' order; false flags and defaults
 // do not print.
 // CHECK-SAME: c = #dsm.memory_decision<weight_reuse = true, error_reuse = true, shortcut_reuse = true, shortcut_per_spatial_minibatch = true, dysm = 2, pipe_group = 0, pipe_first_row = 4, pipe_rows = 4, microbatches = 8, gpipe = true, sharded_state = true, sharded_weights = true, offloaded_state = true, recompute = true>
-func.func @memory_decisions() attributes {a = #dsm.memory_decision<input_reuse = true, dysm = 4>, b = #dsm.memory_decision<preload = 65536>, c = #dsm.memory_decision<recompute = true, offloaded_state = true, sharded_weights = true, sharded_state = true, gpipe = true, microbatches = 8, pipe_rows = 4, pipe_first_row = 4, pipe_group = 0, dysm = 2, shortcut_per_spatial_minibatch = true, shortcut_reuse = true, output_reuse = false, error_reuse = true, weight_reuse = true>} {
+// CHECK-SAME: d = #dsm.memory_decision<sharded_optimizer = true>
+func.func @memory_decisions() attributes {a = #dsm.memory_decision<input_reuse = true, dysm = 4>, b = #dsm.memory_decision<preload = 65536>, c = #dsm.memory_decision<recompute = true, offloaded_state = true, sharded_weights = true, sharded_state = true, gpipe = true, microbatches = 8, pipe_rows = 4, pipe_first_row = 4, pipe_group = 0, dysm = 2, shortcut_per_spatial_minibatch = true, shortcut_reuse = true, output_reuse = false, error_reuse = true, weight_reuse = true>, d = #dsm.memory_decision<sharded_optimizer = true>} {
   return
 }
 

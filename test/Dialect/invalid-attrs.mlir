@@ -95,6 +95,13 @@ func.func @offload_unsharded() attributes {m = #dsm.memory_decision<offloaded_st
 
 // -----
 
+// expected-error @+1 {{sharded_optimizer with sharded_state (which shards the optimizer state already)}}
+func.func @optimizer_sharded_twice() attributes {m = #dsm.memory_decision<sharded_state = true, sharded_optimizer = true>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{sharded_weights without sharded_state}}
 func.func @weights_unsharded_state() attributes {m = #dsm.memory_decision<sharded_weights = true>} {
   return

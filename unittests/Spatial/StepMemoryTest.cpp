@@ -103,9 +103,16 @@ TEST(StepMemoryTest, SaversShardTheHeldParameters) {
   HeldParameters state = heldParameters(100, 800, 16, false, true);
   EXPECT_EQ(state.weights, 100);
   EXPECT_EQ(state.state, 50);
+  EXPECT_EQ(state.optimizer, 50);
   HeldParameters weights = heldParameters(100, 800, 16, true, true);
   EXPECT_EQ(weights.weights, 50);
   EXPECT_EQ(weights.state, 50);
+  // ZeRO stage 1: the optimizer state alone sharded.
+  HeldParameters optimizer = heldParameters(100, 800, 16, false, false, true);
+  EXPECT_EQ(optimizer.weights, 100);
+  EXPECT_EQ(optimizer.state, 100);
+  EXPECT_EQ(optimizer.optimizer, 50);
+  EXPECT_EQ(plain.optimizer, 100);
 }
 
 TEST(StepMemoryTest, FullestRowHoldsTheStagesOnItsRows) {
@@ -113,17 +120,24 @@ TEST(StepMemoryTest, FullestRowHoldsTheStagesOnItsRows) {
   // and [1, 3). Row 1 holds the first and third stage's, row 2 the second
   // and third's; row 1 weighs more at 10 bytes a weight element and 1 a
   // state element.
-  std::vector<PlacedParameters> layers = {
-      {{10, 10}, 0, 0}, {{100, 0}, 0, 2}, {{0, 30}, 2, 2}, {{5, 5}, 1, 2}};
-  HeldParameters fullest = fullestRowParameters(layers, 10, 1);
+  std::vector<PlacedParameters> layers = {{{10, 10, 10}, 0, 0},
+                                          {{100, 0, 0}, 0, 2},
+                                          {{0, 30, 30}, 2, 2},
+                                          {{5, 5, 5}, 1, 2}};
+  HeldParameters fullest = fullestRowParameters(layers, 10, 1, 0);
   EXPECT_EQ(fullest.weights, 10 + 100 + 5);
   EXPECT_EQ(fullest.state, 10 + 0 + 5);
   // At 1 byte a state element and 0 a weight, row 2 is the fullest.
-  fullest = fullestRowParameters(layers, 0, 1);
+  fullest = fullestRowParameters(layers, 0, 1, 0);
   EXPECT_EQ(fullest.weights, 10 + 5);
   EXPECT_EQ(fullest.state, 10 + 30 + 5);
+  // The optimizer state weighs too: at 1 byte an optimizer element alone,
+  // row 2 again, its optimizer elements summed like the rest.
+  fullest = fullestRowParameters(layers, 0, 0, 1);
+  EXPECT_EQ(fullest.optimizer, 10 + 30 + 5);
   // Without stages: every layer on every chip.
-  fullest = fullestRowParameters({{{10, 10}, 0, 0}, {{7, 3}, 0, 0}}, 1, 1);
+  fullest =
+      fullestRowParameters({{{10, 10, 10}, 0, 0}, {{7, 3, 3}, 0, 0}}, 1, 1, 0);
   EXPECT_EQ(fullest.weights, 17);
   EXPECT_EQ(fullest.state, 13);
 }

@@ -149,13 +149,15 @@ class DsmSpatialSearchOptions {
                clEnumValN(::dsm::core::ShardChoice::None, "none", "never"),
                clEnumValN(::dsm::core::ShardChoice::State, "state",
                           "gradients and optimizer state (ZeRO stage 2)"),
+               clEnumValN(::dsm::core::ShardChoice::Optimizer, "optimizer",
+                          "the optimizer state alone (ZeRO stage 1, "
+                          "Megatron-LM's distributed optimizer)"),
                clEnumValN(::dsm::core::ShardChoice::Weights, "weights",
                           "those and the weights (ZeRO stage 3)"))}]>,
     Option<"zero", "zero", "int64_t", /*default=*/"-1",
            "Training: shard= by its ZeRO stage, as DeepSpeed and Megatron-LM "
-           "name it -- 0 none, 2 the gradients and optimizer state, 3 those "
-           "and the weights; 1 (the optimizer state alone) is not modelled "
-           "(-1: shard= decides)">,
+           "name it -- 0 none, 1 the optimizer state, 2 that and the "
+           "gradients, 3 those and the weights (-1: shard= decides)">,
     Option<"offload", "offload", "::dsm::core::OffloadChoice",
            /*default=*/"::dsm::core::OffloadChoice::Auto",
            "Training, on a system whose chips declare a host link: the "

@@ -51,7 +51,8 @@ struct DecisionField {
   llvm::StringLiteral saverKey = "";
 
   llvm::StringRef jsonKey() const {
-    return reportKey.empty() ? llvm::StringRef(key) : llvm::StringRef(reportKey);
+    return reportKey.empty() ? llvm::StringRef(key)
+                             : llvm::StringRef(reportKey);
   }
   bool isSet(const MemoryDecision &decision) const {
     return get(decision) != defaultValue;
@@ -68,11 +69,10 @@ struct DecisionRecord {
   std::string (*check)(const MemoryDecision &) = nullptr;
   /// The explain remark's words for the record's decision (none where it
   /// decides nothing).
-  void (*explain)(const MemoryDecision &, std::vector<std::string> &) =
-      nullptr;
+  void (*explain)(const MemoryDecision &, std::vector<std::string> &) = nullptr;
   /// The HTML table's cell (HTML, "" where it decides nothing).
-  std::string (*cell)(const MappingReportRow &, const PipelineSummary &) =
-      nullptr;
+  std::string (*cell)(const MappingReportRow &,
+                      const PipelineSummary &) = nullptr;
   /// The cell is a number, right-aligned as the table's others.
   bool numeric = false;
 };

@@ -161,6 +161,12 @@ struct MemoryDecision {
   /// them, and the FWD and BWD passes first gather the chip's share
   /// (PerformanceModel::weightGather).
   bool shardedWeights = false;
+  /// Sharded optimizer state (ZeRO stage 1, Megatron-LM's distributed
+  /// optimizer; StepMemory.h), on a FWD pass of a layer with parameters,
+  /// without shardedState: each chip keeps the optimizer state of its
+  /// shard of them only, but the whole gradient of its share. Named only:
+  /// it moves what stage 2 moves and holds more.
+  bool shardedOptimizer = false;
   /// Offloaded optimizer state (ZeRO-Offload, StepMemory.h), on a FWD pass
   /// of a layer with parameters (with shardedState): the chip's shard of the
   /// optimizer state lives in host memory, and the UPD sends the gradient

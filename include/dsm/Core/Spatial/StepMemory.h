@@ -101,6 +101,9 @@ enum class ShardChoice {
   None,
   /// Gradients and optimizer state (ZeRO stage 2).
   State,
+  /// The optimizer state alone (ZeRO stage 1, Megatron-LM's distributed
+  /// optimizer): named only, since stage 2 moves as much and holds less.
+  Optimizer,
   /// Those and the weights (ZeRO stage 3).
   Weights,
 };
@@ -143,22 +146,26 @@ struct MemoryPerChip {
   bool fits() const { return total() <= capacity && offloaded <= hostCapacity; }
 };
 
-/// A layer's parameter elements on a chip: the weights it holds and those
-/// whose gradient and optimizer state it keeps. The layer has `parameters`
-/// elements, of which its plan puts `chipElements` on each of `chips`
-/// chips; sharded weights (ZeRO stage 3) or sharded state (stage 2) keep a
-/// 1/chips shard instead. The one count of the mapper (CapacityFit) and of
-/// the IR (--dsm-verify-mapping). A layer's parameters are its trained
-/// weights; running statistics (batch norm's mean and variance, 2 elements
-/// a channel) are not counted.
+/// A layer's parameter elements on a chip: the weights it holds, those
+/// whose gradient it keeps (`state`) and those whose optimizer state it
+/// keeps. The layer has `parameters` elements, of which its plan puts
+/// `chipElements` on each of `chips` chips; sharded weights (ZeRO stage 3),
+/// sharded state (stage 2: gradients and optimizer state) or a sharded
+/// optimizer (stage 1) keep a 1/chips shard instead. The one count of the
+/// mapper (CapacityFit) and of the IR (--dsm-verify-mapping). A layer's
+/// parameters are its trained weights; running statistics (batch norm's mean
+/// and variance, 2 elements a channel) are not counted.
 struct HeldParameters {
-  double weights = 0, state = 0;
+  double weights = 0, state = 0, optimizer = 0;
 };
 inline HeldParameters heldParameters(double chipElements, double parameters,
                                      double chips, bool shardWeights,
-                                     bool shardState) {
-  return {shardWeights ? parameters / chips : chipElements,
-          shardState ? parameters / chips : chipElements};
+                                     bool shardState,
+                                     bool shardOptimizer = false) {
+  const double shard = parameters / chips;
+  return {shardWeights ? shard : chipElements,
+          shardState ? shard : chipElements,
+          shardState || shardOptimizer ? shard : chipElements};
 }
 
 /// Where a layer's parameters live: on every chip, or, for a stage of a
@@ -170,10 +177,11 @@ struct PlacedParameters {
 };
 /// The parameters a chip of the fullest row holds -- every layer's on all
 /// rows and the stages' on that row -- the fullest being the one with the
-/// most bytes at `weightBytes` a weight element and `stateBytes` a state
-/// element.
+/// most bytes at `weightBytes` a weight element, `gradientBytes` a state
+/// element and `optimizerBytes` an optimizer element.
 HeldParameters fullestRowParameters(llvm::ArrayRef<PlacedParameters> layers,
-                                    double weightBytes, double stateBytes);
+                                    double weightBytes, double gradientBytes,
+                                    double optimizerBytes);
 
 /// The memory of one chip: `weightElements` are the chip's elements of each
 /// distinct parameter, of `elementBytes` each; `stateElements` those whose
