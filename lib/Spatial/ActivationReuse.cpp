@@ -21,9 +21,48 @@
 
 using namespace dsm::core;
 
+namespace {
+/// Activation and error reuse between consecutive layers
+/// (DeepSpatialMatrix §III-B1), an edge term of the selection. Writes
+/// properties.inputReuse and errorReuse (MappingState::reused reads them).
+class ActivationReuse : public MappingAddOn {
+public:
+  void requestExplorations(MappingState &state) override;
+  void addSelectionTerms(MappingState &state) override;
+  void realizePass(const MappingState &state, int layer,
+                   PassRealization &pass) const override;
+};
+
+/// Inference: a layer whose every reader finds its output on chip does not
+/// write it (DeepSpatialMatrix §III-B1).
+class OutputElision : public MappingAddOn {
+public:
+  bool refinePlan(MappingState &state) override;
+};
+} // namespace
+
+std::unique_ptr<MappingAddOn> dsm::core::makeActivationReuse() {
+  return std::make_unique<ActivationReuse>();
+}
+
+std::unique_ptr<MappingAddOn> dsm::core::makeOutputElision() {
+  return std::make_unique<OutputElision>();
+}
+
+/// What finding its own data on chip saves `pass` of `layer` (<= 0).
+static double saving(const MappingState &state, int layer, TrainingPass pass,
+                     int option) {
+  const Evaluation *with = state.reused(layer, pass, option);
+  if (!with)
+    return 0.0;
+  return with->cycles.total - state.plain(layer, pass, option)->cycles.total;
+}
+
 void ActivationReuse::requestExplorations(MappingState &state) {
   const MappingProblem &problem = state.problem;
   const size_t n = problem.numLayers();
+  std::vector<const LayerEdge *> &in = state.properties.inputReuse;
+  std::vector<const LayerEdge *> &out = state.properties.errorReuse;
   in.assign(n, nullptr);
   out.assign(n, nullptr);
   for (const LayerEdge &edge : problem.graph().edges) {
@@ -50,26 +89,6 @@ void ActivationReuse::requestExplorations(MappingState &state) {
   }
 }
 
-const Evaluation *ActivationReuse::reused(const MappingState &state, int layer,
-                                          TrainingPass pass, int option) const {
-  if (!(pass == TrainingPass::FWD ? in[layer] : out[layer]))
-    return nullptr;
-  const Evaluation *with =
-      state.explorations.best(layer, pass, option, OnChip::Own);
-  const Evaluation *without = state.plain(layer, pass, option);
-  if (!with || !without || with->cycles.total >= without->cycles.total)
-    return nullptr;
-  return with;
-}
-
-double ActivationReuse::saving(const MappingState &state, int layer,
-                               TrainingPass pass, int option) const {
-  const Evaluation *with = reused(state, layer, pass, option);
-  if (!with)
-    return 0.0;
-  return with->cycles.total - state.plain(layer, pass, option)->cycles.total;
-}
-
 void ActivationReuse::addSelectionTerms(MappingState &state) {
   const MappingProblem &problem = state.problem;
   const int numOptions = problem.numOptions();
@@ -79,8 +98,8 @@ void ActivationReuse::addSelectionTerms(MappingState &state) {
   SwitchCostTerms terms;
   for (size_t e = 0; e < state.switches.size(); ++e) {
     const LayerEdge &edge = problem.edge(int(e));
-    bool reusesInput = in[edge.consumer] == &edge;
-    bool reusesError = out[edge.producer] == &edge;
+    bool reusesInput = state.properties.inputReuseOf(edge.consumer) == &edge;
+    bool reusesError = state.properties.errorReuseOf(edge.producer) == &edge;
     if (!reusesInput && !reusesError)
       continue;
     for (int o = 0; o < numOptions; ++o) {
@@ -107,12 +126,16 @@ void ActivationReuse::addSelectionTerms(MappingState &state) {
 void ActivationReuse::realizePass(const MappingState &state, int layer,
                                   PassRealization &pass) const {
   PassPlan &pp = pass.pass;
-  const LayerEdge *edge = pp.pass == TrainingPass::FWD ? in[layer] : out[layer];
+  const MappingProperties &properties = state.properties;
+  const LayerEdge *edge = pp.pass == TrainingPass::FWD
+                              ? properties.inputReuseOf(layer)
+                              : properties.errorReuseOf(layer);
   if (!edge || state.choice[edge->producer] != state.choice[edge->consumer] ||
-      state.stageOf[edge->producer] || state.stageOf[edge->consumer])
+      properties.isPipeStage(edge->producer) ||
+      properties.isPipeStage(edge->consumer))
     return;
   if (const Evaluation *onChip =
-          reused(state, layer, pp.pass, state.choice[layer])) {
+          state.reused(layer, pp.pass, state.choice[layer])) {
     pp.eval = *onChip;
     pass.inputOnChip = pp.pass == TrainingPass::FWD;
   }
@@ -132,8 +155,8 @@ bool OutputElision::refinePlan(MappingState &state) {
   for (size_t p = 0; p < problem.numLayers(); ++p) {
     const LayerNode &layer = problem.layer(int(p));
     if (problem.outgoing(int(p)).empty() || layer.networkOutput ||
-        layer.sentToLaterStage || state.stageOf[p] || !layer.shape.hasPrimary ||
-        layer.shape.timesteps > 1)
+        layer.sentToLaterStage || state.properties.isPipeStage(int(p)) ||
+        !layer.shape.hasPrimary || layer.shape.timesteps > 1)
       continue;
     bool allOnChip = true;
     for (int e : problem.outgoing(int(p))) {
@@ -144,9 +167,10 @@ bool OutputElision::refinePlan(MappingState &state) {
         break;
       }
       const MemoryDecision &memory = reader->eval.config.memory;
-      allOnChip &= (state.reuse->reusableIn(edge.consumer) == &edge &&
+      const MappingProperties &properties = state.properties;
+      allOnChip &= (properties.inputReuseOf(edge.consumer) == &edge &&
                     memory.inputOnChip) ||
-                   (state.shortcuts->kept(edge.consumer) == &edge &&
+                   (properties.keptShortcutOf(edge.consumer) == &edge &&
                     memory.shortcutOnChip);
     }
     PassPlan *fwd = state.passOf(int(p), TrainingPass::FWD);

@@ -48,6 +48,42 @@
 
 using namespace dsm::core;
 
+namespace dsm::core {
+struct ChipMemory;
+} // namespace dsm::core
+
+namespace {
+/// Whole-step memory per chip as a constraint: when the selection's plan
+/// needs more memory per chip than a chip has (its parameters under their
+/// parallelisms, their gradients and optimizer state in training, and the
+/// activations alive at once), the memory savers of StepMemory.h are
+/// chosen: the training state sharded (free), then, of the plans with and
+/// without activation recomputation, the faster that fits once every byte
+/// of parameters a chip holds is given a price in cycles, found by
+/// bisection, and the selection made again (a Lagrangian relaxation of the
+/// capacity: it fits, it is not proven the cheapest plan that fits). The
+/// price and the recomputations stay in state.layerCost, so the revisions
+/// after keep to them. Plans that fit as selected are not touched. Writes
+/// properties.memoryConstrained.
+class CapacityFit : public MappingAddOn {
+public:
+  CapacityFit();
+  ~CapacityFit() override;
+  llvm::Error boundBeforeSelection(const MappingState &state) override;
+  llvm::Error reviseChoice(MappingState &state, Executor &executor) override;
+  /// Records the plan's memory per chip and the savers on its passes.
+  bool refinePlan(MappingState &state) override;
+
+private:
+  /// What a chip holds, under the savers chosen.
+  std::unique_ptr<ChipMemory> memory;
+};
+} // namespace
+
+std::unique_ptr<MappingAddOn> dsm::core::makeCapacityFit() {
+  return std::make_unique<CapacityFit>();
+}
+
 /// What a chip holds per layer and option, and what it holds anyway, under
 /// the memory savers chosen.
 struct dsm::core::ChipMemory {
@@ -1133,7 +1169,7 @@ llvm::Error CapacityFit::reviseChoice(MappingState &state, Executor &) {
   };
   if (base.memory->fits(state.choice))
     return keep(base);
-  state.memoryConstrained = true;
+  state.properties.memoryConstrained = true;
   // 1. Sharded state: free, and the choice stays.
   if (savers.shardsStateFreely()) {
     base.memory->shardState = true;

@@ -33,6 +33,42 @@ PassPlan *MappingState::passOf(int layer, TrainingPass pass) {
   return nullptr;
 }
 
+const Evaluation *MappingState::reused(int layer, TrainingPass pass,
+                                       int option) const {
+  if (!(pass == TrainingPass::FWD ? properties.inputReuseOf(layer)
+                                  : properties.errorReuseOf(layer)))
+    return nullptr;
+  const Evaluation *with = explorations.best(layer, pass, option, OnChip::Own);
+  const Evaluation *without = plain(layer, pass, option);
+  if (!with || !without || with->cycles.total >= without->cycles.total)
+    return nullptr;
+  return with;
+}
+
+/// FWD variants that do not keep the input whole.
+static constexpr OnChip kWithoutInput[] = {
+    OnChip::Nothing, OnChip::Shortcut, OnChip::OwnAndShortcut,
+    OnChip::SpatialShortcut, OnChip::OwnAndSpatialShortcut};
+
+void MappingState::largestForwardWorkingSets(
+    int layer, llvm::MutableArrayRef<double> without,
+    llvm::MutableArrayRef<double> with) const {
+  std::fill(without.begin(), without.end(), 0.0);
+  std::fill(with.begin(), with.end(), 0.0);
+  for (OnChip variant : kWithoutInput) {
+    llvm::ArrayRef<const Evaluation *> bests =
+        explorations.bests(layer, TrainingPass::FWD, variant);
+    for (size_t o = 0; o < bests.size(); ++o)
+      if (bests[o])
+        without[o] = std::max(without[o], bests[o]->scratchpadBytes);
+  }
+  llvm::ArrayRef<const Evaluation *> bests =
+      explorations.bests(layer, TrainingPass::FWD, OnChip::Own);
+  for (size_t o = 0; o < bests.size(); ++o)
+    if (bests[o])
+      with[o] = bests[o]->scratchpadBytes;
+}
+
 //===----------------------------------------------------------------------===//
 // LayerFlags and ChoiceRuns
 //===----------------------------------------------------------------------===//
@@ -191,11 +227,15 @@ Selection dsm::core::selectWithStates(const std::vector<OptionCosts> &cost,
 }
 
 /// Realise: every pass of every layer under the choice, with the relayouts
-/// of its inputs (FWD) or of the errors it sends back (BWD).
+/// of its inputs (FWD) or of the errors it sends back (BWD). A pipe stage's
+/// passes are the add-on's that made it: its own chips, the group's
+/// schedule; its edges are streamed timestep by timestep instead of re-laid
+/// out.
 static llvm::Error
 realizePlan(MappingState &state,
             llvm::ArrayRef<std::unique_ptr<MappingAddOn>> addOns) {
   const MappingProblem &problem = state.problem;
+  const MappingProperties &properties = state.properties;
   const size_t n = problem.numLayers();
   MappingPlan &plan = state.plan;
   plan.layers.resize(n);
@@ -212,32 +252,23 @@ realizePlan(MappingState &state,
     }
     bool runs[kNumPasses] = {layer.fwd, layer.bwd, layer.upd};
     lp.passes.reserve(size_t(runs[0]) + size_t(runs[1]) + size_t(runs[2]));
-    const PipeStagePlan *stage = state.stageOf[i];
-    if (stage)
-      lp.parallelism = stage->passes.front().config.parallelism;
-    for (int pass = 0, stagePass = 0; pass < kNumPasses; ++pass) {
+    const bool streamed = properties.isPipeStage(int(i));
+    for (int pass = 0; pass < kNumPasses; ++pass) {
       if (!runs[pass])
         continue;
       PassPlan pp;
       pp.pass = TrainingPass(pass);
       pp.relayout.name = "relayout";
-      if (stage) {
-        // A pipe stage: its own chips, the group's schedule; its edges are
-        // streamed timestep by timestep instead of re-laid out.
-        pp.eval = stage->passes[stagePass];
-        pp.cycles = stage->cycles[stagePass];
-        ++stagePass;
-      } else {
+      if (!streamed)
         pp.eval = *state.plain(int(i), pp.pass, option);
-        PassRealization realization{pp};
-        for (const std::unique_ptr<MappingAddOn> &addOn : addOns)
-          addOn->realizePass(state, int(i), realization);
-      }
-      if (!stage && pp.pass != TrainingPass::UPD) {
+      PassRealization realization{pp};
+      for (const std::unique_ptr<MappingAddOn> &addOn : addOns)
+        addOn->realizePass(state, int(i), realization);
+      if (!streamed && pp.pass != TrainingPass::UPD) {
         for (int e : problem.incoming(int(i))) {
           const LayerEdge &edge = problem.edge(e);
           if ((pp.pass == TrainingPass::BWD && !edge.carriesError) ||
-              state.stageOf[edge.producer])
+              properties.isPipeStage(edge.producer))
             continue;
           TransferGroup group = problem.model().relayout(
               edge.elements, problem.parallelismOf(state.choice[edge.producer]),
@@ -249,7 +280,7 @@ realizePlan(MappingState &state,
           pp.relayout.cycles += group.cycles;
         }
       }
-      if (!stage) {
+      if (!streamed) {
         pp.cycles = pp.eval.cycles;
         pp.cycles.nonOvldt += pp.relayout.cycles;
         pp.cycles.total += pp.relayout.cycles;
@@ -267,6 +298,9 @@ realizePlan(MappingState &state,
       plan.totals.macs += pp.eval.macs;
       lp.passes.push_back(std::move(pp));
     }
+    // A pipe stage runs at its stage's parallelism.
+    if (streamed && !lp.passes.empty())
+      lp.parallelism = lp.passes.front().eval.config.parallelism;
   }
   return llvm::Error::success();
 }
@@ -340,32 +374,22 @@ static double exploredCyclesBound(const MappingState &state) {
 
 /// The add-ons of `state`'s problem, in the order their stages run.
 static std::vector<std::unique_ptr<MappingAddOn>>
-makeAddOns(MappingState &state) {
-  const MappingProblem &problem = state.problem;
+makeAddOns(const MappingProblem &problem) {
   const MapperOptions &options = problem.options();
   std::vector<std::unique_ptr<MappingAddOn>> addOns;
   if (problem.activationCopies() > 0)
-    addOns.push_back(std::make_unique<CapacityFit>());
+    addOns.push_back(makeCapacityFit());
   if (options.reuseActivations) {
-    auto reuse = std::make_unique<ActivationReuse>();
-    auto shortcuts = std::make_unique<ShortcutRetention>();
-    auto errors = std::make_unique<ShortcutErrorRetention>();
-    state.reuse = reuse.get();
-    state.shortcuts = shortcuts.get();
-    state.shortcutErrors = errors.get();
-    addOns.push_back(std::move(reuse));
-    addOns.push_back(std::move(shortcuts));
-    if (options.spatialMinibatching) {
-      auto groups = std::make_unique<SpatialMinibatchGroups>();
-      state.groups = groups.get();
-      addOns.push_back(std::move(groups));
-    }
-    addOns.push_back(std::move(errors));
+    addOns.push_back(makeActivationReuse());
+    addOns.push_back(makeShortcutRetention());
+    if (options.spatialMinibatching)
+      addOns.push_back(makeSpatialMinibatchGroups());
+    addOns.push_back(makeShortcutErrorRetention());
   }
   if (options.pipelineTimesteps)
-    addOns.push_back(std::make_unique<PipeGroupSelection>());
+    addOns.push_back(makePipeGroupSelection());
   if (options.reuseActivations && problem.inferenceOnly())
-    addOns.push_back(std::make_unique<OutputElision>());
+    addOns.push_back(makeOutputElision());
   return addOns;
 }
 
@@ -395,7 +419,7 @@ llvm::Expected<double> dsm::core::leastPipelinedCycles(
     std::shared_ptr<const LayerFitFigures> *fitFigures,
     double fitFiguresBelow) {
   MappingState state(problem, progress, memo ? &memo->explorations : nullptr);
-  std::vector<std::unique_ptr<MappingAddOn>> addOns = makeAddOns(state);
+  std::vector<std::unique_ptr<MappingAddOn>> addOns = makeAddOns(problem);
   if (llvm::Error error = exploreProblem(state, addOns, executor, progress))
     return std::move(error);
   // As exploredCyclesBound, less what a pipeline spends once a step.
@@ -412,7 +436,7 @@ llvm::Expected<MappingPlan>
 dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
                         ExplorationProgress &progress, SweepMemo *memo) {
   MappingState state(problem, progress, memo ? &memo->explorations : nullptr);
-  std::vector<std::unique_ptr<MappingAddOn>> addOns = makeAddOns(state);
+  std::vector<std::unique_ptr<MappingAddOn>> addOns = makeAddOns(problem);
   if (llvm::Error error = exploreProblem(state, addOns, executor, progress))
     return std::move(error);
   MappingPlan &plan = state.plan;
@@ -461,7 +485,6 @@ dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
     return progress.makeError();
 
   // 5. Revise.
-  state.stageOf.assign(problem.numLayers(), nullptr);
   for (const std::unique_ptr<MappingAddOn> &addOn : addOns)
     if (llvm::Error error = addOn->reviseChoice(state, executor))
       return std::move(error);
@@ -470,6 +493,8 @@ dsm::core::solveMapping(const MappingProblem &problem, Executor &executor,
     plan.selectionStatesKept = kMaxSelectionStates;
 
   // 6-7. Realise and refine.
+  for (const std::unique_ptr<MappingAddOn> &addOn : addOns)
+    addOn->beginRealization(state);
   if (llvm::Error error = realizePlan(state, addOns))
     return std::move(error);
   // In reverse order: the first add-on revised first and refines last, so

@@ -17,12 +17,33 @@
 
 using namespace dsm::core;
 
+namespace {
+/// Timestep pipelining (DeepSpatialMatrix §III-D): pipe groups chosen with
+/// the other layers' parallelisms. Reads properties.memoryConstrained;
+/// writes properties.pipeStages and realises the stages' passes.
+class PipeGroupSelection : public MappingAddOn {
+public:
+  llvm::Error reviseChoice(MappingState &state, Executor &executor) override;
+  void realizePass(const MappingState &state, int layer,
+                   PassRealization &pass) const override;
+
+private:
+  std::vector<PipeGroupPlan> adopted;
+  /// Per layer: the stage it runs as (nullptr: none); points into adopted.
+  std::vector<const PipeStagePlan *> stageOf;
+};
+} // namespace
+
+std::unique_ptr<MappingAddOn> dsm::core::makePipeGroupSelection() {
+  return std::make_unique<PipeGroupSelection>();
+}
+
 llvm::Error PipeGroupSelection::reviseChoice(MappingState &state,
                                              Executor &executor) {
   // A stage holds its layers' parameters on a block of rows, which the
   // capacity check does not price: a plan that needed memory savers to fit
   // is not pipelined.
-  if (state.memoryConstrained)
+  if (state.properties.memoryConstrained)
     return llvm::Error::success();
   const MappingProblem &problem = state.problem;
   const LayerGraph &graph = problem.graph();
@@ -113,6 +134,8 @@ llvm::Error PipeGroupSelection::reviseChoice(MappingState &state,
   if (state.progress.shouldStop())
     return state.progress.makeError();
   adopted.reserve(candidates.size()); // stageOf points into it
+  stageOf.assign(n, nullptr);
+  state.properties.pipeStages.assign(n, 0);
   for (size_t k = 0; k < candidates.size(); ++k) {
     if (!best[k])
       continue;
@@ -126,7 +149,8 @@ llvm::Error PipeGroupSelection::reviseChoice(MappingState &state,
         eval.config.memory.pipeFirstRow = stage.assignment.firstRow;
         eval.config.memory.pipeRows = stage.assignment.rows;
       }
-      state.stageOf[stage.layer] = &stage;
+      stageOf[stage.layer] = &stage;
+      state.properties.pipeStages[stage.layer] = 1;
     }
   }
   // The other layers take the selection made around the stages; without
@@ -137,4 +161,20 @@ llvm::Error PipeGroupSelection::reviseChoice(MappingState &state,
     state.choice = std::move(around.choice);
   }
   return llvm::Error::success();
+}
+
+/// A stage's passes: its own chips, the group's schedule.
+void PipeGroupSelection::realizePass(const MappingState &state, int layer,
+                                     PassRealization &pass) const {
+  const PipeStagePlan *stage = stageOf.empty() ? nullptr : stageOf[layer];
+  if (!stage)
+    return;
+  // The stage's passes are the layer's that run, in order.
+  const LayerNode &node = state.problem.layer(layer);
+  const bool runs[kNumPasses] = {node.fwd, node.bwd, node.upd};
+  int stagePass = 0;
+  for (int p = 0; p < int(pass.pass.pass); ++p)
+    stagePass += runs[p];
+  pass.pass.eval = stage->passes[stagePass];
+  pass.pass.cycles = stage->cycles[stagePass];
 }

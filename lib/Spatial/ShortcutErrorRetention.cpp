@@ -25,13 +25,33 @@
 
 using namespace dsm::core;
 
+namespace {
+/// In training, the error of a residual shortcut kept on chip from the
+/// block's last layer to its first, and the block input's producer finding
+/// the whole error there; chosen after realisation, pass by pass. Reads
+/// properties.shortcutCandidates; writes properties.errorShortcuts and
+/// errorBytes (request), which the DySM grouping estimates it by.
+class ShortcutErrorRetention : public MappingAddOn {
+public:
+  void requestExplorations(MappingState &state) override;
+  bool refinePlan(MappingState &state) override;
+};
+} // namespace
+
+std::unique_ptr<MappingAddOn> dsm::core::makeShortcutErrorRetention() {
+  return std::make_unique<ShortcutErrorRetention>();
+}
+
 void ShortcutErrorRetention::requestExplorations(MappingState &state) {
   const MappingProblem &problem = state.problem;
   const int n = int(problem.numLayers());
+  std::vector<const LayerEdge *> &blockShortcut =
+      state.properties.errorShortcuts;
+  std::vector<double> &coverage = state.properties.errorBytes;
   blockShortcut.assign(n, nullptr);
   coverage.assign(n + 1, 0);
   for (int c = 0; c < n; ++c) {
-    const LayerEdge *edge = state.shortcuts->candidate(c);
+    const LayerEdge *edge = state.properties.shortcutCandidateOf(c);
     if (!edge || !problem.layer(c).bwd)
       continue;
     const int p = edge->producer;
@@ -46,7 +66,7 @@ void ShortcutErrorRetention::requestExplorations(MappingState &state) {
     if (!firstReadsIt)
       continue;
     blockShortcut[c] = edge;
-    const double share = state.shortcuts->share(state, *edge);
+    const double share = problem.shareOfEveryCore(edge->elements);
     coverage[p + 1] += share;
     coverage[c] -= share;
     // The consumer's BWD with the shortcut's error on chip, and also with
@@ -70,116 +90,20 @@ void ShortcutErrorRetention::requestExplorations(MappingState &state) {
     coverage[k] += coverage[k - 1];
 }
 
-const Evaluation *
-ShortcutErrorRetention::selectedEval(const MappingState &state,
-                                     llvm::ArrayRef<int> choice, int k,
-                                     TrainingPass pass) const {
-  const Evaluation *plain = state.plain(k, pass, choice[k]);
-  if (!plain)
-    return nullptr;
-  const LayerEdge *out = state.reuse->reusableOut(k);
-  if (pass != TrainingPass::FWD && out &&
-      choice[out->producer] == choice[out->consumer])
-    if (const Evaluation *e = state.reuse->reused(state, k, pass, choice[k]))
-      return e;
-  return plain;
-}
-
-double ShortcutErrorRetention::heldAcross(const MappingState &state,
-                                          llvm::ArrayRef<int> choice,
-                                          int k) const {
-  double largest = -kInfinityCost;
-  for (TrainingPass pass : {TrainingPass::BWD, TrainingPass::UPD})
-    if (const Evaluation *e = selectedEval(state, choice, k, pass))
-      largest = std::max(largest, e->scratchpadBytes);
-  return largest + coverage[k];
-}
-
-// The grouping's estimate of what the refinement below saves under
-// `choice`, grouped block or not, so that a group is credited with the
-// error it lets fit.
-double ShortcutErrorRetention::errorSaving(
-    const MappingState &state, llvm::ArrayRef<int> choice,
-    llvm::function_ref<bool(int, int)> constant,
-    llvm::function_ref<bool(int, int, double)> errorsFit, int c) const {
-  const LayerEdge *edge = blockShortcut[c];
-  if (!edge)
-    return 0.0;
-  const MappingProblem &problem = state.problem;
-  const int p = edge->producer, first = p + 1, option = choice[c];
-  if (choice[p] != choice[first] ||
-      problem.parallelismOf(choice[first]) != problem.parallelismOf(option))
-    return 0.0;
-  const bool grouped = problem.factorOf(option) > 1 && constant(p, c);
-  const double whole = state.shortcuts->share(state, *edge);
-  const double share =
-      whole / (grouped ? double(problem.factorOf(option)) : 1.0);
-  // Every layer it waits through holds every block's error whole; this
-  // block's own is `share`.
-  if (!errorsFit(first, c - 1, whole - share))
-    return 0.0;
-  const Evaluation *bwd = selectedEval(state, choice, c, TrainingPass::BWD);
-  if (!bwd)
-    return 0.0;
-  auto fasterBy = [&](const Evaluation *now, OnChip variant, int k,
-                      TrainingPass pass, int o) {
-    const Evaluation *with = state.explorations.best(k, pass, o, variant);
-    if (!now || !with)
-      return 0.0;
-    return std::min(0.0, with->cycles.total - now->cycles.total);
-  };
-  OnChip variant =
-      bwd->config.memory.errorOnChip
-          ? (grouped ? OnChip::OwnAndSpatialShortcut : OnChip::OwnAndShortcut)
-          : (grouped ? OnChip::SpatialShortcut : OnChip::Shortcut);
-  double saving = fasterBy(bwd, variant, c, TrainingPass::BWD, option);
-  if (saving >= 0)
-    return 0.0;
-  for (TrainingPass pass : {TrainingPass::BWD, TrainingPass::UPD})
-    saving += fasterBy(selectedEval(state, choice, p, pass), OnChip::Own, p,
-                       pass, choice[p]);
-  return saving;
-}
-
-double ShortcutErrorRetention::leastErrorSaving(const MappingState &state,
-                                                int c) const {
-  const LayerEdge *edge = blockShortcut[c];
-  if (!edge)
-    return 0.0;
-  // fasterBy's least: the pass, as selected (plain or with its own data on
-  // chip), against each variant, under each option.
-  auto largest = [&](int k, TrainingPass pass,
-                     std::initializer_list<OnChip> variants) {
-    double least = 0;
-    for (int o = 0; o < state.problem.numOptions(); ++o)
-      for (const Evaluation *now :
-           {state.plain(k, pass, o), state.reuse->reused(state, k, pass, o)}) {
-        if (!now)
-          continue;
-        for (OnChip variant : variants)
-          if (const Evaluation *with =
-                  state.explorations.best(k, pass, o, variant))
-            least = std::min(least, with->cycles.total - now->cycles.total);
-      }
-    return least;
-  };
-  const int p = edge->producer;
-  return largest(c, TrainingPass::BWD,
-                 {OnChip::Shortcut, OnChip::OwnAndShortcut,
-                  OnChip::SpatialShortcut, OnChip::OwnAndSpatialShortcut}) +
-         largest(p, TrainingPass::BWD, {OnChip::Own}) +
-         largest(p, TrainingPass::UPD, {OnChip::Own});
-}
-
 bool ShortcutErrorRetention::refinePlan(MappingState &state) {
   const MappingProblem &problem = state.problem;
   const int n = int(problem.numLayers());
   const std::vector<int> &choice = state.choice;
   const double capacity = problem.scratchpadCapacity();
+  const std::vector<const LayerEdge *> &blockShortcut =
+      state.properties.errorShortcuts;
+  if (blockShortcut.empty())
+    return false;
   ChoiceRuns runs(choice);
   std::vector<int> stagesBefore(n + 1, 0);
   for (int k = 0; k < n; ++k)
-    stagesBefore[k + 1] = stagesBefore[k] + (state.stageOf[k] != nullptr);
+    stagesBefore[k + 1] =
+        stagesBefore[k] + int(state.properties.isPipeStage(k));
   auto staged = [&](int a, int b) { // any stage among [a, b]
     return b >= a && stagesBefore[b + 1] - stagesBefore[a] > 0;
   };
@@ -194,7 +118,7 @@ bool ShortcutErrorRetention::refinePlan(MappingState &state) {
   for (int c = 0; c < n; ++c)
     if (const LayerEdge *edge = blockShortcut[c]) {
       double share =
-          state.shortcuts->share(state, *edge) /
+          problem.shareOfEveryCore(edge->elements) /
           (groupedBlock(c) ? double(problem.factorOf(choice[c])) : 1.0);
       reserved[edge->producer + 1] += share;
       reserved[edge->consumer] -= share;

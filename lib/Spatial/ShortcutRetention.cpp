@@ -31,13 +31,39 @@
 
 using namespace dsm::core;
 
-/// FWD variants that do not keep the input whole, and the one that does.
-static constexpr OnChip kWithoutInput[] = {
-    OnChip::Nothing, OnChip::Shortcut, OnChip::OwnAndShortcut,
-    OnChip::SpatialShortcut, OnChip::OwnAndSpatialShortcut};
+namespace {
+/// Residual shortcuts kept on chip from their producer's FWD to their
+/// consumer's (DeepSpatialMatrix §III-B1), where they fit. Writes
+/// properties.shortcutCandidates (request), keptShortcuts,
+/// keptShortcutBytes and shortcutSavings (price).
+class ShortcutRetention : public MappingAddOn {
+public:
+  void requestExplorations(MappingState &state) override;
+  void addSelectionTerms(MappingState &state) override;
+  void realizePass(const MappingState &state, int layer,
+                   PassRealization &pass) const override;
 
-double ShortcutRetention::share(const MappingState &state,
-                                const LayerEdge &edge) const {
+private:
+  const Evaluation *onChipEval(const MappingState &state, OnChip variant,
+                               int layer, int option) const;
+  const Evaluation *withShortcut(const MappingState &state, int layer,
+                                 int option, bool inputOnChip) const;
+  double shortcutSaving(const MappingState &state, int layer, int option) const;
+  void dropShortcutsThatDoNotFit(const MappingState &state);
+
+  /// Per consumer: the shortcut kept (nullptr: none).
+  std::vector<const LayerEdge *> shortcutIn;
+  /// Per layer: bytes of kept shortcuts held across it.
+  std::vector<double> reservedAt;
+};
+} // namespace
+
+std::unique_ptr<MappingAddOn> dsm::core::makeShortcutRetention() {
+  return std::make_unique<ShortcutRetention>();
+}
+
+/// A core's share of a shortcut's tensor.
+static double share(const MappingState &state, const LayerEdge &edge) {
   return state.problem.shareOfEveryCore(edge.elements);
 }
 
@@ -71,31 +97,11 @@ void ShortcutRetention::requestExplorations(MappingState &state) {
     shortcutIn[edge.consumer] = &edge;
     state.explorations.requestUsable(edge.consumer, TrainingPass::FWD,
                                      OnChip::Shortcut);
-    if (state.reuse->reusableIn(edge.consumer))
+    if (state.properties.inputReuseOf(edge.consumer))
       state.explorations.requestUsable(edge.consumer, TrainingPass::FWD,
                                        OnChip::OwnAndShortcut);
   }
-  candidates = shortcutIn;
-  numCandidates = n - size_t(llvm::count(candidates, nullptr));
-}
-
-void ShortcutRetention::largestWorkingSets(
-    const MappingState &state, int layer, llvm::MutableArrayRef<double> without,
-    llvm::MutableArrayRef<double> with) const {
-  std::fill(without.begin(), without.end(), 0.0);
-  std::fill(with.begin(), with.end(), 0.0);
-  for (OnChip variant : kWithoutInput) {
-    llvm::ArrayRef<const Evaluation *> bests =
-        state.explorations.bests(layer, TrainingPass::FWD, variant);
-    for (size_t o = 0; o < bests.size(); ++o)
-      if (bests[o])
-        without[o] = std::max(without[o], bests[o]->scratchpadBytes);
-  }
-  llvm::ArrayRef<const Evaluation *> bests =
-      state.explorations.bests(layer, TrainingPass::FWD, OnChip::Own);
-  for (size_t o = 0; o < bests.size(); ++o)
-    if (bests[o])
-      with[o] = bests[o]->scratchpadBytes;
+  state.properties.shortcutCandidates = shortcutIn;
 }
 
 /// Drops the shortcuts that do not fit until the rest do (dropping one frees
@@ -111,7 +117,7 @@ void ShortcutRetention::dropShortcutsThatDoNotFit(const MappingState &state) {
   std::vector<double> largest(n, 0), largestWithInput(n, 0);
   std::vector<double> without(problem.numOptions()), with(problem.numOptions());
   for (int i = 0; i < n; ++i) {
-    largestWorkingSets(state, i, without, with);
+    state.largestForwardWorkingSets(i, without, with);
     largest[i] = *llvm::max_element(without);
     largestWithInput[i] = *llvm::max_element(with);
   }
@@ -119,7 +125,7 @@ void ShortcutRetention::dropShortcutsThatDoNotFit(const MappingState &state) {
   // reads the shortcut's producer k - 1 on chip: `held[k]` bytes.
   auto inputIsShortcutAt = [&](const LayerEdge &edge) {
     int k = edge.producer + 1;
-    return k < edge.consumer && state.reuse->reusableIn(k);
+    return k < edge.consumer && state.properties.inputReuseOf(k);
   };
   for (bool changed = true; changed;) {
     changed = false;
@@ -175,6 +181,18 @@ void ShortcutRetention::addSelectionTerms(MappingState &state) {
     }
   for (int k = 1; k <= n; ++k)
     reservedAt[k] += reservedAt[k - 1];
+  // What the terms count for each kept shortcut, under every option.
+  MappingProperties &properties = state.properties;
+  properties.keptShortcuts = shortcutIn;
+  properties.keptShortcutBytes = reservedAt;
+  properties.shortcutSavings.assign(n, {});
+  for (int c = 0; c < n; ++c)
+    if (shortcutIn[c]) {
+      std::vector<double> &savings = properties.shortcutSavings[c];
+      savings.resize(problem.numOptions());
+      for (int o = 0; o < problem.numOptions(); ++o)
+        savings[o] = shortcutSaving(state, c, o);
+    }
   // A kept shortcut: the producer's parallelism (not its DySM factor) must
   // be the consumer's. The terms: per option the producer can take, 1;
   // then per option the consumer can take, its saving (NaN: neither can).
@@ -190,7 +208,7 @@ void ShortcutRetention::addSelectionTerms(MappingState &state) {
     for (int o = 0; o < numOptions; ++o) {
       from[o] = state.layerCost[edge.producer][o] < kInfinityCost ? 1 : kNone;
       to[o] = state.layerCost[edge.consumer][o] < kInfinityCost
-                  ? shortcutSaving(state, edge.consumer, o)
+                  ? properties.shortcutSavings[edge.consumer][o]
                   : kNone;
     }
     terms.add(state.switches[e].cost, saved, [&](SwitchCosts &cost) {
@@ -221,9 +239,9 @@ const Evaluation *ShortcutRetention::withShortcut(const MappingState &state,
                                                   bool inputOnChip) const {
   if (!shortcutIn[layer])
     return nullptr;
-  const Evaluation *base =
-      inputOnChip ? state.reuse->reused(state, layer, TrainingPass::FWD, option)
-                  : state.plain(layer, TrainingPass::FWD, option);
+  const Evaluation *base = inputOnChip
+                               ? state.reused(layer, TrainingPass::FWD, option)
+                               : state.plain(layer, TrainingPass::FWD, option);
   const Evaluation *with =
       onChipEval(state, inputOnChip ? OnChip::OwnAndShortcut : OnChip::Shortcut,
                  layer, option);
@@ -242,13 +260,12 @@ double ShortcutRetention::shortcutSaving(const MappingState &state, int layer,
     if (!with)
       return 0.0;
     const Evaluation *base =
-        inputOnChip
-            ? state.reuse->reused(state, layer, TrainingPass::FWD, option)
-            : state.plain(layer, TrainingPass::FWD, option);
+        inputOnChip ? state.reused(layer, TrainingPass::FWD, option)
+                    : state.plain(layer, TrainingPass::FWD, option);
     return with->cycles.total - base->cycles.total;
   };
   double saving = savingIn(false);
-  if (state.reuse->reused(state, layer, TrainingPass::FWD, option))
+  if (state.reused(layer, TrainingPass::FWD, option))
     saving = std::max(saving, savingIn(true));
   return saving;
 }
@@ -259,18 +276,16 @@ void ShortcutRetention::realizePass(const MappingState &state, int layer,
   if (pp.pass != TrainingPass::FWD)
     return;
   const int option = state.choice[layer];
-  // A block run as one DySM group holds one spatial minibatch's shortcut.
-  if (state.groups && state.groups->isGrouped(state, layer)) {
-    if (const Evaluation *kept =
-            state.groups->groupedEval(state, layer, option, pass.inputOnChip))
-      pp.eval = *kept;
+  const MappingProperties &properties = state.properties;
+  // A block run as one DySM group holds one spatial minibatch's shortcut
+  // instead (its consumer's FWD is the grouping's).
+  if (properties.isGroupedConsumer(layer) || properties.isPipeStage(layer))
     return;
-  }
   const LayerEdge *shortcut = shortcutIn[layer];
   if (!shortcut ||
       state.problem.parallelismOf(state.choice[shortcut->producer]) !=
           state.problem.parallelismOf(option) ||
-      state.stageOf[shortcut->producer])
+      properties.isPipeStage(shortcut->producer))
     return;
   if (const Evaluation *kept =
           withShortcut(state, layer, option, pass.inputOnChip))

@@ -28,20 +28,182 @@
 
 using namespace dsm::core;
 
+namespace {
+/// Residual blocks run as DySM groups (DeepSpatialMatrix §III-C), holding
+/// the shortcut of one spatial minibatch: decided after the selection.
+/// Reads the shortcuts (properties.shortcutCandidates, keptShortcuts, ...)
+/// and the shortcut errors (errorShortcuts, errorBytes); writes
+/// properties.groupedConsumers when realising.
+class SpatialMinibatchGroups : public MappingAddOn {
+public:
+  void requestExplorations(MappingState &state) override;
+  llvm::Error reviseChoice(MappingState &state, Executor &executor) override;
+  void beginRealization(MappingState &state) override;
+  void realizePass(const MappingState &state, int layer,
+                   PassRealization &pass) const override;
+
+private:
+  /// What making the block of consumer `c` one group saves under `choice`
+  /// beyond the selection's terms (< 0), or 0 where it is not one group;
+  /// `constant(a, b)` says whether the choice is one option over [a, b].
+  double groupSaving(const MappingState &state, llvm::ArrayRef<int> choice,
+                     llvm::function_ref<bool(int, int)> constant, int c) const;
+  /// What block c saves as one group under `option`, its layers all on it
+  /// and the group fitting (<= 0).
+  double savingAsGroup(const MappingState &state, int c, int option) const;
+  /// At most groupSaving under any choice: the saving of the option that
+  /// saves the most.
+  double leastGroupSaving(const MappingState &state, int c) const;
+  bool groupFits(int block, int option) const;
+  void computeFits(const MappingState &state);
+
+  std::vector<int> blockOf; ///< per consumer: its block (-1: none)
+  std::vector<int> blockConsumers;
+  std::vector<char> fits; ///< per block and option
+  int numOptions = 0;
+};
+} // namespace
+
+std::unique_ptr<MappingAddOn> dsm::core::makeSpatialMinibatchGroups() {
+  return std::make_unique<SpatialMinibatchGroups>();
+}
+
+//===----------------------------------------------------------------------===//
+// The shortcut errors' savings, as the grouping estimates them
+//===----------------------------------------------------------------------===//
+
+// A residual block's shortcut error kept on chip (ShortcutErrorRetention.cpp)
+// is decided after realisation, but a group changes what it saves: the
+// grouping counts it, as that refinement would realise it, from the blocks
+// it tells (properties.errorShortcuts) and the errors they hold
+// (properties.errorBytes).
+
+/// The evaluation of `pass` of `k` under `choice`: with its error on chip
+/// where the choice lets it reuse, plain otherwise.
+static const Evaluation *selectedEval(const MappingState &state,
+                                      llvm::ArrayRef<int> choice, int k,
+                                      TrainingPass pass) {
+  const Evaluation *plain = state.plain(k, pass, choice[k]);
+  if (!plain)
+    return nullptr;
+  const LayerEdge *out = state.properties.errorReuseOf(k);
+  if (pass != TrainingPass::FWD && out &&
+      choice[out->producer] == choice[out->consumer])
+    if (const Evaluation *e = state.reused(k, pass, choice[k]))
+      return e;
+  return plain;
+}
+
+/// The working set of the BWD/UPD passes of `k` under `choice` (the
+/// largest), plus every block error held across k (-infinity: none).
+static double heldAcross(const MappingState &state, llvm::ArrayRef<int> choice,
+                         int k) {
+  double largest = -kInfinityCost;
+  for (TrainingPass pass : {TrainingPass::BWD, TrainingPass::UPD})
+    if (const Evaluation *e = selectedEval(state, choice, k, pass))
+      largest = std::max(largest, e->scratchpadBytes);
+  return largest + state.properties.errorBytesAt(k);
+}
+
+/// What keeping block c's shortcut error saves under `choice` (<= 0), as
+/// the refinement would realise it, grouped block or not, so that a group
+/// is credited with the error it lets fit. `constant(a, b)` says whether
+/// the choice is one option over [a, b]; `errorsFit(first, last,
+/// shareDelta)` whether the errors held across [first, last] fit with this
+/// block's own share lowered by shareDelta.
+static double errorSaving(const MappingState &state, llvm::ArrayRef<int> choice,
+                          llvm::function_ref<bool(int, int)> constant,
+                          llvm::function_ref<bool(int, int, double)> errorsFit,
+                          int c) {
+  const LayerEdge *edge = state.properties.errorShortcutOf(c);
+  if (!edge)
+    return 0.0;
+  const MappingProblem &problem = state.problem;
+  const int p = edge->producer, first = p + 1, option = choice[c];
+  if (choice[p] != choice[first] ||
+      problem.parallelismOf(choice[first]) != problem.parallelismOf(option))
+    return 0.0;
+  const bool grouped = problem.factorOf(option) > 1 && constant(p, c);
+  const double whole = problem.shareOfEveryCore(edge->elements);
+  const double share =
+      whole / (grouped ? double(problem.factorOf(option)) : 1.0);
+  // Every layer it waits through holds every block's error whole; this
+  // block's own is `share`.
+  if (!errorsFit(first, c - 1, whole - share))
+    return 0.0;
+  const Evaluation *bwd = selectedEval(state, choice, c, TrainingPass::BWD);
+  if (!bwd)
+    return 0.0;
+  auto fasterBy = [&](const Evaluation *now, OnChip variant, int k,
+                      TrainingPass pass, int o) {
+    const Evaluation *with = state.explorations.best(k, pass, o, variant);
+    if (!now || !with)
+      return 0.0;
+    return std::min(0.0, with->cycles.total - now->cycles.total);
+  };
+  OnChip variant =
+      bwd->config.memory.errorOnChip
+          ? (grouped ? OnChip::OwnAndSpatialShortcut : OnChip::OwnAndShortcut)
+          : (grouped ? OnChip::SpatialShortcut : OnChip::Shortcut);
+  double saving = fasterBy(bwd, variant, c, TrainingPass::BWD, option);
+  if (saving >= 0)
+    return 0.0;
+  for (TrainingPass pass : {TrainingPass::BWD, TrainingPass::UPD})
+    saving += fasterBy(selectedEval(state, choice, p, pass), OnChip::Own, p,
+                       pass, choice[p]);
+  return saving;
+}
+
+/// At most errorSaving under any choice: each of its savings at its
+/// largest, over every option and whether the pass finds its own data on
+/// chip.
+static double leastErrorSaving(const MappingState &state, int c) {
+  const LayerEdge *edge = state.properties.errorShortcutOf(c);
+  if (!edge)
+    return 0.0;
+  // fasterBy's least: the pass, as selected (plain or with its own data on
+  // chip), against each variant, under each option.
+  auto largest = [&](int k, TrainingPass pass,
+                     std::initializer_list<OnChip> variants) {
+    double least = 0;
+    for (int o = 0; o < state.problem.numOptions(); ++o)
+      for (const Evaluation *now :
+           {state.plain(k, pass, o), state.reused(k, pass, o)}) {
+        if (!now)
+          continue;
+        for (OnChip variant : variants)
+          if (const Evaluation *with =
+                  state.explorations.best(k, pass, o, variant))
+            least = std::min(least, with->cycles.total - now->cycles.total);
+      }
+    return least;
+  };
+  const int p = edge->producer;
+  return largest(c, TrainingPass::BWD,
+                 {OnChip::Shortcut, OnChip::OwnAndShortcut,
+                  OnChip::SpatialShortcut, OnChip::OwnAndSpatialShortcut}) +
+         largest(p, TrainingPass::BWD, {OnChip::Own}) +
+         largest(p, TrainingPass::UPD, {OnChip::Own});
+}
+
+//===----------------------------------------------------------------------===//
+// The groups
+//===----------------------------------------------------------------------===//
+
 void SpatialMinibatchGroups::requestExplorations(MappingState &state) {
   const MappingProblem &problem = state.problem;
   const int n = int(problem.numLayers());
   blockOf.assign(n, -1);
   blockConsumers.clear();
   for (int c = 0; c < n; ++c) {
-    if (!state.shortcuts->candidate(c))
+    if (!state.properties.shortcutCandidateOf(c))
       continue;
     blockOf[c] = int(blockConsumers.size());
     blockConsumers.push_back(c);
     const uint64_t grouping = problem.groupingOptions(c);
     state.explorations.requestOptions(c, TrainingPass::FWD,
                                       OnChip::SpatialShortcut, grouping);
-    if (state.reuse->reusableIn(c))
+    if (state.properties.inputReuseOf(c))
       state.explorations.requestOptions(
           c, TrainingPass::FWD, OnChip::OwnAndSpatialShortcut, grouping);
   }
@@ -54,16 +216,16 @@ void SpatialMinibatchGroups::requestExplorations(MappingState &state) {
 /// shortcut already.
 void SpatialMinibatchGroups::computeFits(const MappingState &state) {
   const MappingProblem &problem = state.problem;
-  const ShortcutRetention &shortcuts = *state.shortcuts;
+  const MappingProperties &properties = state.properties;
   const int n = int(problem.numLayers());
   numOptions = problem.numOptions();
   fits.assign(blockConsumers.size() * numOptions, 0);
   // Every candidate's whole share across each layer (whole bytes: exact).
   std::vector<double> cover(n + 1, 0);
   for (int c : blockConsumers) {
-    const LayerEdge &edge = *shortcuts.candidate(c);
-    cover[edge.producer + 1] += shortcuts.share(state, edge);
-    cover[edge.consumer] -= shortcuts.share(state, edge);
+    const LayerEdge &edge = *properties.shortcutCandidateOf(c);
+    cover[edge.producer + 1] += problem.shareOfEveryCore(edge.elements);
+    cover[edge.consumer] -= problem.shareOfEveryCore(edge.elements);
   }
   for (int k = 1; k <= n; ++k)
     cover[k] += cover[k - 1];
@@ -81,7 +243,7 @@ void SpatialMinibatchGroups::computeFits(const MappingState &state) {
       needWithInputOf(grouping.size(), std::vector<double>(n));
   std::vector<double> without(numOptions), with(numOptions);
   for (int k = 0; k < n; ++k) {
-    shortcuts.largestWorkingSets(state, k, without, with);
+    state.largestForwardWorkingSets(k, without, with);
     for (size_t g = 0; g < grouping.size(); ++g) {
       const int o = grouping[g];
       needOf[g][k] = without[o] + cover[k];
@@ -97,14 +259,15 @@ void SpatialMinibatchGroups::computeFits(const MappingState &state) {
       either[k] = std::max(need[k], needWithInput[k]);
     RangeMax largest(either);
     for (size_t b = 0; b < blockConsumers.size(); ++b) {
-      const LayerEdge &edge = *shortcuts.candidate(blockConsumers[b]);
-      const double whole = shortcuts.share(state, edge);
+      const LayerEdge &edge =
+          *properties.shortcutCandidateOf(blockConsumers[b]);
+      const double whole = problem.shareOfEveryCore(edge.elements);
       const double spatial = whole / double(problem.factorOf(o));
       const double limit = capacity + whole - spatial;
       const int first = edge.producer + 1, last = edge.consumer - 1;
       bool ok = largest.max(first + 1, last) <= limit;
       if (ok && first <= last) {
-        double held = state.reuse->reusableIn(first) ? spatial : 0;
+        double held = properties.inputReuseOf(first) ? spatial : 0;
         ok = need[first] <= limit && needWithInput[first] - held <= limit;
       }
       fits[b * numOptions + o] = ok;
@@ -116,16 +279,20 @@ bool SpatialMinibatchGroups::groupFits(int block, int option) const {
   return fits[size_t(block) * numOptions + option];
 }
 
-const Evaluation *SpatialMinibatchGroups::groupedEval(const MappingState &state,
-                                                      int layer, int option,
-                                                      bool inputOnChip) const {
-  const Evaluation *base =
-      inputOnChip ? state.reuse->reused(state, layer, TrainingPass::FWD, option)
-                  : state.plain(layer, TrainingPass::FWD, option);
-  const Evaluation *with = state.shortcuts->onChipEval(
-      state,
-      inputOnChip ? OnChip::OwnAndSpatialShortcut : OnChip::SpatialShortcut,
-      layer, option);
+/// The consumer's FWD with one spatial minibatch's shortcut on chip, beside
+/// the kept shortcuts (nullptr: not faster than without).
+static const Evaluation *groupedEval(const MappingState &state, int layer,
+                                     int option, bool inputOnChip) {
+  const Evaluation *base = inputOnChip
+                               ? state.reused(layer, TrainingPass::FWD, option)
+                               : state.plain(layer, TrainingPass::FWD, option);
+  const Evaluation *with = state.explorations.best(
+      layer, TrainingPass::FWD, option,
+      inputOnChip ? OnChip::OwnAndSpatialShortcut : OnChip::SpatialShortcut);
+  if (with &&
+      with->scratchpadBytes + state.properties.keptShortcutBytesAt(layer) >
+          state.problem.scratchpadCapacity())
+    with = nullptr;
   if (!base || !with || with->cycles.total >= base->cycles.total)
     return nullptr;
   return with;
@@ -137,7 +304,7 @@ double SpatialMinibatchGroups::groupSaving(
   const int block = blockOf.empty() ? -1 : blockOf[c];
   if (block < 0 || fits.empty())
     return 0.0;
-  const LayerEdge &edge = *state.shortcuts->candidate(c);
+  const LayerEdge &edge = *state.properties.shortcutCandidateOf(c);
   const int option = choice[c];
   if (state.problem.factorOf(option) == 1 || !constant(edge.producer, c) ||
       !groupFits(block, option))
@@ -149,17 +316,15 @@ double SpatialMinibatchGroups::savingAsGroup(const MappingState &state, int c,
                                              int option) const {
   // The block's layers share one option, so its consumer finds its input
   // on chip wherever reuse is faster.
-  const Evaluation *reused =
-      state.reuse->reused(state, c, TrainingPass::FWD, option);
+  const Evaluation *reused = state.reused(c, TrainingPass::FWD, option);
   const bool inputOnChip = reused != nullptr;
   const Evaluation *with = groupedEval(state, c, option, inputOnChip);
   if (!with)
     return 0.0;
   const Evaluation *base =
       inputOnChip ? reused : state.plain(c, TrainingPass::FWD, option);
-  double counted = state.shortcuts->kept(c)
-                       ? state.shortcuts->shortcutSaving(state, c, option)
-                       : 0.0;
+  // What the selection's terms counted already for the shortcut kept whole.
+  double counted = state.properties.shortcutSavingOf(c, option);
   return std::min(0.0, with->cycles.total - base->cycles.total - counted);
 }
 
@@ -175,15 +340,29 @@ double SpatialMinibatchGroups::leastGroupSaving(const MappingState &state,
   return least;
 }
 
-bool SpatialMinibatchGroups::isGrouped(const MappingState &state,
-                                       int layer) const {
-  if (blockOf.empty() || blockOf[layer] < 0 || fits.empty())
-    return false;
-  if (!finalRuns)
-    finalRuns.emplace(state.choice);
-  auto constant = [&](int a, int b) { return finalRuns->constant(a, b); };
-  return groupSaving(state, state.choice, constant, layer) < 0 &&
-         !state.stageOf[state.shortcuts->candidate(layer)->producer];
+void SpatialMinibatchGroups::beginRealization(MappingState &state) {
+  MappingProperties &properties = state.properties;
+  properties.groupedConsumers.assign(state.problem.numLayers(), 0);
+  if (fits.empty())
+    return;
+  ChoiceRuns runs(state.choice);
+  auto constant = [&](int a, int b) { return runs.constant(a, b); };
+  for (int c : blockConsumers)
+    properties.groupedConsumers[c] =
+        groupSaving(state, state.choice, constant, c) < 0 &&
+        !properties.isPipeStage(properties.shortcutCandidateOf(c)->producer);
+}
+
+void SpatialMinibatchGroups::realizePass(const MappingState &state, int layer,
+                                         PassRealization &pass) const {
+  PassPlan &pp = pass.pass;
+  if (pp.pass != TrainingPass::FWD ||
+      !state.properties.isGroupedConsumer(layer) ||
+      state.properties.isPipeStage(layer))
+    return;
+  if (const Evaluation *kept =
+          groupedEval(state, layer, state.choice[layer], pass.inputOnChip))
+    pp.eval = *kept;
 }
 
 namespace {
@@ -230,8 +409,7 @@ llvm::Error SpatialMinibatchGroups::reviseChoice(MappingState &state,
     return llvm::Error::success();
   computeFits(state);
   const MappingProblem &problem = state.problem;
-  const ShortcutRetention &shortcuts = *state.shortcuts;
-  const ShortcutErrorRetention &errors = *state.shortcutErrors;
+  const MappingProperties &properties = state.properties;
   const int n = int(problem.numLayers());
   std::vector<int> &choice = state.choice;
 
@@ -240,7 +418,7 @@ llvm::Error SpatialMinibatchGroups::reviseChoice(MappingState &state,
   ChoiceRuns runs(choice);
   std::vector<double> heldValues(n);
   for (int k = 0; k < n; ++k)
-    heldValues[k] = errors.heldAcross(state, choice, k);
+    heldValues[k] = heldAcross(state, choice, k);
   RangeMax held(heldValues);
   const double capacity = problem.scratchpadCapacity();
   auto constant = [&](int a, int b) { return runs.constant(a, b); };
@@ -249,7 +427,7 @@ llvm::Error SpatialMinibatchGroups::reviseChoice(MappingState &state,
   };
   auto blockTerm = [&](int c) {
     return groupSaving(state, choice, constant, c) +
-           errors.errorSaving(state, choice, constant, errorsFit, c);
+           errorSaving(state, choice, constant, errorsFit, c);
   };
 
   // The objective: the selection's terms and every block's.
@@ -267,11 +445,10 @@ llvm::Error SpatialMinibatchGroups::reviseChoice(MappingState &state,
   for (size_t b = 0; b < blockConsumers.size(); ++b) {
     const int c = blockConsumers[b];
     term[b] = blockTerm(c);
-    leastTerm[b] =
-        leastGroupSaving(state, c) + errors.leastErrorSaving(state, c);
+    leastTerm[b] = leastGroupSaving(state, c) + leastErrorSaving(state, c);
     current += term[b];
     ranges.push_back(
-        {shortcuts.candidate(c)->producer, std::min(c + 1, n - 1)});
+        {properties.shortcutCandidateOf(c)->producer, std::min(c + 1, n - 1)});
   }
   BlockIndex index(n, ranges);
 
@@ -279,7 +456,7 @@ llvm::Error SpatialMinibatchGroups::reviseChoice(MappingState &state,
   std::vector<char> innermost(blockConsumers.size());
   int largestProducer = -1;
   for (size_t b = 0; b < blockConsumers.size(); ++b) {
-    const int p = shortcuts.candidate(blockConsumers[b])->producer;
+    const int p = properties.shortcutCandidateOf(blockConsumers[b])->producer;
     innermost[b] = largestProducer < p;
     largestProducer = std::max(largestProducer, p);
   }
@@ -294,7 +471,7 @@ llvm::Error SpatialMinibatchGroups::reviseChoice(MappingState &state,
     }
     heldInBlock.clear();
     for (int k = std::max(p - 1, 0); k <= c; ++k)
-      heldInBlock.push_back(errors.heldAcross(state, choice, k));
+      heldInBlock.push_back(heldAcross(state, choice, k));
     held.setRange(std::max(p - 1, 0), heldInBlock);
   };
   for (bool improved = true; improved;) {
@@ -303,7 +480,7 @@ llvm::Error SpatialMinibatchGroups::reviseChoice(MappingState &state,
       if (!innermost[b])
         continue;
       const int c = blockConsumers[b];
-      const int p = shortcuts.candidate(c)->producer;
+      const int p = properties.shortcutCandidateOf(c)->producer;
       for (int o = 0; o < problem.numOptions(); ++o) {
         if (problem.factorOf(o) == 1 || !problem.allowedOption(o))
           continue;
