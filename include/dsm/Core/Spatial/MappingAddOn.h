@@ -73,8 +73,12 @@ struct MappingProperties {
   /// FWD holds one spatial minibatch's shortcut).
   std::vector<char> groupedConsumers;
 
-  const LayerEdge *inputReuseOf(int layer) const { return at(inputReuse, layer); }
-  const LayerEdge *errorReuseOf(int layer) const { return at(errorReuse, layer); }
+  const LayerEdge *inputReuseOf(int layer) const {
+    return at(inputReuse, layer);
+  }
+  const LayerEdge *errorReuseOf(int layer) const {
+    return at(errorReuse, layer);
+  }
   const LayerEdge *shortcutCandidateOf(int layer) const {
     return at(shortcutCandidates, layer);
   }
@@ -101,8 +105,7 @@ struct MappingProperties {
   }
 
 private:
-  template <typename T>
-  static T at(const std::vector<T> &values, int layer) {
+  template <typename T> static T at(const std::vector<T> &values, int layer) {
     return size_t(layer) < values.size() ? values[layer] : T();
   }
 };
