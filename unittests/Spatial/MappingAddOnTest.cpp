@@ -157,10 +157,10 @@ TEST(MappingAddOnTest, ActivationReuseTellsWhichLayersFindTheirDataOnChip) {
   EXPECT_EQ(properties.errorReuseOf(0), edge);
   EXPECT_EQ(properties.errorReuseOf(1), nullptr);
   // It asked for the explorations with the data on chip, and not elsewhere.
-  EXPECT_FALSE(state.explorations.bests(1, TrainingPass::FWD, OnChip::Own)
-                   .empty());
-  EXPECT_TRUE(state.explorations.bests(0, TrainingPass::FWD, OnChip::Own)
-                  .empty());
+  EXPECT_FALSE(
+      state.explorations.bests(1, TrainingPass::FWD, OnChip::Own).empty());
+  EXPECT_TRUE(
+      state.explorations.bests(0, TrainingPass::FWD, OnChip::Own).empty());
 
   // Memory-bound: under some option b's FWD is faster with its input on
   // chip, and MappingState::reused (read from the properties) says so.
@@ -179,8 +179,8 @@ TEST(MappingAddOnTest, ActivationReuseTellsWhichLayersFindTheirDataOnChip) {
   const SwitchCosts &cost = state.switches[0].cost;
   double expected = reused->cycles.total - plain->cycles.total;
   if (const Evaluation *upd = state.reused(0, TrainingPass::UPD, o))
-    expected += upd->cycles.total -
-                state.plain(0, TrainingPass::UPD, o)->cycles.total;
+    expected +=
+        upd->cycles.total - state.plain(0, TrainingPass::UPD, o)->cycles.total;
   EXPECT_LT(cost[o][o], 0);
   EXPECT_DOUBLE_EQ(cost[o][o], expected);
   for (int f = 0; f < harness.problem->numOptions(); ++f)
@@ -234,8 +234,8 @@ TEST(MappingAddOnTest, ShortcutRetentionKeepsAResidualShortcutOnChip) {
   // properties.inputReuse), c's FWD is not explored with both on chip.
   EXPECT_EQ(properties.shortcutCandidateOf(2), shortcut);
   EXPECT_EQ(properties.shortcutCandidateOf(1), nullptr);
-  EXPECT_FALSE(state.explorations.bests(2, TrainingPass::FWD, OnChip::Shortcut)
-                   .empty());
+  EXPECT_FALSE(
+      state.explorations.bests(2, TrainingPass::FWD, OnChip::Shortcut).empty());
   EXPECT_TRUE(
       state.explorations.bests(2, TrainingPass::FWD, OnChip::OwnAndShortcut)
           .empty());
@@ -252,11 +252,11 @@ TEST(MappingAddOnTest, ShortcutRetentionKeepsAResidualShortcutOnChip) {
   const int o = harness.fasterOption(2, OnChip::Shortcut);
   ASSERT_GE(o, 0);
   const double saving = properties.shortcutSavingOf(2, o);
-  EXPECT_DOUBLE_EQ(saving,
-                   state.explorations.best(2, TrainingPass::FWD, o,
-                                           OnChip::Shortcut)
-                           ->cycles.total -
-                       state.plain(2, TrainingPass::FWD, o)->cycles.total);
+  EXPECT_DOUBLE_EQ(
+      saving,
+      state.explorations.best(2, TrainingPass::FWD, o, OnChip::Shortcut)
+              ->cycles.total -
+          state.plain(2, TrainingPass::FWD, o)->cycles.total);
   EXPECT_LT(saving, 0);
   const int other = harness.otherParallelism(o);
   ASSERT_GE(other, 0);

@@ -99,7 +99,7 @@ struct MapperOptions {
   /// The optimizer whose state a training step keeps per parameter
   /// (StepMemory.h). A plan whose parameters, gradients, optimizer state and
   /// activations need more memory than a chip has is re-selected with every
-  /// byte of parameters priced (CapacityFit in lib/Spatial/MappingSolver.h).
+  /// byte of parameters priced (CapacityFit in lib/Spatial/CapacityFit.cpp).
   Optimizer optimizer = Optimizer::Adam;
   /// The memory savers chosen where plans need them, or named (StepMemory.h).
   SaverChoices savers;

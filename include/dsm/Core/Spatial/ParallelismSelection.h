@@ -204,7 +204,7 @@ struct PricedSelection {
 /// room (the Lagrangian dual; at price 0, the unpriced selection's cost).
 /// `unpriced`: the selection over `base` if made already. `interrupted` is
 /// asked between selections; its error stops.
-/// Used by the mapper's CapacityFit (lib/Spatial/MappingSolver.h).
+/// Used by the mapper's CapacityFit (lib/Spatial/CapacityFit.cpp).
 llvm::Expected<std::optional<PricedSelection>> selectByPricing(
     const std::vector<OptionCosts> &base,
     llvm::function_ref<Selection(const std::vector<OptionCosts> &)> select,
