@@ -23,6 +23,9 @@ using dsm::core::testing::multiChipPreset;
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+/// Each usable option's cost: the objective of a selection is cycles,
+/// positive (DySM grouping's search compares relative changes of it).
+constexpr double kLayerCost = 1e9;
 
 /// A 1x1 convolution large enough to be bound by memory: leaving its data on
 /// chip saves its fetch (as SpatialMapperTest's reuse chain).
@@ -39,9 +42,10 @@ LayerEdge primaryEdge(int producer, int consumer) {
 /// A problem and its solver state, the add-on's stages run by hand.
 class AddOnHarness {
 public:
-  AddOnHarness(LayerGraph layers, bool training)
+  AddOnHarness(LayerGraph layers, bool training, bool dysm = false)
       : system(multiChipPreset("dsm-8pf-asym")), model(system),
         graph(std::move(layers)) {
+    options.spatialMinibatching = dysm;
     graph.assignTrainingPasses(training);
     llvm::Expected<MappingProblem> created =
         MappingProblem::create(model, graph, options, {});
@@ -67,8 +71,8 @@ public:
     ASSERT_FALSE(static_cast<bool>(error)) << llvm::toString(std::move(error));
   }
 
-  /// Price: a layer's options usable where its FWD has a plain evaluation
-  /// (cost 0: the terms alone are looked at), no relayout terms.
+  /// Price: a layer's options usable where its FWD has a plain evaluation,
+  /// all at one cost (the terms alone tell them apart), no relayout terms.
   void price() {
     const int numOptions = problem->numOptions();
     state->layerCost.assign(problem->numLayers(),
@@ -76,7 +80,7 @@ public:
     for (size_t i = 0; i < problem->numLayers(); ++i)
       for (int o = 0; o < numOptions; ++o)
         if (state->plain(int(i), TrainingPass::FWD, o))
-          state->layerCost[i][o] = 0;
+          state->layerCost[i][o] = kLayerCost;
     state->switches.clear();
     for (const LayerEdge &edge : graph.edges)
       state->switches.push_back(
@@ -114,7 +118,7 @@ public:
     for (int o = 0; o < problem->numOptions(); ++o)
       if (problem->parallelismOf(o) != problem->parallelismOf(option) &&
           llvm::all_of(state->layerCost,
-                       [&](const OptionCosts &cost) { return cost[o] == 0; }))
+                       [&](const OptionCosts &cost) { return cost[o] < kInf; }))
         return o;
     return -1;
   }
@@ -184,10 +188,8 @@ TEST(MappingAddOnTest, ActivationReuseTellsWhichLayersFindTheirDataOnChip) {
   EXPECT_LT(cost[o][o], 0);
   EXPECT_DOUBLE_EQ(cost[o][o], expected);
   for (int f = 0; f < harness.problem->numOptions(); ++f)
-    for (int t = 0; t < harness.problem->numOptions(); ++t) {
-      if (f != t)
-        EXPECT_EQ(cost[f][t], 0) << f << " -> " << t;
-    }
+    for (int t = 0; t < harness.problem->numOptions(); ++t)
+      EXPECT_EQ(f == t ? 0.0 : cost[f][t], 0) << f << " -> " << t;
 
   // Realise: on one option b's FWD takes the evaluation with its input on
   // chip and says so to the add-ons after it; on two, the plain one.
@@ -295,6 +297,59 @@ TEST(MappingAddOnTest, ShortcutRetentionDropsAShortcutThatDoesNotFit) {
   for (const SelectionEdge &edge : state.switches)
     for (double term : edge.cost.entries())
       EXPECT_EQ(term, 0);
+}
+
+//===----------------------------------------------------------------------===//
+// DySM groups
+//===----------------------------------------------------------------------===//
+
+TEST(MappingAddOnTest, SpatialMinibatchGroupsRunAToldBlockAsOneGroup) {
+  AddOnHarness harness(residualBlock(), /*training=*/false, /*dysm=*/true);
+  MappingState &state = *harness.state;
+  const MappingProblem &problem = *harness.problem;
+  // The shortcut a -> c, told as a candidate (as the shortcuts' add-on
+  // would), not kept whole.
+  const LayerEdge *shortcut = &problem.edge(2);
+  state.properties.shortcutCandidates = {nullptr, nullptr, shortcut};
+  std::unique_ptr<MappingAddOn> groups = makeSpatialMinibatchGroups();
+  harness.explore(*groups);
+  // It asked for c's FWD with one spatial minibatch's shortcut on chip,
+  // under the options with a DySM factor above 1 only.
+  llvm::ArrayRef<const Evaluation *> spatial =
+      state.explorations.bests(2, TrainingPass::FWD, OnChip::SpatialShortcut);
+  ASSERT_EQ(spatial.size(), size_t(problem.numOptions()));
+  for (int o = 0; o < problem.numOptions(); ++o)
+    EXPECT_TRUE(problem.factorOf(o) > 1 || !spatial[o]) << o;
+
+  // Every layer on an option of DySM factor 1, at no cost: the block's
+  // group saving alone moves it, all three layers, to one option of a
+  // factor above 1.
+  harness.price();
+  state.choice.assign(3, 0);
+  ASSERT_EQ(problem.factorOf(0), 1);
+  SerialExecutor serial;
+  llvm::Error error = groups->reviseChoice(state, serial);
+  ASSERT_FALSE(static_cast<bool>(error)) << llvm::toString(std::move(error));
+  const int o = state.choice[2];
+  EXPECT_GT(problem.factorOf(o), 1);
+  EXPECT_EQ(state.choice[0], o);
+  EXPECT_EQ(state.choice[1], o);
+
+  // Realise: the block is one group, and c's FWD holds one spatial
+  // minibatch's shortcut.
+  groups->beginRealization(state);
+  EXPECT_TRUE(state.properties.isGroupedConsumer(2));
+  EXPECT_FALSE(state.properties.isGroupedConsumer(1));
+  PassPlan grouped = harness.realizeForward(*groups, state.choice, 2);
+  EXPECT_TRUE(grouped.eval.config.memory.shortcutOnChip);
+  EXPECT_TRUE(grouped.eval.config.memory.shortcutPerSpatialMinibatch);
+  EXPECT_LT(grouped.eval.cycles.total,
+            state.plain(2, TrainingPass::FWD, o)->cycles.total);
+
+  // Told that a is a pipe stage (its output streamed), it is not a group.
+  state.properties.pipeStages = {1, 0, 0};
+  groups->beginRealization(state);
+  EXPECT_FALSE(state.properties.isGroupedConsumer(2));
 }
 
 //===----------------------------------------------------------------------===//
