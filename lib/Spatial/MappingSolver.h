@@ -10,7 +10,8 @@
 //   4. select   -- one option per layer jointly (ParallelismSelection.h);
 //   5. revise   -- what pairwise terms cannot express: residual blocks as
 //                  DySM groups, pipe groups;
-//   6. realise  -- each pass's evaluation under the choice, with relayouts;
+//   6. realise  -- each pass's evaluation under the choice, with relayouts
+//                  (a pipe stage's passes are its add-on's, streamed);
 //   7. refine   -- changes of passes that the realised plan allows and that
 //                  only make it faster.
 //
