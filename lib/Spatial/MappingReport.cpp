@@ -69,6 +69,48 @@ double MappingReport::utilization() const {
   return total.total > 0 ? total.useful / total.total : 0;
 }
 
+MappingReport::FlopCount MappingReport::flops() const {
+  FlopCount count;
+  for (const MappingReportRow &row : rows) {
+    count.model += 2 * row.macs;
+    if (row.pass == TrainingPass::FWD && row.memory.recomputed)
+      count.hardware += 2 * row.macs;
+  }
+  count.hardware += count.model;
+  return count;
+}
+
+/// `flops` over the peak for `seconds`, 0 where either is unknown.
+static double flopUtilization(double flops, double peakFlops, double seconds) {
+  return peakFlops > 0 && seconds > 0 ? flops / (peakFlops * seconds) : 0;
+}
+
+double MappingReport::modelFlopUtilization() const {
+  return flopUtilization(flops().model, peakFlops, totalSeconds());
+}
+
+double MappingReport::hardwareFlopUtilization() const {
+  return flopUtilization(flops().hardware, peakFlops, totalSeconds());
+}
+
+std::string MappingReport::describeFlops() const {
+  if (!(peakFlops > 0))
+    return "";
+  const FlopCount count = flops();
+  std::string text =
+      llvm::formatv("model FLOPs: {0} per {1}, {2:F1}% of peak (MFU)",
+                    llvm::format("%.4g", count.model),
+                    mode == "train" ? "step" : "inference",
+                    100 * modelFlopUtilization())
+          .str();
+  if (count.hardware > count.model)
+    text += llvm::formatv("; with recomputation {0}, {1:F1}% (HFU)",
+                          llvm::format("%.4g", count.hardware),
+                          100 * hardwareFlopUtilization())
+                .str();
+  return text;
+}
+
 static std::string dims(const DimSizes &sizes) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -173,6 +215,8 @@ void dsm::core::printMappingTable(const MappingReport &report,
                         100.0 * report.pipelineIdle.bubble / total.total,
                         100.0 * report.pipelineIdle.sends / total.total);
   os << ")\n";
+  if (std::string flops = report.describeFlops(); !flops.empty())
+    os << flops << "\n";
   if (report.memory)
     os << "memory per chip: " << describeMemory(*report.memory)
        << (report.memory->fits() ? "" : ": does not fit")
@@ -512,6 +556,14 @@ void dsm::core::writeMappingJSON(const MappingReport &report,
                                                   : nullptr);
       json.attributeEnd();
       json.attribute("cycles", total.total);
+      // In the keys' sorted order, as the rest of the report.
+      const bool flops = report.peakFlops > 0;
+      const MappingReport::FlopCount count = report.flops();
+      if (flops) {
+        json.attribute("hardware_flop_utilization",
+                       report.hardwareFlopUtilization());
+        json.attribute("hardware_flops", count.hardware);
+      }
       if (report.memory) {
         const MemoryPerChip &m = *report.memory;
         json.attributeObject("memory_per_chip", [&] {
@@ -540,6 +592,10 @@ void dsm::core::writeMappingJSON(const MappingReport &report,
           for (const Field &field : fields)
             json.attribute(field.key, field.count);
         });
+      }
+      if (flops) {
+        json.attribute("model_flop_utilization", report.modelFlopUtilization());
+        json.attribute("model_flops", count.model);
       }
       PipelineSummary pipeline = report.pipeline();
       if (!pipeline.stages.empty())

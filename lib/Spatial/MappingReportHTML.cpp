@@ -491,8 +491,10 @@ void dsm::core::writeMappingHTML(const MappingReport &report,
      << llvm::format("%.0f", total.total)
      << " cycles = " << llvm::format("%.6g", report.totalSeconds()) << " s per "
      << (report.mode == "train" ? "training step" : "inference")
-     << ", utilization " << llvm::format("%.3f", report.utilization())
-     << ".</p>\n";
+     << ", utilization " << llvm::format("%.3f", report.utilization());
+  if (std::string flops = report.describeFlops(); !flops.empty())
+    os << "; " << flops;
+  os << ".</p>\n";
   writeTorus(report, os);
   writeMemory(report, os);
   writeTimeline(report, os);

@@ -95,6 +95,7 @@ struct MappingReportPass
             .getName()
             .str();
     report.frequencyHz = model.frequency();
+    report.peakFlops = multiChip->peakFlops();
     report.torusRows = multiChip->torus.y;
     report.torusColumns = multiChip->torus.x;
     report.batch = batchOf(module);

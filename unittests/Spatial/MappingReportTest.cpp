@@ -20,6 +20,7 @@ MappingReport sampleReport() {
   report.mode = "train";
   report.batch = 64;
   report.frequencyHz = 2e9;
+  report.peakFlops = 1e15;
   for (int r = 0; r < 3; ++r) {
     MappingReportRow row;
     row.layer = "layer" + std::to_string(r);
@@ -75,6 +76,32 @@ MappingReport sampleReport() {
   return report;
 }
 } // namespace
+
+// The model's FLOPs count every pass's MACs once, twice a MAC; the
+// hardware's count the recomputed forward passes again (rows 0 and 2 are
+// FWD passes, row 1 a BWD); each over the peak for the step is MFU, HFU.
+TEST(MappingReportTest, FlopsCountRecomputedForwardPassesForTheHardwareOnly) {
+  MappingReport report = sampleReport();
+  const MappingReport::FlopCount flops = report.flops();
+  EXPECT_DOUBLE_EQ(flops.model, 2 * (1.5e12 + 3e12 + 4.5e12));
+  EXPECT_DOUBLE_EQ(flops.hardware, flops.model + 2 * (1.5e12 + 4.5e12));
+  const double seconds = report.totalSeconds();
+  ASSERT_GT(seconds, 0);
+  EXPECT_DOUBLE_EQ(report.modelFlopUtilization(),
+                   flops.model / (1e15 * seconds));
+  EXPECT_DOUBLE_EQ(report.hardwareFlopUtilization(),
+                   flops.hardware / (1e15 * seconds));
+  EXPECT_NE(report.describeFlops().find("(MFU); with recomputation"),
+            std::string::npos);
+  // Without recomputation the two are one figure; without a peak, none.
+  for (MappingReportRow &row : report.rows)
+    row.memory.recomputed = false;
+  EXPECT_DOUBLE_EQ(report.flops().hardware, report.flops().model);
+  EXPECT_EQ(report.describeFlops().find("HFU"), std::string::npos);
+  report.peakFlops = 0;
+  EXPECT_EQ(report.modelFlopUtilization(), 0);
+  EXPECT_EQ(report.describeFlops(), "");
+}
 
 // The report is streamed field by field; what it writes must be what
 // llvm::json writes for the same values: keys sorted, two-space indents,

@@ -100,6 +100,8 @@ struct MappingReport {
   std::string mode; ///< "train" or "infer"
   int64_t batch = 0;
   double frequencyHz = 0;
+  /// The system's peak FLOP/s, all chips together (a MAC as two FLOPs).
+  double peakFlops = 0;
   std::vector<MappingReportRow> rows;
   /// False when some function's parallelisms were chosen among pruned
   /// states (not proven optimal); `selectionStatesKept` is then the bound.
@@ -122,6 +124,23 @@ struct MappingReport {
   PipelineSummary pipeline() const;
   double totalSeconds() const;
   double utilization() const;
+
+  /// The step's floating-point operations (a MAC as two): the model's,
+  /// every pass's MACs once -- the 6 N tokens plus attention of Kaplan et
+  /// al. and Narayanan et al. -- and the hardware's, with the forward passes
+  /// recomputation runs again.
+  struct FlopCount {
+    double model = 0, hardware = 0;
+  };
+  FlopCount flops() const;
+  /// Model (hardware) FLOPs over what the chips could do at peak in the
+  /// step's time (the pipeline's wait included): MFU and HFU.
+  double modelFlopUtilization() const;
+  double hardwareFlopUtilization() const;
+  /// "model FLOPs: 3.386e+18 per step, 57.2% of peak (MFU); with
+  /// recomputation 4.515e+18, 76.3% (HFU)": the table's and the HTML's
+  /// words ("" where the peak is unknown).
+  std::string describeFlops() const;
 };
 
 /// Whether a transfer group of `pass` overlaps the primary computation (the
