@@ -68,8 +68,15 @@ llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
                                                       : 1);
   llvm::Expected<MappingPlan> plan =
       MappingDriver(model, options, graph, executor, progress).run();
-  if (plan)
-    progress.finish();
+  if (!plan)
+    return plan;
+  // A plan that is not one is the mapper's bug, never a user's answer.
+  if (llvm::Error error = verifyPlan(model, graph, *plan))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "internal error: the mapper's plan fails its verification: " +
+            llvm::toString(std::move(error)));
+  progress.finish();
   return plan;
 }
 

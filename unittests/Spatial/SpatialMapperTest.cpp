@@ -1052,3 +1052,70 @@ TEST(SpatialMapperTest, ImpossibleLayerIsNamed) {
 }
 
 } // namespace
+
+// The core's plan verifier (MappingPlan.h) passes what the mapper returns --
+// a plan on the whole torus and a pipeline -- and names what a plan breaks:
+// a split over the wrong chips or cores, decisions that do not go together,
+// a layer's passes missing, stages sharing rows or microbatch counts.
+TEST(SpatialMapperTest, VerifyPlanPassesPlansAndNamesWhatABrokenOneBreaks) {
+  SerialExecutor serial;
+  MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
+  system.chip.externalMemory.capacityBytes = 25e6;
+  const PerformanceModel model(system);
+  const LayerGraph chain = trainedFcChain(/*depth=*/16, /*features=*/2048,
+                                          /*mb=*/4096);
+  MapperOptions options;
+  options.pipelineStages = true;
+  llvm::Expected<MappingPlan> plan =
+      SpatialMapper(system, options).map(chain, serial);
+  ASSERT_TRUE(static_cast<bool>(plan)) << llvm::toString(plan.takeError());
+  ASSERT_TRUE(plan->pipeline.pipelined());
+  // What verifyPlan says of `candidate` as a plan of `g` ("": a plan).
+  auto failureOf = [](const PerformanceModel &m, const LayerGraph &g,
+                      const MappingPlan &candidate) {
+    llvm::Error error = verifyPlan(m, g, candidate);
+    return error ? llvm::toString(std::move(error)) : std::string();
+  };
+  EXPECT_EQ(failureOf(model, chain, *plan), "");
+  LayerGraph tail = vggTail(512);
+  tail.assignTrainingPasses(true);
+  const MultiChipSystem preset = multiChipPreset("dsm-8pf-asym");
+  llvm::Expected<MappingPlan> whole =
+      SpatialMapper(preset, MapperOptions()).map(tail, serial);
+  ASSERT_TRUE(static_cast<bool>(whole)) << llvm::toString(whole.takeError());
+  EXPECT_EQ(failureOf(PerformanceModel(preset), tail, *whole), "");
+
+  auto failure = [&](const MappingPlan &broken) {
+    return failureOf(model, chain, broken);
+  };
+  MappingPlan wrongChips = *plan;
+  wrongChips.layers[3].passes[1].eval.config.chipSplit[4] *= 2;
+  EXPECT_NE(failure(wrongChips)
+                .find("the plan of layer 'fc3' (bwd) splits "
+                      "its work over"),
+            std::string::npos)
+      << failure(wrongChips);
+  MappingPlan wrongCores = *plan;
+  wrongCores.layers[0].passes[0].eval.config.coreSplit[1] *= 3;
+  EXPECT_NE(failure(wrongCores).find("cores, but a chip has"),
+            std::string::npos);
+  MappingPlan unsharded = *plan;
+  unsharded.layers[5].passes[0].eval.config.memory.shardedWeights = true;
+  unsharded.layers[5].passes[0].eval.config.memory.shardedState = false;
+  EXPECT_NE(failure(unsharded).find("decides sharded_weights without "
+                                    "sharded_state"),
+            std::string::npos);
+  MappingPlan passMissing = *plan;
+  passMissing.layers[7].passes.pop_back();
+  EXPECT_NE(failure(passMissing).find("plans 2 passes of the layer's 3"),
+            std::string::npos);
+  MappingPlan microbatches = *plan;
+  microbatches.layers.back().passes.back().eval.config.memory.microbatches += 1;
+  EXPECT_NE(failure(microbatches).find("microbatches, another stage"),
+            std::string::npos);
+  MappingPlan overlap = *plan;
+  for (PassPlan &pass : overlap.layers.back().passes)
+    pass.eval.config.memory.pipeFirstRow -= 1;
+  EXPECT_NE(failure(overlap).find("stages share torus row"), std::string::npos)
+      << failure(overlap);
+}

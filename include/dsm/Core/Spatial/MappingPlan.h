@@ -17,6 +17,8 @@
 #include "dsm/Core/Spatial/StepMemory.h"
 #include "dsm/Core/Spatial/TimestepPipelining.h"
 
+#include "llvm/Support/Error.h"
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -113,6 +115,20 @@ struct MappingPlan {
   /// The other strategies priced, fastest first.
   std::vector<RejectedStrategy> rejected;
 };
+
+class PerformanceModel;
+struct LayerGraph;
+
+/// Why `plan` is not a plan of `graph` on `model`'s system (success when it
+/// is): every layer planned with the passes it runs, in order; each pass's
+/// split covering the chips it runs on (its stage's rows, its block, or the
+/// torus) and a chip's cores; each memory decision's values going together
+/// (its record's rules, DecisionRecords.h); a pipeline's stages on rows of
+/// their own with one microbatch count; the memory figure counted against
+/// the system's chip. The driver checks every plan it returns
+/// (SpatialMapper::map), as MLIR verifies what a pass built.
+llvm::Error verifyPlan(const PerformanceModel &model, const LayerGraph &graph,
+                       const MappingPlan &plan);
 
 /// What strategy `plan` is, in words: "8 stages x 96 microbatches (1F1B)",
 /// "gradient accumulation of 4 microbatches", "the whole torus", "a 4 x 8
