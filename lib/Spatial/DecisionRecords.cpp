@@ -9,7 +9,9 @@
 
 #include "dsm/Core/Spatial/DecisionRecords.h"
 
+#include "dsm/Core/Spatial/LayerGraph.h"
 #include "dsm/Core/Spatial/MappingReport.h"
+#include "dsm/Core/Spatial/PerformanceModel.h"
 #include "dsm/Core/Spatial/StepMemory.h"
 
 #include "llvm/Support/Format.h"
@@ -84,10 +86,19 @@ const std::vector<DecisionField> kReuseFields = {
 };
 
 const DecisionRecord kReuse = {
-    "reuse", kReuseFields,
+    "reuse",
+    kReuseFields,
     [](const MemoryDecision &d) -> std::string {
       if (d.shortcutPerSpatialMinibatch && !d.shortcutOnChip)
         return "shortcut_per_spatial_minibatch without shortcut_reuse";
+      return "";
+    },
+    [](const DecisionInPlan &in) -> std::string {
+      const MemoryDecision &m = in.decision;
+      if (m.errorOnChip && in.pass == TrainingPass::FWD)
+        return "finds an error on chip in a forward pass";
+      if (m.outputOnChip && (in.pass != TrainingPass::FWD || in.layer.bwd))
+        return "keeps its output on chip outside an inference forward pass";
       return "";
     },
     explainByKeys<kReuseFields>,
@@ -127,6 +138,7 @@ const DecisionRecord kSpatialMinibatches = {
                              d.spatialMinibatches);
       return "";
     },
+    [](const DecisionInPlan &) { return std::string(); },
     [](const MemoryDecision &d, std::vector<std::string> &words) {
       if (d.spatialMinibatches > 1)
         words.push_back("dysm " + std::to_string(d.spatialMinibatches));
@@ -149,12 +161,19 @@ const std::vector<DecisionField> kPreloadFields = {
 };
 
 const DecisionRecord kPreload = {
-    "preload", kPreloadFields,
+    "preload",
+    kPreloadFields,
     [](const MemoryDecision &d) -> std::string {
       if (d.preloadedWeightBytes < 0)
         return llvm::formatv(
             "preloaded weight bytes must not be negative, got {0}",
             d.preloadedWeightBytes);
+      return "";
+    },
+    [](const DecisionInPlan &in) -> std::string {
+      if (in.decision.preloadedWeightBytes > 0 &&
+          (in.pass != TrainingPass::FWD || in.layer.bwd || in.layer.upd))
+        return "preloads weights outside an inference forward pass";
       return "";
     },
     [](const MemoryDecision &d, std::vector<std::string> &words) {
@@ -207,7 +226,18 @@ std::string checkStage(const MemoryDecision &d) {
 }
 
 const DecisionRecord kStage = {
-    "stage", kStageFields, checkStage,
+    "stage",
+    kStageFields,
+    checkStage,
+    [](const DecisionInPlan &in) -> std::string {
+      const MemoryDecision &d = in.decision;
+      const int64_t torusRows = in.model.getSystem().torus.y;
+      if (d.pipelined() && d.pipeFirstRow + d.pipeRows > torusRows)
+        return llvm::formatv("runs on torus rows {0}-{1} of {2}",
+                             d.pipeFirstRow, d.pipeFirstRow + d.pipeRows - 1,
+                             torusRows);
+      return "";
+    },
     [](const MemoryDecision &d, std::vector<std::string> &words) {
       if (!d.pipelined())
         return;
@@ -258,7 +288,8 @@ const std::vector<DecisionField> kShardingFields = {
 };
 
 const DecisionRecord kSharding = {
-    "sharded", kShardingFields,
+    "sharded",
+    kShardingFields,
     [](const MemoryDecision &d) -> std::string {
       if (d.shardedWeights && !d.shardedState)
         return "sharded_weights without sharded_state";
@@ -267,6 +298,18 @@ const DecisionRecord kSharding = {
       if (d.shardedOptimizer && d.shardedState)
         return "sharded_optimizer with sharded_state (which shards the "
                "optimizer state already)";
+      return "";
+    },
+    [](const DecisionInPlan &in) -> std::string {
+      const MemoryDecision &d = in.decision;
+      if (!(d.shardedState || d.shardedWeights || d.shardedOptimizer ||
+            d.offloadedState))
+        return "";
+      if (in.pass != TrainingPass::FWD || !(in.layer.shape.params > 0))
+        return "shards parameters outside the forward pass of a layer with "
+               "parameters";
+      if (d.offloadedState && !in.model.hasHostLink())
+        return "offloads its state on a system whose chips have no host link";
       return "";
     },
     explainByKeys<kShardingFields>,
@@ -294,8 +337,15 @@ const std::vector<DecisionField> kRecomputeFields = {
 };
 
 const DecisionRecord kRecompute = {
-    "recompute", kRecomputeFields,
+    "recompute",
+    kRecomputeFields,
     [](const MemoryDecision &) { return std::string(); },
+    [](const DecisionInPlan &in) -> std::string {
+      if (in.decision.recomputed &&
+          (in.pass != TrainingPass::FWD || !(in.layer.bwd || in.layer.upd)))
+        return "recomputes outside the forward pass of a trained layer";
+      return "";
+    },
     explainByKeys<kRecomputeFields>,
     [](const MappingReportRow &row, const PipelineSummary &) {
       return std::string(row.memory.recomputed ? "yes" : "");
@@ -329,6 +379,13 @@ const DecisionField *dsm::core::findDecisionField(llvm::StringRef key) {
 std::string dsm::core::checkDecision(const MemoryDecision &decision) {
   for (const DecisionRecord *record : kRecords)
     if (std::string why = record->check(decision); !why.empty())
+      return why;
+  return "";
+}
+
+std::string dsm::core::checkDecisionInPlan(const DecisionInPlan &where) {
+  for (const DecisionRecord *record : kRecords)
+    if (std::string why = record->checkInPlan(where); !why.empty())
       return why;
   return "";
 }

@@ -27,12 +27,12 @@ namespace {
 /// The first failure of a plan's check, naming the layer and pass.
 llvm::Error planError(const LayerNode &layer, TrainingPass pass,
                       const llvm::Twine &why) {
-  return llvm::createStringError(
-      llvm::inconvertibleErrorCode(),
-      llvm::formatv("the plan of layer '{0}' ({1}) ", layer.shape.name,
-                    stringifyTrainingPass(pass))
-              .str() +
-          why);
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 llvm::formatv("the plan of layer '{0}' ({1}) ",
+                                               layer.shape.name,
+                                               stringifyTrainingPass(pass))
+                                         .str() +
+                                     why);
 }
 
 /// The passes `layer` runs, in order.
@@ -76,6 +76,10 @@ llvm::Error verifyPass(const PerformanceModel &model, const LayerNode &layer,
                                    model.numCores()));
   if (std::string why = checkDecision(config.memory); !why.empty())
     return planError(layer, pass.pass, "decides " + why);
+  if (std::string why =
+          checkDecisionInPlan({layer, pass.pass, config.memory, model});
+      !why.empty())
+    return planError(layer, pass.pass, why);
   if (!(pass.cycles.total >= 0))
     return planError(layer, pass.pass, "takes no number of cycles");
   return llvm::Error::success();
@@ -102,16 +106,14 @@ llvm::Error verifyStages(const LayerGraph &graph, const MappingPlan &plan) {
         return planError(graph.layers[i], pass.pass,
                          llvm::formatv("runs on {0} rows from row {1}, "
                                        "another stage there on {2}",
-                                       m.pipeRows, m.pipeFirstRow,
-                                       it->second));
+                                       m.pipeRows, m.pipeFirstRow, it->second));
     }
   int64_t end = 0;
   for (auto [first, rows] : rowsFrom) {
     if (first < end)
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
-          llvm::formatv("the plan's pipeline stages share torus row {0}",
-                        first)
+          llvm::formatv("the plan's pipeline stages share torus row {0}", first)
               .str());
     end = first + rows;
   }
@@ -134,8 +136,8 @@ llvm::Error dsm::core::verifyPlan(const PerformanceModel &model,
     const std::vector<TrainingPass> expected = passesOf(layer);
     const std::vector<PassPlan> &passes = plan.layers[i].passes;
     if (passes.size() != expected.size())
-      return planError(layer, expected.empty() ? TrainingPass::FWD
-                                               : expected.front(),
+      return planError(layer,
+                       expected.empty() ? TrainingPass::FWD : expected.front(),
                        llvm::formatv("plans {0} passes of the layer's {1}",
                                      passes.size(), expected.size()));
     for (size_t p = 0; p < passes.size(); ++p) {

@@ -7,12 +7,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Core/Spatial/DecisionRecords.h"
+#include "TestHelpers.h"
+#include "dsm/Core/Spatial/LayerGraph.h"
+#include "dsm/Core/Spatial/PerformanceModel.h"
 
 #include "llvm/ADT/StringSet.h"
 
 #include <gtest/gtest.h>
 
 using namespace dsm::core;
+using dsm::core::testing::multiChipPreset;
 
 namespace {
 
@@ -89,6 +93,52 @@ TEST(DecisionRecordsTest, ExplainListsTheDecisionsRecordByRecord) {
       "pipeline stage on torus rows 2-3, 8 microbatches", "sharded_state",
       "recompute"};
   EXPECT_EQ(explainDecision(d), expected);
+}
+
+} // namespace
+
+namespace {
+
+// A decision belongs to some passes of some layers on some systems: each
+// record says which (verifyPlan asks every pass's decision).
+TEST(DecisionRecordsTest, ARecordSaysWhereItsDecisionBelongs) {
+  const PerformanceModel model(multiChipPreset("dsm-8pf-asym")); // 16 x 4
+  LayerNode trained;
+  trained.shape.params = 1024;
+  trained.bwd = trained.upd = true;
+  LayerNode inferred = trained;
+  inferred.bwd = inferred.upd = false;
+  auto why = [&](const LayerNode &layer, TrainingPass pass,
+                 const MemoryDecision &d) {
+    return checkDecisionInPlan({layer, pass, d, model});
+  };
+  MemoryDecision sharded;
+  sharded.shardedState = true;
+  EXPECT_EQ(why(trained, TrainingPass::FWD, sharded), "");
+  EXPECT_NE(why(trained, TrainingPass::UPD, sharded), "");
+  sharded.offloadedState = true;
+  EXPECT_NE(why(trained, TrainingPass::FWD, sharded).find("no host link"),
+            std::string::npos);
+  MemoryDecision recomputed;
+  recomputed.recomputed = true;
+  EXPECT_EQ(why(trained, TrainingPass::FWD, recomputed), "");
+  EXPECT_NE(why(inferred, TrainingPass::FWD, recomputed), "");
+  MemoryDecision preload;
+  preload.preloadedWeightBytes = 4096;
+  EXPECT_EQ(why(inferred, TrainingPass::FWD, preload), "");
+  EXPECT_NE(why(trained, TrainingPass::FWD, preload), "");
+  MemoryDecision stage;
+  stage.pipeGroup = 0;
+  stage.pipeRows = 4;
+  stage.pipeFirstRow = 12;
+  EXPECT_EQ(why(trained, TrainingPass::BWD, stage), "");
+  stage.pipeFirstRow = 13;
+  EXPECT_EQ(why(trained, TrainingPass::BWD, stage),
+            "runs on torus rows 13-16 of 16");
+  MemoryDecision error;
+  error.errorOnChip = true;
+  EXPECT_NE(why(trained, TrainingPass::FWD, error), "");
+  EXPECT_EQ(why(trained, TrainingPass::BWD, error), "");
 }
 
 } // namespace

@@ -27,8 +27,19 @@
 
 namespace dsm::core {
 
+struct LayerNode;
 struct MappingReportRow;
 struct PipelineSummary;
+class PerformanceModel;
+
+/// Where a pass's decision is made, for a record's checks in a plan
+/// (verifyPlan, MappingPlan.h).
+struct DecisionInPlan {
+  const LayerNode &layer;
+  TrainingPass pass;
+  const MemoryDecision &decision;
+  const PerformanceModel &model;
+};
 
 /// One value of a memory decision: a flag or a count, under the key the IR
 /// (#dsm.memory_decision) and the JSON report give it.
@@ -67,6 +78,9 @@ struct DecisionRecord {
   /// Why the record's values do not go together ("": they do); the IR
   /// attribute's verifier.
   std::string (*check)(const MemoryDecision &) = nullptr;
+  /// Why the record's decision cannot be this pass's in a plan ("": it can):
+  /// the pass it belongs to, the layer it needs, the system it needs.
+  std::string (*checkInPlan)(const DecisionInPlan &) = nullptr;
   /// The explain remark's words for the record's decision (none where it
   /// decides nothing).
   void (*explain)(const MemoryDecision &, std::vector<std::string> &) = nullptr;
@@ -88,6 +102,9 @@ const DecisionField *findDecisionField(llvm::StringRef key);
 
 /// Why `decision`'s values do not go together ("": they do).
 std::string checkDecision(const MemoryDecision &decision);
+/// Why the decision cannot be its pass's in a plan, record by record ("": it
+/// can).
+std::string checkDecisionInPlan(const DecisionInPlan &where);
 
 /// The explain remark's words for `decision`, record by record.
 std::vector<std::string> explainDecision(const MemoryDecision &decision);
