@@ -87,6 +87,11 @@ PlacementSearchResult SearchTracker::finish() {
   if (bestValidLatency < std::numeric_limits<double>::infinity() ||
       count == 0) {
     result.map = count == 0 ? MemoryMap() : bestValid;
+  } else if (bestAny.size() != count) {
+    // Nothing was evaluated (a time budget that ended before the first map,
+    // or rewards that never compared): the compiler's map, which the
+    // evaluator has already rectified, is the answer.
+    result.map = evaluator.getCompilerMap();
   } else {
     Rectification fixed = evaluator.rectify(bestAny);
     result.map = std::move(fixed.map);
