@@ -66,6 +66,26 @@ static bool checkDsmPassArguments(int argc, char **argv,
   return true;
 }
 
+/// Whether everything printed to `output` reached `name`; if not, says which
+/// file and why. The stream's error is cleared either way: a stream that
+/// still holds one when it is destroyed aborts the tool with "LLVM ERROR: IO
+/// failure on output stream", which names no file.
+static bool finishOutput(llvm::ToolOutputFile &output, llvm::StringRef name) {
+  llvm::raw_fd_ostream &os = output.os();
+  os.flush();
+  std::error_code ec = os.error();
+  os.clear_error();
+  if (!ec)
+    return true;
+  llvm::errs() << "dsm-opt: error: cannot write ";
+  if (name == "-")
+    llvm::errs() << "the output to standard output";
+  else
+    llvm::errs() << "'" << name << "'";
+  llvm::errs() << ": " << ec.message() << "\n";
+  return false;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   // --help lists the passes and MLIR's options, not LLVM's back ends'.
@@ -155,6 +175,7 @@ int main(int argc, char **argv) {
   // failed: that report is written, and the exit is as a shell reports the
   // signal (130, 143). A signal that came once every pass had run (while
   // the IR was printed) ends the run with neither the IR nor a report.
+  bool written = finishOutput(*output, outputFilename);
   if (dsm::core::ConsoleProgress::wasInterrupted()) {
     if (mlir::failed(ran))
       (void)reports.commit();
@@ -173,7 +194,9 @@ int main(int argc, char **argv) {
                       "current ones\n";
     return 1;
   }
-  if (!reports.commit())
+  // An output that could not be written (a full disk, /dev/full) fails the
+  // run: its reports are not written either.
+  if (!written || !reports.commit())
     return 1;
   output->keep();
   return 0;

@@ -19,8 +19,39 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <sys/stat.h>
+
+/// mlirTranslateMain writes `-o` through its own stream, which fails only
+/// when destroyed, after the translation: "LLVM ERROR: IO failure on output
+/// stream", naming no file (a full disk, `-o /dev/full`). This handler of
+/// LLVM's fatal errors names the file and the cause; the exit stays 1. A
+/// regular file left half-written is removed (a device is not a file).
+static void reportFatalError(void *, const char *reason, bool) {
+  llvm::StringRef text(reason);
+  if (!text.consume_front("IO failure on output stream: ")) {
+    llvm::errs() << "LLVM ERROR: " << reason << "\n";
+    return;
+  }
+  std::string name = "-";
+  if (llvm::cl::Option *option = llvm::cl::getRegisteredOptions().lookup("o"))
+    name = static_cast<llvm::cl::opt<std::string> *>(option)->getValue();
+  llvm::errs() << "dsm-translate: error: cannot write ";
+  if (name == "-")
+    llvm::errs() << "the output to standard output";
+  else
+    llvm::errs() << "'" << name << "'";
+  llvm::errs() << ": " << text << "\n";
+  struct stat info;
+  if (name != "-" && ::lstat(name.c_str(), &info) == 0 && S_ISREG(info.st_mode))
+    (void)llvm::sys::fs::remove(name);
+}
 
 int main(int argc, char **argv) {
+  llvm::install_fatal_error_handler(reportFatalError);
   // --help lists the translations and MLIR's options, not LLVM's back ends'.
   dsm::hideOtherProjectsOptions();
 #ifdef DSM_ENABLE_ONNX
