@@ -2,6 +2,7 @@
 
 #include "dsm-c/Dsm.h"
 
+#include "dsm/Core/Support/BoundedFile.h"
 #include "dsm/Core/Support/ConsoleProgress.h"
 #include "dsm/Dialect/DsmDialect.h"
 #include "dsm/Export/Passes.h"
@@ -197,12 +198,12 @@ mlir::OwningOpRef<mlir::ModuleOp> importOnnxFile(Session &session,
   dsm::ImportOptions importOptions;
   if (mlir::failed(parseImportOptions(options, importOptions, fileLoc)))
     return nullptr;
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      dsm::core::readBoundedFile(path, /*isText=*/false,
+                                 /*requiresNullTerminator=*/false);
   if (!buffer) {
-    mlir::emitError(fileLoc)
-        << "cannot read '" << path << "': " << buffer.getError().message();
+    mlir::emitError(fileLoc) << "cannot read '" << path
+                             << "': " << llvm::toString(buffer.takeError());
     return nullptr;
   }
   return dsm::importOnnxModel((*buffer)->getMemBufferRef(), &session.context,

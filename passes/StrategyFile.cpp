@@ -7,6 +7,7 @@
 
 #include "dsm/Passes/StrategyFile.h"
 
+#include "dsm/Core/Support/BoundedFile.h"
 #include "dsm/Passes/OptionCheck.h"
 
 #include "mlir/IR/Builders.h"
@@ -310,11 +311,11 @@ StrategyReader::read(std::unique_ptr<llvm::MemoryBuffer> buffer,
 
 FailureOr<SmallVector<StrategyEntry>>
 dsm::readStrategyFile(llvm::StringRef path, Location loc, Pass &selectMapping) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      core::readBoundedFile(path);
   if (!buffer) {
     emitError(loc) << "cannot read the strategy file '" << path
-                   << "': " << buffer.getError().message();
+                   << "': " << llvm::toString(buffer.takeError());
     return failure();
   }
   return StrategyReader(path, loc.getContext())

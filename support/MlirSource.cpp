@@ -1,6 +1,7 @@
 //===- MlirSource.cpp - MLIR text screened before it is parsed ------------===//
 
 #include "dsm/Support/MlirSource.h"
+#include "dsm/Core/Support/BoundedFile.h"
 #include "dsm/Core/Support/MlirText.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -45,11 +46,12 @@ LogicalResult dsm::screenMlirText(const llvm::MemoryBuffer &buffer,
 OwningOpRef<ModuleOp> dsm::parseScreenedFile(StringRef path,
                                              const ParserConfig &config) {
   MLIRContext *context = config.getContext();
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      core::readBoundedFile(path);
   if (!buffer) {
     emitError(UnknownLoc::get(context))
-        << "cannot open '" << path << "': " << buffer.getError().message();
+        << "cannot open '" << path
+        << "': " << llvm::toString(buffer.takeError());
     return nullptr;
   }
   if (failed(screenMlirText(**buffer, context)))

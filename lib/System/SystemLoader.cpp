@@ -2,7 +2,10 @@
 
 #include "dsm/Core/System/SystemLoader.h"
 
+#include "dsm/Core/Support/BoundedFile.h"
+
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -37,16 +40,22 @@ dsm::core::loadSystem(llvm::StringRef nameOrPath,
     if (preset.name == nameOrPath)
       return parseSystemDescription(preset.text, preset.fileName, warnings);
 
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(nameOrPath, /*IsText=*/true);
+  // Bounded: `system=/dev/zero` is refused, not read until memory runs out.
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      readBoundedFile(nameOrPath);
   if (!buffer) {
     SpecLocation loc;
     loc.file = nameOrPath.str();
+    std::string message = llvm::toString(buffer.takeError());
+    // A name that is no file may have been meant as a preset.
+    if (llvm::sys::fs::exists(nameOrPath))
+      return llvm::make_error<SpecError>(loc,
+                                         "cannot read system file: " + message);
     std::vector<llvm::StringRef> names;
     for (const SystemPreset &preset : getSystemPresets())
       names.push_back(preset.name);
     return llvm::make_error<SpecError>(
-        loc, "cannot open system file: " + buffer.getError().message() +
+        loc, "cannot open system file: " + message +
                  " (and it is not a preset: " + llvm::join(names, ", ") + ")");
   }
   return parseSystemDescription((*buffer)->getBuffer(), nameOrPath, warnings);

@@ -31,6 +31,7 @@
 #include "ModelLoader.h"
 
 #include "dsm/Core/Spatial/MappingReport.h"
+#include "dsm/Core/Support/BoundedFile.h"
 #include "dsm/Core/Support/ConsoleProgress.h"
 #include "dsm/Core/Support/Executor.h"
 #include "dsm/Core/System/SystemLoader.h"
@@ -619,11 +620,11 @@ public:
   /// `--point` prints them, in any order. False, having said why, on a line
   /// that is not one, a point that is not the study's, twice, or missing.
   bool read(llvm::StringRef path) {
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-        llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
+        dsm::core::readBoundedFile(path);
     if (!file) {
       llvm::errs() << "dsm-study: cannot read '" << path
-                   << "': " << file.getError().message() << "\n";
+                   << "': " << llvm::toString(file.takeError()) << "\n";
       return false;
     }
     std::vector<bool> seen(points.size());

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dsm/Core/Support/BoundedFile.h"
 #include "dsm/Core/Support/ConsoleProgress.h"
 #include "dsm/Dialect/DsmDialect.h"
 #include "dsm/Export/Passes.h"
@@ -138,13 +139,17 @@ int main(int argc, char **argv) {
   // The input, a file or standard input, is read here so that what upstream
   // parsers crash on instead of reporting (MlirSource.h) is reported located
   // before parsing, whichever way it arrives.
-  std::string errorMessage;
-  std::unique_ptr<llvm::MemoryBuffer> input =
-      mlir::openInputFile(inputFilename, &errorMessage);
-  if (!input) {
-    llvm::errs() << errorMessage << "\n";
+  // Bounded (BoundedFile.h): /dev/zero is refused, not read until memory
+  // runs out.
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> read =
+      dsm::core::readBoundedFile(inputFilename, /*isText=*/false);
+  if (!read) {
+    llvm::errs() << "cannot open input file '" << inputFilename
+                 << "': " << llvm::toString(read.takeError()) << "\n";
     return 1;
   }
+  std::unique_ptr<llvm::MemoryBuffer> input = std::move(*read);
+  std::string errorMessage;
   {
     mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
     llvm::SourceMgr sources;

@@ -12,6 +12,7 @@
 #include "dsm/Import/OnnxTranslation.h"
 #endif
 
+#include "dsm/Core/Support/BoundedFile.h"
 #include "dsm/Import/PaleoTranslation.h"
 #include "dsm/Import/UpgradeMlir.h"
 #include "dsm/Support/ToolOptions.h"
@@ -50,8 +51,35 @@ static void reportFatalError(void *, const char *reason, bool) {
     (void)llvm::sys::fs::remove(name);
 }
 
+/// The input file among the arguments as llvm::cl reads them: the one
+/// argument that is not an option ("-": standard input, also when none is
+/// given). Options take their values after '=', except `-o`.
+static llvm::StringRef findInputFile(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    if (arg == "--")
+      return i + 1 < argc ? llvm::StringRef(argv[i + 1]) : "-";
+    if (arg == "-o" || arg == "--o") {
+      ++i;
+      continue;
+    }
+    if (arg == "-" || !arg.starts_with("-"))
+      return arg;
+  }
+  return "-";
+}
+
 int main(int argc, char **argv) {
   llvm::install_fatal_error_handler(reportFatalError);
+  // The input is read by upstream's mlirTranslateMain, without a limit: what
+  // the bounded reader refuses without reading (a device such as /dev/zero,
+  // a file past 2 GiB) is refused here first (BoundedFile.h).
+  llvm::StringRef input = findInputFile(argc, argv);
+  if (llvm::Error refused = dsm::core::checkBoundedFile(input)) {
+    llvm::errs() << "dsm-translate: error: cannot open input file '" << input
+                 << "': " << llvm::toString(std::move(refused)) << "\n";
+    return 1;
+  }
   // --help lists the translations and MLIR's options, not LLVM's back ends'.
   dsm::hideOtherProjectsOptions();
 #ifdef DSM_ENABLE_ONNX
