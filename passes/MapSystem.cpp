@@ -61,6 +61,9 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
   /// Spatial mapping onto a multi-chip system.
   void buildSpatialMapping(OpPassManager &pm) const {
     pm.addPass(createDsmExpandTraining(DsmExpandTrainingOptions{mode}));
+    // The memory savers are the training step's: in inference they are
+    // ignored (warnIgnoredOptions says so), not checked against the system.
+    const bool training = mode == ExecutionMode::Train;
     std::unique_ptr<Pass> select =
         createDsmSelectMapping(DsmSelectMappingOptions{
             search, parallelism, explain,
@@ -68,8 +71,11 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
                                      optimizations.end()),
             stages,
             SmallVector<int64_t>(stageLayers.begin(), stageLayers.end()),
-            microbatches, microbatchSize, schedule, tensor, data, recompute,
-            shard, zero, offload, sequenceParallel, optimizer});
+            microbatches, microbatchSize, schedule, tensor, data,
+            training ? recompute : core::RecomputeChoice::Auto,
+            training ? shard : core::ShardChoice::Auto, training ? zero : -1,
+            training ? offload : core::OffloadChoice::Auto,
+            training && sequenceParallel, optimizer});
     // What the strategy file gives beside the command line, checked as
     // read (readStrategyFile).
     if (!strategyOptions.empty() &&
@@ -189,7 +195,8 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
     if (use == Spatial && mode == ExecutionMode::Infer)
       for (auto [set, name, uses] :
            {given(recompute, Spatial), given(shard, Spatial),
-            given(offload, Spatial), given(sequenceParallel, Spatial)})
+            given(zero, Spatial), given(offload, Spatial),
+            given(sequenceParallel, Spatial)})
         if (set)
           emitWarning(loc) << name
                            << "= is ignored in inference: it names a memory "
