@@ -71,6 +71,40 @@ bool anyEnumValues(llvm::cl::Option *option,
          enumValues<dsm::core::devices::ConventionsKind>(option, values);
 }
 
+/// Whether `option` is a pass option of type T.
+template <typename T> bool isOption(llvm::cl::Option *option) {
+  return dynamic_cast<
+             llvm::cl::opt<T, false, detail::PassOptions::OptionParser<T>> *>(
+             option) != nullptr;
+}
+
+/// What is wrong with `value` for a scalar option -- an integer, a number
+/// or a flag -- ("" when it reads, or the option is of another type), in
+/// words for people where llvm::cl's own message would name no option.
+std::string scalarProblem(llvm::cl::Option *option, llvm::StringRef value) {
+  if (isOption<int64_t>(option) || isOption<int32_t>(option)) {
+    int64_t number;
+    return value.getAsInteger(0, number) ? "is not an integer" : "";
+  }
+  if (isOption<uint64_t>(option) || isOption<unsigned>(option)) {
+    uint64_t number;
+    return value.getAsInteger(0, number) ? "is not a whole number (0 or more)"
+                                         : "";
+  }
+  if (isOption<double>(option)) {
+    double number;
+    return value.getAsDouble(number) ? "is not a number" : "";
+  }
+  if (isOption<bool>(option))
+    return value.empty() ||
+                   llvm::is_contained({"true", "false", "1", "0", "True",
+                                       "False", "TRUE", "FALSE"},
+                                      value)
+               ? ""
+               : "is not true or false";
+  return "";
+}
+
 /// Splits MLIR pass-option text into key/value pairs, as
 /// PassOptions::parseFromString does: whitespace between entries, a value
 /// in quotes or braces may hold whitespace.
@@ -150,13 +184,17 @@ dsm::checkPassOptions(Pass &pass, llvm::StringRef options,
       emit(message);
       return failure();
     }
-    llvm::SmallVector<llvm::StringRef> values;
-    if (!anyEnumValues(it->second, values))
-      continue;
     llvm::StringRef bare = value;
     if (bare.size() >= 2 && (bare.front() == '"' || bare.front() == '\'') &&
         bare.back() == bare.front())
       bare = bare.drop_front().drop_back();
+    if (std::string why = scalarProblem(it->second, bare); !why.empty()) {
+      emit(key + "=" + value + " " + why);
+      return failure();
+    }
+    llvm::SmallVector<llvm::StringRef> values;
+    if (!anyEnumValues(it->second, values))
+      continue;
     if (llvm::is_contained(values, bare))
       continue;
     emit(key + "=" + value + " is not one of: " + llvm::join(values, ", "));

@@ -202,14 +202,12 @@ FailureOr<std::string> StrategyReader::valueOf(llvm::yaml::Node *node) {
   return joined;
 }
 
-/// The integer and boolean options' values, checked here: their parsers
-/// (llvm::cl's) say what is wrong on stderr, not to a handler.
+/// The list option's items (stage-layers: integers), checked here: its
+/// parser (llvm::cl's) says what is wrong on stderr, not to a handler. The
+/// scalars' values are checkPassOptions's.
 static LogicalResult checkValueType(llvm::StringRef name, llvm::StringRef value,
                                     Location loc) {
-  static const llvm::StringRef integers[] = {
-      "stages",       "microbatches", "microbatch-size", "tensor", "data",
-      "stage-layers", "zero"};
-  if (llvm::is_contained(integers, name)) {
+  if (name == "stage-layers") {
     llvm::SmallVector<llvm::StringRef> items;
     value.split(items, ',');
     for (llvm::StringRef item : items) {
@@ -219,8 +217,6 @@ static LogicalResult checkValueType(llvm::StringRef name, llvm::StringRef value,
                << name << ": '" << item.trim() << "' is not an integer";
     }
   }
-  if (name == "sequence-parallel" && value != "true" && value != "false")
-    return emitError(loc) << name << ": '" << value << "' is not true or false";
   return success();
 }
 

@@ -20,9 +20,11 @@ namespace dsm {
 /// Checks `options` (the text of `--<pass>="..."`) against `pass`'s options:
 /// every key must name one (else "unknown option 'bacth'; did you mean
 /// 'batch'?"), and an enum option's value must be one of its values (else
-/// "mode=trian is not one of: train, infer"). Reports the first problem
-/// through `emit` (a message without the pass's name) and fails. Values of
-/// other types are left to the pass's own parser.
+/// "mode=trian is not one of: train, infer"), and a scalar's value must read
+/// as its type ("stages=1e3 is not an integer", "seed=-1 is not a whole
+/// number (0 or more)", "explain=maybe is not true or false"). Reports the
+/// first problem through `emit` (a message without the pass's name) and
+/// fails. Values of other types are left to the pass's own parser.
 mlir::LogicalResult
 checkPassOptions(mlir::Pass &pass, llvm::StringRef options,
                  llvm::function_ref<void(const llvm::Twine &)> emit);
