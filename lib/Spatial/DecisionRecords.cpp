@@ -10,7 +10,6 @@
 #include "dsm/Core/Spatial/DecisionRecords.h"
 
 #include "dsm/Core/Spatial/LayerGraph.h"
-#include "dsm/Core/Spatial/MappingReport.h"
 #include "dsm/Core/Spatial/PerformanceModel.h"
 #include "dsm/Core/Spatial/StepMemory.h"
 
@@ -102,8 +101,7 @@ const DecisionRecord kReuse = {
       return "";
     },
     explainByKeys<kReuseFields>,
-    [](const MappingReportRow &row, const PipelineSummary &) {
-      const MemoryDecision &m = row.memory;
+    [](const MemoryDecision &m, const DecisionCellContext &) {
       std::string text;
       if (m.weightsAcrossSteps)
         append(text, "weights");
@@ -143,10 +141,9 @@ const DecisionRecord kSpatialMinibatches = {
       if (d.spatialMinibatches > 1)
         words.push_back("dysm " + std::to_string(d.spatialMinibatches));
     },
-    [](const MappingReportRow &row, const PipelineSummary &) {
-      return row.memory.spatialMinibatches > 1
-                 ? std::to_string(row.memory.spatialMinibatches)
-                 : std::string();
+    [](const MemoryDecision &m, const DecisionCellContext &) {
+      return m.spatialMinibatches > 1 ? std::to_string(m.spatialMinibatches)
+                                      : std::string();
     },
     /*numeric=*/true};
 
@@ -181,11 +178,11 @@ const DecisionRecord kPreload = {
         words.push_back("preload " + std::to_string(d.preloadedWeightBytes) +
                         " B");
     },
-    [](const MappingReportRow &row, const PipelineSummary &) {
-      if (row.memory.preloadedWeightBytes <= 0)
+    [](const MemoryDecision &m, const DecisionCellContext &context) {
+      if (m.preloadedWeightBytes <= 0)
         return std::string();
-      return formatBytes(double(row.memory.preloadedWeightBytes)) +
-             llvm::formatv(" ({0:F0}%)", 100 * row.residentWeightFraction)
+      return formatBytes(double(m.preloadedWeightBytes)) +
+             llvm::formatv(" ({0:F0}%)", 100 * context.residentWeightFraction)
                  .str();
     }};
 
@@ -252,19 +249,13 @@ const DecisionRecord kStage = {
                               d.pipeGroup, d.pipeFirstRow, lastRow)
                     .str());
     },
-    [](const MappingReportRow &row, const PipelineSummary &pipeline) {
-      const MemoryDecision &m = row.memory;
+    [](const MemoryDecision &m, const DecisionCellContext &context) {
       if (!m.pipelined())
         return std::string();
-      const int stage =
-          m.microbatches > 1 ? pipeline.stageAt(m.pipeFirstRow) : -1;
-      std::string text =
-          stage >= 0 ? llvm::formatv("<span class=\"swatch\" "
-                                     "style=\"background:{0}\"></span>{1}",
-                                     stageColor(stage), stage)
-                           .str()
-                     : "pipe group " + std::to_string(m.pipeGroup);
-      return text + ", " + describeTorusRows(m.pipeFirstRow, m.pipeRows);
+      return (context.stage.empty()
+                  ? "pipe group " + std::to_string(m.pipeGroup)
+                  : context.stage) +
+             ", " + describeTorusRows(m.pipeFirstRow, m.pipeRows);
     }};
 
 //===----------------------------------------------------------------------===//
@@ -313,8 +304,7 @@ const DecisionRecord kSharding = {
       return "";
     },
     explainByKeys<kShardingFields>,
-    [](const MappingReportRow &row, const PipelineSummary &) {
-      const MemoryDecision &m = row.memory;
+    [](const MemoryDecision &m, const DecisionCellContext &) {
       std::string text;
       if (m.shardedState)
         append(text, "state");
@@ -347,8 +337,8 @@ const DecisionRecord kRecompute = {
       return "";
     },
     explainByKeys<kRecomputeFields>,
-    [](const MappingReportRow &row, const PipelineSummary &) {
-      return std::string(row.memory.recomputed ? "yes" : "");
+    [](const MemoryDecision &m, const DecisionCellContext &) {
+      return std::string(m.recomputed ? "yes" : "");
     }};
 
 const DecisionRecord *const kRecords[] = {
@@ -356,6 +346,13 @@ const DecisionRecord *const kRecords[] = {
 };
 
 } // namespace
+
+std::string dsm::core::describeTorusRows(int64_t first, int64_t rows) {
+  if (rows == 1)
+    return "row " + std::to_string(first);
+  return "rows " + std::to_string(first) + "-" +
+         std::to_string(first + rows - 1);
+}
 
 llvm::ArrayRef<const DecisionRecord *> dsm::core::decisionRecords() {
   return kRecords;

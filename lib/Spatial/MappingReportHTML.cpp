@@ -29,22 +29,11 @@ using namespace dsm::core;
 static constexpr std::array<llvm::StringLiteral, kNumCycleCategories>
     kCategoryColors = {"#2e7d32", "#a5d6a7", "#1565c0", "#ef6c00", "#8e24aa"};
 
-std::string dsm::core::describeTorusRows(int64_t first, int64_t rows) {
-  if (rows == 1)
-    return "row " + std::to_string(first);
-  return "rows " + std::to_string(first) + "-" +
-         std::to_string(first + rows - 1);
-}
-
 /// One color per pipeline stage, cycled (ColorBrewer's Dark2); distinct
 /// from the category colors, which the screenshot test counts.
 static constexpr std::array<llvm::StringLiteral, 8> kStageColors = {
     "#1b9e77", "#d95f02", "#7570b3", "#e7298a",
     "#66a61e", "#e6ab02", "#a6761d", "#666666"};
-
-llvm::StringRef dsm::core::stageColor(int stage) {
-  return kStageColors[stage % kStageColors.size()];
-}
 
 /// The timeline's colors: a FWD, BWD and UPD pass, and a stage's wait.
 static constexpr std::array<llvm::StringLiteral, 3> kPassColors = {
@@ -123,8 +112,20 @@ static void writeChart(const MappingReport &report, llvm::raw_ostream &os) {
 static void writeDecisions(const MappingReportRow &row,
                            const PipelineSummary &pipeline,
                            llvm::raw_ostream &os) {
+  DecisionCellContext context;
+  context.residentWeightFraction = row.residentWeightFraction;
+  const MemoryDecision &m = row.memory;
+  const int stage = m.pipelined() && m.microbatches > 1
+                        ? pipeline.stageAt(m.pipeFirstRow)
+                        : -1;
+  if (stage >= 0)
+    context.stage =
+        llvm::formatv("<span class=\"swatch\" style=\"background:{0}\">"
+                      "</span>{1}",
+                      kStageColors[stage % kStageColors.size()], stage)
+            .str();
   for (const DecisionRecord *record : decisionRecords()) {
-    const std::string cell = record->cell(row, pipeline);
+    const std::string cell = record->cell(m, context);
     os << (record->numeric ? "<td class=\"n\">" : "<td>")
        << (cell.empty() ? "-" : cell) << "</td>";
   }

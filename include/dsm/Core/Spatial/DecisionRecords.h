@@ -28,9 +28,18 @@
 namespace dsm::core {
 
 struct LayerNode;
-struct MappingReportRow;
-struct PipelineSummary;
 class PerformanceModel;
+
+/// What a report row's cell shows beside the decision: the share of the
+/// pass's weights preloaded, and the pipeline stage it runs in as the HTML
+/// report marks it ("" where it runs in none).
+struct DecisionCellContext {
+  double residentWeightFraction = 0;
+  std::string stage;
+};
+
+/// "row 3" or "rows 0-7".
+std::string describeTorusRows(int64_t firstRow, int64_t rows);
 
 /// Where a pass's decision is made, for a record's checks in a plan
 /// (verifyPlan, MappingPlan.h).
@@ -85,8 +94,8 @@ struct DecisionRecord {
   /// decides nothing).
   void (*explain)(const MemoryDecision &, std::vector<std::string> &) = nullptr;
   /// The HTML table's cell (HTML, "" where it decides nothing).
-  std::string (*cell)(const MappingReportRow &,
-                      const PipelineSummary &) = nullptr;
+  std::string (*cell)(const MemoryDecision &,
+                      const DecisionCellContext &) = nullptr;
   /// The cell is a number, right-aligned as the table's others.
   bool numeric = false;
 };

@@ -88,11 +88,6 @@ struct PipelineSummary {
   int stageAt(int64_t firstRow) const;
 };
 
-/// "row 3" or "rows 0-7".
-std::string describeTorusRows(int64_t firstRow, int64_t rows);
-/// The HTML report's color of pipeline stage `stage`.
-llvm::StringRef stageColor(int stage);
-
 struct MappingReport {
   std::string system;
   /// The system's torus: rows (Y) and columns (X) of chips.
