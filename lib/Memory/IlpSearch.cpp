@@ -272,6 +272,11 @@ detail::runIlp(const PlacementEvaluator &evaluator,
       int(std::clamp(options.ilpTimeLimitSeconds, 0.001, 1e6) * 1000.0);
   state.start = std::chrono::steady_clock::now();
   state.timeLimitSeconds = int64_t(std::ceil(integer.tm_lim / 1000.0));
+  // Asked to stop already (a budget spent building the problem): the
+  // solver is not started, whatever it would find before its first check.
+  if (options.progress && options.progress->shouldStop())
+    return llvm::createStringError(
+        "interrupted before the ILP solver found a solution");
   glp_intopt(problem, &integer);
   int status = glp_mip_status(problem);
   if (status != GLP_OPT && status != GLP_FEAS)

@@ -225,10 +225,22 @@ struct PlaceDevicesPass
     search.progress = &core::Progress::none();
     bool signalled = outcome && outcome->interrupted &&
                      core::ConsoleProgress::wasInterrupted();
-    // Without a placement there is nothing to report.
-    if (outcome && outcome->interrupted && outcome->best.empty())
+    // Without a placement there is nothing to report: a search with no
+    // starting placement (map-elites, ilp) whose budget ran out before it
+    // placed anything says so; one stopped by a signal, where it stopped.
+    if (outcome && outcome->interrupted && outcome->best.empty()) {
+      if (!signalled && deadline.expired()) {
+        emitError(loc) << "cannot place: the time budget of "
+                       << formatQuantity(timeBudget) << " s ran out before "
+                       << devices::stringifySearchKind(search.kind)
+                       << " placed anything (" << outcome->evaluations << " of "
+                       << search.evaluations
+                       << " evaluations); give a larger time-budget=";
+        return signalPassFailure();
+      }
       outcome = llvm::make_error<core::InterruptedError>(
           outcome->evaluations, search.evaluations, "evaluations");
+    }
     if (!outcome) {
       emitCoreError(outcome.takeError(), built->operations, loc,
                     "cannot place: ");

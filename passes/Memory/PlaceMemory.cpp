@@ -178,6 +178,17 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
         if (llvm::Error error =
                 memory::checkNotInterrupted(*kind, *result, options))
           result = std::move(error);
+      // A search whose budget ran out before it had a map (the ILP solver
+      // before its first solution) says so: nothing interrupted it.
+      if (!result && !signalled && deadline.expired()) {
+        llvm::consumeError(result.takeError());
+        emitError(func.getLoc())
+            << "cannot place memory: the time budget of "
+            << formatQuantity(timeBudget) << " s ran out before "
+            << memory::stringifyPlacementSearchKind(*kind)
+            << " had a map; give a larger time-budget=";
+        return signalPassFailure();
+      }
       if (!result) {
         emitCoreError(result.takeError(), function.built, func.getLoc(),
                       "cannot place memory: ");
