@@ -163,6 +163,9 @@ public:
 
 private:
   Location locOf(llvm::SMLoc loc) {
+    // A node the YAML parser gave up on may point nowhere in the file.
+    if (!loc.isValid() || !sourceMgr.FindBufferContainingLoc(loc))
+      return FileLineColLoc::get(context, path, 0, 0);
     auto [line, column] = sourceMgr.getLineAndColumn(loc);
     return FileLineColLoc::get(context, path, line, column);
   }
@@ -277,6 +280,10 @@ StrategyReader::read(std::unique_ptr<llvm::MemoryBuffer> buffer,
     }
     FailureOr<std::string> value = valueOf(pair.getValue());
     if (failed(value))
+      return failure();
+    // The parser said what is wrong with the file (at its line); what it
+    // built after that is not the file's.
+    if (stream.failed())
       return failure();
     Location loc = locOf(pair.getValue()->getSourceRange().Start);
     // The option's own parser's verdict, said as --dsm-map-system says it.
