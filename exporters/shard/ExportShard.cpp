@@ -219,7 +219,8 @@ struct ExportShardPass : public dsm::impl::DsmExportShardBase<ExportShardPass> {
         anchors.emplace(*at, op);
     });
 
-    SmallVector<int64_t> gridShape = {system->torus.x, system->torus.y};
+    SmallVector<int64_t> gridShape = {system->torus.x.size,
+                                      system->torus.y.size};
     StringAttr gridName = uniqueGridName(*program);
     OpBuilder builder(program->getBodyRegion());
     builder.setInsertionPointToStart(program->getBody());

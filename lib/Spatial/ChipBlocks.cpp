@@ -9,16 +9,9 @@ using namespace dsm::core;
 MultiChipSystem dsm::core::blockSystem(const MultiChipSystem &system,
                                        int64_t rows, int64_t columns) {
   MultiChipSystem block = system;
-  block.torus.x = columns;
-  block.torus.y = rows;
+  block.torus.x = system.torus.x.part(columns);
+  block.torus.y = system.torus.y.part(rows);
   block.chips = rows * columns;
-  auto bandwidth = [](int64_t side, int64_t torusSide, double full) {
-    return side == torusSide ? full : side == 1 ? 0.0 : full / 2;
-  };
-  block.torus.linkBandwidthX =
-      bandwidth(columns, system.torus.x, system.torus.linkBandwidthX);
-  block.torus.linkBandwidthY =
-      bandwidth(rows, system.torus.y, system.torus.linkBandwidthY);
   return block;
 }
 
@@ -35,9 +28,9 @@ static std::vector<int64_t> divisors(int64_t n) {
 
 std::vector<ChipBlock> dsm::core::candidateBlocks(const TorusSpec &torus) {
   std::vector<ChipBlock> blocks;
-  for (int64_t rows : divisors(torus.y))
-    for (int64_t columns : divisors(torus.x))
-      if (rows != torus.y || columns != torus.x)
+  for (int64_t rows : divisors(torus.y.size))
+    for (int64_t columns : divisors(torus.x.size))
+      if (rows != torus.y.size || columns != torus.x.size)
         blocks.push_back({rows, columns});
   llvm::sort(blocks, [](const ChipBlock &a, const ChipBlock &b) {
     int64_t chipsA = a.rows * a.columns, chipsB = b.rows * b.columns;

@@ -228,7 +228,7 @@ const DecisionRecord kStage = {
     checkStage,
     [](const DecisionInPlan &in) -> std::string {
       const MemoryDecision &d = in.decision;
-      const int64_t torusRows = in.model.getSystem().torus.y;
+      const int64_t torusRows = in.model.getSystem().torus.y.size;
       if (d.pipelined() && d.pipeFirstRow + d.pipeRows > torusRows)
         return llvm::formatv("runs on torus rows {0}-{1} of {2}",
                              d.pipeFirstRow, d.pipeFirstRow + d.pipeRows - 1,

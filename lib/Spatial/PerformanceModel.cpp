@@ -50,7 +50,7 @@ bool PerformanceModel::isAvailable(Parallelism p) const {
     return system.chips > 1;
   case Parallelism::DataXModelY:
   case Parallelism::ModelXDataY:
-    return system.torus.x > 1 && system.torus.y > 1;
+    return system.torus.x.size > 1 && system.torus.y.size > 1;
   }
   return false;
 }
@@ -96,7 +96,7 @@ std::optional<DimSizes> PerformanceModel::chipSplit(const LayerShape &layer,
                                    : "a torus of at least 2x2 chips");
     return std::nullopt;
   }
-  int64_t x = system.torus.x, y = system.torus.y;
+  int64_t x = system.torus.x.size, y = system.torus.y.size;
   DimSizes split = {1, 1, 1, 1, 1};
   switch (p) {
   case Parallelism::Data:
@@ -138,10 +138,10 @@ double PerformanceModel::linkCycles(double bytes, Link link) const {
     bandwidth = system.chip.coreToCoreBandwidth;
     break;
   case Link::TorusX:
-    bandwidth = system.torus.linkBandwidthX;
+    bandwidth = system.torus.x.ringBandwidth();
     break;
   case Link::TorusY:
-    bandwidth = system.torus.linkBandwidthY;
+    bandwidth = system.torus.y.ringBandwidth();
     break;
   case Link::Host:
     bandwidth = system.chip.hostLink
@@ -171,7 +171,7 @@ TransferGroup PerformanceModel::relayout(double elements, Parallelism from,
   group.name = "relayout";
   if (from == to || system.chips == 1)
     return group;
-  int64_t x = system.torus.x, y = system.torus.y;
+  int64_t x = system.torus.x.size, y = system.torus.y.size;
   double block = elements * elementBytes / double(system.chips);
   bool ring = system.chip.interconnect == ChipInterconnect::Ring;
   // All-to-all within each row (X) or column (Y) whose role changes. On a
@@ -315,12 +315,12 @@ public:
   /// holds a slice of the Input and the Input rotates among them).
   double featureChipsX() const {
     return roleAlongX(config.parallelism) == TorusRole::Features
-               ? double(system.torus.x)
+               ? double(system.torus.x.size)
                : 1;
   }
   double featureChipsY() const {
     return roleAlongY(config.parallelism) == TorusRole::Features
-               ? double(system.torus.y)
+               ? double(system.torus.y.size)
                : 1;
   }
 
@@ -439,12 +439,12 @@ public:
   /// gradients).
   double minibatchChipsX() const {
     return roleAlongX(config.parallelism) == TorusRole::Minibatch
-               ? double(system.torus.x)
+               ? double(system.torus.x.size)
                : 1;
   }
   double minibatchChipsY() const {
     return roleAlongY(config.parallelism) == TorusRole::Minibatch
-               ? double(system.torus.y)
+               ? double(system.torus.y.size)
                : 1;
   }
   /// Whether UPD reduces the gradients across chips (gradients()).
@@ -582,8 +582,8 @@ bool PerformanceModel::splitsLegal(const LayerShape &layer, TrainingPass pass,
   if (*expected != config.chipSplit)
     return reject(whyNot, "the chip split is not the one of ",
                   stringifyParallelism(config.parallelism),
-                  " parallelism on a ", system.torus.x, "x", system.torus.y,
-                  " torus");
+                  " parallelism on a ", system.torus.x.size, "x",
+                  system.torus.y.size, " torus");
   const int64_t spatial = config.memory.spatialMinibatches;
   if (spatial != 1) {
     Dim divided = spatialMinibatchDim(layer, pass, config.chipSplit);
@@ -697,10 +697,10 @@ PerformanceModel::weightGather(const LayerShape &layer,
   const double bytes =
       parameterElementsPerChip(layer, TrainingPass::FWD, config) * elementBytes;
   const double copiesX = roleAlongX(config.parallelism) == TorusRole::Minibatch
-                             ? double(system.torus.x)
+                             ? double(system.torus.x.size)
                              : 1.0;
   const double copiesY = roleAlongY(config.parallelism) == TorusRole::Minibatch
-                             ? double(system.torus.y)
+                             ? double(system.torus.y.size)
                              : 1.0;
   // Along X each chip gathers its row's pieces of a Y-th of the share, then
   // along Y the rest.

@@ -50,7 +50,7 @@ llvm::Error PipeGroupSelection::reviseChoice(MappingState &state,
   const size_t n = problem.numLayers();
   const int numOptions = problem.numOptions();
   MappingPlan &plan = state.plan;
-  const int64_t torusRows = problem.model().getSystem().torus.y;
+  const int64_t torusRows = problem.model().getSystem().torus.y.size;
   TimestepPipeliner pipeliner(
       problem.model(), problem.options().search,
       problem.options().reuseWeightsAcrossSteps,

@@ -412,7 +412,7 @@ MappingDriver::planPipeline(StageCount &count, size_t k, double cyclesToBeat,
   record.timing = pipelineStepTiming(schedule, forward, backward, update,
                                      record.forwardLinks, record.backwardLinks,
                                      microbatches);
-  planned.plan = assemblePipeline(std::move(candidate), system.torus.y);
+  planned.plan = assemblePipeline(std::move(candidate), system.torus.y.size);
   planned.step = planned.plan->totals.cycles.total;
   return planned;
 }
@@ -538,7 +538,7 @@ static llvm::Expected<std::vector<int>> stageFirsts(const GivenPipeline &given,
 llvm::Expected<MappingPlan> MappingDriver::mapGivenPipeline() {
   GivenPipeline given = options.givenPipeline;
   const MultiChipSystem &system = model.getSystem();
-  const int64_t torusRows = system.torus.y;
+  const int64_t torusRows = system.torus.y.size;
   const int64_t batch = graphBatch(graph);
   if (given.microbatchSize > 0) {
     const int64_t samples = given.microbatchSize * given.dataDegree;
@@ -619,7 +619,7 @@ MappingDriver::boundStageCount(StageCount &count, double idealCycles,
 llvm::Error MappingDriver::searchPipelines(Incumbent &incumbent,
                                            bool explored) {
   const MultiChipSystem &system = model.getSystem();
-  const int64_t torusRows = system.torus.y;
+  const int64_t torusRows = system.torus.y.size;
   const int64_t batch = graphBatch(graph);
   // Every (stage count, microbatch count) with the least step it can take.
   // The explored bound (leastSteps) costs about the explorations a mapping

@@ -52,9 +52,9 @@ std::vector<TrainingPass> passesOf(const LayerNode &layer) {
 int64_t chipsOf(const PerformanceModel &model, const MappingConfig &config) {
   const TorusSpec &torus = model.getSystem().torus;
   const ChipBlock &block = config.block;
-  const int64_t columns = block.whole() ? torus.x : block.columns;
+  const int64_t columns = block.whole() ? torus.x.size : block.columns;
   const int64_t rows = config.memory.pipeRows > 0 ? config.memory.pipeRows
-                       : block.whole()            ? torus.y
+                       : block.whole()            ? torus.y.size
                                                   : block.rows;
   return rows * columns;
 }

@@ -20,7 +20,7 @@ static constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 MultiChipSystem dsm::core::pipeStageSystem(const MultiChipSystem &system,
                                            int64_t rows) {
-  return blockSystem(system, rows, system.torus.x);
+  return blockSystem(system, rows, system.torus.x.size);
 }
 
 /// A layer that runs its timesteps one after another in one direction.
@@ -166,10 +166,10 @@ void PipeFlows::addToOutside(int from, double bytes) {
 
 std::vector<double>
 PipeFlows::boundaryCycles(const MultiChipSystem &system) const {
-  // A boundary between two blocks of rows has one Y link per X column in
-  // each direction; a chip's Y bandwidth covers its two Y links.
-  double perDirection =
-      double(system.torus.x) * system.torus.linkBandwidthY / 2.0;
+  // A boundary between two blocks of rows has one Y link (or switch port) per
+  // X column in each direction.
+  double perDirection = double(system.torus.x.size) * system.torus.y.bandwidth *
+                        system.torus.y.efficiency;
   std::vector<double> cycles(rows.size(), 0.0);
   for (size_t j = 0; j < rows.size(); ++j) {
     double bytes = std::max(forward[j], backward[j]);
@@ -319,7 +319,7 @@ PipeGroupPlanner::PipeGroupPlanner(const PerformanceModel &model,
                                    const LayerGraph &graph,
                                    llvm::ArrayRef<int> group)
     : model(model), system(model.getSystem()), graph(graph), group(group),
-      k(int(group.size())), torusRows(system.torus.y),
+      k(int(group.size())), torusRows(system.torus.y.size),
       maxRows(torusRows - k + 1),
       timesteps(graph.layers[group.front()].shape.timesteps) {}
 
@@ -610,7 +610,7 @@ std::optional<PipeGroupPlan> TimestepPipeliner::plan(const LayerGraph &graph,
                                                      llvm::ArrayRef<int> group,
                                                      Executor &executor) const {
   const int k = int(group.size());
-  const int64_t torusRows = model.getSystem().torus.y;
+  const int64_t torusRows = model.getSystem().torus.y.size;
   if (k < 2 || k > torusRows)
     return std::nullopt;
   PipeGroupPlanner planner(model, graph, group);

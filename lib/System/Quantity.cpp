@@ -46,9 +46,13 @@ static llvm::ArrayRef<Unit> unitsFor(QuantityKind kind) {
                                {"TFLOPS", kTera},  {"PFLOPS", kPeta},
                                {"FLOP/s", 1},      {"GFLOP/s", kGiga},
                                {"TFLOP/s", kTera}, {"PFLOP/s", kPeta}};
+  static const Unit time[] = {
+      {"s", 1}, {"ms", 1 / kKilo}, {"us", 1 / kMega}, {"ns", 1 / kGiga}};
   switch (kind) {
   case QuantityKind::Count:
     return {};
+  case QuantityKind::Time:
+    return time;
   case QuantityKind::Bytes:
     return bytes;
   case QuantityKind::Bandwidth:
@@ -73,6 +77,8 @@ llvm::StringRef dsm::core::describeQuantityKind(QuantityKind kind) {
     return "a frequency such as '2 GHz'";
   case QuantityKind::Flops:
     return "a throughput such as '14000 GFLOPS'";
+  case QuantityKind::Time:
+    return "a time such as '5 us'";
   }
   return "a number";
 }
@@ -92,6 +98,8 @@ double dsm::core::minPlausibleQuantity(QuantityKind kind) {
   case QuantityKind::Frequency:
   case QuantityKind::Flops:
     return kKilo;
+  case QuantityKind::Time:
+    return 1e-12;
   }
   return 0;
 }
@@ -142,6 +150,8 @@ std::string dsm::core::formatQuantity(double value, QuantityKind kind) {
                                  {1, "B/s"}};
   static const Step freqSteps[] = {
       {kGiga, "GHz"}, {kMega, "MHz"}, {kKilo, "kHz"}, {1, "Hz"}};
+  static const Step timeSteps[] = {
+      {1, "s"}, {1 / kKilo, "ms"}, {1 / kMega, "us"}, {1 / kGiga, "ns"}};
   static const Step flopSteps[] = {
       {kPeta, "PFLOPS"}, {kTera, "TFLOPS"}, {kGiga, "GFLOPS"}, {1, "FLOPS"}};
   llvm::ArrayRef<Step> steps;
@@ -160,11 +170,14 @@ std::string dsm::core::formatQuantity(double value, QuantityKind kind) {
   case QuantityKind::Flops:
     steps = flopSteps;
     break;
+  case QuantityKind::Time:
+    steps = timeSteps;
+    break;
   }
   std::string result;
   llvm::raw_string_ostream os(result);
   for (const Step &step : steps) {
-    if (std::fabs(value) >= step.scale || step.scale == 1) {
+    if (std::fabs(value) >= step.scale || &step == &steps.back()) {
       os << llvm::format("%g", value / step.scale) << ' ' << step.name;
       return result;
     }

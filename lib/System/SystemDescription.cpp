@@ -38,10 +38,16 @@ static constexpr std::pair<llvm::StringLiteral, SystemKind> kSystemKinds[] = {
     {"multi_chip", SystemKind::MultiChip},
     {"memory_hierarchy", SystemKind::MemoryHierarchy},
     {"device_graph", SystemKind::DeviceGraph}};
-/// The only chip-to-chip topology of the DeepSpatialMatrix template; listed so
-/// that an unknown one is rejected by name.
+/// The shorthand network of the DeepSpatialMatrix template (`topology:`,
+/// `torus:`, `link_bandwidth:`); listed so that an unknown one is rejected by
+/// name. Any other network is a `network:` list of dimensions.
 static constexpr std::pair<llvm::StringLiteral, int> kTopologies[] = {
     {"torus_2d", 0}};
+static constexpr std::pair<llvm::StringLiteral, NetworkTopology>
+    kNetworkTopologies[] = {{"ring", NetworkTopology::Ring},
+                            {"torus", NetworkTopology::Torus},
+                            {"line", NetworkTopology::Line},
+                            {"switch", NetworkTopology::Switch}};
 
 template <typename T, size_t N>
 static llvm::StringRef
@@ -78,6 +84,48 @@ int64_t dsm::core::bytesPerElement(Precision precision) {
 
 llvm::StringRef dsm::core::stringifyChipInterconnect(ChipInterconnect kind) {
   return nameOf(kInterconnects, kind);
+}
+
+llvm::StringRef dsm::core::stringifyNetworkTopology(NetworkTopology topology) {
+  return nameOf(kNetworkTopologies, topology);
+}
+
+std::optional<NetworkTopology>
+dsm::core::symbolizeNetworkTopology(llvm::StringRef name) {
+  for (const auto &[n, v] : kNetworkTopologies)
+    if (n == name)
+      return v;
+  return std::nullopt;
+}
+
+double NetworkDimension::ringBandwidth() const {
+  if (size <= 1)
+    return 0;
+  double directions = topology == NetworkTopology::Torus ? 2 : 1;
+  return directions * bandwidth * efficiency;
+}
+
+NetworkDimension NetworkDimension::part(int64_t chips) const {
+  NetworkDimension result = *this;
+  result.size = chips;
+  if (chips <= 1) {
+    result.bandwidth = 0;
+    return result;
+  }
+  if (chips == size)
+    return result;
+  switch (topology) {
+  case NetworkTopology::Switch:
+  case NetworkTopology::Line:
+    break;
+  case NetworkTopology::Torus:
+    result.topology = NetworkTopology::Line;
+    break;
+  case NetworkTopology::Ring:
+    result.bandwidth = bandwidth / 2;
+    break;
+  }
+  return result;
 }
 
 llvm::StringRef dsm::core::stringifyDeviceType(DeviceType type) {
@@ -151,40 +199,126 @@ CoreSpec readCore(SpecMapReader &core) {
   return spec;
 }
 
-MultiChipSystem readMultiChip(SpecMapReader &root) {
+/// The shorthand 2-D torus (`topology: torus_2d`, `torus:`, `link_bandwidth:`):
+/// DeepSpatialMatrix's network, whose link bandwidths are a chip's along each
+/// direction, both ways together (§III-A: "160 GB/s per chip, 120 GB/s along
+/// X and 40 GB/s along Y"), so each direction of a torus link carries half.
+void readTorusShorthand(SpecMapReader &system, MultiChipSystem &result) {
+  system.choice<int>("topology", kTopologies);
+  if (std::optional<SpecMapReader> torus = system.map("torus")) {
+    assign(result.torus.x.size, torus->integer("x", 1));
+    assign(result.torus.y.size, torus->integer("y", 1));
+    torus->finish();
+  }
+  // Links are only needed in the directions that have more than one chip.
+  bool needLinks = result.torus.x.size > 1 || result.torus.y.size > 1;
+  if (std::optional<SpecMapReader> links =
+          system.map("link_bandwidth", needLinks)) {
+    for (auto [key, dimension] :
+         {std::pair<const char *, NetworkDimension *>{"x", &result.torus.x},
+          {"y", &result.torus.y}}) {
+      bool many = dimension->size > 1;
+      std::optional<double> both =
+          links->quantity(key, QuantityKind::Bandwidth,
+                          many ? Bound::Positive : Bound::NonNegative,
+                          many ? std::nullopt : std::optional<double>(0.0));
+      if (both)
+        dimension->bandwidth = *both / 2;
+    }
+    links->finish();
+  }
+}
+
+/// A `network:` list of one or two dimensions, innermost first; the
+/// outermost one's size may be left to the top-level `nodes:`.
+void readNetwork(SpecMapReader &system, const SpecNode &list,
+                 std::optional<int64_t> nodes, MultiChipSystem &result,
+                 SpecDiagnostics &diags) {
+  llvm::ArrayRef<SpecNode> items = list.getItems();
+  if (items.empty() || items.size() > 2) {
+    system.error("network",
+                 "field '" + system.fieldPath("network") +
+                     "' must list one or two dimensions, innermost first (" +
+                     std::to_string(items.size()) +
+                     " given): the mapper lays its parallelisms on two");
+    return;
+  }
+  NetworkDimension *dimensions[] = {&result.torus.x, &result.torus.y};
+  for (auto [index, item] : llvm::enumerate(items)) {
+    SpecMapReader reader(
+        item, system.fieldPath("network") + "[" + std::to_string(index) + "]",
+        diags);
+    if (!reader.isValid())
+      continue;
+    NetworkDimension &dimension = *dimensions[index];
+    bool outermost = index + 1 == items.size();
+    if (outermost && nodes) {
+      if (reader.has("size"))
+        reader.error("size", "field '" + reader.fieldPath("size") +
+                                 "' and the top-level 'nodes' both size the "
+                                 "outermost dimension: give one");
+      reader.integer("size", 1);
+      dimension.size = *nodes;
+    } else {
+      assign(dimension.size, reader.integer("size", 1));
+    }
+    assign(dimension.topology,
+           reader.choice<NetworkTopology>("topology", kNetworkTopologies));
+    bool many = dimension.size > 1;
+    assign(dimension.bandwidth,
+           reader.quantity("bandwidth", QuantityKind::Bandwidth,
+                           many ? Bound::Positive : Bound::NonNegative,
+                           many ? std::nullopt : std::optional<double>(0.0)));
+    assign(dimension.latency, reader.quantity("latency", QuantityKind::Time,
+                                              Bound::NonNegative, 0.0));
+    assign(dimension.efficiency,
+           reader.quantity("efficiency", QuantityKind::Count, Bound::Fraction,
+                           1.0));
+    reader.finish();
+  }
+}
+
+MultiChipSystem readMultiChip(SpecMapReader &root, SpecDiagnostics &diags) {
   MultiChipSystem result;
+  std::optional<int64_t> nodes;
+  if (root.has("nodes"))
+    nodes = root.integer("nodes", 1);
   if (std::optional<SpecMapReader> system = root.map("system")) {
-    assign(result.chips, system->integer("chips", 1));
-    system->choice<int>("topology", kTopologies);
-    if (std::optional<SpecMapReader> torus = system->map("torus")) {
-      assign(result.torus.x, torus->integer("x", 1));
-      assign(result.torus.y, torus->integer("y", 1));
-      torus->finish();
-      if (result.chips > 0 && result.torus.x > 0 && result.torus.y > 0 &&
-          result.torus.x * result.torus.y != result.chips)
-        system->error("torus",
-                      "torus " + std::to_string(result.torus.x) + "x" +
-                          std::to_string(result.torus.y) + " has " +
-                          std::to_string(result.torus.x * result.torus.y) +
-                          " chips but field '" + system->fieldPath("chips") +
-                          "' is " + std::to_string(result.chips));
+    bool listed = system->has("network");
+    bool sized = listed || system->has("torus");
+    if (system->has("chips") || !listed)
+      assign(result.chips, system->integer("chips", 1));
+    if (listed) {
+      for (llvm::StringRef shorthand : {"topology", "torus", "link_bandwidth"})
+        if (system->has(shorthand))
+          system->error(shorthand,
+                        "field '" + system->fieldPath(shorthand) +
+                            "' belongs to the 2-D torus shorthand; with '" +
+                            system->fieldPath("network") +
+                            "' give every dimension there");
+      const SpecNode *network = system->sequence("network");
+      if (network && (nodes || !root.has("nodes")))
+        readNetwork(*system, *network, nodes, result, diags);
+    } else {
+      if (root.has("nodes"))
+        root.error("nodes", "field 'nodes' sizes the outermost dimension of "
+                            "a 'system.network' list, which this file has not");
+      readTorusShorthand(*system, result);
     }
-    // Links are only needed in the directions that have more than one chip.
-    bool needLinks = result.torus.x > 1 || result.torus.y > 1;
-    if (std::optional<SpecMapReader> links =
-            system->map("link_bandwidth", needLinks)) {
-      Bound xBound = result.torus.x > 1 ? Bound::Positive : Bound::NonNegative;
-      Bound yBound = result.torus.y > 1 ? Bound::Positive : Bound::NonNegative;
-      assign(result.torus.linkBandwidthX,
-             links->quantity("x", QuantityKind::Bandwidth, xBound,
-                             result.torus.x > 1 ? std::nullopt
-                                                : std::optional<double>(0.0)));
-      assign(result.torus.linkBandwidthY,
-             links->quantity("y", QuantityKind::Bandwidth, yBound,
-                             result.torus.y > 1 ? std::nullopt
-                                                : std::optional<double>(0.0)));
-      links->finish();
-    }
+    int64_t x = result.torus.x.size, y = result.torus.y.size;
+    if (listed && x * y > kMaxSpecInteger)
+      system->error("network", "the network's " + std::to_string(x) + "x" +
+                                   std::to_string(y) + " chips are more than " +
+                                   std::to_string(kMaxSpecInteger));
+    else if (result.chips == 0 && listed)
+      result.chips = x * y;
+    else if (sized && x > 0 && y > 0 && x * y != result.chips)
+      system->error(listed ? "network" : "torus",
+                    std::string(listed ? "the network " : "torus ") +
+                        std::to_string(x) + "x" + std::to_string(y) + " has " +
+                        std::to_string(x * y) + " chips but field '" +
+                        system->fieldPath("chips") + "' is " +
+                        std::to_string(result.chips));
     system->finish();
   }
   if (std::optional<SpecMapReader> chip = root.map("chip")) {
@@ -435,7 +569,7 @@ dsm::core::readSystemDescription(const SpecNode &root, llvm::StringRef name,
     if (kind) {
       switch (*kind) {
       case SystemKind::MultiChip:
-        system.target = readMultiChip(reader);
+        system.target = readMultiChip(reader, diags);
         break;
       case SystemKind::MemoryHierarchy:
         system.target = readMemoryHierarchy(reader);
@@ -486,13 +620,31 @@ SpecNode writeMemory(const MemorySpec &memory, bool withEfficiency) {
 void writeMultiChip(const MultiChipSystem &mc, SpecNode &root) {
   SpecNode &system = root.add("system", SpecNode::mapping());
   system.add("chips", scalar(mc.chips));
-  system.add("topology", scalar(llvm::StringRef("torus_2d")));
-  SpecNode &torus = system.add("torus", SpecNode::mapping());
-  torus.add("x", scalar(mc.torus.x));
-  torus.add("y", scalar(mc.torus.y));
-  SpecNode &links = system.add("link_bandwidth", SpecNode::mapping());
-  links.add("x", scalar(mc.torus.linkBandwidthX));
-  links.add("y", scalar(mc.torus.linkBandwidthY));
+  auto isPlainTorus = [](const NetworkDimension &d) {
+    return d.topology == NetworkTopology::Torus && d.latency == 0 &&
+           d.efficiency == 1;
+  };
+  if (isPlainTorus(mc.torus.x) && isPlainTorus(mc.torus.y)) {
+    // The shorthand, as DeepSpatialMatrix's presets are written.
+    system.add("topology", scalar(llvm::StringRef("torus_2d")));
+    SpecNode &torus = system.add("torus", SpecNode::mapping());
+    torus.add("x", scalar(mc.torus.x.size));
+    torus.add("y", scalar(mc.torus.y.size));
+    SpecNode &links = system.add("link_bandwidth", SpecNode::mapping());
+    links.add("x", scalar(2 * mc.torus.x.bandwidth));
+    links.add("y", scalar(2 * mc.torus.y.bandwidth));
+  } else {
+    SpecNode &network = system.add("network", SpecNode::sequence());
+    for (const NetworkDimension *d : {&mc.torus.x, &mc.torus.y}) {
+      SpecNode dimension = SpecNode::mapping();
+      dimension.add("size", scalar(d->size));
+      dimension.add("topology", scalar(stringifyNetworkTopology(d->topology)));
+      dimension.add("bandwidth", scalar(d->bandwidth));
+      dimension.add("latency", scalar(d->latency));
+      dimension.add("efficiency", scalar(d->efficiency));
+      network.append(std::move(dimension));
+    }
+  }
 
   SpecNode &chip = root.add("chip", SpecNode::mapping());
   chip.add("cores", scalar(mc.chip.cores));

@@ -426,7 +426,7 @@ dsm::memoryOfMappedStep(func::FuncOp func, const core::PerformanceModel &model,
     stage.microbatches = microbatches;
     stage.inFlight = core::microbatchesInFlight(
         schedule, int(rows.first / rows.second),
-        int(system.torus.y / rows.second), microbatches);
+        int(system.torus.y.size / rows.second), microbatches);
     core::MemoryPerChip memory =
         memoryOfPasses(ops, model, optimizer, models, stage, keeping);
     if (!fullest || memory.total() > fullest->total())

@@ -96,8 +96,8 @@ struct MappingReportPass
             .str();
     report.frequencyHz = model.frequency();
     report.peakFlops = multiChip->peakFlops();
-    report.torusRows = multiChip->torus.y;
-    report.torusColumns = multiChip->torus.x;
+    report.torusRows = multiChip->torus.y.size;
+    report.torusColumns = multiChip->torus.x.size;
     report.batch = batchOf(module);
     report.mode = "infer";
     DsmDialect::SelectionStatesKeptAttrHelper boundAttr(&getContext());

@@ -173,16 +173,16 @@ struct SelectMappingPass
       named = core::Parallelism(int(parallelism.getValue()) - 1);
     // tensor= and data= name the parallelism by its degrees on a stage's
     // chips (the torus's X columns, its rows over the stages).
-    const int64_t torusRows = multiChip->torus.y;
+    const int64_t torusRows = multiChip->torus.y.size;
     if ((tensor != 0 || data != 0) &&
         (stages == 0 || torusRows % int64_t(stages) == 0)) {
       const int64_t rows = stages != 0 ? torusRows / stages : torusRows;
-      llvm::Expected<core::Parallelism> byDegrees =
-          core::parallelismOfDegrees(multiChip->torus.x, rows, tensor, data);
+      llvm::Expected<core::Parallelism> byDegrees = core::parallelismOfDegrees(
+          multiChip->torus.x.size, rows, tensor, data);
       // Degrees two parallelisms share (a square stage) are the named one's.
       if (!byDegrees && named) {
         core::ParallelismDegrees d =
-            core::degreesOf(*named, multiChip->torus.x, rows);
+            core::degreesOf(*named, multiChip->torus.x.size, rows);
         if (d.tensor == tensor && d.data == data) {
           llvm::consumeError(byDegrees.takeError());
           byDegrees = *named;
@@ -194,7 +194,7 @@ struct SelectMappingPass
       }
       if (named && *named != *byDegrees) {
         core::ParallelismDegrees d =
-            core::degreesOf(*named, multiChip->torus.x, rows);
+            core::degreesOf(*named, multiChip->torus.x.size, rows);
         module.emitError() << "parallelism="
                            << core::stringifyParallelism(*named)
                            << " has tensor=" << d.tensor << " data=" << d.data

@@ -254,11 +254,11 @@ struct VerifyMappingPass
     std::optional<core::PerformanceModel> blockModel, stageModel;
     if (!config.block.whole()) {
       int64_t rows = config.block.rows, columns = config.block.columns;
-      if (system.torus.y % rows != 0 || system.torus.x % columns != 0)
+      if (system.torus.y.size % rows != 0 || system.torus.x.size % columns != 0)
         return op.emitOpError("runs on a block of ")
                << rows << " x " << columns << " chips, whose sides do not "
-               << "divide the torus's " << system.torus.y << " x "
-               << system.torus.x;
+               << "divide the torus's " << system.torus.y.size << " x "
+               << system.torus.x.size;
       blockModel.emplace(core::blockSystem(system, rows, columns));
     }
     const core::PerformanceModel &planModel = blockModel ? *blockModel : model;
@@ -268,11 +268,11 @@ struct VerifyMappingPass
       // A pipeline of one stage (gradient accumulation) holds every row;
       // a timestep pipe stage leaves rows to the others.
       const bool leavesRows = config.memory.microbatches <= 1;
-      if ((leavesRows && rows >= planSystem.torus.y) ||
-          first + rows > planSystem.torus.y)
+      if ((leavesRows && rows >= planSystem.torus.y.size) ||
+          first + rows > planSystem.torus.y.size)
         return op.emitOpError("is a pipe stage on torus rows ")
                << first << "-" << first + rows - 1 << ", but a stage leaves "
-               << "rows to the others of a torus of " << planSystem.torus.y
+               << "rows to the others of a torus of " << planSystem.torus.y.size
                << " rows";
       stageModel.emplace(core::pipeStageSystem(planSystem, rows));
     }
@@ -300,10 +300,11 @@ struct VerifyMappingPass
     const double blockShare =
         double(planModel.numChips()) / double(model.numChips());
     if (stageModel)
-      return verifyPipeStageCycles(op, *eval,
-                                   blockShare * double(config.memory.pipeRows) /
-                                       double(planModel.getSystem().torus.y),
-                                   microbatches);
+      return verifyPipeStageCycles(
+          op, *eval,
+          blockShare * double(config.memory.pipeRows) /
+              double(planModel.getSystem().torus.y.size),
+          microbatches);
     // What the mapper records: the evaluation plus the relayout of the
     // layer's inputs (FWD) or errors (BWD), a non-overlapped transfer. The
     // relayout is recorded rounded to whole cycles, so the non-overlapped

@@ -585,8 +585,8 @@ public:
       core::MultiChipSystem system = systems.at(point.system);
       if (point.chips) {
         system.chips = point.chips;
-        system.torus.x = 4;
-        system.torus.y = point.chips / 4;
+        system.torus.x.size = 4;
+        system.torus.y.size = point.chips / 4;
       }
       if (point.scratchpadKiB)
         system.chip.core.scratchpad.capacityBytes = point.scratchpadKiB * 1024;

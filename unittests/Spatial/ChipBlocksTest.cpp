@@ -18,26 +18,26 @@ namespace {
 /// The dsm-8pf chip on a rows x columns torus with the preset's links.
 MultiChipSystem torusOf(int64_t rows, int64_t columns) {
   MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
-  system.torus.x = columns;
-  system.torus.y = rows;
+  system.torus.x.size = columns;
+  system.torus.y.size = rows;
   system.chips = rows * columns;
   if (columns == 1)
-    system.torus.linkBandwidthX = 0;
+    system.torus.x.bandwidth = 0;
   if (rows == 1)
-    system.torus.linkBandwidthY = 0;
+    system.torus.y.bandwidth = 0;
   return system;
 }
 
 TEST(ChipBlocksTest, CandidatesAreTheBlocksWhoseSidesDivideTheTorus) {
   TorusSpec torus;
-  torus.x = 4;
-  torus.y = 6;
+  torus.x.size = 4;
+  torus.y.size = 6;
   std::vector<ChipBlock> blocks = candidateBlocks(torus);
   // {1, 2, 3, 6} rows x {1, 2, 4} columns, the whole torus aside.
   ASSERT_EQ(blocks.size(), 11u);
   for (size_t i = 0; i < blocks.size(); ++i) {
-    EXPECT_EQ(torus.y % blocks[i].rows, 0);
-    EXPECT_EQ(torus.x % blocks[i].columns, 0);
+    EXPECT_EQ(torus.y.size % blocks[i].rows, 0);
+    EXPECT_EQ(torus.x.size % blocks[i].columns, 0);
     EXPECT_FALSE(blocks[i].rows == 6 && blocks[i].columns == 4);
     if (i > 0) {
       int64_t before = blocks[i - 1].rows * blocks[i - 1].columns,
@@ -54,11 +54,23 @@ TEST(ChipBlocksTest, ABlockSeesHalfTheLinksAlongASideItDoesNotSpan) {
   MultiChipSystem system = multiChipPreset("dsm-8pf-asym"); // 16 x 4
   MultiChipSystem block = blockSystem(system, 16, 2);
   EXPECT_EQ(block.chips, 32);
-  EXPECT_EQ(block.torus.linkBandwidthY, system.torus.linkBandwidthY);
-  EXPECT_EQ(block.torus.linkBandwidthX, system.torus.linkBandwidthX / 2);
+  EXPECT_EQ(block.torus.y.ringBandwidth(), system.torus.y.ringBandwidth());
+  EXPECT_EQ(block.torus.x.ringBandwidth(), system.torus.x.ringBandwidth() / 2);
+  EXPECT_EQ(block.torus.x.topology, NetworkTopology::Line);
   MultiChipSystem line = blockSystem(system, 4, 1);
-  EXPECT_EQ(line.torus.linkBandwidthX, 0);
-  EXPECT_EQ(line.torus.linkBandwidthY, system.torus.linkBandwidthY / 2);
+  EXPECT_EQ(line.torus.x.ringBandwidth(), 0);
+  EXPECT_EQ(line.torus.y.ringBandwidth(), system.torus.y.ringBandwidth() / 2);
+}
+
+TEST(ChipBlocksTest, ABlockOfASwitchSeesItsFullPorts) {
+  MultiChipSystem system = multiChipPreset("dsm-8pf-asym"); // 16 x 4
+  system.torus.x.topology = NetworkTopology::Switch;
+  system.torus.y.topology = NetworkTopology::Ring;
+  MultiChipSystem block = blockSystem(system, 8, 2);
+  EXPECT_EQ(block.torus.x.topology, NetworkTopology::Switch);
+  EXPECT_EQ(block.torus.x.ringBandwidth(), system.torus.x.ringBandwidth());
+  // Part of a one-way ring closes over the rest of it, shared.
+  EXPECT_EQ(block.torus.y.ringBandwidth(), system.torus.y.ringBandwidth() / 2);
 }
 
 TEST(ChipBlocksTest, IdleChipsAreUnderuseOfTheSameTotal) {

@@ -189,7 +189,7 @@ namespace {
 MultiChipSystem smallSystem() {
   MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
   system.chips = 4;
-  system.torus.x = system.torus.y = 2;
+  system.torus.x.size = system.torus.y.size = 2;
   system.chip.cores = 4;
   system.chip.core.macsPerCycle = 16;
   system.chip.core.peRows = system.chip.core.peColumns = 4;

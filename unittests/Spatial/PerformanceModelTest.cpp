@@ -557,7 +557,7 @@ TEST(PerformanceModelTest, WeightGatherIsARingAllGatherAlongXThenY) {
   // 288 cycles).
   MultiChipSystem s = smallSystem();
   s.chips = 8;
-  s.torus.x = 4;
+  s.torus.x.size = 4;
   PerformanceModel model(s);
   LayerShape conv = convLayer(16, 16, 64, 9, 8);
   MappingConfig data = config(Parallelism::Data, {1, 1, 1, 1, 8},

@@ -207,7 +207,7 @@ TEST(PlanBoundsTest, NoPipelineTakesFewerCyclesThanItsBound) {
     MapperOptions stageOptions = options;
     stageOptions.pipelineTimesteps = false;
     PerformanceModel stageModel(
-        pipeStageSystem(system, system.torus.y / stages));
+        pipeStageSystem(system, system.torus.y.size / stages));
     const LayerGraph part = microbatchGraph(g, microbatches);
     llvm::Expected<MappingProblem> problem =
         MappingProblem::create(stageModel, part, stageOptions, {});
@@ -277,7 +277,7 @@ TEST(PlanBoundsTest, NoStageThatFitsTakesFewerCyclesThanItsBound) {
       if (!plan->fitsMemory())
         continue;
       PerformanceModel stageModel(
-          pipeStageSystem(system, system.torus.y / stages));
+          pipeStageSystem(system, system.torus.y.size / stages));
       const LayerGraph part = microbatchGraph(g, microbatches);
       llvm::Expected<MappingProblem> whole =
           MappingProblem::create(stageModel, part, stageOptions, {});

@@ -77,16 +77,19 @@ TEST(TimestepPipeliningTest, StagesSeeTheirRowsOfTheTorus) {
   MultiChipSystem system = multiChipPreset("dsm-8pf-asym"); // 4 x 16
   MultiChipSystem block = pipeStageSystem(system, 4);
   EXPECT_EQ(block.chips, 16);
-  EXPECT_EQ(block.torus.x, 4);
-  EXPECT_EQ(block.torus.y, 4);
-  EXPECT_DOUBLE_EQ(block.torus.linkBandwidthX, system.torus.linkBandwidthX);
+  EXPECT_EQ(block.torus.x.size, 4);
+  EXPECT_EQ(block.torus.y.size, 4);
+  EXPECT_DOUBLE_EQ(block.torus.x.ringBandwidth(),
+                   system.torus.x.ringBandwidth());
   // A block of rows is a line along Y, not a ring: half the bisection.
-  EXPECT_DOUBLE_EQ(block.torus.linkBandwidthY, system.torus.linkBandwidthY / 2);
+  EXPECT_DOUBLE_EQ(block.torus.y.ringBandwidth(),
+                   system.torus.y.ringBandwidth() / 2);
   MultiChipSystem row = pipeStageSystem(system, 1);
   EXPECT_EQ(row.chips, 4);
-  EXPECT_DOUBLE_EQ(row.torus.linkBandwidthY, 0);
+  EXPECT_DOUBLE_EQ(row.torus.y.ringBandwidth(), 0);
   MultiChipSystem whole = pipeStageSystem(system, 16);
-  EXPECT_DOUBLE_EQ(whole.torus.linkBandwidthY, system.torus.linkBandwidthY);
+  EXPECT_DOUBLE_EQ(whole.torus.y.ringBandwidth(),
+                   system.torus.y.ringBandwidth());
 }
 
 TEST(TimestepPipeliningTest, FlowsCrossTheBoundariesBetweenStages) {
@@ -94,7 +97,7 @@ TEST(TimestepPipeliningTest, FlowsCrossTheBoundariesBetweenStages) {
   // Boundary capacity per direction: 4 X columns x half of 40 GB/s = 80 GB/s;
   // at 2 GHz, 40 bytes per cycle.
   const double bytesPerCycle =
-      4 * system.torus.linkBandwidthY / 2 / system.chip.core.frequencyHz;
+      4 * system.torus.y.bandwidth / system.chip.core.frequencyHz;
   PipeFlows flows({8, 4, 4});
   flows.addBetweenStages(0, 2, 400); // crosses boundaries 0 and 1
   std::vector<double> cycles = flows.boundaryCycles(system);
@@ -244,7 +247,7 @@ TEST(TimestepPipeliningTest, MapperPipelinesWhenLinksKeepUp) {
   // Y links 8x faster than the paper's: the per-timestep transfers between
   // stages hide under compute, and the stages beat the whole torus.
   MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
-  system.torus.linkBandwidthY *= 8;
+  system.torus.y.bandwidth *= 8;
   auto [without, with] = mapLstmStack(system);
   const PipeGroupRecord &group = with.pipeGroups.front();
   EXPECT_TRUE(group.adopted);
@@ -258,7 +261,7 @@ TEST(TimestepPipeliningTest, MapperPipelinesWhenLinksKeepUp) {
     EXPECT_EQ(memory.pipeFirstRow, nextRow);
     nextRow += memory.pipeRows;
   }
-  EXPECT_EQ(nextRow, system.torus.y);
+  EXPECT_EQ(nextRow, system.torus.y.size);
   EXPECT_FALSE(with.layers[0].passes.front().eval.config.memory.pipelined());
   // The plan's total is the group's wall-clock time plus the rest.
   double rest = 0;
@@ -271,7 +274,7 @@ TEST(TimestepPipeliningTest, MapperPipelinesWhenLinksKeepUp) {
 TEST(TimestepPipeliningTest, MapperKeepsTheWholeTorusWhenLinksAreSlow) {
   // Y links 8x slower: every timestep waits for the boundary transfers.
   MultiChipSystem system = multiChipPreset("dsm-8pf-asym");
-  system.torus.linkBandwidthY /= 8;
+  system.torus.y.bandwidth /= 8;
   auto [without, with] = mapLstmStack(system);
   const PipeGroupRecord &group = with.pipeGroups.front();
   EXPECT_FALSE(group.adopted);

@@ -76,10 +76,10 @@ TEST(SystemPresetsTest, EightPetaflopBaselineMatchesFig10) {
   const auto *mc = system.getIf<MultiChipSystem>();
   ASSERT_NE(mc, nullptr);
   EXPECT_EQ(mc->chips, 64);
-  EXPECT_EQ(mc->torus.x, 4);
-  EXPECT_EQ(mc->torus.y, 16);
-  EXPECT_DOUBLE_EQ(mc->torus.linkBandwidthX, 120e9);
-  EXPECT_DOUBLE_EQ(mc->torus.linkBandwidthY, 40e9);
+  EXPECT_EQ(mc->torus.x.size, 4);
+  EXPECT_EQ(mc->torus.y.size, 16);
+  EXPECT_DOUBLE_EQ(mc->torus.x.ringBandwidth(), 120e9);
+  EXPECT_DOUBLE_EQ(mc->torus.y.ringBandwidth(), 40e9);
   EXPECT_EQ(mc->chip.cores, 32);
   EXPECT_EQ(mc->chip.core.macsPerCycle, 1024);
   EXPECT_DOUBLE_EQ(mc->chip.core.scratchpad.capacityBytes, 1048576.0);
@@ -90,8 +90,8 @@ TEST(SystemPresetsTest, EightPetaflopBaselineMatchesFig10) {
   SystemDescription sym = load("dsm-8pf-sym");
   const auto *symmetric = sym.getIf<MultiChipSystem>();
   ASSERT_NE(symmetric, nullptr);
-  EXPECT_DOUBLE_EQ(symmetric->torus.linkBandwidthX, 80e9);
-  EXPECT_DOUBLE_EQ(symmetric->torus.linkBandwidthY, 80e9);
+  EXPECT_DOUBLE_EQ(symmetric->torus.x.ringBandwidth(), 80e9);
+  EXPECT_DOUBLE_EQ(symmetric->torus.y.ringBandwidth(), 80e9);
 }
 
 TEST(SystemPresetsTest, InferenceChipIs128Teraflops) {

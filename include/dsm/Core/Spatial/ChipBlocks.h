@@ -21,11 +21,12 @@
 
 namespace dsm::core {
 
-/// The torus a block of `rows` x `columns` chips of `system` forms. Along a
-/// direction the block does not span it has no wrap-around link: a line of
-/// chips has half the bisection of a ring, so it sees half the link bandwidth
-/// (none with a single chip along it). Requires 1 <= rows <= torus.y and
-/// 1 <= columns <= torus.x.
+/// The network a block of `rows` x `columns` chips of `system` forms
+/// (NetworkDimension::part): along a torus direction the block does not span
+/// it has no wrap-around link, and a line of chips has half the bisection of
+/// a ring, so it sees half the link bandwidth (none with a single chip along
+/// it); a switch serves the block at full bandwidth. Requires 1 <= rows <=
+/// torus.y.size and 1 <= columns <= torus.x.size.
 MultiChipSystem blockSystem(const MultiChipSystem &system, int64_t rows,
                             int64_t columns);
 

@@ -6,8 +6,9 @@
 // 1024 (GiB), and "bit" units divide by 8.
 //
 // Every quantity has a plausible range in base units: at least 1 B, 1 KB/s,
-// 1 kHz or 1 kFLOPS (minPlausibleQuantity), at most 1e21 (kMaxSpecQuantity).
-// Below it is a unit left out or a denormal that makes times infinite.
+// 1 kHz, 1 kFLOPS or 1 ps (minPlausibleQuantity), at most 1e21
+// (kMaxSpecQuantity). Below it is a unit left out or a denormal that makes
+// times infinite.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,17 +28,18 @@ enum class QuantityKind {
   Bandwidth, ///< B/s ... TB/s, KiB/s ... TiB/s, bit/s, Kbit/s ... Tbit/s
   Frequency, ///< Hz, kHz, MHz, GHz
   Flops,     ///< FLOPS, GFLOPS, TFLOPS, PFLOPS (FLOP/s spellings too)
+  Time,      ///< s, ms, us, ns
 };
 
 /// Human name of the unit family, for diagnostics ("a bandwidth such as
 /// '256 GB/s'").
 llvm::StringRef describeQuantityKind(QuantityKind kind);
 
-/// The base unit of `kind`: "B", "B/s", "Hz", "FLOPS" ("" for a count).
+/// The base unit of `kind`: "B", "B/s", "Hz", "FLOPS", "s" ("" for a count).
 llvm::StringRef baseUnit(QuantityKind kind);
 
 /// The least plausible non-zero value of `kind` in base units: 1 B, 1 KB/s,
-/// 1 kHz, 1 kFLOPS (0 for a count, which has no unit).
+/// 1 kHz, 1 kFLOPS, 1 ps (0 for a count, which has no unit).
 double minPlausibleQuantity(QuantityKind kind);
 
 /// Parses "<number> [unit]" into base units. Returns std::nullopt and sets

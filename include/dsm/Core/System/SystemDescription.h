@@ -89,15 +89,58 @@ struct ChipSpec {
   CoreSpec core;
 };
 
-/// Chips on a 2D torus with X columns and Y rows (DeepSpatialMatrix §III-A:
-/// M = X, N = Y).
+/// How the chips along one dimension of a network are joined.
+enum class NetworkTopology {
+  /// A unidirectional ring: each chip sends to the next only.
+  Ring,
+  /// A bidirectional ring (a torus dimension): each chip sends to both
+  /// neighbours at once, so a ring collective runs half its data each way.
+  /// DeepSpatialMatrix's torus directions.
+  Torus,
+  /// Bidirectional links without the wrap-around (a mesh dimension, or part
+  /// of a torus dimension): a ring collective goes out and back over the
+  /// same links.
+  Line,
+  /// A switch (NVSwitch, a fat tree's rail): every pair of chips at the full
+  /// bandwidth of a chip's port, whichever of them take part.
+  Switch,
+};
+llvm::StringRef stringifyNetworkTopology(NetworkTopology topology);
+std::optional<NetworkTopology> symbolizeNetworkTopology(llvm::StringRef name);
+
+/// One dimension of a system's network, in the spirit of ASTRA-sim's
+/// multi-dimensional topologies: `size` chips joined by `topology`, each
+/// chip's port sending `bandwidth` bytes/s in each direction, every step of a
+/// collective paying `latency` seconds before its bytes, and `efficiency`
+/// the share of the bandwidth collectives achieve (a measured bus bandwidth
+/// over the nominal one).
+struct NetworkDimension {
+  int64_t size = 1;
+  NetworkTopology topology = NetworkTopology::Torus;
+  double bandwidth = 0; ///< bytes/s per direction; 0 only when size is 1
+  double latency = 0;   ///< seconds per collective step
+  double efficiency = 1.0;
+
+  /// Bytes/s a chip's share of a ring collective (reduce-scatter, all-gather,
+  /// all-reduce, a rotation) flows at along the dimension: both directions
+  /// of a torus, one of a ring, a line or a switch port; the achievable share
+  /// of it. Zero for a single chip.
+  double ringBandwidth() const;
+
+  /// The dimension `chips` consecutive chips of this one form (1 <= chips <=
+  /// size): a switch serves any group at its full port bandwidth; part of a
+  /// torus or line is a line; part of a unidirectional ring closes over the
+  /// rest of the ring, whose links the other parts' wrap-arounds share (half
+  /// its bandwidth: an estimate). A single chip has no links.
+  NetworkDimension part(int64_t chips) const;
+};
+
+/// Chips on a network of two dimensions, X innermost (X columns, Y rows;
+/// DeepSpatialMatrix §III-A: M = X, N = Y, a 2-D torus). Each dimension's
+/// size is the number of chips along it.
 struct TorusSpec {
-  int64_t x = 1;
-  int64_t y = 1;
-  /// Per-direction link bandwidth leaving each chip (bytes/s); zero only when
-  /// the torus has a single chip in that direction.
-  double linkBandwidthX = 0;
-  double linkBandwidthY = 0;
+  NetworkDimension x;
+  NetworkDimension y;
 };
 
 struct MultiChipSystem {
