@@ -37,7 +37,7 @@ struct MapSystemPass : public dsm::impl::DsmMapSystemBase<MapSystemPass> {
 
   /// Attaches the system and sets the batch.
   void buildPreparation(OpPassManager &pm) const {
-    pm.addPass(createDsmAttachSystem(DsmAttachSystemOptions{system}));
+    pm.addPass(createDsmAttachSystem(DsmAttachSystemOptions{system, nodes}));
     if (batch != -1)
       pm.addPass(createDsmSetBatch(DsmSetBatchOptions{batch}));
   }

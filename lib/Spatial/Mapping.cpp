@@ -165,8 +165,10 @@ void dsm::core::mergeTransfers(std::vector<TransferGroup> &groups,
       groups.push_back(group);
       continue;
     }
-    for (int l = 0; l < kNumLinks; ++l)
+    for (int l = 0; l < kNumLinks; ++l) {
       it->bytes[l] += group.bytes[l];
+      it->steps[l] += group.steps[l];
+    }
     if (group.cycles > it->cycles)
       it->bottleneck = group.bottleneck;
     it->cycles += group.cycles;

@@ -273,8 +273,10 @@ realizePlan(MappingState &state,
           TransferGroup group = problem.model().relayout(
               edge.elements, problem.parallelismOf(state.choice[edge.producer]),
               lp.parallelism);
-          for (int l = 0; l < kNumLinks; ++l)
+          for (int l = 0; l < kNumLinks; ++l) {
             pp.relayout.bytes[l] += group.bytes[l];
+            pp.relayout.steps[l] += group.steps[l];
+          }
           if (group.cycles > 0 && group.cycles >= pp.relayout.cycles / 2)
             pp.relayout.bottleneck = group.bottleneck;
           pp.relayout.cycles += group.cycles;

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Core/Spatial/PerformanceModel.h"
+#include "dsm/Core/System/Collectives.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
@@ -154,10 +155,20 @@ double PerformanceModel::linkCycles(double bytes, Link link) const {
   return bytes / bandwidth * frequency();
 }
 
+double PerformanceModel::latencyCycles(double steps, Link link) const {
+  if (steps <= 0)
+    return 0;
+  double latency = link == Link::TorusX   ? system.torus.x.latency
+                   : link == Link::TorusY ? system.torus.y.latency
+                                          : 0;
+  return steps * latency * frequency();
+}
+
 void dsm::core::timeGroup(const PerformanceModel &model, TransferGroup &group) {
   group.cycles = 0;
   for (int l = 0; l < kNumLinks; ++l) {
-    double cycles = model.linkCycles(group.bytes[l], Link(l));
+    double cycles = model.linkCycles(group.bytes[l], Link(l)) +
+                    model.latencyCycles(group.steps[l], Link(l));
     if (cycles > group.cycles) {
       group.cycles = cycles;
       group.bottleneck = Link(l);
@@ -174,28 +185,34 @@ TransferGroup PerformanceModel::relayout(double elements, Parallelism from,
   int64_t x = system.torus.x.size, y = system.torus.y.size;
   double block = elements * elementBytes / double(system.chips);
   bool ring = system.chip.interconnect == ChipInterconnect::Ring;
-  // All-to-all within each row (X) or column (Y) whose role changes. On a
-  // bidirectional ring of k chips every chip sends block/k to each of the
-  // others: floor(k^2/4) hop-blocks per chip, i.e. block * floor(k^2/4) / k
-  // bytes out of each chip.
+  // All-to-all within each row (X) or column (Y) whose role changes, by the
+  // dimension's topology (Collectives.h): on a torus of k chips every chip
+  // sends block/k to each of the others the shortest way round, floor(k^2/4)
+  // hop-blocks per chip, i.e. block * floor(k^2/4) / k bytes out of each
+  // chip; on a switch (k-1)/k of the block.
   double phases = 0;
-  auto phase = [&](int64_t k, Link link) {
+  auto phase = [&](const NetworkDimension &dimension, Link link) {
     TransferGroup part;
-    part.bytes[int(link)] = block * double((k * k) / 4) / double(k);
+    CollectiveCost exchange =
+        collectiveCost(Collective::AllToAll, block, dimension, dimension.size);
+    part.bytes[int(link)] = exchange.bytes;
+    part.steps[int(link)] = exchange.steps;
     part.bytes[int(Link::MemoryBus)] =
         block; // read out, written back (half each phase)
     part.bytes[int(Link::OnChip)] = ring ? block / 2 : block;
     timeGroup(*this, part);
-    for (int l = 0; l < kNumLinks; ++l)
+    for (int l = 0; l < kNumLinks; ++l) {
       group.bytes[l] += part.bytes[l];
+      group.steps[l] += part.steps[l];
+    }
     if (part.cycles > phases / 2)
       group.bottleneck = part.bottleneck;
     phases += part.cycles;
   };
   if (x > 1 && roleAlongX(from) != roleAlongX(to))
-    phase(x, Link::TorusX);
+    phase(system.torus.x, Link::TorusX);
   if (y > 1 && roleAlongY(from) != roleAlongY(to))
-    phase(y, Link::TorusY);
+    phase(system.torus.y, Link::TorusY);
   group.cycles = phases;
   return group;
 }
@@ -374,6 +391,8 @@ public:
       double slice = elements(Operand::Input, chipD) / (fx * fy) * eb;
       group.bytes[int(Link::TorusX)] = slice * fy * (fx - 1);
       group.bytes[int(Link::TorusY)] = slice * (fy - 1);
+      group.steps[int(Link::TorusX)] = fy * (fx - 1);
+      group.steps[int(Link::TorusY)] = fy - 1;
       double moved =
           group.bytes[int(Link::TorusX)] + group.bytes[int(Link::TorusY)];
       group.bytes[int(Link::MemoryBus)] = moved;
@@ -470,9 +489,16 @@ public:
     group.bytes[int(Link::MemoryBus)] = 3 * w;
     group.bytes[int(Link::OnChip)] = onChip(3 * w);
     if (gx * gy > 1) {
-      group.bytes[int(Link::TorusX)] = 2 * (gx - 1) / gx * w;
-      // The X reduction leaves 1/gx of the gradients for the Y direction.
-      group.bytes[int(Link::TorusY)] = 2 * (gy - 1) / gy * w / gx;
+      // A ring all-reduce along X, then along Y (Collectives.h); the X
+      // reduction leaves 1/gx of the gradients for the Y direction.
+      CollectiveCost alongX =
+          collectiveCost(Collective::AllReduce, w, system.torus.x, int64_t(gx));
+      CollectiveCost alongY =
+          collectiveCost(Collective::AllReduce, w, system.torus.y, int64_t(gy));
+      group.bytes[int(Link::TorusX)] = alongX.bytes;
+      group.bytes[int(Link::TorusY)] = alongY.bytes / gx;
+      group.steps[int(Link::TorusX)] = alongX.steps;
+      group.steps[int(Link::TorusY)] = alongY.steps;
       group.bytes[int(Link::OnChip)] += onChip(2 * w);
     }
     timeGroup(model, group);
@@ -706,8 +732,12 @@ PerformanceModel::weightGather(const LayerShape &layer,
   // along Y the rest.
   group.bytes[int(Link::TorusX)] = bytes / copiesY * (copiesX - 1) / copiesX;
   group.bytes[int(Link::TorusY)] = bytes * (copiesY - 1) / copiesY;
-  double x = linkCycles(group.bytes[int(Link::TorusX)], Link::TorusX);
-  double y = linkCycles(group.bytes[int(Link::TorusY)], Link::TorusY);
+  group.steps[int(Link::TorusX)] = copiesX - 1;
+  group.steps[int(Link::TorusY)] = copiesY - 1;
+  double x = linkCycles(group.bytes[int(Link::TorusX)], Link::TorusX) +
+             latencyCycles(group.steps[int(Link::TorusX)], Link::TorusX);
+  double y = linkCycles(group.bytes[int(Link::TorusY)], Link::TorusY) +
+             latencyCycles(group.steps[int(Link::TorusY)], Link::TorusY);
   group.cycles = x + y;
   group.bottleneck = y > x ? Link::TorusY : Link::TorusX;
   return group;
@@ -785,8 +815,10 @@ SplitCost PerformanceModel::costSplits(const LayerShape &layer,
   // FWD/UPD rotations run with the memory streams: one overlapped group.
   TransferGroup overlapped = split.stream;
   if (split.rotation.overlapped)
-    for (int l = 0; l < kNumLinks; ++l)
+    for (int l = 0; l < kNumLinks; ++l) {
       overlapped.bytes[l] += split.rotation.bytes[l];
+      overlapped.steps[l] += split.rotation.steps[l];
+    }
   timeGroup(*this, overlapped);
   SplitCycles &terms = split.terms;
   const double steps = cost.steps();

@@ -232,8 +232,8 @@ void readTorusShorthand(SpecMapReader &system, MultiChipSystem &result) {
 /// A `network:` list of one or two dimensions, innermost first; the
 /// outermost one's size may be left to the top-level `nodes:`.
 void readNetwork(SpecMapReader &system, const SpecNode &list,
-                 std::optional<int64_t> nodes, MultiChipSystem &result,
-                 SpecDiagnostics &diags) {
+                 std::optional<int64_t> nodes, bool nodesOverridden,
+                 MultiChipSystem &result, SpecDiagnostics &diags) {
   llvm::ArrayRef<SpecNode> items = list.getItems();
   if (items.empty() || items.size() > 2) {
     system.error("network",
@@ -253,11 +253,14 @@ void readNetwork(SpecMapReader &system, const SpecNode &list,
     NetworkDimension &dimension = *dimensions[index];
     bool outermost = index + 1 == items.size();
     if (outermost && nodes) {
-      if (reader.has("size"))
-        reader.error("size", "field '" + reader.fieldPath("size") +
-                                 "' and the top-level 'nodes' both size the "
-                                 "outermost dimension: give one");
-      reader.integer("size", 1);
+      if (reader.has("size")) {
+        // nodes= replaces the size; the file's own `nodes:` may not.
+        if (!nodesOverridden)
+          reader.error("size", "field '" + reader.fieldPath("size") +
+                                   "' and the top-level 'nodes' both size "
+                                   "the outermost dimension: give one");
+        reader.integer("size", 1);
+      }
       dimension.size = *nodes;
     } else {
       assign(dimension.size, reader.integer("size", 1));
@@ -278,11 +281,22 @@ void readNetwork(SpecMapReader &system, const SpecNode &list,
   }
 }
 
-MultiChipSystem readMultiChip(SpecMapReader &root, SpecDiagnostics &diags) {
+MultiChipSystem readMultiChip(SpecMapReader &root, SpecDiagnostics &diags,
+                              const SystemOverrides &overrides) {
   MultiChipSystem result;
   std::optional<int64_t> nodes;
   if (root.has("nodes"))
     nodes = root.integer("nodes", 1);
+  bool nodesOverridden = overrides.nodes.has_value();
+  if (nodesOverridden)
+    nodes = overrides.nodes;
+  if (nodes && (*nodes < 1 || *nodes > kMaxSpecInteger)) {
+    root.error("nodes", (nodesOverridden ? "nodes=" : "field 'nodes' ") +
+                            std::to_string(*nodes) + " is not between 1 and " +
+                            std::to_string(kMaxSpecInteger));
+    nodes.reset();
+  }
+  bool nodesGiven = root.has("nodes") || nodesOverridden;
   if (std::optional<SpecMapReader> system = root.map("system")) {
     bool listed = system->has("network");
     bool sized = listed || system->has("torus");
@@ -290,19 +304,26 @@ MultiChipSystem readMultiChip(SpecMapReader &root, SpecDiagnostics &diags) {
       assign(result.chips, system->integer("chips", 1));
     if (listed) {
       for (llvm::StringRef shorthand : {"topology", "torus", "link_bandwidth"})
-        if (system->has(shorthand))
+        if (system->has(shorthand)) {
           system->error(shorthand,
                         "field '" + system->fieldPath(shorthand) +
                             "' belongs to the 2-D torus shorthand; with '" +
                             system->fieldPath("network") +
                             "' give every dimension there");
+          system->skip(shorthand);
+        }
       const SpecNode *network = system->sequence("network");
-      if (network && (nodes || !root.has("nodes")))
-        readNetwork(*system, *network, nodes, result, diags);
+      if (network && (nodes || !nodesGiven))
+        readNetwork(*system, *network, nodes, nodesOverridden, result, diags);
+    } else if (nodesGiven) {
+      root.error("nodes", std::string(nodesOverridden ? "nodes="
+                                                      : "field "
+                                                        "'nodes'") +
+                              " sizes the outermost dimension of a "
+                              "'system.network' list, which this system has "
+                              "not (its network is the 2-D torus shorthand)");
+      readTorusShorthand(*system, result);
     } else {
-      if (root.has("nodes"))
-        root.error("nodes", "field 'nodes' sizes the outermost dimension of "
-                            "a 'system.network' list, which this file has not");
       readTorusShorthand(*system, result);
     }
     int64_t x = result.torus.x.size, y = result.torus.y.size;
@@ -552,7 +573,8 @@ DeviceGraphSystem readExprimoDeviceGraph(SpecMapReader &root,
 
 llvm::Expected<SystemDescription>
 dsm::core::readSystemDescription(const SpecNode &root, llvm::StringRef name,
-                                 std::vector<SpecWarning> *warnings) {
+                                 std::vector<SpecWarning> *warnings,
+                                 const SystemOverrides &overrides) {
   SpecDiagnostics diags;
   SystemDescription system;
   SpecMapReader reader(root, "", diags);
@@ -560,6 +582,9 @@ dsm::core::readSystemDescription(const SpecNode &root, llvm::StringRef name,
     system.name = name.empty() ? "exprimo" : name.str();
     system.description = "an Exprimo device graph";
     system.target = readExprimoDeviceGraph(reader, diags);
+    if (overrides.nodes)
+      reader.error("comm_channels", "nodes= sizes a multi-chip network; "
+                                    "an Exprimo device graph has none");
     reader.finish();
   } else if (reader.isValid()) {
     assign(system.name, reader.string("name"));
@@ -567,9 +592,13 @@ dsm::core::readSystemDescription(const SpecNode &root, llvm::StringRef name,
     std::optional<SystemKind> kind =
         reader.choice<SystemKind>("kind", kSystemKinds);
     if (kind) {
+      if (overrides.nodes && *kind != SystemKind::MultiChip)
+        reader.error("kind", "nodes= sizes a multi-chip network; system '" +
+                                 system.name + "' is a " +
+                                 stringifySystemKind(*kind).str() + " system");
       switch (*kind) {
       case SystemKind::MultiChip:
-        system.target = readMultiChip(reader, diags);
+        system.target = readMultiChip(reader, diags, overrides);
         break;
       case SystemKind::MemoryHierarchy:
         system.target = readMemoryHierarchy(reader);

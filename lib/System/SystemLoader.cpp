@@ -20,25 +20,26 @@ llvm::ArrayRef<SystemPreset> dsm::core::getSystemPresets() {
   return kSystemPresets;
 }
 
-llvm::Expected<SystemDescription>
-dsm::core::parseSystemDescription(llvm::StringRef text,
-                                  llvm::StringRef fileName,
-                                  std::vector<SpecWarning> *warnings) {
+llvm::Expected<SystemDescription> dsm::core::parseSystemDescription(
+    llvm::StringRef text, llvm::StringRef fileName,
+    std::vector<SpecWarning> *warnings, const SystemOverrides &overrides) {
   llvm::Expected<SpecNode> tree = parseSpec(text, fileName);
   if (!tree)
     return tree.takeError();
   // A file without a name of its own (the peer's device graphs) is named
   // after the file.
-  return readSystemDescription(*tree, llvm::sys::path::stem(fileName),
-                               warnings);
+  return readSystemDescription(*tree, llvm::sys::path::stem(fileName), warnings,
+                               overrides);
 }
 
 llvm::Expected<SystemDescription>
 dsm::core::loadSystem(llvm::StringRef nameOrPath,
-                      std::vector<SpecWarning> *warnings) {
+                      std::vector<SpecWarning> *warnings,
+                      const SystemOverrides &overrides) {
   for (const SystemPreset &preset : getSystemPresets())
     if (preset.name == nameOrPath)
-      return parseSystemDescription(preset.text, preset.fileName, warnings);
+      return parseSystemDescription(preset.text, preset.fileName, warnings,
+                                    overrides);
 
   // Bounded: `system=/dev/zero` is refused, not read until memory runs out.
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
@@ -58,5 +59,6 @@ dsm::core::loadSystem(llvm::StringRef nameOrPath,
         loc, "cannot open system file: " + message +
                  " (and it is not a preset: " + llvm::join(names, ", ") + ")");
   }
-  return parseSystemDescription((*buffer)->getBuffer(), nameOrPath, warnings);
+  return parseSystemDescription((*buffer)->getBuffer(), nameOrPath, warnings,
+                                overrides);
 }

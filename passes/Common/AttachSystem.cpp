@@ -51,9 +51,17 @@ struct AttachSystemPass
           << "--dsm-attach-system needs system=<preset|file>";
       return signalPassFailure();
     }
+    if (nodes < 0) {
+      emitError(module.getLoc()) << "nodes=" << int64_t(nodes)
+                                 << " is not a number of nodes (1 or more)";
+      return signalPassFailure();
+    }
+    core::SystemOverrides overrides;
+    if (nodes > 0)
+      overrides.nodes = nodes;
     std::vector<core::SpecWarning> warnings;
     llvm::Expected<core::SystemDescription> description =
-        core::loadSystem(system, &warnings);
+        core::loadSystem(system, &warnings, overrides);
     for (const core::SpecWarning &warning : warnings)
       emitWarning(FileLineColLoc::get(&getContext(), warning.loc.file,
                                       warning.loc.line, warning.loc.column))

@@ -121,7 +121,8 @@ struct PlaceDevicesPass
     Location loc = module.getLoc();
     if (!system.empty()) {
       OpPassManager attach(ModuleOp::getOperationName());
-      attach.addPass(createDsmAttachSystem(DsmAttachSystemOptions{system}));
+      attach.addPass(
+          createDsmAttachSystem(DsmAttachSystemOptions{system, nodes}));
       if (failed(runPipeline(attach, module)))
         return signalPassFailure();
     }

@@ -72,7 +72,8 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
     Location loc = module.getLoc();
     if (!system.empty()) {
       OpPassManager attach(ModuleOp::getOperationName());
-      attach.addPass(createDsmAttachSystem(DsmAttachSystemOptions{system}));
+      attach.addPass(
+          createDsmAttachSystem(DsmAttachSystemOptions{system, nodes}));
       if (failed(runPipeline(attach, module)))
         return signalPassFailure();
     }

@@ -21,7 +21,9 @@ namespace {
 MultiChipSystem smallSystem() {
   MultiChipSystem s;
   s.chips = 4;
-  s.torus = {2, 2, /*X=*/10e9, /*Y=*/8e9};
+  // 10 GB/s along X and 8 GB/s along Y, both ways together.
+  s.torus.x = {2, NetworkTopology::Torus, /*bandwidth=*/5e9};
+  s.torus.y = {2, NetworkTopology::Torus, /*bandwidth=*/4e9};
   s.chip.cores = 2;
   s.chip.interconnect = ChipInterconnect::Ring;
   s.chip.coreToCoreBandwidth = 64e9;
@@ -769,6 +771,38 @@ TEST(PerformanceModelTest, RelayoutSwitchingParallelism) {
       model.relayout(8192, Parallelism::Model, Parallelism::Model).cycles, 0);
 }
 
+TEST(PerformanceModelTest, ASwitchExchangesAndReducesByItsOwnAlgorithms) {
+  // The small system's chips, 4 on a switch along X (10 GB/s a port each
+  // way, 2 us a step) and a single row.
+  MultiChipSystem s = smallSystem();
+  s.torus.x = {4, NetworkTopology::Switch, /*bandwidth=*/10e9,
+               /*latency=*/2e-6};
+  s.torus.y = {};
+  PerformanceModel model(s);
+  // All-to-all of a 4096 B block a chip: 3/4 of it leaves each chip through
+  // its port (3072 B at 10 GB/s = 307.2 cycles) in 3 steps of 2000 cycles;
+  // a torus of the same ports would carry floor(16/4)/4 of it both ways.
+  TransferGroup g = model.relayout(8192, Parallelism::Data, Parallelism::Model);
+  EXPECT_DOUBLE_EQ(g.bytes[int(Link::TorusX)], 3072);
+  EXPECT_DOUBLE_EQ(g.steps[int(Link::TorusX)], 3);
+  EXPECT_DOUBLE_EQ(g.cycles, 307.2 + 3 * 2000);
+  EXPECT_EQ(g.bottleneck, Link::TorusX);
+  // A data-parallel UPD all-reduces its 4608 B of gradients over the 4
+  // chips: 2 x 3/4 x 4608 B at 10 GB/s in 2 x 3 steps, 691.2 + 12000 cycles,
+  // slower than the weight update's 3 x 4608 B on the memory bus (864).
+  std::optional<Evaluation> e =
+      model.evaluate(convLayer(16, 16, 64, 9, 8), TrainingPass::UPD,
+                     config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                            Dim::In, 8, Dim::Out, 8));
+  ASSERT_TRUE(e.has_value());
+  const TransferGroup *grads = group(*e, "grad_reduce+weight_broadcast");
+  ASSERT_NE(grads, nullptr);
+  EXPECT_DOUBLE_EQ(grads->bytes[int(Link::TorusX)], 6912);
+  EXPECT_DOUBLE_EQ(grads->steps[int(Link::TorusX)], 6);
+  EXPECT_DOUBLE_EQ(grads->cycles, 691.2 + 12000);
+  EXPECT_EQ(grads->bottleneck, Link::TorusX);
+}
+
 TEST(PerformanceModelTest, WorkingSetMustFitTheScratchpad) {
   MultiChipSystem s = smallSystem();
   s.chip.core.scratchpad.capacityBytes = 1024;
@@ -829,13 +863,14 @@ TEST(PerformanceModelTest, IllegalSplitsAreRejectedWithAReason) {
 TEST(PerformanceModelTest, ParallelismsNeedTheirTorus) {
   MultiChipSystem one = smallSystem();
   one.chips = 1;
-  one.torus = {1, 1, 0, 0};
+  one.torus = {};
   PerformanceModel single(one);
   EXPECT_TRUE(single.isAvailable(Parallelism::Data));
   EXPECT_FALSE(single.isAvailable(Parallelism::Model));
   EXPECT_FALSE(single.isAvailable(Parallelism::DataXModelY));
   MultiChipSystem row = smallSystem();
-  row.torus = {4, 1, 10e9, 0};
+  row.torus = {};
+  row.torus.x = {4, NetworkTopology::Torus, /*bandwidth=*/5e9};
   PerformanceModel line(row);
   EXPECT_TRUE(line.isAvailable(Parallelism::Model));
   EXPECT_FALSE(line.isAvailable(Parallelism::ModelXDataY));

@@ -65,10 +65,68 @@ TEST(SystemPresetsTest, AllPresetsLoad) {
     SystemDescription system = load(preset.name);
     EXPECT_EQ(system.name, preset.name.str());
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"a100-80g-1024", "dsm-128tf",
-                                             "dsm-8pf-4096", "dsm-8pf-asym",
-                                             "dsm-8pf-sym", "luke01", "malvik",
-                                             "nnp-i"}));
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "a100-80g-1024", "dgx-a100-80g", "dgx-h100-80g",
+                       "dsm-128tf", "dsm-8pf-4096", "dsm-8pf-asym",
+                       "dsm-8pf-sym", "luke01", "malvik", "nnp-i"}));
+}
+
+TEST(SystemPresetsTest, TheTorusShorthandIsTwoTorusDimensions) {
+  SystemDescription system = load("dsm-8pf-asym");
+  const auto *mc = system.getIf<MultiChipSystem>();
+  ASSERT_NE(mc, nullptr);
+  // The paper's 120 GB/s along X is a chip's, both ways together.
+  EXPECT_EQ(mc->torus.x.topology, NetworkTopology::Torus);
+  EXPECT_EQ(mc->torus.x.bandwidth, 60e9);
+  EXPECT_EQ(mc->torus.x.ringBandwidth(), 120e9);
+  EXPECT_EQ(mc->torus.y.ringBandwidth(), 40e9);
+  EXPECT_EQ(mc->torus.x.latency, 0);
+}
+
+TEST(SystemPresetsTest, DgxA100IsNodesOfEightOnASwitch) {
+  SystemDescription system = load("dgx-a100-80g");
+  const auto *mc = system.getIf<MultiChipSystem>();
+  ASSERT_NE(mc, nullptr);
+  EXPECT_EQ(mc->chips, 1024);
+  EXPECT_EQ(mc->torus.x.size, 8);
+  EXPECT_EQ(mc->torus.x.topology, NetworkTopology::Switch);
+  EXPECT_EQ(mc->torus.x.bandwidth, 300e9);
+  EXPECT_DOUBLE_EQ(mc->torus.x.latency, 3.4e-6);
+  EXPECT_DOUBLE_EQ(mc->torus.x.ringBandwidth(), 300e9 * 0.69);
+  EXPECT_EQ(mc->torus.y.size, 128);
+  EXPECT_EQ(mc->torus.y.topology, NetworkTopology::Switch);
+  EXPECT_EQ(mc->torus.y.bandwidth, 25e9);
+  EXPECT_DOUBLE_EQ(mc->peakFlops() / 1024, 2.0 * 108 * 1024 * 1.41e9);
+}
+
+TEST(SystemPresetsTest, NodesSizeTheOutermostDimension) {
+  SystemOverrides sixteen;
+  sixteen.nodes = 16;
+  llvm::Expected<SystemDescription> system =
+      loadSystem("dgx-h100-80g", nullptr, sixteen);
+  ASSERT_TRUE(static_cast<bool>(system)) << llvm::toString(system.takeError());
+  const auto *mc = system->getIf<MultiChipSystem>();
+  ASSERT_NE(mc, nullptr);
+  EXPECT_EQ(mc->chips, 128);
+  EXPECT_EQ(mc->torus.y.size, 16);
+  EXPECT_EQ(mc->torus.x.size, 8);
+}
+
+TEST(SystemPresetsTest, NodesNeedAListedNetwork) {
+  SystemOverrides two;
+  two.nodes = 2;
+  for (llvm::StringRef name : {"dsm-8pf-asym", "nnp-i", "malvik"}) {
+    llvm::Expected<SystemDescription> system = loadSystem(name, nullptr, two);
+    ASSERT_FALSE(static_cast<bool>(system)) << name.str();
+    std::string message = llvm::toString(system.takeError());
+    EXPECT_NE(message.find("nodes="), std::string::npos) << message;
+  }
+  two.nodes = int64_t(1) << 40;
+  llvm::Expected<SystemDescription> huge =
+      loadSystem("dgx-a100-80g", nullptr, two);
+  ASSERT_FALSE(static_cast<bool>(huge));
+  EXPECT_NE(llvm::toString(huge.takeError()).find("is not between 1 and"),
+            std::string::npos);
 }
 
 TEST(SystemPresetsTest, EightPetaflopBaselineMatchesFig10) {
@@ -183,6 +241,68 @@ TEST(SystemDescriptionTest, TorusDoesNotMatchChipCount) {
   std::string text = replaced(kValidMultiChip, "chips: 4", "chips: 8");
   EXPECT_EQ(errorsOf(text),
             "6: torus 2x2 has 4 chips but field 'system.chips' is 8\n");
+}
+
+constexpr llvm::StringLiteral kShorthand = R"(  chips: 4
+  topology: torus_2d
+  torus: {x: 2, y: 2}
+  link_bandwidth: {x: 10 GB/s, y: 5 GB/s}
+)";
+
+TEST(SystemDescriptionTest, ANetworkListReadsEachDimension) {
+  std::string text = replaced(kValidMultiChip, kShorthand, R"(  network:
+    - {size: 2, topology: switch, bandwidth: 10 GB/s, latency: 2 us}
+    - {size: 2, topology: line, bandwidth: 5 GB/s, efficiency: 0.5}
+)");
+  llvm::Expected<SystemDescription> system =
+      parseSystemDescription(text, "s.yaml");
+  ASSERT_TRUE(static_cast<bool>(system)) << llvm::toString(system.takeError());
+  const auto *mc = system->getIf<MultiChipSystem>();
+  EXPECT_EQ(mc->chips, 4);
+  EXPECT_EQ(mc->torus.x.topology, NetworkTopology::Switch);
+  EXPECT_DOUBLE_EQ(mc->torus.x.latency, 2e-6);
+  EXPECT_EQ(mc->torus.y.topology, NetworkTopology::Line);
+  EXPECT_EQ(mc->torus.y.ringBandwidth(), 2.5e9);
+  // It reads back from what it writes.
+  llvm::Expected<SystemDescription> copy =
+      readSystemDescription(writeSystemDescription(*system));
+  ASSERT_TRUE(static_cast<bool>(copy)) << llvm::toString(copy.takeError());
+  EXPECT_EQ(copy->getIf<MultiChipSystem>()->torus.y.efficiency, 0.5);
+}
+
+TEST(SystemDescriptionTest, ANetworkListIsCheckedWhereItIsWrong) {
+  auto withNetwork = [&](llvm::StringRef network) {
+    return errorsOf(replaced(kValidMultiChip, kShorthand, network));
+  };
+  EXPECT_EQ(withNetwork("  network: []\n"),
+            "4: field 'system.network' must list one or two dimensions, "
+            "innermost first (0 given): the mapper lays its parallelisms on "
+            "two\n");
+  EXPECT_EQ(withNetwork("  network:\n    - {size: 2, topology: mesh, "
+                        "bandwidth: 1 GB/s}\n"),
+            "5: field 'system.network[0].topology' has unknown value 'mesh'; "
+            "expected one of: ring, torus, line, switch\n");
+  EXPECT_EQ(withNetwork("  network:\n    - {size: 4, topology: ring, "
+                        "bandwidth: 1 GB/s, latency: 5 GB}\n"),
+            "5: field 'system.network[0].latency': unknown unit 'GB': "
+            "expected a time such as '5 us'\n");
+  EXPECT_EQ(withNetwork("  chips: 4\n  topology: torus_2d\n  network:\n"
+                        "    - {size: 4, topology: ring, bandwidth: 1 GB/s}\n"),
+            "5: field 'system.topology' belongs to the 2-D torus shorthand; "
+            "with 'system.network' give every dimension there\n");
+  EXPECT_EQ(withNetwork("  chips: 8\n  network:\n"
+                        "    - {size: 4, topology: ring, bandwidth: 1 GB/s}\n"),
+            "6: the network 4x1 has 4 chips but field 'system.chips' is 8\n");
+  EXPECT_EQ(errorsOf("nodes: 2\n" +
+                     replaced(kValidMultiChip, kShorthand,
+                              "  network:\n    - {size: 4, topology: ring, "
+                              "bandwidth: 1 GB/s}\n")),
+            "6: field 'system.network[0].size' and the top-level 'nodes' "
+            "both size the outermost dimension: give one\n");
+  EXPECT_EQ(errorsOf("nodes: 2\n" + kValidMultiChip.str()),
+            "1: field 'nodes' sizes the outermost dimension of a "
+            "'system.network' list, which this system has not (its network "
+            "is the 2-D torus shorthand)\n");
 }
 
 TEST(SystemDescriptionTest, MacsMustFillThePeArray) {

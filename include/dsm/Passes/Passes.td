@@ -14,7 +14,12 @@ class DsmSystemOption {
   list<Option> systemOption = [
     Option<"system", "system", "std::string", /*default=*/"",
            "Preset name (dsm-8pf-asym, dsm-8pf-sym, dsm-8pf-4096, dsm-128tf, "
-           "a100-80g-1024, nnp-i, malvik, luke01) or path to a system file">,
+           "a100-80g-1024, dgx-a100-80g, dgx-h100-80g, nnp-i, malvik, "
+           "luke01) or path to a system file">,
+    Option<"nodes", "nodes", "int64_t", /*default=*/"0",
+           "Nodes of a multi-chip system whose network lists its dimensions: "
+           "the outermost dimension's size, in place of the file's `nodes:` "
+           "(0: the file's)">,
   ];
 }
 

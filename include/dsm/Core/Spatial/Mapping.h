@@ -212,11 +212,15 @@ constexpr int kNumLinks = 5;
 llvm::StringRef stringifyLink(Link link);
 
 /// Simultaneous data transfers: bytes carried by each link (per chip); the
-/// group takes as long as its slowest link (DeepSpatialMatrix §II-D).
+/// group takes as long as its slowest link (DeepSpatialMatrix §II-D), each
+/// link its bytes and, on the network, its collectives' steps at the
+/// dimension's latency.
 struct TransferGroup {
   std::string name; ///< e.g. "fetch_inp+fetch_ker+write_out", "grad_reduce"
   bool overlapped = false;
   std::array<double, kNumLinks> bytes = {};
+  /// Steps each link's transfers run one after another (Collectives.h).
+  std::array<double, kNumLinks> steps = {};
   double cycles = 0;
   Link bottleneck = Link::MemoryBus;
 };

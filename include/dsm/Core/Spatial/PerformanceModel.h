@@ -232,6 +232,9 @@ public:
 
   /// Cycles to move `bytes` over one `link` of one chip.
   double linkCycles(double bytes, Link link) const;
+  /// Cycles `steps` of a collective wait on `link` before their bytes: the
+  /// network dimension's latency per step; none on a chip's own links.
+  double latencyCycles(double steps, Link link) const;
 
   /// The external-memory traffic of FWD of `layer` that every configuration
   /// and memory decision pays, as evaluate() counts it (the memory streams

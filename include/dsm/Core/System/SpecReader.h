@@ -107,6 +107,9 @@ public:
 
   /// Reports a located error for `key` (or the mapping itself if absent).
   void error(llvm::StringRef key, const std::string &message);
+  /// Marks `key` as read without reading it: a field already reported as
+  /// misplaced is not reported again as unknown.
+  void skip(llvm::StringRef key) { read.insert(key); }
 
   /// Reports every field that was not read: a typo must not silently fall back
   /// to a default.

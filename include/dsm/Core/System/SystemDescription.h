@@ -259,9 +259,17 @@ struct SystemDescription {
 /// Every quantity, Exprimo's after scaling, must be in its plausible range
 /// (Quantity.h); `warnings`, when given, receives what is read but probably
 /// not as meant (a bare number where a unit is expected).
+/// What a command line may change of a system file.
+struct SystemOverrides {
+  /// The size of the outermost dimension of a multi-chip system's `network:`
+  /// list (`nodes=`), in place of the file's `nodes:` or size.
+  std::optional<int64_t> nodes;
+};
+
 llvm::Expected<SystemDescription>
 readSystemDescription(const SpecNode &root, llvm::StringRef name = "",
-                      std::vector<SpecWarning> *warnings = nullptr);
+                      std::vector<SpecWarning> *warnings = nullptr,
+                      const SystemOverrides &overrides = {});
 
 /// The inverse of readSystemDescription: a tree in base units that reads back
 /// to an equal description. Used to store a system in the IR.

@@ -31,13 +31,15 @@ llvm::ArrayRef<SystemPreset> getSystemPresets();
 /// (readSystemDescription).
 llvm::Expected<SystemDescription>
 parseSystemDescription(llvm::StringRef text, llvm::StringRef fileName,
-                       std::vector<SpecWarning> *warnings = nullptr);
+                       std::vector<SpecWarning> *warnings = nullptr,
+                       const SystemOverrides &overrides = {});
 
 /// Loads a preset by name, or else a file by path. Errors are SpecErrors that
 /// name the file (and line and field where they have one).
 llvm::Expected<SystemDescription>
 loadSystem(llvm::StringRef nameOrPath,
-           std::vector<SpecWarning> *warnings = nullptr);
+           std::vector<SpecWarning> *warnings = nullptr,
+           const SystemOverrides &overrides = {});
 
 } // namespace dsm::core
 
