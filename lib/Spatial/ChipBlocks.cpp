@@ -15,6 +15,33 @@ MultiChipSystem dsm::core::blockSystem(const MultiChipSystem &system,
   return block;
 }
 
+llvm::Expected<MultiChipSystem>
+dsm::core::regroupInnermost(const MultiChipSystem &system, int64_t columns) {
+  const NetworkDimension &inner = system.torus.x;
+  if (columns == inner.size)
+    return system;
+  if (columns < 1 || inner.size % columns != 0)
+    return llvm::createStringError(std::to_string(columns) +
+                                   " chips do not divide the network's "
+                                   "innermost dimension of " +
+                                   std::to_string(inner.size));
+  if (inner.topology != NetworkTopology::Switch)
+    return llvm::createStringError(
+        "a group of " + std::to_string(columns) + " of the innermost " +
+        std::to_string(inner.size) + " chips is a part of a " +
+        stringifyNetworkTopology(inner.topology).str() +
+        ", not a network dimension of its own: only a switch regroups");
+  MultiChipSystem result = system;
+  result.torus.x.size = columns;
+  NetworkDimension &outer = result.torus.y;
+  if (system.torus.y.size == 1)
+    outer = inner;
+  outer.size = inner.size / columns * system.torus.y.size;
+  if (columns == 1)
+    result.torus.x.bandwidth = 0;
+  return result;
+}
+
 static std::vector<int64_t> divisors(int64_t n) {
   std::vector<int64_t> result;
   for (int64_t d = 1; d * d <= n; ++d)

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dsm/Core/Spatial/ChipBlocks.h"
 #include "dsm/Core/Spatial/DecisionRecords.h"
 #include "dsm/Core/Spatial/SpatialMapper.h"
 #include "dsm/Core/Support/ConsoleProgress.h"
@@ -171,6 +172,26 @@ struct SelectMappingPass
     std::optional<core::Parallelism> named;
     if (parallelism != ParallelismChoice::Any)
       named = core::Parallelism(int(parallelism.getValue()) - 1);
+    // A tensor degree smaller than a switch node is a switch of its own:
+    // the node's other chips join the outer dimension, and the plan is made
+    // (and recorded on the module) for the network so regrouped.
+    if (tensor > 0 && tensor < multiChip->torus.x.size &&
+        multiChip->torus.x.topology == core::NetworkTopology::Switch) {
+      llvm::Expected<core::MultiChipSystem> regrouped =
+          core::regroupInnermost(*multiChip, tensor);
+      if (!regrouped) {
+        module.emitError() << "tensor=" << int64_t(tensor) << ": "
+                           << llvm::toString(regrouped.takeError());
+        return signalPassFailure();
+      }
+      *multiChip = *regrouped;
+      auto attr =
+          module->getAttrOfType<SystemAttr>(SystemAttr::kModuleAttrName);
+      core::SystemDescription description = attr.getDescription();
+      description.target = *multiChip;
+      module->setAttr(SystemAttr::kModuleAttrName,
+                      SystemAttr::get(&getContext(), description));
+    }
     // tensor= and data= name the parallelism by its degrees on a stage's
     // chips (the torus's X columns, its rows over the stages).
     const int64_t torusRows = multiChip->torus.y.size;

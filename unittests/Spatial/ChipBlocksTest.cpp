@@ -73,6 +73,38 @@ TEST(ChipBlocksTest, ABlockOfASwitchSeesItsFullPorts) {
   EXPECT_EQ(block.torus.y.ringBandwidth(), system.torus.y.ringBandwidth() / 2);
 }
 
+TEST(ChipBlocksTest, ATensorGroupOfASwitchNodeRegroupsTheNetwork) {
+  MultiChipSystem dgx = multiChipPreset("dgx-a100-80g"); // 8 x 128
+  llvm::Expected<MultiChipSystem> four = regroupInnermost(dgx, 4);
+  ASSERT_TRUE(static_cast<bool>(four)) << llvm::toString(four.takeError());
+  EXPECT_EQ(four->chips, 1024);
+  EXPECT_EQ(four->torus.x.size, 4);
+  EXPECT_EQ(four->torus.x.topology, NetworkTopology::Switch);
+  EXPECT_EQ(four->torus.x.bandwidth, dgx.torus.x.bandwidth);
+  // The node's other 4 GPUs join the nodes, at the nodes' links.
+  EXPECT_EQ(four->torus.y.size, 256);
+  EXPECT_EQ(four->torus.y.bandwidth, dgx.torus.y.bandwidth);
+  // One node: the other GPUs are on the same switch.
+  MultiChipSystem node = dgx;
+  node.torus.y = {};
+  node.chips = 8;
+  llvm::Expected<MultiChipSystem> two = regroupInnermost(node, 2);
+  ASSERT_TRUE(static_cast<bool>(two));
+  EXPECT_EQ(two->torus.y.size, 4);
+  EXPECT_EQ(two->torus.y.bandwidth, dgx.torus.x.bandwidth);
+  EXPECT_EQ(two->torus.y.topology, NetworkTopology::Switch);
+  // A torus does not regroup, nor does a size that does not divide.
+  llvm::Expected<MultiChipSystem> torus =
+      regroupInnermost(multiChipPreset("dsm-8pf-asym"), 2);
+  ASSERT_FALSE(static_cast<bool>(torus));
+  EXPECT_NE(llvm::toString(torus.takeError()).find("only a switch regroups"),
+            std::string::npos);
+  llvm::Expected<MultiChipSystem> three = regroupInnermost(dgx, 3);
+  ASSERT_FALSE(static_cast<bool>(three));
+  EXPECT_NE(llvm::toString(three.takeError()).find("do not divide"),
+            std::string::npos);
+}
+
 TEST(ChipBlocksTest, IdleChipsAreUnderuseOfTheSameTotal) {
   CycleBreakdown cycles;
   cycles.useful = 800;

@@ -17,6 +17,8 @@
 #include "dsm/Core/Spatial/Mapping.h"
 #include "dsm/Core/System/SystemDescription.h"
 
+#include "llvm/Support/Error.h"
+
 #include <vector>
 
 namespace dsm::core {
@@ -29,6 +31,18 @@ namespace dsm::core {
 /// torus.y.size and 1 <= columns <= torus.x.size.
 MultiChipSystem blockSystem(const MultiChipSystem &system, int64_t rows,
                             int64_t columns);
+
+/// `system` with its innermost dimension, a switch, regrouped so that it
+/// holds `columns` chips (a divisor of its size): the tensor-parallel group
+/// a user names inside a node (tensor 4 of a DGX's 8 GPUs). Every pair of a
+/// switch is joined at full port bandwidth, so the `columns` chips are a
+/// switch of their own; the node's other chips join the outer dimension,
+/// which keeps its links where there are several nodes (the slower ones: a
+/// ring through a node and the nodes' network runs at the latter) and takes
+/// the switch's where there is one node. An error when the innermost
+/// dimension is not a switch or `columns` does not divide it.
+llvm::Expected<MultiChipSystem> regroupInnermost(const MultiChipSystem &system,
+                                                 int64_t columns);
 
 /// The blocks a plan may run on besides the whole torus: every rows x columns
 /// whose sides divide the torus's (so that blocks tile it), the most chips
