@@ -12,7 +12,9 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <limits>
@@ -27,56 +29,110 @@ namespace {
 /// replace the function's formal ones, every other value and every node is
 /// named `<call>/<name>` (the layer path), and an attribute the body reads
 /// by reference (`ref_attr_name`) is the call's (absent: the op's default).
+///
+/// Before anything is copied, every called function is checked (no call is
+/// recursive or nested deeper than kMaxDepth) and the size it expands into
+/// is counted, in nodes and in serialized bytes
+/// (saturating, each function once): a model whose calls would expand past
+/// kMaxNodes nodes or kMaxBytes bytes is refused, naming the function,
+/// before any memory is spent on it.
 class FunctionInliner {
 public:
-  explicit FunctionInliner(dsm_onnx::ModelProto &model) : model(model) {
+  /// The most nodes inlining may leave in the graph.
+  static constexpr uint64_t kMaxNodes = uint64_t(1) << 20;
+  /// The most bytes (serialized NodeProtos) the calls may expand into: a
+  /// Constant copied into every call counts each time.
+  static constexpr uint64_t kMaxBytes = uint64_t(256) << 20;
+  /// The deepest nesting of calls (a function calling a function ...).
+  static constexpr unsigned kMaxDepth = 256;
+
+  explicit FunctionInliner(dsm_onnx::ModelProto &model, Location fileLoc)
+      : model(model), fileLoc(fileLoc) {
     for (const auto &function : model.functions())
       functions[function.domain() + "." + function.name()] = &function;
   }
 
-  /// Whether any call was inlined; failure after an error (recursion, or a
-  /// graph grown past kMaxNodes).
-  FailureOr<bool> run(Location fileLoc) {
+  /// Whether any call was inlined; failure after an error.
+  FailureOr<bool> run() {
     if (functions.empty())
       return false;
-    bool changed = false;
-    // Each round inlines one level of calls; a chain deeper than the
-    // number of functions is recursion.
-    for (size_t round = 0;; ++round) {
-      auto *nodes = model.mutable_graph()->mutable_node();
+    auto *nodes = model.mutable_graph()->mutable_node();
+    // Count what the graph's calls expand into.
+    uint64_t totalNodes = 0, totalBytes = 0;
+    bool anyCall = false;
+    for (int i = 0; i < nodes->size(); ++i) {
+      const dsm_onnx::NodeProto &node = nodes->Get(i);
+      const dsm_onnx::FunctionProto *function = lookup(node);
+      if (!function) {
+        totalNodes = add(totalNodes, 1);
+        continue;
+      }
+      anyCall = true;
+      FailureOr<Size> size = expand(*function, 1);
+      if (failed(size))
+        return failure();
+      totalNodes = add(totalNodes, size->nodes);
+      totalBytes = add(totalBytes, size->bytes);
+      if (totalNodes > kMaxNodes || totalBytes > kMaxBytes) {
+        InFlightDiagnostic diag = emitError(fileLoc);
+        diag << "cannot inline local function '" << key(*function)
+             << "' (called by node " << describe(node)
+             << "): the model's local functions would expand into more than ";
+        if (totalNodes > kMaxNodes)
+          diag << kMaxNodes << " nodes";
+        else
+          diag << kMaxBytes << " bytes of nodes";
+        return diag << ", the most an import inlines";
+      }
+    }
+    if (!anyCall)
+      return false;
+
+    // Each round inlines one level of calls (at most kMaxDepth rounds,
+    // checked above).
+    for (;;) {
       if (llvm::none_of(*nodes, [&](const auto &node) {
             return lookup(node) != nullptr;
           }))
-        return changed;
-      if (round == functions.size())
-        return emitError(fileLoc)
-               << "the model's local functions call each other recursively";
+        return true;
       google::protobuf::RepeatedPtrField<dsm_onnx::NodeProto> inlined;
       for (int i = 0; i < nodes->size(); ++i) {
         const dsm_onnx::NodeProto &call = nodes->Get(i);
         const dsm_onnx::FunctionProto *function = lookup(call);
         if (!function) {
           *inlined.Add() = call;
-        } else {
-          std::string prefix =
-              (call.name().empty() ? call.op_type() + "_" + std::to_string(i)
-                                   : call.name()) +
-              "/";
-          for (const auto &node : function->node())
-            *inlined.Add() = instantiate(*function, call, node, prefix);
+          continue;
         }
-        if (inlined.size() > kMaxNodes)
-          return emitError(fileLoc)
-                 << "inlining the model's local functions makes more than "
-                 << kMaxNodes << " nodes";
+        std::string prefix =
+            (call.name().empty() ? call.op_type() + "_" + std::to_string(i)
+                                 : call.name()) +
+            "/";
+        instantiate(*function, call, prefix, inlined);
       }
       nodes->Swap(&inlined);
-      changed = true;
     }
   }
 
 private:
-  static constexpr int kMaxNodes = 1 << 20;
+  struct Size {
+    uint64_t nodes = 0;
+    uint64_t bytes = 0;
+    /// The nesting of calls: 1 for a function that calls none.
+    unsigned height = 1;
+  };
+
+  static uint64_t add(uint64_t a, uint64_t b) {
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+  }
+
+  static std::string key(const dsm_onnx::FunctionProto &function) {
+    return function.domain() + "." + function.name();
+  }
+
+  static std::string describe(const dsm_onnx::NodeProto &node) {
+    return "'" + node.name() + "' (" + node.domain() + "." + node.op_type() +
+           ")";
+  }
 
   const dsm_onnx::FunctionProto *lookup(const dsm_onnx::NodeProto &node) {
     if (node.domain().empty() || node.domain() == "ai.onnx")
@@ -84,10 +140,52 @@ private:
     return functions.lookup(node.domain() + "." + node.op_type());
   }
 
-  static dsm_onnx::NodeProto
+  /// What `function` expands into, every call in it expanded; checks the
+  /// function on its first visit.
+  FailureOr<Size> expand(const dsm_onnx::FunctionProto &function,
+                         unsigned depth) {
+    auto known = sizes.find(&function);
+    if (known != sizes.end())
+      return known->second;
+    if (!active.insert(&function).second)
+      return emitError(fileLoc)
+             << "the model's local functions call each other recursively: '"
+             << key(function) << "' calls itself through its calls";
+    if (depth > kMaxDepth)
+      return emitError(fileLoc)
+             << "cannot inline local function '" << key(function)
+             << "': calls of local functions are nested deeper than "
+             << kMaxDepth << " levels";
+    Size size;
+    for (const auto &node : function.node()) {
+      const dsm_onnx::FunctionProto *callee = lookup(node);
+      if (!callee) {
+        size.nodes = add(size.nodes, 1);
+        size.bytes = add(size.bytes, node.ByteSizeLong());
+        continue;
+      }
+      FailureOr<Size> inner = expand(*callee, depth + 1);
+      if (failed(inner))
+        return failure();
+      size.nodes = add(size.nodes, inner->nodes);
+      size.bytes = add(size.bytes, inner->bytes);
+      size.height = std::max(size.height, inner->height + 1);
+    }
+    if (size.height > kMaxDepth)
+      return emitError(fileLoc)
+             << "cannot inline local function '" << key(function)
+             << "': calls of local functions are nested deeper than "
+             << kMaxDepth << " levels";
+    active.erase(&function);
+    sizes[&function] = size;
+    return size;
+  }
+
+  /// Appends the body of `function` for `call` to `out`.
+  void
   instantiate(const dsm_onnx::FunctionProto &function,
-              const dsm_onnx::NodeProto &call, const dsm_onnx::NodeProto &node,
-              const std::string &prefix) {
+              const dsm_onnx::NodeProto &call, const std::string &prefix,
+              google::protobuf::RepeatedPtrField<dsm_onnx::NodeProto> &out) {
     llvm::StringMap<std::string> actual;
     for (int k = 0; k < function.input_size(); ++k)
       actual[function.input(k)] = k < call.input_size() ? call.input(k) : "";
@@ -99,36 +197,41 @@ private:
       auto it = actual.find(value);
       return it != actual.end() ? it->second : prefix + value;
     };
-    dsm_onnx::NodeProto result = node;
-    for (std::string &input : *result.mutable_input())
-      input = rename(input);
-    for (std::string &output : *result.mutable_output())
-      output = rename(output);
-    // An unnamed node is named after its first output, as in the graph.
-    if (!node.name().empty())
-      result.set_name(prefix + node.name());
-    else if (result.output_size() > 0 && !result.output(0).empty())
-      result.set_name(result.output(0));
-    else
-      result.set_name(prefix + node.op_type());
-    result.clear_attribute();
-    for (const auto &attr : node.attribute()) {
-      if (attr.ref_attr_name().empty()) {
-        *result.add_attribute() = attr;
-        continue;
-      }
-      for (const auto &given : call.attribute())
-        if (given.name() == attr.ref_attr_name()) {
-          dsm_onnx::AttributeProto *copy = result.add_attribute();
-          *copy = given;
-          copy->set_name(attr.name());
+    for (const auto &node : function.node()) {
+      dsm_onnx::NodeProto &result = *out.Add();
+      result = node;
+      for (std::string &input : *result.mutable_input())
+        input = rename(input);
+      for (std::string &output : *result.mutable_output())
+        output = rename(output);
+      // An unnamed node is named after its first output, as in the graph.
+      if (!node.name().empty())
+        result.set_name(prefix + node.name());
+      else if (result.output_size() > 0 && !result.output(0).empty())
+        result.set_name(result.output(0));
+      else
+        result.set_name(prefix + node.op_type());
+      result.clear_attribute();
+      for (const auto &attr : node.attribute()) {
+        if (attr.ref_attr_name().empty()) {
+          *result.add_attribute() = attr;
+          continue;
         }
+        for (const auto &given : call.attribute())
+          if (given.name() == attr.ref_attr_name()) {
+            dsm_onnx::AttributeProto *copy = result.add_attribute();
+            *copy = given;
+            copy->set_name(attr.name());
+          }
+      }
     }
-    return result;
   }
 
   dsm_onnx::ModelProto &model;
+  Location fileLoc;
   llvm::StringMap<const dsm_onnx::FunctionProto *> functions;
+  llvm::DenseMap<const dsm_onnx::FunctionProto *, Size> sizes;
+  llvm::SmallPtrSet<const dsm_onnx::FunctionProto *, 8> active;
 };
 
 } // namespace
@@ -167,7 +270,7 @@ OwningOpRef<ModuleOp> dsm::importOnnxModel(llvm::MemoryBufferRef buffer,
                           "ModelProto (corrupt or truncated)";
     return nullptr;
   }
-  if (model.has_graph() && failed(FunctionInliner(model).run(fileLoc)))
+  if (model.has_graph() && failed(FunctionInliner(model, fileLoc).run()))
     return nullptr;
   ImportSummary summary("import-onnx", options.mode);
   onnx::GraphImporter importer(context, fileName, options, summary);

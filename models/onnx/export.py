@@ -621,6 +621,7 @@ def write_breadth_snippets(s):
     write_variadic_snippets(s)
     write_shape_computation_snippet(s)
     write_custom_domain_snippets(s)
+    write_local_function_snippets(s)
 
 
 def write_node_error_snippets(s):
@@ -1199,6 +1200,53 @@ def write_custom_domain_snippets(s):
         helper.make_node("Loop", ["x"], ["y"], name="loop",
                          domain="pkg.example"),
     ], [("", 17), ("pkg.example", 1)], [loop])
+
+
+def write_local_function_snippets(s):
+    """Model-local functions that call each other (issue 46): doubling trees
+    that expand past the inliner's budget."""
+    helper = s.helper
+    opsets = [helper.make_opsetid("", 17), helper.make_opsetid("pkg", 1)]
+
+    def model(file, functions, nodes, x=(4,), y=(4,)):
+        graph = helper.make_graph(nodes, file, [s.vi("x", list(x))],
+                                  [s.vi("y", list(y))])
+        m = helper.make_model(graph, producer_name="models/onnx/export.py",
+                              opset_imports=opsets)
+        m.functions.extend(functions)
+        m.ir_version = 8
+        s.write(file, m.SerializeToString())
+        return m
+
+    def tree(levels, leaf_nodes, named=True):
+        """F0 .. F<levels-1>, each calling the next twice on a chain (calls
+        `first` and `second`, or unnamed as exporters write them); the last
+        is `leaf_nodes` from `a` to `b`."""
+        names = ["first", "second"] if named else ["", ""]
+        functions = [helper.make_function("pkg", "F%d" % (levels - 1),
+                                          ["a"], ["b"], leaf_nodes, opsets)]
+        for k in reversed(range(levels - 1)):
+            callee = "F%d" % (k + 1)
+            functions.append(helper.make_function("pkg", "F%d" % k, ["a"],
+                ["b"], [helper.make_node(callee, ["a"], ["t"], names[0],
+                                         domain="pkg"),
+                        helper.make_node(callee, ["t"], ["b"], names[1],
+                                         domain="pkg")],
+                opsets))
+        return functions
+
+    # 18 levels with a 16 KB Constant at the leaf: 2^17 copies of it (2 GB).
+    constant = helper.make_tensor("c_value", s.T.FLOAT, [4096],
+                                  np.zeros(4096, np.float32).tolist())
+    model("local-functions-bytes", tree(18, [
+        helper.make_node("Constant", [], ["c"], value=constant),
+        helper.make_node("Add", ["a", "c"], ["b"])]),
+        [helper.make_node("F0", ["x"], ["y"], name="top", domain="pkg")],
+        x=(4096,), y=(4096,))
+    # 40 levels of a Relu: 2^39 nodes.
+    model("local-functions-nodes", tree(40, [
+        helper.make_node("Relu", ["a"], ["b"])]),
+        [helper.make_node("F0", ["x"], ["y"], name="top", domain="pkg")])
 
 
 def write_int_tensor_snippet(s):
