@@ -16,6 +16,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <limits>
 
@@ -35,7 +36,10 @@ namespace {
 /// is counted, in nodes and in serialized bytes
 /// (saturating, each function once): a model whose calls would expand past
 /// kMaxNodes nodes or kMaxBytes bytes is refused, naming the function,
-/// before any memory is spent on it.
+/// before any memory is spent on it. Names made for a call's values are
+/// unique in the whole graph (a suffix `_<k>` when `<call>/<name>` is taken):
+/// calls named after their outputs can otherwise give two call paths one
+/// prefix.
 class FunctionInliner {
 public:
   /// The most nodes inlining may leave in the graph.
@@ -88,6 +92,23 @@ public:
     if (!anyCall)
       return false;
 
+    // Every name the graph uses, so that the names made are new.
+    const dsm_onnx::GraphProto &graph = model.graph();
+    for (const auto &input : graph.input())
+      taken.insert(input.name());
+    for (const auto &output : graph.output())
+      taken.insert(output.name());
+    for (const auto &info : graph.value_info())
+      taken.insert(info.name());
+    for (const auto &tensor : graph.initializer())
+      taken.insert(tensor.name());
+    for (const auto &node : graph.node()) {
+      for (const auto &input : node.input())
+        taken.insert(input);
+      for (const auto &output : node.output())
+        taken.insert(output);
+    }
+
     // Each round inlines one level of calls (at most kMaxDepth rounds,
     // checked above).
     for (;;) {
@@ -103,10 +124,12 @@ public:
           *inlined.Add() = call;
           continue;
         }
-        std::string prefix =
-            (call.name().empty() ? call.op_type() + "_" + std::to_string(i)
-                                 : call.name()) +
-            "/";
+        std::string base = call.name().empty()
+                               ? call.op_type() + "_" + std::to_string(i)
+                               : call.name();
+        std::string prefix = base + "/";
+        for (unsigned k = 1; !prefixes.insert(prefix).second; ++k)
+          prefix = base + "_" + std::to_string(k) + "/";
         instantiate(*function, call, prefix, inlined);
       }
       nodes->Swap(&inlined);
@@ -181,6 +204,17 @@ private:
     return size;
   }
 
+  /// A name not yet in the graph, `name` if it is free.
+  std::string fresh(const std::string &name) {
+    if (taken.insert(name).second)
+      return name;
+    for (unsigned k = 1;; ++k) {
+      std::string candidate = name + "_" + std::to_string(k);
+      if (taken.insert(candidate).second)
+        return candidate;
+    }
+  }
+
   /// Appends the body of `function` for `call` to `out`.
   void
   instantiate(const dsm_onnx::FunctionProto &function,
@@ -194,8 +228,10 @@ private:
     auto rename = [&](const std::string &value) -> std::string {
       if (value.empty())
         return value;
-      auto it = actual.find(value);
-      return it != actual.end() ? it->second : prefix + value;
+      auto [it, inserted] = actual.try_emplace(value);
+      if (inserted)
+        it->second = fresh(prefix + value);
+      return it->second;
     };
     for (const auto &node : function.node()) {
       dsm_onnx::NodeProto &result = *out.Add();
@@ -232,6 +268,8 @@ private:
   llvm::StringMap<const dsm_onnx::FunctionProto *> functions;
   llvm::DenseMap<const dsm_onnx::FunctionProto *, Size> sizes;
   llvm::SmallPtrSet<const dsm_onnx::FunctionProto *, 8> active;
+  llvm::StringSet<> taken;
+  llvm::StringSet<> prefixes;
 };
 
 } // namespace

@@ -1204,7 +1204,8 @@ def write_custom_domain_snippets(s):
 
 def write_local_function_snippets(s):
     """Model-local functions that call each other (issue 46): doubling trees
-    that expand past the inliner's budget."""
+    that expand past the inliner's budget, and nested calls whose inlined
+    names would collide."""
     helper = s.helper
     opsets = [helper.make_opsetid("", 17), helper.make_opsetid("pkg", 1)]
 
@@ -1247,6 +1248,12 @@ def write_local_function_snippets(s):
     model("local-functions-nodes", tree(40, [
         helper.make_node("Relu", ["a"], ["b"])]),
         [helper.make_node("F0", ["x"], ["y"], name="top", domain="pkg")])
+    # F0 -> F1 -> F2 -> F3, each calling the next twice: 8 Relus, whose
+    # inlined names must not collide (calls are named after their outputs).
+    m = model("local-functions-nested", tree(4, [
+        helper.make_node("Relu", ["a"], ["b"])], named=False),
+        [helper.make_node("F0", ["x"], ["y"], domain="pkg")])
+    s.onnx.checker.check_model(m)
 
 
 def write_int_tensor_snippet(s):
