@@ -781,6 +781,43 @@ LogicalResult GraphImporter::unsupportedDomain(const OnnxNode &node) {
   return diag << " (--onnx-mode=permissive keeps unknown nodes as dsm.opaque)";
 }
 
+/// What the operator's signature requires of its operands, before folding
+/// or converting reads them: the arithmetic ops whose inputs share one type
+/// T (ONNX's checker says so; an importer that imported them anyway made an
+/// opaque op of a type the file never meant), and Trilu's matrices.
+LogicalResult GraphImporter::checkOperands(const OnnxNode &node) {
+  StringRef op = node.getOpType();
+  if (llvm::is_contained(
+          {"Add", "Sub", "Mul", "Div", "Sum", "Mean", "Max", "Min"}, op)) {
+    int first = -1;
+    for (unsigned i = 0; i < node.getNumInputs(); ++i) {
+      if (!node.hasInput(i))
+        continue;
+      if (first < 0) {
+        first = i;
+        continue;
+      }
+      int32_t a = get(node.getInput(first)).dataType;
+      int32_t b = get(node.getInput(i)).dataType;
+      if (a != b)
+        return node.emitError()
+               << "inputs of mixed element types: input " << first << " ('"
+               << node.getInput(first) << "') is " << getDataTypeName(a)
+               << ", input " << i << " ('" << node.getInput(i) << "') is "
+               << getDataTypeName(b) << "; " << op
+               << " takes inputs of one element type";
+    }
+  }
+  if (op == "Trilu" && node.hasInput(0)) {
+    size_t rank = get(node.getInput(0)).shape.size();
+    if (rank < 2)
+      return node.emitError()
+             << "input 0 ('" << node.getInput(0) << "') has rank " << rank
+             << "; Trilu takes matrices (rank 2 or more)";
+  }
+  return success();
+}
+
 LogicalResult GraphImporter::importNode(const OnnxNode &node) {
   currentNode = &node;
   currentOutcome = ImportSummary::Outcome::Imported;
@@ -797,6 +834,9 @@ LogicalResult GraphImporter::importNode(const OnnxNode &node) {
              << "input '" << node.getInput(i) << "' is not defined before the "
              << "node (unknown name, or the nodes are not topologically "
                 "sorted)";
+
+  if (node.isOnnxDomain() && failed(checkOperands(node)))
+    return failure();
 
   LogicalResult result = success();
   FailureOr<bool> folded = foldNode(*this, node);

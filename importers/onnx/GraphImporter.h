@@ -155,6 +155,7 @@ private:
   mlir::FailureOr<mlir::Type> getInputType(const dsm_onnx::TypeProto &type,
                                            llvm::StringRef name);
   mlir::LogicalResult importNode(const OnnxNode &node);
+  mlir::LogicalResult checkOperands(const OnnxNode &node);
   mlir::LogicalResult unsupportedDomain(const OnnxNode &node);
   mlir::LogicalResult checkDeclared(const OnnxNode &node, llvm::StringRef name);
   mlir::FailureOr<mlir::Value> materializeContents(const OnnxNode &node,

@@ -31,9 +31,10 @@ namespace {
 /// named `<call>/<name>` (the layer path), and an attribute the body reads
 /// by reference (`ref_attr_name`) is the call's (absent: the op's default).
 ///
-/// Before anything is copied, every called function is checked (no call is
-/// recursive or nested deeper than kMaxDepth) and the size it expands into
-/// is counted, in nodes and in serialized bytes
+/// Before anything is copied, every called function is checked (it produces
+/// its outputs, its calls give no more inputs and outputs than the callee
+/// declares, no call is recursive or nested deeper than kMaxDepth) and the
+/// size it expands into is counted, in nodes and in serialized bytes
 /// (saturating, each function once): a model whose calls would expand past
 /// kMaxNodes nodes or kMaxBytes bytes is refused, naming the function,
 /// before any memory is spent on it. Names made for a call's values are
@@ -72,6 +73,8 @@ public:
         continue;
       }
       anyCall = true;
+      if (failed(checkCall(node, *function, /*caller=*/nullptr)))
+        return failure();
       FailureOr<Size> size = expand(*function, 1);
       if (failed(size))
         return failure();
@@ -163,6 +166,29 @@ private:
     return functions.lookup(node.domain() + "." + node.op_type());
   }
 
+  /// A call gives at most the inputs and outputs the function declares
+  /// (fewer: trailing optional ones are omitted).
+  LogicalResult checkCall(const dsm_onnx::NodeProto &call,
+                          const dsm_onnx::FunctionProto &function,
+                          const dsm_onnx::FunctionProto *caller) {
+    if (call.input_size() <= function.input_size() &&
+        call.output_size() <= function.output_size())
+      return success();
+    InFlightDiagnostic diag = emitError(fileLoc);
+    if (caller)
+      diag << "in local function '" << key(*caller) << "': ";
+    auto count = [](int n, StringRef what) {
+      return std::to_string(n) + " " + what.str() + (n == 1 ? "" : "s");
+    };
+    return diag << "node " << describe(call) << " calls local function '"
+                << key(function) << "' with "
+                << count(call.input_size(), "input") << " and "
+                << count(call.output_size(), "output")
+                << ", but the function takes "
+                << count(function.input_size(), "input") << " and gives "
+                << count(function.output_size(), "output");
+  }
+
   /// What `function` expands into, every call in it expanded; checks the
   /// function on its first visit.
   FailureOr<Size> expand(const dsm_onnx::FunctionProto &function,
@@ -179,6 +205,16 @@ private:
              << "cannot inline local function '" << key(function)
              << "': calls of local functions are nested deeper than "
              << kMaxDepth << " levels";
+    // The function produces each of its outputs.
+    llvm::StringSet<> produced;
+    for (const auto &node : function.node())
+      for (const auto &output : node.output())
+        produced.insert(output);
+    for (const auto &output : function.output())
+      if (!output.empty() && !produced.contains(output))
+        return emitError(fileLoc) << "local function '" << key(function)
+                                  << "' never produces its output '" << output
+                                  << "': no node of its body writes it";
     Size size;
     for (const auto &node : function.node()) {
       const dsm_onnx::FunctionProto *callee = lookup(node);
@@ -187,6 +223,8 @@ private:
         size.bytes = add(size.bytes, node.ByteSizeLong());
         continue;
       }
+      if (failed(checkCall(node, *callee, &function)))
+        return failure();
       FailureOr<Size> inner = expand(*callee, depth + 1);
       if (failed(inner))
         return failure();

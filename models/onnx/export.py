@@ -622,6 +622,7 @@ def write_breadth_snippets(s):
     write_shape_computation_snippet(s)
     write_custom_domain_snippets(s)
     write_local_function_snippets(s)
+    write_operand_error_snippets(s)
 
 
 def write_node_error_snippets(s):
@@ -1204,8 +1205,8 @@ def write_custom_domain_snippets(s):
 
 def write_local_function_snippets(s):
     """Model-local functions that call each other (issue 46): doubling trees
-    that expand past the inliner's budget, and nested calls whose inlined
-    names would collide."""
+    that expand past the inliner's budget, nested calls whose inlined names
+    would collide, and calls that do not match the function."""
     helper = s.helper
     opsets = [helper.make_opsetid("", 17), helper.make_opsetid("pkg", 1)]
 
@@ -1254,6 +1255,31 @@ def write_local_function_snippets(s):
         helper.make_node("Relu", ["a"], ["b"])], named=False),
         [helper.make_node("F0", ["x"], ["y"], domain="pkg")])
     s.onnx.checker.check_model(m)
+    # A 2-in/1-out function called with 3 inputs and 2 outputs.
+    add = helper.make_function("pkg", "AddTwo", ["a", "b"], ["c"],
+                               [helper.make_node("Add", ["a", "b"], ["c"])],
+                               opsets)
+    model("local-functions-arity", [add], [
+        helper.make_node("AddTwo", ["x", "x", "x"], ["y", "extra"],
+                         name="call", domain="pkg")])
+    # A function whose body never writes its output.
+    lost = helper.make_function("pkg", "Lost", ["a"], ["b"],
+                                [helper.make_node("Relu", ["a"], ["r"])],
+                                opsets)
+    model("local-functions-unproduced", [lost], [
+        helper.make_node("Lost", ["x"], ["y"], name="call", domain="pkg")])
+
+
+def write_operand_error_snippets(s):
+    """What an operator's signature requires of its operands (issue 46):
+    Trilu of a scalar and of a vector, Mean of FLOAT and INT64."""
+    T = s.T
+    s.save("trilu-rank0", [s.node("Trilu", ["x"], ["y"], "trilu")],
+           [s.vi("x", [])], [s.vi("y", [])], opset=14)
+    s.save("trilu-rank1", [s.node("Trilu", ["x"], ["y"], "trilu")],
+           [s.vi("x", [4])], [s.vi("y", [4])], opset=14)
+    s.save("mean-mixed-types", [s.node("Mean", ["x", "n"], ["y"], "mean")],
+           [s.vi("x", [4]), s.vi("n", [4], T.INT64)], [s.vi("y", [4])])
 
 
 def write_int_tensor_snippet(s):
