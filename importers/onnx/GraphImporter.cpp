@@ -213,12 +213,23 @@ GraphImporter::materializeContents(const OnnxNode &node, StringRef name,
 LogicalResult GraphImporter::define(const OnnxNode &node, StringRef name,
                                     Value value) {
   auto type = cast<RankedTensorType>(value.getType());
+  if (failed(checkRank(node, name, type.getRank())))
+    return failure();
   ValueInfo info;
   info.shape.assign(type.getShape().begin(), type.getShape().end());
   info.dataType = getDataType(type.getElementType());
   info.value = value;
   values[name] = std::move(info);
   return checkDeclared(node, name);
+}
+
+LogicalResult GraphImporter::checkRank(const OnnxNode &node, StringRef name,
+                                       size_t rank) {
+  if (rank <= kMaxRank)
+    return success();
+  return node.emitError() << "output '" << name << "' would have " << rank
+                          << " dimensions, more than the " << kMaxRank
+                          << " a tensor may have";
 }
 
 LogicalResult GraphImporter::defineParameter(const OnnxNode &node,
@@ -234,6 +245,8 @@ LogicalResult GraphImporter::defineParameter(const OnnxNode &node,
                                              StringRef name,
                                              ArrayRef<int64_t> shape,
                                              int32_t dataType) {
+  if (failed(checkRank(node, name, shape.size())))
+    return failure();
   ValueInfo info;
   info.shape.assign(shape.begin(), shape.end());
   if (!getNumElements(info.shape))
@@ -249,6 +262,8 @@ LogicalResult GraphImporter::defineParameter(const OnnxNode &node,
 LogicalResult GraphImporter::defineContents(const OnnxNode &node,
                                             StringRef name,
                                             HostTensor contents) {
+  if (failed(checkRank(node, name, contents.getRank())))
+    return failure();
   ValueInfo info;
   info.shape.assign(contents.getShape().begin(), contents.getShape().end());
   info.dataType = contents.getDataType();
@@ -497,6 +512,11 @@ LogicalResult GraphImporter::indexGraph(const GraphProto &graph) {
 
 LogicalResult GraphImporter::addInitializer(const TensorProto &tensor) {
   ValueInfo info;
+  if (size_t(tensor.dims_size()) > kMaxRank)
+    return emitFileError() << "initializer '" << tensor.name() << "' has "
+                           << tensor.dims_size()
+                           << " dimensions, more than the " << kMaxRank
+                           << " a tensor may have";
   for (int64_t d : tensor.dims()) {
     if (d < 0)
       return emitFileError() << "initializer '" << tensor.name()
@@ -559,6 +579,11 @@ FailureOr<Type> GraphImporter::getInputType(const TypeProto &type,
     return emitFileError()
            << "graph input '" << name
            << "' has no shape; the importer needs static shapes";
+  if (size_t(tensorType.shape().dim_size()) > kMaxRank)
+    return emitFileError() << "graph input '" << name << "' has "
+                           << tensorType.shape().dim_size()
+                           << " dimensions, more than the " << kMaxRank
+                           << " a tensor may have";
   SmallVector<int64_t> shape;
   for (auto [index, dim] : llvm::enumerate(tensorType.shape().dim())) {
     if (dim.has_dim_value() && dim.dim_value() >= 0) {

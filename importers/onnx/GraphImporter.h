@@ -55,6 +55,12 @@ public:
   // Interface for conversions and fusions
   //===--------------------------------------------------------------------===//
 
+  /// The most dimensions a tensor may have. ONNX sets no limit, but every
+  /// model has a handful (TOSA's largest level allows 6, a Paleo input 4),
+  /// and MLIR's parser takes time quadratic in a type's rank: an imported
+  /// tensor of rank 40,000 cost every later run 12 s to read.
+  static constexpr size_t kMaxRank = 64;
+
   mlir::MLIRContext *getContext() const { return context; }
   int64_t getOpset() const { return opset; }
   const ImportOptions &getOptions() const { return options; }
@@ -156,6 +162,8 @@ private:
                                            llvm::StringRef name);
   mlir::LogicalResult importNode(const OnnxNode &node);
   mlir::LogicalResult checkOperands(const OnnxNode &node);
+  mlir::LogicalResult checkRank(const OnnxNode &node, llvm::StringRef name,
+                                size_t rank);
   mlir::LogicalResult unsupportedDomain(const OnnxNode &node);
   mlir::LogicalResult checkDeclared(const OnnxNode &node, llvm::StringRef name);
   mlir::FailureOr<mlir::Value> materializeContents(const OnnxNode &node,

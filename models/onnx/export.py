@@ -623,6 +623,7 @@ def write_breadth_snippets(s):
     write_custom_domain_snippets(s)
     write_local_function_snippets(s)
     write_operand_error_snippets(s)
+    write_rank_limit_snippets(s)
 
 
 def write_node_error_snippets(s):
@@ -1280,6 +1281,22 @@ def write_operand_error_snippets(s):
            [s.vi("x", [4])], [s.vi("y", [4])], opset=14)
     s.save("mean-mixed-types", [s.node("Mean", ["x", "n"], ["y"], "mean")],
            [s.vi("x", [4]), s.vi("n", [4], T.INT64)], [s.vi("y", [4])])
+
+
+def write_rank_limit_snippets(s):
+    """Tensors of 65 dimensions, one more than the importer allows: a graph
+    input, an initializer and a Reshape's output (issue 46)."""
+    T = s.T
+    ones = [1] * 65
+    s.save("rank-65-input", [s.node("Relu", ["x"], ["y"], "relu")],
+           [s.vi("x", ones)], [s.vi("y", ones)])
+    s.save("rank-65-initializer", [s.node("Add", ["x", "w"], ["y"], "add")],
+           [s.vi("x", [1])], [s.vi("y", ones)],
+           inits=[s.init("w", ones, values=[0.5])])
+    s.save("rank-65-reshape", [
+        s.const("shape", ones),
+        s.node("Reshape", ["x", "shape"], ["y"], "reshape")],
+        [s.vi("x", [1])], [s.vi("y", ones)])
 
 
 def write_int_tensor_snippet(s):
