@@ -19,6 +19,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -557,8 +558,27 @@ static LogicalResult upgradeAttributeToOperand(const Scanner &scanner,
     }
   }
   if (what.key == "shift") {
-    if (ints.size() != 1)
-      return malformed("an integer shift");
+    // One integer, of an integer type if typed: `1.5 : f32` and `[1, 2]`
+    // are no shift (their first digits are not one either).
+    auto [literal, typeText] = value.split(':');
+    literal = literal.trim();
+    typeText = typeText.trim();
+    StringRef width = typeText;
+    width.consume_front("s") || width.consume_front("u");
+    bool integerType =
+        typeText.empty() || (width.consume_front("i") && !width.empty() &&
+                             llvm::all_of(width, llvm::isDigit));
+    int64_t shift = 0;
+    if (literal.getAsInteger(10, shift) || !integerType)
+      return scanner.error(at)
+             << "cannot upgrade '" << what.op
+             << "': expected an integer shift, got '" << value << "'";
+    // TOSA's shift is an i8 in [0, 63].
+    if (shift < 0 || shift > 63)
+      return scanner.error(at)
+             << "cannot upgrade '" << what.op
+             << "': its shift must be in [0, 63], got " << shift;
+    ints.assign({shift});
     type = "tensor<1xi8>";
     definition = name + " = \"tosa.const\"() <{values = dense<" +
                  std::to_string(ints[0]) + "> : tensor<1xi8>}> : () -> " +
@@ -858,6 +878,62 @@ static unsigned countRegionOps(StringRef region) {
   return count;
 }
 
+/// Checks a tm_tensor.scatter's `dimension_map` (in `attributes`, its
+/// attribute dictionary): one distinct dimension of the rank-`rank`
+/// original per column of `indices`.
+static LogicalResult checkDimensionMap(const Scanner &scanner, size_t at,
+                                       StringRef name, StringRef attributes,
+                                       RankedTensorType indices, int64_t rank) {
+  auto error = [&]() {
+    return scanner.error(at) << "cannot upgrade '" << name << "': ";
+  };
+  size_t key = attributes.find("dimension_map");
+  if (key == StringRef::npos)
+    return error() << "expected a dimension_map attribute";
+  StringRef value =
+      attributes.substr(key + StringRef("dimension_map").size()).ltrim();
+  if (!value.consume_front("="))
+    return error() << "expected a dimension_map attribute";
+  value = value.ltrim();
+  // `array<i64: 0, 1>` (or a list `[0, 1]`): the integers to its end.
+  value.consume_front("array<i64");
+  value = value.ltrim();
+  value.consume_front(":");
+  size_t end = value.find_first_of(">]}");
+  StringRef list = value.take_front(end).trim();
+  list.consume_front("[");
+  SmallVector<StringRef> parts;
+  list.split(parts, ',', -1, /*KeepEmpty=*/false);
+  SmallVector<int64_t> dims;
+  for (StringRef part : parts) {
+    int64_t d;
+    if (part.trim().getAsInteger(10, d))
+      return error() << "expected dimension_map to hold integers, got '"
+                     << value.take_front(end) << "'";
+    dims.push_back(d);
+  }
+  std::string written;
+  llvm::raw_string_ostream os(written);
+  os << "[";
+  llvm::interleaveComma(dims, os);
+  os << "]";
+  int64_t columns = indices.getRank() ? indices.getShape().back() : 1;
+  if (int64_t(dims.size()) != columns)
+    return error() << "dimension_map = " << written << " has " << dims.size()
+                   << " entries for the " << columns
+                   << " columns of its indices";
+  llvm::SmallDenseSet<int64_t> seen;
+  for (int64_t d : dims) {
+    if (d < 0 || d >= rank)
+      return error() << "dimension_map = " << written << " names dimension "
+                     << d << " of a rank-" << rank << " original";
+    if (!seen.insert(d).second)
+      return error() << "dimension_map = " << written << " names dimension "
+                     << d << " twice";
+  }
+  return success();
+}
+
 /// torch-mlir's other TMTensor operations on tensors -- `scan` (cumsum),
 /// `scatter` (index_put, scatter, scatter_add/reduce: KV-cache updates),
 /// `sort` and `topk` -- have no linalg form: each result becomes a
@@ -888,6 +964,7 @@ static LogicalResult upgradeTmTensorOther(const Scanner &scanner, size_t at,
            << "cannot upgrade '" << name << "': expected " << expected;
   };
   int64_t dimension = -1;
+  StringRef attributes;
   SmallVector<StringRef> ins, outs;
   SmallVector<Type> inTypes, outTypes;
   size_t i = at + name.size();
@@ -906,9 +983,11 @@ static LogicalResult upgradeTmTensorOther(const Scanner &scanner, size_t at,
     }
     // Before `outs`, `{` opens the attribute dictionary; after, the region.
     if (rest.starts_with("{") && outs.empty()) {
-      i = scanner.skipBalanced(i);
-      if (i == StringRef::npos)
+      size_t close = scanner.skipBalanced(i);
+      if (close == StringRef::npos)
         return malformed("a closed attribute dictionary");
+      attributes = text.slice(i, close);
+      i = close;
       continue;
     }
     if (rest.starts_with("dimension") || rest.starts_with("inclusive") ||
@@ -964,13 +1043,28 @@ static LogicalResult upgradeTmTensorOther(const Scanner &scanner, size_t at,
                : 1;
   };
   double ops = 0;
+  // What the op reads must be there: the upgrade writes opaque ops, which
+  // check nothing of it.
+  auto notADimension = [&](int64_t of) {
+    return scanner.error(at)
+           << "cannot upgrade '" << name << "': dimension(" << dimension
+           << ") is not a dimension of its rank-" << of << " operands";
+  };
   if (kind == "scan") {
     if (ins.size() != 1 || outs.size() != 2)
       return malformed("one input, an output and an accumulator");
+    int64_t inRank = ranked(inTypes[0]).getRank();
+    if (dimension < 0 || dimension >= inRank)
+      return notADimension(inRank);
     ops = regionOps;
   } else if (kind == "scatter") {
     if (ins.size() != 2 || outs.size() != 1)
       return malformed("updates and indices into one original");
+    // dimension_map: for each column of the indices, a distinct dimension
+    // of the original.
+    if (failed(checkDimensionMap(scanner, at, name, attributes,
+                                 ranked(inTypes[1]), rank)))
+      return failure();
     ops = double(regionOps) * ranked(inTypes[0]).getNumElements() /
           std::max<int64_t>(1, first.getNumElements());
   } else if (kind == "sort") {
@@ -983,7 +1077,13 @@ static LogicalResult upgradeTmTensorOther(const Scanner &scanner, size_t at,
         ranked(inTypes[0]).getRank() != rank)
       return malformed("values (and indices) in, values and indices out, "
                        "along a dimension of them");
-    double n = double(extentAlong(ranked(inTypes[0])));
+    int64_t available = extentAlong(ranked(inTypes[0]));
+    if (extentAlong(first) > available)
+      return scanner.error(at)
+             << "cannot upgrade '" << name << "': it takes the top "
+             << extentAlong(first) << " (its results along dimension("
+             << dimension << ")) of " << available << " values";
+    double n = double(available);
     double k = double(std::max<int64_t>(1, extentAlong(first)));
     ops = regionOps * n * std::max(1.0, std::ceil(std::log2(k))) / k;
   }

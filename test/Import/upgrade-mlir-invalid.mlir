@@ -128,3 +128,92 @@ func.func @overflow(%m: memref<?xf32>) -> memref<?x1152921504606846976x8xf32> {
   %e = memref.expand_shape %m [[0, 1, 2]] : memref<?xf32> into memref<?x1152921504606846976x8xf32>
   return %e : memref<?x1152921504606846976x8xf32>
 }
+
+// -----
+
+// tosa.mul's shift is one integer: a float or an array is refused, not read
+// as its first digits (1.5 and [1, 2] both became 1), and TOSA's shift is
+// in [0, 63].
+func.func @shift_float(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{cannot upgrade 'tosa.mul': expected an integer shift, got '1.5 : f32'}}
+  %m = tosa.mul %x, %x {shift = 1.5 : f32} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %m : tensor<4xi32>
+}
+
+// -----
+
+func.func @shift_array(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{cannot upgrade 'tosa.mul': expected an integer shift, got '[1, 2]'}}
+  %m = "tosa.mul"(%x, %x) {shift = [1, 2]} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %m : tensor<4xi32>
+}
+
+// -----
+
+func.func @shift_range(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{cannot upgrade 'tosa.mul': its shift must be in [0, 63], got 300}}
+  %m = tosa.mul %x, %x {shift = 300 : i32} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %m : tensor<4xi32>
+}
+
+// -----
+
+// The TMTensor ops' attributes must fit their operands (they were upgraded
+// into opaque ops, which check nothing): a scan along a dimension its input
+// does not have, a scatter's dimension_map naming dimensions the original
+// does not have (or twice, or not one per column of the indices), a topk
+// taking more values than there are.
+func.func @scan_dimension(%x: tensor<1x512xi64>, %o: tensor<1x512xi64>, %a: tensor<1xi64>) -> tensor<1x512xi64> {
+  // expected-error @+1 {{cannot upgrade 'tm_tensor.scan': dimension(5) is not a dimension of its rank-2 operands}}
+  %0:2 = tm_tensor.scan dimension(5) inclusive(true) ins(%x : tensor<1x512xi64>) outs(%o, %a : tensor<1x512xi64>, tensor<1xi64>) {
+  ^bb0(%arg1: i64, %arg2: i64):
+    %s = arith.addi %arg1, %arg2 : i64
+    tm_tensor.yield %s : i64
+  } -> tensor<1x512xi64>, tensor<1xi64>
+  return %0#0 : tensor<1x512xi64>
+}
+
+// -----
+
+func.func @scatter_map(%cache: tensor<10x8x6xf32>, %new: tensor<4xf32>, %idx: tensor<4x3xi64>) -> tensor<10x8x6xf32> {
+  // expected-error @+1 {{cannot upgrade 'tm_tensor.scatter': dimension_map = [7, 9, 3] names dimension 7 of a rank-3 original}}
+  %0 = tm_tensor.scatter {dimension_map = array<i64: 7, 9, 3>} unique_indices(false) ins(%new, %idx : tensor<4xf32>, tensor<4x3xi64>) outs(%cache : tensor<10x8x6xf32>) {
+  ^bb0(%arg3: f32, %arg4: f32):
+    tm_tensor.yield %arg3 : f32
+  } -> tensor<10x8x6xf32>
+  return %0 : tensor<10x8x6xf32>
+}
+
+// -----
+
+func.func @scatter_map_twice(%cache: tensor<10x8x6xf32>, %new: tensor<4xf32>, %idx: tensor<4x2xi64>) -> tensor<10x8x6xf32> {
+  // expected-error @+1 {{cannot upgrade 'tm_tensor.scatter': dimension_map = [1, 1] names dimension 1 twice}}
+  %0 = tm_tensor.scatter {dimension_map = array<i64: 1, 1>} unique_indices(false) ins(%new, %idx : tensor<4xf32>, tensor<4x2xi64>) outs(%cache : tensor<10x8x6xf32>) {
+  ^bb0(%arg3: f32, %arg4: f32):
+    tm_tensor.yield %arg3 : f32
+  } -> tensor<10x8x6xf32>
+  return %0 : tensor<10x8x6xf32>
+}
+
+// -----
+
+func.func @scatter_map_columns(%cache: tensor<10x8x6xf32>, %new: tensor<4xf32>, %idx: tensor<4x3xi64>) -> tensor<10x8x6xf32> {
+  // expected-error @+1 {{cannot upgrade 'tm_tensor.scatter': dimension_map = [0, 1] has 2 entries for the 3 columns of its indices}}
+  %0 = tm_tensor.scatter {dimension_map = array<i64: 0, 1>} unique_indices(false) ins(%new, %idx : tensor<4xf32>, tensor<4x3xi64>) outs(%cache : tensor<10x8x6xf32>) {
+  ^bb0(%arg3: f32, %arg4: f32):
+    tm_tensor.yield %arg3 : f32
+  } -> tensor<10x8x6xf32>
+  return %0 : tensor<10x8x6xf32>
+}
+
+// -----
+
+func.func @topk_k(%x: tensor<4x8xf32>, %v: tensor<4x100xf32>, %i: tensor<4x100xi64>) -> tensor<4x100xf32> {
+  // expected-error @+1 {{cannot upgrade 'tm_tensor.topk': it takes the top 100 (its results along dimension(1)) of 8 values}}
+  %0:2 = tm_tensor.topk dimension(1) ins(%x : tensor<4x8xf32>) outs(%v, %i : tensor<4x100xf32>, tensor<4x100xi64>) {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.cmpf ogt, %a, %b : f32
+    tm_tensor.yield %c : i1
+  } -> tensor<4x100xf32>, tensor<4x100xi64>
+  return %0#0 : tensor<4x100xf32>
+}
