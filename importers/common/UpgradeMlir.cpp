@@ -712,6 +712,43 @@ static LogicalResult upgradeTmTensorAttention(const Scanner &scanner, size_t at,
   ArrayRef<int64_t> batch = q.getShape().take_front(batchDims);
   int64_t l = q.getDimSize(rank - 2), e = q.getDimSize(rank - 1),
           s = k.getDimSize(rank - 2), ev = v.getDimSize(rank - 1);
+  // What the linalg it is written as needs, said of the op: the text
+  // written from anything else does not parse (1/sqrt(0) printed as `inf`,
+  // an i8 mask added to f32 scores), and its errors point into a generated
+  // line.
+  auto refuse = [&]() {
+    return scanner.error(at) << "cannot upgrade '" << name << "': ";
+  };
+  if (e == 0)
+    return refuse() << "its head dimension (the query's last) is 0, so its "
+                       "scale 1/sqrt(0) is infinite";
+  if (k.getShape().take_front(batchDims) != batch ||
+      v.getShape().take_front(batchDims) != batch ||
+      k.getDimSize(rank - 1) != e || v.getDimSize(rank - 2) != s)
+    return refuse() << "query " << q << ", key " << k << " and value " << v
+                    << " do not agree: Q is [.., L, E], K [.., S, E] and V "
+                       "[.., S, Ev] with the same leading dimensions";
+  if (k.getElementType() != q.getElementType() ||
+      v.getElementType() != q.getElementType())
+    return refuse() << "query, key and value must have one element type, got "
+                    << q.getElementType() << ", " << k.getElementType()
+                    << " and " << v.getElementType();
+  SmallVector<int64_t> outShape(batch);
+  outShape.append({l, ev});
+  auto out = shaped(outTypes[0]);
+  if (!out || out.getShape() != ArrayRef<int64_t>(outShape) ||
+      out.getElementType() != q.getElementType())
+    return refuse() << "its result " << outTypes[0] << " is not "
+                    << RankedTensorType::get(outShape, q.getElementType())
+                    << ", what it computes ([.., L, Ev])";
+  if (ins.size() == 4) {
+    Type maskElement = shaped(inTypes[3]).getElementType();
+    if (!maskElement.isInteger(1) && maskElement != q.getElementType())
+      return refuse() << "its mask's element type is " << maskElement
+                      << ": a mask is boolean (i1) or of the query's element "
+                         "type "
+                      << q.getElementType() << ", added to the scores";
+  }
   std::string element;
   llvm::raw_string_ostream(element) << q.getElementType();
   auto tensorType = [&](int64_t a, int64_t b) {
@@ -827,7 +864,15 @@ static LogicalResult upgradeTmTensorAttention(const Scanner &scanner, size_t at,
         mask.getShape() != ArrayRef<int64_t>(scoresShape))
       return malformed("a mask shaped like the scores");
     if (mask.getElementType().isInteger(1)) {
-      os << id << "ninf = arith.constant 0xFF800000 : " << element << " ";
+      // -inf in the element type's own bits (a hexadecimal float literal
+      // has its type's width).
+      APInt bits = APFloat::getInf(
+                       cast<FloatType>(q.getElementType()).getFloatSemantics(),
+                       /*Negative=*/true)
+                       .bitcastToAPInt();
+      SmallString<32> hex;
+      bits.toStringUnsigned(hex, 16);
+      os << id << "ninf = arith.constant 0x" << hex << " : " << element << " ";
       elementwiseOp("masked", logits, ins[3], maskType,
                     id + "masked_y = arith.select " + id + "masked_k, " + id +
                         "masked_x, " + id + "ninf : " + element +

@@ -217,3 +217,48 @@ func.func @topk_k(%x: tensor<4x8xf32>, %v: tensor<4x100xf32>, %i: tensor<4x100xi
   } -> tensor<4x100xf32>, tensor<4x100xi64>
   return %0#0 : tensor<4x100xf32>
 }
+
+// -----
+
+// tm_tensor.attention is written as linalg only when that linalg parses;
+// otherwise the op and the cause (the text written had `inf` for the scale
+// of a head dimension of 0, and an i8 mask added to f32 scores: a type error
+// at column 2,446 of a generated line).
+func.func @attention_no_head(%q: tensor<2x8x0xf32>, %k: tensor<2x8x0xf32>, %v: tensor<2x8x16xf32>, %o: tensor<2x8x16xf32>) -> tensor<2x8x16xf32> {
+  // expected-error @+1 {{cannot upgrade 'tm_tensor.attention': its head dimension (the query's last) is 0, so its scale 1/sqrt(0) is infinite}}
+  %0 = tm_tensor.attention ins(%q, %k, %v : tensor<2x8x0xf32>, tensor<2x8x0xf32>, tensor<2x8x16xf32>) outs(%o : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  return %0 : tensor<2x8x16xf32>
+}
+
+// -----
+
+func.func @attention_i8_mask(%q: tensor<1x4x8x16xf32>, %k: tensor<1x4x8x16xf32>, %v: tensor<1x4x8x16xf32>, %mask: tensor<1x4x8x8xi8>, %o: tensor<1x4x8x16xf32>) -> tensor<1x4x8x16xf32> {
+  // expected-error @+1 {{cannot upgrade 'tm_tensor.attention': its mask's element type is 'i8': a mask is boolean (i1) or of the query's element type 'f32', added to the scores}}
+  %0 = tm_tensor.attention ins(%q, %k, %v, %mask : tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x8xi8>) outs(%o : tensor<1x4x8x16xf32>) -> tensor<1x4x8x16xf32>
+  return %0 : tensor<1x4x8x16xf32>
+}
+
+// -----
+
+func.func @attention_shapes(%q: tensor<2x8x16xf32>, %k: tensor<2x10x32xf32>, %v: tensor<2x10x16xf32>, %o: tensor<2x8x16xf32>) -> tensor<2x8x16xf32> {
+  // expected-error @+1 {{cannot upgrade 'tm_tensor.attention': query 'tensor<2x8x16xf32>', key 'tensor<2x10x32xf32>' and value 'tensor<2x10x16xf32>' do not agree}}
+  %0 = tm_tensor.attention ins(%q, %k, %v : tensor<2x8x16xf32>, tensor<2x10x32xf32>, tensor<2x10x16xf32>) outs(%o : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  return %0 : tensor<2x8x16xf32>
+}
+
+// -----
+
+func.func @attention_result(%q: tensor<2x8x16xf32>, %k: tensor<2x10x16xf32>, %v: tensor<2x10x32xf32>, %o: tensor<2x8x16xf32>) -> tensor<2x8x16xf32> {
+  // expected-error @+1 {{cannot upgrade 'tm_tensor.attention': its result 'tensor<2x8x16xf32>' is not 'tensor<2x8x32xf32>', what it computes ([.., L, Ev])}}
+  %0 = tm_tensor.attention ins(%q, %k, %v : tensor<2x8x16xf32>, tensor<2x10x16xf32>, tensor<2x10x32xf32>) outs(%o : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  return %0 : tensor<2x8x16xf32>
+}
+
+// -----
+
+// A boolean mask over f16 scores: -inf is written in f16's bits (0xFC00),
+// and the upgraded file parses.
+func.func @attention_f16_causal(%q: tensor<1x4x8x16xf16>, %k: tensor<1x4x8x16xf16>, %v: tensor<1x4x8x16xf16>, %mask: tensor<1x4x8x8xi1>, %o: tensor<1x4x8x16xf16>) -> tensor<1x4x8x16xf16> {
+  %0 = tm_tensor.attention ins(%q, %k, %v, %mask : tensor<1x4x8x16xf16>, tensor<1x4x8x16xf16>, tensor<1x4x8x16xf16>, tensor<1x4x8x8xi1>) outs(%o : tensor<1x4x8x16xf16>) -> tensor<1x4x8x16xf16>
+  return %0 : tensor<1x4x8x16xf16>
+}
