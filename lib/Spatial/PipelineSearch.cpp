@@ -154,6 +154,15 @@ static llvm::Error checkGivenPipeline(const GivenPipeline &given,
                       "{1} samples",
                       given.microbatches, batch)
             .str());
+  // One microbatch through several stages is no pipeline: each stage waits
+  // for the one before. The IR records a stage by its microbatches.
+  if (given.stages > 1 && given.microbatches < 2)
+    return llvm::createStringError(
+        llvm::formatv("a pipeline of {0} stages and 1 microbatch runs its "
+                      "stages one after another: give at least 2 "
+                      "microbatches, or stages=1",
+                      given.stages)
+            .str());
   return llvm::Error::success();
 }
 

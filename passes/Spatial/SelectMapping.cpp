@@ -48,6 +48,22 @@ struct SelectMappingPass
          pipeline = true, blocks = true;
     if (!optimizations.empty()) {
       hybrid = reuse = preload = dysm = pipeline = blocks = false;
+      // all and none are whole lists: beside anything else they contradict
+      // it (issue 46, item 8).
+      for (StringRef whole : {"all", "none"})
+        if (optimizations.size() > 1 &&
+            llvm::is_contained(optimizations, whole)) {
+          module.emitError() << "optimizations=" << whole
+                             << " names every optimization or none: give it "
+                                "alone, not with "
+                             << llvm::join(llvm::make_filter_range(
+                                               optimizations,
+                                               [&](const std::string &name) {
+                                                 return name != whole;
+                                               }),
+                                           ",");
+          return signalPassFailure();
+        }
       for (const std::string &name : optimizations) {
         if (name == "all") {
           hybrid = reuse = preload = dysm = pipeline = blocks = true;
@@ -99,6 +115,18 @@ struct SelectMappingPass
                   ? " and microbatches= name the same count: give one"
                   : " needs stages= and data= (the microbatches are the "
                     "minibatch over it times the data degree)");
+      return signalPassFailure();
+    }
+    if (stages > 1 && !pipeline) {
+      module.emitError() << "stages=" << int64_t(stages)
+                         << " names a pipeline, which optimizations= leaves "
+                            "out: add 'pipeline' to it, or leave stages= out";
+      return signalPassFailure();
+    }
+    if (schedule != core::PipelineSchedule::OneFOneB && stages == 0) {
+      module.emitError() << "schedule="
+                         << core::stringifyPipelineSchedule(schedule)
+                         << " is a pipeline's schedule: it needs stages=";
       return signalPassFailure();
     }
     if (!stageLayers.empty() && stages == 0) {
