@@ -800,6 +800,7 @@ SplitCost PerformanceModel::costSplits(const LayerShape &layer,
   split.macs = cost.macs();
   split.usefulCycles = cost.usefulCycles();
   split.scratchpadCapacity = system.chip.core.scratchpad.capacityBytes;
+  split.libraryTiling = system.chip.libraryTiling;
   split.externalMemoryBytes = cost.externalMemoryBytes();
   split.externalMemoryCapacity = system.chip.externalMemory.capacityBytes;
   split.elementBytes = elementBytes;
@@ -845,6 +846,17 @@ SplitCost PerformanceModel::costSplits(const LayerShape &layer,
   split.stationary =
       int(std::min_element(split.sizes.begin(), split.sizes.end()) -
           split.sizes.begin());
+  if (split.libraryTiling) {
+    // Every core's share of the input that is not stationary, each step,
+    // through the memory bus once more.
+    double restreamed = 0;
+    for (int i = 0; i < 2; ++i)
+      if (i != split.stationary)
+        restreamed += split.sizes[i];
+    split.restreamCycles = steps * linkCycles(restreamed * elementBytes *
+                                                  double(system.chip.cores),
+                                              Link::MemoryBus);
+  }
   for (int d = 0; d < kNumDims; ++d)
     split.block[d] = std::min<int64_t>(coreD[d], rows);
   const Operand stationary = split.operands[split.stationary];
@@ -909,19 +921,42 @@ double SplitCost::scratchpadBytes(const ArrayMapping &array) const {
   return need * elementBytes;
 }
 
+double SplitCost::stationaryChunks(double bytes) const {
+  if (bytes <= scratchpadCapacity)
+    return 1;
+  if (!libraryTiling || !layer->hasPrimary)
+    return 0;
+  // The rest of the working set stays; the stationary operand shares what
+  // it leaves.
+  const double stationaryBytes = sizes[stationary] * elementBytes;
+  const double room = scratchpadCapacity - (bytes - stationaryBytes);
+  if (room <= 0)
+    return 0;
+  return std::ceil(stationaryBytes / room);
+}
+
 CandidateCost SplitCost::figures(const ArrayMapping &array) const {
   CandidateCost candidate;
   candidate.scratchpadBytes = scratchpadBytes(array);
   //--- TotCy = MAX(PriComp, Ovldt) + AuxComp + NonOvldt.
   const double priComp = terms.primaryCycles(array);
+  double ovldt = terms.ovldt;
+  // A library-tiled chip works a stationary operand the scratchpad cannot
+  // hold in chunks, streaming the other input once per chunk.
+  const double chunks = stationaryChunks(candidate.scratchpadBytes);
+  if (chunks > 1) {
+    ovldt += (chunks - 1) * restreamCycles;
+    candidate.scratchpadBytes -=
+        sizes[stationary] * elementBytes * (1 - 1 / chunks);
+  }
   CycleBreakdown &c = candidate.cycles;
   c.useful = usefulCycles;
   c.underuse = std::max(0.0, priComp - usefulCycles);
-  c.ovldtVisible = std::max(0.0, terms.ovldt - priComp);
+  c.ovldtVisible = std::max(0.0, ovldt - priComp);
   c.nonOvldt = terms.nonOvldt;
   c.auxComp = terms.auxComp;
-  c.total = std::max(priComp, terms.ovldt) + c.auxComp + c.nonOvldt;
-  candidate.ovldt = terms.ovldt;
+  c.total = std::max(priComp, ovldt) + c.auxComp + c.nonOvldt;
+  candidate.ovldt = ovldt;
   return candidate;
 }
 

@@ -30,6 +30,9 @@ static constexpr std::pair<llvm::StringLiteral, Precision> kPrecisions[] = {
 static constexpr std::pair<llvm::StringLiteral, ChipInterconnect>
     kInterconnects[] = {{"ring", ChipInterconnect::Ring},
                         {"split_bus", ChipInterconnect::SplitBus}};
+/// chip.tiling: who fits a product's working set to the scratchpad.
+static constexpr std::pair<llvm::StringLiteral, bool> kTilings[] = {
+    {"scratchpad", false}, {"library", true}};
 static constexpr std::pair<llvm::StringLiteral, DeviceType> kDeviceTypes[] = {
     {"cpu", DeviceType::CPU},
     {"gpu", DeviceType::GPU},
@@ -351,6 +354,8 @@ MultiChipSystem readMultiChip(SpecMapReader &root, SpecDiagnostics &diags,
                           Bound::Positive));
     result.chip.externalMemory =
         readMemory(*chip, "external_memory", /*withEfficiency=*/true);
+    assign(result.chip.libraryTiling,
+           chip->choice<bool>("tiling", kTilings, false));
     if (std::optional<SpecMapReader> host =
             chip->map("host_link", /*required=*/false)) {
       HostLinkSpec link;
@@ -681,6 +686,8 @@ void writeMultiChip(const MultiChipSystem &mc, SpecNode &root) {
            scalar(stringifyChipInterconnect(mc.chip.interconnect)));
   chip.add("core_to_core_bandwidth", scalar(mc.chip.coreToCoreBandwidth));
   chip.add("external_memory", writeMemory(mc.chip.externalMemory, true));
+  if (mc.chip.libraryTiling)
+    chip.add("tiling", scalar(llvm::StringRef("library")));
   if (const std::optional<HostLinkSpec> &link = mc.chip.hostLink) {
     SpecNode &host = chip.add("host_link", SpecNode::mapping());
     host.add("bandwidth", scalar(link->bandwidthBytesPerSecond));

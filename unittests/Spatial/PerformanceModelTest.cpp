@@ -818,6 +818,54 @@ TEST(PerformanceModelTest, WorkingSetMustFitTheScratchpad) {
       << why;
 }
 
+TEST(PerformanceModelTest,
+     ALibraryTiledChipWorksInChunksWhatItsScratchpadCannotHold) {
+  const LayerShape layer = convLayer(16, 16, 64, 9, 8);
+  const MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                                 Dim::In, 8, Dim::IJ, 8);
+  MultiChipSystem roomy = smallSystem();
+  std::optional<Evaluation> whole =
+      PerformanceModel(roomy).evaluate(layer, TrainingPass::FWD, c);
+  ASSERT_TRUE(whole.has_value());
+  // Tiled by the library, a scratchpad that holds everything changes
+  // nothing.
+  MultiChipSystem library = roomy;
+  library.chip.libraryTiling = true;
+  std::optional<Evaluation> same =
+      PerformanceModel(library).evaluate(layer, TrainingPass::FWD, c);
+  ASSERT_TRUE(same.has_value());
+  EXPECT_EQ(same->cycles.total, whole->cycles.total);
+  // The working set is 4608 B, 2048 of them the stationary operand. With a
+  // scratchpad of 4 KiB the DeepSpatialMatrix chip refuses; the library
+  // works the stationary operand in 2 chunks of 1024 B beside the other
+  // 2560 B, with 3 KiB in 4 chunks of 512 B, each chunk but the first
+  // streaming the other input again -- never faster than with room.
+  ASSERT_EQ(whole->scratchpadBytes, 4608);
+  auto withScratchpad = [&](double bytes, bool byLibrary, std::string *why) {
+    MultiChipSystem s = roomy;
+    s.chip.core.scratchpad.capacityBytes = bytes;
+    s.chip.libraryTiling = byLibrary;
+    return PerformanceModel(s).evaluate(layer, TrainingPass::FWD, c, why);
+  };
+  EXPECT_FALSE(withScratchpad(4096, false, nullptr));
+  std::optional<Evaluation> two = withScratchpad(4096, true, nullptr);
+  std::optional<Evaluation> four = withScratchpad(3072, true, nullptr);
+  ASSERT_TRUE(two && four);
+  EXPECT_EQ(two->scratchpadBytes, 2560 + 2048 / 2);
+  EXPECT_EQ(four->scratchpadBytes, 2560 + 2048 / 4);
+  const double restream = two->ovldt - whole->ovldt;
+  EXPECT_GT(restream, 0);
+  EXPECT_DOUBLE_EQ(four->ovldt - whole->ovldt, 3 * restream);
+  EXPECT_GE(two->cycles.total, whole->cycles.total);
+  EXPECT_EQ(two->cycles.useful, whole->cycles.useful);
+  // A scratchpad the rest of the working set fills leaves no room for a
+  // chunk.
+  std::string why;
+  EXPECT_FALSE(withScratchpad(2560, true, &why));
+  EXPECT_NE(why.find("exceeds the scratchpad (2560)"), std::string::npos)
+      << why;
+}
+
 TEST(PerformanceModelTest, IllegalSplitsAreRejectedWithAReason) {
   PerformanceModel model(smallSystem());
   LayerShape layer = convLayer(16, 16, 64, 9, 8);

@@ -97,6 +97,14 @@ TEST(SystemPresetsTest, DgxA100IsNodesOfEightOnASwitch) {
   EXPECT_EQ(mc->torus.y.topology, NetworkTopology::Switch);
   EXPECT_EQ(mc->torus.y.bandwidth, 25e9);
   EXPECT_DOUBLE_EQ(mc->peakFlops() / 1024, 2.0 * 108 * 1024 * 1.41e9);
+  // cuBLAS tiles products to shared memory; DeepSpatialMatrix's chip and
+  // the a100-80g-1024 approximation leave it to the mapping.
+  EXPECT_TRUE(mc->chip.libraryTiling);
+  for (llvm::StringRef name : {"a100-80g-1024", "dsm-8pf-asym"}) {
+    SystemDescription other = load(name);
+    EXPECT_FALSE(other.getIf<MultiChipSystem>()->chip.libraryTiling)
+        << name.str();
+  }
 }
 
 TEST(SystemPresetsTest, NodesSizeTheOutermostDimension) {

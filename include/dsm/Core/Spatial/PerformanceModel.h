@@ -92,10 +92,20 @@ private:
   /// Bytes a core's scratchpad needs under `array`.
   double scratchpadBytes(const ArrayMapping &array) const;
 
+  /// The chunks a library-tiled chip (ChipSpec::libraryTiling) works the
+  /// stationary operand in under `array`, for a working set of `bytes`
+  /// (scratchpadBytes()): 1 where it fits, 0 where no chunk would.
+  double stationaryChunks(double bytes) const;
+
   const LayerShape *layer = nullptr;
   /// Whether checkSplits() accepts the splits and memory decisions, the
   /// array mapping aside.
   bool legal = false;
+  bool libraryTiling = false;
+  /// Memory-bus cycles of streaming the non-stationary input once more over
+  /// the pass (every core's share, every step): what each further chunk of
+  /// a library-tiled stationary operand costs.
+  double restreamCycles = 0;
   SplitCycles terms;
   double macs = 0, usefulCycles = 0;
   double scratchpadCapacity = 0;

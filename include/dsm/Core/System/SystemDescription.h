@@ -86,6 +86,12 @@ struct ChipSpec {
   MemorySpec externalMemory;
   /// Optional: none when the system declares no host link.
   std::optional<HostLinkSpec> hostLink;
+  /// Whether the chip's library tiles a matrix product to the scratchpad
+  /// itself (a GPU's cuBLAS): a stationary operand larger than the room the
+  /// scratchpad leaves it is worked on in chunks that fit, the other input
+  /// streamed again for each, where the DeepSpatialMatrix chip has no legal
+  /// mapping (PerformanceModel.h).
+  bool libraryTiling = false;
   CoreSpec core;
 };
 
