@@ -51,6 +51,11 @@ constexpr size_t kQuotedBytes = 200;
 /// cost model's bound, MemoryCostModel::kMaxNodeSeconds). 1e308 s would be
 /// infinite microseconds in the report.
 constexpr double kMaxLatencySeconds = 1e15;
+/// The shortest latency a program may answer: one nanosecond, a few clock
+/// cycles, less than any whole model's inference on any hardware. An answer
+/// below it (4.9e-324 s, a denormal) is no measurement: taken as one, it
+/// ranked its map 1e300 times faster than every other.
+constexpr double kMinLatencySeconds = 1e-9;
 
 /// At most kQuotedBytes of the file at `path`, trimmed, with the file's size
 /// when there is more: only that much is read.
@@ -128,11 +133,11 @@ llvm::Expected<double> measure(const MemoryGraph &graph, const MemoryMap &map,
   llvm::StringRef word = llvm::StringRef(output).split(' ').first;
   word = word.split('\n').first.trim();
   double seconds = 0;
-  if (word.getAsDouble(seconds) || !(seconds > 0) ||
+  if (word.getAsDouble(seconds) || !(seconds >= kMinLatencySeconds) ||
       !(seconds <= kMaxLatencySeconds))
     return fail("printed '" + output +
-                "' where a latency in seconds (positive, at most 1e15) was "
-                "expected");
+                "' where a latency in seconds (at least 1e-9, at most 1e15) "
+                "was expected");
   return seconds;
 }
 } // namespace

@@ -23,7 +23,7 @@
 // RUN: not test -e %t.fail.mlir
 // FAIL: external-evaluator.mlir:[[@LINE+25]]:1: error: cannot place memory: cannot measure the compiler's map: evaluator '{{.*}}latency-evaluator.py' failed with exit code 1: the board is not answering
 // RUN: env EVALUATOR_MODE=garbage not dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ea evaluator=%S/Inputs/latency-evaluator.py" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GARBAGE
-// GARBAGE: error: cannot place memory: cannot measure the compiler's map: evaluator '{{.*}}latency-evaluator.py' printed 'fast' where a latency in seconds (positive, at most 1e15) was expected
+// GARBAGE: error: cannot place memory: cannot measure the compiler's map: evaluator '{{.*}}latency-evaluator.py' printed 'fast' where a latency in seconds (at least 1e-9, at most 1e15) was expected
 // RUN: env EVALUATOR_MODE=hang not dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ea evaluator=%S/Inputs/latency-evaluator.py evaluator-timeout=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=HANG
 // HANG: error: cannot place memory: cannot measure the compiler's map: evaluator '{{.*}}latency-evaluator.py' gave no latency within 1 s and was stopped
 // The evaluator runs in a process group of its own, and the timeout stops
@@ -59,7 +59,12 @@ func.func @two_layers(%arg0: tensor<1x64xf32>) -> tensor<1x16xf32> {
 // refused, and a flood of output is quoted in part.
 // RUN: env EVALUATOR_MODE=huge not dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ea evaluator=%S/Inputs/latency-evaluator.py report=%t.huge.json format=json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=HUGE
 // RUN: not test -e %t.huge.json
-// HUGE: error: cannot place memory: cannot measure the compiler's map: evaluator '{{.*}}latency-evaluator.py' printed '1e308' where a latency in seconds (positive, at most 1e15) was expected
+// HUGE: error: cannot place memory: cannot measure the compiler's map: evaluator '{{.*}}latency-evaluator.py' printed '1e308' where a latency in seconds (at least 1e-9, at most 1e15) was expected
+// A latency below 1 ns is no measurement (4.9e-324 s was taken as one,
+// and its map reported a speedup of 1e300; issue 46, item 12).
+// RUN: env EVALUATOR_MODE=tiny not dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ea evaluator=%S/Inputs/latency-evaluator.py report=%t.tiny.json format=json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TINY
+// RUN: not test -e %t.tiny.json
+// TINY: error: cannot place memory: cannot measure the compiler's map: evaluator '{{.*}}latency-evaluator.py' printed '4.9e-324' where a latency in seconds (at least 1e-9, at most 1e15) was expected
 // RUN: env EVALUATOR_MODE=flood not dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ea evaluator=%S/Inputs/latency-evaluator.py" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FLOOD
 // FLOOD: printed '{{9+}}... (1000001 bytes in all)' where a latency
 // RUN: env EVALUATOR_MODE=flood FLOOD_EXIT=1 not dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ea evaluator=%S/Inputs/latency-evaluator.py" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FLOOD-ERR

@@ -21,6 +21,9 @@ if mode == "garbage":
 if mode == "huge":
     print("1e308")
     sys.exit(0)
+if mode == "tiny":
+    print("4.9e-324")
+    sys.exit(0)
 if mode == "flood":
     sys.stdout.write("9" * 1000000 + "\n")
     sys.stderr.write("E" * 1000000 + "\n")

@@ -14,9 +14,9 @@
 //
 // in schedule order, and prints the measured latency in seconds as the first
 // word of its standard output, exiting 0. Anything else -- a non-zero exit,
-// a signal, no number, a latency that is not positive and finite, no answer
-// within the time limit -- is an error that names the program and says why,
-// and ends the search.
+// a signal, no number, a latency below 1 ns or above 1e15 s (no
+// measurement), no answer within the time limit -- is an error that names
+// the program and says why, and ends the search.
 //
 //===----------------------------------------------------------------------===//
 
