@@ -2,6 +2,7 @@
 
 #include "dsm/Core/Support/Csv.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 
 #include <cmath>
@@ -9,12 +10,46 @@
 
 using namespace dsm::core;
 
+/// Whether `field` is a number as csvNumber writes it: an optional '-',
+/// digits, an optional fraction and an optional exponent.
+static bool isCsvNumber(llvm::StringRef field) {
+  auto digits = [&]() {
+    size_t count = 0;
+    while (!field.empty() && llvm::isDigit(field.front())) {
+      field = field.drop_front();
+      ++count;
+    }
+    return count > 0;
+  };
+  field.consume_front("-");
+  if (!digits())
+    return false;
+  if (field.consume_front(".") && !digits())
+    return false;
+  if (field.consume_front("e") || field.consume_front("E")) {
+    if (!field.consume_front("+"))
+      field.consume_front("-");
+    if (!digits())
+      return false;
+  }
+  return field.empty();
+}
+
 void dsm::core::writeCsvRow(llvm::raw_ostream &os,
                             llvm::ArrayRef<std::string> fields) {
   for (size_t i = 0; i < fields.size(); ++i) {
     if (i)
       os << ',';
+    std::string guarded;
     llvm::StringRef field = fields[i];
+    // A text cell a spreadsheet would read as a formula (OWASP's CSV
+    // injection: `=HYPERLINK(...)`, `+cmd|...`, `@SUM(...)` as a layer's
+    // name) starts with a quote, which makes it text; numbers (-1.5) stay.
+    if (!field.empty() && llvm::StringRef("=+-@\t\r").contains(field.front()) &&
+        !isCsvNumber(field)) {
+      guarded = "'" + field.str();
+      field = guarded;
+    }
     if (field.find_first_of(",\"\r\n") == llvm::StringRef::npos) {
       os << field;
       continue;

@@ -18,7 +18,10 @@
 namespace dsm::core {
 
 /// Writes one CSV line of `fields` (quoted where a comma, quote or line
-/// break needs it, quotes doubled) and its line break.
+/// break needs it, quotes doubled) and its line break. A text field that
+/// starts with `=`, `+`, `-`, `@`, a tab or a carriage return, which a
+/// spreadsheet would run as a formula, is written after a `'` (OWASP's
+/// advice on CSV injection); a number (`-1.5`, `-2e-05`) is written as is.
 void writeCsvRow(llvm::raw_ostream &os, llvm::ArrayRef<std::string> fields);
 
 /// A number as a CSV field: integers exactly, others with the fewest of

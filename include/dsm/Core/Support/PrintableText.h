@@ -15,9 +15,12 @@
 
 namespace dsm::core {
 
-/// `text` with every control character (below 0x20, and DEL) and every
-/// backslash written as a C escape: \n, \t, \\, else \xNN. Other bytes
-/// (UTF-8 included) are kept.
+/// `text` with every control character and every backslash written as a C
+/// escape: \n, \t, \\; other C0 controls (below 0x20) and DEL as \xNN;
+/// the C1 controls (U+0080-U+009F) and the characters that reorder
+/// bidirectional text (U+061C, U+200E, U+200F, U+202A-U+202E,
+/// U+2066-U+2069) as \uNNNN; every byte that is not part of well-formed
+/// UTF-8 as \xNN. Other UTF-8 (accented letters, CJK) is kept.
 std::string printableText(llvm::StringRef text);
 
 } // namespace dsm::core
