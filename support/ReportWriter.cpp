@@ -30,6 +30,9 @@
 
 #include <optional>
 
+#include <pthread.h>
+#include <signal.h>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -71,24 +74,42 @@ struct Content {
   llvm::function_ref<llvm::Expected<std::string>()> text;
 };
 
-/// Writes `content` to a temporary file beside `path` (`tempPath`), with
-/// the mode and owner of the file it is to replace. A report refused
-/// (`refused` set) or an error leaves no file.
-static std::error_code writeBeside(llvm::StringRef path, const Content &content,
-                                   const struct stat *existing,
-                                   llvm::SmallVectorImpl<char> &tempPath,
-                                   llvm::Error &refused) {
+/// Forgets the temporary file `tempPath`: removed, and no longer on LLVM's
+/// remove-on-signal list.
+static void discard(llvm::StringRef tempPath) {
+  fs::remove(tempPath);
+  llvm::sys::DontRemoveFileOnSignal(tempPath);
+}
+
+/// Creates a temporary file beside `path` (`tempPath`, open as `fd`), with
+/// the mode and owner of the file it is to replace (`existing`), on LLVM's
+/// remove-on-signal list from the moment it exists: a SIGTERM or Ctrl-C
+/// while it is written leaves nothing beside (issue 46, item 15). Whoever
+/// renames it away takes it off the list; discard() removes it.
+static std::error_code createBeside(llvm::StringRef path,
+                                    const struct stat *existing, int &fd,
+                                    llvm::SmallVectorImpl<char> &tempPath) {
   llvm::SmallString<128> model(path);
   model += ".tmp-%%%%%%";
-  int fd;
   unsigned mode = existing ? unsigned(existing->st_mode & 07777)
                            : unsigned(fs::all_read | fs::all_write);
-  if (std::error_code ec =
-          fs::createUniqueFile(model, fd, tempPath, fs::OF_None, mode))
+  // The signals that end a run are held while the file is created and
+  // listed, so that none comes between the two.
+  sigset_t ending, previous;
+  sigemptyset(&ending);
+  for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2, SIGPIPE})
+    sigaddset(&ending, signal);
+  pthread_sigmask(SIG_BLOCK, &ending, &previous);
+  std::error_code ec =
+      fs::createUniqueFile(model, fd, tempPath, fs::OF_None, mode);
+  if (!ec)
+    llvm::sys::RemoveFileOnSignal(
+        llvm::StringRef(tempPath.data(), tempPath.size()));
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  if (ec)
     return ec;
-  std::error_code ec;
   if (existing) {
-    // createUniqueFile applied the umask; the report keeps the old mode.
+    // createUniqueFile applied the umask; the file keeps the old mode.
     if (::fchmod(fd, existing->st_mode & 07777) != 0)
       ec = std::error_code(errno, std::generic_category());
     // Only root may give a file away; others keep their own ownership.
@@ -96,7 +117,25 @@ static std::error_code writeBeside(llvm::StringRef path, const Content &content,
         (existing->st_uid != ::geteuid() || existing->st_gid != ::getegid()))
       (void)::fchown(fd, existing->st_uid, existing->st_gid);
   }
-  if (!ec) {
+  if (ec) {
+    ::close(fd);
+    discard(llvm::StringRef(tempPath.data(), tempPath.size()));
+  }
+  return ec;
+}
+
+/// Writes `content` to a temporary file beside `path` (`tempPath`, on the
+/// remove-on-signal list), with the mode and owner of the file it is to
+/// replace. A report refused (`refused` set) or an error leaves no file.
+static std::error_code writeBeside(llvm::StringRef path, const Content &content,
+                                   const struct stat *existing,
+                                   llvm::SmallVectorImpl<char> &tempPath,
+                                   llvm::Error &refused) {
+  int fd;
+  if (std::error_code ec = createBeside(path, existing, fd, tempPath))
+    return ec;
+  std::error_code ec;
+  {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/false);
     // `refused` is a success not yet looked at: looked at first, so that
     // LLVM's checked errors (a debug LLVM) let it be replaced.
@@ -109,7 +148,7 @@ static std::error_code writeBeside(llvm::StringRef path, const Content &content,
   if (::close(fd) != 0 && !ec)
     ec = std::error_code(errno, std::generic_category());
   if (ec || refused)
-    fs::remove(tempPath);
+    discard(llvm::StringRef(tempPath.data(), tempPath.size()));
   return ec;
 }
 
@@ -127,7 +166,9 @@ static std::error_code writeAtomically(llvm::StringRef path,
     return std::error_code();
   std::error_code ec = fs::rename(tempPath, path);
   if (ec)
-    fs::remove(tempPath);
+    discard(tempPath);
+  else
+    llvm::sys::DontRemoveFileOnSignal(tempPath);
   return ec;
 }
 
@@ -152,10 +193,8 @@ dsm::DeferredReports::DeferredReports() : previous(heldReports) {
 dsm::DeferredReports::~DeferredReports() {
   heldReports = previous;
   for (const Held &report : held)
-    if (!report.staged.empty()) {
-      fs::remove(report.staged);
-      llvm::sys::DontRemoveFileOnSignal(report.staged);
-    }
+    if (!report.staged.empty())
+      discard(report.staged);
 }
 
 bool dsm::DeferredReports::commit() {
@@ -265,11 +304,10 @@ static LogicalResult writeContent(StringRef path, Location loc,
       llvm::SmallString<128> staged;
       ec = writeBeside(target, content, exists ? &info : nullptr, staged,
                        refused);
-      if (!ec && !refused) {
+      // On the remove-on-signal list since it was created: a signal
+      // before the commit leaves nothing behind.
+      if (!ec && !refused)
         report.staged = staged.str().str();
-        // A signal before the commit leaves nothing behind.
-        llvm::sys::RemoveFileOnSignal(report.staged);
-      }
     }
     if (!ec && !refused)
       heldReports->push_back(std::move(report));
