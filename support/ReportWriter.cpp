@@ -25,6 +25,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Signals.h"
 
@@ -411,4 +412,90 @@ LogicalResult dsm::writePlacementReport(StringRef path, Location loc,
                                   ? "was not written (no report=)"
                                   : "was reported, marked interrupted");
   return success();
+}
+
+std::unique_ptr<dsm::OutputFile> dsm::OutputFile::open(llvm::StringRef path,
+                                                       std::error_code &error) {
+  std::unique_ptr<OutputFile> output(new OutputFile());
+  if (path.empty() || path == "-") {
+    output->stream = std::make_unique<llvm::raw_fd_ostream>("-", error);
+    if (error)
+      return nullptr;
+    return output;
+  }
+  // Through symbolic links to what they name (the links themselves stay).
+  llvm::SmallString<128> target(path);
+  if (fs::is_symlink_file(path))
+    if ((error = fs::real_path(path, target)))
+      return nullptr;
+  output->target = target.str().str();
+  struct stat info;
+  const bool exists = ::stat(target.c_str(), &info) == 0;
+  if (!exists && errno != ENOENT) {
+    error = std::error_code(errno, std::generic_category());
+    return nullptr;
+  }
+  int fd;
+  if (exists && !S_ISREG(info.st_mode)) {
+    // A FIFO or a device: written to as the tool prints, never replaced.
+    if ((error = fs::openFileForWrite(target, fd, fs::CD_OpenExisting,
+                                      fs::OF_None)))
+      return nullptr;
+  } else {
+    // Beside it, put in place by commit: renamed, or copied into a file
+    // with other hard links (every link sees the new output).
+    llvm::SmallString<128> staged;
+    if ((error = createBeside(target, exists ? &info : nullptr, fd, staged)))
+      return nullptr;
+    output->staged = staged.str().str();
+    output->copyInPlace = exists && info.st_nlink > 1;
+  }
+  output->stream =
+      std::make_unique<llvm::raw_fd_ostream>(fd, /*shouldClose=*/true);
+  return output;
+}
+
+dsm::OutputFile::~OutputFile() {
+  if (stream) {
+    // Whatever failed has been said; a stream destroyed holding an error
+    // aborts the tool.
+    stream->flush();
+    stream->clear_error();
+    stream.reset();
+  }
+  if (!staged.empty())
+    discard(staged);
+}
+
+std::error_code dsm::OutputFile::finish() {
+  stream->flush();
+  std::error_code ec = stream->error();
+  stream->clear_error();
+  return ec;
+}
+
+std::error_code dsm::OutputFile::commit() {
+  if (std::error_code ec = finish())
+    return ec;
+  if (staged.empty())
+    return std::error_code();
+  // Closed first: a file system may report a failed write only then.
+  stream->close();
+  std::error_code ec = stream->error();
+  stream->clear_error();
+  stream.reset();
+  if (!ec && copyInPlace) {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+        llvm::MemoryBuffer::getFile(staged, /*IsText=*/false,
+                                    /*RequiresNullTerminator=*/false);
+    ec = text ? writeInPlace(target, (*text)->getBuffer(), /*truncate=*/true)
+              : text.getError();
+  } else if (!ec) {
+    ec = fs::rename(staged, target);
+    if (!ec) {
+      llvm::sys::DontRemoveFileOnSignal(staged);
+      staged.clear();
+    }
+  }
+  return ec;
 }

@@ -23,14 +23,12 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 #include <csignal>
 
@@ -67,24 +65,14 @@ static bool checkDsmPassArguments(int argc, char **argv,
   return true;
 }
 
-/// Whether everything printed to `output` reached `name`; if not, says which
-/// file and why. The stream's error is cleared either way: a stream that
-/// still holds one when it is destroyed aborts the tool with "LLVM ERROR: IO
-/// failure on output stream", which names no file.
-static bool finishOutput(llvm::ToolOutputFile &output, llvm::StringRef name) {
-  llvm::raw_fd_ostream &os = output.os();
-  os.flush();
-  std::error_code ec = os.error();
-  os.clear_error();
-  if (!ec)
-    return true;
+/// Says that the output `name` could not be written, and why.
+static void outputFailed(llvm::StringRef name, std::error_code ec) {
   llvm::errs() << "dsm-opt: error: cannot write ";
   if (name == "-")
     llvm::errs() << "the output to standard output";
   else
     llvm::errs() << "'" << name << "'";
   llvm::errs() << ": " << ec.message() << "\n";
-  return false;
 }
 
 int main(int argc, char **argv) {
@@ -149,7 +137,6 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::unique_ptr<llvm::MemoryBuffer> input = std::move(*read);
-  std::string errorMessage;
   {
     mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
     llvm::SourceMgr sources;
@@ -161,10 +148,16 @@ int main(int argc, char **argv) {
     if (mlir::failed(dsm::screenMlirText(*input, &context)))
       return 1;
   }
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      mlir::openOutputFile(outputFilename, &errorMessage);
+  // The output is dsm-opt's own (not upstream's ToolOutputFile, which
+  // truncates an existing file at once and removes it when the run fails or
+  // a signal ends it): written beside an existing file and put in its place
+  // only when the run succeeds (dsm::OutputFile).
+  std::error_code openError;
+  std::unique_ptr<dsm::OutputFile> output =
+      dsm::OutputFile::open(outputFilename, openError);
   if (!output) {
-    llvm::errs() << errorMessage << "\n";
+    llvm::errs() << "dsm-opt: error: cannot open output file '"
+                 << outputFilename << "': " << openError.message() << "\n";
     return 1;
   }
   // The reports are written once the pipeline has succeeded and the
@@ -180,7 +173,10 @@ int main(int argc, char **argv) {
   // failed: that report is written, and the exit is as a shell reports the
   // signal (130, 143). A signal that came once every pass had run (while
   // the IR was printed) ends the run with neither the IR nor a report.
-  bool written = finishOutput(*output, outputFilename);
+  std::error_code writeError = output->finish();
+  if (writeError)
+    outputFailed(outputFilename, writeError);
+  bool written = !writeError;
   if (dsm::core::ConsoleProgress::wasInterrupted()) {
     if (mlir::failed(ran))
       (void)reports.commit();
@@ -201,8 +197,11 @@ int main(int argc, char **argv) {
   }
   // An output that could not be written (a full disk, /dev/full) fails the
   // run: its reports are not written either.
-  if (!written || !reports.commit())
+  if (!written)
     return 1;
-  output->keep();
-  return 0;
+  if (std::error_code ec = output->commit()) {
+    outputFailed(outputFilename, ec);
+    return 1;
+  }
+  return reports.commit() ? 0 : 1;
 }

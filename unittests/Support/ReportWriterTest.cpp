@@ -59,15 +59,15 @@ enum class When { WhileWriting, WhileDeferred };
       std::_Exit(3);
     std::raise(SIGTERM);
   };
-  (void)dsm::writeFigureReport(
-      path, mlir::UnknownLoc::get(&context), dsm::ReportFormat::JSON,
-      [&](llvm::raw_ostream &os) {
-        os << "{\"name\": \"half";
-        os.flush();
-        if (when == When::WhileWriting)
-          raiseBeside();
-        os << "\"}\n";
-      });
+  (void)dsm::writeFigureReport(path, mlir::UnknownLoc::get(&context),
+                               dsm::ReportFormat::JSON,
+                               [&](llvm::raw_ostream &os) {
+                                 os << "{\"name\": \"half";
+                                 os.flush();
+                                 if (when == When::WhileWriting)
+                                   raiseBeside();
+                                 os << "\"}\n";
+                               });
   if (when == When::WhileDeferred)
     raiseBeside();
   std::_Exit(0);
@@ -119,9 +119,9 @@ TEST(ReportWriterSignalDeferredTest, ATermBeforeTheCommitLeavesNothingBeside) {
     ASSERT_FALSE(ec);
     old << "old\n";
   }
-  EXPECT_EXIT(terminateWhileReporting(path, /*deferred=*/true,
-                                      When::WhileDeferred),
-              ::testing::KilledBySignal(SIGTERM), "");
+  EXPECT_EXIT(
+      terminateWhileReporting(path, /*deferred=*/true, When::WhileDeferred),
+      ::testing::KilledBySignal(SIGTERM), "");
   EXPECT_EQ(filesIn(directory), std::vector<std::string>{"r.json"});
   fs::remove(path);
   fs::remove(directory);

@@ -8,7 +8,9 @@
 #include "llvm/ADT/FunctionExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <memory>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace dsm {
@@ -76,6 +78,41 @@ public:
 private:
   std::vector<Held> held;
   std::vector<Held> *previous;
+};
+
+/// A tool's own output (dsm-opt's `-o`), written where reports would be
+/// and kept back as they are: an existing file stays as it was unless the
+/// run succeeds (commit), also when the run fails or a signal ends it
+/// (before, upstream's output file removed it at once). What is written to
+/// a regular file goes to a file beside it (on LLVM's remove-on-signal
+/// list), renamed into place by commit, keeping the old mode; a file with
+/// other hard links is rewritten in place by commit; a symbolic link is
+/// written through; standard output (`-`), a FIFO or a device is written
+/// to directly as the tool prints.
+class OutputFile {
+public:
+  /// Opens `path` for writing; null, with why in `error`, if it cannot be.
+  static std::unique_ptr<OutputFile> open(llvm::StringRef path,
+                                          std::error_code &error);
+  /// Without commit: the file beside is removed, the destination untouched.
+  ~OutputFile();
+  OutputFile(const OutputFile &) = delete;
+  OutputFile &operator=(const OutputFile &) = delete;
+
+  llvm::raw_fd_ostream &os() { return *stream; }
+  /// Flushes what was printed; the first error of writing (a full disk,
+  /// /dev/full), cleared from the stream (a stream destroyed holding an
+  /// error aborts the tool).
+  std::error_code finish();
+  /// Puts the output in its place (after finish succeeded).
+  std::error_code commit();
+
+private:
+  OutputFile() = default;
+  std::unique_ptr<llvm::raw_fd_ostream> stream;
+  std::string target; ///< where it goes (a link resolved)
+  std::string staged; ///< the file beside, if any
+  bool copyInPlace = false;
 };
 
 /// Like writeReport, for a report of figures (cycles, times, bytes): the
