@@ -275,6 +275,9 @@ int dsmMapModelFile(const char *modelPath, const char *options, char **report,
   mlir::DialectRegistry registry = modelDialects();
   Session session(registry);
   llvm::StringRef path = modelPath ? modelPath : "";
+  // A report= naming the model file is an error, never written over it.
+  dsm::ProtectedFiles ownFiles;
+  ownFiles.add(path, "the model");
   mlir::OwningOpRef<mlir::ModuleOp> module;
   if (path.ends_with(".onnx")) {
 #ifdef DSM_ENABLE_ONNX

@@ -251,32 +251,3 @@ LogicalResult dsm::checkOptionRange(Location loc, llvm::StringRef option,
                                     llvm::StringRef note) {
   return checkRange(loc, option, value, lo, hi, unit, note);
 }
-
-/// `path` with its directory resolved (links, `.`, `..`); the file itself
-/// need not exist. Empty when the directory cannot be resolved.
-static std::string resolvedPath(llvm::StringRef path) {
-  llvm::SmallString<256> absolute(path);
-  if (llvm::sys::fs::make_absolute(absolute))
-    return "";
-  llvm::SmallString<256> real;
-  if (!llvm::sys::fs::real_path(absolute, real))
-    return std::string(real);
-  llvm::SmallString<256> directory;
-  if (llvm::sys::fs::real_path(llvm::sys::path::parent_path(absolute),
-                               directory))
-    return "";
-  llvm::sys::path::append(directory, llvm::sys::path::filename(absolute));
-  return std::string(directory);
-}
-
-bool dsm::namesSameFile(llvm::StringRef a, llvm::StringRef b) {
-  if (a == b)
-    return true;
-  if (a == "-" || b == "-")
-    return false;
-  bool same = false;
-  if (!llvm::sys::fs::equivalent(a, b, same) && same)
-    return true;
-  std::string resolvedA = resolvedPath(a);
-  return !resolvedA.empty() && resolvedA == resolvedPath(b);
-}

@@ -221,6 +221,58 @@ bool dsm::DeferredReports::commit() {
   return written;
 }
 
+/// `path` with its directory resolved (links, `.`, `..`); the file itself
+/// need not exist. Empty when the directory cannot be resolved.
+static std::string resolvedPath(llvm::StringRef path) {
+  llvm::SmallString<256> absolute(path);
+  if (llvm::sys::fs::make_absolute(absolute))
+    return "";
+  llvm::SmallString<256> real;
+  if (!llvm::sys::fs::real_path(absolute, real))
+    return std::string(real);
+  llvm::SmallString<256> directory;
+  if (llvm::sys::fs::real_path(llvm::sys::path::parent_path(absolute),
+                               directory))
+    return "";
+  llvm::sys::path::append(directory, llvm::sys::path::filename(absolute));
+  return std::string(directory);
+}
+
+bool dsm::namesSameFile(llvm::StringRef a, llvm::StringRef b) {
+  if (a == b)
+    return true;
+  if (a == "-" || b == "-")
+    return false;
+  bool same = false;
+  if (!llvm::sys::fs::equivalent(a, b, same) && same)
+    return true;
+  std::string resolvedA = resolvedPath(a);
+  return !resolvedA.empty() && resolvedA == resolvedPath(b);
+}
+
+/// The files no report may be written to, of every ProtectedFiles alive.
+static std::vector<dsm::ProtectedFiles::File> protectedFiles;
+
+dsm::ProtectedFiles::ProtectedFiles() = default;
+
+dsm::ProtectedFiles::~ProtectedFiles() {
+  // Instances nest: the last added are this one's.
+  protectedFiles.resize(protectedFiles.size() - files.size());
+}
+
+void dsm::ProtectedFiles::add(llvm::StringRef path, llvm::StringRef what) {
+  if (path.empty() || path == "-")
+    return;
+  // A device or FIFO (-o /dev/null, a report there too) holds nothing a
+  // report could replace.
+  fs::file_status status;
+  if (!fs::status(path, status) && fs::exists(status) &&
+      !fs::is_regular_file(status))
+    return;
+  files.push_back(File{path.str(), what.str()});
+  protectedFiles.push_back(files.back());
+}
+
 /// Where standard-output reports go while a ReportCapture lives.
 static std::string *captureSink = nullptr;
 
@@ -272,6 +324,14 @@ static LogicalResult writeContent(StringRef path, Location loc,
     llvm::outs().flush();
     return success();
   }
+
+  // The tool's own input and output are never replaced by a report.
+  for (const dsm::ProtectedFiles::File &file : protectedFiles)
+    if (dsm::namesSameFile(path, file.path))
+      return emitError(loc)
+             << "cannot write the report to '" << path << "': that file is "
+             << file.what << " '" << file.path
+             << "', which the report would overwrite; give another file";
 
   // Through symbolic links to what they name (the links themselves stay).
   llvm::SmallString<128> target(path);

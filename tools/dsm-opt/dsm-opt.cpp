@@ -160,6 +160,11 @@ int main(int argc, char **argv) {
                  << outputFilename << "': " << openError.message() << "\n";
     return 1;
   }
+  // No report may replace the model or the output (report=, trace=,
+  // output= naming either is an error at the pass).
+  dsm::ProtectedFiles ownFiles;
+  ownFiles.add(inputFilename, "the input model");
+  ownFiles.add(outputFilename, "the output -o");
   // The reports are written once the pipeline has succeeded and the
   // output is complete: a failure or a signal in between leaves none.
   dsm::DeferredReports reports;

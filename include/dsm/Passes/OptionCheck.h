@@ -11,6 +11,7 @@
 #ifndef DSM_PASSES_OPTIONCHECK_H
 #define DSM_PASSES_OPTIONCHECK_H
 
+#include "dsm/Support/ReportWriter.h" // namesSameFile
 #include "mlir/Pass/Pass.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -49,11 +50,6 @@ mlir::LogicalResult checkOptionRange(mlir::Location loc, llvm::StringRef option,
 /// in the fewest digits that read back the same (0.001, 1e+300), inf and nan
 /// by name (diagnostics print a double as 1.000000e+06).
 std::string formatQuantity(double value);
-
-/// Whether two output options name one file: the same text (both `-`
-/// included), or paths that lead to one file, existing (a link, `./r`) or
-/// not yet (the same name in one directory).
-bool namesSameFile(llvm::StringRef a, llvm::StringRef b);
 
 /// The most seconds a search, a solver or one evaluator run may be given
 /// (11.6 days): more is a typo (GLPK counts its limit in int milliseconds).

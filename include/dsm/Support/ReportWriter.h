@@ -80,6 +80,40 @@ private:
   std::vector<Held> *previous;
 };
 
+/// Whether two paths name one file: the same text (both `-` included), or
+/// paths that lead to one file, existing (a link, a hard link, `./r`:
+/// llvm::sys::fs::equivalent) or not yet (the same name in one directory,
+/// its directory resolved).
+bool namesSameFile(llvm::StringRef a, llvm::StringRef b);
+
+/// While an instance lives, the files no report may be written to: the
+/// tool's own input and output (dsm-opt's model and `-o`, the C API's model
+/// file). A report naming one of them (`report=`, `trace=`, `output=`; by
+/// the same name, a link or a hard link, namesSameFile) is an error at the
+/// pass naming both, and nothing is written: before, the report replaced
+/// the IR or the model. Standard output (`-`) is never protected.
+/// Process-wide, as ReportCapture; instances nest.
+class ProtectedFiles {
+public:
+  ProtectedFiles();
+  ~ProtectedFiles();
+  ProtectedFiles(const ProtectedFiles &) = delete;
+  ProtectedFiles &operator=(const ProtectedFiles &) = delete;
+
+  /// Protects `path` (nothing for `-`, empty, or a device or FIFO, which
+  /// a report is written into, never replacing it); `what` names it in the
+  /// error before its path, e.g. "the output -o" or "the input model".
+  void add(llvm::StringRef path, llvm::StringRef what);
+
+  struct File {
+    std::string path;
+    std::string what;
+  };
+
+private:
+  std::vector<File> files;
+};
+
 /// A tool's own output (dsm-opt's `-o`), written where reports would be
 /// and kept back as they are: an existing file stays as it was unless the
 /// run succeeds (commit), also when the run fails or a signal ends it

@@ -68,4 +68,19 @@ for call in (
         print("DsmError:", str(error).splitlines()[0])
     except TypeError as error:
         print("TypeError:", str(error).split(" (")[0])
+
+# A trace= naming the model file is refused, and the model stays (issue 46,
+# item 13: the C API protects the model it reads, as dsm-opt does).
+import shutil
+copy = os.path.join(reports, "model-copy.mlir")
+shutil.copyfile(alexnet, copy)
+try:
+    dsm.map_model(copy, system="malvik", batch=64, placement="ga",
+                  evaluations=10, trace=copy)
+    print("no error")
+except dsm.DsmError as error:
+    print("DsmError:", [line for line in str(error).splitlines()
+                        if ": error: " in line][0])
+with open(copy) as a, open(alexnet) as b:
+    assert a.read() == b.read(), "the model was overwritten"
 print("ok")
