@@ -54,8 +54,8 @@ class Model:
     takes one as well as a path."""
 
     def __init__(self, mlir, name="model"):
-        self.mlir = mlir
-        self.name = name
+        self.mlir = _text_argument("dsm.Model", "mlir", mlir)
+        self.name = _text_argument("dsm.Model", "name", name)
 
     def save(self, path):
         """Writes the MLIR text to `path` (for dsm-opt)."""
@@ -129,12 +129,49 @@ def _take(pointer):
         _lib.dsmStringDestroy(pointer.value)
 
 
-def _option_value(value):
+def _text_argument(function, name, value):
+    """`value`, a str without NUL: the C API reads C strings, which end at
+    the first NUL, so what follows one would be dropped silently."""
+    if not isinstance(value, str):
+        raise TypeError("%s: '%s' must be a str, got %s"
+                        % (function, name, type(value).__name__))
+    if "\0" in value:
+        raise ValueError("%s: '%s' holds a NUL character (at index %d), "
+                         "which would end it there" % (function, name,
+                                                       value.index("\0")))
+    return value
+
+
+def _path_argument(function, name, value,
+                   kinds="a path (str, bytes or os.PathLike)"):
+    """`value` (str, bytes or os.PathLike) as the bytes of a path without
+    NUL: "two.mlir\\0.onnx" would name two.mlir."""
+    try:
+        path = os.fsencode(value)
+    except TypeError:
+        raise TypeError("%s: '%s' must be %s, got %s"
+                        % (function, name, kinds,
+                           type(value).__name__)) from None
+    if b"\0" in path:
+        raise ValueError("%s: '%s' holds a NUL character (at index %d), "
+                         "which would end the path there: %r"
+                         % (function, name, path.index(b"\0"), value))
+    return path
+
+
+def _option_value(value, name="option"):
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (list, tuple)):
-        return ",".join(_option_value(v) for v in value)
-    text = os.fspath(value) if isinstance(value, os.PathLike) else str(value)
+        return ",".join(_option_value(v, name) for v in value)
+    if isinstance(value, (bytes, os.PathLike)):
+        text = os.fsdecode(value)
+    else:
+        text = str(value)
+    if "\0" in text:
+        raise ValueError("dsm: option '%s' holds a NUL character (at index "
+                         "%d), which would end the options there: %r"
+                         % (name, text.index("\0"), text))
     if not text or any(c.isspace() for c in text):
         if '"' in text:
             raise ValueError("dsm: an option value cannot hold both "
@@ -148,7 +185,8 @@ def _options_text(options):
     for key, value in options.items():
         if value is None:
             continue
-        words.append("%s=%s" % (key.replace("_", "-"), _option_value(value)))
+        words.append("%s=%s" % (key.replace("_", "-"),
+                                 _option_value(value, key)))
     return " ".join(words)
 
 
@@ -191,12 +229,16 @@ def map_model(model, system, mode=None, batch=None, **options):
     report = ctypes.c_void_p()
     diagnostics = ctypes.c_void_p()
     if isinstance(model, Model):
-        status = _lib.dsmMapModelText(model.mlir.encode(), model.name.encode(),
+        mlir = _text_argument("dsm.map_model", "model.mlir", model.mlir)
+        name = _text_argument("dsm.map_model", "model.name", model.name)
+        status = _lib.dsmMapModelText(mlir.encode(), name.encode(),
                                       text, ctypes.byref(report), None,
                                       ctypes.byref(diagnostics))
     else:
-        path = os.fspath(model)
-        status = _lib.dsmMapModelFile(path.encode(), text,
+        path = _path_argument("dsm.map_model", "model", model,
+                              "a path (str, bytes or os.PathLike) or a "
+                              "dsm.Model")
+        status = _lib.dsmMapModelFile(path, text,
                                       ctypes.byref(report), None,
                                       ctypes.byref(diagnostics))
     report_text = _take(report)
@@ -229,7 +271,8 @@ def import_onnx(path, batch=None, mode=None, dims=None):
     text = _options_text(fields).encode()
     module = ctypes.c_void_p()
     diagnostics = ctypes.c_void_p()
-    status = _lib.dsmImportOnnxFile(os.fspath(path).encode(), text,
+    encoded = _path_argument("dsm.import_onnx", "path", path)
+    status = _lib.dsmImportOnnxFile(encoded, text,
                                     ctypes.byref(module),
                                     ctypes.byref(diagnostics))
     mlir = _take(module)
@@ -237,7 +280,7 @@ def import_onnx(path, batch=None, mode=None, dims=None):
     if status != 0:
         raise DsmError(messages)
     _warn(messages)
-    name = os.path.splitext(os.path.basename(os.fspath(path)))[0]
+    name = os.path.splitext(os.path.basename(os.fsdecode(path)))[0]
     return Model(mlir, name)
 
 
