@@ -203,6 +203,17 @@ dsm::checkPassOptions(Pass &pass, llvm::StringRef options,
   return success();
 }
 
+mlir::InFlightDiagnostic dsm::emitBudgetRanOut(mlir::Location loc,
+                                               llvm::StringRef action,
+                                               double budgetSeconds,
+                                               llvm::StringRef search,
+                                               llvm::StringRef progress) {
+  return mlir::emitError(loc)
+         << "cannot " << action << ": the time budget of "
+         << formatQuantity(budgetSeconds) << " s ran out before " << search
+         << " " << progress << "; give a larger time-budget=";
+}
+
 std::string dsm::formatQuantity(double value) {
   if (std::isnan(value))
     return "nan";

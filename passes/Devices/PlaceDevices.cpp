@@ -231,12 +231,12 @@ struct PlaceDevicesPass
     // placed anything says so; one stopped by a signal, where it stopped.
     if (outcome && outcome->interrupted && outcome->best.empty()) {
       if (!signalled && deadline.expired()) {
-        emitError(loc) << "cannot place: the time budget of "
-                       << formatQuantity(timeBudget) << " s ran out before "
-                       << devices::stringifySearchKind(search.kind)
-                       << " placed anything (" << outcome->evaluations << " of "
-                       << search.evaluations
-                       << " evaluations); give a larger time-budget=";
+        emitBudgetRanOut(loc, "place", timeBudget,
+                         devices::stringifySearchKind(search.kind),
+                         llvm::formatv("placed anything ({0} of {1} "
+                                       "evaluations)",
+                                       outcome->evaluations, search.evaluations)
+                             .str());
         return signalPassFailure();
       }
       outcome = llvm::make_error<core::InterruptedError>(

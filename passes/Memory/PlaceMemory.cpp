@@ -183,11 +183,9 @@ struct PlaceMemoryPass : public dsm::impl::DsmPlaceMemoryBase<PlaceMemoryPass> {
       // before its first solution) says so: nothing interrupted it.
       if (!result && !signalled && deadline.expired()) {
         llvm::consumeError(result.takeError());
-        emitError(func.getLoc())
-            << "cannot place memory: the time budget of "
-            << formatQuantity(timeBudget) << " s ran out before "
-            << memory::stringifyPlacementSearchKind(*kind)
-            << " had a map; give a larger time-budget=";
+        emitBudgetRanOut(func.getLoc(), "place memory", timeBudget,
+                         memory::stringifyPlacementSearchKind(*kind),
+                         "had a map");
         return signalPassFailure();
       }
       if (!result) {

@@ -51,6 +51,16 @@ mlir::LogicalResult checkOptionRange(mlir::Location loc, llvm::StringRef option,
 /// by name (diagnostics print a double as 1.000000e+06).
 std::string formatQuantity(double value);
 
+/// The placement searches' error when `time-budget=` (`budgetSeconds`) ran
+/// out before `search` had anything to report (map-elites and ilp start
+/// from no placement): `cannot <action>: the time budget of ... s ran out
+/// before <search> <progress>; give a larger time-budget=`.
+mlir::InFlightDiagnostic emitBudgetRanOut(mlir::Location loc,
+                                          llvm::StringRef action,
+                                          double budgetSeconds,
+                                          llvm::StringRef search,
+                                          llvm::StringRef progress);
+
 /// The most seconds a search, a solver or one evaluator run may be given
 /// (11.6 days): more is a typo (GLPK counts its limit in int milliseconds).
 constexpr double kMaxSearchSeconds = 1e6;
