@@ -286,7 +286,9 @@ LogicalResult WorkloadAttr::verify(
     int64_t ijOut, int64_t groups, int64_t timesteps, int64_t directions,
     int64_t auxOps, int64_t auxInputs, int64_t params, StringRef reduces,
     int64_t savedInputs, int64_t savedKernels, int64_t savedOutputs,
-    int64_t savedMasks, int64_t savedAttention, int64_t savedAttentionMasks) {
+    int64_t savedMasks, int64_t savedAttention, int64_t savedAttentionMasks,
+    int64_t auxReads, int64_t auxWrites, int64_t auxDropout,
+    int64_t auxMaskBytes) {
   if (!core::symbolizeOpKind(kind))
     return emitError() << "unknown workload kind '" << kind << "'";
   for (auto [name, value] : {std::pair<const char *, int64_t>{"in", in},
@@ -322,7 +324,11 @@ LogicalResult WorkloadAttr::verify(
                              {"saved_outputs", savedOutputs},
                              {"saved_masks", savedMasks},
                              {"saved_attention", savedAttention},
-                             {"saved_attention_masks", savedAttentionMasks}})
+                             {"saved_attention_masks", savedAttentionMasks},
+                             {"aux_reads", auxReads},
+                             {"aux_writes", auxWrites},
+                             {"aux_dropout", auxDropout},
+                             {"aux_mask_bytes", auxMaskBytes}})
     if (value < 0)
       return emitError() << "workload '" << name
                          << "' must not be negative, got " << value;
@@ -365,7 +371,11 @@ WorkloadAttr WorkloadAttr::get(MLIRContext *context,
       int64_t(std::llround(s.saved.outputs)),
       int64_t(std::llround(s.saved.masks)),
       int64_t(std::llround(s.saved.attention)),
-      int64_t(std::llround(s.saved.attentionMasks)));
+      int64_t(std::llround(s.saved.attentionMasks)),
+      int64_t(std::llround(s.auxKernels.readElements)),
+      int64_t(std::llround(s.auxKernels.writtenElements)),
+      int64_t(std::llround(s.auxKernels.dropoutElements)),
+      int64_t(std::llround(s.auxKernels.maskBytes)));
 }
 
 core::LayerShape WorkloadAttr::getShape(StringRef name) const {
@@ -395,6 +405,8 @@ core::LayerShape WorkloadAttr::getShape(StringRef name) const {
   s.saved = {double(getSavedInputs()),    double(getSavedKernels()),
              double(getSavedOutputs()),   double(getSavedMasks()),
              double(getSavedAttention()), double(getSavedAttentionMasks())};
+  s.auxKernels = {double(getAuxReads()), double(getAuxWrites()),
+                  double(getAuxDropout()), double(getAuxMaskBytes())};
   return s;
 }
 

@@ -130,6 +130,25 @@ double dsm::core::operandElements(const LayerShape &layer, Operand operand,
   return e;
 }
 
+double AuxiliaryKernelTraffic::bytes(TrainingPass pass,
+                                     double elementBytes) const {
+  switch (pass) {
+  case TrainingPass::FWD:
+    return (readElements + writtenElements + 2 * dropoutElements) *
+               elementBytes +
+           maskBytes;
+  case TrainingPass::BWD:
+    // A unary kernel's derivative reads its saved tensor and the result's
+    // error and writes the input's: three tensors to the forward's two.
+    return (readElements + 2 * writtenElements + 2 * dropoutElements) *
+               elementBytes +
+           maskBytes;
+  case TrainingPass::UPD:
+    return 0;
+  }
+  return 0;
+}
+
 LayerShapeKey dsm::core::layerShapeKey(const LayerShape &s) {
   // What the layer keeps for its backward pass (saved) leaves its
   // configurations alone: not in the key.
@@ -153,7 +172,9 @@ LayerShapeKey dsm::core::layerShapeKey(const LayerShape &s) {
   put(s.reducesStatistics);
   put(s.reducesFeatures);
   for (double v : {s.auxOps, s.auxInputsPerOutput, s.params,
-                   s.writtenOutputFraction, s.outputPixelRatio})
+                   s.writtenOutputFraction, s.outputPixelRatio,
+                   s.auxKernels.readElements, s.auxKernels.writtenElements,
+                   s.auxKernels.dropoutElements, s.auxKernels.maskBytes})
     put(v);
   return key;
 }

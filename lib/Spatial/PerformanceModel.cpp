@@ -274,6 +274,7 @@ public:
     split.startupCycles = double(model.arrayRows() + model.arrayColumns());
     split.arrayRows = model.arrayRows();
     split.arrayColumns = model.arrayColumns();
+    split.matrixEfficiency = system.chip.core.matrixEfficiency;
   }
 
   /// Cycles per step the core's scratchpad port needs to take in the core's
@@ -507,20 +508,25 @@ public:
 
   /// AuxComp: the busiest core's share of the output elements of the fused
   /// auxiliary computations (their derivatives in BWD), or the weight update
-  /// in UPD, on the special-function units.
+  /// in UPD, on the special-function units. Where they run as kernels of
+  /// their own (ChipSpec::elementwiseKernels) each streams its tensors
+  /// through external memory, and takes as long as the longer of the two.
   double auxCycles() const {
-    double ops = 0;
-    if (pass == TrainingPass::UPD) {
-      ops = 2.0 * chipParameters() / double(system.chip.cores); // w -= lr * g
-    } else {
-      double share = 1;
-      DimSet outputs = layer.dimsOf(Operand::Output);
-      for (int d = 0; d < kNumDims; ++d)
-        if (outputs.contains(Dim(d)))
-          share *= double(coreD[d]) / double(dims[d]);
-      ops = layer.auxOps * share;
-    }
-    return ops / system.chip.core.sfuOpsPerCycle;
+    if (pass == TrainingPass::UPD) // w -= lr * g
+      return 2.0 * chipParameters() / double(system.chip.cores) /
+             system.chip.core.sfuOpsPerCycle;
+    double share = 1;
+    DimSet outputs = layer.dimsOf(Operand::Output);
+    for (int d = 0; d < kNumDims; ++d)
+      if (outputs.contains(Dim(d)))
+        share *= double(coreD[d]) / double(dims[d]);
+    double sfu = layer.auxOps * share / system.chip.core.sfuOpsPerCycle;
+    if (!system.chip.elementwiseKernels)
+      return sfu;
+    // The chip's cores share its memory bus.
+    double chipBytes =
+        layer.auxKernels.bytes(pass, eb) * share * double(system.chip.cores);
+    return std::max(sfu, model.linkCycles(chipBytes, Link::MemoryBus));
   }
 
   /// Bytes of the Kernel a core works with (its CoreD share).
@@ -1055,14 +1061,15 @@ double SplitCycles::primaryCycles(const ArrayMapping &array) const {
   for (int d = 0; d < kNumDims; ++d)
     if (Dim(d) != array.rowDim && Dim(d) != array.colDim)
       temporal *= double(coreD[d]);
-  return steps * (std::max(spatial * temporal, feedCycles) + startupCycles);
+  return steps * (std::max(spatial * temporal / matrixEfficiency, feedCycles) +
+                  startupCycles);
 }
 
 double SplitCycles::wholeArrayPasses() const {
   double work = 1;
   for (int64_t d : coreD)
     work *= double(d);
-  return work / double(arrayRows * arrayColumns);
+  return work / double(arrayRows * arrayColumns) / matrixEfficiency;
 }
 
 double SplitCycles::computeBound() const {

@@ -45,7 +45,9 @@ LayerShape dsm::core::microbatchShape(const LayerShape &shape,
     part.auxOps /= double(microbatches);
     for (double *saved :
          {&part.saved.inputs, &part.saved.kernels, &part.saved.outputs,
-          &part.saved.masks, &part.saved.attention, &part.saved.attentionMasks})
+          &part.saved.masks, &part.saved.attention, &part.saved.attentionMasks,
+          &part.auxKernels.readElements, &part.auxKernels.writtenElements,
+          &part.auxKernels.dropoutElements, &part.auxKernels.maskBytes})
       *saved /= double(microbatches);
   }
   return part;

@@ -435,7 +435,7 @@ double MappingDriver::idealCycles() const {
     double passes = double(layer.fwd) + double(layer.bwd) + double(layer.upd);
     macs += layer.shape.macs() * passes;
   }
-  return macs / macsPerCycle;
+  return macs / macsPerCycle / model.getSystem().chip.core.matrixEfficiency;
 }
 
 llvm::Expected<MappingPlan> MappingDriver::mapWithPipelines() {

@@ -33,6 +33,8 @@ static constexpr std::pair<llvm::StringLiteral, ChipInterconnect>
 /// chip.tiling: who fits a product's working set to the scratchpad.
 static constexpr std::pair<llvm::StringLiteral, bool> kTilings[] = {
     {"scratchpad", false}, {"library", true}};
+static constexpr std::pair<llvm::StringLiteral, bool> kElementwise[] = {
+    {"fused", false}, {"kernels", true}};
 static constexpr std::pair<llvm::StringLiteral, DeviceType> kDeviceTypes[] = {
     {"cpu", DeviceType::CPU},
     {"gpu", DeviceType::GPU},
@@ -198,6 +200,9 @@ CoreSpec readCore(SpecMapReader &core) {
   assign(spec.frequencyHz,
          core.quantity("frequency", QuantityKind::Frequency, Bound::Positive));
   assign(spec.precision, core.choice<Precision>("precision", kPrecisions));
+  assign(spec.matrixEfficiency,
+         core.quantity("matrix_efficiency", QuantityKind::Count,
+                       Bound::Fraction, 1.0));
   core.finish();
   return spec;
 }
@@ -356,6 +361,8 @@ MultiChipSystem readMultiChip(SpecMapReader &root, SpecDiagnostics &diags,
         readMemory(*chip, "external_memory", /*withEfficiency=*/true);
     assign(result.chip.libraryTiling,
            chip->choice<bool>("tiling", kTilings, false));
+    assign(result.chip.elementwiseKernels,
+           chip->choice<bool>("elementwise", kElementwise, false));
     if (std::optional<SpecMapReader> host =
             chip->map("host_link", /*required=*/false)) {
       HostLinkSpec link;
@@ -688,6 +695,8 @@ void writeMultiChip(const MultiChipSystem &mc, SpecNode &root) {
   chip.add("external_memory", writeMemory(mc.chip.externalMemory, true));
   if (mc.chip.libraryTiling)
     chip.add("tiling", scalar(llvm::StringRef("library")));
+  if (mc.chip.elementwiseKernels)
+    chip.add("elementwise", scalar(llvm::StringRef("kernels")));
   if (const std::optional<HostLinkSpec> &link = mc.chip.hostLink) {
     SpecNode &host = chip.add("host_link", SpecNode::mapping());
     host.add("bandwidth", scalar(link->bandwidthBytesPerSecond));
@@ -704,6 +713,8 @@ void writeMultiChip(const MultiChipSystem &mc, SpecNode &root) {
   core.add("sfu_ops_per_cycle", scalar(c.sfuOpsPerCycle));
   core.add("frequency", scalar(c.frequencyHz));
   core.add("precision", scalar(stringifyPrecision(c.precision)));
+  if (c.matrixEfficiency != 1.0)
+    core.add("matrix_efficiency", scalar(c.matrixEfficiency));
 }
 
 void writeMemoryHierarchy(const MemoryHierarchySystem &mh, SpecNode &root) {

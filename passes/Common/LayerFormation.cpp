@@ -136,6 +136,86 @@ static void countSavedActivations(func::FuncOp func,
   }
 }
 
+/// Whether a kernel of its own ends at `kind`: a normalization or softmax
+/// (a reduction over features) or pooling writes its result, where an
+/// element-wise computation may hand it on in registers.
+static bool endsKernel(core::OpKind kind) {
+  switch (kind) {
+  case core::OpKind::Softmax:
+  case core::OpKind::LayerNorm:
+  case core::OpKind::RMSNorm:
+  case core::OpKind::BatchNorm:
+  case core::OpKind::MaxPool:
+  case core::OpKind::AvgPool:
+  case core::OpKind::Reduction:
+  case core::OpKind::Embedding:
+  case core::OpKind::Opaque:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// What each layer's fused auxiliary computations move through external
+/// memory where each runs as a kernel of its own
+/// (core::AuxiliaryKernelTraffic): a kernel reads the activations it does not
+/// take in registers from an element-wise computation whose only reader it is,
+/// and writes its result unless it hands it on so. Data movement (reshapes,
+/// transposes, slices) is a view and moves nothing. An auxiliary-only layer's
+/// first computation is the layer's own traffic, which the performance model
+/// counts already. With `dropout`, the attention's probabilities go through a
+/// dropout kernel of their own, and each dropped element of them and of the
+/// residual branches leaves a one-byte mask.
+static void countAuxiliaryKernels(std::vector<FormedLayer> &layers,
+                                  const DenseMap<Operation *, int> &layerOf,
+                                  bool dropout) {
+  for (auto [index, layer] : llvm::enumerate(layers)) {
+    core::AuxiliaryKernelTraffic &traffic = layer.shape.auxKernels;
+    llvm::DenseSet<Value> inRegisters;
+    for (auto [position, op] : llvm::enumerate(layer.ops)) {
+      if (op == layer.primary || (!layer.primary && position == 0))
+        continue;
+      core::OpKind kind = cast<WorkloadOpInterface>(op).getWorkload().kind;
+      if (core::getComputeClass(kind) == core::ComputeClass::DataMovement)
+        continue;
+      for (Value operand : op->getOperands())
+        if (isActivation(operand) && !inRegisters.contains(operand))
+          traffic.readElements += double(elementsOf(operand));
+      for (Value result : op->getResults()) {
+        Operation *reader =
+            result.hasOneUse() ? *result.getUsers().begin() : nullptr;
+        auto readerLayer = reader ? layerOf.find(reader) : layerOf.end();
+        bool handedOn =
+            !endsKernel(kind) && readerLayer != layerOf.end() &&
+            readerLayer->second == int(index) && reader != layer.primary &&
+            core::getComputeClass(
+                cast<WorkloadOpInterface>(reader).getWorkload().kind) !=
+                core::ComputeClass::DataMovement;
+        if (handedOn)
+          inRegisters.insert(result);
+        else
+          traffic.writtenElements += double(elementsOf(result));
+      }
+      if (!dropout)
+        continue;
+      Value result = op->getResult(0);
+      if (kind == core::OpKind::Softmax &&
+          llvm::any_of(result.getUsers(), [](Operation *user) {
+            auto reader = dyn_cast<WorkloadOpInterface>(user);
+            return reader && reader.getWorkload().kind == core::OpKind::MatMul;
+          })) {
+        traffic.dropoutElements += double(elementsOf(result));
+        traffic.maskBytes += double(elementsOf(result));
+      } else if (kind == core::OpKind::ResidualAdd &&
+                 llvm::all_of(op->getOperands(), [&](Value v) {
+                   return isActivation(v) && v.getType() == result.getType();
+                 })) {
+        traffic.maskBytes += double(elementsOf(result));
+      }
+    }
+  }
+}
+
 FailureOr<std::vector<FormedLayer>> dsm::formLayers(func::FuncOp func) {
   std::vector<FormedLayer> layers;
   DenseMap<Operation *, int> layerOf;
@@ -292,7 +372,8 @@ FailureOr<std::vector<FormedLayer>> dsm::formLayers(func::FuncOp func) {
   }
   FloatAttr dropout =
       DsmDialect::DropoutAttrHelper(func.getContext()).getAttr(func);
-  countSavedActivations(func, layers,
-                        dropout && dropout.getValueAsDouble() > 0);
+  bool dropsOut = dropout && dropout.getValueAsDouble() > 0;
+  countSavedActivations(func, layers, dropsOut);
+  countAuxiliaryKernels(layers, layerOf, dropsOut);
   return layers;
 }

@@ -83,6 +83,11 @@ struct ExpandTrainingPass
     // FWD, in program order.
     SmallVector<LayerPassOp> forward;
     for (FormedLayer &layer : layers) {
+      // Inference drops nothing out.
+      if (!training) {
+        layer.shape.auxKernels.dropoutElements = 0;
+        layer.shape.auxKernels.maskBytes = 0;
+      }
       SmallVector<Value> ins = llvm::map_to_vector(layer.inputs, lookup);
       auto op = LayerPassOp::create(builder, layer.ops.front()->getLoc(),
                                     typesOf(layer.outputs), layer.name,

@@ -20,9 +20,13 @@
 // norm (2 ops per element) and ReLU, conv2's residual input (aux_inputs); and
 // what each keeps for its backward pass: conv1 its batch norm's input and
 // its ReLU's output (its own input is the function's), conv2 its ReLU's
-// output (its input is conv1's, counted there).
-// CHECK: %[[A1:.*]] = dsm.layer_pass "conv1" <fwd> ins(%[[X]]) weights(%[[W1]], %[[G]], %[[B]], %[[M]], %[[V]]) {workload = #dsm.workload<kind = "conv", in = 3, out = 8, ij = 64, kij = 9, mb = 4, aux_ops = 6144, params = 232, reduces = "batch_norm", saved_outputs = 4096>} : {{.*}} -> tensor<4x8x8x8xf32>
-// CHECK: %[[A2:.*]] = dsm.layer_pass "conv2" <fwd> ins(%[[A1]]) weights(%[[W2]]) {workload = #dsm.workload<kind = "conv", in = 8, out = 8, ij = 64, kij = 9, mb = 4, ij_out = 1, aux_ops = 6144, aux_inputs = 2048, params = 576, saved_outputs = 2048>} : {{.*}} -> tensor<4x8xf32>
+// output (its input is conv1's, counted there). As kernels of their own
+// (aux_reads, aux_writes) conv1's batch norm reads the convolution's 2048
+// elements and writes 2048, its ReLU reads and writes them again; conv2's
+// addition reads both of its operands and hands its sum through the ReLU to
+// the pooling in registers, which writes the 32 pooled elements.
+// CHECK: %[[A1:.*]] = dsm.layer_pass "conv1" <fwd> ins(%[[X]]) weights(%[[W1]], %[[G]], %[[B]], %[[M]], %[[V]]) {workload = #dsm.workload<kind = "conv", in = 3, out = 8, ij = 64, kij = 9, mb = 4, aux_ops = 6144, params = 232, reduces = "batch_norm", saved_outputs = 4096, aux_reads = 4096, aux_writes = 4096>} : {{.*}} -> tensor<4x8x8x8xf32>
+// CHECK: %[[A2:.*]] = dsm.layer_pass "conv2" <fwd> ins(%[[A1]]) weights(%[[W2]]) {workload = #dsm.workload<kind = "conv", in = 8, out = 8, ij = 64, kij = 9, mb = 4, ij_out = 1, aux_ops = 6144, aux_inputs = 2048, params = 576, saved_outputs = 2048, aux_reads = 4096, aux_writes = 32>} : {{.*}} -> tensor<4x8xf32>
 // CHECK: %[[Y:.*]] = dsm.layer_pass "fc" <fwd> ins(%[[A2]]) weights(%[[FW]], %[[FB]])
 //
 // Backward in reverse order, UPD before BWD. The loss gradient comes from the

@@ -925,3 +925,69 @@ TEST(PerformanceModelTest, ParallelismsNeedTheirTorus) {
 }
 
 } // namespace
+
+TEST(PerformanceModelTest, AChipBelowItsPeakTakesLongerOnItsArrayOnly) {
+  // A chip whose matrix products reach half its peak (CoreSpec::
+  // matrixEfficiency) spends twice the array cycles, startup aside, and
+  // does the same useful work; its transfers and AuxComp are the chip's.
+  const LayerShape layer = convLayer(16, 16, 64, 9, 8);
+  const MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                                 Dim::In, 8, Dim::IJ, 8);
+  MultiChipSystem half = smallSystem();
+  half.chip.core.matrixEfficiency = 0.5;
+  const SplitCycles peak =
+      PerformanceModel(smallSystem()).splitCycles(layer, TrainingPass::FWD, c);
+  const SplitCycles slow =
+      PerformanceModel(half).splitCycles(layer, TrainingPass::FWD, c);
+  ASSERT_GT(peak.primaryCycles(c.array), peak.feedCycles);
+  const double startup = peak.steps * peak.startupCycles;
+  EXPECT_DOUBLE_EQ(slow.primaryCycles(c.array) - startup,
+                   2 * (peak.primaryCycles(c.array) - startup));
+  EXPECT_EQ(slow.ovldt, peak.ovldt);
+  EXPECT_EQ(slow.auxComp, peak.auxComp);
+  // The search's bounds stay bounds.
+  EXPECT_LE(slow.lowerBound(), slow.totalCycles(c.array));
+  EXPECT_LE(slow.computeBound(), slow.totalCycles(c.array));
+  std::optional<Evaluation> e =
+      PerformanceModel(half).evaluate(layer, TrainingPass::FWD, c);
+  std::optional<Evaluation> f =
+      PerformanceModel(smallSystem()).evaluate(layer, TrainingPass::FWD, c);
+  ASSERT_TRUE(e && f);
+  EXPECT_EQ(e->cycles.useful, f->cycles.useful);
+  EXPECT_GT(e->cycles.underuse, f->cycles.underuse);
+}
+
+TEST(PerformanceModelTest, ElementwiseKernelsStreamTheirTensorsThroughMemory) {
+  // The layer's auxiliary kernels read 2 MB and write 1 MB of fp16 in FWD
+  // (1M and 0.5M elements), with a 0.25 MB dropout tensor and its mask.
+  LayerShape layer = convLayer(16, 16, 64, 9, 8);
+  layer.auxKernels = {1 << 20, 1 << 19, 1 << 18, 1 << 18};
+  const MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                                 Dim::In, 8, Dim::IJ, 8);
+  // Fused (DeepSpatialMatrix): AuxComp is the special-function time alone.
+  const SplitCycles fused =
+      PerformanceModel(smallSystem()).splitCycles(layer, TrainingPass::FWD, c);
+  MultiChipSystem kernels = smallSystem();
+  kernels.chip.elementwiseKernels = true;
+  PerformanceModel model(kernels);
+  // As kernels each chip streams its quarter of the minibatch's bytes at
+  // 16 GB/s: FWD (1M + 0.5M + 2 x 0.25M) x 2 B + 0.25 MB, BWD (1M + 2 x
+  // 0.5M + 2 x 0.25M) x 2 B + 0.25 MB; UPD runs none.
+  const double mb = 1 << 20;
+  const double fwdBytes = (mb + mb / 2 + mb / 2) * 2 + mb / 4;
+  const double bwdBytes = (mb + mb + mb / 2) * 2 + mb / 4;
+  EXPECT_DOUBLE_EQ(layer.auxKernels.bytes(TrainingPass::FWD, 2), fwdBytes);
+  EXPECT_DOUBLE_EQ(layer.auxKernels.bytes(TrainingPass::BWD, 2), bwdBytes);
+  EXPECT_EQ(layer.auxKernels.bytes(TrainingPass::UPD, 2), 0);
+  const double perCycle = 16e9 / 1e9;
+  EXPECT_DOUBLE_EQ(model.splitCycles(layer, TrainingPass::FWD, c).auxComp,
+                   fwdBytes / 4 / perCycle);
+  EXPECT_DOUBLE_EQ(model.splitCycles(layer, TrainingPass::BWD, c).auxComp,
+                   bwdBytes / 4 / perCycle);
+  EXPECT_GT(model.splitCycles(layer, TrainingPass::FWD, c).auxComp,
+            fused.auxComp);
+  EXPECT_EQ(model.splitCycles(layer, TrainingPass::UPD, c).auxComp,
+            PerformanceModel(smallSystem())
+                .splitCycles(layer, TrainingPass::UPD, c)
+                .auxComp);
+}

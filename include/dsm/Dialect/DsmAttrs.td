@@ -218,7 +218,11 @@ def Dsm_WorkloadAttr : Dsm_Attr<"Workload", "workload"> {
     auxiliary computations (all timesteps), activation elements `aux_inputs`
     they read besides the primary input (a residual shortcut), the learnable
     `params`, and `reduces`: fused computations whose statistics cores must
-    reduce ("batch_norm", "softmax", or both joined by "+").
+    reduce ("batch_norm", "softmax", or both joined by "+"). The `saved_*`
+    elements are what the layer keeps for its backward pass; `aux_reads`,
+    `aux_writes`, `aux_dropout` elements and `aux_mask_bytes` what its fused
+    auxiliary computations move through external memory in FWD where each
+    runs as a kernel of its own (a chip with `elementwise: kernels`).
 
     ```mlir
     #dsm.workload<kind = "conv", in = 64, out = 64, ij = 3136, kij = 9, mb = 512, aux_ops = 4816896, params = 36992, reduces = "batch_norm">
@@ -241,7 +245,11 @@ def Dsm_WorkloadAttr : Dsm_Attr<"Workload", "workload"> {
     DefaultValuedParameter<"int64_t", "0">:$saved_outputs,
     DefaultValuedParameter<"int64_t", "0">:$saved_masks,
     DefaultValuedParameter<"int64_t", "0">:$saved_attention,
-    DefaultValuedParameter<"int64_t", "0">:$saved_attention_masks);
+    DefaultValuedParameter<"int64_t", "0">:$saved_attention_masks,
+    DefaultValuedParameter<"int64_t", "0">:$aux_reads,
+    DefaultValuedParameter<"int64_t", "0">:$aux_writes,
+    DefaultValuedParameter<"int64_t", "0">:$aux_dropout,
+    DefaultValuedParameter<"int64_t", "0">:$aux_mask_bytes);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

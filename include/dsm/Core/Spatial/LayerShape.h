@@ -76,6 +76,25 @@ struct SavedActivations {
   }
 };
 
+/// What a layer's fused auxiliary computations move through external memory
+/// in FWD where each runs as a kernel of its own (a GPU's framework; chip
+/// `elementwise: kernels`, PerformanceModel.h), over the whole layer: a
+/// kernel reads its activation operands and writes its result, except that
+/// an element-wise computation hands its result to its only reader in the
+/// layer in registers (as fused bias-GeLU, scale-mask-softmax and
+/// bias-dropout-add kernels do), and a normalization or softmax ends a
+/// kernel. Dropout in training adds the attention's dropout kernel (its
+/// tensor read and written) and a one-byte mask per dropped element.
+/// docs/performance-model.md, "Element-wise kernels".
+struct AuxiliaryKernelTraffic {
+  double readElements = 0, writtenElements = 0;
+  double dropoutElements = 0, maskBytes = 0;
+  /// External-memory bytes of `pass` at `elementBytes` an element: in BWD
+  /// each kernel's derivative reads what it read and the error of its
+  /// result, and writes the errors of its inputs; UPD runs none.
+  double bytes(TrainingPass pass, double elementBytes) const;
+};
+
 /// One layer for the performance model.
 struct LayerShape {
   std::string name;
@@ -125,6 +144,8 @@ struct LayerShape {
   double outputPixelRatio = 1.0;
   /// What the layer keeps for its backward pass (training).
   SavedActivations saved;
+  /// The fused auxiliary computations' traffic as kernels of their own.
+  AuxiliaryKernelTraffic auxKernels;
 
   int64_t get(Dim d) const { return dims[int(d)]; }
   /// MACs of one pass over all timesteps and directions.

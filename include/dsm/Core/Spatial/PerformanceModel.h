@@ -38,6 +38,8 @@ struct SplitCycles {
   DimSizes coreD = {1, 1, 1, 1, 1};
   double steps = 1, feedCycles = 0, startupCycles = 0;
   int64_t arrayRows = 1, arrayColumns = 1;
+  /// CoreSpec::matrixEfficiency: the array's work takes 1/this of its cycles.
+  double matrixEfficiency = 1;
 
   /// PriComp under `array` (DeepSpatialMatrix §II-D), as evaluate() charges it.
   double primaryCycles(const ArrayMapping &array) const;

@@ -68,6 +68,11 @@ struct CoreSpec {
   double sfuOpsPerCycle = 0;
   double frequencyHz = 0;
   Precision precision = Precision::FP16;
+  /// The share of the PE arrays' peak that a matrix product reaches at best
+  /// on this chip: a GPU's measured maximum achievable matmul throughput
+  /// over its data-sheet peak (clocks under load, the library's kernels).
+  /// 1 for the DeepSpatialMatrix core, whose model counts its cycles itself.
+  double matrixEfficiency = 1.0;
 };
 
 /// A chip's link to its host and the host memory it may fill (a GPU's PCIe
@@ -92,6 +97,12 @@ struct ChipSpec {
   /// streamed again for each, where the DeepSpatialMatrix chip has no legal
   /// mapping (PerformanceModel.h).
   bool libraryTiling = false;
+  /// Whether a layer's auxiliary computations (normalizations, softmax,
+  /// element-wise chains) run as kernels of their own that stream their
+  /// tensors through external memory (`elementwise: kernels`: a GPU under a
+  /// framework, as Megatron-LM runs), rather than fused into the primary
+  /// computation's pass on chip (`fused`, DeepSpatialMatrix §II-D).
+  bool elementwiseKernels = false;
   CoreSpec core;
 };
 
