@@ -67,8 +67,10 @@ public:
   /// The cycles a plan must take fewer of to matter: the incumbent's where
   /// it fits (one that does not fit bounds nothing).
   double cyclesToBeat() const {
-    return fits() ? best->totals.cycles.total : kNoPlanYet;
+    return std::min(bound, fits() ? best->totals.cycles.total : kNoPlanYet);
   }
+  /// Plans must also beat `cycles` (MapperOptions::cyclesToBeat).
+  void boundBy(double cycles) { bound = cycles; }
 
   /// Takes `plan` if it is better: a plan that fits beats one that does
   /// not, then the fewer cycles.
@@ -92,6 +94,7 @@ private:
   std::optional<MappingPlan> best;
   llvm::Error whyNone = llvm::Error::success();
   std::vector<RejectedStrategy> rejected;
+  double bound = kNoPlanYet;
 };
 
 /// One run of SpatialMapper::map over one network.

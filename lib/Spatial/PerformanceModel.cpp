@@ -384,9 +384,12 @@ public:
   /// holds 1/(fx fy) of the Input (FWD, UPD) or of the Input's partial errors
   /// (BWD) and passes its slice on fx fy - 1 times: along X every iteration,
   /// along Y every fx-th. Received slices go through memory (per step).
+  /// Overlapped with the compute in FWD and UPD, unless the chip's exchanges
+  /// block (ChipSpec::blockingTensorExchange: a framework's collectives).
   TransferGroup rotation() const {
     TransferGroup group;
-    group.overlapped = pass != TrainingPass::BWD;
+    group.overlapped =
+        pass != TrainingPass::BWD && !system.chip.blockingTensorExchange;
     double fx = featureChipsX(), fy = featureChipsY();
     if (layer.hasPrimary && fx * fy > 1) {
       double slice = elements(Operand::Input, chipD) / (fx * fy) * eb;

@@ -448,7 +448,9 @@ llvm::Expected<MappingPlan> MappingDriver::mapWithPipelines() {
   MappingRequest fastest(model, graph);
   fastest.memo = &memo;
   fastest.choosesSavers = false;
+  fastest.cyclesToBeat = options.cyclesToBeat;
   Incumbent incumbent(mapOnce(fastest));
+  incumbent.boundBy(options.cyclesToBeat);
   if (!incumbent.has() || incumbent.fits()) {
     if (options.chipBlocks)
       if (llvm::Error stopped = mapOnBlocks(incumbent))

@@ -61,6 +61,81 @@ static bool sweepsPreloads(const MapperOptions &options,
   return options.preloadWeights && isInference(graph) && anyWeights;
 }
 
+/// Whether `plan` beats `best` (none: any plan does): a plan that fits
+/// beats one that does not, then fewer cycles.
+static bool beats(const MappingPlan &plan, const MappingPlan *best) {
+  return !best || (plan.fitsMemory() != best->fitsMemory()
+                       ? plan.fitsMemory()
+                       : plan.totals.cycles.total < best->totals.cycles.total);
+}
+
+/// Fastest first; a plan that fits before one that does not.
+static void orderRejected(std::vector<RejectedStrategy> &rejected) {
+  llvm::stable_sort(rejected,
+                    [](const RejectedStrategy &a, const RejectedStrategy &b) {
+                      const bool aFits = !a.complete || a.memory.fits(),
+                                 bFits = !b.complete || b.memory.fits();
+                      if (aFits != bFits)
+                        return aFits;
+                      return a.cycles < b.cycles;
+                    });
+}
+
+llvm::Expected<NetworkPlan>
+dsm::core::mapOnRegroupings(const MultiChipSystem &system,
+                            const MapperOptions &options,
+                            const LayerGraph &graph, Executor &executor) {
+  // The whole node first: a regrouping must be faster to be taken.
+  std::vector<MultiChipSystem> networks = {system};
+  const NetworkDimension &node = system.torus.x;
+  if (node.topology == NetworkTopology::Switch)
+    for (int64_t columns = node.size / 2; columns >= 1; --columns)
+      if (node.size % columns == 0)
+        networks.push_back(cantFail(regroupInnermost(system, columns)));
+  auto rejectedOf = [](const NetworkPlan &other) {
+    return RejectedStrategy{"tensor groups of " +
+                                std::to_string(other.system.torus.x.size) +
+                                ": " + describeStrategy(other.plan),
+                            other.plan.totals.cycles.total, other.plan.memory,
+                            /*complete=*/true};
+  };
+  std::optional<NetworkPlan> best;
+  llvm::Error wholeNodeError = llvm::Error::success();
+  std::vector<RejectedStrategy> others;
+  for (const MultiChipSystem &network : networks) {
+    // A regrouping is priced only as far as it could beat the best so far.
+    MapperOptions bounded = options;
+    if (best && best->plan.fitsMemory())
+      bounded.cyclesToBeat =
+          std::min(options.cyclesToBeat, best->plan.totals.cycles.total);
+    llvm::Expected<MappingPlan> plan =
+        SpatialMapper(network, bounded).map(graph, executor);
+    if (!plan) {
+      // The whole node's error is the one to report when nothing maps.
+      if (&network == &networks.front())
+        wholeNodeError = plan.takeError();
+      else
+        llvm::consumeError(plan.takeError());
+      continue;
+    }
+    NetworkPlan candidate{network, std::move(*plan)};
+    if (!beats(candidate.plan, best ? &best->plan : nullptr)) {
+      others.push_back(rejectedOf(candidate));
+      continue;
+    }
+    if (best)
+      others.push_back(rejectedOf(*best));
+    best = std::move(candidate);
+  }
+  if (!best)
+    return std::move(wholeNodeError);
+  llvm::consumeError(std::move(wholeNodeError));
+  std::vector<RejectedStrategy> &rejected = best->plan.rejected;
+  rejected.insert(rejected.end(), others.begin(), others.end());
+  orderRejected(rejected);
+  return std::move(*best);
+}
+
 llvm::Expected<MappingPlan> SpatialMapper::map(const LayerGraph &graph,
                                                Executor &executor) const {
   ExplorationProgress progress(*options.progress, sweepsPreloads(options, graph)
@@ -98,7 +173,8 @@ llvm::Expected<MappingPlan> MappingDriver::run() {
   if (options.pipelineStages && !isInference(graph))
     return mapWithPipelines();
   // The whole torus, then the blocks that could beat it.
-  Incumbent incumbent(mapOnTorus(model, kNoPlanYet));
+  Incumbent incumbent(mapOnTorus(model, options.cyclesToBeat));
+  incumbent.boundBy(options.cyclesToBeat);
   if (options.chipBlocks)
     if (llvm::Error stopped = mapOnBlocks(incumbent))
       return std::move(stopped);
@@ -156,10 +232,7 @@ void Incumbent::replace(MappingPlan plan) {
 }
 
 void Incumbent::offer(MappingPlan plan) {
-  const bool better =
-      !best || (plan.fitsMemory() != best->fitsMemory()
-                    ? plan.fitsMemory()
-                    : plan.totals.cycles.total < best->totals.cycles.total);
+  const bool better = beats(plan, best ? &*best : nullptr);
   if (better)
     replace(std::move(plan));
   else
@@ -191,15 +264,7 @@ void Incumbent::challengeWith(llvm::Expected<MappingPlan> whole) {
 llvm::Expected<MappingPlan> Incumbent::take() {
   if (!best)
     return std::move(whyNone);
-  // Fastest first; a plan that fits before one that does not.
-  llvm::stable_sort(rejected,
-                    [](const RejectedStrategy &a, const RejectedStrategy &b) {
-                      const bool aFits = !a.complete || a.memory.fits(),
-                                 bFits = !b.complete || b.memory.fits();
-                      if (aFits != bFits)
-                        return aFits;
-                      return a.cycles < b.cycles;
-                    });
+  orderRejected(rejected);
   best->rejected.insert(best->rejected.end(), rejected.begin(), rejected.end());
   rejected.clear();
   return std::move(*best);

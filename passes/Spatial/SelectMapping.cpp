@@ -213,12 +213,7 @@ struct SelectMappingPass
         return signalPassFailure();
       }
       *multiChip = *regrouped;
-      auto attr =
-          module->getAttrOfType<SystemAttr>(SystemAttr::kModuleAttrName);
-      core::SystemDescription description = attr.getDescription();
-      description.target = *multiChip;
-      module->setAttr(SystemAttr::kModuleAttrName,
-                      SystemAttr::get(&getContext(), description));
+      recordNetwork(module, *multiChip);
     }
     // tensor= and data= name the parallelism by its degrees on a stage's
     // chips (the torus's X columns, its rows over the stages).
@@ -272,9 +267,33 @@ struct SelectMappingPass
       options.parallelisms = {core::Parallelism::Data,
                               core::Parallelism::Model};
     }
-    for (auto func : module.getOps<func::FuncOp>())
-      if (failed(mapFunction(func, *multiChip, options)))
+    // Tensor parallelism inside a switch node is searched when no degree
+    // is named: the plan is made on the best regrouping of the node, which
+    // the module then records -- one network, so for a module of one
+    // function.
+    auto funcs = module.getOps<func::FuncOp>();
+    const bool regroup =
+        tensor == 0 && data == 0 && !options.namedParallelism &&
+        multiChip->torus.x.topology == core::NetworkTopology::Switch &&
+        std::distance(funcs.begin(), funcs.end()) == 1;
+    for (auto func : funcs) {
+      FailureOr<core::MultiChipSystem> mapped =
+          mapFunction(func, *multiChip, options, regroup);
+      if (failed(mapped))
         return signalPassFailure();
+      if (mapped->torus.x.size != multiChip->torus.x.size)
+        recordNetwork(module, *mapped);
+    }
+  }
+
+  /// Records on the module the network its plans are made for (a regrouping
+  /// of the attached system's).
+  void recordNetwork(ModuleOp module, const core::MultiChipSystem &network) {
+    auto attr = module->getAttrOfType<SystemAttr>(SystemAttr::kModuleAttrName);
+    core::SystemDescription description = attr.getDescription();
+    description.target = network;
+    module->setAttr(SystemAttr::kModuleAttrName,
+                    SystemAttr::get(&getContext(), description));
   }
 
   /// The strategies the mapper priced and did not take, the fastest few:
@@ -487,15 +506,17 @@ struct SelectMappingPass
                               config.block.rows, config.block.columns);
   }
 
-  LogicalResult mapFunction(func::FuncOp func,
-                            const core::MultiChipSystem &system,
-                            core::MapperOptions options) {
+  /// Maps `func` on `attached`, or with `regroup` on the best of its
+  /// regroupings (core::mapOnRegroupings); the network the plan is made for.
+  FailureOr<core::MultiChipSystem>
+  mapFunction(func::FuncOp func, const core::MultiChipSystem &attached,
+              core::MapperOptions options, bool regroup) {
     FailureOr<ExpandedFunction> expanded = readLayerGraph(func);
     if (failed(expanded))
       return failure();
     std::vector<LayerPassOps> &layers = expanded->layers;
     if (layers.empty())
-      return success();
+      return attached;
     const core::LayerGraph &graph = expanded->graph;
 
     // Explorations run on the context's thread pool, or on this thread when
@@ -509,8 +530,17 @@ struct SelectMappingPass
                                        .str(),
                                    "");
     options.progress = &progress;
-    llvm::Expected<core::MappingPlan> plan =
-        core::SpatialMapper(system, options).map(graph, executor);
+    core::MultiChipSystem system = attached;
+    llvm::Expected<core::MappingPlan> plan = [&] {
+      if (!regroup)
+        return core::SpatialMapper(system, options).map(graph, executor);
+      llvm::Expected<core::NetworkPlan> best =
+          core::mapOnRegroupings(system, options, graph, executor);
+      if (!best)
+        return llvm::Expected<core::MappingPlan>(best.takeError());
+      system = best->system;
+      return llvm::Expected<core::MappingPlan>(std::move(best->plan));
+    }();
     progress.finish();
     if (!plan) {
       // A layer's error goes to that layer's FWD op; any other to the function.
@@ -685,7 +715,7 @@ struct SelectMappingPass
         }
       }
     }
-    return success();
+    return system;
   }
 };
 } // namespace

@@ -428,6 +428,31 @@ TEST(PerformanceModelTest, BackwardRotationIsNotOverlapped) {
   EXPECT_DOUBLE_EQ(e->cycles.nonOvldt, 819.2);
 }
 
+TEST(PerformanceModelTest, ABlockingTensorExchangeIsNotHiddenByTheCompute) {
+  // TorusLinkBoundRotation's layer on a chip whose exchanges block (a
+  // framework's collectives between kernels): the same rotation, in FWD
+  // and UPD too, out of the overlapped group into NonOvldt.
+  MultiChipSystem blocking = smallSystem();
+  blocking.chip.blockingTensorExchange = true;
+  const LayerShape layer = convLayer(16, 16, 64, 1, 8);
+  const MappingConfig c = config(Parallelism::Model, kModelSplit,
+                                 {1, 1, 1, 1, 2}, Dim::In, 8, Dim::IJ, 8);
+  for (TrainingPass pass : {TrainingPass::FWD, TrainingPass::UPD}) {
+    std::optional<Evaluation> hidden =
+        PerformanceModel(smallSystem()).evaluate(layer, pass, c);
+    std::optional<Evaluation> shown =
+        PerformanceModel(blocking).evaluate(layer, pass, c);
+    ASSERT_TRUE(hidden && shown);
+    const TransferGroup *rotate = group(*shown, "rotate");
+    ASSERT_NE(rotate, nullptr);
+    EXPECT_FALSE(rotate->overlapped);
+    EXPECT_EQ(rotate->cycles, group(*hidden, "rotate")->cycles);
+    EXPECT_DOUBLE_EQ(shown->cycles.nonOvldt,
+                     hidden->cycles.nonOvldt + rotate->cycles);
+    EXPECT_GT(shown->cycles.total, hidden->cycles.total);
+  }
+}
+
 TEST(PerformanceModelTest, OddSplitUnderusesTheArray) {
   // A scratchpad fast enough not to matter here (see ScratchpadBandwidth...).
   MultiChipSystem s = smallSystem();

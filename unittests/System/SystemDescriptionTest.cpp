@@ -103,12 +103,14 @@ TEST(SystemPresetsTest, DgxA100IsNodesOfEightOnASwitch) {
   // Megatron-LM's element-wise kernels go through HBM; a matrix product
   // reaches the measured 267.9 of 312 TFLOPS at best.
   EXPECT_TRUE(mc->chip.elementwiseKernels);
+  EXPECT_TRUE(mc->chip.blockingTensorExchange);
   EXPECT_DOUBLE_EQ(mc->chip.core.matrixEfficiency, 0.859);
   for (llvm::StringRef name : {"a100-80g-1024", "dsm-8pf-asym"}) {
     SystemDescription other = load(name);
     const MultiChipSystem *chip = other.getIf<MultiChipSystem>();
     EXPECT_FALSE(chip->chip.libraryTiling) << name.str();
     EXPECT_FALSE(chip->chip.elementwiseKernels) << name.str();
+    EXPECT_FALSE(chip->chip.blockingTensorExchange) << name.str();
     EXPECT_EQ(chip->chip.core.matrixEfficiency, 1.0) << name.str();
   }
 }
@@ -402,7 +404,8 @@ TEST(SystemLoaderTest, MissingFileNamesItAndThePresets) {
 
 TEST(SystemDescriptionTest, ElementwiseKernelsAndMatrixEfficiencyAreChecked) {
   std::string text = replaced(replaced(kValidMultiChip, "  cores: 2\n",
-                                       "  cores: 2\n  elementwise: kernels\n"),
+                                       "  cores: 2\n  elementwise: kernels\n"
+                                       "  tensor_exchange: blocking\n"),
                               "  precision: fp16\n",
                               "  precision: fp16\n  matrix_efficiency: 0.75\n");
   llvm::Expected<SystemDescription> system =
@@ -410,6 +413,7 @@ TEST(SystemDescriptionTest, ElementwiseKernelsAndMatrixEfficiencyAreChecked) {
   ASSERT_TRUE(static_cast<bool>(system)) << llvm::toString(system.takeError());
   const MultiChipSystem &chip = std::get<MultiChipSystem>(system->target);
   EXPECT_TRUE(chip.chip.elementwiseKernels);
+  EXPECT_TRUE(chip.chip.blockingTensorExchange);
   EXPECT_EQ(chip.chip.core.matrixEfficiency, 0.75);
   // Left out, the DeepSpatialMatrix chip's: fused, at the array's peak.
   llvm::Expected<SystemDescription> plain =
@@ -417,6 +421,8 @@ TEST(SystemDescriptionTest, ElementwiseKernelsAndMatrixEfficiencyAreChecked) {
   ASSERT_TRUE(static_cast<bool>(plain)) << llvm::toString(plain.takeError());
   EXPECT_FALSE(
       std::get<MultiChipSystem>(plain->target).chip.elementwiseKernels);
+  EXPECT_FALSE(
+      std::get<MultiChipSystem>(plain->target).chip.blockingTensorExchange);
   EXPECT_EQ(std::get<MultiChipSystem>(plain->target).chip.core.matrixEfficiency,
             1.0);
   EXPECT_EQ(errorsOf(replaced(text, "elementwise: kernels",
@@ -425,6 +431,6 @@ TEST(SystemDescriptionTest, ElementwiseKernelsAndMatrixEfficiencyAreChecked) {
             "expected one of: fused, kernels\n");
   EXPECT_EQ(errorsOf(replaced(text, "matrix_efficiency: 0.75",
                               "matrix_efficiency: 1.5")),
-            "21: field 'core.matrix_efficiency' must be a fraction in (0, 1], "
+            "22: field 'core.matrix_efficiency' must be a fraction in (0, 1], "
             "got '1.5'\n");
 }

@@ -40,6 +40,10 @@ constexpr double kNoPlanYet = std::numeric_limits<double>::infinity();
 
 struct MapperOptions {
   SearchMode search = SearchMode::Heuristic;
+  /// A plan must take fewer cycles than this to be returned (a caller that
+  /// compares plans on several networks: mapOnRegroupings): the strategies
+  /// that cannot are cut short, and the mapping fails when none can.
+  double cyclesToBeat = kNoPlanYet;
   /// The parallelisms layers may use (those the torus offers among them);
   /// empty means all. One entry forces it on every layer; {Data, Model} is
   /// the symmetric-torus baseline of DeepSpatialMatrix Fig. 11.

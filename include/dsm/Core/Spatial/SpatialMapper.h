@@ -56,6 +56,25 @@ private:
   MapperOptions options;
 };
 
+/// A plan and the network it was made for.
+struct NetworkPlan {
+  MultiChipSystem system;
+  MappingPlan plan;
+};
+
+/// Maps `graph` on `system` and, where its innermost dimension is a switch (a
+/// DGX node), on each of its regroupings (a tensor group of every divisor of
+/// the node's size, the node's other chips with the outer dimension:
+/// regroupInnermost), and keeps the best -- a plan that fits before one that
+/// does not, then the fewest cycles, the least regrouped on a tie -- with the
+/// others' best plans among its rejected strategies. Tensor parallelism
+/// inside a node is searched so, as pipeline and data parallelism are over
+/// the outer dimension.
+llvm::Expected<NetworkPlan> mapOnRegroupings(const MultiChipSystem &system,
+                                             const MapperOptions &options,
+                                             const LayerGraph &graph,
+                                             Executor &executor);
+
 } // namespace dsm::core
 
 #endif // DSM_CORE_SPATIAL_SPATIALMAPPER_H

@@ -103,6 +103,12 @@ struct ChipSpec {
   /// framework, as Megatron-LM runs), rather than fused into the primary
   /// computation's pass on chip (`fused`, DeepSpatialMatrix §II-D).
   bool elementwiseKernels = false;
+  /// Whether a model-parallel layer's exchange of activations between chips
+  /// blocks its compute (`tensor_exchange: blocking`: a framework issues it
+  /// as a collective between kernels, as Megatron-LM's tensor-parallel
+  /// all-reduces are), rather than rotating under it (`overlapped`,
+  /// DeepSpatialMatrix §II-D's RotateAlongX/Y in FWD and UPD).
+  bool blockingTensorExchange = false;
   CoreSpec core;
 };
 
