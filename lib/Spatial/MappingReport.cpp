@@ -46,10 +46,12 @@ std::string MappingReportRow::limitedBy() const {
   return worst->name + " on " + stringifyLink(worst->bottleneck).str();
 }
 
-bool dsm::core::isOverlappedGroup(llvm::StringRef name, TrainingPass pass) {
+bool dsm::core::isOverlappedGroup(llvm::StringRef name, TrainingPass pass,
+                                  const MultiChipSystem &system) {
   if (name == "fetch_inp+fetch_ker+write_out")
     return true;
-  return name == "rotate" && pass != TrainingPass::BWD;
+  return name == "rotate" && pass != TrainingPass::BWD &&
+         !system.chip.megatronTensorParallel;
 }
 
 CycleBreakdown MappingReport::totalCycles() const {

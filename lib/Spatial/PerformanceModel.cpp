@@ -99,19 +99,22 @@ std::optional<DimSizes> PerformanceModel::chipSplit(const LayerShape &layer,
   }
   int64_t x = system.torus.x.size, y = system.torus.y.size;
   DimSizes split = {1, 1, 1, 1, 1};
+  // The features the model-parallel chips split: a row-parallel layer's
+  // input features, any other's output features.
+  const int features = int(isRowParallel(layer) ? Dim::In : Dim::Out);
   switch (p) {
   case Parallelism::Data:
     split[int(Dim::MB)] = x * y;
     break;
   case Parallelism::Model:
-    split[int(Dim::Out)] = x * y;
+    split[features] = x * y;
     break;
   case Parallelism::DataXModelY:
     split[int(Dim::MB)] = x;
-    split[int(Dim::Out)] = y;
+    split[features] = y;
     break;
   case Parallelism::ModelXDataY:
-    split[int(Dim::Out)] = x;
+    split[features] = x;
     split[int(Dim::MB)] = y;
     break;
   }
@@ -125,6 +128,12 @@ std::optional<DimSizes> PerformanceModel::chipSplit(const LayerShape &layer,
     }
   }
   return split;
+}
+
+bool PerformanceModel::isRowParallel(const LayerShape &layer) const {
+  return system.chip.megatronTensorParallel &&
+         layer.kind == OpKind::FullyConnected && layer.hasWeights &&
+         layer.get(Dim::In) >= layer.get(Dim::Out);
 }
 
 double PerformanceModel::linkCycles(double bytes, Link link) const {
@@ -232,6 +241,7 @@ public:
         chipD(splitSizes(dims, config.chipSplit)),
         coreD(splitSizes(chipD, config.coreSplit)),
         ring(system.chip.interconnect == ChipInterconnect::Ring),
+        rowParallel(config.chipSplit[int(Dim::In)] > 1),
         eb(model.bytesPerElement()) {}
 
   const DimSizes &getChipD() const { return chipD; }
@@ -331,13 +341,27 @@ public:
 
   /// Chips along X and Y that share the features (split `out`, so each
   /// holds a slice of the Input and the Input rotates among them).
+  /// Chips along X and Y that split the output features, each rotating
+  /// its slice of the input to the others (none for a row-parallel layer).
   double featureChipsX() const {
-    return roleAlongX(config.parallelism) == TorusRole::Features
+    return roleAlongX(config.parallelism) == TorusRole::Features && !rowParallel
                ? double(system.torus.x.size)
                : 1;
   }
   double featureChipsY() const {
-    return roleAlongY(config.parallelism) == TorusRole::Features
+    return roleAlongY(config.parallelism) == TorusRole::Features && !rowParallel
+               ? double(system.torus.y.size)
+               : 1;
+  }
+  /// Chips along X and Y that split a row-parallel layer's input features,
+  /// each with its partial sums of the whole output.
+  double reductionChipsX() const {
+    return roleAlongX(config.parallelism) == TorusRole::Features && rowParallel
+               ? double(system.torus.x.size)
+               : 1;
+  }
+  double reductionChipsY() const {
+    return roleAlongY(config.parallelism) == TorusRole::Features && rowParallel
                ? double(system.torus.y.size)
                : 1;
   }
@@ -375,6 +399,10 @@ public:
       return 0;
     if (operand == Operand::Input)
       return e / (featureChipsX() * featureChipsY());
+    // A row-parallel layer writes its share of the reduced output and reads
+    // the gathered error whole.
+    if (operand == Operand::Output && pass == TrainingPass::FWD)
+      e /= reductionChipsX() * reductionChipsY();
     if (operand == Operand::Output)
       return e * layer.writtenOutputFraction * layer.outputPixelRatio;
     return e;
@@ -385,11 +413,13 @@ public:
   /// (BWD) and passes its slice on fx fy - 1 times: along X every iteration,
   /// along Y every fx-th. Received slices go through memory (per step).
   /// Overlapped with the compute in FWD and UPD, unless the chip's exchanges
-  /// block (ChipSpec::blockingTensorExchange: a framework's collectives).
+  /// block (ChipSpec::megatronTensorParallel: a framework's collectives).
   TransferGroup rotation() const {
+    if (rowParallel)
+      return partialOutputs();
     TransferGroup group;
     group.overlapped =
-        pass != TrainingPass::BWD && !system.chip.blockingTensorExchange;
+        pass != TrainingPass::BWD && !system.chip.megatronTensorParallel;
     double fx = featureChipsX(), fy = featureChipsY();
     if (layer.hasPrimary && fx * fy > 1) {
       double slice = elements(Operand::Input, chipD) / (fx * fy) * eb;
@@ -399,6 +429,38 @@ public:
       group.steps[int(Link::TorusY)] = fy - 1;
       double moved =
           group.bytes[int(Link::TorusX)] + group.bytes[int(Link::TorusY)];
+      group.bytes[int(Link::MemoryBus)] = moved;
+      group.bytes[int(Link::OnChip)] = onChip(moved);
+    }
+    timeGroup(model, group);
+    return group;
+  }
+
+  /// A row-parallel layer's exchange (Megatron-LM's row-parallel linear
+  /// layer, under sequence parallelism): in FWD its chips reduce-scatter
+  /// their partial sums of the whole output, each keeping its slice of the
+  /// features -- a ring along X, then along Y on what X left; in BWD they
+  /// all-gather the output's error, which BWD and UPD read whole. Not
+  /// overlapped: the next layer needs the sums. Received bytes go through
+  /// memory (per step).
+  TransferGroup partialOutputs() const {
+    TransferGroup group;
+    group.overlapped = false;
+    double rx = reductionChipsX(), ry = reductionChipsY();
+    if (pass != TrainingPass::UPD && rx * ry > 1) {
+      double whole = elements(Operand::Output, chipD) * eb;
+      Collective collective = pass == TrainingPass::FWD
+                                  ? Collective::ReduceScatter
+                                  : Collective::AllGather;
+      CollectiveCost alongX =
+          collectiveCost(collective, whole, system.torus.x, int64_t(rx));
+      CollectiveCost alongY =
+          collectiveCost(collective, whole / rx, system.torus.y, int64_t(ry));
+      group.bytes[int(Link::TorusX)] = alongX.bytes;
+      group.bytes[int(Link::TorusY)] = alongY.bytes;
+      group.steps[int(Link::TorusX)] = alongX.steps;
+      group.steps[int(Link::TorusY)] = alongY.steps;
+      double moved = alongX.bytes + alongY.bytes;
       group.bytes[int(Link::MemoryBus)] = moved;
       group.bytes[int(Link::OnChip)] = onChip(moved);
     }
@@ -555,7 +617,8 @@ public:
                     double(layer.directions) *
                     double(config.memory.spatialMinibatches);
     return ((elements(Operand::Input, chipD) +
-             elements(Operand::Output, chipD)) *
+             elements(Operand::Output, chipD) /
+                 (reductionChipsX() * reductionChipsY())) *
                 copies +
             chipParameters()) *
            eb;
@@ -572,6 +635,8 @@ private:
   PassRoles roles;
   DimSizes dims, chipD, coreD;
   bool ring;
+  /// Whether the chips split the input features (isRowParallel()).
+  bool rowParallel;
   double eb;
 };
 } // namespace
@@ -1036,7 +1101,8 @@ PerformanceModel::evaluate(const LayerShape &layer, TrainingPass pass,
   const double steps = split.terms.steps;
   eval.transfers.reserve(4);
   record("fetch_inp+fetch_ker+write_out", split.stream, steps);
-  record("rotate", split.rotation, steps);
+  record(config.chipSplit[int(Dim::In)] > 1 ? "reduce_outputs" : "rotate",
+         split.rotation, steps);
   record("partial_sum_acc", split.partialSums, steps);
   record(split.gradientsCrossChips ? "grad_reduce+weight_broadcast"
                                    : "weight_update",

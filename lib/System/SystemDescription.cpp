@@ -35,8 +35,8 @@ static constexpr std::pair<llvm::StringLiteral, bool> kTilings[] = {
     {"scratchpad", false}, {"library", true}};
 static constexpr std::pair<llvm::StringLiteral, bool> kElementwise[] = {
     {"fused", false}, {"kernels", true}};
-static constexpr std::pair<llvm::StringLiteral, bool> kTensorExchanges[] = {
-    {"overlapped", false}, {"blocking", true}};
+static constexpr std::pair<llvm::StringLiteral, bool> kTensorParallels[] = {
+    {"rotation", false}, {"megatron", true}};
 static constexpr std::pair<llvm::StringLiteral, DeviceType> kDeviceTypes[] = {
     {"cpu", DeviceType::CPU},
     {"gpu", DeviceType::GPU},
@@ -365,8 +365,8 @@ MultiChipSystem readMultiChip(SpecMapReader &root, SpecDiagnostics &diags,
            chip->choice<bool>("tiling", kTilings, false));
     assign(result.chip.elementwiseKernels,
            chip->choice<bool>("elementwise", kElementwise, false));
-    assign(result.chip.blockingTensorExchange,
-           chip->choice<bool>("tensor_exchange", kTensorExchanges, false));
+    assign(result.chip.megatronTensorParallel,
+           chip->choice<bool>("tensor_parallel", kTensorParallels, false));
     if (std::optional<SpecMapReader> host =
             chip->map("host_link", /*required=*/false)) {
       HostLinkSpec link;
@@ -701,8 +701,8 @@ void writeMultiChip(const MultiChipSystem &mc, SpecNode &root) {
     chip.add("tiling", scalar(llvm::StringRef("library")));
   if (mc.chip.elementwiseKernels)
     chip.add("elementwise", scalar(llvm::StringRef("kernels")));
-  if (mc.chip.blockingTensorExchange)
-    chip.add("tensor_exchange", scalar(llvm::StringRef("blocking")));
+  if (mc.chip.megatronTensorParallel)
+    chip.add("tensor_parallel", scalar(llvm::StringRef("megatron")));
   if (const std::optional<HostLinkSpec> &link = mc.chip.hostLink) {
     SpecNode &host = chip.add("host_link", SpecNode::mapping());
     host.add("bandwidth", scalar(link->bandwidthBytesPerSecond));

@@ -111,9 +111,14 @@ struct LowerTiledPass : public dsm::impl::DsmLowerTiledBase<LowerTiledPass> {
       }
       if (op.getPass() != TrainingPass::BWD && !ins.empty())
         if (TransferAttr rotate = transferOf(op, "rotate"))
-          ins.front() =
-              RotateOp::create(builder, loc, ins.front(),
-                               /*overlapped=*/builder.getUnitAttr(), rotate);
+          ins.front() = RotateOp::create(
+              builder, loc, ins.front(),
+              // Under the compute, unless the chip's exchanges block.
+              /*overlapped=*/
+              model.getSystem().chip.megatronTensorParallel
+                  ? nullptr
+                  : builder.getUnitAttr(),
+              rotate);
 
       auto tiled = TiledPassOp::create(
           builder, loc, op.getResultTypes(), op.getLayerAttr(),

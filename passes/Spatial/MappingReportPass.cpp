@@ -143,7 +143,8 @@ struct MappingReportPass
           auto attr = cast<TransferAttr>(entry.getValue());
           core::TransferGroup group;
           group.name = entry.getName().str();
-          group.overlapped = core::isOverlappedGroup(group.name, row.pass);
+          group.overlapped =
+              core::isOverlappedGroup(group.name, row.pass, *multiChip);
           group.bytes = {double(attr.getMemoryBus()), double(attr.getOnChip()),
                          double(attr.getTorusX()), double(attr.getTorusY()),
                          double(attr.getHost())};

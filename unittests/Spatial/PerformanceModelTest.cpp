@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Core/Spatial/PerformanceModel.h"
+#include "dsm/Core/System/Collectives.h"
 
 #include "TestHelpers.h"
 
@@ -433,7 +434,7 @@ TEST(PerformanceModelTest, ABlockingTensorExchangeIsNotHiddenByTheCompute) {
   // framework's collectives between kernels): the same rotation, in FWD
   // and UPD too, out of the overlapped group into NonOvldt.
   MultiChipSystem blocking = smallSystem();
-  blocking.chip.blockingTensorExchange = true;
+  blocking.chip.megatronTensorParallel = true;
   const LayerShape layer = convLayer(16, 16, 64, 1, 8);
   const MappingConfig c = config(Parallelism::Model, kModelSplit,
                                  {1, 1, 1, 1, 2}, Dim::In, 8, Dim::IJ, 8);
@@ -1015,4 +1016,68 @@ TEST(PerformanceModelTest, ElementwiseKernelsStreamTheirTensorsThroughMemory) {
             PerformanceModel(smallSystem())
                 .splitCycles(layer, TrainingPass::UPD, c)
                 .auxComp);
+}
+
+TEST(PerformanceModelTest, MegatronChipsReduceADownProjectionsOutputs) {
+  // A linear layer from 64 features down to 16 (ij 8, minibatch 8) under
+  // model parallelism over the 2 x 2 chips. DeepSpatialMatrix's chip splits
+  // the output features and rotates the input under the compute; a chip
+  // whose tensor parallelism is Megatron-LM's splits the wider input
+  // features (row-parallel) and reduce-scatters its partial sums of the
+  // whole output, then all-gathers the output's error in BWD -- both
+  // blocking, along X then along Y on what X left.
+  LayerShape down;
+  down.kind = OpKind::FullyConnected;
+  down.dims = {64, 16, 8, 1, 8};
+  down.params = 64 * 16;
+  LayerShape up = down;
+  up.dims = {16, 64, 8, 1, 8};
+  MultiChipSystem megatron = smallSystem();
+  megatron.chip.megatronTensorParallel = true;
+  PerformanceModel rotating(smallSystem()), reducing(megatron);
+  EXPECT_FALSE(rotating.isRowParallel(down));
+  EXPECT_TRUE(reducing.isRowParallel(down));
+  EXPECT_FALSE(reducing.isRowParallel(up));
+  EXPECT_EQ(*rotating.chipSplit(down, TrainingPass::FWD, Parallelism::Model),
+            (DimSizes{1, 4, 1, 1, 1}));
+  EXPECT_EQ(*reducing.chipSplit(down, TrainingPass::FWD, Parallelism::Model),
+            (DimSizes{4, 1, 1, 1, 1}));
+
+  const MappingConfig rows = config(Parallelism::Model, {4, 1, 1, 1, 1},
+                                    {1, 1, 1, 1, 2}, Dim::In, 8, Dim::Out, 8);
+  const double whole = 16.0 * 8 * 8 * 2; // a chip's partial output, bytes
+  for (TrainingPass pass : {TrainingPass::FWD, TrainingPass::BWD}) {
+    std::string why;
+    std::optional<Evaluation> e = reducing.evaluate(down, pass, rows, &why);
+    ASSERT_TRUE(e.has_value()) << why;
+    EXPECT_EQ(group(*e, "rotate"), nullptr);
+    const TransferGroup *reduce = group(*e, "reduce_outputs");
+    ASSERT_NE(reduce, nullptr);
+    EXPECT_FALSE(reduce->overlapped);
+    const Collective collective = pass == TrainingPass::FWD
+                                      ? Collective::ReduceScatter
+                                      : Collective::AllGather;
+    const CollectiveCost x =
+        collectiveCost(collective, whole, megatron.torus.x, 2);
+    const CollectiveCost y =
+        collectiveCost(collective, whole / 2, megatron.torus.y, 2);
+    EXPECT_DOUBLE_EQ(reduce->bytes[int(Link::TorusX)], x.bytes);
+    EXPECT_DOUBLE_EQ(reduce->bytes[int(Link::TorusY)], y.bytes);
+    EXPECT_GT(x.bytes, 0);
+    EXPECT_DOUBLE_EQ(reduce->bytes[int(Link::MemoryBus)], x.bytes + y.bytes);
+    EXPECT_GE(e->cycles.nonOvldt, reduce->cycles);
+  }
+  // UPD reads the error BWD gathered: no exchange.
+  std::optional<Evaluation> upd =
+      reducing.evaluate(down, TrainingPass::UPD, rows);
+  ASSERT_TRUE(upd.has_value());
+  EXPECT_EQ(group(*upd, "reduce_outputs"), nullptr);
+  // The up projection stays column-parallel, its rotation blocking.
+  std::optional<Evaluation> column =
+      reducing.evaluate(up, TrainingPass::FWD,
+                        config(Parallelism::Model, {1, 4, 1, 1, 1},
+                               {1, 1, 1, 1, 2}, Dim::In, 8, Dim::Out, 8));
+  ASSERT_TRUE(column.has_value());
+  ASSERT_NE(group(*column, "rotate"), nullptr);
+  EXPECT_FALSE(group(*column, "rotate")->overlapped);
 }

@@ -103,14 +103,14 @@ TEST(SystemPresetsTest, DgxA100IsNodesOfEightOnASwitch) {
   // Megatron-LM's element-wise kernels go through HBM; a matrix product
   // reaches the measured 267.9 of 312 TFLOPS at best.
   EXPECT_TRUE(mc->chip.elementwiseKernels);
-  EXPECT_TRUE(mc->chip.blockingTensorExchange);
+  EXPECT_TRUE(mc->chip.megatronTensorParallel);
   EXPECT_DOUBLE_EQ(mc->chip.core.matrixEfficiency, 0.859);
   for (llvm::StringRef name : {"a100-80g-1024", "dsm-8pf-asym"}) {
     SystemDescription other = load(name);
     const MultiChipSystem *chip = other.getIf<MultiChipSystem>();
     EXPECT_FALSE(chip->chip.libraryTiling) << name.str();
     EXPECT_FALSE(chip->chip.elementwiseKernels) << name.str();
-    EXPECT_FALSE(chip->chip.blockingTensorExchange) << name.str();
+    EXPECT_FALSE(chip->chip.megatronTensorParallel) << name.str();
     EXPECT_EQ(chip->chip.core.matrixEfficiency, 1.0) << name.str();
   }
 }
@@ -405,7 +405,7 @@ TEST(SystemLoaderTest, MissingFileNamesItAndThePresets) {
 TEST(SystemDescriptionTest, ElementwiseKernelsAndMatrixEfficiencyAreChecked) {
   std::string text = replaced(replaced(kValidMultiChip, "  cores: 2\n",
                                        "  cores: 2\n  elementwise: kernels\n"
-                                       "  tensor_exchange: blocking\n"),
+                                       "  tensor_parallel: megatron\n"),
                               "  precision: fp16\n",
                               "  precision: fp16\n  matrix_efficiency: 0.75\n");
   llvm::Expected<SystemDescription> system =
@@ -413,7 +413,7 @@ TEST(SystemDescriptionTest, ElementwiseKernelsAndMatrixEfficiencyAreChecked) {
   ASSERT_TRUE(static_cast<bool>(system)) << llvm::toString(system.takeError());
   const MultiChipSystem &chip = std::get<MultiChipSystem>(system->target);
   EXPECT_TRUE(chip.chip.elementwiseKernels);
-  EXPECT_TRUE(chip.chip.blockingTensorExchange);
+  EXPECT_TRUE(chip.chip.megatronTensorParallel);
   EXPECT_EQ(chip.chip.core.matrixEfficiency, 0.75);
   // Left out, the DeepSpatialMatrix chip's: fused, at the array's peak.
   llvm::Expected<SystemDescription> plain =
@@ -422,7 +422,7 @@ TEST(SystemDescriptionTest, ElementwiseKernelsAndMatrixEfficiencyAreChecked) {
   EXPECT_FALSE(
       std::get<MultiChipSystem>(plain->target).chip.elementwiseKernels);
   EXPECT_FALSE(
-      std::get<MultiChipSystem>(plain->target).chip.blockingTensorExchange);
+      std::get<MultiChipSystem>(plain->target).chip.megatronTensorParallel);
   EXPECT_EQ(std::get<MultiChipSystem>(plain->target).chip.core.matrixEfficiency,
             1.0);
   EXPECT_EQ(errorsOf(replaced(text, "elementwise: kernels",

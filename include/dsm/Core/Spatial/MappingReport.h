@@ -138,9 +138,12 @@ struct MappingReport {
   std::string describeFlops() const;
 };
 
-/// Whether a transfer group of `pass` overlaps the primary computation (the
-/// memory streams always; rotations in FWD and UPD).
-bool isOverlappedGroup(llvm::StringRef name, TrainingPass pass);
+/// Whether a transfer group of `pass` overlaps the primary computation on a
+/// chip of `system` (the memory streams always; rotations in FWD and UPD
+/// unless the chip's tensor-parallel exchanges block:
+/// ChipSpec::megatronTensorParallel).
+bool isOverlappedGroup(llvm::StringRef name, TrainingPass pass,
+                       const MultiChipSystem &system);
 
 void printMappingTable(const MappingReport &report, llvm::raw_ostream &os);
 /// The JSON report (docs/mapping-report.md), streamed row by row.

@@ -166,6 +166,16 @@ public:
                                     Parallelism p,
                                     std::string *whyNot = nullptr) const;
 
+  /// Whether model parallelism splits `layer`'s input features rather than
+  /// its output features (Megatron-LM's row-parallel linear layer): on a
+  /// chip whose tensor parallelism is Megatron-LM's
+  /// (ChipSpec::megatronTensorParallel), a layer with weights whose output
+  /// is narrower than its input -- the attention's output projection is as
+  /// wide as its input and stays column-parallel; the MLP's second layer is
+  /// row-parallel. Its chips reduce their partial outputs
+  /// (reduce_outputs) instead of rotating the wider input.
+  bool isRowParallel(const LayerShape &layer) const;
+
   /// The layer's dimensions as `pass` sees them: UPD of an LSTM sums over all
   /// timesteps at once, so its minibatch grows by the timestep count.
   DimSizes passDims(const LayerShape &layer, TrainingPass pass) const;

@@ -104,11 +104,11 @@ struct ChipSpec {
   /// computation's pass on chip (`fused`, DeepSpatialMatrix §II-D).
   bool elementwiseKernels = false;
   /// Whether a model-parallel layer's exchange of activations between chips
-  /// blocks its compute (`tensor_exchange: blocking`: a framework issues it
+  /// blocks its compute (`tensor_parallel: megatron`: a framework issues it
   /// as a collective between kernels, as Megatron-LM's tensor-parallel
   /// all-reduces are), rather than rotating under it (`overlapped`,
   /// DeepSpatialMatrix §II-D's RotateAlongX/Y in FWD and UPD).
-  bool blockingTensorExchange = false;
+  bool megatronTensorParallel = false;
   CoreSpec core;
 };
 
