@@ -329,3 +329,48 @@ TEST(ChipBlocksTest, ABlockPlanNamesItsBlockAndChargesTheIdleChips) {
 }
 
 } // namespace
+
+TEST(ChipBlocksTest, TheRegroupingSearchKeepsTheFastestNetwork) {
+  // Two nodes of 4 dsm-8pf chips on a switch, joined by a slower switch:
+  // mapOnRegroupings prices the whole node and its tensor groups of 2 and 1
+  // and keeps the fastest plan, never slower than the whole node's nor than
+  // any regrouping's mapped on its own, and says which network it is for.
+  std::mt19937 random(11);
+  MultiChipSystem nodes = torusOf(2, 4);
+  nodes.torus.x.topology = NetworkTopology::Switch;
+  nodes.torus.y.topology = NetworkTopology::Switch;
+  nodes.torus.y.bandwidth = nodes.torus.x.bandwidth / 4;
+  MapperOptions options;
+  options.reuseActivations = options.spatialMinibatching = true;
+  SerialExecutor serial;
+  int regrouped = 0;
+  for (int trial = 0; trial < 8; ++trial) {
+    const int64_t mb = std::array<int64_t, 4>{8, 32, 64, 256}[trial % 4];
+    LayerGraph g = randomChain(random, mb, trial % 2 == 0);
+    llvm::Expected<NetworkPlan> best =
+        mapOnRegroupings(nodes, options, g, serial);
+    ASSERT_TRUE(static_cast<bool>(best))
+        << "trial " << trial << ": " << llvm::toString(best.takeError());
+    const double cycles = best->plan.totals.cycles.total;
+    EXPECT_EQ(best->system.chips, nodes.chips);
+    EXPECT_EQ(nodes.torus.x.size % best->system.torus.x.size, 0);
+    regrouped += best->system.torus.x.size != nodes.torus.x.size;
+    for (int64_t columns : {4, 2, 1}) {
+      llvm::Expected<MultiChipSystem> network =
+          regroupInnermost(nodes, columns);
+      ASSERT_TRUE(static_cast<bool>(network));
+      llvm::Expected<MappingPlan> alone =
+          SpatialMapper(*network, options).map(g, serial);
+      if (!alone) {
+        llvm::consumeError(alone.takeError());
+        continue;
+      }
+      EXPECT_LE(cycles, alone->totals.cycles.total)
+          << "trial " << trial << ", tensor groups of " << columns;
+      if (columns == best->system.torus.x.size)
+        EXPECT_EQ(cycles, alone->totals.cycles.total) << "trial " << trial;
+    }
+  }
+  // Some trials take a regrouping.
+  EXPECT_GT(regrouped, 0);
+}
