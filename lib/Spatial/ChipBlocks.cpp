@@ -37,6 +37,13 @@ dsm::core::regroupInnermost(const MultiChipSystem &system, int64_t columns) {
   if (system.torus.y.size == 1)
     outer = inner;
   outer.size = inner.size / columns * system.torus.y.size;
+  // The node's other chips reach the outer dimension each on its own link:
+  // rails, crossing the node on its links (a single node's outer dimension
+  // is the node's links themselves).
+  if (system.torus.y.size > 1) {
+    outer.rails = inner.size / columns;
+    outer.railNodeBandwidth = inner.ringBandwidth();
+  }
   if (columns == 1)
     result.torus.x.bandwidth = 0;
   return result;

@@ -562,7 +562,10 @@ public:
       CollectiveCost alongY =
           collectiveCost(Collective::AllReduce, w, system.torus.y, int64_t(gy));
       group.bytes[int(Link::TorusX)] = alongX.bytes;
-      group.bytes[int(Link::TorusY)] = alongY.bytes / gx;
+      // Along rails each chip's link carries its ring's share: the other
+      // rings leave the node on the other chips' links (Collectives.h).
+      group.bytes[int(Link::TorusY)] =
+          alongY.bytes / gx / system.torus.y.railSpeedup();
       group.steps[int(Link::TorusX)] = alongX.steps;
       group.steps[int(Link::TorusY)] = alongY.steps;
       group.bytes[int(Link::OnChip)] += onChip(2 * w);

@@ -112,6 +112,13 @@ double NetworkDimension::ringBandwidth() const {
   return directions * bandwidth * efficiency;
 }
 
+double NetworkDimension::railSpeedup() const {
+  const double ring = ringBandwidth();
+  if (rails <= 1 || ring <= 0)
+    return 1;
+  return std::max(1.0, std::min(double(rails), railNodeBandwidth / ring));
+}
+
 NetworkDimension NetworkDimension::part(int64_t chips) const {
   NetworkDimension result = *this;
   result.size = chips;
@@ -287,6 +294,12 @@ void readNetwork(SpecMapReader &system, const SpecNode &list,
     assign(dimension.efficiency,
            reader.quantity("efficiency", QuantityKind::Count, Bound::Fraction,
                            1.0));
+    assign(dimension.rails, reader.integer("rails", 1, 1));
+    bool railed = dimension.rails > 1;
+    assign(dimension.railNodeBandwidth,
+           reader.quantity("rail_bandwidth", QuantityKind::Bandwidth,
+                           railed ? Bound::Positive : Bound::NonNegative,
+                           railed ? std::nullopt : std::optional<double>(0.0)));
     reader.finish();
   }
 }
@@ -687,6 +700,10 @@ void writeMultiChip(const MultiChipSystem &mc, SpecNode &root) {
       dimension.add("bandwidth", scalar(d->bandwidth));
       dimension.add("latency", scalar(d->latency));
       dimension.add("efficiency", scalar(d->efficiency));
+      if (d->rails > 1) {
+        dimension.add("rails", scalar(d->rails));
+        dimension.add("rail_bandwidth", scalar(d->railNodeBandwidth));
+      }
       network.append(std::move(dimension));
     }
   }

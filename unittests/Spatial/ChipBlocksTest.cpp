@@ -84,6 +84,23 @@ TEST(ChipBlocksTest, ATensorGroupOfASwitchNodeRegroupsTheNetwork) {
   // The node's other 4 GPUs join the nodes, at the nodes' links.
   EXPECT_EQ(four->torus.y.size, 256);
   EXPECT_EQ(four->torus.y.bandwidth, dgx.torus.y.bandwidth);
+  // Each on its own InfiniBand rail: a ring collective along the nodes runs
+  // a ring per rail, twice a GPU's 24 GB/s, well under NVLink's 207.
+  EXPECT_EQ(four->torus.y.rails, 2);
+  EXPECT_DOUBLE_EQ(four->torus.y.railNodeBandwidth,
+                   dgx.torus.x.ringBandwidth());
+  EXPECT_DOUBLE_EQ(four->torus.y.railSpeedup(), 2);
+  EXPECT_EQ(dgx.torus.y.railSpeedup(), 1);
+  // Eight rails would carry 8 x 24 = 192 GB/s, still under NVLink; on a
+  // slower node the node's links bound them.
+  llvm::Expected<MultiChipSystem> one = regroupInnermost(dgx, 1);
+  ASSERT_TRUE(static_cast<bool>(one));
+  EXPECT_DOUBLE_EQ(one->torus.y.railSpeedup(), 8);
+  MultiChipSystem slowNode = dgx;
+  slowNode.torus.x.bandwidth = 50e9; // 34.5 GB/s achieved
+  EXPECT_DOUBLE_EQ(
+      cantFail(regroupInnermost(slowNode, 1)).torus.y.railSpeedup(),
+      50e9 * 0.69 / (25e9 * 0.96));
   // One node: the other GPUs are on the same switch.
   MultiChipSystem node = dgx;
   node.torus.y = {};
@@ -93,6 +110,7 @@ TEST(ChipBlocksTest, ATensorGroupOfASwitchNodeRegroupsTheNetwork) {
   EXPECT_EQ(two->torus.y.size, 4);
   EXPECT_EQ(two->torus.y.bandwidth, dgx.torus.x.bandwidth);
   EXPECT_EQ(two->torus.y.topology, NetworkTopology::Switch);
+  EXPECT_EQ(two->torus.y.railSpeedup(), 1);
   // A torus does not regroup, nor does a size that does not divide.
   llvm::Expected<MultiChipSystem> torus =
       regroupInnermost(multiChipPreset("dsm-8pf-asym"), 2);

@@ -1081,3 +1081,35 @@ TEST(PerformanceModelTest, MegatronChipsReduceADownProjectionsOutputs) {
   ASSERT_NE(group(*column, "rotate"), nullptr);
   EXPECT_FALSE(group(*column, "rotate")->overlapped);
 }
+
+TEST(PerformanceModelTest, GradientsReduceAlongEveryRailAtOnce) {
+  // One chip per column and 4 rows on a switch of 10 GB/s ports whose chips
+  // sit 2 to a node, each on its own rail, the nodes' links carrying 40
+  // GB/s: the gradients' all-reduce runs a ring per rail, so each chip's
+  // port carries half of what it would alone (NCCL's channels).
+  MultiChipSystem s = smallSystem();
+  s.torus.x = {1, NetworkTopology::Switch, /*bandwidth=*/0};
+  s.torus.y = {4, NetworkTopology::Switch, /*bandwidth=*/10e9};
+  const LayerShape layer = convLayer(16, 16, 64, 9, 8);
+  const MappingConfig c = config(Parallelism::Data, kDataSplit, {1, 2, 1, 1, 1},
+                                 Dim::In, 8, Dim::Out, 8);
+  std::optional<Evaluation> alone =
+      PerformanceModel(s).evaluate(layer, TrainingPass::UPD, c);
+  s.torus.y.rails = 2;
+  s.torus.y.railNodeBandwidth = 40e9;
+  std::optional<Evaluation> railed =
+      PerformanceModel(s).evaluate(layer, TrainingPass::UPD, c);
+  ASSERT_TRUE(alone && railed);
+  const TransferGroup *a = group(*alone, "grad_reduce+weight_broadcast");
+  const TransferGroup *r = group(*railed, "grad_reduce+weight_broadcast");
+  ASSERT_TRUE(a && r);
+  // 2 x 3/4 x 4608 B alone; half of it on each chip's rail.
+  EXPECT_DOUBLE_EQ(a->bytes[int(Link::TorusY)], 6912);
+  EXPECT_DOUBLE_EQ(r->bytes[int(Link::TorusY)], 6912 / 2);
+  EXPECT_EQ(r->steps[int(Link::TorusY)], a->steps[int(Link::TorusY)]);
+  // Rails the node's links cannot carry add nothing: 4 rails of 10 GB/s
+  // over 20 GB/s of node links go twice as fast, not four times.
+  s.torus.y.rails = 4;
+  s.torus.y.railNodeBandwidth = 20e9;
+  EXPECT_DOUBLE_EQ(s.torus.y.railSpeedup(), 2);
+}

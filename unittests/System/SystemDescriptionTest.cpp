@@ -286,6 +286,33 @@ TEST(SystemDescriptionTest, ANetworkListReadsEachDimension) {
   EXPECT_EQ(copy->getIf<MultiChipSystem>()->torus.y.efficiency, 0.5);
 }
 
+TEST(SystemDescriptionTest, RailsNeedTheNodesBandwidth) {
+  auto withNetwork = [&](llvm::StringRef outer) {
+    return replaced(kValidMultiChip, kShorthand,
+                    ("  network:\n"
+                     "    - {size: 1, topology: switch}\n"
+                     "    - {size: 4, topology: switch, bandwidth: 10 GB/s" +
+                     outer + "}\n")
+                        .str());
+  };
+  llvm::Expected<SystemDescription> railed = parseSystemDescription(
+      withNetwork(", rails: 2, rail_bandwidth: 40 GB/s"), "s.yaml");
+  ASSERT_TRUE(static_cast<bool>(railed)) << llvm::toString(railed.takeError());
+  const NetworkDimension &y = railed->getIf<MultiChipSystem>()->torus.y;
+  EXPECT_EQ(y.rails, 2);
+  EXPECT_EQ(y.railNodeBandwidth, 40e9);
+  EXPECT_EQ(y.railSpeedup(), 2);
+  llvm::Expected<SystemDescription> copy =
+      readSystemDescription(writeSystemDescription(*railed));
+  ASSERT_TRUE(static_cast<bool>(copy)) << llvm::toString(copy.takeError());
+  EXPECT_EQ(copy->getIf<MultiChipSystem>()->torus.y.rails, 2);
+  EXPECT_EQ(copy->getIf<MultiChipSystem>()->torus.y.railNodeBandwidth, 40e9);
+  EXPECT_EQ(errorsOf(withNetwork(", rails: 2")),
+            "6: missing field 'system.network[1].rail_bandwidth'\n");
+  EXPECT_EQ(errorsOf(withNetwork(", rails: 0, rail_bandwidth: 1 GB/s")),
+            "6: field 'system.network[1].rails' must be at least 1, got 0\n");
+}
+
 TEST(SystemDescriptionTest, ANetworkListIsCheckedWhereItIsWrong) {
   auto withNetwork = [&](llvm::StringRef network) {
     return errorsOf(replaced(kValidMultiChip, kShorthand, network));

@@ -143,12 +143,25 @@ struct NetworkDimension {
   double bandwidth = 0; ///< bytes/s per direction; 0 only when size is 1
   double latency = 0;   ///< seconds per collective step
   double efficiency = 1.0;
+  /// Chips of one node along the dimension, each with a link of its own
+  /// into it (a rail-optimised fabric: the other GPUs of a node that
+  /// regroupInnermost leaves to the outer dimension): a ring collective runs
+  /// one ring per rail, as NCCL's channels do, each leaving the node on its
+  /// own rail and crossing the node on the node's links, whose ring
+  /// bandwidth `railNodeBandwidth` bounds it. 1: no rails.
+  int64_t rails = 1;
+  double railNodeBandwidth = 0;
 
   /// Bytes/s a chip's share of a ring collective (reduce-scatter, all-gather,
   /// all-reduce, a rotation) flows at along the dimension: both directions
   /// of a torus, one of a ring, a line or a switch port; the achievable share
   /// of it. Zero for a single chip.
   double ringBandwidth() const;
+
+  /// How many times ringBandwidth() a ring collective along the dimension
+  /// flows at: its rails, as far as the node's links carry them; 1 without
+  /// rails. A chip's own transfers (a pipeline's sends) do not share rails.
+  double railSpeedup() const;
 
   /// The dimension `chips` consecutive chips of this one form (1 <= chips <=
   /// size): a switch serves any group at its full port bandwidth; part of a
