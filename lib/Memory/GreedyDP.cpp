@@ -17,6 +17,10 @@ PlacementSearchResult detail::runGreedyDP(const PlacementEvaluator &evaluator,
                                           const PlacementSearchOptions &options,
                                           Executor &executor) {
   SearchTracker tracker(evaluator, options);
+  // A budget spent before the first map: nothing evaluated, the answer is
+  // the compiler's map, as for the other searches (SearchTracker::finish).
+  if (tracker.shouldStop())
+    return tracker.finish();
   size_t count = evaluator.getGraph().size();
   // App. B: the initial mapping action is DRAM.
   MemoryMap map = makeUniformMap(count, MemoryLevel::DRAM);

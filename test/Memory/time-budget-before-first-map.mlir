@@ -5,6 +5,16 @@
 // RUN: dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ea time-budget=1e-9 report=%t.ea.json format=json" | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT --input-file=%t.ea.json
 // RUN: dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=ea time-budget=1e-9 report=-" -o /dev/null | FileCheck %s --check-prefix=TABLE
+// greedy-dp too: it evaluated its all-DRAM start before looking at the
+// budget, and answered with that (speedup 0.13 here, one evaluation, a
+// warning calling it the compiler's map); it now looks first, as ea does.
+// RUN: dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=greedy-dp time-budget=1e-9 report=%t.greedy.json format=json" 2>&1 | FileCheck %s --check-prefixes=CHECK,NO-WARNING
+// RUN: FileCheck %s --check-prefix=REPORT --input-file=%t.greedy.json
+// RUN: dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=greedy-dp time-budget=1e-9 report=-" -o /dev/null | FileCheck %s --check-prefix=TABLE-GREEDY
+// NO-WARNING-NOT: warning
+// TABLE-GREEDY: memory placement of @one_layer on small: placement=greedy-dp {{.*}}, 1 layers, 0 maps evaluated
+// TABLE-GREEDY-NEXT: time budget of {{.*}} s reached
+// TABLE-GREEDY-NEXT: latency {{.*}}, speedup 1.0000, valid yes
 // RUN: %if torch %{ dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=egrl time-budget=1e-9 report=%t.egrl.json format=json" | FileCheck %s %}
 // RUN: %if torch %{ FileCheck %s --check-prefix=REPORT --input-file=%t.egrl.json %}
 // RUN: %if torch %{ dsm-opt %s --dsm-place-memory="system=%S/Inputs/small.yaml placement=pg time-budget=1e-9 report=%t.pg.json format=json" | FileCheck %s %}
