@@ -252,10 +252,15 @@ bool dsm::namesSameFile(llvm::StringRef a, llvm::StringRef b) {
 
 /// The files no report may be written to, of every ProtectedFiles alive.
 static std::vector<dsm::ProtectedFiles::File> protectedFiles;
+/// The ProtectedFiles created last, which the reports written protect.
+static dsm::ProtectedFiles *innermostProtected = nullptr;
 
-dsm::ProtectedFiles::ProtectedFiles() = default;
+dsm::ProtectedFiles::ProtectedFiles() : previous(innermostProtected) {
+  innermostProtected = this;
+}
 
 dsm::ProtectedFiles::~ProtectedFiles() {
+  innermostProtected = previous;
   // Instances nest: the last added are this one's.
   protectedFiles.resize(protectedFiles.size() - files.size());
 }
@@ -381,6 +386,9 @@ static LogicalResult writeContent(StringRef path, Location loc,
     return refusedAt(std::move(refused));
   if (ec)
     return emitError(loc) << "cannot write '" << path << "': " << ec.message();
+  // No later report of the run replaces this one.
+  if (innermostProtected)
+    innermostProtected->add(path, "another report of this run");
   return success();
 }
 

@@ -88,11 +88,14 @@ bool namesSameFile(llvm::StringRef a, llvm::StringRef b);
 
 /// While an instance lives, the files no report may be written to: the
 /// tool's own input and output (dsm-opt's model and `-o`, the C API's model
-/// file). A report naming one of them (`report=`, `trace=`, `output=`; by
+/// file), and every file a report has been written to while it lives (two
+/// reports of one run naming one file: the second would replace the
+/// first). A report naming one of them (`report=`, `trace=`, `output=`; by
 /// the same name, a link or a hard link, namesSameFile) is an error at the
 /// pass naming both, and nothing is written: before, the report replaced
-/// the IR or the model. Standard output (`-`) is never protected.
-/// Process-wide, as ReportCapture; instances nest.
+/// the IR, the model or the other report. Standard output (`-`) is never
+/// protected. Process-wide, as ReportCapture; instances nest (a report
+/// protects its file in the innermost).
 class ProtectedFiles {
 public:
   ProtectedFiles();
@@ -112,6 +115,7 @@ public:
 
 private:
   std::vector<File> files;
+  ProtectedFiles *previous;
 };
 
 /// A tool's own output (dsm-opt's `-o`), written where reports would be
