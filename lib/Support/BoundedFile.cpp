@@ -40,18 +40,6 @@ static llvm::Error checkStat(const struct stat &info, int fd, uint64_t limit) {
   return llvm::Error::success();
 }
 
-llvm::Error dsm::core::checkBoundedFile(llvm::StringRef path, uint64_t limit) {
-  struct stat info;
-  if (path == "-") {
-    if (::fstat(STDIN_FILENO, &info) != 0)
-      return llvm::Error::success();
-    return checkStat(info, STDIN_FILENO, limit);
-  }
-  if (::stat(path.str().c_str(), &info) != 0)
-    return llvm::Error::success();
-  return checkStat(info, /*fd=*/-1, limit);
-}
-
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 dsm::core::readBoundedFile(llvm::StringRef path, bool isText,
                            bool requiresNullTerminator, uint64_t limit) {

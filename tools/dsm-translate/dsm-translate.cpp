@@ -6,6 +6,11 @@
 // (--mlir-print-debuginfo=false turns them off). `--upgrade-mlir old.mlir`
 // rewrites MLIR written before the current syntax into it.
 //
+// The driver is upstream mlirTranslateMain's, with the same command line,
+// but its input is read by the bounded reader every input goes through
+// (BoundedFile.h): upstream read a FIFO that never ends until memory ran
+// out.
+//
 //===----------------------------------------------------------------------===//
 
 #ifdef DSM_ENABLE_ONNX
@@ -18,10 +23,19 @@
 #include "dsm/Support/ToolOptions.h"
 
 #include "mlir/IR/AsmState.h"
-#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "mlir/Support/ToolUtilities.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <sys/stat.h>
@@ -51,35 +65,118 @@ static void reportFatalError(void *, const char *reason, bool) {
     (void)llvm::sys::fs::remove(name);
 }
 
-/// The input file among the arguments as llvm::cl reads them: the one
-/// argument that is not an option ("-": standard input, also when none is
-/// given). Options take their values after '=', except `-o`.
-static llvm::StringRef findInputFile(int argc, char **argv) {
-  for (int i = 1; i < argc; ++i) {
-    llvm::StringRef arg = argv[i];
-    if (arg == "--")
-      return i + 1 < argc ? llvm::StringRef(argv[i + 1]) : "-";
-    if (arg == "-o" || arg == "--o") {
-      ++i;
-      continue;
+/// The command line of upstream's mlirTranslateMain, whose driver this is:
+/// the input and the output are dsm-translate's own (the input read by the
+/// bounded reader, BoundedFile.h), the rest is as upstream does it.
+struct TranslateOptions {
+  llvm::cl::opt<std::string> inputFilename{llvm::cl::Positional,
+                                           llvm::cl::desc("<input file>"),
+                                           llvm::cl::init("-")};
+  llvm::cl::opt<std::string> outputFilename{
+      "o", llvm::cl::desc("Output filename"), llvm::cl::value_desc("filename"),
+      llvm::cl::init("-")};
+  llvm::cl::opt<bool> allowUnregisteredDialects{
+      "allow-unregistered-dialect",
+      llvm::cl::desc("Allow operation with no registered dialects "
+                     "(discouraged: testing only!)"),
+      llvm::cl::init(false)};
+  llvm::cl::opt<std::string> inputSplitMarker{
+      "split-input-file", llvm::cl::ValueOptional,
+      llvm::cl::callback([this](const std::string &marker) {
+        // Given without a value: the default marker.
+        if (marker.empty())
+          inputSplitMarker.setValue(mlir::kDefaultSplitMarker);
+      }),
+      llvm::cl::desc("Split the input file into chunks using the given or "
+                     "default marker and process each chunk independently"),
+      llvm::cl::init("")};
+  llvm::cl::opt<mlir::SourceMgrDiagnosticVerifierHandler::Level>
+      verifyDiagnostics{
+          "verify-diagnostics", llvm::cl::ValueOptional,
+          llvm::cl::desc("Check that emitted diagnostics match expected-* "
+                         "lines on the corresponding line"),
+          llvm::cl::values(
+              clEnumValN(
+                  mlir::SourceMgrDiagnosticVerifierHandler::Level::All, "all",
+                  "Check all diagnostics (expected, unexpected, near-misses)"),
+              clEnumValN(
+                  mlir::SourceMgrDiagnosticVerifierHandler::Level::All, "",
+                  "Check all diagnostics (expected, unexpected, near-misses)"),
+              clEnumValN(
+                  mlir::SourceMgrDiagnosticVerifierHandler::Level::OnlyExpected,
+                  "only-expected", "Check only expected diagnostics"))};
+  llvm::cl::opt<bool> errorDiagnosticsOnly{
+      "error-diagnostics-only",
+      llvm::cl::desc("Filter all non-error diagnostics "
+                     "(discouraged: testing only!)"),
+      llvm::cl::init(false)};
+  llvm::cl::opt<std::string> outputSplitMarker{
+      "output-split-marker",
+      llvm::cl::desc("Split marker to use for merging the ouput"),
+      llvm::cl::init("")};
+  llvm::cl::list<const mlir::Translation *, bool, mlir::TranslationParser>
+      translations{"", llvm::cl::desc("Translations to perform"),
+                   llvm::cl::Required};
+};
+
+/// Runs the translations asked for on `input`, each on a new context, the
+/// last one's result to `os` (as mlirTranslateMain does).
+static mlir::LogicalResult translate(TranslateOptions &options,
+                                     mlir::TimingScope &timing,
+                                     std::unique_ptr<llvm::MemoryBuffer> input,
+                                     llvm::raw_ostream &os) {
+  // Translations expect a null-terminated buffer, which a chunk of a split
+  // input is not.
+  if (!input->getBuffer().ends_with('\0'))
+    input = llvm::MemoryBuffer::getMemBufferCopy(input->getBuffer(),
+                                                 input->getBufferIdentifier());
+  std::string dataIn, dataOut;
+  for (size_t i = 0, e = options.translations.size(); i < e; ++i) {
+    llvm::raw_string_ostream dataStream(dataOut);
+    llvm::raw_ostream &stream = i + 1 == e ? os : dataStream;
+    const mlir::Translation &translation = *options.translations[i];
+    mlir::TimingScope translationTiming =
+        timing.nest(translation.getDescription());
+    mlir::MLIRContext context;
+    context.allowUnregisteredDialects(options.allowUnregisteredDialects);
+    context.printOpOnDiagnostic(options.verifyDiagnostics.getNumOccurrences() ==
+                                0);
+    auto sources = std::make_shared<llvm::SourceMgr>();
+    sources->AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+    mlir::LogicalResult result = mlir::success();
+    if (options.verifyDiagnostics.getNumOccurrences()) {
+      // Whether the translation fails does not matter (most such tests
+      // expect it to): the diagnostics must be the expected ones.
+      mlir::SourceMgrDiagnosticVerifierHandler handler(
+          *sources, &context, options.verifyDiagnostics);
+      (void)translation(sources, os, &context);
+      result = handler.verify();
+    } else if (options.errorDiagnosticsOnly) {
+      mlir::SourceMgrDiagnosticHandler handler(*sources, &context);
+      mlir::ScopedDiagnosticHandler errorsOnly(
+          &context, [](mlir::Diagnostic &diagnostic) {
+            return mlir::success(diagnostic.getSeverity() !=
+                                 mlir::DiagnosticSeverity::Error);
+          });
+      result = translation(sources, stream, &context);
+    } else {
+      mlir::SourceMgrDiagnosticHandler handler(*sources, &context);
+      result = translation(sources, stream, &context);
     }
-    if (arg == "-" || !arg.starts_with("-"))
-      return arg;
+    if (mlir::failed(result))
+      return result;
+    if (i + 1 < e) {
+      dataIn = std::move(dataOut);
+      dataOut.clear();
+      input = llvm::MemoryBuffer::getMemBuffer(dataIn);
+    }
   }
-  return "-";
+  return mlir::success();
 }
 
 int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
   llvm::install_fatal_error_handler(reportFatalError);
-  // The input is read by upstream's mlirTranslateMain, without a limit: what
-  // the bounded reader refuses without reading (a device such as /dev/zero,
-  // a file past 2 GiB) is refused here first (BoundedFile.h).
-  llvm::StringRef input = findInputFile(argc, argv);
-  if (llvm::Error refused = dsm::core::checkBoundedFile(input)) {
-    llvm::errs() << "dsm-translate: error: cannot open input file '" << input
-                 << "': " << llvm::toString(std::move(refused)) << "\n";
-    return 1;
-  }
   // --help lists the translations and MLIR's options, not LLVM's back ends'.
   dsm::hideOtherProjectsOptions();
 #ifdef DSM_ENABLE_ONNX
@@ -87,10 +184,60 @@ int main(int argc, char **argv) {
 #endif
   dsm::registerImportPaleoTranslation();
   dsm::registerUpgradeMlirTranslation();
+  static TranslateOptions options;
   mlir::registerAsmPrinterCLOptions();
-  auto &options = llvm::cl::getRegisteredOptions();
-  if (llvm::cl::Option *debugInfo = options.lookup("mlir-print-debuginfo"))
+  mlir::registerMLIRContextCLOptions();
+  mlir::registerTranslationCLOptions();
+  mlir::registerDefaultTimingManagerCLOptions();
+  auto &registered = llvm::cl::getRegisteredOptions();
+  if (llvm::cl::Option *debugInfo = registered.lookup("mlir-print-debuginfo"))
     static_cast<llvm::cl::opt<bool> *>(debugInfo)->setInitialValue(true);
-  return mlir::failed(mlir::mlirTranslateMain(
-      argc, argv, "dsm-translate: imports models into the dsm dialect\n"));
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv, "dsm-translate: imports models into the dsm dialect\n");
+
+  mlir::DefaultTimingManager timingManager;
+  mlir::applyDefaultTimingManagerCLOptions(timingManager);
+  mlir::TimingScope timing = timingManager.getRootScope();
+
+  // Bounded (BoundedFile.h): a device such as /dev/zero, a file past 2 GiB
+  // or a stream (a FIFO, standard input) that goes on past 2 GiB is
+  // refused, naming the file, not read until memory runs out.
+  const std::string &inputFilename = options.inputFilename;
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> read =
+      dsm::core::readBoundedFile(inputFilename, /*isText=*/false);
+  if (!read) {
+    llvm::errs() << "dsm-translate: error: cannot open input file '"
+                 << inputFilename << "': " << llvm::toString(read.takeError())
+                 << "\n";
+    return 1;
+  }
+  std::unique_ptr<llvm::MemoryBuffer> input = std::move(*read);
+  // A translation may ask for its input aligned (none of dsm's do).
+  if (std::optional<llvm::Align> alignment =
+          options.translations[0]->getInputAlignment();
+      alignment && !llvm::isAddrAligned(*alignment, input->getBufferStart())) {
+    std::unique_ptr<llvm::WritableMemoryBuffer> aligned =
+        llvm::WritableMemoryBuffer::getNewUninitMemBuffer(
+            input->getBufferSize(), input->getBufferIdentifier(), alignment);
+    llvm::copy(input->getBuffer(), aligned->getBufferStart());
+    input = std::move(aligned);
+  }
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(options.outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << errorMessage << "\n";
+    return 1;
+  }
+  if (mlir::failed(mlir::splitAndProcessBuffer(
+          std::move(input),
+          [&](std::unique_ptr<llvm::MemoryBuffer> chunk,
+              llvm::raw_ostream &os) {
+            return translate(options, timing, std::move(chunk), os);
+          },
+          output->os(), options.inputSplitMarker, options.outputSplitMarker)))
+    return 1;
+  output->keep();
+  return 0;
 }

@@ -41,13 +41,6 @@ readBoundedFile(llvm::StringRef path, bool isText = true,
                 bool requiresNullTerminator = true,
                 uint64_t limit = kMaxInputBytes);
 
-/// What readBoundedFile would refuse `path` for without reading it (a
-/// device, a regular file past `limit`), for a reader that is not ours
-/// (upstream's mlirTranslateMain); success if the file cannot be looked at
-/// (its reader reports that) or is a stream.
-llvm::Error checkBoundedFile(llvm::StringRef path,
-                             uint64_t limit = kMaxInputBytes);
-
 } // namespace dsm::core
 
 #endif // DSM_CORE_SUPPORT_BOUNDEDFILE_H
