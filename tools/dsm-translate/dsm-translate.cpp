@@ -9,7 +9,9 @@
 // The driver is upstream mlirTranslateMain's, with the same command line,
 // but its input is read by the bounded reader every input goes through
 // (BoundedFile.h): upstream read a FIFO that never ends until memory ran
-// out.
+// out; and its output is kept back as dsm-opt's is (dsm::OutputFile): an
+// existing -o file stays unless the translation succeeds, and no report
+// (--onnx-summary=) replaces the input or the output.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,49 +22,29 @@
 #include "dsm/Core/Support/BoundedFile.h"
 #include "dsm/Import/PaleoTranslation.h"
 #include "dsm/Import/UpgradeMlir.h"
+#include "dsm/Support/ReportWriter.h"
 #include "dsm/Support/ToolOptions.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "mlir/Support/ToolUtilities.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/ErrorHandling.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <sys/stat.h>
-
-/// mlirTranslateMain writes `-o` through its own stream, which fails only
-/// when destroyed, after the translation: "LLVM ERROR: IO failure on output
-/// stream", naming no file (a full disk, `-o /dev/full`). This handler of
-/// LLVM's fatal errors names the file and the cause; the exit stays 1. A
-/// regular file left half-written is removed (a device is not a file).
-static void reportFatalError(void *, const char *reason, bool) {
-  llvm::StringRef text(reason);
-  if (!text.consume_front("IO failure on output stream: ")) {
-    llvm::errs() << "LLVM ERROR: " << reason << "\n";
-    return;
-  }
-  std::string name = "-";
-  if (llvm::cl::Option *option = llvm::cl::getRegisteredOptions().lookup("o"))
-    name = static_cast<llvm::cl::opt<std::string> *>(option)->getValue();
+/// Says that the output `name` could not be written, and why.
+static void outputFailed(llvm::StringRef name, std::error_code ec) {
   llvm::errs() << "dsm-translate: error: cannot write ";
   if (name == "-")
     llvm::errs() << "the output to standard output";
   else
     llvm::errs() << "'" << name << "'";
-  llvm::errs() << ": " << text << "\n";
-  struct stat info;
-  if (name != "-" && ::lstat(name.c_str(), &info) == 0 && S_ISREG(info.st_mode))
-    (void)llvm::sys::fs::remove(name);
+  llvm::errs() << ": " << ec.message() << "\n";
 }
 
 /// The command line of upstream's mlirTranslateMain, whose driver this is:
@@ -176,7 +158,6 @@ static mlir::LogicalResult translate(TranslateOptions &options,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
-  llvm::install_fatal_error_handler(reportFatalError);
   // --help lists the translations and MLIR's options, not LLVM's back ends'.
   dsm::hideOtherProjectsOptions();
 #ifdef DSM_ENABLE_ONNX
@@ -223,13 +204,26 @@ int main(int argc, char **argv) {
     input = std::move(aligned);
   }
 
-  std::string errorMessage;
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      mlir::openOutputFile(options.outputFilename, &errorMessage);
+  // The output is dsm-translate's own, as dsm-opt's (upstream's
+  // ToolOutputFile truncated an existing file at once and removed it when
+  // the run failed): written beside an existing file and put in its place
+  // only when the translation succeeds (dsm::OutputFile).
+  const std::string &outputFilename = options.outputFilename;
+  std::error_code openError;
+  std::unique_ptr<dsm::OutputFile> output =
+      dsm::OutputFile::open(outputFilename, openError);
   if (!output) {
-    llvm::errs() << errorMessage << "\n";
+    llvm::errs() << "dsm-translate: error: cannot open output file '"
+                 << outputFilename << "': " << openError.message() << "\n";
     return 1;
   }
+  // No report (--onnx-summary=) replaces the input or the output: an error
+  // at the input naming both, nothing written.
+  dsm::ProtectedFiles ownFiles;
+  ownFiles.add(inputFilename, "the input model");
+  ownFiles.add(outputFilename, "the output -o");
+  // The reports are written once the output is complete.
+  dsm::DeferredReports reports;
   if (mlir::failed(mlir::splitAndProcessBuffer(
           std::move(input),
           [&](std::unique_ptr<llvm::MemoryBuffer> chunk,
@@ -238,6 +232,11 @@ int main(int argc, char **argv) {
           },
           output->os(), options.inputSplitMarker, options.outputSplitMarker)))
     return 1;
-  output->keep();
-  return 0;
+  // An output that could not be written (a full disk, /dev/full) fails the
+  // run: its reports are not written either.
+  if (std::error_code ec = output->commit()) {
+    outputFailed(outputFilename, ec);
+    return 1;
+  }
+  return reports.commit() ? 0 : 1;
 }
