@@ -376,10 +376,11 @@ Value lookThroughReshapes(Value value, SmallVectorImpl<Operation *> &views) {
   return value;
 }
 
-/// The first axis of a mean over the trailing axes of a rank-`rank` input
-/// (the reduced dimensions kept or not).
-std::optional<int64_t> getTrailingMeanAxis(ReduceOp op, int64_t rank) {
-  if (op.getKind() != ReduceKind::Mean || op.getAxes().empty())
+/// The first axis of a mean (or another `kind` of reduction) over the
+/// trailing axes of a rank-`rank` input (the reduced dimensions kept or not).
+std::optional<int64_t> getTrailingMeanAxis(ReduceOp op, int64_t rank,
+                                           ReduceKind kind = ReduceKind::Mean) {
+  if (op.getKind() != kind || op.getAxes().empty())
     return std::nullopt;
   SmallVector<int64_t> axes;
   for (int64_t a : op.getAxes())
@@ -389,6 +390,44 @@ std::optional<int64_t> getTrailingMeanAxis(ReduceOp op, int64_t rank) {
     if (a != rank - int64_t(axes.size()) + int64_t(i))
       return std::nullopt;
   return axes.front();
+}
+
+/// A mean over the trailing axes of a rank-`rank` input: a dsm.reduce
+/// <mean>, or a sum times 1 / n or divided by n, n the elements each result
+/// sums (the divisor written apart from the sum: rsqrt(sum / n + eps) in
+/// one body). `value` is read once; the ops from the reduction on are added
+/// to `ops`, the first axis returned.
+std::optional<int64_t> matchTrailingMean(Value value, int64_t rank,
+                                         SmallVectorImpl<Operation *> &ops) {
+  if (auto mean = value.getDefiningOp<ReduceOp>()) {
+    std::optional<int64_t> axis = getTrailingMeanAxis(mean, rank);
+    if (axis)
+      ops.push_back(mean);
+    return axis;
+  }
+  Operation *scale = value.getDefiningOp();
+  if (!isa_and_present<MulOp, DivOp>(scale))
+    return std::nullopt;
+  for (Value sumValue : scale->getOperands()) {
+    auto sum = sumValue.getDefiningOp<ReduceOp>();
+    if (!sum || !sumValue.hasOneUse() ||
+        (isa<DivOp>(scale) && sumValue != scale->getOperand(0)))
+      continue;
+    std::optional<int64_t> axis =
+        getTrailingMeanAxis(sum, rank, ReduceKind::Sum);
+    auto inputType = cast<RankedTensorType>(sum.getInput().getType());
+    if (!axis || !inputType.hasStaticShape())
+      continue;
+    double count = 1;
+    for (int64_t d = *axis; d < inputType.getRank(); ++d)
+      count *= inputType.getDimSize(d);
+    Value divisor = getOther(scale, sumValue);
+    if (!isScalar(divisor, isa<DivOp>(scale) ? count : 1.0 / count, rank))
+      continue;
+    ops.append({sum, scale});
+    return axis;
+  }
+  return std::nullopt;
 }
 
 /// `x` divided by its root mean square: `norm` is `x * r`, `r * x` or
@@ -442,16 +481,21 @@ std::optional<RootMeanSquareMatch> matchRootMeanSquare(Operation *norm,
     if (!addEps || !radicand.hasOneUse())
       continue;
     for (Value mean : {addEps.getLhs(), addEps.getRhs()}) {
-      auto reduce = mean.getDefiningOp<ReduceOp>();
       std::optional<double> epsilon = getScalar(getOther(addEps, mean), rank);
-      if (!reduce || !mean.hasOneUse() || !epsilon || *epsilon <= 0)
+      if (!mean.hasOneUse() || !epsilon || *epsilon <= 0)
         continue;
-      std::optional<int64_t> axis = getTrailingMeanAxis(reduce, rank);
+      SmallVector<Operation *> meanOps;
+      std::optional<int64_t> axis = matchTrailingMean(mean, rank, meanOps);
+      if (!axis)
+        continue;
+      auto reduce = cast<ReduceOp>(meanOps.front());
       auto square = reduce.getInput().getDefiningOp<MulOp>();
-      if (!axis || !square || !reduce.getInput().hasOneUse() ||
-          square.getLhs() != x || square.getRhs() != x)
+      if (!square || !reduce.getInput().hasOneUse() || square.getLhs() != x ||
+          square.getRhs() != x)
         continue;
-      SmallVector<Operation *> all{square, reduce, addEps};
+      SmallVector<Operation *> all{square};
+      all.append(meanOps);
+      all.push_back(addEps);
       all.append(ops.rbegin(), ops.rend());
       return RootMeanSquareMatch{x, *axis, *epsilon, std::move(all)};
     }

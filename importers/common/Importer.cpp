@@ -1164,6 +1164,18 @@ FailureOr<bool> Importer::importElementwise(Operation *op) {
     bestChain = {op};
     bestAbsorbed = absorbed;
   }
+  if (!best && c.kind == core::ElementwiseKind::Unknown) {
+    FailureOr<Value> product = emitProduct(*view);
+    if (failed(product))
+      return failure();
+    if (*product) {
+      for (Operation *member : absorbed)
+        claimFused(member, MulOp::getOperationName());
+      map(op->getResult(0), *product);
+      setImported(op, MulOp::getOperationName());
+      return true;
+    }
+  }
   if (!best) {
     SmallVector<std::string> unknown = view->function.getUnknownNames();
     if (!unknown.empty()) {
@@ -1225,6 +1237,44 @@ FailureOr<bool> Importer::importElementwise(Operation *op) {
   return true;
 }
 
+FailureOr<Value> Importer::emitProduct(const ElementwiseView &view) {
+  SmallVector<unsigned> factors;
+  bool fullSize = false;
+  for (auto [index, operand] : llvm::enumerate(view.operands))
+    if (view.function.dependsOn(index)) {
+      factors.push_back(index);
+      fullSize |= operand.map && isFullSize(view, index);
+    }
+  if (factors.size() < 3 || !fullSize ||
+      !core::agreesWith(view.function, factors, [](ArrayRef<double> v) {
+        double product = 1;
+        for (double factor : v)
+          product *= factor;
+        return product;
+      }))
+    return Value();
+  std::stable_partition(factors.begin(), factors.end(), [&](unsigned index) {
+    return !isConstant(view.operands[index].value);
+  });
+  if (isConstant(view.operands[factors.front()].value))
+    return Value();
+  Location loc = view.op->getLoc();
+  FailureOr<Value> product = getViewOperand(view, factors.front(), Type(), "");
+  if (failed(product))
+    return failure();
+  Type elementType = getElementTypeOrSelf(product->getType());
+  for (unsigned index : ArrayRef(factors).drop_front()) {
+    FailureOr<Value> factor = getViewOperand(view, index, elementType, "scale");
+    if (failed(factor))
+      return failure();
+    FailureOr<MulOp> mul = create<MulOp>(loc, Type(), *product, *factor);
+    if (failed(mul))
+      return failure();
+    product = mul->getResult();
+  }
+  return product;
+}
+
 FailureOr<bool> Importer::importReduce(Operation *op,
                                        const ReduceView &reduce) {
   FailureOr<bool> softmax = trySoftmax(op);
@@ -1233,6 +1283,13 @@ FailureOr<bool> Importer::importReduce(Operation *op,
   FailureOr<Value> input = getActivation(reduce.input);
   if (failed(input))
     return failure();
+  if (reduce.squares) {
+    FailureOr<MulOp> square =
+        create<MulOp>(op->getLoc(), Type(), *input, *input);
+    if (failed(square))
+      return failure();
+    input = square->getResult();
+  }
   ReduceKind kind = reduce.kind;
   auto inputType = cast<RankedTensorType>(input->getType());
   int64_t count = 1;
@@ -1367,15 +1424,24 @@ FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
   }
   case K::Rsqrt:
   case K::Sqrt: {
-    // (1 /) sqrt(x + shift): the shift (an epsilon) as a dsm.add of a
-    // constant, so that the graph fusions see a normalization's pieces.
+    // (1 /) sqrt(scale * x + shift): the scale (a mean's 1 / n) as a
+    // dsm.mul and the shift (an epsilon) as a dsm.add of constants, so that
+    // the graph fusions see a normalization's pieces.
     FailureOr<Value> x = operand(0, "constant");
     if (failed(x))
       return failure();
     Value radicand = *x;
+    if (c.scale != 1) {
+      FailureOr<MulOp> scaled = create<MulOp>(
+          loc, Type(), radicand,
+          scalarConstant(getElementTypeOrSelf(x->getType()), c.scale, loc));
+      if (failed(scaled))
+        return failure();
+      radicand = scaled->getResult();
+    }
     if (c.shift != 0) {
       FailureOr<AddOp> add = create<AddOp>(
-          loc, Type(), *x,
+          loc, Type(), radicand,
           scalarConstant(getElementTypeOrSelf(x->getType()), c.shift, loc));
       if (failed(add))
         return failure();
@@ -1670,8 +1736,8 @@ FailureOr<bool> Importer::trySoftmax(Operation *op) {
   Operation *sumOp = nullptr;
   for (Operation *user : users)
     if (std::optional<ReduceView> sum = getReduce(user);
-        sum && sum->kind == ReduceKind::Sum && sum->input == e &&
-        sum->axes.size() == 1)
+        sum && sum->kind == ReduceKind::Sum && !sum->squares &&
+        sum->input == e && sum->axes.size() == 1)
       sumOp = user;
   if (!sumOp || !sumOp->getResult(0).hasOneUse())
     return false;

@@ -213,6 +213,21 @@ buildBodyFunction(linalg::LinalgOp op,
   return std::nullopt;
 }
 
+/// Whether the body of a reduction (block argument 0 the input, 1 the
+/// accumulator) adds the square of its input to the accumulator.
+static bool isSumOfSquares(const BodyFunction &body) {
+  auto input = llvm::find(body.arguments, 0u);
+  auto accumulator = llvm::find(body.arguments, 1u);
+  if (body.arguments.size() != 2 || input == body.arguments.end() ||
+      accumulator == body.arguments.end())
+    return false;
+  unsigned inputs[] = {unsigned(input - body.arguments.begin()),
+                       unsigned(accumulator - body.arguments.begin())};
+  return core::agreesWith(body.function, inputs, [](ArrayRef<double> v) {
+    return v[0] * v[0] + v[1];
+  });
+}
+
 //===----------------------------------------------------------------------===//
 // Indexing helpers
 //===----------------------------------------------------------------------===//
@@ -858,14 +873,18 @@ std::optional<ReduceView> LinalgImporter::getReduce(Operation *op) {
   if (!body || body->arguments.size() != 2)
     return std::nullopt;
   core::ElementwiseClass c = core::classifyElementwise(body->function);
-  if (c.kind == core::ElementwiseKind::Add)
+  if (c.kind == core::ElementwiseKind::Add) {
     view.kind = ReduceKind::Sum;
-  else if (c.kind == core::ElementwiseKind::Max)
+  } else if (c.kind == core::ElementwiseKind::Max) {
     view.kind = ReduceKind::Max;
-  else if (c.kind == core::ElementwiseKind::Min)
+  } else if (c.kind == core::ElementwiseKind::Min) {
     view.kind = ReduceKind::Min;
-  else
+  } else if (isSumOfSquares(*body)) {
+    view.kind = ReduceKind::Sum;
+    view.squares = true;
+  } else {
     return std::nullopt;
+  }
   return view;
 }
 

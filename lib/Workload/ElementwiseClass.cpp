@@ -222,36 +222,49 @@ static ElementwiseClass classifyUnary(const ScalarFunction &f, unsigned x) {
       is(ElementwiseKind::Square, [](double v) { return v * v; }))
     return c;
 
-  // 1 / sqrt(x + shift): the shift (a variance's epsilon) read at 0, the
-  // function checked where the square root is real.
+  // 1 / sqrt(scale * x + shift): the shift (a variance's epsilon) read at
+  // 0, the scale at 1 (a mean's 1 / n, when the divisor is in the same body:
+  // rsqrt(sum / n + eps)), the function checked where the square root is
+  // real.
+  auto scaleOf = [](double squareAt1, double shift) {
+    double scale = squareAt1 - shift;
+    // Noise of the shift's rounding: the plain root has no scale.
+    return std::fabs(scale - 1.0) <= 1e-9 ? 1.0 : scale;
+  };
+  std::optional<double> at1 = evaluateAt(f, inputs, {1.0});
   if (std::optional<double> at0 = evaluateAt(f, inputs, {0.0});
-      at0 && *at0 > 0) {
+      at0 && at1 && *at0 > 0 && *at1 > 0) {
     double shift = std::isinf(*at0) ? 0.0 : 1.0 / (*at0 * *at0);
-    bool rsqrt = std::isfinite(shift);
+    double scale = scaleOf(1.0 / (*at1 * *at1), shift);
+    bool rsqrt = std::isfinite(shift) && std::isfinite(scale) && scale > 0;
     for (double v : kUnarySamples)
       if (rsqrt && v > 0) {
         std::optional<double> actual = evaluateAt(f, inputs, {v});
-        rsqrt = actual && close(*actual, 1.0 / std::sqrt(v + shift));
+        rsqrt = actual && close(*actual, 1.0 / std::sqrt(scale * v + shift));
       }
     if (rsqrt) {
       c.kind = ElementwiseKind::Rsqrt;
+      c.scale = scale;
       c.shift = shift;
       return c;
     }
   }
 
-  // sqrt(x + shift), likewise.
+  // sqrt(scale * x + shift), likewise.
   if (std::optional<double> at0 = evaluateAt(f, inputs, {0.0});
-      at0 && *at0 >= 0 && std::isfinite(*at0)) {
+      at0 && at1 && *at0 >= 0 && std::isfinite(*at0) && *at1 > 0 &&
+      std::isfinite(*at1)) {
     double shift = *at0 * *at0;
-    bool sqrt = true;
+    double scale = scaleOf(*at1 * *at1, shift);
+    bool sqrt = scale > 0;
     for (double v : kUnarySamples)
       if (sqrt && v > 0) {
         std::optional<double> actual = evaluateAt(f, inputs, {v});
-        sqrt = actual && close(*actual, std::sqrt(v + shift));
+        sqrt = actual && close(*actual, std::sqrt(scale * v + shift));
       }
     if (sqrt) {
       c.kind = ElementwiseKind::Sqrt;
+      c.scale = scale;
       c.shift = shift;
       return c;
     }
@@ -259,7 +272,6 @@ static ElementwiseClass classifyUnary(const ScalarFunction &f, unsigned x) {
 
   // scale * x + shift.
   std::optional<double> at0 = evaluateAt(f, inputs, {0.0});
-  std::optional<double> at1 = evaluateAt(f, inputs, {1.0});
   if (at0 && at1) {
     double shift = *at0, scale = *at1 - *at0;
     if (std::isfinite(shift) && std::isfinite(scale) &&

@@ -248,6 +248,24 @@ TEST(ElementwiseClassTest, RsqrtOfAVariancePlusEpsilon) {
   EXPECT_NE(classifyElementwise(inverse).kind, ElementwiseKind::Rsqrt);
 }
 
+TEST(ElementwiseClassTest, RsqrtOfAScaledSumPlusEpsilon) {
+  // RMSNorm after elementwise fusion: rsqrt(sum / 64 + eps) in one body.
+  ScalarFunction f;
+  int mean = f.operation(Op::Div, {f.input(0), f.constant(64.0)});
+  int s = f.operation(Op::Add, {mean, f.constant(1e-6)});
+  f.setResult(f.operation(Op::Rsqrt, {s}));
+  ElementwiseClass c = classifyElementwise(f);
+  EXPECT_EQ(c.kind, ElementwiseKind::Rsqrt);
+  EXPECT_NEAR(c.scale, 1.0 / 64, 1e-12);
+  EXPECT_NEAR(c.shift, 1e-6, 1e-12);
+
+  ScalarFunction shifted; // rsqrt(x + eps) keeps the unit scale exactly
+  shifted.setResult(shifted.operation(
+      Op::Rsqrt, {shifted.operation(
+                     Op::Add, {shifted.input(0), shifted.constant(1e-5)})}));
+  EXPECT_EQ(classifyElementwise(shifted).scale, 1.0);
+}
+
 TEST(ElementwiseClassTest, SquareSpelledAsPower) {
   // torch-mlir's x.pow(2): powf(x, 2.0).
   ScalarFunction f;

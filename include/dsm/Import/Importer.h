@@ -60,6 +60,10 @@ struct ReduceView {
   llvm::SmallVector<int64_t> axes;
   /// Whether the result keeps the reduced dimensions as size 1.
   bool keepDims = false;
+  /// Whether the squares of the input are summed (x * x + acc in one body:
+  /// an RMSNorm's or a variance's sum of squares), imported as a dsm.mul
+  /// and the sum.
+  bool squares = false;
 };
 
 /// Base of the front ends: drives the rewrite of one function.
@@ -279,6 +283,11 @@ protected:
   /// spelled as five generics) becomes that operation. Returns false when
   /// neither `op` nor a chain from it is recognised.
   mlir::FailureOr<bool> importElementwise(mlir::Operation *op);
+  /// A product of three or more inputs in one body (x * rsqrt(..) * weight,
+  /// as elementwise fusion leaves an RMSNorm's end) as a chain of dsm.mul,
+  /// activations before constants, so that the graph fusions see
+  /// (x * r) * weight. Null when `view` is no such product.
+  mlir::FailureOr<mlir::Value> emitProduct(const ElementwiseView &view);
   /// Emits the dsm operation(s) of a classified view; returns the result.
   mlir::FailureOr<mlir::Value> emitElementwise(const ElementwiseView &view,
                                                const core::ElementwiseClass &c,

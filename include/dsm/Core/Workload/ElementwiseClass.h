@@ -36,9 +36,10 @@ enum class ElementwiseKind {
   Silu,        ///< x * sigmoid(x) (SiLU, swish; Llama's SwiGLU gate)
   Exp,         ///< exp(x)
   Erf,         ///< erf(x) (the pieces of an erf GELU)
-  Rsqrt,       ///< 1 / sqrt(x + shift), shift >= 0 (a variance plus epsilon)
-  Sqrt,        ///< sqrt(x + shift), shift >= 0 (a layer norm's divisor)
-  Square,      ///< x * x (powf(x, 2))
+  Rsqrt,  ///< 1 / sqrt(scale * x + shift), scale > 0, shift >= 0 (a variance
+          ///< plus epsilon; a sum of squares times 1 / n plus epsilon)
+  Sqrt,   ///< sqrt(scale * x + shift), likewise (a layer norm's divisor)
+  Square, ///< x * x (powf(x, 2))
   // Two inputs, `operands = {lhs, rhs}`.
   Add,
   Sub,
@@ -59,7 +60,7 @@ struct ElementwiseClass {
   /// The function's inputs in the roles of the kind (see ElementwiseKind).
   llvm::SmallVector<unsigned, 5> operands;
   double min = 0, max = 0;     ///< Clamp (+-infinity when unbounded)
-  double scale = 1, shift = 0; ///< Affine (Rsqrt, Sqrt: shift)
+  double scale = 1, shift = 0; ///< Affine, Rsqrt, Sqrt
   double epsilon = 0;          ///< BatchNorm
   double value = 0;            ///< Constant
   /// Operations per element (ScalarFunction::countOperations), the cost of
