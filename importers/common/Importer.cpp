@@ -539,9 +539,27 @@ Type Importer::getDsmElementType(Type type) {
 FailureOr<Type> Importer::requireDsmElementType(Location loc, Value value) {
   if (Type type = getDsmElementType(value.getType()))
     return type;
-  return emitError(loc) << "element type "
-                        << getElementTypeOrSelf(value.getType())
-                        << " is not supported by dsm (f32, f16, bf16, i8)";
+  InFlightDiagnostic diag = emitError(loc);
+  if (current)
+    diag << "cannot import '" << current->getName() << "': ";
+  return diag << "element type " << getElementTypeOrSelf(value.getType())
+              << " is not supported by dsm (f32, f16, bf16, i8)";
+}
+
+bool Importer::isIntegerData(Value value) {
+  Type element = getElementTypeOrSelf(value.getType());
+  return isa<IntegerType>(element) && !getDsmElementType(element);
+}
+
+FailureOr<Value> Importer::convertIntegerData(Operation *op, Value value,
+                                              Type elementType) {
+  if (!isIntegerData(value) || !isa_and_present<FloatType>(elementType))
+    return value;
+  auto type = cast<RankedTensorType>(value.getType());
+  std::string reason;
+  llvm::raw_string_ostream os(reason);
+  os << "conversion of " << type.getElementType() << " data to " << elementType;
+  return createOpaque(op, type.clone(elementType), value, 1.0, reason);
 }
 
 FailureOr<Value> Importer::getWeight(Value value, ArrayRef<int64_t> shape,
@@ -1164,6 +1182,23 @@ FailureOr<bool> Importer::importElementwise(Operation *op) {
     bestChain = {op};
     bestAbsorbed = absorbed;
   }
+  // Arithmetic on integer data (positions offset in i64) has no dsm tensors
+  // to compute in: it is kept opaque with its count, as a comparison of ids
+  // is, in either mode. Copies and conversions pass it through.
+  // A float converted to such integers (arith.fptosi) is converted, 1
+  // operation per element.
+  bool integerArithmetic = false;
+  std::optional<Type> convertedFrom;
+  if (best && isIntegerData(bestChain.back()->getResult(0))) {
+    if (best->kind.kind != core::ElementwiseKind::Copy) {
+      best.reset();
+      integerArithmetic = true;
+    } else if (Value source = best->view.operands[best->kind.operands[0]].value;
+               !isIntegerData(source) && bestChain.size() == 1) {
+      convertedFrom = getElementTypeOrSelf(source.getType());
+      best.reset();
+    }
+  }
   if (!best && c.kind == core::ElementwiseKind::Unknown) {
     FailureOr<Value> product = emitProduct(*view);
     if (failed(product))
@@ -1189,7 +1224,19 @@ FailureOr<bool> Importer::importElementwise(Operation *op) {
     // maximum of two tensors, silu(gate) * up in one body): it is kept
     // opaque with its exact count, in either mode.
     std::string what;
-    if (c.kind == core::ElementwiseKind::Unknown) {
+    unsigned operations = c.operations;
+    if (integerArithmetic || convertedFrom) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      Type type = getElementTypeOrSelf(op->getResult(0).getType());
+      if (convertedFrom) {
+        os << "a conversion of " << *convertedFrom << " data to " << type;
+        operations = 1;
+      } else {
+        os << "arithmetic on " << type << " data";
+      }
+      what = text;
+    } else if (c.kind == core::ElementwiseKind::Unknown) {
       what = "an elementwise function of " + std::to_string(c.operands.size()) +
              " input(s)";
     } else {
@@ -1208,7 +1255,7 @@ FailureOr<bool> Importer::importElementwise(Operation *op) {
       inputs.push_back(*value);
     }
     FailureOr<Value> opaque = createOpaque(
-        op, 0, inputs, c.operations, what + ", which dsm has no operation for");
+        op, 0, inputs, operations, what + ", which dsm has no operation for");
     if (failed(opaque))
       return failure();
     map(op->getResult(0), *opaque);
@@ -1259,12 +1306,18 @@ FailureOr<Value> Importer::emitProduct(const ElementwiseView &view) {
   if (isConstant(view.operands[factors.front()].value))
     return Value();
   Location loc = view.op->getLoc();
+  Type elementType = getDsmElementType(view.op->getResult(0).getType());
+  if (!isa_and_present<FloatType>(elementType))
+    return Value();
   FailureOr<Value> product = getViewOperand(view, factors.front(), Type(), "");
+  if (succeeded(product))
+    product = convertIntegerData(view.op, *product, elementType);
   if (failed(product))
     return failure();
-  Type elementType = getElementTypeOrSelf(product->getType());
   for (unsigned index : ArrayRef(factors).drop_front()) {
     FailureOr<Value> factor = getViewOperand(view, index, elementType, "scale");
+    if (succeeded(factor))
+      factor = convertIntegerData(view.op, *factor, elementType);
     if (failed(factor))
       return failure();
     FailureOr<MulOp> mul = create<MulOp>(loc, Type(), *product, *factor);
@@ -1345,14 +1398,22 @@ FailureOr<Value> Importer::emitElementwise(const ElementwiseView &view,
       elementType = getElementTypeOrSelf(value->getType());
       break;
     }
-  if (!elementType)
-    elementType = getDsmElementType(expected);
+  // Integer data (a mask, positions) converted in the body enters the
+  // arithmetic in the result's float type.
+  if (Type resultType = getDsmElementType(expected);
+      !elementType ||
+      (isa<IntegerType>(elementType) && isa_and_present<FloatType>(resultType)))
+    elementType = resultType;
   if (!elementType)
     return emitError(loc) << "cannot import an elementwise function of "
                              "constants only into type "
                           << expected;
-  auto operand = [&](unsigned role, StringRef name) {
-    return getViewOperand(view, c.operands[role], elementType, name);
+  auto operand = [&](unsigned role, StringRef name) -> FailureOr<Value> {
+    FailureOr<Value> value =
+        getViewOperand(view, c.operands[role], elementType, name);
+    if (failed(value))
+      return failure();
+    return convertIntegerData(view.op, *value, elementType);
   };
   auto expectedType = dyn_cast<RankedTensorType>(expected);
 

@@ -749,7 +749,8 @@ FailureOr<Value> LinalgImporter::getViewOperand(const ElementwiseView &view,
                                                 StringRef role) {
   const ViewOperand &operand = view.operands[index];
   Location loc = view.op->getLoc();
-  if (getConstantRoot(operand.value)) {
+  // Integer constants (a mask, positions) are data, never parameters.
+  if (getConstantRoot(operand.value) && !isIntegerData(operand.value)) {
     SmallVector<int64_t> aligned = getAlignedShape(view, index);
     // Leading unit dimensions are implied by broadcasting.
     ArrayRef<int64_t> shape(aligned);
@@ -1810,7 +1811,12 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
     SmallVector<int64_t> reduced = byPosition(actDims, dims->k);
     // Rows merged around the product (torch.export's nn.Linear: collapse,
     // matmul, expand) are unmerged by the graph fusions.
+    // Integer data converted in the body (a mask, a one-hot) enters the
+    // product converted.
     FailureOr<Value> activation = getActivation(act);
+    if (succeeded(activation))
+      activation = convertIntegerData(
+          op, *activation, getDsmElementType(op->getResult(0).getType()));
     if (failed(activation))
       return failure();
     SmallVector<SmallVector<int64_t>> groups;
@@ -1901,7 +1907,11 @@ FailureOr<bool> LinalgImporter::importContraction(linalg::LinalgOp op) {
                                                : builder.getF32Type(),
                        "constant");
     }
-    return getActivation(value);
+    FailureOr<Value> activation = getActivation(value);
+    if (failed(activation))
+      return failure();
+    return convertIntegerData(op, *activation,
+                              getDsmElementType(op->getResult(0).getType()));
   };
   // Heads merged into the batch around the product (collapse, batch_matmul,
   // expand) are unmerged by the graph fusions (dsm/Import/GraphFusion.h).

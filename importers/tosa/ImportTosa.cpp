@@ -150,6 +150,16 @@ FailureOr<Value> TosaImporter::materialize(OpResult result) {
     return materializeConstant(result);
   if (isConstantExpression(op))
     return materializeConstantExpression(result);
+  // Integer data (a mask, positions) cast to a float: converted, 1
+  // operation per element.
+  if (isa<tosa::CastOp>(op) && isIntegerData(op->getOperand(0)) &&
+      isa_and_present<FloatType>(getDsmElementType(result.getType()))) {
+    FailureOr<Value> input = getActivation(op->getOperand(0));
+    if (failed(input))
+      return failure();
+    setOutcome(op, Outcome::Opaque, "dsm.opaque");
+    return convertIntegerData(op, *input, getDsmElementType(result.getType()));
+  }
   // Pass-through: dsm keeps the producer's element type.
   if (isa<tosa::IdentityOp, tosa::CastOp, tosa::RescaleOp>(op)) {
     setOutcome(op, Outcome::Dropped, "pass-through");
@@ -366,7 +376,8 @@ FailureOr<Value> TosaImporter::getViewOperand(const ElementwiseView &view,
                                               unsigned index, Type elementType,
                                               StringRef role) {
   Value value = view.operands[index].value;
-  if (getConstantRoot(value)) {
+  // Integer constants (a mask, positions) are data, never parameters.
+  if (getConstantRoot(value) && !isIntegerData(value)) {
     ArrayRef<int64_t> shape =
         cast<RankedTensorType>(value.getType()).getShape();
     // Leading unit dimensions are implied by broadcasting.

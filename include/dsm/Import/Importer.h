@@ -231,6 +231,17 @@ protected:
   /// at `loc` naming the unsupported type.
   mlir::FailureOr<mlir::Type> requireDsmElementType(mlir::Location loc,
                                                     mlir::Value value);
+  /// Whether `value` holds integers dsm does not compute with (i1, i32, i64:
+  /// masks, positions, ids), which are data, never parameters.
+  static bool isIntegerData(mlir::Value value);
+  /// The dsm value `value` converted to the float `elementType` when it holds
+  /// integer data entering float arithmetic (a mask or position converted
+  /// by arith.sitofp / uitofp, tosa.cast): a dsm.opaque named after `op`,
+  /// the source op converting it, of 1 operation per element (as ONNX
+  /// Cast). Other values are returned as they are.
+  mlir::FailureOr<mlir::Value> convertIntegerData(mlir::Operation *op,
+                                                  mlir::Value value,
+                                                  mlir::Type elementType);
 
   /// Marks `op` as imported by someone else (it is skipped) with `outcome`
   /// and `result` for the summary.
