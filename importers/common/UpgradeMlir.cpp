@@ -431,20 +431,23 @@ static void upgradeTosaConst(const Scanner &scanner, size_t at,
   }
 }
 
-/// An attribute TOSA 1.0 made an operand: `shift` of tosa.mul (a
-/// tensor<1xi8> constant) and `new_shape` of tosa.reshape (a !tosa.shape
-/// from tosa.const_shape), both attributes before MLIR 21.
+/// Attributes TOSA 1.0 made operands: `shift` of tosa.mul (a tensor<1xi8>
+/// constant), `new_shape` of tosa.reshape and `start`, `size` of tosa.slice
+/// (each a !tosa.shape from tosa.const_shape), attributes before MLIR 21.
 struct AttributeToOperand {
-  StringLiteral op, key;
+  StringLiteral op;
+  /// In the order the operands take.
+  SmallVector<StringLiteral, 2> keys;
 };
 static const AttributeToOperand kAttributesToOperands[] = {
-    {"tosa.mul", "shift"},
-    {"tosa.reshape", "new_shape"},
+    {"tosa.mul", {"shift"}},
+    {"tosa.reshape", {"new_shape"}},
+    {"tosa.slice", {"start", "size"}},
 };
 
-/// Moves `key` of the tosa op named at `at` (custom form, or generic when
-/// `quoted`) from its attributes to a new last operand defined just before
-/// it on its line; an op without the attribute is current and stays.
+/// Moves the `keys` of the tosa op named at `at` (custom form, or generic
+/// when `quoted`) from its attributes to new last operands defined just
+/// before it on its line; an op without them is current and stays.
 static LogicalResult upgradeAttributeToOperand(const Scanner &scanner,
                                                size_t at,
                                                const AttributeToOperand &what,
@@ -518,81 +521,30 @@ static LogicalResult upgradeAttributeToOperand(const Scanner &scanner,
     i = scanner.skipTrivia(dict.end);
     dicts.push_back(std::move(dict));
   }
-  const Dictionary *holder = nullptr;
-  const std::pair<size_t, size_t> *entry = nullptr;
-  for (const Dictionary &dict : dicts)
-    for (const auto &range : dict.entries) {
+  // The entries to move, per key; none: the op is current.
+  SmallVector<std::pair<const Dictionary *, size_t>> found;
+  for (StringLiteral key : what.keys) {
+    auto isKey = [&](std::pair<size_t, size_t> range) {
       StringRef e = text.slice(range.first, range.second);
-      if (!entry && e.starts_with(what.key) &&
-          e.drop_front(what.key.size()).ltrim().starts_with("=")) {
-        holder = &dict;
-        entry = &range;
+      return e.starts_with(key) &&
+             e.drop_front(key.size()).ltrim().starts_with("=");
+    };
+    for (const Dictionary &dict : dicts) {
+      auto it = llvm::find_if(dict.entries, isKey);
+      if (it != dict.entries.end()) {
+        found.push_back({&dict, size_t(it - dict.entries.begin())});
+        break;
       }
     }
-  if (!entry)
+  }
+  if (found.empty())
     return success();
-  StringRef value =
-      text.slice(entry->first, entry->second).split('=').second.trim();
-  // The operand's definition and type.
-  std::string name =
-      "%__dsm_upgrade" + std::to_string(at) + "_" + what.key.str();
-  std::string definition, type;
-  SmallVector<int64_t> ints;
-  for (size_t k = 0; k < value.size();) {
-    size_t j = k + (value[k] == '-' ? 1 : 0);
-    // A number not part of a word (the 64 of `array<i64: ..>` is not).
-    if (j < value.size() && llvm::isDigit(value[j]) &&
-        (k == 0 || !llvm::isAlnum(value[k - 1]))) {
-      size_t e = j;
-      while (e < value.size() && llvm::isDigit(value[e]))
-        ++e;
-      int64_t v = 0;
-      value.slice(k, e).getAsInteger(10, v);
-      ints.push_back(v);
-      k = e;
-      // In `0 : i8` the type's width is no value.
-      if (what.key == "shift")
-        break;
-    } else {
-      ++k;
-    }
-  }
-  if (what.key == "shift") {
-    // One integer, of an integer type if typed: `1.5 : f32` and `[1, 2]`
-    // are no shift (their first digits are not one either).
-    auto [literal, typeText] = value.split(':');
-    literal = literal.trim();
-    typeText = typeText.trim();
-    StringRef width = typeText;
-    width.consume_front("s") || width.consume_front("u");
-    bool integerType =
-        typeText.empty() || (width.consume_front("i") && !width.empty() &&
-                             llvm::all_of(width, llvm::isDigit));
-    int64_t shift = 0;
-    if (literal.getAsInteger(10, shift) || !integerType)
-      return scanner.error(at)
-             << "cannot upgrade '" << what.op
-             << "': expected an integer shift, got '" << value << "'";
-    // TOSA's shift is an i8 in [0, 63].
-    if (shift < 0 || shift > 63)
-      return scanner.error(at)
-             << "cannot upgrade '" << what.op
-             << "': its shift must be in [0, 63], got " << shift;
-    ints.assign({shift});
-    type = "tensor<1xi8>";
-    definition = name + " = \"tosa.const\"() <{values = dense<" +
-                 std::to_string(ints[0]) + "> : tensor<1xi8>}> : () -> " +
-                 type + " ";
-  } else {
-    type = "!tosa.shape<" + std::to_string(ints.size()) + ">";
-    std::string list;
-    llvm::raw_string_ostream os(list);
-    llvm::interleaveComma(ints, os);
-    definition = name + " = tosa.const_shape {values = dense<[" + list +
-                 "]> : tensor<" + std::to_string(ints.size()) +
-                 "xindex>} : () -> " + type + " ";
-  }
-  // The types: `: (operands) -> result`; the new operand's type joins them.
+  if (found.size() != what.keys.size())
+    return malformed(
+        "the attributes " +
+        llvm::join(ArrayRef(what.keys.begin(), what.keys.end()), " and ") +
+        " together");
+  // The types: `: (operands) -> result`; the new operands' types join them.
   size_t colon = i;
   if (colon >= text.size() || text[colon] != ':')
     return malformed("':' and a functional type");
@@ -603,23 +555,100 @@ static LogicalResult upgradeAttributeToOperand(const Scanner &scanner,
   if (typesEnd == StringRef::npos)
     return malformed("a closed functional type");
 
-  edits.push_back({statementStart(text, at), 0, definition});
-  edits.push_back({operandsEnd, 0, ", " + name});
-  if (holder->entries.size() == 1) {
-    // The dictionary held only this: it goes, with the space before it.
-    size_t begin = holder->begin;
-    while (begin > 0 && text[begin - 1] == ' ')
-      --begin;
-    edits.push_back({begin, holder->end - begin, ""});
-  } else {
-    size_t begin = entry->first, end = entry->second;
-    if (entry + 1 != holder->entries.end())
-      end = (entry + 1)->first; // with the comma after it
-    else
-      begin = (entry - 1)->second; // with the comma before it
-    edits.push_back({begin, end - begin, ""});
+  std::string definitions, operands, operandTypes;
+  for (auto [key, where] : llvm::zip_equal(what.keys, found)) {
+    auto entry = where.first->entries[where.second];
+    StringRef value =
+        text.slice(entry.first, entry.second).split('=').second.trim();
+    // The operand's definition and type.
+    std::string name = "%__dsm_upgrade" + std::to_string(at) + "_" + key.str();
+    std::string definition, type;
+    SmallVector<int64_t> ints;
+    for (size_t k = 0; k < value.size();) {
+      size_t j = k + (value[k] == '-' ? 1 : 0);
+      // A number not part of a word (the 64 of `array<i64: ..>` is not).
+      if (j < value.size() && llvm::isDigit(value[j]) &&
+          (k == 0 || !llvm::isAlnum(value[k - 1]))) {
+        size_t e = j;
+        while (e < value.size() && llvm::isDigit(value[e]))
+          ++e;
+        int64_t v = 0;
+        value.slice(k, e).getAsInteger(10, v);
+        ints.push_back(v);
+        k = e;
+        // In `0 : i8` the type's width is no value.
+        if (key == "shift")
+          break;
+      } else {
+        ++k;
+      }
+    }
+    if (key == "shift") {
+      // One integer, of an integer type if typed: `1.5 : f32` and `[1, 2]`
+      // are no shift (their first digits are not one either).
+      auto [literal, typeText] = value.split(':');
+      literal = literal.trim();
+      typeText = typeText.trim();
+      StringRef width = typeText;
+      width.consume_front("s") || width.consume_front("u");
+      bool integerType =
+          typeText.empty() || (width.consume_front("i") && !width.empty() &&
+                               llvm::all_of(width, llvm::isDigit));
+      int64_t shift = 0;
+      if (literal.getAsInteger(10, shift) || !integerType)
+        return scanner.error(at)
+               << "cannot upgrade '" << what.op
+               << "': expected an integer shift, got '" << value << "'";
+      // TOSA's shift is an i8 in [0, 63].
+      if (shift < 0 || shift > 63)
+        return scanner.error(at)
+               << "cannot upgrade '" << what.op
+               << "': its shift must be in [0, 63], got " << shift;
+      ints.assign({shift});
+      type = "tensor<1xi8>";
+      definition = name + " = \"tosa.const\"() <{values = dense<" +
+                   std::to_string(ints[0]) + "> : tensor<1xi8>}> : () -> " +
+                   type + " ";
+    } else {
+      type = "!tosa.shape<" + std::to_string(ints.size()) + ">";
+      std::string list;
+      llvm::raw_string_ostream os(list);
+      llvm::interleaveComma(ints, os);
+      definition = name + " = tosa.const_shape {values = dense<[" + list +
+                   "]> : tensor<" + std::to_string(ints.size()) +
+                   "xindex>} : () -> " + type + " ";
+    }
+    definitions += definition;
+    operands += ", " + name;
+    operandTypes += ", " + type;
   }
-  edits.push_back({typesEnd - 1, 0, ", " + type});
+
+  edits.push_back({statementStart(text, at), 0, definitions});
+  edits.push_back({operandsEnd, 0, operands});
+  // Each dictionary loses the moved entries: all of them, and it goes with
+  // the space before it; some, and the others stay as written.
+  for (const Dictionary &dict : dicts) {
+    SmallVector<std::pair<size_t, size_t>> kept;
+    for (auto [index, range] : llvm::enumerate(dict.entries))
+      if (!llvm::is_contained(found, std::make_pair(&dict, index)))
+        kept.push_back(range);
+    if (kept.size() == dict.entries.size())
+      continue;
+    if (kept.empty()) {
+      size_t begin = dict.begin;
+      while (begin > 0 && text[begin - 1] == ' ')
+        --begin;
+      edits.push_back({begin, dict.end - begin, ""});
+      continue;
+    }
+    SmallVector<StringRef> entries;
+    for (auto [begin, end] : kept)
+      entries.push_back(text.slice(begin, end));
+    size_t first = dict.entries.front().first;
+    edits.push_back(
+        {first, dict.entries.back().second - first, llvm::join(entries, ", ")});
+  }
+  edits.push_back({typesEnd - 1, 0, operandTypes});
   return success();
 }
 
@@ -1330,8 +1359,9 @@ void dsm::registerUpgradeMlirTranslation() {
   TranslateRegistration registration(
       "upgrade-mlir",
       "rewrite MLIR written before the current syntax (expand_shape without "
-      "output_shape, tosa.const value, tosa.mul shift and tosa.reshape "
-      "new_shape attributes, linalg.*matmul_transpose_a/b, arith.maxf/minf, "
+      "output_shape, tosa.const value, tosa.mul shift, tosa.reshape "
+      "new_shape and tosa.slice start/size attributes, "
+      "linalg.*matmul_transpose_a/b, arith.maxf/minf, "
       "torch-mlir's tm_tensor ops) into it",
       [](const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
          llvm::raw_ostream &output, MLIRContext *context) -> LogicalResult {
@@ -1360,7 +1390,8 @@ void dsm::registerUpgradeMlirTranslation() {
                 << "--upgrade-mlir rewrites expand_shape without output_shape, "
                    "tosa.const with value, the transposed linalg matmuls and "
                    "arith.maxf/minf; this spelling is not one of them (nor "
-                   "tosa.mul's shift or tosa.reshape's new_shape attribute, "
+                   "tosa.mul's shift, tosa.reshape's new_shape or "
+                   "tosa.slice's start and size attributes, "
                    "nor torch-mlir's tm_tensor attention, scan, scatter, sort "
                    "and topk, which it also rewrites)";
           return failure();
