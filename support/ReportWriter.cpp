@@ -482,6 +482,22 @@ LogicalResult dsm::writePlacementReport(StringRef path, Location loc,
   return success();
 }
 
+std::unique_ptr<dsm::OutputFile> dsm::openToolOutput(llvm::StringRef tool,
+                                                     llvm::StringRef input,
+                                                     llvm::StringRef output,
+                                                     ProtectedFiles &own) {
+  std::error_code error;
+  std::unique_ptr<OutputFile> file = OutputFile::open(output, error);
+  if (!file) {
+    llvm::errs() << tool << ": error: cannot open output file '" << output
+                 << "': " << error.message() << "\n";
+    return nullptr;
+  }
+  own.add(input, "the input model");
+  own.add(output, "the output -o");
+  return file;
+}
+
 std::unique_ptr<dsm::OutputFile> dsm::OutputFile::open(llvm::StringRef path,
                                                        std::error_code &error) {
   std::unique_ptr<OutputFile> output(new OutputFile());

@@ -152,19 +152,13 @@ int main(int argc, char **argv) {
   // truncates an existing file at once and removes it when the run fails or
   // a signal ends it): written beside an existing file and put in its place
   // only when the run succeeds (dsm::OutputFile).
-  std::error_code openError;
-  std::unique_ptr<dsm::OutputFile> output =
-      dsm::OutputFile::open(outputFilename, openError);
-  if (!output) {
-    llvm::errs() << "dsm-opt: error: cannot open output file '"
-                 << outputFilename << "': " << openError.message() << "\n";
-    return 1;
-  }
   // No report may replace the model or the output (report=, trace=,
   // output= naming either is an error at the pass).
   dsm::ProtectedFiles ownFiles;
-  ownFiles.add(inputFilename, "the input model");
-  ownFiles.add(outputFilename, "the output -o");
+  std::unique_ptr<dsm::OutputFile> output =
+      dsm::openToolOutput("dsm-opt", inputFilename, outputFilename, ownFiles);
+  if (!output)
+    return 1;
   // The reports are written once the pipeline has succeeded and the
   // output is complete: a failure or a signal in between leaves none.
   dsm::DeferredReports reports;

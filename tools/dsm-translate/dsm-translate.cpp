@@ -208,20 +208,14 @@ int main(int argc, char **argv) {
   // ToolOutputFile truncated an existing file at once and removed it when
   // the run failed): written beside an existing file and put in its place
   // only when the translation succeeds (dsm::OutputFile).
-  const std::string &outputFilename = options.outputFilename;
-  std::error_code openError;
-  std::unique_ptr<dsm::OutputFile> output =
-      dsm::OutputFile::open(outputFilename, openError);
-  if (!output) {
-    llvm::errs() << "dsm-translate: error: cannot open output file '"
-                 << outputFilename << "': " << openError.message() << "\n";
-    return 1;
-  }
   // No report (--onnx-summary=) replaces the input or the output: an error
   // at the input naming both, nothing written.
+  const std::string &outputFilename = options.outputFilename;
   dsm::ProtectedFiles ownFiles;
-  ownFiles.add(inputFilename, "the input model");
-  ownFiles.add(outputFilename, "the output -o");
+  std::unique_ptr<dsm::OutputFile> output = dsm::openToolOutput(
+      "dsm-translate", inputFilename, outputFilename, ownFiles);
+  if (!output)
+    return 1;
   // The reports are written once the output is complete.
   dsm::DeferredReports reports;
   if (mlir::failed(mlir::splitAndProcessBuffer(

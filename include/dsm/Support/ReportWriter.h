@@ -153,6 +153,16 @@ private:
   bool copyInPlace = false;
 };
 
+/// A tool's own files for a run over `input` (dsm-opt, dsm-translate):
+/// opens its output `output` (OutputFile) and protects the input and the
+/// output in `own` from every report of the run. Null, with "`tool`:
+/// error: cannot open output file ..." printed, if the output cannot be
+/// opened.
+std::unique_ptr<OutputFile> openToolOutput(llvm::StringRef tool,
+                                           llvm::StringRef input,
+                                           llvm::StringRef output,
+                                           ProtectedFiles &own);
+
 /// Like writeReport, for a report of figures (cycles, times, bytes): the
 /// report's JSON form, which `json` prints, is checked
 /// (core::FigureChecker), so that no report, whatever its format, holds
