@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dsm/Core/Spatial/PerformanceModel.h"
+#include "dsm/Core/Spatial/MappingReport.h"
 #include "dsm/Core/System/Collectives.h"
 
 #include "llvm/Support/Format.h"
@@ -418,8 +419,7 @@ public:
     if (rowParallel)
       return partialOutputs();
     TransferGroup group;
-    group.overlapped =
-        pass != TrainingPass::BWD && !system.chip.megatronTensorParallel;
+    group.overlapped = isOverlappedGroup("rotate", pass, system);
     double fx = featureChipsX(), fy = featureChipsY();
     if (layer.hasPrimary && fx * fy > 1) {
       double slice = elements(Operand::Input, chipD) / (fx * fy) * eb;

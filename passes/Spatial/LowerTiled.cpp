@@ -1,5 +1,6 @@
 //===- LowerTiled.cpp - --dsm-lower-tiled ---------------------------------===//
 
+#include "dsm/Core/Spatial/MappingReport.h"
 #include "dsm/Core/Spatial/PerformanceModel.h"
 #include "dsm/Dialect/DsmOps.h"
 #include "dsm/Passes/Passes.h"
@@ -113,11 +114,11 @@ struct LowerTiledPass : public dsm::impl::DsmLowerTiledBase<LowerTiledPass> {
         if (TransferAttr rotate = transferOf(op, "rotate"))
           ins.front() = RotateOp::create(
               builder, loc, ins.front(),
-              // Under the compute, unless the chip's exchanges block.
               /*overlapped=*/
-              model.getSystem().chip.megatronTensorParallel
-                  ? nullptr
-                  : builder.getUnitAttr(),
+              core::isOverlappedGroup("rotate", toCore(op.getPass()),
+                                      model.getSystem())
+                  ? builder.getUnitAttr()
+                  : nullptr,
               rotate);
 
       auto tiled = TiledPassOp::create(

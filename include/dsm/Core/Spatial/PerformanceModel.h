@@ -169,11 +169,10 @@ public:
   /// Whether model parallelism splits `layer`'s input features rather than
   /// its output features (Megatron-LM's row-parallel linear layer): on a
   /// chip whose tensor parallelism is Megatron-LM's
-  /// (ChipSpec::megatronTensorParallel), a layer with weights whose output
-  /// is narrower than its input -- the attention's output projection is as
-  /// wide as its input and stays column-parallel; the MLP's second layer is
-  /// row-parallel. Its chips reduce their partial outputs
-  /// (reduce_outputs) instead of rotating the wider input.
+  /// (ChipSpec::megatronTensorParallel), a linear layer whose output is no
+  /// wider than its input: the attention's output projection and the MLP's
+  /// second layer, as Megatron-LM splits them. Its chips reduce their
+  /// partial outputs (reduce_outputs) instead of rotating the input.
   bool isRowParallel(const LayerShape &layer) const;
 
   /// The layer's dimensions as `pass` sees them: UPD of an LSTM sums over all
